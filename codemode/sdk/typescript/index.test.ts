@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import { listChain, objectChain, oneOfChain } from '../../schema/deep-schemas.js';
+import type { ToolDefinition } from '../../tools/types.js';
+import { renderTypeScriptSdk } from './index.js';
+import { MAX_TYPE_DEPTH } from './type-text.js';
+
+/** The text between `type <name> = ` and the `;` that ends the alias. */
+function aliasOf(sdk: string, name: string): string {
+  const start = sdk.indexOf(`type ${name} = `);
+  if (start < 0) throw new Error(`no alias ${name} in:\n${sdk}`);
+  const body = sdk.slice(start + `type ${name} = `.length);
+  return body.slice(0, body.indexOf(';\n\n') >= 0 ? body.indexOf(';\n\n') : body.lastIndexOf(';'));
+}
+
+function argsOf(parameters: unknown): string {
+  return aliasOf(renderTypeScriptSdk([{ name: 't', description: '', parameters }]), 'TArgs');
+}
+
+describe('renderTypeScriptSdk: layout', () => {
+  it('writes usage, ToolCallError, two types per tool and the tools constant', () => {
+    const sdk = renderTypeScriptSdk([
+      {
+        name: 'search_docs',
+        description: 'Find pages that mention a phrase.',
+        parameters: {
+          type: 'object',
+          description: 'What to look for.',
+          properties: { query: { type: 'string', description: 'The phrase.' }, limit: { type: 'integer' } },
+          required: ['query'],
+        },
+        output: { type: 'array', items: { type: 'string' } },
+      },
+    ]);
+    const usageEnd = sdk.indexOf('\n\ndeclare class');
+    expect(sdk.slice(0, usageEnd).split('\n').every((line) => line.startsWith('// '))).toBe(true);
+    expect(sdk.slice(0, usageEnd)).toMatch(/await tools\.name\(args\)/);
+    expect(sdk.slice(0, usageEnd)).toMatch(/throws a ToolCallError/);
+    expect(sdk.slice(usageEnd + 2)).toBe(
+      [
+        'declare class ToolCallError extends Error {',
+        '  /** The name of the tool whose call failed. */',
+        '  readonly toolName: string;',
+        '}',
+        '',
+        '/** What to look for. */',
+        'type SearchDocsArgs = {',
+        '  /** The phrase. */',
+        '  query: string;',
+        '  limit?: number;',
+        '};',
+        '',
+        'type SearchDocsOutput = string[];',
+        '',
+        'declare const tools: {',
+        '  /** Find pages that mention a phrase. */',
+        '  search_docs(args: SearchDocsArgs): Promise<SearchDocsOutput>;',
+        '};',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('declares an empty tools constant for an empty tool set', () => {
+    expect(renderTypeScriptSdk([])).toMatch(/\ndeclare const tools: \{\};\n$/);
+  });
+});
+
+describe('renderTypeScriptSdk: schemas', () => {
+  it('maps the primitive types and an absent type', () => {
+    expect(['string', 'number', 'integer', 'boolean', 'null'].map((type) => argsOf({ type }))).toEqual([
+      'string',
+      'number',
+      'number',
+      'boolean',
+      'null',
+    ]);
+    expect(argsOf({ description: 'anything' })).toBe('unknown');
+  });
+
+  it('writes enum and const as literal unions, big integers with all digits', () => {
+    expect(argsOf({ enum: ['a"b', 1e21, -2.5, true, null] })).toBe('"a\\"b" | 1000000000000000000000 | -2.5 | true | null');
+    expect(argsOf({ type: 'integer', enum: [-(2 ** 70)] })).toBe('-1180591620717411300000');
+    expect(argsOf({ const: 'x\u2028y' })).toBe('"x\\u2028y"');
+    expect(argsOf({ const: null })).toBe('null');
+  });
+
+  it('writes oneOf as one flat union and groups unions used as array elements', () => {
+    expect(argsOf({ oneOf: [{ type: 'string' }, { oneOf: [{ type: 'null' }, { enum: [1, 2] }] }] })).toBe('string | null | 1 | 2');
+    expect(argsOf({ type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }] } })).toBe('(string | number)[]');
+    expect(argsOf({ type: 'array', items: { enum: ['a', 'b'] } })).toBe('("a" | "b")[]');
+    expect(argsOf({ type: 'array', items: { enum: ['a'] } })).toBe('"a"[]');
+    expect(argsOf({ type: 'array', items: { type: 'array' } })).toBe('unknown[][]');
+  });
+
+  it('marks optional fields, quotes awkward keys and documents fields', () => {
+    const text = argsOf({
+      type: 'object',
+      properties: {
+        'a-b': { type: 'string', title: 'Dash */ key' },
+        ['__proto__']: { type: 'number' },
+        new: { type: 'boolean' },
+        nested: { type: 'object', properties: { deep: { const: 1 } }, required: ['deep'] },
+      },
+      required: ['a-b', 'new'],
+    });
+    expect(text).toBe(
+      [
+        '{',
+        '  /** Dash *\\/ key */',
+        '  "a-b": string;',
+        '  __proto__?: number;',
+        '  new: boolean;',
+        '  nested?: {',
+        '    deep: 1;',
+        '  };',
+        '}',
+      ].join('\n'),
+    );
+  });
+
+  it('adds an index signature only when additionalProperties is true', () => {
+    const properties = { a: { type: 'string' } };
+    expect(argsOf({ type: 'object', properties, additionalProperties: true })).toBe('{\n  a?: string;\n  [key: string]: unknown;\n}');
+    expect(argsOf({ type: 'object', properties, additionalProperties: false })).toBe('{\n  a?: string;\n}');
+    expect(argsOf({ type: 'object', properties })).toBe('{\n  a?: string;\n}');
+    expect(argsOf({ type: 'object' })).toBe('Record<string, unknown>');
+    expect(argsOf({ type: 'object', additionalProperties: true })).toBe('Record<string, unknown>');
+    expect(argsOf({ type: 'object', properties: {}, additionalProperties: false })).toBe('Record<string, never>');
+  });
+
+  it('writes a root outside the subset, an absent output and a broken tool as unknown, without throwing', () => {
+    const cyclic: Record<string, unknown> = { type: 'array' };
+    cyclic.items = cyclic;
+    const throwing = Object.defineProperty({}, 'type', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
+    const tools = [
+      { name: 'a', description: '', parameters: { type: 'string', format: 'uri' }, output: cyclic },
+      { name: 'b', description: '', parameters: throwing },
+      { name: 7, description: null, parameters: null },
+    ] as unknown as ToolDefinition[];
+    const sdk = renderTypeScriptSdk(tools);
+    for (const alias of ['AArgs', 'AOutput', 'BArgs', 'BOutput', 'Tool7Args', 'Tool7Output']) {
+      expect(aliasOf(sdk, alias)).toBe('unknown');
+    }
+    expect(sdk).toContain('  "7"(args: Tool7Args): Promise<Tool7Output>;');
+  });
+});
+
+describe('renderTypeScriptSdk: names and order', () => {
+  const tool = (name: string): ToolDefinition => ({ name, description: '', parameters: { type: 'object' } });
+
+  it('quotes names that are not ASCII identifiers, and "new"', () => {
+    const sdk = renderTypeScriptSdk(['exotic-name', 'new', 'get', 'café', '', 'a"b'].map(tool));
+    expect(sdk).toContain('  "exotic-name"(args: ExoticNameArgs): Promise<ExoticNameOutput>;');
+    expect(sdk).toContain('  "new"(args: NewArgs)');
+    expect(sdk).toContain('  get(args: GetArgs)');
+    expect(sdk).toContain('  "café"(args: CafeArgs)');
+    expect(sdk).toContain('  ""(args: ToolArgs)');
+    expect(sdk).toContain('  "a\\"b"(args: ABArgs)');
+  });
+
+  it('lists tools in code-unit order and numbers colliding type names in that order', () => {
+    const sdk = renderTypeScriptSdk(['search_docs', 'é', 'Zeta', 'search-docs', 'a'].map(tool));
+    const members = sdk.slice(sdk.indexOf('declare const tools')).split('\n').slice(1, -2);
+    expect(members).toEqual([
+      '  Zeta(args: ZetaArgs): Promise<ZetaOutput>;',
+      '  a(args: AArgs): Promise<AOutput>;',
+      '  "search-docs"(args: SearchDocsArgs): Promise<SearchDocsOutput>;',
+      '  search_docs(args: SearchDocs2Args): Promise<SearchDocs2Output>;',
+      '  "é"(args: EArgs): Promise<EOutput>;',
+    ]);
+  });
+
+  it('gives the same bytes for any input order, duplicate names included', () => {
+    const tools: ToolDefinition[] = [
+      { name: 'dup', description: 'first', parameters: { type: 'string' } },
+      { name: 'dup', description: 'first', parameters: { type: 'number' } },
+      { name: 'dup', description: 'second', parameters: { type: 'string' } },
+      { name: 'other', description: '', parameters: {} },
+    ];
+    const expected = renderTypeScriptSdk(tools);
+    for (const order of [[3, 2, 1, 0], [1, 3, 0, 2], [2, 0, 3, 1]]) {
+      expect(renderTypeScriptSdk(order.map((index) => tools[index]!))).toBe(expected);
+    }
+    const aliases = expected.match(/type Dup\d?Args = \w+;/g);
+    expect(aliases).toEqual(['type DupArgs = number;', 'type Dup2Args = string;', 'type Dup3Args = string;']);
+    expect(expected.indexOf('/** first */')).toBeLessThan(expected.indexOf('/** second */'));
+  });
+});
+
+describe('renderTypeScriptSdk: depth and size', () => {
+  const sdkOf = (parameters: unknown): string => renderTypeScriptSdk([{ name: 't', description: '', parameters }]);
+
+  it('writes a 100,000-deep oneOf chain as one flat union', () => {
+    const text = argsOf(oneOfChain(100_000));
+    expect(text.split(' | ')).toHaveLength(100_001);
+    expect(text.endsWith('null | string')).toBe(true);
+  });
+
+  it('caps a 20,000-deep list chain at the nesting limit', () => {
+    expect(argsOf(listChain(20_000))).toBe(`unknown${'[]'.repeat(MAX_TYPE_DEPTH)}`);
+    expect(argsOf(listChain(MAX_TYPE_DEPTH))).toBe(`string${'[]'.repeat(MAX_TYPE_DEPTH)}`);
+  });
+
+  it('caps a 4,000-deep single-field object chain at the nesting limit', () => {
+    const text = argsOf(objectChain(4_000));
+    expect(text.match(/next: /g)).toHaveLength(MAX_TYPE_DEPTH);
+    expect(text).toContain(`${'  '.repeat(MAX_TYPE_DEPTH)}next: unknown;`);
+    expect(argsOf(objectChain(MAX_TYPE_DEPTH))).toContain(`${'  '.repeat(MAX_TYPE_DEPTH)}next: string;`);
+  });
+
+  it('grows the text linearly with the depth of a chain and the number of tools', () => {
+    const growth = (size: (n: number) => number, n: number): number => size(10 * n) / size(n);
+    expect(growth((n) => sdkOf(oneOfChain(n)).length, 1_000)).toBeLessThan(11);
+    const tools = (n: number): ToolDefinition[] =>
+      Array.from({ length: n }, (_, index) => ({ name: `tool_${index}`, description: 'd', parameters: objectChain(3) }));
+    expect(growth((n) => renderTypeScriptSdk(tools(n)).length, 100)).toBeLessThan(11);
+    for (const chain of [listChain, objectChain]) {
+      expect(sdkOf(chain(20_000)).length).toBe(sdkOf(chain(2_000)).length);
+    }
+  });
+});

@@ -1,0 +1,147 @@
+import fc from 'fast-check';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { toolSetArbitrary } from '../../schema/arbitrary.js';
+import { listChain, objectChain, oneOfChain } from '../../schema/deep-schemas.js';
+import type { ToolDefinition } from '../../tools/types.js';
+import { renderTypeScriptSdk } from './index.js';
+
+const OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  target: ts.ScriptTarget.ES2022,
+  lib: ['lib.es2022.d.ts'],
+  types: [],
+  // Checks the SDK declaration file itself; only the compiler's own lib files are trusted unchecked.
+  skipLibCheck: false,
+  skipDefaultLibCheck: true,
+};
+
+const baseHost = ts.createCompilerHost(OPTIONS);
+const libFiles = new Map<string, ts.SourceFile | undefined>();
+
+/** Diagnostics of the SDK as `sdk.d.ts` plus a program `main.ts`, both in memory. */
+function diagnose(sdk: string, program: string): string[] {
+  const files = new Map([
+    ['/virtual/sdk.d.ts', sdk],
+    ['/virtual/main.ts', program],
+  ]);
+  const host: ts.CompilerHost = {
+    ...baseHost,
+    fileExists: (name) => files.has(name) || baseHost.fileExists(name),
+    readFile: (name) => files.get(name) ?? baseHost.readFile(name),
+    getSourceFile: (name, version) => {
+      const text = files.get(name);
+      if (text !== undefined) return ts.createSourceFile(name, text, version);
+      if (!libFiles.has(name)) libFiles.set(name, baseHost.getSourceFile(name, version));
+      return libFiles.get(name);
+    },
+    writeFile: () => undefined,
+  };
+  const compiled = ts.createProgram([...files.keys()], OPTIONS, host);
+  return ts
+    .getPreEmitDiagnostics(compiled)
+    .map((diagnostic) => `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+}
+
+const object = (properties: Record<string, unknown>, required: string[] = [], extra: object = {}): object => ({
+  type: 'object',
+  properties,
+  required,
+  ...extra,
+});
+
+const VARIED_TOOLS: ToolDefinition[] = [
+  {
+    name: 'search_docs',
+    description: 'Find pages.\n*/ not the end */\u2028still a comment\u2029new paragraph \u0000 \ud800',
+    parameters: object(
+      {
+        query: { type: 'string', description: 'Text */ to find' },
+        limit: { type: 'integer', enum: [10, 100, 1e21] },
+        mode: { oneOf: [{ const: 'fast' }, { const: 'deep"er' }, { type: 'null' }] },
+        filters: { type: 'array', items: { oneOf: [object({ tag: { type: 'string' } }, ['tag']), { type: 'string' }] } },
+      },
+      ['query'],
+      { additionalProperties: false },
+    ),
+    output: { type: 'array', items: object({ url: { type: 'string' }, score: { type: 'number' } }, ['url', 'score']) },
+  },
+  { name: 'exotic-name', description: '', parameters: object({ 'a-b': { type: 'boolean' }, '': {}, '\u2028': { type: 'null' } }, ['a-b']) },
+  { name: 'search-docs', description: 'same base as search_docs', parameters: { type: 'object' } },
+  { name: 'open', description: 'open object', parameters: object({ a: { type: 'string' } }, [], { additionalProperties: true }) },
+  { name: 'none', description: 'no arguments', parameters: object({}, [], { additionalProperties: false }) },
+  { name: 'broken', description: 'schema outside the subset', parameters: { type: 'string', format: 'uri' }, output: { $ref: '#' } },
+  { name: 'deep', description: '', parameters: object({ list: listChain(200), chain: objectChain(100), union: oneOfChain(1_000) }) },
+  {
+    name: 'keys',
+    description: '',
+    parameters: object(
+      Object.fromEntries(['__proto__', 'constructor', 'new', 'get', 'set', 'readonly', 'class', '1st', 'toString'].map((key) => [key, { type: 'number' }])),
+      ['__proto__', 'new'],
+    ),
+  },
+  { name: 'big', description: '', parameters: { enum: [-(2 ** 70), 1e300, 0.5, -1.5e-7, true, null, ''] } },
+  ...['new', 'get', 'set', 'async', 'readonly', 'constructor', '__proto__', 'delete', 'class', '', '1st', 'café', '検索', 'a"b', 'x\u2028y', '\ud800', '*/'].map(
+    (name): ToolDefinition => ({ name, description: `the tool ${name} */`, parameters: { type: 'object' }, output: { type: 'string' } }),
+  ),
+];
+
+const PROGRAM = `
+async function main(): Promise<void> {
+  const pages = await tools.search_docs({ query: "x", limit: 1000000000000000000000, mode: null, filters: [{ tag: "a" }, "b"] });
+  const url: string = pages[0]!.url;
+  await tools["exotic-name"]({ "a-b": true, "": 1, "\\u2028": null });
+  await tools["search-docs"]({ anything: [1] });
+  await tools.open({ a: "x", other: 1 });
+  await tools.none({});
+  await tools.broken(42);
+  await tools.deep({ list: [], union: null });
+  // Optional fields named like Object.prototype members are checked against the inherited member
+  // (Function for constructor) unless given: a compiler rule, not something the SDK text can change.
+  await tools.keys({ ["__proto__"]: 1, new: 2, class: 3, "1st": 4, constructor: 5, toString: 6 });
+  await tools.big(-1180591620717411303424);
+  const texts: string[] = [
+    await tools.new({}), await tools.get({}), await tools.set({}), await tools.async({}), await tools.readonly({}),
+    await tools.constructor({}), await tools.delete({}), await tools.class({}), await tools[""]({}),
+    await tools["1st"]({}), await tools["café"]({}), await tools["検索"]({}), await tools['a"b']({}),
+    await tools["x\\u2028y"]({}), await tools["\\ud800"]({}), await tools["*/"]({}),
+  ];
+  try {
+    await tools.search_docs({ query: url + texts.join("") });
+  } catch (error) {
+    if (error instanceof ToolCallError) {
+      const failed: string = error.toolName;
+      throw new Error(failed + error.message);
+    }
+  }
+}
+void main();
+`;
+
+describe('the rendered TypeScript SDK under the TypeScript compiler', () => {
+  const sdk = renderTypeScriptSdk(VARIED_TOOLS);
+
+  it('type-checks with a program that calls every tool', () => {
+    expect(diagnose(sdk, PROGRAM)).toEqual([]);
+  });
+
+  it('reports a wrong field name, a wrong field type and an unknown tool', () => {
+    const wrong = (line: string): string[] => diagnose(sdk, `async function main(): Promise<void> {\n  ${line}\n}\n`);
+    expect(wrong('await tools.search_docs({ qurey: "x" });').join('\n')).toMatch(/qurey/);
+    expect(wrong('await tools.search_docs({ query: 1 });').join('\n')).toMatch(/not assignable to type 'string'/);
+    expect(wrong('await tools.search_docs({ query: "x", mode: "slow" });').join('\n')).toMatch(/"slow"/);
+    expect(wrong('await tools.nonexistent({});').join('\n')).toMatch(/nonexistent/);
+    expect(wrong('const n: number = (await tools.search_docs({ query: "x" }))[0]!.url;').join('\n')).toMatch(/not assignable/);
+  });
+
+  it('accepts the SDK of random tool sets, valid schemas or not', () => {
+    // Each run builds a whole program; a few dozen keep the file fast on a shared machine.
+    fc.assert(
+      fc.property(toolSetArbitrary({ maxTools: 6 }), (tools) => {
+        expect(diagnose(renderTypeScriptSdk(tools), 'export {};\n')).toEqual([]);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
