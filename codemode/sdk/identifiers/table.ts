@@ -1,0 +1,54 @@
+/** One Unicode version's identifier-related properties, as written by scripts/generate-unicode-tables.mjs. */
+export interface EncodedUnicodeTable {
+  version: string;
+  /** Every list alternates gap and length (end-exclusive ranges, delta-encoded from code point 0). */
+  xidStart: readonly number[];
+  xidContinue: readonly number[];
+  /** Code points with a general category other than Cn in this version. */
+  assigned: readonly number[];
+  defaultIgnorable: readonly number[];
+}
+
+/** A set of code points held as sorted end-exclusive range bounds: membership is a binary search. */
+export class CodePointRanges {
+  readonly #bounds: Uint32Array;
+
+  constructor(encoded: readonly number[]) {
+    this.#bounds = new Uint32Array(encoded.length);
+    let cursor = 0;
+    for (let i = 0; i < encoded.length; i++) {
+      cursor += encoded[i]!;
+      this.#bounds[i] = cursor;
+    }
+  }
+
+  has(codePoint: number): boolean {
+    // Count the bounds ≤ codePoint: an odd count means codePoint lies inside a range.
+    let lo = 0;
+    let hi = this.#bounds.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#bounds[mid]! <= codePoint) lo = mid + 1;
+      else hi = mid;
+    }
+    return (lo & 1) === 1;
+  }
+}
+
+export interface UnicodeTable {
+  version: string;
+  xidStart: CodePointRanges;
+  xidContinue: CodePointRanges;
+  assigned: CodePointRanges;
+  defaultIgnorable: CodePointRanges;
+}
+
+export function decodeTable(encoded: EncodedUnicodeTable): UnicodeTable {
+  return {
+    version: encoded.version,
+    xidStart: new CodePointRanges(encoded.xidStart),
+    xidContinue: new CodePointRanges(encoded.xidContinue),
+    assigned: new CodePointRanges(encoded.assigned),
+    defaultIgnorable: new CodePointRanges(encoded.defaultIgnorable),
+  };
+}

@@ -1,0 +1,246 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolDefinition } from '../../tools/types.js';
+import { MAX_CLASS_NAME } from './class-names.js';
+import { pythonCommentLines, pythonDocstring, pythonStringLiteral } from './escape.js';
+import { renderPythonSdk } from './index.js';
+import { MAX_NESTING } from './type-expressions.js';
+
+const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });
+const tool = (name: string, parameters: unknown = obj({}), extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
+  name,
+  description: '',
+  parameters,
+  ...extra,
+});
+const linesOf = (text: string) => text.split('\n');
+/** The lines of the `class Tools:` body. */
+const toolsBody = (text: string) => {
+  const lines = linesOf(text);
+  const start = lines.indexOf('class Tools:');
+  return lines.slice(start + 1, lines.indexOf('tools: Tools')).filter((line, i, all) => line !== '' || all.slice(i).some(Boolean));
+};
+
+describe('layout', () => {
+  it('states that only tools and ToolCallError exist at run time, and that arguments are plain dicts', () => {
+    const text = renderPythonSdk([tool('a')]);
+    expect(text).toMatch(/exactly two names: `tools` and `ToolCallError`/);
+    expect(text).toMatch(/static stubs/);
+    expect(text).toMatch(/plain dict/);
+    expect(text.trimEnd().endsWith('tools: Tools')).toBe(true);
+  });
+
+  it('writes one async method per tool, sorted by name in code-unit order, with the description as its docstring', () => {
+    const text = renderPythonSdk([
+      tool('b', obj({ x: { type: 'string' } }, ['x']), { description: 'Second.' }),
+      tool('B', obj({}), { description: 'Upper first.' }),
+      tool('a', obj({}), { description: 'First.' }),
+    ]);
+    const body = toolsBody(text).filter((line) => line.trim() !== '');
+    expect(body).toEqual([
+      '    async def B(self, args: dict[str, Any]) -> Any:',
+      '        """Upper first."""',
+      '    async def a(self, args: dict[str, Any]) -> Any:',
+      '        """First."""',
+      '    async def b(self, args: BArgs) -> Any:',
+      '        """Second."""',
+    ]);
+    expect(text).toContain('class BArgs(TypedDict):\n    x: str\n');
+  });
+
+  it('never names a class like a method of Tools, which would shadow it in later annotations', () => {
+    const text = renderPythonSdk([tool('b', obj({ x: { type: 'string' } })), tool('BArgs')]);
+    expect(text).toContain('async def b(self, args: BArgs2) -> Any:');
+    expect(text).toContain('async def BArgs(self, args: dict[str, Any]) -> Any:');
+  });
+
+  it('lists a non-bare tool as a tools["name"] comment in its sorted place, and needs pass when no method remains', () => {
+    const mixed = toolsBody(renderPythonSdk([tool('z'), tool('a-b', obj({}), { description: 'Dashed.\nTwo lines.' }), tool('c')]));
+    expect(mixed.filter((line) => line !== '')).toEqual([
+      '    # await tools["a-b"](args: dict[str, Any]) -> Any',
+      '    #     Dashed.',
+      '    #     Two lines.',
+      '    async def c(self, args: dict[str, Any]) -> Any:',
+      '        ...',
+      '    async def z(self, args: dict[str, Any]) -> Any:',
+      '        ...',
+    ]);
+    const onlyComments = toolsBody(renderPythonSdk([tool('x-y'), tool('class'), tool('__init__'), tool('__private')]));
+    expect(onlyComments.at(-1)).toBe('    pass');
+    expect(onlyComments.filter((line) => line.startsWith('    # await'))).toEqual([
+      '    # await tools["__init__"](args: dict[str, Any]) -> Any',
+      '    # await tools["__private"](args: dict[str, Any]) -> Any',
+      '    # await tools["class"](args: dict[str, Any]) -> Any',
+      '    # await tools["x-y"](args: dict[str, Any]) -> Any',
+    ]);
+  });
+
+  it('keeps soft keywords as method names', () => {
+    const body = toolsBody(renderPythonSdk([tool('match'), tool('type'), tool('_'), tool('case')]));
+    expect(body.filter((line) => line.includes('async def')).map((line) => line.trim().split('(')[0])).toEqual([
+      'async def _', 'async def case', 'async def match', 'async def type',
+    ]);
+  });
+
+  it('gives byte-identical text for any order of the same tools', () => {
+    const tools = [tool('b'), tool('a', obj({ q: { type: 'integer' } })), tool('c-d'), tool('a', obj({}), { description: 'dup' })];
+    const first = renderPythonSdk(tools);
+    expect(renderPythonSdk([...tools].reverse())).toBe(first);
+    expect(renderPythonSdk([tools[2]!, tools[0]!, tools[3]!, tools[1]!])).toBe(first);
+  });
+});
+
+describe('TypedDicts', () => {
+  it('marks optional fields NotRequired, sorts fields, and names nested classes after parent + field', () => {
+    const text = renderPythonSdk([
+      tool('get_weather', obj({ where: obj({ lat: { type: 'number' } }, ['lat']), units: { enum: ['c', 'f'] } }, ['where']), {
+        output: { type: 'array', items: obj({ temp: { type: 'number', description: 'Celsius' } }, ['temp']) },
+      }),
+    ]);
+    expect(text).toContain(
+      'class GetWeatherArgsWhere(TypedDict):\n    lat: float\n\n\nclass GetWeatherArgs(TypedDict):\n' +
+        '    units: NotRequired[Literal["c", "f"]]\n    where: GetWeatherArgsWhere\n',
+    );
+    expect(text).toContain('class GetWeatherOutputItem(TypedDict):\n    # Celsius\n    temp: float\n');
+    expect(text).toContain('async def get_weather(self, args: GetWeatherArgs) -> list[GetWeatherOutputItem]:');
+    // Nested classes come before the classes that use them.
+    expect(text.indexOf('class GetWeatherArgsWhere')).toBeLessThan(text.indexOf('class GetWeatherArgs('));
+  });
+
+  it('uses the functional form when a key cannot be a class-body field', () => {
+    for (const key of ['class', 'a-b', '__private', '__dunder__', '\ufb01', '1x', '__peg_parser__', '']) {
+      const text = renderPythonSdk([tool('t', obj({ [key]: { type: 'string' }, ok: { type: 'integer' } }, ['ok']))]);
+      const fields = [`${pythonStringLiteral(key)}: NotRequired[str],`, '"ok": int,'];
+      if (key > 'ok') fields.reverse();
+      expect(text, key).toContain(`TArgs = TypedDict(\n    "TArgs",\n    {\n        ${fields.join('\n        ')}\n    },\n)`);
+    }
+    expect(renderPythonSdk([tool('t', obj({ match: { type: 'string' } }))])).toContain('class TArgs(TypedDict):\n    match: NotRequired[str]');
+  });
+
+  it('puts a description first in the class body', () => {
+    const text = renderPythonSdk([tool('t', { ...obj({ a: { type: 'null' } }), description: 'A "thing"' })]);
+    expect(text).toContain('class TArgs(TypedDict):\n    """A "thing\\""""\n    a: NotRequired[None]');
+  });
+});
+
+describe('class names', () => {
+  const argsClass = (name: string) => /class (\S+)\(TypedDict\)/u.exec(renderPythonSdk([tool(name, obj({ a: { type: 'string' } }))]))?.[1];
+
+  it('prefixes a name that cannot start an identifier, then normalizes the join', () => {
+    expect(argsClass('3d-model')).toBe('Tool3dModelArgs');
+    expect(argsClass('')).toBe('ToolArgs');
+    // Tool + U+0301 COMBINING ACUTE composes to "Tooĺ": the declared name is the one CPython stores.
+    expect(argsClass('\u0301x')).toBe('Too\u013axArgs');
+  });
+
+  it('normalizes Hangul jamo composed across a parent + field join', () => {
+    // Field U+1100 (L) ends the class name TArgsᄀ; its field U+1161 (V) joins on and composes to U+AC00.
+    const text = renderPythonSdk([tool('t', obj({ '\u1100': obj({ '\u1161': obj({ b: { type: 'string' } }) }) }))]);
+    const names = [...text.matchAll(/^class (\S+)\(TypedDict\)/gmu)].map((m) => m[1]!);
+    for (const name of names) expect(name.normalize('NFKC'), name).toBe(name);
+    expect(names.sort()).toEqual(['TArgs', 'TArgs\u1100', 'TArgs\uac00']);
+  });
+
+  it('counts collisions, including names that only collide after normalization', () => {
+    const text = renderPythonSdk([
+      tool('a_b', obj({ x: { type: 'string' } })),
+      tool('ab', obj({ x: { type: 'string' } })),
+      tool('a-b', obj({ x: { type: 'string' } })),
+      // U+FF21 FULLWIDTH LATIN CAPITAL LETTER A: NFKC folds it to A.
+      tool('\uff21b', obj({ x: { type: 'string' } })),
+      tool('Ab', obj({ x: { type: 'string' } })),
+    ]);
+    const names = [...text.matchAll(/^(?:class (\S+)\(TypedDict\)|(\S+) = TypedDict\()/gmu)].map((m) => m[1] ?? m[2]);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual(expect.arrayContaining(['ABArgs', 'ABArgs2', 'AbArgs', 'AbArgs2', 'AbArgs3']));
+  });
+
+  it('does not upper-case to a letter the floor lacks', () => {
+    expect(argsClass('\u019bx')).toBe('\u019bxArgs');
+    expect(/class (\S+)\(TypedDict\)/u.exec(renderPythonSdk([tool('\u019bx', obj({ a: { type: 'string' } }))], { pythonFloor: '3.14' }))?.[1]).toBe('\ua7dcxArgs');
+  });
+
+  it('caps names so a 4,000-deep single-field chain stays linear in size', () => {
+    let schema: unknown = { type: 'string' };
+    for (let i = 0; i < 4000; i++) schema = obj({ field: schema }, ['field']);
+    const text = renderPythonSdk([tool('deep', schema)]);
+    const names = [...text.matchAll(/^class (\S+)\(TypedDict\)/gmu)].map((m) => m[1]!);
+    expect(names.length).toBe(4000);
+    expect(new Set(names).size).toBe(4000);
+    for (const name of names) expect([...name].length).toBeLessThanOrEqual(MAX_CLASS_NAME + 4);
+    expect(text.length).toBeLessThan(4000 * 200);
+  });
+});
+
+describe('values and limits', () => {
+  it('writes integers exactly, 1e300 and 2^53 + 2 included, and non-integral numbers as float', () => {
+    const text = renderPythonSdk([tool('n', obj({ a: { enum: [1e300, 2 ** 53 + 2, -5, 0.5] } }, ['a']))]);
+    expect(text).toContain(`a: Literal[${BigInt(1e300)}, 9007199254740994, -5] | float`);
+    expect(BigInt(1e300).toString()).toMatch(/^1000000000000000052504760255204420248704468581108159154915854115511802457988908195786371375080447864043704443832883878176942523235360430575644792184786706982848387200926575803737830233794788090059368953234970799945081119038967640880074652742780142494579258788820056842838115669472196386865459400540160$/);
+  });
+
+  it('caps list nesting below MAX_NESTING open brackets on any line', () => {
+    let schema: unknown = { type: 'string' };
+    for (let i = 0; i < 250; i++) schema = { type: 'array', items: schema };
+    const text = renderPythonSdk([tool('deep', obj({ a: schema }, ['a'])), tool('out', obj({}), { output: schema })]);
+    for (const line of linesOf(text)) {
+      let depth = 0;
+      let most = 0;
+      for (const char of line) {
+        if (char === '[' || char === '(' || char === '{') most = Math.max(most, ++depth);
+        if (char === ']' || char === ')' || char === '}') depth--;
+      }
+      expect(most).toBeLessThanOrEqual(MAX_NESTING);
+    }
+    expect(text).toContain('list[Any]');
+  });
+
+  it('merges const and enum arms into one Literal and writes a long union flat', () => {
+    const arms = Array.from({ length: 5000 }, (_, i) => ({ const: `v${i}` }));
+    const merged = renderPythonSdk([tool('u', obj({ a: { oneOf: [{ type: 'string' }, ...arms, { type: 'null' }] } }, ['a']))]);
+    expect(merged).toMatch(/ {4}a: str \| Literal\["v0", "v1", .*"v4999"\] \| None\n/);
+    const objects = Array.from({ length: 10 }, (_, i) => obj({ [`k${i}`]: { type: 'integer' } }));
+    const flat = renderPythonSdk([tool('u', obj({ a: { oneOf: objects } }, ['a']))]);
+    expect(flat).toContain('    a: Union[UArgsA, UArgsA2, UArgsA3, UArgsA4, UArgsA5, UArgsA6, UArgsA7, UArgsA8, UArgsA9, UArgsA10]\n');
+    expect(flat).not.toMatch(/UArgsA \|/);
+  });
+
+  it('splices a 100,000-deep oneOf chain into one union', () => {
+    let schema: unknown = { const: 0 };
+    for (let i = 1; i < 100_000; i++) schema = { oneOf: [{ const: i }, schema] };
+    const text = renderPythonSdk([tool('chain', obj({ a: schema }, ['a']))]);
+    expect(text).toContain('    a: Literal[99999, 99998, ');
+  });
+
+  it('degrades unsupported roots to Any and never throws on malformed tools', () => {
+    const text = renderPythonSdk([
+      tool('bad', { type: 'object', properties: { a: { type: 'date' } } }, { output: { anyOf: [] } }),
+      { name: 7, description: null, parameters: null } as unknown as ToolDefinition,
+    ]);
+    expect(text).toContain('async def bad(self, args: Any) -> Any:');
+    expect(text).toContain('# await tools["7"](args: Any) -> Any');
+  });
+
+  it('refuses an unsupported floor loudly', () => {
+    expect(() => renderPythonSdk([], { pythonFloor: '3.7' })).toThrow(/unsupported Python floor/);
+  });
+});
+
+describe('escaping', () => {
+  it('string literals spell controls, separators, surrogates and quotes as escapes', () => {
+    expect(pythonStringLiteral('a"b\\c\n\r\t\0\x7f\x85\u2028\u2029\ud800\u202e\ufeffé😀')).toBe(
+      '"a\\"b\\\\c\\n\\r\\t\\x00\\x7f\\x85\\u2028\\u2029\\ud800\\u202e\\ufeffé😀"',
+    );
+  });
+
+  it('docstrings escape only the quotes that could close them', () => {
+    expect(pythonDocstring('say "hi"', '')).toBe('"""say "hi\\""""');
+    expect(pythonDocstring('""""', '')).toBe('"""\\"\\"\\"\\""""');
+    expect(pythonDocstring('a\r\nb\rc\fd\\', '  ')).toBe('"""a\n  b\n  c\\x0cd\\\\"""');
+    // A surrogate value would not compile as a docstring on 3.13: it is shown as text instead.
+    expect(pythonDocstring('x\ud800', '')).toBe('"""x\\\\ud800"""');
+  });
+
+  it('comments split on every line ending CPython knows and escape the rest', () => {
+    expect(pythonCommentLines('a\rb\r\nc\nd\u2028e\x0bf\0', '  ')).toEqual(['  # a', '  # b', '  # c', '  # d\\u2028e\\x0bf\\x00']);
+  });
+});

@@ -1,0 +1,184 @@
+import type { ClassNamer } from './class-names.js';
+import { pythonStringLiteral } from './escape.js';
+
+/**
+ * Most brackets open at once anywhere in the block. CPython 3.9+ refuses more than 200 (3.8: 98, 3.6 and
+ * 3.7: 87; measured); 64 leaves room for the brackets around a type and compiles on all of them.
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * Most members written as an `A | B` chain. Longer unions are one flat `Union[...]`: CPython ≤ 3.12
+ * exhausts its compiler recursion on chains of about 3,000 members, a flat subscript has no such limit.
+ */
+export const MAX_PIPE_MEMBERS = 6;
+
+/** An object schema that needs a `TypedDict` of its own, waiting for its body to be written. */
+export interface ClassJob {
+  name: string;
+  schema: Record<string, unknown>;
+}
+
+type Frame =
+  | { op: 'type'; schema: unknown; hint: string; depth: number }
+  | { op: 'list' }
+  | { op: 'union'; count: number; literalAt: number; literals: string[]; bracketed: boolean };
+
+const PRIMITIVES: Readonly<Record<string, string>> = {
+  string: 'str',
+  integer: 'int',
+  number: 'float',
+  boolean: 'bool',
+  null: 'None',
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A JSON scalar as a `Literal[...]` member, or undefined when `Literal` cannot hold it (non-integral numbers). */
+function literalMember(value: unknown): string | undefined {
+  if (typeof value === 'string') return pythonStringLiteral(value);
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (value === null) return 'None';
+  // A JSON number reaches us as a double: write the integer that double holds exactly (1e300 included).
+  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value).toString();
+  return undefined;
+}
+
+/** Whether a node's only content is `oneOf` (its arms may be spliced into an enclosing union). */
+function unionArms(schema: Record<string, unknown>): unknown[] | undefined {
+  if (!Array.isArray(schema.oneOf) || 'const' in schema || Array.isArray(schema.enum)) return undefined;
+  return schema.oneOf;
+}
+
+/** The scalar values a `const`/`enum` node allows, or undefined for any other node. */
+function scalarChoices(schema: Record<string, unknown>): unknown[] | undefined {
+  if ('const' in schema) return [schema.const];
+  if (Array.isArray(schema.enum)) return schema.enum;
+  return undefined;
+}
+
+/**
+ * Renders Python type expressions for trusted (validated) schema nodes. Objects with properties become
+ * named classes queued in `jobs`; everything else is written inline. Iterative: depth is unbounded in the
+ * schema and bounded in the text by MAX_NESTING, past which a node is `Any`.
+ */
+export class TypeExpressionWriter {
+  readonly jobs: ClassJob[] = [];
+  readonly #namer: ClassNamer;
+
+  constructor(namer: ClassNamer) {
+    this.#namer = namer;
+  }
+
+  /**
+   * The expression for `schema` written where `depth` brackets are already open. `hint` is the class name
+   * an object schema here would take (before normalization, capping and counters).
+   */
+  write(schema: unknown, hint: string, depth: number): string {
+    const frames: Frame[] = [{ op: 'type', schema, hint, depth }];
+    const results: string[] = [];
+    while (frames.length > 0) {
+      const frame = frames.pop()!;
+      if (frame.op === 'list') {
+        results.push(`list[${results.pop()!}]`);
+      } else if (frame.op === 'union') {
+        const members = results.splice(results.length - frame.count, frame.count);
+        results.push(joinUnion(members, frame));
+      } else {
+        this.#expand(frame, frames, results);
+      }
+    }
+    return results.pop()!;
+  }
+
+  #expand(frame: Extract<Frame, { op: 'type' }>, frames: Frame[], results: string[]): void {
+    const { schema, hint, depth } = frame;
+    if (!isRecord(schema)) return void results.push('Any');
+    const choices = scalarChoices(schema);
+    const arms = unionArms(schema);
+    if (choices !== undefined || arms !== undefined) return this.#expandUnion(frame, frames, results);
+    const type = schema.type;
+    if (typeof type === 'string' && Object.hasOwn(PRIMITIVES, type)) return void results.push(PRIMITIVES[type]!);
+    if (type === 'array') {
+      if (depth + 1 > MAX_NESTING) return void results.push('Any');
+      if (!('items' in schema)) return void results.push('list[Any]');
+      frames.push({ op: 'list' }, { op: 'type', schema: schema.items, hint: `${hint}Item`, depth: depth + 1 });
+      return;
+    }
+    if (type === 'object') {
+      const properties = schema.properties;
+      if (!isRecord(properties) || Object.keys(properties).length === 0) {
+        return void results.push(depth + 1 > MAX_NESTING ? 'Any' : 'dict[str, Any]');
+      }
+      const name = this.#namer.allocate(hint);
+      this.jobs.push({ name, schema });
+      return void results.push(name);
+    }
+    results.push('Any');
+  }
+
+  /**
+   * A union of every arm, nested `oneOf`s spliced in (a 100,000-deep chain is one flat union), every
+   * `const`/`enum` value merged into one `Literal[...]` at the place of the first such arm.
+   */
+  #expandUnion(frame: Extract<Frame, { op: 'type' }>, frames: Frame[], results: string[]): void {
+    const { hint, depth } = frame;
+    const literals: string[] = [];
+    const seenLiterals = new Set<string>();
+    const others: unknown[] = [];
+    let literalAt = -1;
+    let hasFloat = false;
+    const pending: unknown[] = [frame.schema];
+    while (pending.length > 0) {
+      const node = pending.pop();
+      const record = isRecord(node) ? node : undefined;
+      const choices = record && scalarChoices(record);
+      const arms = record && unionArms(record);
+      if (arms !== undefined) {
+        for (let i = arms.length - 1; i >= 0; i--) pending.push(arms[i]);
+      } else if (choices !== undefined) {
+        if (literalAt < 0) literalAt = others.length;
+        for (const value of choices) {
+          const member = literalMember(value);
+          if (member === undefined) hasFloat = true;
+          else if (!seenLiterals.has(member)) {
+            seenLiterals.add(member);
+            literals.push(member);
+          }
+        }
+      } else {
+        others.push(node);
+      }
+    }
+    if (hasFloat) others.push({ type: 'number' });
+    const memberCount = others.length + (literals.length > 0 ? 1 : 0);
+    if (memberCount === 0) return void results.push('Any');
+    const bracketed = memberCount > MAX_PIPE_MEMBERS;
+    const inner = bracketed ? depth + 1 : depth;
+    if (inner > MAX_NESTING || (literals.length > 0 && inner + 1 > MAX_NESTING)) return void results.push('Any');
+    if (literals.length === 0) literalAt = -1;
+    frames.push({ op: 'union', count: others.length, literalAt, literals, bracketed });
+    for (let i = others.length - 1; i >= 0; i--) frames.push({ op: 'type', schema: others[i], hint, depth: inner });
+  }
+}
+
+function joinUnion(
+  rendered: string[],
+  frame: Extract<Frame, { op: 'union' }>,
+): string {
+  const members: string[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i <= rendered.length; i++) {
+    if (i === frame.literalAt) members.push(`Literal[${frame.literals.join(', ')}]`);
+    const member = rendered[i];
+    if (member === undefined || seen.has(member)) continue;
+    // Any absorbs every other member.
+    if (member === 'Any') return 'Any';
+    seen.add(member);
+    members.push(member);
+  }
+  if (members.length === 1) return members[0]!;
+  return frame.bracketed ? `Union[${members.join(', ')}]` : members.join(' | ');
+}
