@@ -1,0 +1,470 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, Language, RunRequest, RunResult } from './types.js';
+
+/**
+ * The conformance suite every code-runtime backend must pass: the same programs, written in TypeScript
+ * and in Python side by side, must give the same RunResult whatever runs them.
+ *
+ * Use it from a backend's test file:
+ *
+ * ```ts
+ * import { describeConformance } from '../seam/conformance.js';
+ * describeConformance('cpython process', (limits) => createCpythonRuntime({ isolation: 'process', ...limits }));
+ * describeConformance('cpython 3.9 container', makeIt, { skip: dockerMissing ? 'no Docker engine answers' : false });
+ * ```
+ *
+ * `makeRuntime(limits)` is called once (in `beforeAll`); the runtime is disposed in `afterAll`. It must
+ * honour `limits.timeoutMs` (the default time budget of a run) and `limits.outputLimitBytes` (the cap on
+ * the UTF-8 bytes of all log lines plus the JSON text of the returned value). The program source is chosen
+ * by `runtime.language`. The bindings are one namespace `tools` with error class `ToolCallError`
+ * (member property `toolName`) and these members, fresh for every run:
+ *   - `echo(args)` answers `args`; `exotic-name(args)` answers `{exotic: args}`; `__proto__(args)` answers
+ *     `{proto: args}`; `fail(args)` rejects with the message `fixture failure: fail`;
+ *   - `barrier(args)` answers `args` once two barrier calls are pending at the same time (so it proves the
+ *     calls really run in parallel); `hang()` never answers; `started()` answers null and, in the abort case,
+ *     aborts the run's signal.
+ *
+ * What the suite pins down (the contract in DESIGN.md, made exact):
+ *   - a successful run has `value` (null when the program returns nothing) and no `error`; a failed run has
+ *     `error` and no `value`; logs gathered before a failure are kept;
+ *   - logs are lines: `console.log(a, b)` / `print(a, b)` join their arguments with one space, and text
+ *     holding `\n` becomes several lines;
+ *   - a rejected host function reaches the program as the namespace's error class: an instance of it, with
+ *     the host's message unchanged as its message (`e.message` / `str(e)`) and the member name in `toolName`;
+ *   - an uncaught error is kind `exception` with the program-side class name in `error.name` (`RangeError`,
+ *     `ValueError`, a program's own class `Oops`, `ToolCallError`, `SyntaxError` for a program that does not
+ *     parse) and its message inside `error.message`;
+ *   - arguments that are not lossless JSON (NaN) are refused inside the program, before the host is called;
+ *   - a return value that is not lossless JSON (NaN, -0, a Map or set, a date) is kind `invalid-output`
+ *     whose message names the JSON path of the offending value (`$.list[1]`);
+ *   - `__proto__` is an ordinary key and an ordinary member name; nothing pollutes the host's prototypes;
+ *   - a run over its time budget is kind `timeout`; an aborted signal is kind `abort` (an already aborted
+ *     signal runs nothing); output over the cap is kind `output-limit`; after each, the next run is clean;
+ *   - no state survives between runs: globals set and builtins patched by one run are gone in the next.
+ */
+
+export interface ConformanceLimits {
+  timeoutMs: number;
+  outputLimitBytes: number;
+}
+
+export interface ConformanceOptions {
+  /** A reason to skip the whole suite (e.g. no Docker engine answers); it is shown in the test name. */
+  skip?: string | false;
+}
+
+/** The limits the suite creates runtimes with. */
+export const CONFORMANCE_LIMITS: ConformanceLimits = { timeoutMs: 30_000, outputLimitBytes: 1_000_000 };
+
+/** The budget given to runs that are meant to time out: long enough to start, short enough to wait for. */
+const SHORT_TIMEOUT_MS = 1_500;
+
+type Programs = Record<Language, string>;
+
+interface FixtureCall {
+  member: string;
+  args: JsonValue;
+}
+
+interface Fixture {
+  bindings: BindingNamespace[];
+  calls: FixtureCall[];
+  /** The raw argument objects the host functions received, to check how they were rebuilt. */
+  received: unknown[];
+}
+
+function makeFixture(onStarted?: () => void): Fixture {
+  const calls: FixtureCall[] = [];
+  const received: unknown[] = [];
+  const waiting: (() => void)[] = [];
+  const member =
+    (name: string, answer: (args: JsonValue) => Promise<JsonValue>): [string, BindingFunction] =>
+    [
+      name,
+      (args) => {
+        calls.push({ member: name, args });
+        received.push(args);
+        return answer(args);
+      },
+    ];
+  const functions = new Map<string, BindingFunction>([
+    member('echo', async (args) => args),
+    member('exotic-name', async (args) => ({ exotic: args })),
+    member('__proto__', async (args) => ({ proto: args })),
+    member('fail', async () => {
+      throw new Error('fixture failure: fail');
+    }),
+    member('barrier', (args) => {
+      return new Promise((resolve) => {
+        waiting.push(() => resolve(args));
+        if (waiting.length >= 2) for (const release of waiting.splice(0)) release();
+      });
+    }),
+    member('hang', () => new Promise<JsonValue>(() => {})),
+    member('started', async () => {
+      onStarted?.();
+      return null;
+    }),
+  ]);
+  return {
+    bindings: [{ name: 'tools', functions, errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } }],
+    calls,
+    received,
+  };
+}
+
+function expectSuccess(result: RunResult, value: JsonValue): void {
+  expect(result.error).toBeUndefined();
+  expect(result.value).toEqual(value);
+}
+
+function expectFailure(result: RunResult, kind: string): void {
+  expect(result.error?.kind, `expected kind ${kind}, got ${JSON.stringify(result)}`.slice(0, 2_000)).toBe(kind);
+  expect(result.value).toBeUndefined();
+}
+
+export function describeConformance(
+  label: string,
+  makeRuntime: (limits: ConformanceLimits) => CodeRuntime | Promise<CodeRuntime>,
+  options: ConformanceOptions = {},
+): void {
+  if (options.skip) {
+    describe.skip(`conformance: ${label} (skipped: ${options.skip})`, () => {
+      it('needs its backend', () => {});
+    });
+    return;
+  }
+
+  describe(`conformance: ${label}`, () => {
+    let runtime: CodeRuntime;
+    beforeAll(async () => {
+      runtime = await makeRuntime(CONFORMANCE_LIMITS);
+    });
+    afterAll(async () => {
+      await runtime?.dispose();
+    });
+
+    const run = (programs: Programs, fixture = makeFixture(), extra: Partial<RunRequest> = {}): Promise<RunResult> =>
+      runtime.run({ program: programs[runtime.language], bindings: fixture.bindings, ...extra });
+
+    /** After a failure, the runtime must still work and start from scratch. */
+    const expectCleanNextRun = async (): Promise<void> => {
+      const fixture = makeFixture();
+      const result = await run(
+        {
+          typescript: 'return { leftover: "leftover" in globalThis ? "present" : "absent", echo: await tools.echo({ again: true }) };',
+          python: [
+            'try:',
+            '    leftover',
+            '    seen = "present"',
+            'except NameError:',
+            '    seen = "absent"',
+            'return {"leftover": seen, "echo": await tools.echo({"again": True})}',
+          ].join('\n'),
+        },
+        fixture,
+      );
+      expectSuccess(result, { leftover: 'absent', echo: { again: true } });
+    };
+
+    it('returns values of every JSON kind', async () => {
+      const result = await run({
+        typescript:
+          'return { nothing: null, yes: true, no: false, int: 42, negative: -7, float: 1.5, big: 1e21, ' +
+          'text: "h\\u00e9llo \\u2713 \\u{1F600} \\"q\\"", list: [1, "two", [3]], nested: { a: { b: [] } }, empty: {} };',
+        python:
+          'return {"nothing": None, "yes": True, "no": False, "int": 42, "negative": -7, "float": 1.5, "big": 1e21, ' +
+          '"text": "h\\u00e9llo \\u2713 \\U0001F600 \\"q\\"", "list": [1, "two", [3]], "nested": {"a": {"b": []}}, "empty": {}}',
+      });
+      expectSuccess(result, {
+        nothing: null,
+        yes: true,
+        no: false,
+        int: 42,
+        negative: -7,
+        float: 1.5,
+        big: 1e21,
+        text: 'h\u00e9llo \u2713 \u{1F600} "q"',
+        list: [1, 'two', [3]],
+        nested: { a: { b: [] } },
+        empty: {},
+      });
+    });
+
+    it('returns a bare string, a number and null', async () => {
+      expectSuccess(await run({ typescript: 'return "plain";', python: 'return "plain"' }), 'plain');
+      expectSuccess(await run({ typescript: 'return 0.25;', python: 'return 0.25' }), 0.25);
+      expectSuccess(await run({ typescript: 'return null;', python: 'return None' }), null);
+    });
+
+    it('gives null for a program that returns nothing', async () => {
+      const result = await run({ typescript: 'const unused = 1;', python: 'unused = 1' });
+      expectSuccess(result, null);
+      expect(result.logs).toEqual([]);
+    });
+
+    it('collects logs in order, one entry per line', async () => {
+      const result = await run({
+        typescript: 'console.log("first"); console.log("second", 2); console.log("multi\\nline"); return "done";',
+        python: 'print("first")\nprint("second", 2)\nprint("multi\\nline")\nreturn "done"',
+      });
+      expectSuccess(result, 'done');
+      expect(result.logs).toEqual(['first', 'second 2', 'multi', 'line']);
+    });
+
+    it('calls tools with their arguments and keeps logs around the calls in order', async () => {
+      const fixture = makeFixture();
+      const result = await run(
+        {
+          typescript:
+            'console.log("before");\nconst r = await tools.echo({ a: 1, b: [true, null], c: "x" });\nconsole.log("after");\nreturn r;',
+          python: 'print("before")\nr = await tools.echo({"a": 1, "b": [True, None], "c": "x"})\nprint("after")\nreturn r',
+        },
+        fixture,
+      );
+      expectSuccess(result, { a: 1, b: [true, null], c: 'x' });
+      expect(result.logs).toEqual(['before', 'after']);
+      expect(fixture.calls).toEqual([{ member: 'echo', args: { a: 1, b: [true, null], c: 'x' } }]);
+    });
+
+    it('raises the error class with the member name when a tool fails', async () => {
+      const fixture = makeFixture();
+      const result = await run(
+        {
+          typescript: [
+            'try {',
+            '  await tools.fail({ why: "test" });',
+            '  return "no error";',
+            '} catch (e) {',
+            '  return { isToolError: e instanceof ToolCallError, toolName: e.toolName, message: e.message };',
+            '}',
+          ].join('\n'),
+          python: [
+            'try:',
+            '    await tools.fail({"why": "test"})',
+            '    return "no error"',
+            'except ToolCallError as e:',
+            '    return {"isToolError": isinstance(e, ToolCallError), "toolName": e.toolName, "message": str(e)}',
+          ].join('\n'),
+        },
+        fixture,
+      );
+      expectSuccess(result, { isToolError: true, toolName: 'fail', message: 'fixture failure: fail' });
+      expect(fixture.calls).toEqual([{ member: 'fail', args: { why: 'test' } }]);
+    });
+
+    it('reports an uncaught tool failure as an exception of the error class', async () => {
+      const result = await run({ typescript: 'await tools.fail({});', python: 'await tools.fail({})' });
+      expectFailure(result, 'exception');
+      expect(result.error?.name).toBe('ToolCallError');
+      expect(result.error?.message).toContain('fixture failure: fail');
+    });
+
+    it('reports an uncaught exception with its class name and message, keeping earlier logs', async () => {
+      const result = await run({
+        typescript: 'console.log("before");\nthrow new RangeError("out of range: 7");',
+        python: 'print("before")\nraise ValueError("out of range: 7")',
+      });
+      expectFailure(result, 'exception');
+      expect(result.error?.name).toBe(runtime.language === 'typescript' ? 'RangeError' : 'ValueError');
+      expect(result.error?.message).toContain('out of range: 7');
+      expect(result.logs).toEqual(['before']);
+    });
+
+    it("reports a program's own exception class by its name", async () => {
+      const result = await run({
+        typescript: 'class Oops extends Error {}\nthrow new Oops("custom failure");',
+        python: 'class Oops(Exception):\n    pass\nraise Oops("custom failure")',
+      });
+      expectFailure(result, 'exception');
+      expect(result.error?.name).toBe('Oops');
+      expect(result.error?.message).toContain('custom failure');
+    });
+
+    it('reports a program that does not parse as a SyntaxError exception', async () => {
+      const result = await run({ typescript: 'return (1 +;', python: 'return (1 +' });
+      expectFailure(result, 'exception');
+      expect(result.error?.name).toBe('SyntaxError');
+    });
+
+    it('reports a call of a member that does not exist as an exception', async () => {
+      const fixture = makeFixture();
+      const result = await run({ typescript: 'return await tools.missing({});', python: 'return await tools.missing({})' }, fixture);
+      expectFailure(result, 'exception');
+      expect(fixture.calls).toEqual([]);
+    });
+
+    it('calls members with exotic names through subscript', async () => {
+      const fixture = makeFixture();
+      const result = await run(
+        { typescript: 'return await tools["exotic-name"]({ k: 1 });', python: 'return await tools["exotic-name"]({"k": 1})' },
+        fixture,
+      );
+      expectSuccess(result, { exotic: { k: 1 } });
+      expect(fixture.calls).toEqual([{ member: 'exotic-name', args: { k: 1 } }]);
+    });
+
+    it('treats __proto__ as an ordinary key and an ordinary member name', async () => {
+      const fixture = makeFixture();
+      const result = await run(
+        {
+          typescript: [
+            'const args = JSON.parse(\'{"__proto__": {"polluted": true}, "plain": 1}\');',
+            'const echoed = await tools.echo(args);',
+            'const viaMember = await tools["__proto__"]({ x: 1 });',
+            'return { echoed, keys: Object.keys(echoed), viaMember };',
+          ].join('\n'),
+          python: [
+            'echoed = await tools.echo({"__proto__": {"polluted": True}, "plain": 1})',
+            'via_member = await tools["__proto__"]({"x": 1})',
+            'return {"echoed": echoed, "keys": list(echoed.keys()), "viaMember": via_member}',
+          ].join('\n'),
+        },
+        fixture,
+      );
+      const echoed = JSON.parse('{"__proto__": {"polluted": true}, "plain": 1}') as JsonValue;
+      expectSuccess(result, { echoed, keys: ['__proto__', 'plain'], viaMember: { proto: { x: 1 } } });
+      const value = result.value as { echoed: object };
+      expect(Object.hasOwn(value.echoed, '__proto__')).toBe(true);
+      expect(Object.getPrototypeOf(value.echoed)).toBe(Object.prototype);
+      const first = fixture.received[0] as object;
+      expect(Object.hasOwn(first, '__proto__')).toBe(true);
+      expect(Object.getPrototypeOf(first)).toBe(Object.prototype);
+      expect(fixture.calls.map((call) => call.member)).toEqual(['echo', '__proto__']);
+      expect((Object.prototype as Record<string, unknown>)['polluted']).toBeUndefined();
+    });
+
+    it('runs tool calls in parallel', async () => {
+      const fixture = makeFixture();
+      const result = await run(
+        {
+          typescript: 'return await Promise.all([tools.barrier({ n: 1 }), tools.barrier({ n: 2 })]);',
+          python: 'import asyncio\nreturn list(await asyncio.gather(tools.barrier({"n": 1}), tools.barrier({"n": 2})))',
+        },
+        fixture,
+        // A runtime that serializes calls never releases the barrier: fail in seconds, not at the budget.
+        { timeoutMs: 10_000 },
+      );
+      expectSuccess(result, [{ n: 1 }, { n: 2 }]);
+    });
+
+    it('refuses arguments that are not lossless JSON before calling the host', async () => {
+      const fixture = makeFixture();
+      const result = await run(
+        {
+          typescript: 'try {\n  await tools.echo({ n: NaN });\n  return "sent";\n} catch (e) {\n  return "refused";\n}',
+          python: 'try:\n    await tools.echo({"n": float("nan")})\n    return "sent"\nexcept Exception:\n    return "refused"',
+        },
+        fixture,
+      );
+      expectSuccess(result, 'refused');
+      expect(fixture.calls).toEqual([]);
+    });
+
+    const invalidReturns: [string, Programs, string][] = [
+      ['NaN inside a list', { typescript: 'return { list: [1, NaN] };', python: 'return {"list": [1, float("nan")]}' }, '$.list[1]'],
+      ['-0', { typescript: 'return { zero: -0 };', python: 'return {"zero": -0.0}' }, '$.zero'],
+      ['a Map or a set', { typescript: 'return { m: new Map([["a", 1]]) };', python: 'return {"m": {1, 2}}' }, '$.m'],
+      [
+        'a date',
+        { typescript: 'return [new Date(0)];', python: 'import datetime\nreturn [datetime.date(2020, 1, 1)]' },
+        '$[0]',
+      ],
+    ];
+    for (const [what, programs, path] of invalidReturns) {
+      it(`reports a return value holding ${what} as invalid-output naming ${path}`, async () => {
+        const result = await run(programs);
+        expectFailure(result, 'invalid-output');
+        expect(result.error?.message).toContain(path);
+      });
+    }
+
+    it('stops a busy program at its time budget, then runs the next program cleanly', async () => {
+      const result = await run({ typescript: 'while (true) {}', python: 'while True:\n    pass' }, makeFixture(), {
+        timeoutMs: SHORT_TIMEOUT_MS,
+      });
+      expectFailure(result, 'timeout');
+      await expectCleanNextRun();
+    });
+
+    it('stops a program waiting on a tool that never answers at its time budget', async () => {
+      const result = await run({ typescript: 'await tools.hang({});', python: 'await tools.hang({})' }, makeFixture(), {
+        timeoutMs: SHORT_TIMEOUT_MS,
+      });
+      expectFailure(result, 'timeout');
+      await expectCleanNextRun();
+    });
+
+    it('stops a running program when its signal aborts, then runs the next program cleanly', async () => {
+      const controller = new AbortController();
+      const fixture = makeFixture(() => controller.abort());
+      const result = await run(
+        { typescript: 'await tools.started({});\nwhile (true) {}', python: 'await tools.started({})\nwhile True:\n    pass' },
+        fixture,
+        { signal: controller.signal },
+      );
+      expectFailure(result, 'abort');
+      expect(fixture.calls.map((call) => call.member)).toEqual(['started']);
+      await expectCleanNextRun();
+    });
+
+    it('runs nothing when the signal is already aborted', async () => {
+      const fixture = makeFixture();
+      const result = await run({ typescript: 'await tools.echo({});', python: 'await tools.echo({})' }, fixture, {
+        signal: AbortSignal.abort(),
+      });
+      expectFailure(result, 'abort');
+      expect(fixture.calls).toEqual([]);
+    });
+
+    it('stops a program whose logs exceed the output cap, then runs the next program cleanly', async () => {
+      const result = await run({
+        typescript: 'for (let i = 0; i < 50000; i++) console.log("x".repeat(100));\nreturn "finished";',
+        python: 'for i in range(50000):\n    print("x" * 100)\nreturn "finished"',
+      });
+      expectFailure(result, 'output-limit');
+      await expectCleanNextRun();
+    });
+
+    it('refuses a return value larger than the output cap', async () => {
+      const result = await run({ typescript: 'return "x".repeat(5000000);', python: 'return "x" * 5000000' });
+      expectFailure(result, 'output-limit');
+      await expectCleanNextRun();
+    });
+
+    it('keeps no state between runs: globals, patched builtins and bindings start fresh', async () => {
+      const first = await run({
+        typescript: [
+          'globalThis.leftover = "from run 1";',
+          'Math.max = () => -1;',
+          'try { tools.echo = async () => "hijacked"; } catch {}',
+          'return Math.max(1, 2);',
+        ].join('\n'),
+        python: [
+          'import builtins',
+          'global leftover',
+          'leftover = "from run 1"',
+          'builtins.max = lambda *a, **k: -1',
+          'try:',
+          '    tools.echo = "hijacked"',
+          'except Exception:',
+          '    pass',
+          'return max(1, 2)',
+        ].join('\n'),
+      });
+      expectSuccess(first, -1);
+      const second = await run({
+        typescript: 'return { leftover: "leftover" in globalThis ? "present" : "absent", max: Math.max(1, 2), echo: await tools.echo({ ok: true }) };',
+        python: [
+          'try:',
+          '    leftover',
+          '    seen = "present"',
+          'except NameError:',
+          '    seen = "absent"',
+          'return {"leftover": seen, "max": max(1, 2), "echo": await tools.echo({"ok": True})}',
+        ].join('\n'),
+      });
+      expectSuccess(second, { leftover: 'absent', max: 2, echo: { ok: true } });
+    });
+  });
+}

@@ -1,0 +1,2 @@
+/** The contract between the tool layer and every code-runtime backend. */
+export {};
