@@ -1,0 +1,179 @@
+import { spawnSync } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import type Dockerode from 'dockerode';
+import {
+  GenericContainer,
+  getContainerRuntimeClient,
+  type ContainerRuntimeClient,
+  type StartedTestContainer,
+} from 'testcontainers';
+import { guestServerCommand } from './guest-source.js';
+import type { GuestTransport } from './guest-server.js';
+import { RunChannelListener } from './run-channel.js';
+
+/** Programs in a container run as this uid/gid whatever the image's own USER is: never root. */
+export const CONTAINER_USER = '65534:65534';
+const CONTAINER_OWNER = { uid: 65534, gid: 65534 };
+/** Where the container sees the host's run-channel directory (mounted read-only). */
+const RUN_CHANNEL_DIR = '/run/concord';
+/** Processes the whole container may hold (keeper, guest server, the run and whatever it starts). */
+export const CONTAINER_PIDS_LIMIT = 128;
+/** Memory for the keeper and the guest server on top of what one run may use. */
+const SERVER_HEADROOM_MB = 128;
+const STDERR_TAIL_BYTES = 8 * 1024;
+
+/**
+ * PID 1 of the container: reaps orphans (so zombies do not eat the pids limit) and exits on SIGTERM. Guest
+ * servers are started beside it with `docker exec`, so a killed server never takes the container down.
+ */
+const KEEPER = [
+  'import os, signal, sys',
+  'signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))',
+  'signal.signal(signal.SIGCHLD, lambda *_: None)',
+  'while True:',
+  '    try:',
+  '        while os.waitpid(-1, os.WNOHANG)[0]:',
+  '            pass',
+  '    except ChildProcessError:',
+  '        pass',
+  '    signal.pause()',
+].join('\n');
+
+/** Kills every process of the run user except PID 1 and the killer itself (kill(2) with pid -1). */
+const KILL_ALL = 'import os, signal; os.kill(-1, signal.SIGKILL)';
+
+/** Read-only root, no network, memory / pids / CPU limits. */
+class RuntimeContainer extends GenericContainer {
+  constructor(image: string, memoryMb: number, runChannelDir: string) {
+    super(image);
+    this.hostConfig.ReadonlyRootfs = true;
+    this.hostConfig.PidsLimit = CONTAINER_PIDS_LIMIT;
+    this.withNetworkMode('none')
+      .withUser(CONTAINER_USER)
+      .withTmpFs({ '/tmp': 'rw,nosuid,nodev,size=64m' })
+      // A local engine makes the host's run-channel socket reachable; a remote one mounts an empty
+      // directory, and runs keep the relay through the exec stream.
+      .withBindMounts([{ source: runChannelDir, target: RUN_CHANNEL_DIR, mode: 'ro' }])
+      .withResourcesQuota({ memory: (memoryMb + SERVER_HEADROOM_MB) / 1024, cpu: 1 })
+      .withWorkingDir('/tmp')
+      .withLabels({ 'org.concord.runtime': 'cpython' })
+      .withCommand(['python3', '-I', '-S', '-c', KEEPER]);
+  }
+}
+
+/** Why no container can be used, in one plain message; undefined when Docker answers and the image exists. */
+export async function containerUnavailable(image: string): Promise<string | undefined> {
+  let client: ContainerRuntimeClient;
+  try {
+    client = await getContainerRuntimeClient();
+  } catch (error) {
+    return (
+      'no Docker engine answers (testcontainers looked at DOCKER_HOST, ~/.testcontainers.properties and ' +
+      `/var/run/docker.sock: ${(error as Error).message.split('\n')[0]}). Install and start one with ` +
+      '`npm run provision`.'
+    );
+  }
+  try {
+    await client.container.dockerode.getImage(image).inspect();
+  } catch {
+    return `the Docker engine answers but has no image ${image}. Build the runtime images with \`npm run provision\`.`;
+  }
+  return undefined;
+}
+
+const liveContainers = new Set<string>();
+let exitHookInstalled = false;
+
+/** Removes containers still running when the host exits without disposing its runtimes (Ryuk is off). */
+function removeContainersOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    if (liveContainers.size > 0) spawnSync('docker', ['rm', '-f', ...liveContainers], { stdio: 'ignore' });
+  });
+}
+
+/** One long-lived runtime container; each guest server inside it is a hijacked `docker exec`. */
+export class RuntimeContainerHost {
+  private constructor(
+    private readonly started: StartedTestContainer,
+    private readonly docker: Dockerode,
+    private readonly runChannel: RunChannelListener,
+  ) {}
+
+  static async start(image: string, memoryMb: number): Promise<RuntimeContainerHost> {
+    // Ryuk is not available here; containers are removed by dispose() and by the exit hook instead.
+    process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
+    const client = await getContainerRuntimeClient();
+    const runChannel = await RunChannelListener.open({ owner: CONTAINER_OWNER, guestDir: RUN_CHANNEL_DIR });
+    let started: StartedTestContainer;
+    try {
+      started = await new RuntimeContainer(image, memoryMb, runChannel.dir).start();
+    } catch (error) {
+      await runChannel.close();
+      throw error;
+    }
+    liveContainers.add(started.getId());
+    removeContainersOnExit();
+    return new RuntimeContainerHost(started, client.container.dockerode, runChannel);
+  }
+
+  get id(): string {
+    return this.started.getId();
+  }
+
+  async launchGuest(): Promise<GuestTransport> {
+    const container = this.docker.getContainer(this.started.getId());
+    const exec = await container.exec({
+      Cmd: guestServerCommand('python3'),
+      AttachStdin: true,
+      AttachStdout: true,
+      AttachStderr: true,
+      Tty: false,
+      User: CONTAINER_USER,
+      WorkingDir: '/tmp',
+    });
+    const stream = await exec.start({ hijack: true, stdin: true });
+    const output = new PassThrough();
+    const errors = new PassThrough();
+    this.docker.modem.demuxStream(stream, output, errors);
+    let stderr = '';
+    errors.setEncoding('utf8');
+    errors.on('data', (text: string) => {
+      stderr = (stderr + text).slice(-STDERR_TAIL_BYTES);
+    });
+    const exited = new Promise<string>((resolve) => {
+      let ended = false;
+      const done = (): void => {
+        if (ended) return;
+        ended = true;
+        exec.inspect().then(
+          (info) => resolve(`exit ${String(info.ExitCode)}`),
+          () => resolve('the exec stream closed'),
+        );
+      };
+      stream.once('end', done);
+      stream.once('close', done);
+      stream.once('error', done);
+    });
+    void exited.then(() => output.end());
+    return {
+      input: stream,
+      output,
+      stderrTail: () => stderr,
+      runChannel: this.runChannel,
+      exited,
+      kill: async () => {
+        await this.started.exec(['python3', '-I', '-S', '-c', KILL_ALL], { user: CONTAINER_USER }).catch(() => undefined);
+        stream.destroy();
+        await exited;
+      },
+    };
+  }
+
+  async dispose(): Promise<void> {
+    liveContainers.delete(this.started.getId());
+    await this.started.stop({ remove: true, timeout: 0 });
+    await this.runChannel.close();
+  }
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeConformance } from '../seam/conformance.js';
+import type { RunResult } from '../seam/types.js';
+import { containerUnavailable } from './container-launcher.js';
+import { CPYTHON_IMAGES } from './images.js';
+import { createCpythonRuntime, type CpythonRuntime } from './runtime.js';
+import { fixtureTools, PEERS_PROGRAM, PEERS_PROGRAM_ANSWERS } from './test/fixtures.js';
+
+// Decided before the suites are declared, so a missing engine or image shows as a named skip.
+const unavailable = new Map<string, string | undefined>();
+for (const image of CPYTHON_IMAGES) unavailable.set(image.tag, await containerUnavailable(image.tag));
+
+for (const image of CPYTHON_IMAGES) {
+  const skip = unavailable.get(image.tag) ?? false;
+  describeConformance(
+    `cpython ${image.python} container`,
+    (limits) => createCpythonRuntime({ isolation: 'container', image: image.tag, fallback: 'error', ...limits }),
+    { skip },
+  );
+}
+
+const floor = CPYTHON_IMAGES[0]!;
+const floorSkip = unavailable.get(floor.tag);
+
+describe.skipIf(floorSkip !== undefined)(`cpython container isolation: hostile programs (${floorSkip ?? floor.tag})`, () => {
+  let runtime: CpythonRuntime;
+  const run = (program: string, timeoutMs?: number): Promise<RunResult> =>
+    runtime.run({ program, bindings: fixtureTools(), ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+  const expectCleanNextRun = async (): Promise<void> => {
+    const result = await run('return [await tools.echo({"n": 1}), sorted(globals())]');
+    expect(result).toEqual({ logs: [], value: [{ n: 1 }, ['ToolCallError', '__builtins__', 'tools']] });
+  };
+
+  beforeAll(async () => {
+    process.env.CONCORD_TEST_SECRET = 'do-not-leak';
+    runtime = await createCpythonRuntime({ isolation: 'container', image: floor.tag, fallback: 'error', memoryMb: 256 });
+  });
+  afterAll(async () => {
+    delete process.env.CONCORD_TEST_SECRET;
+    await runtime?.dispose();
+  });
+
+  it('runs in a container as a user without privileges', async () => {
+    expect(runtime.isolation).toBe('container');
+    const ids = await run('import os\nreturn [os.getuid(), os.getgid()]');
+    expect(ids.value).toEqual([65534, 65534]);
+  });
+
+  it('speaks to the host over the mounted run channel, not the exec stream', async () => {
+    const result = await run(PEERS_PROGRAM);
+    // A Unix socket's peer name is the address the host bound, whatever path the container connected to.
+    const channel = expect.stringMatching(/\/concord-channel-[^/]+\/run\.sock$/);
+    expect(result).toEqual({ logs: ['calling'], value: [[channel], PEERS_PROGRAM_ANSWERS] });
+  });
+
+  it('has no network', async () => {
+    const result = await run('import socket\nsocket.create_connection(("1.1.1.1", 53), timeout=2)');
+    expect(result.error).toMatchObject({ kind: 'exception', name: 'OSError' });
+    await expectCleanNextRun();
+  });
+
+  it('has a read-only root and a writable /tmp', async () => {
+    const result = await run(
+      'import os\ntry:\n    open("/opt/x", "w")\n    root = "writable"\nexcept OSError:\n    root = "read-only"\nopen("/tmp/x", "w").write("ok")\nreturn root',
+    );
+    expect(result.value).toBe('read-only');
+  });
+
+  it('shows the program nothing of the host environment', async () => {
+    const result = await run('import os\nreturn dict(os.environ)');
+    expect(JSON.stringify(result.value)).not.toContain('do-not-leak');
+    expect(Object.keys(result.value as object)).not.toContain('CONCORD_TEST_SECRET');
+  });
+
+  it('contains a fork bomb within the pids limit', async () => {
+    const bomb = 'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass';
+    expect((await run(bomb, 2_000)).error?.kind).toBe('timeout');
+    await expectCleanNextRun();
+  });
+
+  it('ends a memory bomb as a MemoryError', async () => {
+    const result = await run('hoard = []\nwhile True:\n    hoard.append(bytearray(16 * 1024 * 1024))');
+    expect(result.error).toMatchObject({ kind: 'exception', name: 'MemoryError' });
+    await expectCleanNextRun();
+  });
+
+  it('ends os._exit and a closed channel with worker-exit', async () => {
+    expect((await run('import os\nos._exit(4)')).error?.kind).toBe('worker-exit');
+    const closed = await run('import os\nfor fd in range(3, 256):\n    try:\n        os.close(fd)\n    except OSError:\n        pass\nreturn 1');
+    expect(closed.error?.kind).toBe('worker-exit');
+    await expectCleanNextRun();
+  });
+
+  it('starts a new guest server when the program kills every process it can', async () => {
+    const result = await run('import os, signal\nos.kill(-1, signal.SIGKILL)');
+    expect(result.error?.kind).toBe('worker-exit');
+    await expectCleanNextRun();
+  });
+});

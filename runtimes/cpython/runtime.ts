@@ -1,0 +1,154 @@
+import { assertValidBindings } from '../seam/validate.js';
+import type { CodeRuntime, RunRequest, RunResult } from '../seam/types.js';
+import { containerUnavailable, RuntimeContainerHost } from './container-launcher.js';
+import { GuestServer, type GuestTransport, type RunSettings } from './guest-server.js';
+import { FLOOR_PYTHON, cpythonImage } from './images.js';
+import { launchProcessGuest, processContainment, resolveInterpreter, RUN_PROCESS_LIMIT } from './process-launcher.js';
+import { RunChannelListener } from './run-channel.js';
+
+export interface CpythonRuntimeConfig {
+  /** `process`: a local interpreter; `container`: a runtime image under Docker. */
+  isolation: 'process' | 'container';
+  /** Interpreter for the process isolation (a name looked up on PATH, or a path). Default `python3`. */
+  python?: string;
+  /** Image for the container isolation. Default the floor image, `concord-cpython:3.9`. */
+  image?: string;
+  /** Time budget of one run. Default 30 000. */
+  timeoutMs?: number;
+  /** Address space of one run's process (RLIMIT_AS). Default 512. */
+  memoryMb?: number;
+  /** Cap on the UTF-8 bytes of logs plus the returned value's JSON (kind `output-limit`). Default 1 000 000. */
+  outputLimitBytes?: number;
+  /** What the container isolation does when no Docker engine (or image) answers. Default `process`. */
+  fallback?: 'process' | 'error';
+}
+
+export const CPYTHON_DEFAULTS = {
+  python: 'python3',
+  image: cpythonImage(FLOOR_PYTHON).tag,
+  timeoutMs: 30_000,
+  memoryMb: 512,
+  outputLimitBytes: 1_000_000,
+  fallback: 'process',
+} as const;
+
+/** A CPython code runtime; `notice` says in one sentence what was used when it is not what was asked. */
+export interface CpythonRuntime extends CodeRuntime {
+  readonly language: 'python';
+  readonly isolation: 'process' | 'container';
+  readonly notice?: string;
+  /** The guest interpreter's version (`3.11.2`), known after the first run. */
+  readonly pythonVersion?: string;
+}
+
+const STARTUP_TIMEOUT_MS = { process: 15_000, container: 60_000 } as const;
+const MIN_PYTHON = [3, 9] as const;
+
+class GuestBackedRuntime implements CpythonRuntime {
+  readonly language = 'python' as const;
+  private server: Promise<GuestServer> | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+  pythonVersion: string | undefined;
+
+  constructor(
+    readonly isolation: 'process' | 'container',
+    private readonly launch: () => Promise<GuestTransport>,
+    private readonly settings: RunSettings,
+    private readonly release: () => Promise<void>,
+    readonly notice?: string,
+  ) {}
+
+  /** Runs are queued: one guest server runs one program at a time. */
+  run(request: RunRequest): Promise<RunResult> {
+    const next = this.queue.then(() => this.runNow(request));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async runNow(request: RunRequest): Promise<RunResult> {
+    if (this.disposed) throw new Error('concord: this CPython runtime has been disposed');
+    assertValidBindings(request.bindings);
+    const server = await this.liveServer();
+    const settings = request.timeoutMs === undefined ? this.settings : { ...this.settings, timeoutMs: request.timeoutMs };
+    return server.run(request.program, request.bindings, settings, request.signal);
+  }
+
+  /** The running guest server, started again after a run had to kill the previous one. */
+  private async liveServer(): Promise<GuestServer> {
+    const current = this.server === undefined ? undefined : await this.server.catch(() => undefined);
+    if (current?.alive) return current;
+    const what = `the CPython guest server (${this.isolation} isolation)`;
+    const next = this.launch().then((transport) => GuestServer.connect(transport, STARTUP_TIMEOUT_MS[this.isolation], what));
+    this.server = next;
+    const server = await next;
+    const [major = 0, minor = 0] = server.python.split('.').map(Number);
+    if (major < MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor < MIN_PYTHON[1])) {
+      await server.kill();
+      throw new Error(`concord: the CPython runtime needs Python ${MIN_PYTHON.join('.')} or later; the interpreter is ${server.python}`);
+    }
+    this.pythonVersion = server.python;
+    return server;
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    const server = await this.server?.catch(() => undefined);
+    await server?.kill();
+    await this.release();
+  }
+}
+
+function settingsOf(config: CpythonRuntimeConfig, processes: number | undefined): RunSettings {
+  const memoryMb = config.memoryMb ?? CPYTHON_DEFAULTS.memoryMb;
+  return {
+    timeoutMs: config.timeoutMs ?? CPYTHON_DEFAULTS.timeoutMs,
+    outputLimitBytes: config.outputLimitBytes ?? CPYTHON_DEFAULTS.outputLimitBytes,
+    limits: { memoryBytes: memoryMb * 1024 * 1024, ...(processes === undefined ? {} : { processes }) },
+  };
+}
+
+async function createProcessRuntime(config: CpythonRuntimeConfig, notice?: string): Promise<CpythonRuntime> {
+  const { user } = processContainment();
+  const interpreter = await resolveInterpreter(config.python ?? CPYTHON_DEFAULTS.python, user);
+  // RLIMIT_NPROC only binds an unprivileged user; for root it would be a promise it cannot keep.
+  const settings = settingsOf(config, user === undefined ? undefined : RUN_PROCESS_LIMIT);
+  const runChannel = await RunChannelListener.open(user === undefined ? {} : { owner: user });
+  return new GuestBackedRuntime(
+    'process',
+    () => Promise.resolve(launchProcessGuest(interpreter, user, runChannel)),
+    settings,
+    () => runChannel.close(),
+    notice,
+  );
+}
+
+const announced = new Set<string>();
+
+/** Says a fallback plainly on stderr, once per process however many runtimes fall back the same way. */
+function announceOnce(notice: string): void {
+  if (announced.has(notice)) return;
+  announced.add(notice);
+  process.stderr.write(`concord: ${notice}\n`);
+}
+
+async function createContainerRuntime(config: CpythonRuntimeConfig): Promise<CpythonRuntime> {
+  const image = config.image ?? CPYTHON_DEFAULTS.image;
+  const unavailable = await containerUnavailable(image);
+  if (unavailable !== undefined) {
+    const fallback = config.fallback ?? CPYTHON_DEFAULTS.fallback;
+    if (fallback === 'error') throw new Error(`concord: the CPython container isolation cannot start: ${unavailable}`);
+    const notice = `CPython runs in a local process, not a container: ${unavailable} (fallback: process)`;
+    announceOnce(notice);
+    return createProcessRuntime(config, notice);
+  }
+  const memoryMb = config.memoryMb ?? CPYTHON_DEFAULTS.memoryMb;
+  const host = await RuntimeContainerHost.start(image, memoryMb);
+  return new GuestBackedRuntime('container', () => host.launchGuest(), settingsOf(config, undefined), () => host.dispose());
+}
+
+/** A CPython runtime for `config`; with the container isolation, starts the container once, up front. */
+export function createCpythonRuntime(config: CpythonRuntimeConfig): Promise<CpythonRuntime> {
+  return config.isolation === 'container' ? createContainerRuntime(config) : createProcessRuntime(config);
+}
