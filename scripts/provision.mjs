@@ -1,0 +1,346 @@
+#!/usr/bin/env node
+// `npm run provision`: a Docker engine and the CPython runtime images, built idempotently.
+// Every step prints one line with its timing; a failed step names itself and what to do, and exits 1.
+import { spawn } from 'node:child_process';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Command, InvalidArgumentError } from 'commander';
+import { $ } from 'zx';
+
+const root = path.resolve(import.meta.dirname, '..');
+const cpythonDir = path.join(root, 'runtimes/cpython');
+const guestDir = path.join(cpythonDir, 'guest');
+const dockerdLog = '/var/log/concord-dockerd.log';
+const registryProbe = 'https://registry-1.docker.io/v2/';
+const labels = {
+  debianPackages: 'org.concord.debian-packages',
+  baseId: 'org.concord.base-id',
+};
+
+class StepFailure extends Error {
+  constructor(message, hint) {
+    super(message);
+    this.hint = hint;
+  }
+}
+
+const { CPYTHON_IMAGES, CONTENT_HASH_LABEL, DEBIAN_MIRROR, cpythonImage } = await importBuilt('runtimes/cpython/images.js');
+const { runtimeImageHash } = await importBuilt('runtimes/cpython/content-hash.js');
+
+const cli = new Command('provision')
+  .description(
+    'Install and start a Docker engine (apt-get, dockerd) and build the CPython runtime images ' +
+      `${CPYTHON_IMAGES.map((image) => image.tag).join(', ')}. Skips whatever already exists and matches.`,
+  )
+  .option('--dry-run', 'print the plan without changing anything')
+  .option('--only <versions>', 'comma-separated CPython versions to build (default: all)', parseVersions)
+  .option('--no-registry', 'do not probe a registry for python:3.X-slim; build bases from Debian')
+  .showHelpAfterError()
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2));
+cli.parse(process.argv);
+const options = cli.opts();
+const images = options.only ?? CPYTHON_IMAGES;
+
+$.verbose = false;
+$.quiet = true;
+
+async function provision() {
+  if (options.dryRun) console.log('provision: dry run, nothing is changed');
+  await step('install packages', installPackages);
+  const engineUp = await step('start the Docker engine', startEngine);
+  if (options.dryRun && !engineUp) console.log('provision: no engine answers yet: the image steps assume nothing exists');
+  const registryAnswers = await step('probe a registry for python:3.X-slim', probeRegistry);
+  const bases = new Map();
+  const present = await inspectImages(images.flatMap((image) => [image.registryBase, image.debianBase]));
+  for (const image of images) {
+    bases.set(image.python, await step(`base image for CPython ${image.python}`, () => chooseBase(image, registryAnswers, present)));
+  }
+  const built = await inspectImages([...new Set([...bases.values(), ...images.map((image) => image.tag)])]);
+  for (const image of images) {
+    await step(`runtime image ${image.tag}`, () => buildRuntimeImage(image, bases.get(image.python), built));
+  }
+  console.log(options.dryRun ? 'provision: plan complete' : 'provision: done');
+}
+
+// ---- steps: each returns { skip } or { plan, run }; `step` prints, times and runs it ----
+
+async function step(title, decide) {
+  const started = performance.now();
+  const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+  let decision;
+  try {
+    decision = await decide();
+  } catch (error) {
+    throw new StepFailure(`step "${title}": ${error instanceof StepFailure ? error.message : describe(error)}`, error.hint);
+  }
+  if (decision.skip !== undefined) {
+    console.log(`skip  ${title}: ${decision.skip} (${seconds()})`);
+    return decision.value;
+  }
+  if (options.dryRun) {
+    console.log(`plan  ${title}: ${decision.plan}`);
+    return decision.dryValue;
+  }
+  console.log(`start ${title}: ${decision.plan}`);
+  try {
+    const value = await decision.run();
+    console.log(`done  ${title} (${seconds()})`);
+    return value;
+  } catch (error) {
+    if (error instanceof StepFailure) throw new StepFailure(`step "${title}": ${error.message}`, error.hint);
+    throw new StepFailure(`step "${title}": ${describe(error)}`, decision.hint);
+  }
+}
+
+async function installPackages() {
+  const missing = [];
+  if (!hasCommand('dockerd')) missing.push('docker.io');
+  if (!hasCommand('debootstrap')) missing.push('debootstrap');
+  if (missing.length === 0) return { skip: 'dockerd and debootstrap are installed' };
+  return {
+    plan: `apt-get install ${missing.join(' ')}`,
+    hint: `install them yourself as root: apt-get update && apt-get install -y ${missing.join(' ')}`,
+    run: async () => {
+      requireRoot(`installing ${missing.join(' ')}`);
+      const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+      await $({ env })`apt-get update -q`;
+      await $({ env })`apt-get install -y -q --no-install-recommends ${missing}`;
+    },
+  };
+}
+
+async function startEngine() {
+  if (await engineAnswers()) return { skip: 'docker info answers', value: true };
+  const systemd = existsSync('/run/systemd/system');
+  return {
+    plan: systemd ? 'systemctl start docker' : `dockerd in the background, log in ${dockerdLog}`,
+    dryValue: false,
+    hint: `read ${dockerdLog}; start the engine yourself (dockerd &) and check that \`docker info\` answers`,
+    run: async () => {
+      requireRoot('starting dockerd');
+      if (systemd) await $`systemctl start docker`;
+      else launchDockerd();
+      await waitForEngine(60_000);
+      return true;
+    },
+  };
+}
+
+async function probeRegistry() {
+  if (!options.registry) return { skip: 'disabled by --no-registry', value: false };
+  try {
+    await fetch(registryProbe, { method: 'HEAD', signal: AbortSignal.timeout(3000) });
+    return { skip: `${new URL(registryProbe).host} answers: bases are pulled`, value: true };
+  } catch {
+    return { skip: `${new URL(registryProbe).host} does not answer: bases come from ${DEBIAN_MIRROR}`, value: false };
+  }
+}
+
+async function chooseBase(image, registryAnswers, present) {
+  if (present.has(image.registryBase)) return { skip: `${image.registryBase} is present`, value: image.registryBase };
+  if (!registryAnswers) return chooseDebianBase(image, present);
+  return {
+    plan: `docker pull ${image.registryBase}`,
+    dryValue: image.registryBase,
+    run: async () => {
+      const pulled = await $`docker pull ${image.registryBase}`.timeout('10m').nothrow();
+      if (pulled.exitCode === 0) return image.registryBase;
+      console.log(`      docker pull ${image.registryBase} failed: falling back to ${image.debianBase}`);
+      const fallback = chooseDebianBase(image, present);
+      return fallback.skip === undefined ? fallback.run() : fallback.value;
+    },
+  };
+}
+
+/** Versions from one suite share its base: the first import is recorded in `present` for the next. */
+function chooseDebianBase(image, present) {
+  const packages = debianPackages(image.suite);
+  const installed = present.get(image.debianBase)?.labels[labels.debianPackages]?.split(' ') ?? [];
+  if (packages.every((name) => installed.includes(name))) {
+    return { skip: `${image.debianBase} is present with ${packages.join(' ')}`, value: image.debianBase };
+  }
+  return {
+    plan: `debootstrap --variant=minbase --include=${packages.join(',')} ${image.suite}, docker import as ${image.debianBase}`,
+    dryValue: image.debianBase,
+    hint: `check that ${DEBIAN_MIRROR} is reachable and that ${image.suite} ships ${packages.join(' ')} (apt-cache policy)`,
+    run: async () => {
+      await importDebianBase(image.suite, image.debianBase, packages);
+      present.set(image.debianBase, await inspectImage(image.debianBase));
+      return image.debianBase;
+    },
+  };
+}
+
+async function buildRuntimeImage(image, base, present) {
+  const contentHash = runtimeImageHash(cpythonDir);
+  const baseId = present.get(base)?.id ?? 'not built yet';
+  const current = present.get(image.tag)?.labels;
+  if (current?.[CONTENT_HASH_LABEL] === contentHash && current?.[labels.baseId] === baseId) {
+    return { skip: `built from this Dockerfile, guest and ${base}` };
+  }
+  const reason = current === undefined ? 'missing' : 'Dockerfile, guest or base changed';
+  return {
+    plan: `docker build on ${base} (${reason})`,
+    hint: `fix the error above in runtimes/cpython/Dockerfile or the guest, then rerun npm run provision`,
+    run: async () => {
+      if (!existsSync(guestDir)) {
+        throw new StepFailure(
+          `${path.relative(root, guestDir)}/ does not exist, and every runtime image copies it`,
+          'restore the guest module from version control, then rerun npm run provision',
+        );
+      }
+      const previousId = present.get(image.tag)?.id;
+      // The legacy builder: this client may have no buildx plugin, and the build needs none of BuildKit.
+      await $({ env: { ...process.env, DOCKER_BUILDKIT: '0' } })`docker build --network none --force-rm --quiet \
+        --build-arg BASE=${base} --build-arg PYTHON=${image.python} \
+        --label ${`${CONTENT_HASH_LABEL}=${contentHash}`} --label ${`${labels.baseId}=${baseId}`} \
+        --tag ${image.tag} ${cpythonDir}`;
+      const { stdout } = await $`docker run --rm --network none ${image.tag} python3 -I -S -c ${'import sys; print("%d.%d" % sys.version_info[:2])'}`;
+      if (stdout.trim() !== image.python) throw new StepFailure(`python3 in ${image.tag} is ${stdout.trim()}, not ${image.python}`);
+      // The replaced image would linger untagged; one still used by a container stays, which is fine.
+      if (previousId && previousId !== (await inspectImage(image.tag))?.id) await $`docker image rm ${previousId}`.nothrow();
+    },
+  };
+}
+
+// ---- Debian bases ----
+
+/** Every interpreter package wanted from a suite: several versions may share one (sid ships more than one). */
+function debianPackages(suite) {
+  return CPYTHON_IMAGES.filter((image) => image.suite === suite).map((image) => image.debianPackage);
+}
+
+async function importDebianBase(suite, tag, packages) {
+  requireRoot('debootstrap');
+  const rootfs = await mkdtemp(path.join(os.tmpdir(), `concord-rootfs-${suite}-`));
+  try {
+    await $`debootstrap --variant=minbase --include=${packages.join(',')} ${suite} ${rootfs} ${DEBIAN_MIRROR}`.timeout('20m');
+    // Downloaded packages and indexes only make the image larger.
+    await $`find ${path.join(rootfs, 'var/cache/apt/archives')} ${path.join(rootfs, 'var/lib/apt/lists')} -type f -delete`;
+    await $`tar -C ${rootfs} -c . | docker import --change ${`LABEL ${labels.debianPackages}="${packages.join(' ')}"`} - ${tag}`;
+  } finally {
+    await removeRootfs(rootfs);
+  }
+}
+
+/** A failed debootstrap can leave proc or sys mounted inside the tree: unmount before deleting. */
+async function removeRootfs(rootfs) {
+  const mounts = readFileSync('/proc/mounts', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[1])
+    .filter((mountPoint) => mountPoint?.startsWith(`${rootfs}/`))
+    .reverse();
+  for (const mountPoint of mounts) await $`umount -l ${mountPoint}`.nothrow();
+  await rm(rootfs, { recursive: true, force: true });
+}
+
+// ---- the engine ----
+
+async function engineAnswers() {
+  if (!hasCommand('docker')) return false;
+  const result = await $`docker info --format ${'{{.ServerVersion}}'}`.timeout('20s').nothrow();
+  return result.exitCode === 0 && result.stdout.trim() !== '';
+}
+
+/** Why the dockerd this script started has exited, once it has. */
+let dockerdExit;
+
+function launchDockerd() {
+  const log = openSync(dockerdLog, 'a');
+  // Detached in its own session, so the engine outlives this script.
+  const child = spawn('dockerd', [], { detached: true, stdio: ['ignore', log, log] });
+  closeSync(log);
+  child.on('exit', (code, signal) => {
+    dockerdExit = `dockerd exited (${signal ?? `code ${code}`}); last lines of ${dockerdLog}:\n${tail(dockerdLog)}`;
+  });
+  child.unref();
+}
+
+async function waitForEngine(timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (dockerdExit) throw new StepFailure(dockerdExit, `read ${dockerdLog} for the cause`);
+    if (await engineAnswers()) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new StepFailure(`docker info did not answer within ${timeoutMs / 1000} s; last lines of ${dockerdLog}:\n${tail(dockerdLog)}`);
+}
+
+// ---- helpers ----
+
+/** Id and labels of each present image among `refs`, in one engine round trip; absent refs are left out. */
+async function inspectImages(refs) {
+  const found = new Map();
+  if (!hasCommand('docker') || refs.length === 0) return found;
+  // Exit status is 1 when any ref is absent; the present ones are still printed, one line each.
+  const { stdout } = await $`docker image inspect --format ${'{{json .RepoTags}}\t{{.Id}}\t{{json .Config.Labels}}'} ${refs}`.nothrow();
+  for (const line of stdout.split('\n').filter(Boolean)) {
+    const [tags, id, labelsJson] = line.split('\t');
+    const image = { id, labels: JSON.parse(labelsJson) ?? {} };
+    for (const tag of JSON.parse(tags) ?? []) if (refs.includes(tag)) found.set(tag, image);
+  }
+  return found;
+}
+
+async function inspectImage(ref) {
+  return (await inspectImages([ref])).get(ref);
+}
+
+/** Whether a command is on PATH (looked up here: a shell per question would slow every step). */
+function hasCommand(name) {
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => {
+    try {
+      accessSync(path.join(dir, name), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+function requireRoot(what) {
+  if (process.getuid?.() !== 0) throw new StepFailure(`${what} needs root`, 'rerun npm run provision as root (CI runs as root)');
+}
+
+function parseVersions(value) {
+  try {
+    return value.split(',').map((version) => cpythonImage(version.trim()));
+  } catch (error) {
+    throw new InvalidArgumentError(error.message);
+  }
+}
+
+function describe(error) {
+  const stderr = typeof error?.stderr === 'string' ? error.stderr.trim() : '';
+  const detail = stderr === '' ? (error?.message ?? String(error)) : stderr.split('\n').slice(-15).join('\n');
+  return error?.exitCode === undefined ? detail : `exit code ${error.exitCode}\n${detail}`;
+}
+
+function tail(file) {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-15).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function importBuilt(relative) {
+  const file = path.join(root, 'dist', relative);
+  if (!existsSync(file)) {
+    console.error(`provision: ${path.relative(root, file)} is missing: run npm run build (npm ci runs it) first`);
+    process.exit(1);
+  }
+  return import(pathToFileURL(file).href);
+}
+
+try {
+  await provision();
+} catch (error) {
+  if (!(error instanceof StepFailure)) throw error;
+  console.error(`provision: failed: ${error.message}`);
+  if (error.hint) console.error(`provision: to fix: ${error.hint}`);
+  process.exit(1);
+}
