@@ -1,0 +1,58 @@
+import { DEFAULT_PYODIDE_VERSION, isPyodidePythonVersion, PYODIDE_PYTHON_VERSIONS, type PyodidePythonVersion } from './versions.js';
+
+/** Settings of the Pyodide runtime; every field is optional. */
+export interface PyodideRuntimeConfig {
+  /** CPython version, which picks the Pyodide release (default 3.13; see versions.ts for the reason). */
+  version?: PyodidePythonVersion;
+  /** Time budget of one run, in milliseconds (default 30,000). The worker process is killed: kind `timeout`. */
+  timeoutMs?: number;
+  /** Cap on the UTF-8 bytes of logs plus the returned value's JSON (default 1,000,000): kind `output-limit`. */
+  outputLimitBytes?: number;
+  /** Cap on the interpreter's WebAssembly memory (default 512 MiB): past it, the program gets MemoryError. */
+  memoryLimitBytes?: number;
+  /** Borrow the runtime from the process-wide pool (see runtimes/seam/plugin.ts). */
+  shared?: boolean;
+}
+
+export const PYODIDE_DEFAULTS = {
+  version: DEFAULT_PYODIDE_VERSION,
+  timeoutMs: 30_000,
+  outputLimitBytes: 1_000_000,
+  memoryLimitBytes: 512 * 1024 * 1024,
+} as const;
+
+const LIMITS = {
+  timeoutMs: [1, 3_600_000],
+  outputLimitBytes: [1, 1_000_000_000],
+  // Below 64 MiB the interpreter cannot boot; wasm32 cannot address more than 4 GiB.
+  memoryLimitBytes: [64 * 1024 * 1024, 4 * 1024 * 1024 * 1024],
+} as const;
+
+/** Checks a raw config (from cordis.yml or code) and says which field is wrong and what is allowed. */
+export function parsePyodideConfig(raw: unknown): PyodideRuntimeConfig {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new TypeError('pyodide runtime config must be a mapping');
+  const config = raw as Record<string, unknown>;
+  const known = new Set(['version', ...Object.keys(LIMITS), 'shared']);
+  for (const key of Object.keys(config)) {
+    if (!known.has(key)) throw new TypeError(`pyodide runtime config: unknown field "${key}" (known: ${[...known].join(', ')})`);
+  }
+  const version = config['version'];
+  if (version !== undefined && !isPyodidePythonVersion(version)) {
+    throw new TypeError(
+      `pyodide runtime config: version must be one of ${PYODIDE_PYTHON_VERSIONS.map((v) => `"${v}"`).join(', ')} ` +
+        `(a string), got ${JSON.stringify(version)}`,
+    );
+  }
+  for (const [key, [min, max]] of Object.entries(LIMITS)) {
+    const value = config[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      throw new TypeError(`pyodide runtime config: ${key} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    }
+  }
+  if (config['shared'] !== undefined && typeof config['shared'] !== 'boolean') {
+    throw new TypeError('pyodide runtime config: shared must be true or false');
+  }
+  return config as PyodideRuntimeConfig;
+}

@@ -1,0 +1,6 @@
+import { describeConformance } from '../seam/conformance.js';
+import { createPyodideRuntime } from './runtime.js';
+
+// The full suite runs on the default release; the other releases get a smoke set in versions.test.ts
+// (each boot costs seconds, and the suite replaces the worker several times).
+describeConformance('pyodide (default release)', (limits) => createPyodideRuntime(limits));

@@ -1,0 +1,282 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { sourceAsset } from '../seam/package-root.js';
+import { readLines } from './lines.js';
+import { MAX_FRAME_BYTES, type HostMessage, type WorkerMessage } from './protocol.js';
+import { sandboxLaunch } from './sandbox.js';
+import { pyodidePackageDir, type PyodidePythonVersion } from './versions.js';
+
+/** What the booted interpreter reports about itself. */
+export interface InterpreterVersions {
+  /** CPython version, `major.minor.micro`. */
+  python: string;
+  /** `unicodedata.unidata_version`. */
+  unicode: string;
+}
+
+/** Handlers for the frames of one run. */
+export interface RunHandlers {
+  onCall(callId: number, namespace: string, member: string, argsJson: string): void;
+  onLog(line: string): void;
+}
+
+/** The worker process is gone (killed, crashed or fatally failed); nothing more will come from it. */
+export class InstanceGoneError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InstanceGoneError';
+  }
+}
+
+const STDERR_TAIL_CHARS = 4_000;
+
+/**
+ * Worker processes still alive, killed when the host exits: a runaway program must not outlive it. A host
+ * killed by a signal runs no exit hook; there the kernel's parent-death signal does it (see sandbox.ts).
+ */
+const living = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function killOnHostExit(child: ChildProcess): void {
+  living.add(child);
+  child.once('exit', () => living.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const alive of living) alive.kill('SIGKILL');
+  });
+}
+
+/** Read when each worker starts, so a worker never runs a guest older than the checkout. */
+function readGuestSources(): { guestSource: string; driverSource: string } {
+  return {
+    // The guest module is shared with the CPython runtime.
+    guestSource: readFileSync(sourceAsset('runtimes/cpython/guest/concord_guest.py'), 'utf8'),
+    driverSource: readFileSync(sourceAsset('runtimes/pyodide/concord_pyodide.py'), 'utf8'),
+  };
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** Parses and checks the shape of a frame from the worker; anything else is dropped. */
+function decodeWorkerMessage(line: string): WorkerMessage | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const message = raw as Record<string, unknown>;
+  switch (message.type) {
+    case 'ready':
+      return isString(message.python) && isString(message.unicode) ? (message as WorkerMessage) : undefined;
+    case 'call':
+      return isCount(message.runId) && isCount(message.callId) && isString(message.namespace) &&
+        isString(message.member) && isString(message.argsJson)
+        ? (message as WorkerMessage)
+        : undefined;
+    case 'log':
+      return isCount(message.runId) && isString(message.line) ? (message as WorkerMessage) : undefined;
+    case 'done':
+      return isCount(message.runId) && isString(message.outcomeJson) && isCount(message.heapBytes)
+        ? (message as WorkerMessage)
+        : undefined;
+    case 'compiled':
+      return isCount(message.requestId) && isString(message.resultsJson) ? (message as WorkerMessage) : undefined;
+    case 'fatal':
+      return isString(message.message) ? (message as WorkerMessage) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+interface Pending<T> {
+  resolve(value: T): void;
+  reject(error: Error): void;
+}
+
+/** What a finished run sends back: the driver's outcome (JSON text) and the size the heap grew to. */
+export interface RunOutcome {
+  outcomeJson: string;
+  heapBytes: number;
+}
+
+/**
+ * One Pyodide interpreter in its own sandboxed worker process (see sandbox.ts). It boots as soon as it is
+ * created; runs and compile requests are served one at a time by the worker. Killing the process is the
+ * only way to stop a runaway program. Every frame from the worker is parsed and checked here; junk is
+ * dropped, and a frame longer than MAX_FRAME_BYTES kills the worker.
+ */
+export class PyodideInstance {
+  readonly ready: Promise<InterpreterVersions>;
+  private readonly child: ChildProcess;
+  private readonly exited: Promise<void>;
+  private gone: InstanceGoneError | undefined;
+  private stderrTail = '';
+  private nextId = 0;
+  /** Callers waiting on this instance (see hold): while any wait, it keeps the host alive. */
+  private holders = 0;
+  private readonly runs = new Map<number, Pending<RunOutcome> & { handlers: RunHandlers }>();
+  private readonly compiles = new Map<number, Pending<string>>();
+  private markReady!: (versions: InterpreterVersions) => void;
+  private failBoot!: (error: Error) => void;
+
+  constructor(
+    readonly version: PyodidePythonVersion,
+    memoryLimitBytes: number,
+  ) {
+    this.ready = new Promise((resolve, reject) => {
+      this.markReady = resolve;
+      this.failBoot = reject;
+    });
+    // Nobody may be waiting yet; the failure still reaches whoever awaits `ready` later.
+    this.ready.catch(() => {});
+    const launch = sandboxLaunch(pyodidePackageDir(version));
+    this.child = spawn(launch.command, launch.args, launch.options);
+    killOnHostExit(this.child);
+    this.exited = new Promise((resolve) => {
+      this.child.once('error', (error) => {
+        const user = launch.options.uid === undefined ? '' : ` as uid ${launch.options.uid}`;
+        this.die(`could not start the Pyodide worker process (${launch.command}${user}): ${error.message}`);
+        resolve();
+      });
+      // 'close', not 'exit': by then stderr is read to its end, so the reason can quote it.
+      this.child.once('close', (code, signal) => {
+        this.die(`the Pyodide worker process exited with ${signal === null ? `code ${code}` : `signal ${signal}`}`);
+        resolve();
+      });
+    });
+    const { stdin, stdout, stderr } = this.child;
+    // A closed pipe surfaces as the process's exit; its error must not reach the host as an exception.
+    for (const stream of [stdin, stdout, stderr]) stream?.on('error', () => {});
+    stderr?.setEncoding('utf8');
+    stderr?.on('data', (chunk: string) => {
+      this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+    });
+    if (stdout) {
+      readLines(stdout, MAX_FRAME_BYTES, {
+        onLine: (line) => this.receive(line),
+        onOversize: () => {
+          this.die(`the Pyodide worker process sent a frame longer than ${MAX_FRAME_BYTES} bytes`);
+          this.child.kill('SIGKILL');
+        },
+      });
+    }
+    this.post({ type: 'boot', packageDir: launch.files.packageDir, memoryLimitBytes, ...readGuestSources() });
+    // An idle warm instance must not keep the host alive; callers hold it while they wait on it.
+    this.setRef(false);
+  }
+
+  /** True once the worker can no longer serve anything. */
+  get dead(): boolean {
+    return this.gone !== undefined;
+  }
+
+  /** Keeps the host alive while a caller waits on this instance; counted, so overlapping callers nest. */
+  hold(): void {
+    this.holders += 1;
+    if (!this.dead && this.holders === 1) this.setRef(true);
+  }
+
+  release(): void {
+    if (this.holders === 0) return;
+    this.holders -= 1;
+    if (!this.dead && this.holders === 0) this.setRef(false);
+  }
+
+  /** Runs one program; `done` rejects with InstanceGoneError when the worker dies first. */
+  run(program: string, namespacesJson: string, outputLimitBytes: number, handlers: RunHandlers): { runId: number; done: Promise<RunOutcome> } {
+    const runId = ++this.nextId;
+    const done = new Promise<RunOutcome>((resolve, reject) => {
+      if (this.gone !== undefined) return reject(this.gone);
+      this.runs.set(runId, { resolve, reject, handlers });
+      this.post({ type: 'run', runId, program, namespacesJson, outputLimitBytes });
+    });
+    return { runId, done };
+  }
+
+  /** Answers a tool call of a run that is still in progress. */
+  reply(runId: number, callId: number, replyJson: string): void {
+    if (this.runs.has(runId)) this.post({ type: 'reply', runId, callId, replyJson });
+  }
+
+  compile(sourcesJson: string): Promise<string> {
+    const requestId = ++this.nextId;
+    return new Promise<string>((resolve, reject) => {
+      if (this.gone !== undefined) return reject(this.gone);
+      this.compiles.set(requestId, { resolve, reject });
+      this.post({ type: 'compile', requestId, sourcesJson });
+    });
+  }
+
+  /** Kills the worker process at once, whatever it is doing, and waits until it is gone. */
+  async terminate(): Promise<void> {
+    this.die('the Pyodide worker process was stopped');
+    // Whoever awaits the end keeps the host alive until the process is reaped.
+    this.setRef(true);
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
+  private setRef(on: boolean): void {
+    const { stdin, stdout, stderr } = this.child;
+    for (const handle of [this.child, stdin, stdout, stderr] as (Pick<Socket, 'ref' | 'unref'> | null)[]) {
+      if (on) handle?.ref();
+      else handle?.unref();
+    }
+  }
+
+  private post(message: HostMessage): void {
+    if (this.gone === undefined) this.child.stdin?.write(`${JSON.stringify(message)}\n`);
+  }
+
+  private receive(line: string): void {
+    const message = decodeWorkerMessage(line);
+    if (message === undefined) return;
+    switch (message.type) {
+      case 'ready':
+        this.markReady({ python: message.python, unicode: message.unicode });
+        return;
+      case 'call':
+        this.runs.get(message.runId)?.handlers.onCall(message.callId, message.namespace, message.member, message.argsJson);
+        return;
+      case 'log':
+        this.runs.get(message.runId)?.handlers.onLog(message.line);
+        return;
+      case 'done': {
+        const run = this.runs.get(message.runId);
+        this.runs.delete(message.runId);
+        run?.resolve({ outcomeJson: message.outcomeJson, heapBytes: message.heapBytes });
+        return;
+      }
+      case 'compiled': {
+        const request = this.compiles.get(message.requestId);
+        this.compiles.delete(message.requestId);
+        request?.resolve(message.resultsJson);
+        return;
+      }
+      case 'fatal':
+        this.die(`the Pyodide interpreter failed: ${message.message}`);
+        this.child.kill('SIGKILL');
+        return;
+    }
+  }
+
+  private die(reason: string): void {
+    if (this.gone !== undefined) return;
+    const tail = this.stderrTail.trim();
+    this.gone = new InstanceGoneError(tail === '' ? reason : `${reason}. Its stderr ends with:\n${tail}`);
+    this.failBoot(this.gone);
+    for (const pending of [...this.runs.values(), ...this.compiles.values()]) pending.reject(this.gone);
+    this.runs.clear();
+    this.compiles.clear();
+  }
+}

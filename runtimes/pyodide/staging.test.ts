@@ -1,0 +1,41 @@
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { othersCanRead, sandboxFiles } from './staging.js';
+import { DEFAULT_PYODIDE_VERSION, pyodidePackageDir } from './versions.js';
+
+describe('pyodide sandbox files', () => {
+  it('copies the worker and the Pyodide package where every user can read them, sweeping abandoned copies', async () => {
+    // A staging folder of a host that died without cleaning up: named after a pid that is gone.
+    const dead = spawn(process.execPath, ['-e', '']);
+    const deadPid = dead.pid!;
+    await new Promise((resolve) => dead.once('exit', resolve));
+    const abandoned = await mkdtemp(join(tmpdir(), `concord-pyodide-${deadPid}-`));
+    await writeFile(join(abandoned, 'left.txt'), 'x');
+
+    const files = sandboxFiles(pyodidePackageDir(DEFAULT_PYODIDE_VERSION), { forceCopy: true });
+    expect(files.entry.startsWith(join(tmpdir(), `concord-pyodide-${process.pid}-`))).toBe(true);
+    expect(await readdir(tmpdir())).not.toContain(basename(abandoned));
+    expect(files.readable).toContain(files.packageDir);
+    expect(files.readable).toContain(files.entry);
+    expect(await readdir(files.packageDir)).toContain('pyodide.mjs');
+    for (const path of files.readable) expect(othersCanRead(path)).toBe(true);
+  });
+
+  it('sees a private folder as unreadable for other users', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'concord-pyodide-private-'));
+    try {
+      await writeFile(join(dir, 'file.txt'), 'x', { mode: 0o644 });
+      await chmod(dir, 0o700);
+      expect(othersCanRead(join(dir, 'file.txt'))).toBe(false);
+      await chmod(dir, 0o755);
+      expect(othersCanRead(join(dir, 'file.txt'))).toBe(true);
+      await chmod(join(dir, 'file.txt'), 0o600);
+      expect(othersCanRead(dir)).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

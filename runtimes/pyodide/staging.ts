@@ -1,0 +1,120 @@
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative } from 'node:path';
+import { builtModule, packageRoot } from '../seam/package-root.js';
+
+/**
+ * The files the sandboxed worker process may read: the Pyodide package folder and the worker's own
+ * compiled modules. When the worker runs as another user (nobody, because the host is root), it must be
+ * able to read them: in place if every user can, else from copies in a fresh folder under the temp dir.
+ */
+
+/** The compiled modules the worker process loads: its entry and what the entry imports. Only node: builtins besides. */
+const WORKER_MODULES = ['runtimes/pyodide/worker.ts', 'runtimes/pyodide/protocol.ts', 'runtimes/pyodide/lines.ts'];
+
+/** The files one worker may read, and the entry to start. */
+export interface SandboxFiles {
+  entry: string;
+  packageDir: string;
+  /** Paths for `--allow-fs-read`: the package folder and each worker module. */
+  readable: string[];
+}
+
+/** Whether a user who is neither owner nor in the group may reach and read `path` (a file, or a folder and its files). */
+export function othersCanRead(path: string): boolean {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false;
+    if (dirname(dir) === dir) break;
+  }
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return (stats.mode & 0o004) !== 0;
+  if ((stats.mode & 0o005) !== 0o005) return false;
+  return readdirSync(path, { withFileTypes: true }).every((entry) => !entry.isFile() || (statSync(join(path, entry.name)).mode & 0o004) !== 0);
+}
+
+/** Copies of files nobody cannot read in place, one per source path, removed when the host exits. */
+const staged = new Map<string, string>();
+let stagingDir: string | undefined;
+/** Staging folders are named after the host's pid, so a later host can tell an abandoned one. */
+const STAGING_NAME = /^concord-pyodide-(\d+)-/;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes this user's staging folders whose host died without its exit hook (killed by a signal). */
+function sweepAbandonedStaging(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const owner = STAGING_NAME.exec(name);
+    if (owner === null || alive(Number(owner[1]))) continue;
+    const path = join(tmpdir(), name);
+    try {
+      if (statSync(path).uid === process.getuid?.()) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Another host swept it first.
+    }
+  }
+}
+
+function stagingRoot(): string {
+  if (stagingDir !== undefined) return stagingDir;
+  sweepAbandonedStaging();
+  const dir = mkdtempSync(join(tmpdir(), `concord-pyodide-${process.pid}-`));
+  chmodSync(dir, 0o755);
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  stagingDir = dir;
+  return dir;
+}
+
+/** Copies a file or a flat folder under the staging root, readable by every user. */
+function stage(source: string, target: string): string {
+  const cached = staged.get(source);
+  if (cached !== undefined) return cached;
+  const destination = join(stagingRoot(), target);
+  mkdirSync(dirname(destination), { recursive: true, mode: 0o755 });
+  if (statSync(source).isDirectory()) {
+    mkdirSync(destination, { mode: 0o755 });
+    for (const entry of readdirSync(source, { withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      copyFileSync(join(source, entry.name), join(destination, entry.name));
+      chmodSync(join(destination, entry.name), 0o644);
+    }
+  } else {
+    copyFileSync(source, destination);
+    chmodSync(destination, 0o644);
+  }
+  staged.set(source, destination);
+  return destination;
+}
+
+/**
+ * The worker's files, where the worker's user can read them: in place when the worker runs as the host's
+ * own user or when every user can read them (an npm install under /work or /home usually can be), else
+ * copied once per host process into a fresh folder under the temp dir (a checkout under /root, or in a
+ * mkdtemp folder, cannot be). `forceCopy` copies whatever the permissions.
+ */
+export function sandboxFiles(packageDir: string, options: { otherUser?: boolean; forceCopy?: boolean } = {}): SandboxFiles {
+  const pyodide = realpathSync(packageDir);
+  const modules = WORKER_MODULES.map((module) => realpathSync(builtModule(module)));
+  const copy = options.forceCopy === true || (options.otherUser === true && ![pyodide, ...modules].every(othersCanRead));
+  if (!copy) return { entry: modules[0]!, packageDir: pyodide, readable: [pyodide, ...modules] };
+  const root = realpathSync(packageRoot());
+  const copies = modules.map((module) => stage(module, relative(root, module)));
+  const manifest = join(stagingRoot(), 'package.json');
+  // The compiled modules are ES modules; Node decides that from the nearest package.json.
+  writeFileSync(manifest, '{"type":"module"}\n', { mode: 0o644 });
+  const stagedPackage = stage(pyodide, join('node_modules', basename(pyodide)));
+  const files = { entry: copies[0]!, packageDir: stagedPackage, readable: [stagedPackage, ...copies] };
+  if (options.otherUser === true && !files.readable.every(othersCanRead)) {
+    throw new Error(
+      `concord: the Pyodide worker runs as the unprivileged user nobody and cannot read its files, not even the ` +
+        `copies in ${stagingRoot()}. Make the temp dir (${tmpdir()}) reachable by every user, or set TMPDIR to one that is.`,
+    );
+  }
+  return files;
+}

@@ -1,0 +1,33 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+
+/**
+ * The Pyodide releases installed as npm aliases, keyed by the CPython version each one embeds.
+ * Unicode versions are what `unicodedata.unidata_version` reports (checked by the tests).
+ */
+export const PYODIDE_RELEASES = {
+  '3.11': { packageName: 'pyodide-0.25', pyodide: '0.25.1', unicode: '14.0.0' },
+  '3.12': { packageName: 'pyodide-0.27', pyodide: '0.27.7', unicode: '15.0.0' },
+  '3.13': { packageName: 'pyodide-0.29', pyodide: '0.29.3', unicode: '15.1.0' },
+  '3.14': { packageName: 'pyodide-314', pyodide: '314.0.7', unicode: '16.0.0' },
+} as const;
+
+export type PyodidePythonVersion = keyof typeof PYODIDE_RELEASES;
+
+export const PYODIDE_PYTHON_VERSIONS = Object.keys(PYODIDE_RELEASES) as PyodidePythonVersion[];
+
+/**
+ * 3.13 (Pyodide 0.29.3): a patch release of a mature line, the fastest of the four to boot here, and the
+ * same CPython as the Debian trixie container image, so the wasm and container runs of a scenario agree.
+ */
+export const DEFAULT_PYODIDE_VERSION: PyodidePythonVersion = '3.13';
+
+export function isPyodidePythonVersion(value: unknown): value is PyodidePythonVersion {
+  return typeof value === 'string' && Object.hasOwn(PYODIDE_RELEASES, value);
+}
+
+/** Folder of the installed Pyodide package for a CPython version (Pyodide's `indexURL`). */
+export function pyodidePackageDir(version: PyodidePythonVersion): string {
+  const manifest = createRequire(import.meta.url).resolve(`${PYODIDE_RELEASES[version].packageName}/package.json`);
+  return dirname(manifest);
+}

@@ -1,0 +1,214 @@
+import { Buffer } from 'node:buffer';
+import { Console } from 'node:console';
+import { constants as fsConstants } from 'node:fs';
+import { constants as osConstants } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { readLines } from './lines.js';
+import { MAX_FRAME_BYTES, type HostMessage, type PyodideBoot, type WorkerMessage } from './protocol.js';
+
+/**
+ * The Pyodide worker process: boots one interpreter, then serves runs and compile requests from the host,
+ * one JSON frame per line (the host's on stdin, ours on stdout). A program can reach this JavaScript, so
+ * nothing here is a safeguard against it: the process itself is the sandbox (see sandbox.ts), and the host
+ * kills it to stop a runaway program. This file and its imports are copied alone when the worker's user
+ * cannot read them in place: import only node: builtins and the modules listed in sandbox.ts.
+ */
+
+interface PyCallable {
+  (...args: unknown[]): unknown;
+}
+interface PyModule {
+  install: PyCallable;
+  warm_up: PyCallable;
+  run: PyCallable;
+  compile_sources: PyCallable;
+}
+interface PyodideApi {
+  FS: { mkdirTree(path: string): void; writeFile(path: string, data: string): void };
+  runPython(code: string): unknown;
+  pyimport(name: string): PyModule;
+}
+
+const GUEST_DIR = '/concord';
+
+/** Sends a frame unless it is longer than the host accepts; says whether it went. */
+function trySend(message: WorkerMessage): boolean {
+  const frame = `${JSON.stringify(message)}\n`;
+  if (Buffer.byteLength(frame, 'utf8') > MAX_FRAME_BYTES) return false;
+  process.stdout.write(frame);
+  return true;
+}
+
+function send(message: WorkerMessage): void {
+  if (!trySend(message)) throw new Error(`a ${message.type} frame is longer than ${MAX_FRAME_BYTES} bytes`);
+}
+
+type WasmImports = Record<string, Record<string, unknown>>;
+
+/** Size of the WebAssembly heap after its last growth: it never shrinks, so a big run leaves a big worker. */
+let heapBytes = 0;
+
+/**
+ * Caps the WebAssembly heap: Emscripten grows memory through the `emscripten_resize_heap` import, and a
+ * refusal there makes malloc fail, which Python reports as MemoryError. Must run before Pyodide loads.
+ */
+function capWasmMemory(limitBytes: number): void {
+  // The `WebAssembly` global is not in this project's type libraries (no DOM lib): reach it untyped.
+  const wasm = (globalThis as unknown as { WebAssembly: { instantiate: (source: unknown, imports?: WasmImports) => unknown } }).WebAssembly;
+  const instantiate = wasm.instantiate.bind(wasm);
+  wasm.instantiate = (source: unknown, imports?: WasmImports) => {
+    const env = imports?.env;
+    const grow = env?.emscripten_resize_heap;
+    if (env !== undefined && typeof grow === 'function') {
+      env.emscripten_resize_heap = (requested: number) => {
+        if (requested >>> 0 > limitBytes) return 0;
+        const grown: unknown = grow(requested);
+        if (grown) heapBytes = Math.max(heapBytes, requested >>> 0);
+        return grown;
+      };
+    }
+    return instantiate(source, imports);
+  };
+}
+
+/** Pyodide loads everything from its package folder; it must never try the network for a missing file. */
+function disableFetch(): void {
+  globalThis.fetch = () => Promise.reject(new Error('concord: network access is disabled in the Pyodide runtime'));
+}
+
+/**
+ * Pyodide's NODEFS reads the file-flag constants through the deprecated `process.binding`, which the
+ * permission model refuses; the public constants are the same numbers.
+ */
+function provideConstantsBinding(): void {
+  const constants = { fs: fsConstants, os: osConstants };
+  (process as unknown as { binding(name: string): unknown }).binding = (name: string) => {
+    if (name === 'constants') return constants;
+    throw new Error(`process.binding(${JSON.stringify(name)}) is not available in the Pyodide worker`);
+  };
+}
+
+async function boot(data: PyodideBoot): Promise<PyModule> {
+  capWasmMemory(data.memoryLimitBytes);
+  disableFetch();
+  provideConstantsBinding();
+  const entry = pathToFileURL(join(data.packageDir, 'pyodide.mjs')).href;
+  const { loadPyodide } = (await import(entry)) as {
+    loadPyodide(options: Record<string, unknown>): Promise<PyodideApi>;
+  };
+  // Writes a program makes to the real file descriptors go nowhere, as with the CPython isolations.
+  const discard = (): void => {};
+  const pyodide = await loadPyodide({ indexURL: data.packageDir + '/', stdout: discard, stderr: discard });
+  pyodide.FS.mkdirTree(GUEST_DIR);
+  pyodide.FS.writeFile(`${GUEST_DIR}/concord_guest.py`, data.guestSource);
+  pyodide.FS.writeFile(`${GUEST_DIR}/concord_pyodide.py`, data.driverSource);
+  pyodide.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(GUEST_DIR)})`);
+  return pyodide.pyimport('concord_pyodide');
+}
+
+/** The run in progress: tool calls waiting for the host, and the output budget left. */
+let active: { runId: number; outputLeft: number } | undefined;
+const waiting = new Map<number, (replyJson: string) => void>();
+let nextCallId = 0;
+
+function callHost(namespace: string, member: string, argsJson: string): Promise<string> {
+  const run = active;
+  if (run === undefined) return Promise.resolve(JSON.stringify({ error: 'no run is in progress' }));
+  const callId = ++nextCallId;
+  return new Promise((resolve) => {
+    waiting.set(callId, resolve);
+    if (!trySend({ type: 'call', runId: run.runId, callId, namespace, member, argsJson })) {
+      waiting.delete(callId);
+      resolve(JSON.stringify({ error: `the arguments of ${namespace}.${member} are longer than ${MAX_FRAME_BYTES} bytes of JSON` }));
+    }
+  });
+}
+
+function writeLog(line: string): boolean {
+  const run = active;
+  if (run === undefined) return false;
+  const size = Buffer.byteLength(line, 'utf8') + 1;
+  if (size > run.outputLeft || !trySend({ type: 'log', runId: run.runId, line })) {
+    run.outputLeft = 0;
+    return false;
+  }
+  run.outputLeft -= size;
+  return true;
+}
+
+/** A result too long for one frame is over any output limit worth having: reported as output-limit. */
+function sendDone(runId: number, outcomeJson: string): void {
+  if (trySend({ type: 'done', runId, outcomeJson, heapBytes })) return;
+  const tooLong = { result: 'null', outputExceeded: true, taint: 'the result was too long to send' };
+  send({ type: 'done', runId, outcomeJson: JSON.stringify(tooLong), heapBytes });
+}
+
+function fail(error: unknown): void {
+  trySend({ type: 'fatal', message: error instanceof Error ? error.message : String(error) });
+}
+
+async function serve(data: PyodideBoot, queue: HostMessage[]): Promise<void> {
+  const driver = await boot(data);
+  const versions = JSON.parse(driver.install(callHost, writeLog) as string) as { python: string; unicode: string };
+  await driver.warm_up();
+  let busy = false;
+  const pump = async (): Promise<void> => {
+    if (busy) return;
+    busy = true;
+    for (let message = queue.shift(); message !== undefined; message = queue.shift()) {
+      if (message.type === 'run') {
+        active = { runId: message.runId, outputLeft: message.outputLimitBytes };
+        try {
+          sendDone(message.runId, (await driver.run(message.program, message.namespacesJson)) as string);
+        } finally {
+          active = undefined;
+          waiting.clear();
+        }
+      } else if (message.type === 'compile') {
+        const resultsJson = driver.compile_sources(message.sourcesJson) as string;
+        send({ type: 'compiled', requestId: message.requestId, resultsJson });
+      }
+    }
+    busy = false;
+  };
+  receive = (message) => {
+    if (message.type === 'reply') {
+      if (active?.runId !== message.runId) return;
+      const resolve = waiting.get(message.callId);
+      waiting.delete(message.callId);
+      resolve?.(message.replyJson);
+      return;
+    }
+    queue.push(message);
+    pump().catch(fail);
+  };
+  send({ type: 'ready', python: versions.python, unicode: versions.unicode });
+  // Requests that arrived while the interpreter booted.
+  pump().catch(fail);
+}
+
+/** Frames from the host; until the interpreter is up, everything after the boot frame waits in a queue. */
+const early: HostMessage[] = [];
+let receive = (message: HostMessage): void => {
+  if (message.type === 'boot') {
+    receive = (next) => void early.push(next);
+    serve(message, early).catch(fail);
+  }
+};
+
+// Whatever a program prints through the console goes to stderr, never into the frames on stdout.
+globalThis.console = new Console(process.stderr, process.stderr);
+// Node would print the source line of an uncaught error: in Pyodide's minified code, one line of megabytes.
+// The host quotes the end of stderr when the process dies, so one short line says what happened instead.
+process.on('uncaughtException', (error: unknown) => {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  process.stderr.write(`${text.slice(0, 1_000)}\n`, () => process.exit(1));
+});
+// The host is gone when its end of a pipe closes; nothing is left to serve.
+process.stdin.on('end', () => process.exit(0));
+process.stdout.on('error', () => process.exit(0));
+readLines(process.stdin, Number.POSITIVE_INFINITY, {
+  onLine: (line) => receive(JSON.parse(line) as HostMessage),
+  onOversize: () => {},
+});
