@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { builtModule } from '../../runtimes/seam/package-root.js';
+import type { Scenario } from '../scenario/types.js';
+import { bootComposition, EntryError, type BootedApp } from './boot.js';
+import type { RuntimeTarget } from './runtimes.js';
+
+/** Where the keyless model plugin lives. */
+export const MODEL_PLUGIN = 'harness/model/plugin';
+
+export interface CordisEntry {
+  id: string;
+  /** Absolute path of the built plugin module. */
+  name: string;
+  config?: unknown;
+}
+
+/** One scenario × runtime, assembled into a directory of its own. */
+export interface Assembly {
+  dir: string;
+  /** The assembled `cordis.yml`, as written (before the loader touches its copy). */
+  cordisYml: string;
+  entries: CordisEntry[];
+}
+
+export interface ModelEntryConfig {
+  scenario: string;
+  language: string;
+  mode?: 'replay' | 'record';
+}
+
+/** The entries of a scenario × runtime: the runtime and the keyless model first, then the scenario's own. */
+export function composeEntries(scenario: Scenario, runtime: RuntimeTarget, model: Partial<ModelEntryConfig> = {}): CordisEntry[] {
+  const modelConfig: ModelEntryConfig = { scenario: scenario.file, language: runtime.language, ...model };
+  const entries: CordisEntry[] = [
+    { id: 'runtime', name: pluginPath('runtime', runtime.plugin), config: runtime.config },
+    { id: 'model', name: pluginPath('model', MODEL_PLUGIN), config: modelConfig },
+  ];
+  for (const entry of scenario.composition) {
+    entries.push({ id: entry.id, name: pluginPath(entry.id, entry.plugin, `${scenario.file}:${entry.line}`), ...(entry.config === undefined ? {} : { config: entry.config }) });
+  }
+  return entries;
+}
+
+/** Built path of a plugin named by its source path; an unknown plugin is an error naming the entry. */
+function pluginPath(entryId: string, plugin: string, where?: string): string {
+  const path = builtModule(`${plugin}.ts`);
+  if (!existsSync(path)) {
+    const problem = `no such plugin: ${path} does not exist` + (where ? ` (declared at ${where})` : '');
+    throw new EntryError(entryId, plugin, `${problem}; name a plugin source file below codemode/ or scenarios/plugins/ without its extension, and run npm run build`);
+  }
+  return path;
+}
+
+/** Writes the entries as a real `cordis.yml` in a fresh directory. */
+export async function assemble(entries: CordisEntry[]): Promise<Assembly> {
+  const dir = await mkdtemp(join(tmpdir(), 'concord-assembly-'));
+  const cordisYml = stringify(entries, { lineWidth: 0 });
+  await writeFile(join(dir, 'cordis.yml'), cordisYml);
+  return { dir, cordisYml, entries };
+}
+
+/** Boots an assembly; disposing the app also removes its directory. */
+export async function bootAssembly(assembly: Assembly): Promise<BootedApp> {
+  let app: BootedApp;
+  try {
+    app = await bootComposition(join(assembly.dir, 'cordis.yml'), assembly.dir, assembly.entries);
+  } catch (error) {
+    await rm(assembly.dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    ...app,
+    service: app.service.bind(app),
+    async dispose() {
+      try {
+        await app.dispose();
+      } finally {
+        await rm(assembly.dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { builtModule, sourceAsset } from '../../runtimes/seam/package-root.js';
+import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
+import type { CodeRuntime } from '../../runtimes/seam/types.js';
+import { loadScenario } from '../scenario/load.js';
+import { assemble, bootAssembly, composeEntries } from './assemble.js';
+import { bootComposition, EntryError } from './boot.js';
+import { runtimeTarget } from './runtimes.js';
+
+afterAll(() => disposeSharedRuntimes());
+
+describe('assembly', () => {
+  it('writes a real cordis.yml, boots it with the loader and disposes it cleanly', async () => {
+    const scenario = await loadScenario(sourceAsset('scenarios/nested-reads.yml'));
+    const assembly = await assemble(composeEntries(scenario, runtimeTarget('typescript', {})));
+    const written = await readFile(join(assembly.dir, 'cordis.yml'), 'utf8');
+    expect(written).toBe(assembly.cordisYml);
+    expect(assembly.entries.map((e) => e.id)).toEqual(['runtime', 'model', 'tools', 'weather', 'agent']);
+
+    const stderr = vi.spyOn(process.stderr, 'write');
+    const consoleError = vi.spyOn(console, 'error');
+    const app = await bootAssembly(assembly);
+    expect(app.service<CodeRuntime>('codeRuntime').language).toBe('typescript');
+    expect(app.service<{ list(): Array<{ name: string }> }>('tools').list().map((t) => t.name)).toEqual(['get_forecast', 'list_cities']);
+    // The loader rewrites the file it booted; the assembled file stays as written.
+    expect(await readFile(join(assembly.dir, 'cordis.yml'), 'utf8')).toBe(written);
+
+    await app.dispose();
+    expect(app.errors).toEqual([]);
+    expect(app.ctx.get('agent')).toBeUndefined();
+    expect(app.ctx.get('tools')).toBeUndefined();
+    expect(consoleError).not.toHaveBeenCalled();
+    expect(stderr.mock.calls.map((c) => String(c[0])).join('')).not.toContain('TypeError');
+    stderr.mockRestore();
+    consoleError.mockRestore();
+    await expect(readFile(join(assembly.dir, 'cordis.yml'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('names the entry and the plugin when a scenario asks for an unknown plugin', async () => {
+    const scenario = await loadScenario(sourceAsset('scenarios/nested-reads.yml'));
+    const broken = { ...scenario, composition: scenario.composition.map((e) => (e.id === 'weather' ? { ...e, plugin: 'scenarios/plugins/no-such-plugin' } : e)) };
+    let error: unknown;
+    try {
+      composeEntries(broken, runtimeTarget('typescript', {}));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(EntryError);
+    expect((error as EntryError).entryId).toBe('weather');
+    expect((error as Error).message).toContain('cordis.yml entry "weather" (plugin scenarios/plugins/no-such-plugin)');
+    expect((error as Error).message).toContain(`${scenario.file}:${scenario.composition[1]!.line}`);
+  });
+
+  it('names the entry and the plugin when the loader cannot import an entry', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'concord-boot-'));
+    try {
+      const missing = join(dir, 'missing-plugin.js');
+      const file = join(dir, 'cordis.yml');
+      await writeFile(file, `- id: tools\n  name: ${builtModule('codemode/tools/plugin.ts')}\n  config: { mode: code }\n- id: ghost\n  name: ${missing}\n`);
+      const entries = [
+        { id: 'tools', name: builtModule('codemode/tools/plugin.ts') },
+        { id: 'ghost', name: missing },
+      ];
+      await expect(bootComposition(file, dir, entries)).rejects.toThrow(`cordis.yml entry "ghost" (plugin ${missing}): cannot be imported`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

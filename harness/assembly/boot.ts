@@ -1,0 +1,165 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import Loader from '@cordisjs/loader';
+import { Context, Logger, type ForkScope } from 'cordis';
+
+/** An entry of the assembled file that could not be loaded, named by its id and its plugin. */
+export class EntryError extends Error {
+  constructor(
+    readonly entryId: string,
+    readonly plugin: string,
+    problem: string,
+  ) {
+    super(`cordis.yml entry "${entryId}" (plugin ${plugin}): ${problem}`);
+    this.name = 'EntryError';
+  }
+}
+
+export interface BootedApp {
+  readonly ctx: Context;
+  /** A service by name, or an error naming the services that do exist. */
+  service<T>(name: string): T;
+  /** Problems cordis reported after start (plugin errors surface here, not as exceptions). */
+  readonly errors: readonly string[];
+  /** Stops every entry, then the loader, then the root; throws if cordis reported an error while stopping. */
+  dispose(): Promise<void>;
+}
+
+const ACTIVE = 2;
+const FAILED = 3;
+const SETTLE_TIMEOUT_MS = 120_000;
+
+// cordis prints plugin errors through its logger; the gate collects them from `internal/error` and reports
+// them with the entry that caused them, so the console stays readable.
+Logger.levels.base = 0;
+
+/**
+ * Boots `filename` with the real @cordisjs/loader. The loader writes the config back (and empties it on stop),
+ * so it boots a copy in `workDir` and the assembled file stays as written. Resolves once every entry is active.
+ */
+export async function bootComposition(filename: string, workDir: string, entries: ReadonlyArray<{ id: string; name: string }>): Promise<BootedApp> {
+  const bootDir = join(workDir, 'boot');
+  await mkdir(bootDir, { recursive: true });
+  const copy = join(bootDir, 'cordis.yml');
+  await copyFile(filename, copy);
+
+  const ctx = new Context();
+  const errors: string[] = [];
+  ctx.on('internal/error', (error: unknown) => void errors.push(describe(error)));
+  const loaderFork = ctx.plugin(Loader, { name: 'cordis', filename: copy }) as ForkScope;
+  await ctx.start();
+  const writes = trackConfigWrites(ctx, errors);
+  const app = makeApp(ctx, loaderFork, errors, writes);
+  try {
+    await settle(ctx, entries, errors);
+  } catch (error) {
+    await app.dispose().catch(() => undefined);
+    throw error;
+  }
+  return app;
+}
+
+async function settle(ctx: Context, entries: ReadonlyArray<{ id: string; name: string }>, errors: string[]): Promise<void> {
+  const loader = ctx.get('loader') as Loader;
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  for (;;) {
+    const missing = entries.find((e) => errors.some((m) => m.includes(`Cannot find package "${e.name}"`)));
+    if (missing) throw new EntryError(missing.id, missing.name, `cannot be imported (${errors.filter((m) => !m.startsWith('Cannot find package')).join('; ') || 'not found'})`);
+    const states = entries.map((e) => {
+      const entry = [...loader.entries()].find((x) => x.options.id === e.id);
+      return { ...e, entry, status: entry?.fork?.status };
+    });
+    const failed = states.find((s) => s.status === FAILED);
+    if (failed) throw new EntryError(failed.id, failed.name, `failed to start: ${errors.join('; ') || 'no reason given'}`);
+    if (states.every((s) => s.status === ACTIVE)) {
+      if (errors.length > 0) throw new Error(`cordis reported errors while starting: ${errors.join('; ')}`);
+      return;
+    }
+    if (Date.now() > deadline) {
+      const pending = states.filter((s) => s.status !== ACTIVE);
+      const why = pending.map((s) => {
+        const wanted = Object.keys((s.entry?.fork?.runtime.inject ?? {}) as Record<string, unknown>).filter((name) => !ctx.get(name));
+        return `"${s.id}" (${s.name})${wanted.length ? ` waits for ${wanted.join(', ')}` : ' never became active'}`;
+      });
+      throw new Error(`entries did not start within ${SETTLE_TIMEOUT_MS / 1000}s: ${why.join('; ')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** The loader's handle on the file it booted (not in its public types). */
+interface LoaderConfigFile {
+  writeTask?: ReturnType<typeof setTimeout>;
+  write(config: unknown): void;
+  _write(config: unknown): Promise<void>;
+}
+
+interface ConfigWrites {
+  /** Stops further write-backs and waits for the ones in flight. */
+  settle(): Promise<void>;
+}
+
+/**
+ * The loader writes the config back on a timer and does not await or catch the write; a write still in
+ * flight when the directory is removed would reject unhandled and end the process. Track every write,
+ * and on disposal stop new ones and wait for the rest (the booted file is a throwaway copy).
+ */
+function trackConfigWrites(ctx: Context, errors: string[]): ConfigWrites {
+  const file = (ctx.get('loader') as unknown as { file?: LoaderConfigFile } | undefined)?.file;
+  const inFlight = new Set<Promise<void>>();
+  if (file) {
+    const write = file._write.bind(file);
+    file._write = (config) => {
+      const done = write(config)
+        .catch((error: unknown) => void errors.push(`writing the booted cordis.yml back failed: ${describe(error)}`))
+        .finally(() => inFlight.delete(done));
+      inFlight.add(done);
+      return done;
+    };
+  }
+  return {
+    async settle() {
+      if (!file) return;
+      file.write = () => undefined;
+      clearTimeout(file.writeTask);
+      await Promise.all(inFlight);
+    },
+  };
+}
+
+function makeApp(ctx: Context, loaderFork: ForkScope, errors: string[], writes: ConfigWrites): BootedApp {
+  let disposed: Promise<void> | undefined;
+  return {
+    ctx,
+    errors,
+    service<T>(name: string): T {
+      const value = ctx.get(name) as T | undefined;
+      if (value === undefined || value === null) throw new Error(`the composition provides no "${name}" service`);
+      return value;
+    },
+    dispose() {
+      disposed ??= (async () => {
+        const before = errors.length;
+        const loader = ctx.get('loader') as Loader | undefined;
+        // Stop the entries while the loader is still a service. The loader's inject helper listens for
+        // service changes and reads `ctx.loader`; removing it before the loader itself keeps that listener
+        // from running against an unset loader (the TypeError a plain `ctx.stop()` shows).
+        await loader?.stop();
+        for (const [key, runtime] of ctx.registry.entries()) {
+          if ((runtime.plugin as { name?: string } | null)?.name === 'inject') ctx.registry.delete(key);
+        }
+        loaderFork.dispose();
+        await ctx.stop();
+        // Disposers run as detached promises: let them finish before judging.
+        await new Promise((resolve) => setImmediate(resolve));
+        await writes.settle();
+        if (errors.length > before) throw new Error(`cordis reported errors while stopping: ${errors.slice(before).join('; ')}`);
+      })();
+      return disposed;
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

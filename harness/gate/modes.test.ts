@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../runtimes/seam/package-root.js';
+import { reviewPending } from '../snapshot/review.js';
+import { renderDiff } from '../text/diff.js';
+import { runGate, type GateOptions, type GateResult } from './gate.js';
+
+/** One small scenario on the two fast runtimes, against snapshot and pending folders of its own. */
+let work = '';
+let snapshotsDir = '';
+let pendingRoot = '';
+const lines: string[] = [];
+
+const gate = (overrides: Partial<GateOptions> = {}) =>
+  runGate({
+    root: packageRoot(),
+    snapshotsDir,
+    pendingRoot,
+    selection: { scenarios: ['mode-both'], runtimes: ['typescript', 'python'] },
+    update: 'none',
+    ci: false,
+    color: false,
+    out: (line) => lines.push(line),
+    ...overrides,
+  });
+
+/** Runtime and status of each pair; a failed pair also says why, so a red test names what broke. */
+const outcomes = (result: GateResult) =>
+  result.results.map((r) =>
+    r.status === 'failed'
+      ? [r.runtime, r.status, r.reason ?? '', ...r.findings.filter((f) => f.severity === 'error').map((f) => f.message)]
+      : [r.runtime, r.status],
+  );
+
+async function treeHash(dir: string): Promise<string> {
+  const hash = createHash('sha256');
+  const walk = async (d: string): Promise<void> => {
+    for (const entry of (await readdir(d, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(d, entry.name);
+      hash.update(path);
+      if (entry.isDirectory()) await walk(path);
+      else hash.update(await readFile(path));
+    }
+  };
+  await walk(dir);
+  return hash.digest('hex');
+}
+
+const pythonRunCode = () => join(snapshotsDir, 'mode-both', 'python', 'run_code.json');
+async function editOneWord(): Promise<void> {
+  const text = await readFile(pythonRunCode(), 'utf8');
+  expect(text).toContain('Python program');
+  await writeFile(pythonRunCode(), text.replace('Python program', 'Python script'));
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'concord-modes-'));
+  snapshotsDir = join(work, 'snapshots');
+  pendingRoot = join(work, 'pending');
+  const first = await gate({ update: 'new' });
+  expect(first.results.map((r) => r.status)).toEqual(['updated', 'updated']);
+}, 300_000);
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+describe('gate modes', () => {
+  it('passes in compare mode right after --update=new', { timeout: 300_000 }, async () => {
+    const result = await gate();
+    expect(outcomes(result)).toEqual([
+      ['typescript', 'pass'],
+      ['python', 'pass'],
+    ]);
+    expect(result.ok).toBe(true);
+  });
+
+  it('fails on exactly the edited Python snapshot in CI, writes nothing under snapshots/, and review --accept-all settles it', { timeout: 300_000 }, async () => {
+    await editOneWord();
+    const before = await treeHash(snapshotsDir);
+    lines.length = 0;
+    const result = await gate({ ci: true, update: 'all' });
+    expect(result.ok).toBe(false);
+    expect(outcomes(result)).toEqual([
+      ['typescript', 'pass'],
+      ['python', 'mismatch'],
+    ]);
+    const changed = result.results.flatMap((r) => r.verdicts.filter((v) => v.status !== 'same'));
+    expect(changed.map((v) => v.path)).toEqual(['mode-both/python/run_code.json']);
+    const diff = renderDiff(changed[0]!.diff!, false);
+    expect(diff).toMatch(/^-.*Python script/m);
+    expect(diff).toMatch(/^\+.*Python program/m);
+    expect(diff).toMatch(/^~ .*Python \[-script-\]\{\+program\+\}/m);
+    expect(lines.join('\n')).toContain('+++ snapshots/mode-both/python/run_code.json');
+    expect(await treeHash(snapshotsDir)).toBe(before);
+    expect(result.pendingDir).toBeDefined();
+
+    const summary = await reviewPending({ snapshotsDir, pendingRoot, decide: async () => 'accept', color: false, out: () => undefined });
+    expect(summary).toContain('1 accepted');
+    expect((await gate()).ok).toBe(true);
+  });
+
+  it('--update=all rewrites a changed snapshot locally', { timeout: 300_000 }, async () => {
+    await editOneWord();
+    const updated = await gate({ update: 'all' });
+    expect(updated.results.map((r) => r.status)).toEqual(['pass', 'updated']);
+    expect(await readFile(pythonRunCode(), 'utf8')).toContain('Python program');
+    expect((await gate()).ok).toBe(true);
+  });
+
+  it('names a snapshot file edited into garbage', { timeout: 300_000 }, async () => {
+    const transcript = join(snapshotsDir, 'mode-both', 'python', 'transcript.yaml');
+    const original = await readFile(transcript);
+    await writeFile(transcript, 'turns: [\n  {{{ \u0000');
+    try {
+      const result = await gate();
+      expect(result.ok).toBe(false);
+      const garbage = result.results.flatMap((r) => r.verdicts.filter((v) => v.status === 'garbage'));
+      expect(garbage.map((v) => v.reason)).toEqual([expect.stringMatching(/^snapshots\/mode-both\/python\/transcript\.yaml contains NUL bytes/)]);
+    } finally {
+      await writeFile(transcript, original);
+    }
+  });
+
+  it('reports obsolete folders by name, judged only over the selection', { timeout: 300_000 }, async () => {
+    await mkdir(join(snapshotsDir, 'ghost', 'python'), { recursive: true });
+    await writeFile(join(snapshotsDir, 'ghost', 'python', 'transcript.yaml'), 'turns: []\n');
+    try {
+      const all = await gate({ selection: { runtimes: ['python'] } });
+      expect(all.obsolete).toEqual(['ghost/python']);
+      expect(all.ok).toBe(false);
+      const typescriptOnly = await gate({ selection: { scenarios: ['mode-both'], runtimes: ['typescript'] } });
+      expect(typescriptOnly.obsolete).toEqual([]);
+      expect(typescriptOnly.ok).toBe(true);
+    } finally {
+      await rm(join(snapshotsDir, 'ghost'), { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,74 @@
+import type { FileVerdict } from '../snapshot/store.js';
+import { renderDiff } from '../text/diff.js';
+import { COLOR, paint } from '../text/paint.js';
+import type { Finding } from '../checks/types.js';
+import type { PhaseTimes } from './run-one.js';
+
+export type PairStatus = 'pass' | 'updated' | 'mismatch' | 'failed' | 'skipped';
+
+export interface PairResult {
+  scenario: string;
+  runtime: string;
+  status: PairStatus;
+  times: PhaseTimes;
+  verdicts: FileVerdict[];
+  findings: Finding[];
+  /** Why the pair failed or was skipped, in one paragraph. */
+  reason?: string;
+}
+
+const STATUS_COLOR: Record<PairStatus, number> = { pass: COLOR.green, updated: COLOR.cyan, mismatch: COLOR.red, failed: COLOR.red, skipped: COLOR.yellow };
+const STATUS_MARK: Record<PairStatus, string> = { pass: '✓', updated: '↻', mismatch: '✗', failed: '✗', skipped: '-' };
+
+export const ms = (value: number) => `${Math.round(value)} ms`;
+
+export function progressLine(r: PairResult, color: boolean): string {
+  const head = paint(color, STATUS_COLOR[r.status], `${STATUS_MARK[r.status]} ${r.status.padEnd(8)}`);
+  const t = r.times;
+  const timing = r.status === 'skipped' ? '' : `  assembly ${ms(t.assembly)} · model ${ms(t.model)} · runtime ${ms(t.runtime)} · checks ${ms(t.checks)}`;
+  const changed = r.verdicts.filter((v) => v.status !== 'same').map((v) => `${v.status}: ${v.path}`);
+  const detail = [r.reason, ...changed].filter(Boolean).flatMap((text) => text!.split('\n')).map((line) => `\n    ${line}`).join('');
+  return `${head} ${r.scenario} × ${r.runtime}${timing}${detail}`;
+}
+
+/** Scenarios down, runtimes across, one status per cell. */
+export function summaryTable(results: readonly PairResult[], runtimes: readonly string[], color: boolean): string {
+  const scenarios = [...new Set(results.map((r) => r.scenario))];
+  const width = Math.max(8, ...scenarios.map((s) => s.length));
+  const cols = runtimes.map((r) => Math.max(r.length, 8));
+  const lines = [['scenario'.padEnd(width), ...runtimes.map((r, i) => r.padEnd(cols[i]!))].join('  ')];
+  lines.push(['-'.repeat(width), ...cols.map((c) => '-'.repeat(c))].join('  '));
+  for (const scenario of scenarios) {
+    const cells = runtimes.map((runtime, i) => {
+      const r = results.find((x) => x.scenario === scenario && x.runtime === runtime);
+      const text = (r?.status ?? '').padEnd(cols[i]!);
+      return r ? paint(color, STATUS_COLOR[r.status], text) : text;
+    });
+    lines.push([scenario.padEnd(width), ...cells].join('  '));
+  }
+  return lines.join('\n');
+}
+
+const xml = (text: string) => text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+/** JUnit XML: one test case per scenario × runtime, grouped by scenario. */
+export function junitXml(results: readonly PairResult[], obsolete: readonly string[]): string {
+  const suites = [...new Set(results.map((r) => r.scenario))].map((scenario) => {
+    const cases = results.filter((r) => r.scenario === scenario);
+    const body = cases.map((r) => {
+      const seconds = ((r.times.assembly + r.times.model + r.times.runtime + r.times.checks) / 1000).toFixed(3);
+      const open = `    <testcase classname="${xml(scenario)}" name="${xml(r.runtime)}" time="${seconds}">`;
+      if (r.status === 'skipped') return `${open}<skipped message="${xml(r.reason ?? '')}"/></testcase>`;
+      if (r.status === 'pass' || r.status === 'updated') return `${open}</testcase>`;
+      const details = [r.reason, ...r.findings.map((f) => `${f.check}: ${f.message}`), ...r.verdicts.filter((v) => v.status !== 'same').map((v) => v.reason ?? (v.diff ? renderDiff(v.diff, false) : `${v.status}: ${v.path}`))].filter(Boolean).join('\n');
+      return `${open}<failure message="${xml(r.status)}">${xml(details)}</failure></testcase>`;
+    });
+    const failures = cases.filter((r) => r.status === 'mismatch' || r.status === 'failed').length;
+    const skipped = cases.filter((r) => r.status === 'skipped').length;
+    return `  <testsuite name="${xml(scenario)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}">\n${body.join('\n')}\n  </testsuite>`;
+  });
+  if (obsolete.length > 0) {
+    suites.push(`  <testsuite name="obsolete snapshots" tests="1" failures="1">\n    <testcase classname="snapshots" name="obsolete"><failure message="obsolete">${xml(obsolete.join('\n'))}</failure></testcase>\n  </testsuite>`);
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="concord gate">\n${suites.join('\n')}\n</testsuites>\n`;
+}

@@ -1,0 +1,77 @@
+import type { Conversation } from '../../codemode/agent/agent.js';
+import { TurnLimitError } from '../../codemode/agent/agent.js';
+import type { CodeRuntime } from '../../runtimes/seam/types.js';
+import { assemble, bootAssembly, composeEntries } from '../assembly/assemble.js';
+import type { BootedApp } from '../assembly/boot.js';
+import type { RuntimeTarget } from '../assembly/runtimes.js';
+import type KeylessModel from '../model/plugin.js';
+import type { Scenario } from '../scenario/types.js';
+import type { RunRecord } from '../snapshot/transcript.js';
+
+/** Milliseconds per phase of one scenario × runtime. */
+export interface PhaseTimes {
+  assembly: number;
+  model: number;
+  runtime: number;
+  checks: number;
+}
+
+export interface OneRun {
+  record: RunRecord;
+  times: PhaseTimes;
+}
+
+interface AgentService {
+  run(userText: string): Promise<Conversation>;
+}
+
+/**
+ * Assembles and boots one scenario × runtime, drives the agent with the keyless model, and returns what
+ * happened. Failures of the run itself (a script mismatch, a turn limit) end up in `record.failure`;
+ * failures to assemble or boot are thrown.
+ */
+export async function runOne(scenario: Scenario, runtime: RuntimeTarget): Promise<OneRun> {
+  const times: PhaseTimes = { assembly: 0, model: 0, runtime: 0, checks: 0 };
+  let started = performance.now();
+  const assembly = await assemble(composeEntries(scenario, runtime));
+  const app: BootedApp = await bootAssembly(assembly);
+  times.assembly = performance.now() - started;
+  try {
+    const model = app.service<KeylessModel>('model');
+    const agent = app.service<AgentService>('agent');
+    const codeRuntime = app.service<CodeRuntime>('codeRuntime');
+    const user = scenario.script[0]!.text;
+    started = performance.now();
+    let conversation: Conversation | undefined;
+    let failure: string | undefined;
+    try {
+      conversation = await agent.run(user);
+      if (!model.finished) failure = 'the agent stopped before the script reached its final answer';
+    } catch (error) {
+      if (error instanceof TurnLimitError) conversation = error.conversation;
+      failure = error instanceof Error ? error.message : String(error);
+    }
+    const total = performance.now() - started;
+    times.model = model.elapsedMs;
+    // The agent's own bookkeeping is negligible: what is not the model is the runtime and the tools.
+    times.runtime = Math.max(0, total - model.elapsedMs);
+    if (app.errors.length > 0) failure = [failure, `cordis reported: ${app.errors.join('; ')}`].filter(Boolean).join('; ');
+    const record: RunRecord = {
+      scenario: scenario.name,
+      runtime: runtime.name,
+      language: runtime.language,
+      isolation: codeRuntime.isolation,
+      cordisYml: assembly.cordisYml,
+      exchanges: model.exchanges,
+      programs: conversation?.programs ?? [],
+      toolCalls: conversation?.toolCalls ?? [],
+      ...(conversation?.answer !== undefined ? { answer: conversation.answer } : {}),
+      ...(failure !== undefined ? { failure } : {}),
+    };
+    return { record, times };
+  } finally {
+    started = performance.now();
+    await app.dispose();
+    times.assembly += performance.now() - started;
+  }
+}

@@ -1,0 +1,108 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sourceAsset } from '../../runtimes/seam/package-root.js';
+import { InputError } from './error.js';
+import { loadScenario, parseScenario } from './load.js';
+
+const FILE = '/work/scenarios/demo.yml';
+
+const VALID = `name: demo
+description: A demo.
+composition:
+  - id: tools
+    plugin: codemode/tools/plugin
+    config: { mode: code }
+  - id: agent
+    plugin: codemode/agent/plugin
+    config: { persona: Helpful. }
+script:
+  - user: Hello?
+  - assistant:
+      run_code:
+        description: Say hi
+        typescript: return 'hi';
+        python: return 'hi'
+      result_includes: [hi]
+  - final: Hi.
+expect:
+  runs: [ok]
+`;
+
+function failure(source: string): InputError {
+  try {
+    parseScenario(FILE, source);
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  throw new Error('expected the scenario to be rejected');
+}
+
+describe('scenario files', () => {
+  it('reads a valid scenario, defaulting to every runtime', () => {
+    const scenario = parseScenario(FILE, VALID);
+    expect(scenario.runtimes).toEqual(['typescript', 'python', 'pyodide', 'python-container']);
+    expect(scenario.composition.map((e) => [e.id, e.plugin, e.line])).toEqual([
+      ['tools', 'codemode/tools/plugin', 4],
+      ['agent', 'codemode/agent/plugin', 7],
+    ]);
+    expect(scenario.script[1]).toMatchObject({ kind: 'assistant', runCode: { programs: { python: "return 'hi'" } }, resultIncludes: ['hi'], line: 12 });
+    expect(scenario.expect.runs).toEqual(['ok']);
+  });
+
+  it('names file, line and column of malformed YAML, with a hint', () => {
+    const error = failure(VALID.replace('  - user: Hello?', '  - user: "Hello?'));
+    expect(error.message).toMatch(/^\/work\/scenarios\/demo\.yml:\d+:\d+: not valid YAML/);
+    expect(error.message).toContain('hint:');
+  });
+
+  it('rejects an unknown key at its position and lists the known ones', () => {
+    const error = failure(VALID.replace('description: A demo.', 'description: A demo.\nruntimez: [python]'));
+    expect([error.line, error.column]).toEqual([3, 1]);
+    expect(error.problem).toBe('unknown key "runtimez" in scenario');
+    expect(error.hint).toContain('runtimes');
+  });
+
+  it('rejects an unknown runtime name where it is written', () => {
+    const error = failure(VALID.replace('description: A demo.', 'description: A demo.\nruntimes: [python, cobol]'));
+    expect([error.line, error.column]).toEqual([3, 20]);
+    expect(error.problem).toContain('scenario.runtimes[1] must be one of typescript, python, pyodide, python-container');
+  });
+
+  it('asks for both languages of a program', () => {
+    const error = failure(VALID.replace("        python: return 'hi'\n", ''));
+    expect(error.problem).toBe('scenario.script[1].assistant.run_code is missing the required key "python"');
+    expect(error.line).toBe(14);
+  });
+
+  it('rejects two step kinds in one script item', () => {
+    const error = failure(VALID.replace('  - final: Hi.', '  - final: Hi.\n    user: again'));
+    expect(error.problem).toContain('has "user" beside "final"');
+  });
+
+  it('requires the name to match the file', () => {
+    const error = failure(VALID.replace('name: demo', 'name: other'));
+    expect(error.problem).toContain('differs from the file name "demo"');
+    expect([error.line, error.column]).toEqual([1, 7]);
+  });
+
+  it('reserves the entry ids the gate fills in', () => {
+    expect(failure(VALID.replace('id: tools', 'id: runtime')).problem).toBe('entry id "runtime" is reserved');
+  });
+
+  it('checks that the script runs from a user turn to a final answer', () => {
+    expect(failure(VALID.replace('  - final: Hi.\n', '')).problem).toBe('the script must end with a final answer');
+  });
+
+  it('needs one expected outcome per run_code call', () => {
+    expect(failure(VALID.replace('runs: [ok]', 'runs: [ok, timeout]')).problem).toContain('lists 2 outcome(s) but the script makes 1');
+  });
+
+  it('loads every committed scenario', async () => {
+    const dir = sourceAsset('scenarios');
+    const names = (await readdir(dir)).filter((n) => n.endsWith('.yml'));
+    expect(names.length).toBeGreaterThanOrEqual(8);
+    for (const name of names) await expect(loadScenario(join(dir, name))).resolves.toMatchObject({ name: name.replace('.yml', '') });
+  });
+});

@@ -1,0 +1,61 @@
+import type { Language } from '../../runtimes/seam/types.js';
+
+/** The runtimes a scenario can run on; each maps to one runtime plugin and its isolation. */
+export const RUNTIME_NAMES = ['typescript', 'python', 'pyodide', 'python-container'] as const;
+export type RuntimeName = (typeof RUNTIME_NAMES)[number];
+
+export const RUNTIME_LANGUAGE: Readonly<Record<RuntimeName, Language>> = {
+  typescript: 'typescript',
+  python: 'python',
+  pyodide: 'python',
+  'python-container': 'python',
+};
+
+/** One cordis entry of the composition, as written in the scenario. */
+export interface CompositionEntry {
+  id: string;
+  /** Source path below the package root without extension, e.g. `codemode/tools/plugin`. */
+  plugin: string;
+  config?: unknown;
+  /** 1-based line of the entry in the scenario file, for errors raised after loading. */
+  line: number;
+}
+
+export interface RunCodeStep {
+  description: string;
+  programs: Readonly<Record<Language, string>>;
+}
+
+export type ScriptStep =
+  | { kind: 'user'; text: string; line: number }
+  | {
+      kind: 'assistant';
+      text: string;
+      runCode: RunCodeStep;
+      /** Substrings the tool result answering this call must contain; a miss fails the replay. */
+      resultIncludes: string[];
+      line: number;
+    }
+  | { kind: 'final'; text: string; line: number };
+
+export type RunOutcome = 'ok' | 'exception' | 'timeout' | 'abort' | 'worker-exit' | 'invalid-output' | 'output-limit';
+
+export interface Expectations {
+  /** One outcome per `run_code` call, in order. */
+  runs?: RunOutcome[];
+  /** Substrings the final answer must contain. */
+  finalIncludes?: string[];
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  /** Absolute path of the scenario file. */
+  file: string;
+  runtimes: RuntimeName[];
+  /** Config of the runtime entry, merged over the gate's defaults (e.g. `timeoutMs`). */
+  runtimeConfig: Record<string, unknown>;
+  composition: CompositionEntry[];
+  script: ScriptStep[];
+  expect: Expectations;
+}

@@ -1,0 +1,46 @@
+import { tmpdir } from 'node:os';
+
+/**
+ * Replaces volatile values with numbered tokens. One normalizer serves all files of one scenario × runtime,
+ * so the same value gets the same token everywhere (`<tmp-1>` in cordis.yml and in the transcript) and two
+ * different values never share one.
+ */
+export class Normalizer {
+  private readonly tokens = new Map<string, string>();
+  private readonly counts = new Map<string, number>();
+  private readonly rules: Array<{ kind: string; pattern: RegExp }>;
+
+  constructor(private readonly packageRoot: string) {
+    const tmp = escape(tmpdir().replace(/\/+$/, ''));
+    this.rules = [
+      { kind: 'tmp', pattern: new RegExp(`${tmp}/[^\\s'"\`:,;)\\]}>]+`, 'g') },
+      { kind: 'uuid', pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi },
+      // Container ids: full (64) or short (12) hex.
+      { kind: 'container', pattern: /\b(?:[0-9a-f]{64}|[0-9a-f]{12})\b/g },
+      { kind: 'duration', pattern: /\b\d+(?:\.\d+)?\s?(?:ms|s)\b(?=[^A-Za-z]|$)/g },
+      { kind: 'pid', pattern: /\bpid[ =:]?\d+\b/gi },
+    ];
+  }
+
+  text(input: string): string {
+    let out = input.split(this.packageRoot).join('<root>');
+    for (const { kind, pattern } of this.rules) out = out.replace(pattern, (value) => this.token(kind, value));
+    return out;
+  }
+
+  private token(kind: string, value: string): string {
+    const key = `${kind}\0${value}`;
+    let token = this.tokens.get(key);
+    if (token === undefined) {
+      const n = (this.counts.get(kind) ?? 0) + 1;
+      this.counts.set(kind, n);
+      token = `<${kind}-${n}>`;
+      this.tokens.set(key, token);
+    }
+    return token;
+  }
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

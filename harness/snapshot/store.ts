@@ -1,0 +1,105 @@
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import { textDiff, type TextDiff } from '../text/diff.js';
+import { sweepTempFiles, TEMP_PREFIX, writeFileAtomic } from './atomic.js';
+import type { SnapshotFiles } from './transcript.js';
+
+/** What became of one snapshot file. */
+export type FileStatus = 'same' | 'changed' | 'new' | 'garbage' | 'obsolete';
+
+export interface FileVerdict {
+  /** Path below the snapshots folder, e.g. `nested-reads/python/transcript.yaml`. */
+  path: string;
+  status: FileStatus;
+  /** The file this run produced (absent for obsolete files). */
+  proposed?: string;
+  /** From the committed file to the proposed one (changed files); `renderDiff` shows it. */
+  diff?: TextDiff;
+  /** Why a committed file is unreadable (garbage files). */
+  reason?: string;
+}
+
+/** Compares the files of one scenario × runtime with the committed ones in `snapshotsDir/<folder>/`. */
+export async function compareFolder(snapshotsDir: string, folder: string, files: SnapshotFiles): Promise<FileVerdict[]> {
+  const dir = join(snapshotsDir, folder);
+  const present = (await readdir(dir).catch(() => [] as string[])).filter((n) => !n.startsWith(TEMP_PREFIX));
+  const verdicts: FileVerdict[] = [];
+  for (const [name, proposed] of files) {
+    const path = `${folder}/${name}`;
+    if (!present.includes(name)) {
+      verdicts.push({ path, status: 'new', proposed });
+      continue;
+    }
+    const bytes = await readFile(join(dir, name));
+    const reason = garbageReason(name, bytes);
+    if (reason) {
+      verdicts.push({ path, status: 'garbage', proposed, reason: `snapshots/${path} ${reason}; regenerate it with \`concord gate --update=all\` or restore it from git` });
+      continue;
+    }
+    const committed = bytes.toString('utf8');
+    if (committed === proposed) verdicts.push({ path, status: 'same', proposed });
+    else verdicts.push({ path, status: 'changed', proposed, diff: snapshotDiff(path, committed, proposed) });
+  }
+  for (const name of present.filter((n) => !files.has(n)).sort()) verdicts.push({ path: `${folder}/${name}`, status: 'obsolete' });
+  return verdicts;
+}
+
+/** Why a committed snapshot file cannot be a snapshot: not text, or not the format its name says. */
+export function garbageReason(name: string, bytes: Buffer): string | undefined {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return 'is not UTF-8 text';
+  }
+  if (text.includes('\0')) return 'contains NUL bytes';
+  if (/\.ya?ml$/.test(name)) {
+    const lines = new LineCounter();
+    const [error] = parseDocument(text, { prettyErrors: false, lineCounter: lines }).errors;
+    if (error) {
+      const { line, col } = lines.linePos(error.pos[0]);
+      return `is not valid YAML (line ${line}, column ${col}): ${error.message.split('\n')[0]}`;
+    }
+  }
+  if (name.endsWith('.json')) {
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      return `is not valid JSON: ${(error as Error).message}`;
+    }
+  }
+  return undefined;
+}
+
+/** The diff a reviewer reads for one snapshot file (`path` below the snapshots folder). */
+export function snapshotDiff(path: string, committed: string, proposed: string): TextDiff {
+  const label = `snapshots/${path}`;
+  return textDiff({ before: `${label} (committed)`, after: `${label} (this run)` }, committed, proposed, { json: path.endsWith('.json') });
+}
+
+/** Snapshot folders on disk, as `scenario/runtime`. */
+export async function snapshotFolders(snapshotsDir: string): Promise<string[]> {
+  const folders: string[] = [];
+  for (const scenario of await readdir(snapshotsDir, { withFileTypes: true }).catch(() => [])) {
+    if (!scenario.isDirectory()) continue;
+    for (const runtime of await readdir(join(snapshotsDir, scenario.name), { withFileTypes: true })) {
+      if (runtime.isDirectory()) folders.push(`${scenario.name}/${runtime.name}`);
+    }
+  }
+  return folders.sort();
+}
+
+/** Applies one verdict to the snapshots folder: writes the proposed file, or removes an obsolete one. */
+export async function applyVerdict(snapshotsDir: string, verdict: Pick<FileVerdict, 'path' | 'status' | 'proposed'>): Promise<void> {
+  const target = join(snapshotsDir, verdict.path);
+  if (verdict.proposed === undefined) {
+    await rm(target, { force: true, recursive: true });
+    return;
+  }
+  await writeFileAtomic(target, verdict.proposed);
+}
+
+export async function sweepFolder(snapshotsDir: string, folder: string): Promise<void> {
+  await sweepTempFiles(join(snapshotsDir, folder));
+}

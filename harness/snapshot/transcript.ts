@@ -1,0 +1,152 @@
+import { isDeepStrictEqual } from 'node:util';
+import { Document, Scalar, visit } from 'yaml';
+import type { ChatMessage, ModelRequest, ModelResponse, SystemSection, ToolCall, WireTool } from '../../codemode/agent/model.js';
+import type { ProgramRun, ToolCallRecord } from '../../codemode/run-code/execute.js';
+import type { Isolation, Language } from '../../runtimes/seam/types.js';
+import type { RuntimeName } from '../scenario/types.js';
+import { Normalizer } from './normalize.js';
+
+/** What one scenario × runtime produced, before normalizing. */
+export interface RunRecord {
+  scenario: string;
+  runtime: RuntimeName;
+  language: Language;
+  isolation: Isolation | undefined;
+  cordisYml: string;
+  /** Every request the model received, with its answer. */
+  exchanges: ReadonlyArray<{ request: ModelRequest; response?: ModelResponse; error?: string }>;
+  programs: readonly ProgramRun[];
+  toolCalls: readonly ToolCallRecord[];
+  answer?: string;
+  /** Why the run stopped short, when it did. */
+  failure?: string;
+}
+
+/** The snapshot files of one scenario × runtime: file name → text. */
+export type SnapshotFiles = Map<string, string>;
+
+const SDK_FILE: Readonly<Record<Language, string>> = { python: 'tools-sdk.py', typescript: 'tools-sdk.ts' };
+export const RUN_CODE_FILE = 'run_code.json';
+export const TRANSCRIPT_FILE = 'transcript.yaml';
+export const CORDIS_FILE = 'cordis.yml';
+
+/** Builds the snapshot files, volatile values replaced by numbered tokens. */
+export function snapshotFiles(record: RunRecord, packageRoot: string): SnapshotFiles {
+  const normalizer = new Normalizer(packageRoot);
+  const files: SnapshotFiles = new Map();
+  files.set(CORDIS_FILE, normalizer.text(record.cordisYml));
+
+  const first = record.exchanges[0]?.request;
+  const sdkFile = SDK_FILE[record.language];
+  const sdk = first ? fencedBody(first.system.find((s) => s.id === 'tools:sdk')?.text) : undefined;
+  if (sdk !== undefined) files.set(sdkFile, normalizer.text(sdk.body));
+  const runCode = first?.tools.find((t) => t.name === 'run_code');
+  if (runCode) files.set(RUN_CODE_FILE, normalizer.text(JSON.stringify(runCode, null, 2) + '\n'));
+
+  files.set(TRANSCRIPT_FILE, normalizer.text(transcriptYaml(record, sdk && { file: sdkFile, ...sdk })));
+  return files;
+}
+
+/** The code inside the section's fence, when the section is exactly one fenced block. */
+export function fencedBody(text: string | undefined): { fence: string; body: string } | undefined {
+  if (text === undefined) return undefined;
+  const match = /^(`{3,})([\w-]*)\n([\s\S]*\n)\1$/.exec(text);
+  return match ? { fence: match[2]!, body: match[3]! } : undefined;
+}
+
+function transcriptYaml(record: RunRecord, sdk: { file: string; fence: string; body: string } | undefined): string {
+  const first = record.exchanges[0]?.request;
+  const data: Record<string, unknown> = {
+    scenario: record.scenario,
+    runtime: record.runtime,
+    language: record.language,
+    isolation: record.isolation ?? '(no runtime mounted)',
+  };
+  if (first) {
+    data.system = sections(first.system, sdk);
+    data.tools = first.tools.map((t) => t.name);
+    const native = first.tools.filter((t) => t.name !== 'run_code');
+    if (native.length > 0) data.native_tools = native;
+  }
+  data.turns = turns(record, sdk);
+  if (record.programs.length > 0) {
+    // The agent numbers program runs in the order it answers tool calls, which is the order the model made them.
+    const asked = record.exchanges.flatMap((e) => e.response?.toolCalls ?? []).filter((c) => c.name === 'run_code');
+    data.programs = record.programs.map((run, i) => program(run, asked[i]));
+  }
+  if (record.toolCalls.length > 0) data.tool_calls = record.toolCalls.map(call);
+  if (record.answer !== undefined) data.answer = record.answer;
+  if (record.failure !== undefined) data.failure = record.failure;
+  return toYaml(data);
+}
+
+function sections(system: SystemSection[], sdk: { file: string; fence: string } | undefined): unknown[] {
+  return system.map((s) => (s.id === 'tools:sdk' && sdk ? { id: s.id, fence: sdk.fence, file: sdk.file } : { id: s.id, text: s.text }));
+}
+
+/** Each request shows only what is new since the previous one; a request that rewrites history shows it all. */
+function turns(record: RunRecord, sdk: { file: string; fence: string } | undefined): unknown[] {
+  const first = record.exchanges[0]?.request;
+  let previous: ChatMessage[] = [];
+  return record.exchanges.map(({ request, response, error }, i) => {
+    const turn: Record<string, unknown> = { request: i + 1 };
+    if (first && i > 0) {
+      if (!isDeepStrictEqual(request.system, first.system)) turn.system = sections(request.system, sdk);
+      if (!isDeepStrictEqual(request.tools, first.tools)) turn.tools = request.tools as WireTool[];
+    }
+    const continues = isDeepStrictEqual(request.messages.slice(0, previous.length), previous);
+    let fresh = continues ? request.messages.slice(previous.length) : request.messages;
+    if (!continues) turn.history = 'rewritten: every message is shown';
+    const answered = i > 0 ? record.exchanges[i - 1]?.response : undefined;
+    // The model's own previous answer opens the new messages; it is shown once, as that turn's answer.
+    if (continues && answered && fresh[0]?.role === 'assistant' && isDeepStrictEqual(fresh[0], { role: 'assistant', ...answered })) fresh = fresh.slice(1);
+    turn.sent = fresh.map(message);
+    if (response) turn.answer = answer(response);
+    if (error !== undefined) turn.error = error;
+    previous = [...request.messages, ...(response ? [{ role: 'assistant' as const, ...response }] : [])];
+    return turn;
+  });
+}
+
+function message(m: ChatMessage): unknown {
+  if (m.role === 'user') return { user: m.content };
+  if (m.role === 'tool') return { tool: m.toolCallId, content: m.content };
+  return { assistant: m.content, tool_calls: m.toolCalls };
+}
+
+function answer(response: ModelResponse): unknown {
+  if (response.toolCalls.length === 0) return { final: response.content };
+  return { ...(response.content ? { say: response.content } : {}), tool_calls: response.toolCalls };
+}
+
+/** A program run; its code and description are shown only where they differ from the call that asked for it. */
+function program(run: ProgramRun, asked: ToolCall | undefined): unknown {
+  const result: Record<string, unknown> = {};
+  if (run.result.value !== undefined) result.value = run.result.value;
+  result.logs = run.result.logs;
+  if (run.result.error) result.error = run.result.error;
+  const args = (asked?.arguments ?? {}) as Record<string, unknown>;
+  return {
+    call: run.callId,
+    ...(args.description === run.description ? {} : { description: run.description }),
+    ...(args.code === run.code ? {} : { code: run.code }),
+    calls: run.calls.map(call),
+    result,
+  };
+}
+
+function call(c: ToolCallRecord): unknown {
+  return { id: c.id, tool: c.tool, args: c.args, ...('value' in c ? { value: c.value } : {}), ...(c.error !== undefined ? { error: c.error } : {}) };
+}
+
+/** YAML with block scalars for every multi-line string, so a reviewer reads programs and prompts as text. */
+export function toYaml(data: unknown): string {
+  const doc = new Document(data);
+  visit(doc, {
+    Scalar(_key, node) {
+      // yaml falls back to a quoted scalar by itself where a block cannot hold the text exactly.
+      if (typeof node.value === 'string' && node.value.includes('\n')) node.type = Scalar.BLOCK_LITERAL;
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { renderDiff, splitJsonStrings, textDiff } from './diff.js';
+import { colorWanted } from './paint.js';
+
+const labels = { before: 'run_code.json (committed)', after: 'run_code.json (this run)' };
+const ESC = '\x1b[';
+
+const sentences = [
+  'Run a program that works with the tools listed in the SDK section, and get back what it produced.',
+  'The program is the body of an async function, so `await` works at the top level and `return` ends it.',
+  'Call a tool as `await tools.name({...})` with a plain dict of arguments, or `await tools["name"]({...})` otherwise.',
+  'Only `tools` and `ToolCallError` exist while the program runs; the classes in the SDK section are for reading.',
+];
+const wireJson = (description: string) => JSON.stringify({ name: 'run_code', description, parameters: { type: 'object' } }, null, 2) + '\n';
+
+const wordLines = (text: string) => text.split('\n').filter((line) => line.startsWith('~'));
+
+describe('renderDiff', () => {
+  it('names just the word that changed in a long JSON description', () => {
+    const before = wireJson(sentences.join('\n'));
+    const after = before.replace('Call a tool', 'Invoke a tool');
+    expect(before.split('\n').some((line) => line.length > 400)).toBe(true);
+    const shown = renderDiff(textDiff(labels, before, after, { json: true }), false);
+    expect(wordLines(shown)).toEqual(['~ [-Call-]{+Invoke+} a tool as `await …']);
+    // The -/+ pair is the one sentence that changed, not the whole JSON line.
+    expect(shown.split('\n').filter((line) => /^[-+][^-+]/.test(line))).toEqual([
+      `-${JSON.stringify(sentences[2]).slice(1, -1)}\\n`,
+      `+${JSON.stringify(sentences[2]!.replace('Call', 'Invoke')).slice(1, -1)}\\n`,
+    ]);
+    expect(shown).toContain('JSON strings are shown broken after each \\n');
+    expect(shown).not.toContain(ESC);
+  });
+
+  it('keeps a few words of context around a change in the middle of a long line', () => {
+    const before = `text: ${sentences.join(' ')}\n`;
+    const after = before.replace('top level', 'outer level');
+    const shown = renderDiff(textDiff(labels, before, after), false);
+    expect(wordLines(shown)).toEqual(['~ … `await` works at the [-top-]{+outer+} level and `return` ends …']);
+    expect(shown).not.toContain('JSON strings are shown');
+  });
+
+  it('reads changes apart only by whitespace as one, and leaves rewritten lines to the -/+ lines', () => {
+    const shown = renderDiff(textDiff(labels, 'a program that works with tools\nalpha beta\n', 'a program that talks to tools\ngamma delta\n'), false);
+    expect(wordLines(shown)).toEqual(['~ a program that [-works with-]{+talks to+} tools']);
+  });
+
+  it('colors removed words red and added words green only when color is on', () => {
+    const before = 'key: the quick brown fox\n';
+    const after = 'key: the slow brown fox\n';
+    const colored = renderDiff(textDiff(labels, before, after), true);
+    expect(colored).toContain(`~ key: the ${ESC}31m[-quick-]${ESC}0m${ESC}32m{+slow+}${ESC}0m brown fox`);
+    expect(colored).toContain(`${ESC}31m-key: the quick brown fox${ESC}0m`);
+    expect(renderDiff(textDiff(labels, before, after), false)).not.toContain(ESC);
+  });
+});
+
+describe('splitJsonStrings', () => {
+  it('breaks only after \\n escapes inside strings, and the lines join back to the text', () => {
+    const text = JSON.stringify({ a: 'one\ntwo\n', b: 'back\\nslash', 'c\nkey': 1 }, null, 2);
+    const split = splitJsonStrings(text);
+    expect(split.split('\n')).toEqual(['{', '  "a": "one\\n', 'two\\n",', '  "b": "back\\\\nslash",', '  "c\\n', 'key": 1', '}']);
+    expect(split.replaceAll('\\n\n', '\\n')).toBe(text);
+  });
+});
+
+describe('colorWanted', () => {
+  it('is on for a terminal unless NO_COLOR is set', () => {
+    expect(colorWanted({ isTTY: true }, {})).toBe(true);
+    expect(colorWanted({ isTTY: false }, {})).toBe(false);
+    expect(colorWanted({}, {})).toBe(false);
+    expect(colorWanted({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+  });
+});

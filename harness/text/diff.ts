@@ -1,0 +1,165 @@
+import { diffWordsWithSpace, structuredPatch, type StructuredPatchHunk } from 'diff';
+import { COLOR, paint } from './paint.js';
+
+/**
+ * The one place where concord turns two texts into a diff a person reads: the gate's mismatches,
+ * `concord review`, junit failures and the keyless model's script mismatches all render through here.
+ */
+
+export interface TextDiff {
+  /** Names of the two sides, e.g. `snapshots/x/python/run_code.json (committed)`. */
+  labels: { before: string; after: string };
+  /** Whether JSON strings are shown broken after each `\n` escape, so the lines shown are not the file's lines. */
+  jsonSplit: boolean;
+  hunks: StructuredPatchHunk[];
+}
+
+export interface TextDiffOptions {
+  /** Unchanged lines around each change. */
+  context?: number;
+  /** The texts are JSON: show each string holding `\n` escapes broken after them (the texts themselves stay as they are). */
+  json?: boolean;
+}
+
+/** Words of unchanged text kept on each side of a change in a word-level line. */
+const CONTEXT_WORDS = 4;
+/** Beyond this many word edits a line pair is a rewrite: the `-`/`+` lines already say everything. */
+const MAX_WORD_EDITS = 200;
+
+/** The changed lines of `before` → `after`, as hunks; `renderDiff` turns them into text. */
+export function textDiff(labels: TextDiff['labels'], before: string, after: string, options: TextDiffOptions = {}): TextDiff {
+  const shownBefore = options.json ? splitJsonStrings(before) : before;
+  const shownAfter = options.json ? splitJsonStrings(after) : after;
+  const jsonSplit = shownBefore !== before || shownAfter !== after;
+  const { hunks } = structuredPatch(labels.before, labels.after, shownBefore, shownAfter, undefined, undefined, { context: options.context ?? 3 });
+  return { labels, jsonSplit, hunks };
+}
+
+/**
+ * A unified diff in which each changed line pair is followed by a `~` line naming just what changed in it,
+ * `[-removed-]{+added+}` with a few words of context. Red and green when `color` is on.
+ */
+export function renderDiff(diff: TextDiff, color: boolean): string {
+  const out = [`--- ${diff.labels.before}`, `+++ ${diff.labels.after}`];
+  if (diff.jsonSplit) {
+    out.push(paint(color, COLOR.dim, '(JSON strings are shown broken after each \\n; the file keeps each on one line, and line numbers count the lines shown)'));
+  }
+  for (const hunk of diff.hunks) {
+    // Unified diff quirk: an empty side names the line before it.
+    const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
+    const newStart = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;
+    out.push(paint(color, COLOR.cyan, `@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@`));
+    let removed: string[] = [];
+    let added: string[] = [];
+    const closeBlock = () => {
+      for (let i = 0; i < Math.min(removed.length, added.length); i++) {
+        const line = wordLine(removed[i]!, added[i]!, color);
+        if (line !== undefined) out.push(line);
+      }
+      removed = [];
+      added = [];
+    };
+    for (const line of hunk.lines) {
+      const mark = line[0];
+      if (mark === '-') {
+        if (added.length > 0) closeBlock();
+        removed.push(line.slice(1));
+        out.push(paint(color, COLOR.red, line));
+      } else if (mark === '+') {
+        added.push(line.slice(1));
+        out.push(paint(color, COLOR.green, line));
+      } else if (mark === '\\') {
+        // "\ No newline at end of file" belongs to the line above it.
+        out.push(line);
+      } else {
+        closeBlock();
+        out.push(line);
+      }
+    }
+    closeBlock();
+  }
+  return out.join('\n');
+}
+
+/** The word-level change of one line pair, or nothing when the two lines share no words. */
+function wordLine(before: string, after: string, color: boolean): string | undefined {
+  const changes = diffWordsWithSpace(before, after, { maxEditLength: MAX_WORD_EDITS });
+  if (changes === undefined || !changes.some((c) => !c.added && !c.removed && /\S/.test(c.value))) return undefined;
+  const segments = wordSegments(changes);
+  const parts = segments.map((s, i) => {
+    if (s.same !== undefined) return elide(s.same, i > 0, i < segments.length - 1);
+    return (s.removed ? paint(color, COLOR.red, `[-${s.removed}-]`) : '') + (s.added ? paint(color, COLOR.green, `{+${s.added}+}`) : '');
+  });
+  return `~ ${parts.join('')}`;
+}
+
+/** Unchanged text (`same`) or a change (`removed` → `added`). */
+interface WordSegment {
+  same?: string;
+  removed: string;
+  added: string;
+}
+
+/** Unchanged and changed runs; changes apart only by whitespace read as one (`[-works with-]{+talks to+}`). */
+function wordSegments(changes: ReadonlyArray<{ value: string; added: boolean; removed: boolean }>): WordSegment[] {
+  const segments: WordSegment[] = [];
+  for (const change of changes) {
+    if (!change.added && !change.removed) {
+      segments.push({ same: change.value, removed: '', added: '' });
+      continue;
+    }
+    let last = segments[segments.length - 1];
+    const before = segments[segments.length - 2];
+    if (last?.same !== undefined && !/\S/.test(last.same) && before !== undefined && before.same === undefined) {
+      segments.pop();
+      before.removed += last.same;
+      before.added += last.same;
+      last = before;
+    }
+    if (last === undefined || last.same !== undefined) segments.push((last = { removed: '', added: '' }));
+    if (change.removed) last.removed += change.value;
+    else last.added += change.value;
+  }
+  return segments;
+}
+
+/** Unchanged text cut down to a few words after the change before it and before the change after it. */
+function elide(text: string, afterChange: boolean, beforeChange: boolean): string {
+  // Even indexes hold words, odd ones the whitespace between them; the first and last word are empty when
+  // the text starts or ends with whitespace, and do not count.
+  const parts = text.split(/(\s+)/);
+  const keep = 2 * CONTEXT_WORDS;
+  const headLength = afterChange ? keep + (parts[0] === '' ? 2 : 0) : 0;
+  const tailLength = beforeChange ? keep + (parts[parts.length - 1] === '' ? 2 : 0) : 0;
+  if (parts.length <= headLength + tailLength + 1) return text;
+  const head = parts.slice(0, headLength).join('');
+  const tail = tailLength > 0 ? parts.slice(-tailLength).join('') : '';
+  return `${head}…${tail}`;
+}
+
+/**
+ * The text with a line break after each `\n` escape inside a JSON string (not after one that ends the
+ * string), so that prose kept in one JSON string diffs sentence by sentence. Joining the lines back gives
+ * the text. Scans tokens only; text that is not JSON comes out with a few extra breaks at worst.
+ */
+export function splitJsonStrings(text: string): string {
+  const pieces: string[] = [];
+  let from = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (!inString) {
+      inString = c === '"';
+    } else if (c === '"' || c === '\n') {
+      inString = false;
+    } else if (c === '\\') {
+      i++;
+      if (text[i] === 'n' && text[i + 1] !== '"') {
+        pieces.push(text.slice(from, i + 1));
+        from = i + 1;
+      }
+    }
+  }
+  pieces.push(text.slice(from));
+  return pieces.join('\n');
+}

@@ -1,0 +1,30 @@
+# The tools your program can call, described as Python stubs.
+# At run time your program sees exactly two names: `tools` and `ToolCallError`. The TypedDict classes
+# below are static stubs for reading only: they do not exist at run time, so never import, construct or
+# name them in code. Pass arguments as a plain dict; results come back as plain dicts, lists and values.
+# Call a tool with `await tools.name({...})`; a tool listed only in a comment is called by its exact
+# name: `await tools["name"]({...})`. A failed call raises ToolCallError, whose `toolName` names the tool.
+from typing import Any, Literal, NotRequired, TypedDict, Union
+
+
+class LossaryLookupArgs(TypedDict):
+    word: str
+
+
+class LossaryLookupOutput(TypedDict):
+    meaning: str | None
+    word: str
+
+
+class ToolCallError(Exception):
+    """Raised by a failed tool call."""
+    toolName: str
+
+
+class Tools:
+    # await tools["ꟑlossary_lookup"](args: LossaryLookupArgs) -> LossaryLookupOutput
+    #     Looks a word up in the glossary.
+    pass
+
+
+tools: Tools
