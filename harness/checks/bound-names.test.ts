@@ -1,0 +1,87 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
+import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
+import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
+import type { CodeRuntime, RunRequest } from '../../runtimes/seam/types.js';
+import type { RuntimeName } from '../scenario/types.js';
+import { boundNamesCheck } from './bound-names.js';
+import { pythonClassNames, typescriptDeclaredNames } from './bound-names/declared-names.js';
+import { committedScenarios, runPair } from './test/run-pair.js';
+import type { CheckInput } from './types.js';
+
+afterAll(() => disposeSharedRuntimes());
+
+const containerReason = await containerUnavailable(CPYTHON_DEFAULTS.image);
+if (containerReason) console.warn(`bound-names on python-container skipped: ${containerReason}`);
+const RUNTIMES: RuntimeName[] = ['typescript', 'python', 'pyodide', ...(containerReason ? [] : ['python-container' as const])];
+
+const inputs = new Map<RuntimeName, CheckInput>();
+async function exoticNames(runtime: RuntimeName): Promise<CheckInput> {
+  if (!inputs.has(runtime)) {
+    const scenario = (await committedScenarios()).find((s) => s.name === 'exotic-names')!;
+    inputs.set(runtime, await runPair(scenario, runtime));
+  }
+  return inputs.get(runtime)!;
+}
+
+/** A runtime that hands every program one more namespace than it was asked to. */
+const extraBinding = (runtime: CodeRuntime): CodeRuntime => ({
+  ...runtime,
+  language: runtime.language,
+  isolation: runtime.isolation,
+  run: (request: RunRequest) => runtime.run({ ...request, bindings: [...request.bindings, { name: 'debug', functions: new Map() }] }),
+});
+
+/** A runtime that runs something of its own before each program. */
+const prelude = (code: string) => (runtime: CodeRuntime): CodeRuntime => ({
+  ...runtime,
+  language: runtime.language,
+  isolation: runtime.isolation,
+  run: (request: RunRequest) => runtime.run({ ...request, program: `${code}\n${request.program}` }),
+});
+
+const messagesOf = async (input: CheckInput, check = boundNamesCheck()) => (await check.run(input)).map((f) => f.message);
+
+describe('bound names', () => {
+  it.each(RUNTIMES)('exactly tools and ToolCallError are bound on %s', { timeout: 180_000 }, async (runtime) => {
+    const input = await exoticNames(runtime);
+    expect(await messagesOf(input)).toEqual([]);
+  });
+
+  it('reads the declared names out of both SDKs', { timeout: 120_000 }, async () => {
+    expect(pythonClassNames((await exoticNames('python')).files.get('tools-sdk.py')!)).toEqual([
+      'Tool2faVerifyArgs', 'Tool2faVerifyOutputArgs', 'Tool2faVerifyOutput', 'ProtoArgs', 'ProtoOutputArgs', 'ProtoOutput',
+      'ClassArgs', 'ClassOutputArgs', 'ClassOutput', 'WeatherAlertsArgs', 'WeatherAlertsOutputArgs', 'WeatherAlertsOutput',
+      'ToolCallError', 'Tools',
+    ]);
+    expect(typescriptDeclaredNames((await exoticNames('typescript')).files.get('tools-sdk.ts')!)).toEqual([
+      'ToolCallError', 'Tool2faVerifyArgs', 'Tool2faVerifyOutput', 'ProtoArgs', 'ProtoOutput', 'ClassArgs', 'ClassOutput',
+      'WeatherAlertsArgs', 'WeatherAlertsOutput', 'tools',
+    ]);
+  });
+
+  it.each(['python', 'pyodide'] as const)('fails a %s runtime that binds an extra namespace', { timeout: 120_000 }, async (runtime) => {
+    expect(await messagesOf(await exoticNames(runtime), boundNamesCheck({ wrap: extraBinding }))).toEqual([
+      `globals beyond tools and ToolCallError are bound: debug on the ${runtime} runtime`,
+    ]);
+  });
+
+  it('fails a python runtime that leaks an SDK class into builtins', { timeout: 120_000 }, async () => {
+    const leak = prelude('import builtins\nbuiltins.ProtoArgs = dict');
+    expect(await messagesOf(await exoticNames('python'), boundNamesCheck({ wrap: leak }))).toEqual([
+      'SDK classes that must raise NameError resolve: ProtoArgs (bound) on the python runtime',
+    ]);
+  });
+
+  it('fails a typescript runtime that passes an extra value or sets a global', { timeout: 120_000 }, async () => {
+    const input = await exoticNames('typescript');
+    expect(await messagesOf(input, boundNamesCheck({ wrap: extraBinding }))).toEqual([
+      'the program receives 3 bound values; expected 2 (tools, ToolCallError) on the typescript runtime',
+    ]);
+    const leak = prelude('(globalThis as any).ClassArgs = {}; (globalThis as any).inspector = 1;');
+    expect(await messagesOf(input, boundNamesCheck({ wrap: leak }))).toEqual([
+      'SDK type names reachable as values: ClassArgs (typeof object) on the typescript runtime',
+      'globals beyond the JavaScript and Node built-ins: ClassArgs, inspector on the typescript runtime',
+    ]);
+  });
+});

@@ -1,0 +1,91 @@
+import { runProgram } from '../../codemode/run-code/execute.js';
+import type { ToolRegistry } from '../../codemode/tools/registry.js';
+import type { CodeRuntime, Language } from '../../runtimes/seam/types.js';
+import { assemble, bootAssembly, composeEntries } from '../assembly/assemble.js';
+import { pythonClassNames, typescriptDeclaredNames } from './bound-names/declared-names.js';
+import { platformGlobals } from './bound-names/js-globals.js';
+import { BOUND, pythonProbe, readProbeReport, typescriptProbe, type ProbeReport } from './bound-names/probes.js';
+import type { Check, CheckInput, Finding } from './types.js';
+
+const ID = 'bound-names';
+const SDK_FILE: Readonly<Record<Language, string>> = { python: 'tools-sdk.py', typescript: 'tools-sdk.ts' };
+/** The probe's own time budget: a scenario may shrink the runtime's budget to test timeouts. */
+const PROBE_TIMEOUT_MS = 30_000;
+
+export interface BoundNamesOptions {
+  /** Puts something between the booted runtime and the probe (tests use it to build a leaking runtime). */
+  wrap?: (runtime: CodeRuntime) => CodeRuntime;
+}
+
+/**
+ * Boots the scenario's composition on its runtime (the gate's runtimes are pooled, so this is the very
+ * runtime the scenario ran on) and runs a probe through `run_code`'s own path with the scenario's tools
+ * bound. Python: the globals are exactly `tools` and `ToolCallError`, and each class the SDK declares is
+ * a NameError. TypeScript: the program receives exactly those two values, no SDK type name is reachable
+ * as a value, and the global object holds nothing beyond a fresh worker thread's globals.
+ */
+export function boundNamesCheck(options: BoundNamesOptions = {}): Check {
+  return {
+    id: ID,
+    async run({ scenario, runtime, files }: CheckInput): Promise<Finding[]> {
+      const language = runtime.language;
+      const sdk = files.get(SDK_FILE[language]);
+      if (sdk === undefined) return [];
+      const declared = language === 'python' ? pythonClassNames(sdk).filter((n) => n !== 'ToolCallError') : typescriptDeclaredNames(sdk);
+      const code = language === 'python' ? pythonProbe(declared) : typescriptProbe(declared);
+
+      const app = await bootAssembly(await assemble(composeEntries(scenario, runtime)));
+      let run;
+      try {
+        const registry = app.service<ToolRegistry>('tools');
+        const mounted = app.service<CodeRuntime>('codeRuntime');
+        const budgeted: CodeRuntime = { ...mounted, language: mounted.language, isolation: mounted.isolation, run: (request) => mounted.run({ ...request, timeoutMs: PROBE_TIMEOUT_MS }) };
+        const names = registry.list().map((tool) => tool.name);
+        const refuse = async () => {
+          throw new Error('the bound-names probe calls no tool');
+        };
+        run = await runProgram(options.wrap?.(budgeted) ?? budgeted, names, refuse, { code, description: 'bound-names probe' }, 'probe');
+      } finally {
+        await app.dispose();
+      }
+
+      const where = `on the ${runtime.name} runtime`;
+      const error = (message: string): Finding => ({ check: ID, severity: 'error', message: `${message} ${where}` });
+      if (run.result.error) return [error(`the probe program failed (${run.result.error.kind}: ${run.result.error.message.split('\n').at(-1)})`)];
+      const report = readProbeReport(language, run.result.value);
+      if (report === undefined) return [error(`the probe program returned something unexpected (${JSON.stringify(run.result.value)})`)];
+      const problems = language === 'python' ? pythonProblems(report, declared) : await typescriptProblems(report, declared);
+      return problems.map(error);
+    },
+  };
+}
+
+function pythonProblems(report: ProbeReport, declared: readonly string[]): string[] {
+  const problems: string[] = [];
+  const extra = report.globals.filter((name) => !(BOUND as readonly string[]).includes(name));
+  const missing = BOUND.filter((name) => !report.globals.includes(name));
+  if (extra.length > 0) problems.push(`globals beyond tools and ToolCallError are bound: ${extra.join(', ')}`);
+  if (missing.length > 0) problems.push(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not bound`);
+  if (!missing.includes('ToolCallError') && !report.errorClass) problems.push('ToolCallError is not an Exception class');
+  const resolved = declared.filter((name) => report.names[name] !== 'NameError');
+  if (resolved.length > 0) {
+    problems.push(`SDK classes that must raise NameError resolve: ${resolved.map((name) => `${name} (${report.names[name] ?? 'not tried'})`).join(', ')}`);
+  }
+  return problems;
+}
+
+async function typescriptProblems(report: ProbeReport, declared: readonly string[]): Promise<string[]> {
+  const problems: string[] = [];
+  if (report.received !== BOUND.length) problems.push(`the program receives ${report.received} bound values; expected ${BOUND.length} (tools, ToolCallError)`);
+  if (report.tools !== 'object') problems.push(`typeof tools is ${JSON.stringify(report.tools)}; expected "object"`);
+  if (!report.errorClass) problems.push('ToolCallError is not an Error class');
+  const reachable = declared.filter((name) => !(BOUND as readonly string[]).includes(name) && report.names[name] !== 'undefined');
+  if (reachable.length > 0) problems.push(`SDK type names reachable as values: ${reachable.map((name) => `${name} (typeof ${report.names[name]})`).join(', ')}`);
+  const platform = await platformGlobals();
+  const extra = report.globals.filter((name) => !platform.has(name));
+  if (extra.length > 0) problems.push(`globals beyond the JavaScript and Node built-ins: ${extra.join(', ')}`);
+  return problems;
+}
+
+/** The instance the gate runs (see index.ts). */
+export const boundNames = boundNamesCheck();

@@ -1,0 +1,22 @@
+import type { Check, Finding } from './types.js';
+
+/** The scenario's own `expect:` block: the outcome of each run_code call and words of the final answer. */
+export const expectationsCheck: Check = {
+  id: 'expectations',
+  run({ scenario, record }) {
+    const findings: Finding[] = [];
+    const fail = (message: string) => findings.push({ check: 'expectations', severity: 'error', message });
+    const { runs, finalIncludes } = scenario.expect;
+    if (runs) {
+      const actual = record.programs.map((p) => p.result.error?.kind ?? 'ok');
+      runs.forEach((want, i) => {
+        const got = actual[i];
+        if (got !== want) fail(`run_code call ${i + 1}: expected ${want}, got ${got ?? 'no run'}${record.programs[i]?.result.error ? ` (${record.programs[i]!.result.error!.message.split('\n')[0]})` : ''}`);
+      });
+    }
+    for (const part of finalIncludes ?? []) {
+      if (!(record.answer ?? '').includes(part)) fail(`the final answer should include ${JSON.stringify(part)}; it is ${JSON.stringify(record.answer ?? '(none)')}`);
+    }
+    return findings;
+  },
+};

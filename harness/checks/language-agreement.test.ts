@@ -1,0 +1,99 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { RUN_CODE_TEXT } from '../../codemode/run-code/descriptions.js';
+import { renderSdkSection } from '../../codemode/run-code/sdk-section.js';
+import { runCodeWireTool } from '../../codemode/run-code/wire-tool.js';
+import type { ToolDefinition } from '../../codemode/tools/types.js';
+import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
+import type { Language } from '../../runtimes/seam/types.js';
+import type { RunRecord } from '../snapshot/transcript.js';
+import { languageAgreementCheck } from './language-agreement.js';
+import { committedScenarios, runPair, withToolsConfig } from './test/run-pair.js';
+import type { CheckInput } from './types.js';
+
+afterAll(() => disposeSharedRuntimes());
+
+const messagesOf = async (input: CheckInput) => (await languageAgreementCheck.run(input)).map((f) => f.message);
+
+/** A record holding one request with the given surfaces, for the detectors alone. */
+function recordWith(language: Language, sdkSection: string, runCode = runCodeWireTool(language)): CheckInput {
+  const record: RunRecord = {
+    scenario: 'surfaces',
+    runtime: language === 'python' ? 'python' : 'typescript',
+    language,
+    isolation: 'process',
+    cordisYml: '',
+    exchanges: [{ request: { system: [{ id: 'tools:sdk', text: sdkSection }], tools: [runCode], messages: [] } }],
+    programs: [],
+    toolCalls: [],
+  };
+  return { record } as CheckInput;
+}
+
+// Descriptions that talk about the other language must not count: they are the tool authors' words.
+const TOOLS: ToolDefinition[] = [
+  {
+    name: 'lint',
+    description: 'Lints a TypeScript file: `const x: number = 1;` and console.log(x) => fine. Returns None of the Python errors.',
+    parameters: { type: 'object', properties: { path: { type: 'string', description: 'print(path) or Promise<string>' } }, required: ['path'] },
+    output: { type: 'object', properties: { level: { enum: ['async def', 'undefined;'] } } },
+  },
+];
+
+describe('language agreement on real compositions', () => {
+  it('passes on every committed scenario, on typescript and python', { timeout: 240_000 }, async () => {
+    for (const scenario of await committedScenarios()) {
+      for (const runtime of ['typescript', 'python'] as const) {
+        expect([scenario.name, runtime, await messagesOf(await runPair(scenario, runtime))]).toEqual([scenario.name, runtime, []]);
+      }
+    }
+  });
+
+  it('fails a python runtime whose run_code flavor entry was left in TypeScript', { timeout: 120_000 }, async () => {
+    const nested = (await committedScenarios()).find((s) => s.name === 'nested-reads')!;
+    const wrong = withToolsConfig(nested, (config) => ({ ...config, runCodeText: { python: RUN_CODE_TEXT.typescript } }));
+    const messages = await messagesOf(await runPair(wrong, 'python'));
+    expect(messages).toHaveLength(4);
+    expect(messages[0]).toBe('the run_code description on the python runtime (Python) never names Python');
+    expect(messages[1]).toMatch(/^the run_code description on the python runtime \(Python\) speaks TypeScript: the name TypeScript\/JavaScript \("TypeScript"\), .*`console\.` \("console\.log"\).*; expected Python only$/);
+    expect(messages[2]).toBe('the run_code `code` parameter description on the python runtime (Python) never names Python');
+    expect(messages[3]).toMatch(/^the run_code `code` parameter description on the python runtime \(Python\) speaks TypeScript: the name TypeScript\/JavaScript/);
+  });
+});
+
+describe('language agreement detectors', () => {
+  it.each(['python', 'typescript'] as const)('pass the %s SDK even when tool descriptions speak the other language', async (language) => {
+    expect(await messagesOf(recordWith(language, renderSdkSection(language, TOOLS)))).toEqual([]);
+  });
+
+  it('fail a fence that names the other language', async () => {
+    const section = renderSdkSection('python', TOOLS).replace(/^```python/, '```typescript');
+    expect(await messagesOf(recordWith('python', section))).toEqual(['the tools:sdk fence on the python runtime (Python) says "typescript"; expected "python"']);
+  });
+
+  it('fail TypeScript declarations under a python fence', async () => {
+    const section = renderSdkSection('typescript', TOOLS).replace(/^```typescript/, '```python');
+    expect(await messagesOf(recordWith('python', section))).toEqual([
+      'the tools:sdk declarations on the python runtime (Python) speaks TypeScript: braces or semicolons (";"), an arrow `=>` ("=>"), `Promise<` ("Promise<"), a `declare` statement ("declare class"); expected Python only',
+    ]);
+  });
+
+  it('fail Python stubs under a typescript fence', async () => {
+    const section = renderSdkSection('python', TOOLS).replace(/^```python/, '```typescript');
+    expect(await messagesOf(recordWith('typescript', section))).toEqual([
+      expect.stringMatching(/^the tools:sdk declarations on the typescript runtime \(TypeScript\) speaks Python: a `class X\(` statement \("class LintArgs\("\), `async def`/),
+    ]);
+  });
+
+  it('fail a usage header that speaks the other language', async () => {
+    const section = renderSdkSection('python', TOOLS).replace('\n', '\n# Log with console.log(value) and await tools.lint({ path });\n');
+    expect(await messagesOf(recordWith('python', section))).toEqual([
+      'the tools:sdk usage header on the python runtime (Python) speaks TypeScript: a `tools` call ended by `;` ("await tools.lint({ path });"), `console.` ("console.log"); expected Python only',
+    ]);
+  });
+
+  it('fail Python words in a typescript run_code description', async () => {
+    const text = { ...RUN_CODE_TEXT.typescript, code: 'TypeScript body; print(value) when done, return None.' };
+    const messages = await messagesOf(recordWith('typescript', renderSdkSection('typescript', TOOLS), runCodeWireTool('typescript', { typescript: text })));
+    expect(messages).toEqual(['the run_code `code` parameter description on the typescript runtime (TypeScript) speaks Python: `print(` ("print("), `None` ("None"); expected TypeScript only']);
+  });
+});

@@ -1,0 +1,78 @@
+import type { ModelRequest } from '../../codemode/agent/model.js';
+import { RUN_CODE_TOOL_NAME } from '../../codemode/run-code/wire-tool.js';
+import type { Language } from '../../runtimes/seam/types.js';
+import { fencedBody } from '../snapshot/transcript.js';
+import { codeMarkersOf, LANGUAGE_NAME, otherLanguage, proseMarkersOf } from './language/markers.js';
+import { sdkParts } from './language/sdk-parts.js';
+import type { Check, CheckInput, Finding } from './types.js';
+
+const ID = 'language-agreement';
+const SDK_SECTION = 'tools:sdk';
+
+/**
+ * The `tools:sdk` fence, the `run_code` description, its `code` parameter description and the runtime
+ * all name one language, and none of these surfaces speaks the other one. Requests that repeat the same
+ * surfaces are judged once.
+ */
+export const languageAgreementCheck: Check = {
+  id: ID,
+  run({ record }: CheckInput): Finding[] {
+    const expected = record.language;
+    const problems = new Set<string>();
+    for (const program of record.programs) {
+      if (program.language !== expected) {
+        problems.add(`the runtime that ran ${program.callId} speaks ${program.language}, but the ${record.runtime} runtime should speak ${expected}`);
+      }
+    }
+    for (const { request } of record.exchanges) {
+      for (const problem of requestProblems(request, expected, record.runtime)) problems.add(problem);
+    }
+    return [...problems].map((message) => ({ check: ID, severity: 'error', message }));
+  },
+};
+
+function requestProblems(request: ModelRequest, expected: Language, runtime: string): string[] {
+  const problems: string[] = [];
+  const name = LANGUAGE_NAME[expected];
+  const foreign = otherLanguage(expected);
+  const where = `on the ${runtime} runtime (${name})`;
+  const speaksForeign = (surface: string, markers: string[]) => {
+    if (markers.length > 0) problems.push(`${surface} ${where} speaks ${LANGUAGE_NAME[foreign]}: ${markers.join(', ')}; expected ${name} only`);
+  };
+
+  const section = request.system.find((s) => s.id === SDK_SECTION);
+  if (section !== undefined) {
+    const fenced = fencedBody(section.text);
+    if (fenced === undefined) {
+      problems.push(`the ${SDK_SECTION} section ${where} is not one fenced code block, so its language cannot be read`);
+    } else {
+      if (fenced.fence !== expected) problems.push(`the ${SDK_SECTION} fence ${where} says ${JSON.stringify(fenced.fence)}; expected "${expected}"`);
+      const { header, code } = sdkParts(expected, fenced.body);
+      speaksForeign(`the ${SDK_SECTION} usage header`, proseMarkersOf(foreign, header));
+      speaksForeign(`the ${SDK_SECTION} declarations`, codeMarkersOf(foreign, code));
+    }
+  }
+
+  const runCode = request.tools.find((t) => t.name === RUN_CODE_TOOL_NAME);
+  if (runCode !== undefined) {
+    const code = codeParameterDescription(runCode.parameters);
+    const surfaces: Array<[string, string | undefined]> = [
+      [`the ${RUN_CODE_TOOL_NAME} description`, runCode.description],
+      [`the ${RUN_CODE_TOOL_NAME} \`code\` parameter description`, code],
+    ];
+    for (const [surface, text] of surfaces) {
+      if (text === undefined) {
+        problems.push(`${surface} ${where} is missing`);
+        continue;
+      }
+      if (!new RegExp(`\\b${name}\\b`).test(text)) problems.push(`${surface} ${where} never names ${name}`);
+      speaksForeign(surface, proseMarkersOf(foreign, text));
+    }
+  }
+  return problems;
+}
+
+function codeParameterDescription(parameters: unknown): string | undefined {
+  const code = (parameters as { properties?: { code?: { description?: unknown } } } | null)?.properties?.code;
+  return typeof code?.description === 'string' ? code.description : undefined;
+}

@@ -1,0 +1,89 @@
+import type { Language } from '../../../runtimes/seam/types.js';
+
+/** Something only one of the two languages says: its words in prose, or its syntax in code. */
+export interface Marker {
+  label: string;
+  pattern: RegExp;
+}
+
+export const LANGUAGE_NAME: Readonly<Record<Language, string>> = { typescript: 'TypeScript', python: 'Python' };
+
+/**
+ * Markers of each language in model-facing prose: descriptions and the SDK's usage header, where code
+ * snippets sit among English sentences. Each is shaped like code (a keyword with the punctuation that
+ * follows it) so ordinary English ("None of the", "an interface that") does not trip it.
+ */
+const PROSE_MARKERS: Readonly<Record<Language, readonly Marker[]>> = {
+  typescript: [
+    { label: 'the name TypeScript/JavaScript', pattern: /\b(?:TypeScript|JavaScript)\b/ },
+    { label: '`Promise<`', pattern: /\bPromise</ },
+    { label: 'an `interface` declaration', pattern: /\binterface\s+[A-Za-z_$][\w$]*\s*(?:\{|<|extends\b)/ },
+    { label: 'a `tools` call ended by `;`', pattern: /\bawait\s+tools\s*(?:\.\s*[\p{ID_Start}_$][\p{ID_Continue}$]*|\[[^\]\n]*\])\s*\([^;\n`]*\)\s*;/u },
+    { label: '`console.`', pattern: /\bconsole\.[A-Za-z]+/ },
+    { label: 'a `const`/`let`/`var` declaration', pattern: /\b(?:const|let|var)\s+(?:[A-Za-z_$][\w$]*\s*[:=]|[{[])/ },
+    { label: 'a `declare` statement', pattern: /\bdeclare\s+(?:const|let|var|class|function|namespace|module|global|type|enum)\b/ },
+    { label: 'an arrow `=>`', pattern: /=>/ },
+    { label: 'a TypeScript type annotation', pattern: /:\s*(?:string|number|boolean|unknown|never|void)\b/ },
+    { label: '`undefined`', pattern: /\bundefined\b/ },
+    { label: 'an object spread `{ ...`', pattern: /\{\s*\.\.\.[A-Za-z_$]/ },
+    { label: 'strict equality `===`/`!==`', pattern: /[=!]==/ },
+    { label: 'a TypeScript generic type', pattern: /\b(?:Record|Array|ReadonlyArray|Partial|Required)</ },
+    { label: '`catch (`', pattern: /\bcatch\s*\(/ },
+  ],
+  python: [
+    { label: 'the name Python/CPython/Pyodide', pattern: /\b(?:C?Python|Pyodide)\b/ },
+    { label: '`async def`', pattern: /\basync\s+def\b/ },
+    { label: 'a `def` statement', pattern: /\bdef\s+[\p{ID_Start}_][\p{ID_Continue}]*\s*\(/u },
+    { label: '`TypedDict`/`NotRequired`', pattern: /\b(?:TypedDict|NotRequired)\b/ },
+    { label: '`asyncio`', pattern: /\basyncio\b/ },
+    { label: 'a Python subscripted type', pattern: /\b(?:Literal|Optional|Union|List|Dict|dict|list|tuple)\[/ },
+    { label: '`print(`', pattern: /\bprint\(/ },
+    { label: '`None`', pattern: /\bNone\b(?!\s+of\b)/ },
+    { label: 'a `raise` of an exception', pattern: /\braise\s+[A-Z][A-Za-z]*(?:Error|Exception)\b/ },
+    { label: 'an `except` clause', pattern: /\bexcept\s+[A-Z]\w*|\bexcept\s*:/ },
+    { label: 'a `from … import`', pattern: /\bfrom\s+[\w.]+\s+import\b/ },
+    { label: 'a return annotation `) ->`', pattern: /\)\s*->/ },
+    { label: '`elif`/`lambda`', pattern: /\b(?:elif|lambda)\b/ },
+    { label: '`self.`', pattern: /\bself\./ },
+  ],
+};
+
+/**
+ * Markers of each language in SDK code, once comments and string literals are gone: tool names and field
+ * names become identifiers there, so only punctuation and statement shapes count, never a bare word.
+ */
+const CODE_MARKERS: Readonly<Record<Language, readonly Marker[]>> = {
+  typescript: [
+    { label: 'braces or semicolons', pattern: /[{};]/ },
+    { label: 'an arrow `=>`', pattern: /=>/ },
+    { label: '`Promise<`', pattern: /\bPromise</ },
+    { label: 'a `declare` statement', pattern: /\bdeclare\s+(?:const|let|var|class|function|namespace|module|global|type|enum)\b/ },
+    { label: 'an `export` statement', pattern: /^\s*export\s/m },
+    { label: 'an `interface` declaration', pattern: /\binterface\s+[A-Za-z_$][\w$]*\s*(?:\{|<|extends\b)/ },
+  ],
+  python: [
+    { label: 'a `class X(` statement', pattern: /\bclass\s+[\p{ID_Start}_][\p{ID_Continue}]*\s*\(/u },
+    { label: '`async def`', pattern: /\basync\s+def\b/ },
+    { label: 'a `def` statement', pattern: /\bdef\s+[\p{ID_Start}_][\p{ID_Continue}]*\s*\(/u },
+    { label: 'a return annotation `) ->`', pattern: /\)\s*->/ },
+    { label: 'a line ending in `:`', pattern: /:[ \t]*$/m },
+    { label: 'a `from … import`', pattern: /\bfrom\s+[\w.]+\s+import\b/ },
+    { label: '`NotRequired[`', pattern: /\bNotRequired\[/ },
+  ],
+};
+
+export const otherLanguage = (language: Language): Language => (language === 'python' ? 'typescript' : 'python');
+
+/** What of `speaker`'s language appears in `text`: each marker found, with the first text it matched. */
+function found(markers: readonly Marker[], text: string): string[] {
+  return markers.flatMap(({ label, pattern }) => {
+    const match = pattern.exec(text);
+    return match ? [`${label} (${JSON.stringify(match[0].trim())})`] : [];
+  });
+}
+
+/** Markers of `speaker` in prose. */
+export const proseMarkersOf = (speaker: Language, text: string): string[] => found(PROSE_MARKERS[speaker], text);
+
+/** Markers of `speaker` in code whose comments and strings were removed. */
+export const codeMarkersOf = (speaker: Language, code: string): string[] => found(CODE_MARKERS[speaker], code);

@@ -1,0 +1,107 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderSdk } from '../../codemode/run-code/sdk-section.js';
+import type { ToolDefinition } from '../../codemode/tools/types.js';
+import { runtimeTarget } from '../assembly/runtimes.js';
+import { InterpreterInventory } from '../interpreters/inventory.js';
+import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
+import type { RuntimeName, Scenario } from '../scenario/types.js';
+import type { RunRecord } from '../snapshot/transcript.js';
+import { stubValidityCheck } from './stub-validity.js';
+import type { CheckInput } from './types.js';
+
+const LOOKUP: ToolDefinition = {
+  name: 'lookup',
+  description: 'Finds a word.',
+  parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'], additionalProperties: false },
+};
+// U+A7D1 is a letter from Unicode 14.0: a bare name when rendering for 3.11, not for 3.9 (Unicode 13.0).
+const INSULAR: ToolDefinition = { ...LOOKUP, name: '\u{A7D1}lossary_lookup' };
+
+function input(name: string, runtime: RuntimeName, sdk: string | undefined, pythonFloor = '3.9'): CheckInput {
+  const scenario = {
+    name,
+    description: '',
+    file: `/scenarios/${name}.yml`,
+    runtimes: [runtime],
+    runtimeConfig: {},
+    composition: [{ id: 'tools', plugin: 'codemode/tools/plugin', config: { mode: 'code', pythonFloor }, line: 1 }],
+    script: [],
+    expect: {},
+  } satisfies Scenario;
+  const target = runtimeTarget(runtime, {});
+  const file = target.language === 'python' ? 'tools-sdk.py' : 'tools-sdk.ts';
+  const files = new Map(sdk === undefined ? [] : [[file, sdk]]);
+  return { scenario, runtime: target, record: {} as RunRecord, files };
+}
+
+/** The valid SDK with the colon of the `lookup` method removed. */
+function broken(sdk: string): { text: string; line: number } {
+  const lines = sdk.split('\n');
+  const line = lines.findIndex((l) => l.includes('async def lookup('));
+  lines[line] = lines[line]!.replace(/:$/, '');
+  return { text: lines.join('\n'), line: line + 1 };
+}
+
+describe('stub validity with Pyodide alone', () => {
+  const inventory = InterpreterInventory.discover({ pyodide: ['3.13'], containers: false, local: false });
+  const check = stubValidityCheck({ inventory: () => inventory });
+  afterAll(async () => (await inventory).dispose());
+  const valid = renderSdk('python', [LOOKUP]);
+
+  it('passes a valid SDK and fails a broken one with interpreter, versions, line and column', async () => {
+    expect(await check.run(input('valid', 'pyodide', valid))).toEqual([]);
+    const { text, line } = broken(valid);
+    const findings = await check.run(input('broken', 'python', text));
+    expect(findings).toHaveLength(1);
+    const [finding] = findings;
+    expect(finding!.severity).toBe('error');
+    expect(finding!.check).toBe('stub-validity');
+    expect(finding!.message).toMatch(new RegExp(`^tools-sdk\\.py does not compile on pyodide 3\\.13 \\(CPython 3\\.13\\.\\d+, Unicode 15\\.1\\.0, Pyodide .*\\): SyntaxError at line ${line}, column \\d+: `));
+    expect(finding!.message).toContain(`${line} |     async def lookup(`);
+
+    const matrix = check.matrix();
+    expect(matrix.map((c) => [c.scenario, c.runtime, c.interpreter, c.outcome])).toEqual([
+      ['valid', 'pyodide', 'pyodide 3.13', 'ok'],
+      ['broken', 'python', 'pyodide 3.13', 'rejected'],
+    ]);
+    expect(matrix[0]).toMatchObject({ unicode: '15.1.0', belowFloor: false });
+  });
+
+  it('leaves TypeScript runtimes alone without asking for interpreters', async () => {
+    const untouched = stubValidityCheck({ inventory: () => Promise.reject(new Error('no interpreter should be needed')) });
+    expect(await untouched.run(input('ts', 'typescript', 'declare const tools: {};\n'))).toEqual([]);
+  });
+});
+
+const locals = findInterpreters();
+const python39 = locals.find((i) => i.unicode === '13.0.0' && i.version === '3.9');
+const newer = locals.find((i) => Number(i.version.split('.')[1]) >= 11);
+
+describe.skipIf(python39 === undefined || newer === undefined)('stub validity around the floor (local CPython 3.9 and a 3.11+)', () => {
+  const inventory = Promise.resolve(new InterpreterInventory([new LocalInterpreter(python39!), new LocalInterpreter(newer!)]));
+  const check = stubValidityCheck({ inventory: () => inventory });
+  // Rendered for 3.11, the Unicode 14.0 letter becomes a bare method name that 3.9 cannot read.
+  const unpinned = renderSdk('python', [INSULAR], { pythonFloor: '3.11' });
+
+  it('fails when an interpreter at the floor rejects the stubs, naming its Unicode version', async () => {
+    const findings = await check.run(input('past-floor', 'python', unpinned, '3.9'));
+    expect(findings.map((f) => f.severity)).toEqual(['error']);
+    const [finding] = findings;
+    expect(finding!.message).toMatch(/does not compile on local 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0, .*\): SyntaxError at line \d+, column \d+: invalid .*character/);
+  });
+
+  it('only notes a rejection below the floor', async () => {
+    const findings = await check.run(input('above-3.9', 'python', unpinned, '3.11'));
+    expect(findings.map((f) => f.severity)).toEqual(['note']);
+    const [finding] = findings;
+    expect(finding!.message).toContain('below the floor 3.11');
+    expect(check.matrix().filter((c) => c.scenario === 'above-3.9').map((c) => [c.belowFloor, c.outcome])).toEqual([
+      [true, 'rejected'],
+      [false, 'ok'],
+    ]);
+  });
+
+  it('passes the SDK rendered for the floor it runs on', async () => {
+    expect(await check.run(input('pinned', 'python', renderSdk('python', [INSULAR], { pythonFloor: '3.9' })))).toEqual([]);
+  });
+});

@@ -1,0 +1,93 @@
+import { describeRejection } from '../interpreters/describe.js';
+import { sharedInventory, type InterpreterInventory } from '../interpreters/inventory.js';
+import { compareVersions } from '../interpreters/types.js';
+import { rendererFloorOf } from '../skew/renderer-floor.js';
+import type { PythonVersion } from '../../codemode/tools/types.js';
+import type { Check, CheckInput, Finding } from './types.js';
+
+const ID = 'stub-validity';
+/** The snapshot file that holds the Python `tools:sdk` block as the model read it. */
+const SDK_FILE = 'tools-sdk.py';
+
+/** One cell of the matrix: how one interpreter took the SDK of one scenario × runtime. */
+export interface StubCell {
+  scenario: string;
+  runtime: string;
+  interpreter: string;
+  /** `major.minor` of the interpreter. */
+  version: string;
+  /** What the interpreter reported: `3.13.2`, `15.1.0`; absent when it could not run. */
+  python?: string;
+  unicode?: string;
+  /** Whether the interpreter is below the floor the stubs promise (its rejections are notes only). */
+  belowFloor: boolean;
+  outcome: 'ok' | 'rejected' | 'unavailable';
+  /** The error with line and column, or why the interpreter could not run. */
+  error?: string;
+}
+
+export interface StubValidityOptions {
+  /** Where the interpreters come from (default: the run's shared inventory). */
+  inventory?: () => Promise<InterpreterInventory>;
+  /** The floor the stubs must compile from; default the floor the scenario's composition gives the renderer. */
+  floor?: PythonVersion;
+}
+
+export interface StubValidityCheck extends Check {
+  /** Every cell of the latest run of each scenario × runtime this check saw, in the order it saw them. */
+  matrix(): StubCell[];
+}
+
+/**
+ * Compiles the Python `tools:sdk` block of each scenario × python runtime on every interpreter available.
+ * A rejection at or above the floor fails; below it is a note. An interpreter that cannot run at all fails
+ * too (at or above the floor): the matrix would otherwise pass with a hole in it.
+ */
+export function stubValidityCheck(options: StubValidityOptions = {}): StubValidityCheck {
+  const inventoryOf = options.inventory ?? sharedInventory;
+  const cells = new Map<string, StubCell[]>();
+
+  async function run({ scenario, runtime, files }: CheckInput): Promise<Finding[]> {
+    const pair = `${scenario.name}/${runtime.name}`;
+    cells.delete(pair);
+    const sdk = files.get(SDK_FILE);
+    if (runtime.language !== 'python' || sdk === undefined) return [];
+    const floor = options.floor ?? rendererFloorOf(scenario);
+    const inventory = await inventoryOf();
+    const findings: Finding[] = [];
+    const row: StubCell[] = [];
+    const add = (severity: Finding['severity'], message: string) => findings.push({ check: ID, severity, message });
+
+    if (!inventory.interpreters.some((i) => compareVersions(i.version, floor) >= 0)) {
+      add('error', `no Python interpreter at or above the floor ${floor} is available to compile ${SDK_FILE} (${inventory.absent.join('; ') || 'none found'})`);
+    }
+    for (const answer of await inventory.compileEverywhere([sdk])) {
+      const { interpreter } = answer;
+      const belowFloor = compareVersions(interpreter.version, floor) < 0;
+      const base = { scenario: scenario.name, runtime: runtime.name, interpreter: interpreter.label, version: interpreter.version, belowFloor };
+      const severity = belowFloor ? 'note' : 'error';
+      const floorText = belowFloor ? ` (below the floor ${floor}: not a failure)` : '';
+      if ('error' in answer) {
+        row.push({ ...base, outcome: 'unavailable', error: answer.error });
+        add(severity, `${interpreter.label} (${interpreter.detail}) could not compile ${SDK_FILE}${floorText}: ${answer.error}`);
+        continue;
+      }
+      const { python, unicode, results } = answer.report;
+      const outcome = results[0]!;
+      if (outcome.ok) {
+        row.push({ ...base, python, unicode, outcome: 'ok' });
+        continue;
+      }
+      const error = describeRejection(outcome, sdk);
+      row.push({ ...base, python, unicode, outcome: 'rejected', error });
+      add(severity, `${SDK_FILE} does not compile on ${interpreter.label} (CPython ${python}, Unicode ${unicode}, ${interpreter.detail})${floorText}: ${error}`);
+    }
+    cells.set(pair, row);
+    return findings;
+  }
+
+  return { id: ID, run, matrix: () => [...cells.values()].flat() };
+}
+
+/** The instance the gate runs (see index.ts); the report reads its matrix. */
+export const stubValidity = stubValidityCheck();

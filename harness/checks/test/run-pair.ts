@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import { runtimeTarget } from '../../assembly/runtimes.js';
+import { runOne } from '../../gate/run-one.js';
+import { loadScenarios } from '../../scenario/discover.js';
+import type { RuntimeName, Scenario } from '../../scenario/types.js';
+import { snapshotFiles } from '../../snapshot/transcript.js';
+import { packageRoot } from '../../../runtimes/seam/package-root.js';
+import type { CheckInput } from '../types.js';
+
+/** The committed scenarios. */
+export const committedScenarios = (): Promise<Scenario[]> => loadScenarios(join(packageRoot(), 'scenarios'));
+
+/**
+ * Runs one scenario × runtime the way the gate does and returns what a check receives. A run that stops
+ * short still gives the checks the requests the model saw (its outcome is the expectations check's affair),
+ * but one without a single request has nothing to check.
+ */
+export async function runPair(scenario: Scenario, runtime: RuntimeName): Promise<CheckInput> {
+  const target = runtimeTarget(runtime, scenario.runtimeConfig);
+  const { record } = await runOne(scenario, target);
+  if (record.exchanges.length === 0) throw new Error(`${scenario.name} × ${runtime} reached no model request: ${record.failure ?? 'no reason given'}`);
+  return { scenario, runtime: target, record, files: snapshotFiles(record, packageRoot()) };
+}
+
+/** The scenario with the `tools` entry's config replaced by `config(old)`. */
+export function withToolsConfig(scenario: Scenario, config: (old: Record<string, unknown>) => Record<string, unknown>): Scenario {
+  return {
+    ...scenario,
+    composition: scenario.composition.map((entry) =>
+      entry.plugin === 'codemode/tools/plugin' ? { ...entry, config: config((entry.config ?? {}) as Record<string, unknown>) } : entry,
+    ),
+  };
+}

@@ -1,0 +1,88 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
+import type { Language } from '../../runtimes/seam/types.js';
+import type { Scenario } from '../scenario/types.js';
+import { committedScenarios, runPair } from './test/run-pair.js';
+import { typecheckProgramsCheck } from './typecheck-programs.js';
+import { stopPyrightServers } from './typecheck/pyright-server.js';
+import type { CheckInput } from './types.js';
+
+afterAll(async () => {
+  stopPyrightServers();
+  await disposeSharedRuntimes();
+});
+
+const runs = new Map<string, CheckInput>();
+async function committed(language: Language): Promise<CheckInput[]> {
+  const inputs: CheckInput[] = [];
+  for (const scenario of await committedScenarios()) {
+    const key = `${scenario.name}/${language}`;
+    if (!runs.has(key)) runs.set(key, await runPair(scenario, language === 'python' ? 'python' : 'typescript'));
+    inputs.push(runs.get(key)!);
+  }
+  return inputs;
+}
+
+/** The scenario with the program of its `call`-th run_code step in `language` replaced. */
+function withProgram(scenario: Scenario, call: number, language: Language, code: string): Scenario {
+  let seen = 0;
+  return {
+    ...scenario,
+    script: scenario.script.map((step) => {
+      if (step.kind !== 'assistant' || ++seen !== call) return step;
+      return { ...step, runCode: { ...step.runCode, programs: { ...step.runCode.programs, [language]: code } } };
+    }),
+  };
+}
+
+const errorsOf = async (input: CheckInput) => (await typecheckProgramsCheck.run(input)).filter((f) => f.severity === 'error').map((f) => f.message);
+
+describe.each(['typescript', 'python'] as const)('type-checked %s programs', (language) => {
+  it('pass on every committed scenario', { timeout: 240_000 }, async () => {
+    for (const input of await committed(language)) expect([input.scenario.name, await errorsOf(input)]).toEqual([input.scenario.name, []]);
+  });
+
+  it('notes, without failing, a subscript call the stubs leave untyped by design', { timeout: 120_000 }, async () => {
+    const input = (await committed(language)).find((i) => i.scenario.name === 'unicode-past-floor')!;
+    const findings = await typecheckProgramsCheck.run(input);
+    expect(findings).toEqual(
+      language === 'typescript'
+        ? []
+        : [{ check: 'typecheck-programs', severity: 'note', message: expect.stringMatching(/run_code call 1 \(python\), line 1, column 15 \(not checked\): "__getitem__" method not defined on type "Tools"/) }],
+    );
+  });
+
+  it('fail a program that uses a wrong field name, at its own line and column', { timeout: 120_000 }, async () => {
+    const input = (await committed(language)).find((i) => i.scenario.name === 'nested-reads')!;
+    const code =
+      language === 'typescript'
+        ? "const forecast = await tools.get_forecast({ city: 'Lisbon', days: 3 });\nreturn forecast.days.map((d) => d.temperature.hgh);\n"
+        : 'forecast = await tools.get_forecast({"city": "Lisbon", "days": 3})\nreturn [d["temperature"]["hgh"] for d in forecast["days"]]\n';
+    const scenario = withProgram(input.scenario, 2, language, code);
+    const step = scenario.script.filter((s) => s.kind === 'assistant')[1]!;
+    const errors = await errorsOf({ ...input, scenario });
+    const where = `scenarios/nested-reads.yml:${step.line} run_code call 2 (${language}), line 2`;
+    expect(errors).toEqual([
+      language === 'typescript'
+        ? `tsc: ${where}, column 47: Property 'hgh' does not exist on type '{ high: number; low: number; }'. Did you mean 'high'?`
+        : `pyright: ${where}, column 9: Could not access item in TypedDict; "hgh" is not a defined key in "GetForecastOutputDaysItemTemperature"`,
+    ]);
+  });
+
+  it('fail a program that passes a wrong argument name', { timeout: 120_000 }, async () => {
+    const input = (await committed(language)).find((i) => i.scenario.name === 'nested-reads')!;
+    const code = language === 'typescript' ? "return await tools.get_forecast({ city: 'Lisbon', dayz: 3 });\n" : 'return await tools.get_forecast({"city": "Lisbon", "dayz": 3})\n';
+    const errors = await errorsOf({ ...input, scenario: withProgram(input.scenario, 1, language, code) });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(language === 'typescript' ? /line 1, column 51: Object literal may only specify known properties, and 'dayz' does not exist/ : /line 1, column 52: Argument of type .*"dayz" is an undefined item in type "GetForecastArgs"/);
+  });
+
+  it('fail a program that names an SDK type as a value', { timeout: 120_000 }, async () => {
+    const input = (await committed(language)).find((i) => i.scenario.name === 'nested-reads')!;
+    const code = language === 'typescript' ? 'return GetForecastArgs;\n' : 'return GetForecastArgs\n';
+    const errors = await errorsOf({ ...input, scenario: withProgram(input.scenario, 1, language, code) });
+    expect(errors).toEqual([
+      expect.stringMatching(language === 'typescript' ? /line 1, column 8: 'GetForecastArgs' only refers to a type/ : /line 1, column 8: "GetForecastArgs" is not defined/),
+    ]);
+  });
+});

@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { relative } from 'node:path';
+import type { PythonVersion } from '../../codemode/tools/types.js';
+import { packageRoot } from '../../runtimes/seam/package-root.js';
+import type { Language } from '../../runtimes/seam/types.js';
+import { compareVersions } from '../interpreters/types.js';
+import type { Scenario } from '../scenario/types.js';
+import { rendererFloorOf } from '../skew/renderer-floor.js';
+import { typecheckPython } from './typecheck/python.js';
+import type { ProgramDiagnostic, ScriptedProgram } from './typecheck/types.js';
+import { typecheckTypeScript } from './typecheck/typescript.js';
+import type { Check, CheckInput, Finding } from './types.js';
+
+const ID = 'typecheck-programs';
+const SDK_FILE: Readonly<Record<Language, string>> = { python: 'tools-sdk.py', typescript: 'tools-sdk.ts' };
+/** The stubs import `NotRequired` from `typing`, which typeshed has from 3.11 on. */
+const STUBS_NEED: PythonVersion = '3.11';
+
+/** The programs the scenario's script gives `run_code` in one language, numbered by call. */
+export function scriptedPrograms(scenario: Scenario, language: Language): ScriptedProgram[] {
+  return scenario.script.flatMap((step) => (step.kind === 'assistant' ? [step] : [])).map((step, i) => ({ call: i + 1, line: step.line, code: step.runCode.programs[language] }));
+}
+
+/**
+ * The Python version pyright checks programs for: the floor the SDK was rendered for, raised to the first
+ * version whose typeshed has what the stubs import (below it every `NotRequired` field would read as required).
+ */
+export function pyrightVersion(scenario: Scenario): PythonVersion {
+  const floor = rendererFloorOf(scenario);
+  return compareVersions(floor, STUBS_NEED) < 0 ? STUBS_NEED : floor;
+}
+
+// The Python SDK is the same on every Python runtime of a scenario: pyright checks it once per gate run.
+const pythonResults = new Map<string, Promise<ProgramDiagnostic[]>>();
+
+function checkPython(scenario: Scenario, sdk: string, programs: ScriptedProgram[]): Promise<ProgramDiagnostic[]> {
+  const version = pyrightVersion(scenario);
+  const key = createHash('sha256').update(JSON.stringify([scenario.file, version, sdk, programs])).digest('hex');
+  let result = pythonResults.get(key);
+  if (result === undefined) {
+    result = typecheckPython(sdk, programs, version);
+    pythonResults.set(key, result);
+    result.catch(() => pythonResults.delete(key));
+  }
+  return result;
+}
+
+/**
+ * Every scripted program of the scenario, in the runtime's language, type-checked against the SDK the
+ * model read in this run: TypeScript with the compiler API, Python with pyright. A checker's error fails
+ * the gate with its message at the program's own line and column.
+ */
+export const typecheckProgramsCheck: Check = {
+  id: ID,
+  async run({ scenario, runtime, files }: CheckInput): Promise<Finding[]> {
+    const language = runtime.language;
+    const sdk = files.get(SDK_FILE[language]);
+    const programs = scriptedPrograms(scenario, language);
+    if (sdk === undefined || programs.length === 0) return [];
+    const file = relative(packageRoot(), scenario.file);
+    const checker = language === 'typescript' ? 'tsc' : 'pyright';
+    let diagnostics: ProgramDiagnostic[];
+    try {
+      diagnostics = language === 'typescript' ? typecheckTypeScript(sdk, programs) : await checkPython(scenario, sdk, programs);
+    } catch (error) {
+      // A checker that did not answer has not passed the programs: the gate fails rather than skip them.
+      const calls = programs.map((p) => p.call).join(', ');
+      return [{ check: ID, severity: 'error', message: `${checker}: ${file} run_code calls ${calls} (${language}) are unchecked: ${(error as Error).message}` }];
+    }
+    return diagnostics.map(({ program, severity, line, column, message }) => {
+      const text = message.replace(/\n\s*/g, '; ');
+      if (program === undefined) return { check: ID, severity, message: `${checker}: ${SDK_FILE[language]} itself does not compile: ${text}` };
+      const at = line === undefined ? '' : `, line ${line}, column ${column}`;
+      const what = severity === 'note' ? ' (not checked)' : '';
+      return { check: ID, severity, message: `${checker}: ${file}:${program.line} run_code call ${program.call} (${language})${at}${what}: ${text}` };
+    });
+  },
+};

@@ -1,0 +1,45 @@
+import { pyrightServer } from './pyright-server.js';
+import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
+
+const STUB_MODULE = 'tools_sdk';
+const INDENT = '    ';
+/** Lines the wrapper puts before the program's first line. */
+const HEADER = [`from ${STUB_MODULE} import ToolCallError, tools`, 'async def program():'];
+
+/**
+ * The program as the body of an async function that sees only what the runtime binds: `tools` and
+ * `ToolCallError` are imported from the stubs, so a program naming a TypedDict fails as it would at run time.
+ */
+function wrap(code: string): string {
+  const body = code.split('\n').map((line) => (line.trim() === '' ? line : INDENT + line));
+  // A body of nothing but blank lines and comments is no statement: Python needs one.
+  return [...HEADER, ...body, `${INDENT}pass`, ''].join('\n');
+}
+
+/**
+ * A subscript call `tools["name"](…)` is untyped by design: the stubs list such tools only as comments,
+ * so pyright's complaint that `Tools` has no `__getitem__` says nothing about the program.
+ */
+const untypedSubscript = (message: string, rule: string | undefined) =>
+  rule === 'reportIndexIssue' && message.includes('"__getitem__" method not defined on type "Tools"');
+
+/** Type-checks each program against the Python stubs with pyright; positions are the program's own. */
+export async function typecheckPython(stubs: string, programs: readonly ScriptedProgram[], pythonVersion: string): Promise<ProgramDiagnostic[]> {
+  const files = new Map<string, string>([[`${STUB_MODULE}.pyi`, stubs]]);
+  const names = programs.map((_, i) => `program_${i + 1}.py`);
+  programs.forEach((program, i) => files.set(names[i]!, wrap(program.code)));
+  const results = await pyrightServer(pythonVersion).check({ files, open: names });
+  return programs.flatMap((program, i) =>
+    (results.get(names[i]!) ?? [])
+      .filter((d) => d.severity === 'error')
+      .map((d): ProgramDiagnostic => {
+        const inProgram = d.line >= HEADER.length;
+        return {
+          program,
+          severity: untypedSubscript(d.message, d.rule) ? 'note' : 'error',
+          ...(inProgram ? { line: d.line - HEADER.length + 1, column: Math.max(0, d.character - INDENT.length) + 1 } : {}),
+          message: inProgram ? d.message : `${d.message} (in the import of tools and ToolCallError from the stubs)`,
+        };
+      }),
+  );
+}

@@ -1,0 +1,85 @@
+import ts from 'typescript';
+import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
+
+const OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  lib: ['lib.es2023.d.ts'],
+  types: [],
+  skipDefaultLibCheck: true,
+};
+
+const DIR = '/concord-typecheck';
+const SDK_FILE = `${DIR}/tools-sdk.ts`;
+const GLOBALS_FILE = `${DIR}/runtime-globals.d.ts`;
+
+/**
+ * What the TypeScript runtime (a Node worker thread) offers a program beyond the language itself and the
+ * SDK: its `console` (each method logs a line) and the timer functions. `process` and `fetch` are removed
+ * there, so they are not declared here either.
+ */
+const RUNTIME_GLOBALS = `
+declare const console: { log(...data: unknown[]): void; info(...data: unknown[]): void; warn(...data: unknown[]): void; error(...data: unknown[]): void; debug(...data: unknown[]): void; trace(...data: unknown[]): void };
+declare function setTimeout(callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]): unknown;
+declare function clearTimeout(handle: unknown): void;
+declare function setInterval(callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]): unknown;
+declare function clearInterval(handle: unknown): void;
+declare function queueMicrotask(callback: () => void): void;
+declare function structuredClone<T>(value: T): T;
+`;
+
+/**
+ * Each program becomes a module whose only statement is an async function holding the program, opened on
+ * the same line as the module marker so the program's lines keep their numbers. The SDK is a script:
+ * its declarations are global, as the run_code description promises.
+ */
+const WRAPPER_OPEN = 'export {}; async function program() {\n';
+
+const baseHost = ts.createCompilerHost(OPTIONS);
+// The lib files are the same on every call; parsing them is most of the cost.
+const libFiles = new Map<string, ts.SourceFile | undefined>();
+
+/** Type-checks each program against the TypeScript SDK with the compiler; positions are the program's own. */
+export function typecheckTypeScript(sdk: string, programs: readonly ScriptedProgram[]): ProgramDiagnostic[] {
+  const names = programs.map((_, i) => `${DIR}/program-${i + 1}.ts`);
+  const files = new Map<string, string>([
+    [SDK_FILE, sdk],
+    [GLOBALS_FILE, RUNTIME_GLOBALS],
+  ]);
+  programs.forEach((program, i) => files.set(names[i]!, `${WRAPPER_OPEN}${program.code}\n}\n`));
+  const host: ts.CompilerHost = {
+    ...baseHost,
+    fileExists: (name) => files.has(name) || baseHost.fileExists(name),
+    readFile: (name) => files.get(name) ?? baseHost.readFile(name),
+    getSourceFile(name, languageVersion) {
+      const text = files.get(name);
+      if (text !== undefined) return ts.createSourceFile(name, text, languageVersion, true);
+      if (!libFiles.has(name)) libFiles.set(name, baseHost.getSourceFile(name, languageVersion));
+      return libFiles.get(name);
+    },
+  };
+  const program = ts.createProgram([...files.keys()], OPTIONS, host);
+  const diagnostics: ProgramDiagnostic[] = [];
+  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
+    const index = diagnostic.file ? names.indexOf(diagnostic.file.fileName) : -1;
+    const scripted = programs[index];
+    if (scripted === undefined) {
+      // A problem outside the programs: the SDK itself does not compile.
+      const where = diagnostic.file && diagnostic.start !== undefined ? ` (${diagnostic.file.fileName.slice(DIR.length + 1)} line ${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1})` : '';
+      diagnostics.push({ severity: 'error', message: `${message}${where}` });
+      continue;
+    }
+    const position = diagnostic.start === undefined ? undefined : diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start);
+    diagnostics.push({
+      program: scripted,
+      severity: diagnostic.category === ts.DiagnosticCategory.Error ? 'error' : 'note',
+      // Line 0 of the module is the wrapper's opening line, so the program's 1-based line is the 0-based line.
+      ...(position && position.line > 0 ? { line: position.line, column: position.character + 1 } : {}),
+      message,
+    });
+  }
+  return diagnostics;
+}

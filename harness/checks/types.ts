@@ -1,0 +1,25 @@
+import type { RuntimeTarget } from '../assembly/runtimes.js';
+import type { Scenario } from '../scenario/types.js';
+import type { SnapshotFiles, RunRecord } from '../snapshot/transcript.js';
+
+/** Something a check found wrong (or worth saying) about one scenario × runtime. */
+export interface Finding {
+  check: string;
+  /** Errors fail the gate; notes are printed only. */
+  severity: 'error' | 'note';
+  message: string;
+}
+
+/** What every check receives: the scenario, the runtime it ran on, the raw record and the snapshot files. */
+export interface CheckInput {
+  scenario: Scenario;
+  runtime: RuntimeTarget;
+  record: RunRecord;
+  files: SnapshotFiles;
+}
+
+/** A check runs after each scenario × runtime; it must not throw for a finding (return it instead). */
+export interface Check {
+  id: string;
+  run(input: CheckInput): Promise<Finding[]> | Finding[];
+}

@@ -1,0 +1,165 @@
+import { spawnSync } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import type Dockerode from 'dockerode';
+import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
+import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
+import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
+import { unicodeTableOf } from '../../codemode/sdk/identifiers/index.js';
+import { COMPILE_SCRIPT } from './compile-script.js';
+import { readCompileReport } from './report.js';
+import type { CompileReport, PythonInterpreter } from './types.js';
+
+/** Compiling needs no privileges: the batch runs as nobody, like programs in the runtime containers. */
+const USER = '65534:65534';
+/** Seconds without a batch (and with nothing running) after which the container ends and removes itself. */
+const IDLE_SECONDS = 120;
+const HEARTBEAT = '/tmp/alive';
+/**
+ * PID 1. Each batch is a `docker exec` beside it that touches the heartbeat first. The container ends itself
+ * once idle, so a host killed before it could remove it (SIGKILL, a CI timeout) leaks nothing for long.
+ */
+const keeper = (idleSeconds: number) => [
+  'import os, signal, sys, time',
+  'signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))',
+  `open("${HEARTBEAT}", "a").close()`,
+  'while True:',
+  '    time.sleep(5)',
+  '    busy = [p for p in os.listdir("/proc") if p.isdigit() and p != "1"]',
+  `    if not busy and time.time() - os.stat("${HEARTBEAT}").st_mtime > ${idleSeconds}:`,
+  '        sys.exit(0)',
+].join('\n');
+const TOUCH = `import os; open("${HEARTBEAT}", "a").close(); os.utime("${HEARTBEAT}")\n`;
+
+const live = new Set<string>();
+let exitHookInstalled = false;
+
+/** Removes containers still running when the process exits without dispose() (Ryuk is off here). */
+function removeOnExit(id: string): void {
+  live.add(id);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    if (live.size > 0) spawnSync('docker', ['rm', '-f', ...live], { stdio: 'ignore' });
+  });
+}
+
+interface Running {
+  started: StartedTestContainer;
+  docker: Dockerode;
+}
+
+/**
+ * The CPython of one runtime image. One container (no network, read-only root, limits) starts on the first
+ * batch and stays until dispose(); each batch is one exec with the sources on its stdin.
+ */
+export class ContainerInterpreter implements PythonInterpreter {
+  readonly kind = 'container';
+  readonly label: string;
+  readonly detail: string;
+  readonly unicode: string;
+  #running: Promise<Running> | undefined;
+
+  constructor(
+    readonly version: string,
+    readonly image: string,
+    private readonly idleSeconds = IDLE_SECONDS,
+  ) {
+    this.label = `container ${version}`;
+    this.detail = image;
+    this.unicode = unicodeTableOf(version as `3.${number}`).version;
+  }
+
+  async compile(sources: readonly string[]): Promise<CompileReport> {
+    let { started, docker } = await this.#start();
+    const container = docker.getContainer(started.getId());
+    // The keeper ends an idle container: start a fresh one rather than fail the batch.
+    if (!(await container.inspect().then((info) => info.State.Running, () => false))) {
+      live.delete(started.getId());
+      this.#running = undefined;
+      ({ started, docker } = await this.#start());
+    }
+    const exec = await docker.getContainer(started.getId()).exec({
+      Cmd: ['python3', '-I', '-c', TOUCH + COMPILE_SCRIPT],
+      AttachStdin: true,
+      AttachStdout: true,
+      AttachStderr: true,
+      Tty: false,
+      User: USER,
+      WorkingDir: '/tmp',
+    });
+    const stream = await exec.start({ hijack: true, stdin: true });
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    docker.modem.demuxStream(stream, stdout, stderr);
+    const collect = (from: PassThrough) => {
+      const chunks: Buffer[] = [];
+      from.on('data', (chunk: Buffer) => chunks.push(chunk));
+      return () => Buffer.concat(chunks).toString('utf8');
+    };
+    const out = collect(stdout);
+    const err = collect(stderr);
+    await new Promise<void>((resolve, reject) => {
+      stream.once('end', resolve);
+      stream.once('close', resolve);
+      stream.once('error', reject);
+      // Half-closing the hijacked connection closes the exec's stdin: the batch is complete.
+      stream.end(JSON.stringify(sources));
+    }).finally(() => stream.destroy());
+    const { ExitCode } = await exec.inspect();
+    if (ExitCode !== 0) throw new Error(`${this.label} (${this.image}): the compile batch exited with ${String(ExitCode)}: ${err().slice(-2000)}`);
+    return readCompileReport(out(), sources.length, `${this.label} (${this.image})`);
+  }
+
+  async dispose(): Promise<void> {
+    const running = this.#running;
+    this.#running = undefined;
+    const started = await running?.then((r) => r.started).catch(() => undefined);
+    if (started === undefined) return;
+    live.delete(started.getId());
+    // The container may have ended (and removed) itself while idle.
+    await started.stop({ remove: true, timeout: 0 }).catch(() => undefined);
+  }
+
+  #start(): Promise<Running> {
+    this.#running ??= (async () => {
+      process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
+      const client = await getContainerRuntimeClient();
+      const container = new GenericContainer(this.image)
+        .withNetworkMode('none')
+        .withUser(USER)
+        .withTmpFs({ '/tmp': 'rw,nosuid,nodev,size=16m' })
+        .withResourcesQuota({ memory: 0.25, cpu: 1 })
+        .withLabels({ 'org.concord.role': 'compile', 'org.concord.host-pid': String(process.pid) })
+        .withAutoRemove(true)
+        .withCommand(['python3', '-I', '-S', '-c', keeper(this.idleSeconds)]);
+      container.withStartupTimeout(60_000);
+      const started = await container.start();
+      removeOnExit(started.getId());
+      return { started, docker: client.container.dockerode };
+    })();
+    // A failed start is not kept: the next batch tries again.
+    this.#running.catch(() => (this.#running = undefined));
+    return this.#running;
+  }
+}
+
+/**
+ * One interpreter per runtime image the Docker engine holds; `absent` says, once, why any are missing
+ * (no engine at all, or an image not built).
+ */
+export async function containerInterpreters(): Promise<{ interpreters: ContainerInterpreter[]; absent: string[] }> {
+  try {
+    await getContainerRuntimeClient();
+  } catch {
+    const reason = await containerUnavailable(CPYTHON_IMAGES[0]!.tag);
+    return { interpreters: [], absent: [`containers: ${reason ?? 'no Docker engine answers'}`] };
+  }
+  const interpreters: ContainerInterpreter[] = [];
+  const absent: string[] = [];
+  for (const image of CPYTHON_IMAGES) {
+    const reason = await containerUnavailable(image.tag);
+    if (reason === undefined) interpreters.push(new ContainerInterpreter(image.python, image.tag));
+    else absent.push(`container ${image.python}: ${reason}`);
+  }
+  return { interpreters, absent };
+}

@@ -1,0 +1,122 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { COMPILE_SCRIPT } from './compile-script.js';
+import { readCompileReport } from './report.js';
+import { compareVersions, type CompileReport, type PythonInterpreter } from './types.js';
+
+/** A CPython binary on this machine. */
+export interface Interpreter {
+  /** `3.9` */
+  version: string;
+  executable: string;
+  /** `3.9.18` */
+  python: string;
+  /** `unicodedata.unidata_version` */
+  unicode: string;
+}
+
+/** The oldest CPython worth listing: the identifier tables start with 3.8's Unicode 12.1. */
+const OLDEST_MINOR = 8;
+
+function pyenvRoot(): string | undefined {
+  if (process.env.PYENV_ROOT) return process.env.PYENV_ROOT;
+  try {
+    return execFileSync('pyenv', ['root'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+const PROBE = 'import json, sys, unicodedata; print(json.dumps(["%d.%d" % sys.version_info[:2], "%d.%d.%d" % sys.version_info[:3], unicodedata.unidata_version]))';
+
+function probe(executable: string): Omit<Interpreter, 'executable'> | undefined {
+  const result = spawnSync(executable, ['-I', '-c', PROBE], { encoding: 'utf8' });
+  if (result.status !== 0) return undefined;
+  try {
+    const [version, python, unicode] = JSON.parse(result.stdout) as [string, string, string];
+    return { version, python, unicode };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `python3` and `python3.X` in one PATH directory, newest name first. */
+function pathCandidates(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((name) => /^python3(\.\d+)?$/.test(name)).sort().map((name) => path.join(dir, name));
+}
+
+/**
+ * Every CPython 3.8+ on this machine, one per minor version, oldest first: pyenv versions first, then
+ * `python3` and `python3.X` on PATH (pyenv's shims skipped: slow, and they only lead to the versions above).
+ */
+export function findInterpreters(): Interpreter[] {
+  const candidates: string[] = [];
+  const root = pyenvRoot();
+  if (root !== undefined && existsSync(path.join(root, 'versions'))) {
+    for (const version of readdirSync(path.join(root, 'versions')).sort()) {
+      const minor = /^(3\.\d+)\./.exec(version)?.[1];
+      if (minor !== undefined) candidates.push(path.join(root, 'versions', version, 'bin', `python${minor}`));
+    }
+  }
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (dir !== '' && !dir.includes(`${path.sep}shims`)) candidates.push(...pathCandidates(dir));
+  }
+  const byVersion = new Map<string, Interpreter>();
+  for (const executable of candidates) {
+    if (!existsSync(executable)) continue;
+    // A name already tells the minor version: skip the probe when that version is found.
+    const named = /python(3\.\d+)$/.exec(executable)?.[1];
+    if (named !== undefined && byVersion.has(named)) continue;
+    const found = probe(executable);
+    if (found === undefined || byVersion.has(found.version)) continue;
+    const [major, minor] = found.version.split('.').map(Number);
+    if (major === 3 && minor! >= OLDEST_MINOR) byVersion.set(found.version, { ...found, executable });
+  }
+  return [...byVersion.values()].sort((a, b) => compareVersions(a.version, b.version));
+}
+
+/** Runs a Python script with JSON on stdin and returns its stdout (one process). */
+function runPython(interpreter: Pick<Interpreter, 'executable'>, script: string, input: unknown): string {
+  const result = spawnSync(interpreter.executable, ['-I', '-c', script], {
+    input: JSON.stringify(input),
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (result.error !== undefined) throw new Error(`${interpreter.executable} could not run: ${result.error.message}`);
+  if (result.status !== 0) throw new Error(`${interpreter.executable} failed (${result.status}): ${result.stderr}`);
+  return result.stdout;
+}
+
+/** Runs a Python script with JSON on stdin and returns its JSON stdout (one process). */
+export function runPythonJson<T>(interpreter: Pick<Interpreter, 'executable'>, script: string, input: unknown): T {
+  return JSON.parse(runPython(interpreter, script, input)) as T;
+}
+
+/** A CPython on this machine; each batch is one short process, so nothing stays running. */
+export class LocalInterpreter implements PythonInterpreter {
+  readonly kind = 'local';
+  readonly label: string;
+  readonly version: string;
+  readonly detail: string;
+  readonly unicode: string;
+
+  constructor(private readonly found: Interpreter) {
+    this.label = `local ${found.version}`;
+    this.version = found.version;
+    this.detail = found.executable;
+    this.unicode = found.unicode;
+  }
+
+  async compile(sources: readonly string[]): Promise<CompileReport> {
+    return readCompileReport(runPython(this.found, COMPILE_SCRIPT, sources), sources.length, `${this.label} (${this.detail})`);
+  }
+
+  async dispose(): Promise<void> {}
+}

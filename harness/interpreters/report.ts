@@ -1,0 +1,35 @@
+import type { CompileOutcome, CompileReport } from './types.js';
+
+function isOutcome(value: unknown): value is CompileOutcome {
+  if (value === null || typeof value !== 'object') return false;
+  const outcome = value as Record<string, unknown>;
+  if (outcome.ok === true) return true;
+  const position = (field: unknown) => field === null || Number.isSafeInteger(field);
+  return outcome.ok === false && typeof outcome.name === 'string' && typeof outcome.message === 'string' && position(outcome.line) && position(outcome.column);
+}
+
+function parse(text: string, who: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`${who} answered the compile batch with something that is not JSON: ${text.slice(0, 200)}`);
+  }
+}
+
+/** Checks the outcomes an interpreter sent back for `count` sources; `who` names it in the error. */
+export function readOutcomes(text: string, count: number, who: string): CompileOutcome[] {
+  const value = parse(text, who);
+  if (!Array.isArray(value) || value.length !== count || !value.every(isOutcome)) {
+    throw new Error(`${who} answered the compile batch with unreadable outcomes: ${text.slice(0, 200)}`);
+  }
+  return value;
+}
+
+/** Checks the report of the CPython batch compiler (compile-script.ts) for `count` sources. */
+export function readCompileReport(text: string, count: number, who: string): CompileReport {
+  const value = parse(text, who) as Partial<CompileReport> | null;
+  if (value === null || typeof value !== 'object' || typeof value.python !== 'string' || typeof value.unicode !== 'string') {
+    throw new Error(`${who} answered the compile batch with an unreadable report: ${text.slice(0, 200)}`);
+  }
+  return { python: value.python, unicode: value.unicode, results: readOutcomes(JSON.stringify(value.results), count, who) };
+}

@@ -1,0 +1,47 @@
+import type { CompileOutcome } from '../../runtimes/pyodide/compile.js';
+
+export type { CompileOutcome } from '../../runtimes/pyodide/compile.js';
+
+/** Where an interpreter lives: in-process WebAssembly, a runtime container image, or a binary on this machine. */
+export type InterpreterKind = 'pyodide' | 'container' | 'local';
+
+/** What one batch of `compile()` calls produced, with what the interpreter says about itself. */
+export interface CompileReport {
+  /** `sys.version_info` as `major.minor.micro`. */
+  python: string;
+  /** `unicodedata.unidata_version`: the table the tokenizer reads identifiers with. */
+  unicode: string;
+  /** One outcome per source, in order. */
+  results: CompileOutcome[];
+}
+
+/** One Python interpreter concord can compile sources with. */
+export interface PythonInterpreter {
+  /** Short and unique within an inventory, e.g. `pyodide 3.13`, `container 3.9`, `local 3.11`. */
+  readonly label: string;
+  readonly kind: InterpreterKind;
+  /** `major.minor`. */
+  readonly version: string;
+  /** Where it comes from: the Pyodide release, the image tag or the executable path. */
+  readonly detail: string;
+  /**
+   * The Unicode version known before running anything: measured at discovery for local interpreters, the
+   * release table for Pyodide, the CPython→Unicode map for images. A compile report holds the measured one.
+   */
+  readonly unicode: string;
+  /** Compiles every source as a module (never runs it), all in one process, exec or instance. */
+  compile(sources: readonly string[]): Promise<CompileReport>;
+  /** Stops what the interpreter keeps running between batches; compiling again starts it anew. */
+  dispose(): Promise<void>;
+}
+
+/** Orders versions numerically: 3.9 before 3.11. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}

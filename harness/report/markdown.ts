@@ -1,0 +1,139 @@
+import type { Finding } from '../checks/types.js';
+import type { StubCell } from '../checks/stub-validity.js';
+
+/** One scenario × runtime as the gate finished it (the gate's PairResult fits). */
+export interface ReportPair {
+  scenario: string;
+  runtime: string;
+  status: string;
+  findings: readonly Finding[];
+  /** Why the pair failed or was skipped. */
+  reason?: string;
+}
+
+export interface ReportInterpreter {
+  label: string;
+  version: string;
+  unicode: string;
+  detail: string;
+}
+
+/** Everything `.concord/report.md` is written from. */
+export interface ReportInput {
+  runId: string;
+  /** The floor the gate checked against, e.g. `3.9`. */
+  floor?: string;
+  pairs: readonly ReportPair[];
+  /** The stub-validity matrix: `stubValidity.matrix()`. */
+  matrix: readonly StubCell[];
+  /** The interpreters of the run and what is missing (`sharedInventory()`'s `interpreters` and `absent`). */
+  interpreters?: readonly ReportInterpreter[];
+  absent?: readonly string[];
+  /** Findings about the whole run rather than one pair, e.g. `rendererFloorFindings(...)`. */
+  runFindings?: readonly Finding[];
+}
+
+const MARK = { ok: '✓', rejected: '✗', unavailable: '?' } as const;
+
+/** Text safe inside one table cell. */
+function cell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** A fenced block that no backtick run inside `text` can close early. */
+function fenced(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}text\n${text}\n${fence}`;
+}
+
+function tableRow(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+function matrixSection(input: ReportInput): string[] {
+  const lines = ['## Stub validity', ''];
+  if (input.matrix.length === 0) {
+    lines.push('No Python `tools:sdk` block was compiled in this run.', '');
+    return lines;
+  }
+  const columns = [...new Set([...(input.interpreters ?? []).map((i) => i.label), ...input.matrix.map((c) => c.interpreter)])].filter((label) =>
+    input.matrix.some((c) => c.interpreter === label),
+  );
+  const pairs = [...new Map(input.matrix.map((c) => [`${c.scenario}\u0000${c.runtime}`, c])).values()];
+  lines.push(
+    `Each Python \`tools:sdk\` block compiled on every interpreter. ✓ compiles · ✗ rejected · ? the interpreter could not run; ` +
+      `(…) below the floor${input.floor ? ` ${input.floor}` : ''}, where a rejection is only a note. Numbers point to the errors below.`,
+    '',
+  );
+  lines.push(tableRow(['scenario', 'runtime', ...columns.map(cell)]), tableRow(['---', '---', ...columns.map(() => ':---:')]));
+  const errors: string[] = [];
+  for (const pair of pairs) {
+    const row = columns.map((label) => {
+      const found = input.matrix.find((c) => c.scenario === pair.scenario && c.runtime === pair.runtime && c.interpreter === label);
+      if (found === undefined) return '';
+      let mark: string = MARK[found.outcome];
+      if (found.error !== undefined) {
+        errors.push(
+          `${errors.length + 1}. **${found.scenario} × ${found.runtime}** on ${found.interpreter}` +
+            `${found.python ? ` (CPython ${found.python}, Unicode ${found.unicode})` : ''}${found.belowFloor ? ', below the floor' : ''}:\n\n` +
+            fenced(found.error).replace(/^/gm, '   '),
+        );
+        mark += ` ${errors.length}`;
+      }
+      return found.belowFloor ? `(${mark})` : mark;
+    });
+    lines.push(tableRow([cell(pair.scenario), cell(pair.runtime), ...row]));
+  }
+  lines.push('');
+  if (errors.length > 0) lines.push(...errors.flatMap((e) => [e, '']));
+  return lines;
+}
+
+function interpretersSection(input: ReportInput): string[] {
+  if (input.interpreters === undefined && input.absent === undefined) return [];
+  const lines = ['## Interpreters', ''];
+  if ((input.interpreters ?? []).length > 0) {
+    lines.push(tableRow(['interpreter', 'version', 'Unicode', 'from']), tableRow(['---', '---', '---', '---']));
+    for (const i of input.interpreters!) lines.push(tableRow([cell(i.label), i.version, i.unicode, cell(i.detail)]));
+    lines.push('');
+  }
+  for (const reason of input.absent ?? []) lines.push(`- not available: ${reason}`);
+  if ((input.absent ?? []).length > 0) lines.push('');
+  return lines;
+}
+
+function finding(f: Finding): string {
+  const [first, ...rest] = f.message.split('\n');
+  const head = `- **${f.severity}** \`${f.check}\`: ${first}`;
+  return rest.length === 0 ? head : `${head}\n\n${fenced(rest.join('\n')).replace(/^/gm, '  ')}\n`;
+}
+
+function findingsSection(input: ReportInput): string[] {
+  const lines = ['## Findings', ''];
+  if ((input.runFindings ?? []).length > 0) lines.push('### The whole run', '', ...input.runFindings!.map(finding), '');
+  const noted = input.pairs.filter((p) => p.findings.length > 0 || p.reason !== undefined);
+  if (noted.length === 0 && (input.runFindings ?? []).length === 0) lines.push('No check found anything.', '');
+  for (const pair of noted) {
+    lines.push(`### ${pair.scenario} × ${pair.runtime}: ${pair.status}`, '');
+    if (pair.reason !== undefined) lines.push(fenced(pair.reason), '');
+    lines.push(...pair.findings.map(finding), '');
+  }
+  return lines;
+}
+
+/** The Markdown of `.concord/report.md`. */
+export function renderReport(input: ReportInput): string {
+  const count = (status: string) => input.pairs.filter((p) => p.status === status).length;
+  const statuses = [...new Set(input.pairs.map((p) => p.status))].map((s) => `${count(s)} ${s}`).join(', ');
+  const lines = [
+    '# concord gate report',
+    '',
+    `Run \`${input.runId}\`${input.floor ? ` · floor CPython ${input.floor}` : ''} · ${input.pairs.length} scenario × runtime pair(s)${statuses ? `: ${statuses}` : ''}.`,
+    '',
+    ...matrixSection(input),
+    ...interpretersSection(input),
+    ...findingsSection(input),
+  ];
+  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+}

@@ -1,0 +1,101 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { StubCell } from '../checks/stub-validity.js';
+import { renderReport, type ReportInput } from './markdown.js';
+import { writeReport } from './write.js';
+
+const cell = (scenario: string, runtime: string, interpreter: string, rest: Partial<StubCell>): StubCell => ({
+  scenario,
+  runtime,
+  interpreter,
+  version: interpreter.split(' ')[1]!,
+  belowFloor: false,
+  outcome: 'ok',
+  python: '3.13.2',
+  unicode: '15.1.0',
+  ...rest,
+});
+
+const REJECTION = "SyntaxError at line 12, column 7: invalid character 'ꟑ' (U+A7D1)\n12 | class ꟑLookup(TypedDict):  # a | b ```\n          ^";
+
+const input: ReportInput = {
+  runId: 'run-1',
+  floor: '3.9',
+  interpreters: [
+    { label: 'local 3.8', version: '3.8', unicode: '12.1.0', detail: '/usr/bin/python3.8' },
+    { label: 'local 3.9', version: '3.9', unicode: '13.0.0', detail: '/usr/bin/python3.9' },
+    { label: 'pyodide 3.13', version: '3.13', unicode: '15.1.0', detail: 'Pyodide 0.29.3' },
+  ],
+  absent: ['containers: no Docker engine answers'],
+  matrix: [
+    cell('nested-reads', 'python', 'local 3.8', { belowFloor: true, outcome: 'rejected', error: 'SyntaxError at line 1, column 1: old' }),
+    cell('nested-reads', 'python', 'local 3.9', {}),
+    cell('nested-reads', 'python', 'pyodide 3.13', {}),
+    cell('past-floor', 'pyodide', 'local 3.8', { belowFloor: true }),
+    cell('past-floor', 'pyodide', 'local 3.9', { outcome: 'rejected', error: REJECTION }),
+    cell('past-floor', 'pyodide', 'pyodide 3.13', { outcome: 'unavailable', error: 'the Pyodide worker exited', python: undefined, unicode: undefined }),
+  ],
+  pairs: [
+    { scenario: 'nested-reads', runtime: 'python', status: 'pass', findings: [{ check: 'stub-validity', severity: 'note', message: 'below the floor' }] },
+    { scenario: 'nested-reads', runtime: 'typescript', status: 'pass', findings: [] },
+    {
+      scenario: 'past-floor',
+      runtime: 'pyodide',
+      status: 'failed',
+      reason: 'stub-validity: tools-sdk.py does not compile',
+      findings: [{ check: 'stub-validity', severity: 'error', message: `tools-sdk.py does not compile on local 3.9: ${REJECTION}` }],
+    },
+  ],
+  runFindings: [{ check: 'renderer-floor', severity: 'error', message: 'the Python renderer is not pinned to the floor 3.9' }],
+};
+
+describe('the report', () => {
+  const text = renderReport(input);
+
+  it('draws the matrix per scenario × runtime × interpreter, below-floor cells in parentheses', () => {
+    expect(text).toContain('| scenario | runtime | local 3.8 | local 3.9 | pyodide 3.13 |');
+    expect(text).toContain('| nested-reads | python | (✗ 1) | ✓ | ✓ |');
+    expect(text).toContain('| past-floor | pyodide | (✓) | ✗ 2 | ? 3 |');
+  });
+
+  it('lists each error with its interpreter, versions, line and column, in a fence its backticks cannot close', () => {
+    expect(text).toContain('2. **past-floor × pyodide** on local 3.9 (CPython 3.13.2, Unicode 15.1.0):');
+    expect(text).toContain("   ````text\n   SyntaxError at line 12, column 7: invalid character 'ꟑ' (U+A7D1)\n");
+    expect(text).toContain('3. **past-floor × pyodide** on pyodide 3.13:');
+  });
+
+  it("lists the interpreters, what is absent, and every check's findings", () => {
+    expect(text).toContain('| local 3.9 | 3.9 | 13.0.0 | /usr/bin/python3.9 |');
+    expect(text).toContain('- not available: containers: no Docker engine answers');
+    expect(text).toContain('- **error** `renderer-floor`: the Python renderer is not pinned to the floor 3.9');
+    expect(text).toContain('### past-floor × pyodide: failed');
+    expect(text).toContain('- **error** `stub-validity`: tools-sdk.py does not compile on local 3.9: SyntaxError at line 12, column 7');
+    expect(text).toContain('- **note** `stub-validity`: below the floor');
+    expect(text).not.toContain('### nested-reads × typescript');
+    expect(text).toMatch(/^Run `run-1` · floor CPython 3\.9 · 3 scenario × runtime pair\(s\): 2 pass, 1 failed\.$/m);
+  });
+
+  it('says so when nothing was compiled or found', () => {
+    const empty = renderReport({ runId: 'r', pairs: [{ scenario: 's', runtime: 'typescript', status: 'pass', findings: [] }], matrix: [] });
+    expect(empty).toContain('No Python `tools:sdk` block was compiled in this run.');
+    expect(empty).toContain('No check found anything.');
+  });
+});
+
+describe('writing the report', () => {
+  const roots: string[] = [];
+  afterAll(() => Promise.all(roots.map((r) => rm(r, { recursive: true, force: true }))));
+
+  it('replaces .concord/report.md whole and leaves no temp file', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'concord-report-'));
+    roots.push(root);
+    const first = await writeReport(root, input);
+    expect(first).toBe(join(root, '.concord', 'report.md'));
+    await writeFile(first, 'stale');
+    await writeReport(root, { ...input, runId: 'run-2' });
+    expect(await readFile(first, 'utf8')).toBe(renderReport({ ...input, runId: 'run-2' }));
+    expect(await readdir(join(root, '.concord'))).toEqual(['report.md']);
+  });
+});
