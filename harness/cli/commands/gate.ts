@@ -1,11 +1,90 @@
-import type { Command } from 'commander';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Option, type Command } from 'commander';
+import { DEFAULT_PYTHON_FLOOR, isPythonVersion } from '../../../codemode/tools/config.js';
+import { SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/sdk/identifiers/versions.js';
+import { packageRoot } from '../../../runtimes/seam/package-root.js';
+import type { UpdateMode } from '../../gate/gate.js';
+import { parseRuntimes, parseShard, type Selection } from '../../gate/select.js';
+import { InputError } from '../../scenario/error.js';
+import { colorWanted } from '../../text/paint.js';
+
+interface GateFlags {
+  scenario?: string[];
+  runtime?: string[];
+  shard?: string;
+  floor: string;
+  update?: UpdateMode | true;
+  reporter: 'default' | 'junit';
+  junitFile?: string;
+}
 
 export function registerGate(program: Command): void {
   program
     .command('gate')
-    .description('(not built yet)')
-    .action(() => {
-      console.error('concord gate: not built yet');
-      process.exit(1);
+    .description('Run every scenario × runtime, compare the transcripts with snapshots/, run the checks; exit 1 on any mismatch or failure')
+    .option('--scenario <name...>', 'only these scenarios (obsolete snapshots are judged within the selection only)')
+    .option('--runtime <name...>', 'only these runtimes: typescript, python, pyodide, python-container')
+    .option('--shard <i/n>', 'run the i-th of n stable slices of the selection')
+    .option('--floor <3.X>', `oldest CPython the Python SDK must serve; a scenario whose renderer is pinned elsewhere fails (${SUPPORTED_PYTHON_VERSIONS.join(', ')})`, DEFAULT_PYTHON_FLOOR)
+    .addOption(new Option('--update [which]', 'write snapshots: "new" (missing files only) or "all" (also changed and obsolete); ignored when CI is set').choices(['new', 'all']))
+    .addOption(new Option('--reporter <name>', 'also write a report for CI').choices(['default', 'junit']).default('default'))
+    .option('--junit-file <path>', 'where --reporter junit writes (default .concord/junit.xml)')
+    .addHelpText('after', '\nIn CI (CI set) nothing under snapshots/ is written; proposed files go to .concord/pending/<run-id>/ for `concord review`.')
+    .action(async (flags: GateFlags) => {
+      const root = packageRoot();
+      if (!isPythonVersion(flags.floor) || !SUPPORTED_PYTHON_VERSIONS.includes(flags.floor)) {
+        console.error(`concord gate: --floor ${flags.floor}: unsupported CPython version (supported: ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`);
+        process.exit(2);
+      }
+      let selection: Selection;
+      try {
+        selection = {
+          ...(flags.scenario ? { scenarios: flags.scenario } : {}),
+          ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : {}),
+          ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
+        };
+      } catch (error) {
+        console.error(`concord gate: ${(error as Error).message}`);
+        process.exit(2);
+      }
+      const update: UpdateMode = flags.update === undefined ? 'none' : flags.update === true ? 'all' : flags.update;
+      const [{ runGate }, { junitXml }] = await Promise.all([import('../../gate/gate.js'), import('../../gate/report.js')]);
+      // Every finished run ends in process.exit below. Node also exits, with 0, when its event loop empties
+      // while the gate awaits a promise nothing can settle any more: such a run must fail, and say so.
+      let lastLine = '';
+      process.once('beforeExit', () => {
+        console.error(`concord gate: the run stopped before its summary: nothing was left to wait on while a step was still pending (last line printed: ${JSON.stringify(lastLine)}). This is a bug in concord or a runtime.`);
+        process.exit(1);
+      });
+      try {
+        const result = await runGate({
+          root,
+          selection,
+          floor: flags.floor,
+          update,
+          ci: Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0',
+          color: colorWanted(),
+          out: (line) => {
+            if (line !== '') lastLine = line;
+            console.log(line);
+          },
+        });
+        if (flags.reporter === 'junit') {
+          const file = flags.junitFile ?? join(root, '.concord', 'junit.xml');
+          await mkdir(dirname(file), { recursive: true });
+          await writeFile(file, junitXml(result.results, result.obsolete));
+          console.log(`junit report: ${file}`);
+        }
+        // The gate owns this process and has disposed every runtime it started: exit now rather than wait
+        // on handles a library may keep open (sockets kept alive, timers).
+        process.exit(result.ok ? 0 : 1);
+      } catch (error) {
+        if (error instanceof InputError || (error as Error).message.startsWith('--')) {
+          console.error(`concord gate: ${(error as Error).message}`);
+          process.exit(2);
+        }
+        throw error;
+      }
     });
 }

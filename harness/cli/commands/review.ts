@@ -1,11 +1,48 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
+import { packageRoot } from '../../../runtimes/seam/package-root.js';
+import type { Decision } from '../../snapshot/review.js';
+import { colorWanted } from '../../text/paint.js';
+
+interface ReviewFlags {
+  acceptAll?: boolean;
+  rejectAll?: boolean;
+  run?: string;
+}
 
 export function registerReview(program: Command): void {
   program
     .command('review')
-    .description('(not built yet)')
-    .action(() => {
-      console.error('concord review: not built yet');
-      process.exit(1);
+    .description('Accept or reject the snapshot changes a gate run proposed (.concord/pending/<run-id>/), file by file')
+    .option('--accept-all', 'accept every proposed change without asking')
+    .option('--reject-all', 'reject every proposed change without asking')
+    .option('--run <run-id>', 'review this run instead of the newest')
+    .addHelpText('after', '\nOn a terminal each file shows its diff and asks: [a]ccept, [r]eject, [s]kip. Without one, pass --accept-all or --reject-all.')
+    .action(async (flags: ReviewFlags) => {
+      if (flags.acceptAll && flags.rejectAll) {
+        console.error('concord review: choose one of --accept-all and --reject-all');
+        process.exit(2);
+      }
+      const fixed: Decision | undefined = flags.acceptAll ? 'accept' : flags.rejectAll ? 'reject' : undefined;
+      if (!fixed && !process.stdin.isTTY) {
+        console.error('concord review: no terminal to ask on; pass --accept-all or --reject-all');
+        process.exit(2);
+      }
+      const root = packageRoot();
+      const { reviewPending } = await import('../../snapshot/review.js');
+      try {
+        const summary = await reviewPending({
+          snapshotsDir: join(root, 'snapshots'),
+          pendingRoot: join(root, '.concord', 'pending'),
+          ...(flags.run ? { runId: flags.run } : {}),
+          decide: fixed ? async () => fixed : undefined,
+          color: colorWanted(),
+          out: (line) => console.log(line),
+        });
+        console.log(summary);
+      } catch (error) {
+        console.error(`concord review: ${(error as Error).message}`);
+        process.exit(2);
+      }
     });
 }

@@ -1,11 +1,41 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+
+/**
+ * `concord run`: runs one program on one code runtime against fixture tools and prints the RunResult as
+ * JSON. The exit code says whether concord could run it (0), not what the program did; 2 is bad usage.
+ */
+
+export interface RunOptions {
+  runtime: string;
+  tools?: string;
+  timeoutMs?: number;
+}
+
+function parseTimeout(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
+    throw new InvalidArgumentError('expected a positive whole number of milliseconds, e.g. --timeout-ms 5000');
+  }
+  return value;
+}
 
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('(not built yet)')
-    .action(() => {
-      console.error('concord run: not built yet');
-      process.exit(1);
+    .description('Run one program on a code runtime against fixture tools and print {value, logs, error} as JSON')
+    .argument('<PROGRAM_FILE>', 'the program: the body of an async function (top-level await and return work)')
+    .requiredOption(
+      '--runtime <runtime>',
+      'where to run it: typescript (worker thread), python-process (local python3), python-container[:3.X] (Docker image), pyodide[:3.X] (CPython in WebAssembly)',
+    )
+    .option('--tools <FILE.json>', 'tools to bind: a JSON array of {name, ...}; each answers with its arguments, or fails when its name starts with "fail" (default: echo and fail)')
+    .option('--timeout-ms <N>', 'time budget of the run in milliseconds', parseTimeout)
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 when the program ran (whatever it did: see "error" in the output), 1 when the runtime could not start, 2 on bad usage.\n',
+    )
+    .action(async (programFile: string, options: RunOptions) => {
+      const { runProgram } = await import('../run-program.js');
+      process.exitCode = await runProgram(programFile, options);
     });
 }

@@ -1,11 +1,30 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import { DEFAULT_PYTHON_FLOOR } from '../../../codemode/tools/config.js';
+
+export interface SdkOptions {
+  language: 'python' | 'typescript';
+  tools: string;
+  floor: string;
+  strict?: boolean;
+  fence: boolean;
+}
 
 export function registerSdk(program: Command): void {
   program
     .command('sdk')
-    .description('(not built yet)')
-    .action(() => {
-      console.error('concord sdk: not built yet');
-      process.exit(1);
+    .description('Print the tools:sdk section (the SDK the model reads) for a tool set')
+    .addOption(new Option('--language <language>', 'language of the SDK').choices(['python', 'typescript']).makeOptionMandatory())
+    .requiredOption('--tools <file>', 'JSON file holding an array of {name, description, parameters, output}')
+    .option('--floor <version>', 'oldest CPython the Python stubs must compile on', DEFAULT_PYTHON_FLOOR)
+    .option('--strict', 'report every schema outside the supported subset, with its path, and exit 1')
+    .option('--no-fence', 'print the bare SDK file instead of the fenced prompt section')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 printed; 1 schema violations under --strict; 2 unreadable or malformed input.\n' +
+        'Example: concord sdk --language python --tools tools.json --floor 3.9',
+    )
+    .action(async (options: SdkOptions) => {
+      const { printSdk } = await import('../print-sdk.js');
+      printSdk(options);
     });
 }

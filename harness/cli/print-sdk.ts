@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { renderSdk, renderSdkSection } from '../../codemode/run-code/sdk-section.js';
+import type { SchemaViolation } from '../../codemode/schema/types.js';
+import { validateSchema } from '../../codemode/schema/validate.js';
+import { isPythonVersion } from '../../codemode/tools/config.js';
+import { parseToolDefinitions } from '../../codemode/tools/definitions.js';
+import type { ToolDefinition } from '../../codemode/tools/types.js';
+import type { SdkOptions } from './commands/sdk.js';
+
+/** Exit codes: 2 for input that cannot be read as a tool set, 1 for schema violations under --strict. */
+const EXIT_BAD_INPUT = 2;
+const EXIT_SCHEMA_VIOLATIONS = 1;
+
+/** `concord sdk`: prints the SDK section for the tool set in `options.tools`. */
+export function printSdk(options: SdkOptions): void {
+  const file = options.tools;
+  if (!isPythonVersion(options.floor)) {
+    fail(EXIT_BAD_INPUT, [`--floor: expected a CPython version such as 3.9, got ${JSON.stringify(options.floor)}`]);
+  }
+  const tools = readTools(file);
+  if (options.strict) {
+    const violations = tools.flatMap((tool, index) => schemaViolations(tool, index));
+    if (violations.length > 0) {
+      fail(EXIT_SCHEMA_VIOLATIONS, [
+        ...violations.map((v) => `${file}: ${v.path}: ${v.message}`),
+        `${violations.length} schema violation${violations.length === 1 ? '' : 's'}; without --strict these schemas degrade to an unknown type`,
+      ]);
+    }
+  }
+  const render = options.fence ? renderSdkSection : renderSdk;
+  const text = render(options.language, tools, { pythonFloor: options.floor as `3.${number}` });
+  process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+}
+
+function readTools(file: string): ToolDefinition[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return fail(EXIT_BAD_INPUT, [`${file}: cannot read: ${(error as Error).message}`]);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return fail(EXIT_BAD_INPUT, [`${file}: not valid JSON: ${describeJsonError(text, (error as Error).message)}`]);
+  }
+  const { tools, problems } = parseToolDefinitions(value);
+  if (problems.length > 0) return fail(EXIT_BAD_INPUT, problems.map((p) => `${file}: ${p.path}: ${p.message}`));
+  return tools;
+}
+
+function schemaViolations(tool: ToolDefinition, index: number): SchemaViolation[] {
+  const roots: [string, unknown][] = [[`$[${index}].parameters`, tool.parameters]];
+  if (tool.output !== undefined) roots.push([`$[${index}].output`, tool.output]);
+  return roots.flatMap(([base, schema]) =>
+    validateSchema(schema).map((v) => ({ path: base + v.path.slice(1), message: v.message })),
+  );
+}
+
+/** JSON.parse names a character offset for some errors: turn it into a line and column. */
+function describeJsonError(text: string, message: string): string {
+  const position = /at position (\d+)/.exec(message);
+  if (position === null) return message;
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `line ${line}, column ${column}: ${message}`;
+}
+
+function fail(code: number, lines: string[]): never {
+  process.stderr.write(lines.map((line) => `concord sdk: ${line}\n`).join(''));
+  process.exit(code);
+}
