@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { othersCanRead, sandboxFiles } from './staging.js';
 import { DEFAULT_PYODIDE_VERSION, pyodidePackageDir } from './versions.js';
@@ -22,6 +22,17 @@ describe('pyodide sandbox files', () => {
     expect(files.readable).toContain(files.entry);
     expect(await readdir(files.packageDir)).toContain('pyodide.mjs');
     for (const path of files.readable) expect(othersCanRead(path)).toBe(true);
+  });
+
+  it('never rewrites the staged package.json that booting workers read', async () => {
+    const first = sandboxFiles(pyodidePackageDir(DEFAULT_PYODIDE_VERSION), { forceCopy: true });
+    const manifest = join(dirname(dirname(dirname(dirname(first.entry)))), 'package.json');
+    expect(JSON.parse(await readFile(manifest, 'utf8'))).toEqual({ type: 'module' });
+    // A rewrite in place truncates the file first: a worker of another version booting at that moment
+    // read an empty package.json and died. Mark the file, stage again, and the mark must survive.
+    await writeFile(manifest, '{"type":"module","marked":true}\n');
+    sandboxFiles(pyodidePackageDir('3.12'), { forceCopy: true });
+    expect(JSON.parse(await readFile(manifest, 'utf8'))).toEqual({ type: 'module', marked: true });
   });
 
   it('sees a private folder as unreadable for other users', async () => {

@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { builtModule, packageRoot } from '../seam/package-root.js';
@@ -93,6 +93,19 @@ function stage(source: string, target: string): string {
 }
 
 /**
+ * The compiled modules are ES modules; Node decides that from the nearest package.json. Written once per
+ * staging folder and never rewritten: a worker booting from it reads this file at any moment, and a rewrite
+ * in place would let it see an empty file.
+ */
+function stageManifest(): void {
+  const manifest = join(stagingRoot(), 'package.json');
+  if (staged.has(manifest)) return;
+  writeFileSync(`${manifest}.tmp`, '{"type":"module"}\n', { mode: 0o644 });
+  renameSync(`${manifest}.tmp`, manifest);
+  staged.set(manifest, manifest);
+}
+
+/**
  * The worker's files, where the worker's user can read them: in place when the worker runs as the host's
  * own user or when every user can read them (an npm install under /work or /home usually can be), else
  * copied once per host process into a fresh folder under the temp dir (a checkout under /root, or in a
@@ -105,9 +118,7 @@ export function sandboxFiles(packageDir: string, options: { otherUser?: boolean;
   if (!copy) return { entry: modules[0]!, packageDir: pyodide, readable: [pyodide, ...modules] };
   const root = realpathSync(packageRoot());
   const copies = modules.map((module) => stage(module, relative(root, module)));
-  const manifest = join(stagingRoot(), 'package.json');
-  // The compiled modules are ES modules; Node decides that from the nearest package.json.
-  writeFileSync(manifest, '{"type":"module"}\n', { mode: 0o644 });
+  stageManifest();
   const stagedPackage = stage(pyodide, join('node_modules', basename(pyodide)));
   const files = { entry: copies[0]!, packageDir: stagedPackage, readable: [stagedPackage, ...copies] };
   if (options.otherUser === true && !files.readable.every(othersCanRead)) {
