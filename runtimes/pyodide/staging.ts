@@ -1,6 +1,7 @@
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
+import { ownedTempDir } from '../seam/owned-temp-dir.js';
 import { builtModule, packageRoot } from '../seam/package-root.js';
 
 /**
@@ -35,38 +36,10 @@ export function othersCanRead(path: string): boolean {
 /** Copies of files nobody cannot read in place, one per source path, removed when the host exits. */
 const staged = new Map<string, string>();
 let stagingDir: string | undefined;
-/** Staging folders are named after the host's pid, so a later host can tell an abandoned one. */
-const STAGING_NAME = /^concord-pyodide-(\d+)-/;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Removes this user's staging folders whose host died without its exit hook (killed by a signal). */
-function sweepAbandonedStaging(): void {
-  for (const name of readdirSync(tmpdir())) {
-    const owner = STAGING_NAME.exec(name);
-    if (owner === null || alive(Number(owner[1]))) continue;
-    const path = join(tmpdir(), name);
-    try {
-      if (statSync(path).uid === process.getuid?.()) rmSync(path, { recursive: true, force: true });
-    } catch {
-      // Another host swept it first.
-    }
-  }
-}
-
 function stagingRoot(): string {
   if (stagingDir !== undefined) return stagingDir;
-  sweepAbandonedStaging();
-  const dir = mkdtempSync(join(tmpdir(), `concord-pyodide-${process.pid}-`));
+  const dir = ownedTempDir('concord-pyodide');
   chmodSync(dir, 0o755);
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   stagingDir = dir;
   return dir;
 }

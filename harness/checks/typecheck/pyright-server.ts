@@ -1,10 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ownedTempDir } from '../../../runtimes/seam/owned-temp-dir.js';
 
 /** One diagnostic of pyright, positions 0-based as the language server protocol gives them. */
 export interface PyrightDiagnostic {
@@ -78,7 +78,7 @@ export class PyrightServer {
     pythonVersion: string,
     private readonly timeoutMs = JOB_TIMEOUT_MS,
   ) {
-    this.workspace = mkdtempSync(join(tmpdir(), 'concord-pyright-'));
+    this.workspace = ownedTempDir('concord-pyright');
     writeFileSync(join(this.workspace, 'pyrightconfig.json'), JSON.stringify({ pythonVersion, typeCheckingMode: 'standard' }));
     const entry = createRequire(import.meta.url).resolve('pyright/langserver.index.js');
     this.child = spawn(process.execPath, [entry, '--stdio'], { cwd: this.workspace, stdio: ['pipe', 'pipe', 'pipe'] });
