@@ -7,7 +7,7 @@ import { callTools, finalAnswer, scriptedModel } from '../tools/test/scripted-mo
 import { scriptedRuntime } from '../tools/test/scripted-runtime.js';
 import type { RegisteredTool } from '../tools/types.js';
 import { Agent, TurnLimitError } from './agent.js';
-import type { ModelResponse } from './model.js';
+import type { ModelResponse } from '../../contract/model.js';
 import { formatRunResult } from './result-text.js';
 import { CODE_ONLY_RULE } from './sections.js';
 

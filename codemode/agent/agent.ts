@@ -4,7 +4,7 @@ import { parseRunCodeArgs, type ProgramRun, type ToolCallRecord } from '../run-c
 import { RUN_CODE_TOOL_NAME } from '../run-code/wire-tool.js';
 import '../tools/context.js';
 import { type AgentConfig, parseAgentConfig } from './config.js';
-import type { ChatMessage, ModelRequest, ToolCall, WireTool } from './model.js';
+import type { ChatMessage, ModelRequest, ToolCall, WireTool } from '../../contract/model.js';
 import { formatRunResult, formatToolOutcome } from './result-text.js';
 import { systemSections } from './sections.js';
 

@@ -1,5 +1,5 @@
 import type { Language } from '../../runtimes/seam/types.js';
-import type { WireTool } from '../agent/model.js';
+import type { WireTool } from '../../contract/model.js';
 import { RUN_CODE_TEXT, type RunCodeText } from './descriptions.js';
 import { languageEntry } from './languages.js';
 

@@ -1,6 +1,6 @@
 import { type Context, Service } from 'cordis';
 import type { JsonValue, Language } from '../../runtimes/seam/types.js';
-import type { WireTool } from '../agent/model.js';
+import type { WireTool } from '../../contract/model.js';
 import { type ProgramRun, type RunCodeArgs, runProgram } from '../run-code/execute.js';
 import { renderSdkSection } from '../run-code/sdk-section.js';
 import { RUN_CODE_TOOL_NAME, runCodeWireTool } from '../run-code/wire-tool.js';

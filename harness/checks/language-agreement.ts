@@ -1,4 +1,4 @@
-import type { ModelRequest } from '../../codemode/agent/model.js';
+import type { ModelRequest } from '../../contract/model.js';
 import { RUN_CODE_TOOL_NAME } from '../../codemode/run-code/wire-tool.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { fencedBody } from '../snapshot/transcript.js';

@@ -32,6 +32,8 @@ export interface GateOptions {
   /** Where `.concord/report.md` is written below (default `root`). */
   reportRoot?: string;
   selection: Selection;
+  /** The runtime's time budget for scenarios that set none (`timeoutMs` of `concord.config.yml`). */
+  defaultTimeoutMs?: number;
   /** The oldest CPython the Python SDK must serve; every renderer in the run must be pinned to it (default 3.9). */
   floor?: PythonVersion;
   update: UpdateMode;
@@ -80,7 +82,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
       const reason = skipped.get(runtime);
       const result = reason
         ? ({ scenario: scenario.name, runtime, status: 'skipped', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason } satisfies PairResult)
-        : await runPair(scenario, runtime, snapshotsDir, options.root, update, proposals);
+        : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, proposals);
       results.push(result);
       out(progressLine(result, color));
     }
@@ -162,6 +164,12 @@ async function runPair(
   }
   const status = problems ? 'failed' : verdicts.every((v) => v.status === 'same') ? 'pass' : verdicts.every((v) => v.status === 'same' || written(v)) ? 'updated' : 'mismatch';
   return { ...base, status, times, verdicts, findings, ...(problems ? { reason: problems } : {}) };
+}
+
+/** The scenario with the project's defaults filled in where it sets nothing itself. */
+function withDefaults(scenario: Scenario, options: GateOptions): Scenario {
+  if (options.defaultTimeoutMs === undefined || 'timeoutMs' in scenario.runtimeConfig) return scenario;
+  return { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs: options.defaultTimeoutMs } };
 }
 
 /** Runtimes that cannot run here, with the reason said once. */

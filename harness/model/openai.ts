@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelResponse, ToolCall } from '../../codemode/agent/model.js';
+import type { ModelRequest, ModelResponse, ToolCall } from '../../contract/model.js';
 import type { JsonValue } from '../../runtimes/seam/types.js';
 
 export interface EndpointOptions {

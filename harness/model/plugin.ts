@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type Context, Service } from 'cordis';
-import type { Model, ModelRequest, ModelResponse } from '../../codemode/agent/model.js';
+import type { Model, ModelRequest, ModelResponse } from '../../contract/model.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { parseScenario } from '../scenario/load.js';
 import { endpointFromEnv } from './openai.js';

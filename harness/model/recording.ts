@@ -1,6 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import { stringify } from 'yaml';
-import type { ModelRequest, ModelResponse } from '../../codemode/agent/model.js';
+import type { ModelRequest, ModelResponse } from '../../contract/model.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { writeFileAtomic } from '../snapshot/atomic.js';
 import { completeOverHttp, type EndpointOptions } from './openai.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelRequest } from '../../codemode/agent/model.js';
+import type { ModelRequest } from '../../contract/model.js';
 import { parseScenario } from '../scenario/load.js';
 import { ScriptedAnswers, ScriptMismatch } from './script.js';
 

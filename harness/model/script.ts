@@ -1,4 +1,4 @@
-import type { ChatMessage, ModelRequest, ModelResponse } from '../../codemode/agent/model.js';
+import type { ChatMessage, ModelRequest, ModelResponse } from '../../contract/model.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import type { Scenario, ScriptStep } from '../scenario/types.js';
 import { firstDifference, formatDifference } from './difference.js';

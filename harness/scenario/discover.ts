@@ -1,11 +1,23 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { RootError } from '../project/root.js';
 import { isScenarioFile, loadScenario } from './load.js';
 import type { Scenario } from './types.js';
 
-/** Loads every scenario file in `dir`; the first bad file stops the run with its InputError. */
+/**
+ * Loads every scenario file in `dir`; the first bad file stops the run with its InputError. A folder that
+ * is missing or holds no scenario is a RootError: the gate was pointed at the wrong project.
+ */
 export async function loadScenarios(dir: string): Promise<Scenario[]> {
-  const names = (await readdir(dir)).filter(isScenarioFile).sort();
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    entries = [];
+  }
+  const names = entries.filter(isScenarioFile).sort();
+  if (names.length === 0) throw new RootError(`no scenarios in ${dir}`, 'run `concord init` to start one, or pass --root with the folder that holds scenarios/');
   const scenarios: Scenario[] = [];
   for (const name of names) scenarios.push(await loadScenario(join(dir, name)));
   return scenarios;

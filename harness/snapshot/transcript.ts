@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Document, Scalar, visit } from 'yaml';
-import type { ChatMessage, ModelRequest, ModelResponse, SystemSection, ToolCall, WireTool } from '../../codemode/agent/model.js';
+import type { ChatMessage, ModelRequest, ModelResponse, SystemSection, ToolCall, WireTool } from '../../contract/model.js';
 import type { ProgramRun, ToolCallRecord } from '../../codemode/run-code/execute.js';
 import type { Isolation, Language } from '../../runtimes/seam/types.js';
 import type { RuntimeName } from '../scenario/types.js';

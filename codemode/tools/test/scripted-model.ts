@@ -1,4 +1,4 @@
-import type { Model, ModelRequest, ModelResponse, ToolCall } from '../../agent/model.js';
+import type { Model, ModelRequest, ModelResponse, ToolCall } from '../../../contract/model.js';
 
 /** A model that answers from a script, one response per request, and keeps every request verbatim. */
 export function scriptedModel(responses: ModelResponse[]): Model & { requests: ModelRequest[] } {

@@ -3,20 +3,22 @@ import { dirname, join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { DEFAULT_PYTHON_FLOOR, isPythonVersion } from '../../../codemode/tools/config.js';
 import { SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/sdk/identifiers/versions.js';
-import { packageRoot } from '../../../runtimes/seam/package-root.js';
 import type { UpdateMode } from '../../gate/gate.js';
 import { parseRuntimes, parseShard, type Selection } from '../../gate/select.js';
 import { InputError } from '../../scenario/error.js';
+import { RootError } from '../../project/root.js';
 import { colorWanted } from '../../text/paint.js';
+import { projectOrExit, rootOption } from '../project-option.js';
 
 interface GateFlags {
   scenario?: string[];
   runtime?: string[];
   shard?: string;
-  floor: string;
+  floor?: string;
   update?: UpdateMode | true;
   reporter: 'default' | 'junit';
   junitFile?: string;
+  root?: string;
 }
 
 export function registerGate(program: Command): void {
@@ -26,22 +28,25 @@ export function registerGate(program: Command): void {
     .option('--scenario <name...>', 'only these scenarios (obsolete snapshots are judged within the selection only)')
     .option('--runtime <name...>', 'only these runtimes: typescript, python, pyodide, python-container')
     .option('--shard <i/n>', 'run the i-th of n stable slices of the selection')
-    .option('--floor <3.X>', `oldest CPython the Python SDK must serve; a scenario whose renderer is pinned elsewhere fails (${SUPPORTED_PYTHON_VERSIONS.join(', ')})`, DEFAULT_PYTHON_FLOOR)
+    .addOption(rootOption())
+    .option('--floor <3.X>', `oldest CPython the Python SDK must serve (default: floor in concord.config.yml, else ${DEFAULT_PYTHON_FLOOR}; ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`)
     .addOption(new Option('--update [which]', 'write snapshots: "new" (missing files only) or "all" (also changed and obsolete); ignored when CI is set').choices(['new', 'all']))
     .addOption(new Option('--reporter <name>', 'also write a report for CI').choices(['default', 'junit']).default('default'))
     .option('--junit-file <path>', 'where --reporter junit writes (default .concord/junit.xml)')
     .addHelpText('after', '\nIn CI (CI set) nothing under snapshots/ is written; proposed files go to .concord/pending/<run-id>/ for `concord review`.')
     .action(async (flags: GateFlags) => {
-      const root = packageRoot();
-      if (!isPythonVersion(flags.floor) || !SUPPORTED_PYTHON_VERSIONS.includes(flags.floor)) {
-        console.error(`concord gate: --floor ${flags.floor}: unsupported CPython version (supported: ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`);
+      const project = await projectOrExit('gate', flags);
+      const root = project.root;
+      const floor = flags.floor ?? project.config.floor ?? DEFAULT_PYTHON_FLOOR;
+      if (!isPythonVersion(floor) || !SUPPORTED_PYTHON_VERSIONS.includes(floor)) {
+        console.error(`concord gate: --floor ${floor}: unsupported CPython version (supported: ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`);
         process.exit(2);
       }
       let selection: Selection;
       try {
         selection = {
           ...(flags.scenario ? { scenarios: flags.scenario } : {}),
-          ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : {}),
+          ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : project.config.runtimes ? { runtimes: project.config.runtimes } : {}),
           ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
         };
       } catch (error) {
@@ -60,8 +65,9 @@ export function registerGate(program: Command): void {
       try {
         const result = await runGate({
           root,
+          ...(project.config.timeoutMs !== undefined ? { defaultTimeoutMs: project.config.timeoutMs } : {}),
           selection,
-          floor: flags.floor,
+          floor,
           update,
           ci: Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0',
           color: colorWanted(),
@@ -80,7 +86,7 @@ export function registerGate(program: Command): void {
         // on handles a library may keep open (sockets kept alive, timers).
         process.exit(result.ok ? 0 : 1);
       } catch (error) {
-        if (error instanceof InputError || (error as Error).message.startsWith('--')) {
+        if (error instanceof InputError || error instanceof RootError || (error as Error).message.startsWith('--')) {
           console.error(`concord gate: ${(error as Error).message}`);
           process.exit(2);
         }

@@ -1,13 +1,13 @@
-import { join } from 'node:path';
 import type { Command } from 'commander';
-import { packageRoot } from '../../../runtimes/seam/package-root.js';
 import type { Decision } from '../../snapshot/review.js';
 import { colorWanted } from '../../text/paint.js';
+import { projectOrExit, rootOption } from '../project-option.js';
 
 interface ReviewFlags {
   acceptAll?: boolean;
   rejectAll?: boolean;
   run?: string;
+  root?: string;
 }
 
 export function registerReview(program: Command): void {
@@ -17,6 +17,7 @@ export function registerReview(program: Command): void {
     .option('--accept-all', 'accept every proposed change without asking')
     .option('--reject-all', 'reject every proposed change without asking')
     .option('--run <run-id>', 'review this run instead of the newest')
+    .addOption(rootOption())
     .addHelpText('after', '\nOn a terminal each file shows its diff and asks: [a]ccept, [r]eject, [s]kip. Without one, pass --accept-all or --reject-all.')
     .action(async (flags: ReviewFlags) => {
       if (flags.acceptAll && flags.rejectAll) {
@@ -28,12 +29,12 @@ export function registerReview(program: Command): void {
         console.error('concord review: no terminal to ask on; pass --accept-all or --reject-all');
         process.exit(2);
       }
-      const root = packageRoot();
+      const project = await projectOrExit('review', flags);
       const { reviewPending } = await import('../../snapshot/review.js');
       try {
         const summary = await reviewPending({
-          snapshotsDir: join(root, 'snapshots'),
-          pendingRoot: join(root, '.concord', 'pending'),
+          snapshotsDir: project.snapshotsDir,
+          pendingRoot: project.pendingRoot,
           ...(flags.run ? { runId: flags.run } : {}),
           decide: fixed ? async () => fixed : undefined,
           color: colorWanted(),

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../runtimes/seam/types.js';
+import type { JsonValue } from '../runtimes/seam/types.js';
 
 /** A section of the system prompt, kept apart by id so snapshots and checks can name it. */
 export interface SystemSection {

@@ -1,0 +1,21 @@
+import { Option } from 'commander';
+import { InputError } from '../scenario/error.js';
+import { openProject, RootError, type Project } from '../project/root.js';
+
+/** `--root DIR`, the same on every command that reads or writes a project. */
+export function rootOption(): Option {
+  return new Option('--root <dir>', 'the project root (default: the nearest folder above holding concord.config.yml, else the working directory)');
+}
+
+/** Opens the project named by `--root` (or found from the working directory); bad input exits 2 with one message. */
+export async function projectOrExit(command: string, flags: { root?: string }): Promise<Project> {
+  try {
+    return await openProject(flags.root === undefined ? {} : { root: flags.root });
+  } catch (error) {
+    if (error instanceof RootError || error instanceof InputError) {
+      console.error(`concord ${command}: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
