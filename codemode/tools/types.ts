@@ -1,19 +1,8 @@
-import type { JsonValue } from '../../runtimes/seam/types.js';
 
-/** A tool as the model sees it: the input of both SDK renderers and of `concord sdk --tools`. */
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  /** JSON schema of the arguments (the supported subset; anything else degrades). */
-  parameters: unknown;
-  /** JSON schema of the result; absent means unknown. */
-  output?: unknown;
-}
+import type { ToolDefinition } from '../../contract/backend.js';
 
-/** A tool a plugin registers: its definition and what runs when a program calls it. */
-export interface RegisteredTool extends ToolDefinition {
-  execute(args: JsonValue): Promise<JsonValue>;
-}
+// One definition of a tool, shared with every backend through the contract.
+export type { RegisteredTool, ToolDefinition } from '../../contract/backend.js';
 
 /** A CPython minor version string, e.g. `"3.9"`. */
 export type PythonVersion = `3.${number}`;

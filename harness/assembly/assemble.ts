@@ -7,6 +7,7 @@ import { builtModule } from '../../runtimes/seam/package-root.js';
 import type { Scenario } from '../scenario/types.js';
 import { bootComposition, EntryError, type BootedApp } from './boot.js';
 import type { RuntimeTarget } from './runtimes.js';
+import { enableTypeScriptPlugins, isTypeScript } from './typescript-plugins.js';
 
 /** Where the keyless model plugin lives. */
 export const MODEL_PLUGIN = 'harness/model/plugin';
@@ -40,18 +41,16 @@ export function composeEntries(scenario: Scenario, runtime: RuntimeTarget, model
     { id: 'model', name: pluginPath('model', MODEL_PLUGIN), config: modelConfig },
   ];
   for (const entry of scenario.composition) {
-    entries.push({ id: entry.id, name: pluginPath(entry.id, entry.plugin, `${scenario.file}:${entry.line}`), ...(entry.config === undefined ? {} : { config: entry.config }) });
+    if (!entry.resolved) throw new EntryError(entry.id, entry.plugin, `not resolved (declared at ${scenario.file}:${entry.line}); load scenarios with loadScenarios`);
+    entries.push({ id: entry.id, name: entry.resolved.file, ...(entry.config === undefined ? {} : { config: entry.config }) });
   }
   return entries;
 }
 
-/** Built path of a plugin named by its source path; an unknown plugin is an error naming the entry. */
-function pluginPath(entryId: string, plugin: string, where?: string): string {
+/** Built path of one of concord's own plugins (runtime, model), named by its source path. */
+function pluginPath(entryId: string, plugin: string): string {
   const path = builtModule(`${plugin}.ts`);
-  if (!existsSync(path)) {
-    const problem = `no such plugin: ${path} does not exist` + (where ? ` (declared at ${where})` : '');
-    throw new EntryError(entryId, plugin, `${problem}; name a plugin source file below codemode/ or scenarios/plugins/ without its extension, and run npm run build`);
-  }
+  if (!existsSync(path)) throw new EntryError(entryId, plugin, `${path} does not exist: concord's build is incomplete (run npm run build in concord's folder)`);
   return path;
 }
 
@@ -65,6 +64,7 @@ export async function assemble(entries: CordisEntry[]): Promise<Assembly> {
 
 /** Boots an assembly; disposing the app also removes its directory. */
 export async function bootAssembly(assembly: Assembly): Promise<BootedApp> {
+  if (assembly.entries.some((e) => isTypeScript(e.name))) await enableTypeScriptPlugins();
   let app: BootedApp;
   try {
     app = await bootComposition(join(assembly.dir, 'cordis.yml'), assembly.dir, assembly.entries);

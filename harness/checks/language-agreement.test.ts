@@ -24,7 +24,6 @@ function recordWith(language: Language, sdkSection: string, runCode = runCodeWir
     cordisYml: '',
     exchanges: [{ request: { system: [{ id: 'tools:sdk', text: sdkSection }], tools: [runCode], messages: [] } }],
     programs: [],
-    toolCalls: [],
   };
   return { record } as CheckInput;
 }

@@ -1,5 +1,5 @@
 import type { ModelRequest } from '../../contract/model.js';
-import { RUN_CODE_TOOL_NAME } from '../../codemode/run-code/wire-tool.js';
+import { RUN_CODE_TOOL as RUN_CODE_TOOL_NAME, TOOLS_SDK_SECTION as SDK_SECTION } from '../../contract/backend.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { fencedBody } from '../snapshot/transcript.js';
 import { codeMarkersOf, LANGUAGE_NAME, otherLanguage, proseMarkersOf } from './language/markers.js';
@@ -7,7 +7,6 @@ import { sdkParts } from './language/sdk-parts.js';
 import type { Check, CheckInput, Finding } from './types.js';
 
 const ID = 'language-agreement';
-const SDK_SECTION = 'tools:sdk';
 
 /**
  * The `tools:sdk` fence, the `run_code` description, its `code` parameter description and the runtime
@@ -19,10 +18,8 @@ export const languageAgreementCheck: Check = {
   run({ record }: CheckInput): Finding[] {
     const expected = record.language;
     const problems = new Set<string>();
-    for (const program of record.programs) {
-      if (program.language !== expected) {
-        problems.add(`the runtime that ran ${program.callId} speaks ${program.language}, but the ${record.runtime} runtime should speak ${expected}`);
-      }
+    if (record.seamLanguage !== undefined && record.seamLanguage !== expected) {
+      problems.add(`the mounted code runtime (ctx.codeRuntime) speaks ${record.seamLanguage}, but the ${record.runtime} runtime should speak ${expected}`);
     }
     for (const { request } of record.exchanges) {
       for (const problem of requestProblems(request, expected, record.runtime)) problems.add(problem);

@@ -1,5 +1,4 @@
-import type { Conversation } from '../../codemode/agent/agent.js';
-import { TurnLimitError } from '../../codemode/agent/agent.js';
+import type { AgentService } from '../../contract/backend.js';
 import type { CodeRuntime } from '../../runtimes/seam/types.js';
 import { assemble, bootAssembly, composeEntries } from '../assembly/assemble.js';
 import type { BootedApp } from '../assembly/boot.js';
@@ -7,6 +6,7 @@ import type { RuntimeTarget } from '../assembly/runtimes.js';
 import type KeylessModel from '../model/plugin.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunRecord } from '../snapshot/transcript.js';
+import { recordRuntimeSeam } from './seam-recorder.js';
 
 /** Milliseconds per phase of one scenario × runtime. */
 export interface PhaseTimes {
@@ -19,10 +19,6 @@ export interface PhaseTimes {
 export interface OneRun {
   record: RunRecord;
   times: PhaseTimes;
-}
-
-interface AgentService {
-  run(userText: string): Promise<Conversation>;
 }
 
 /**
@@ -41,31 +37,36 @@ export async function runOne(scenario: Scenario, runtime: RuntimeTarget): Promis
     const agent = app.service<AgentService>('agent');
     const codeRuntime = app.service<CodeRuntime>('codeRuntime');
     const user = scenario.script[0]!.text;
+    // Everything recorded comes from the two seams the gate owns: the model's requests and the runtime's runs.
+    const seam = recordRuntimeSeam(codeRuntime);
     started = performance.now();
-    let conversation: Conversation | undefined;
     let failure: string | undefined;
     try {
-      conversation = await agent.run(user);
+      await agent.run(user);
       if (!model.finished) failure = 'the agent stopped before the script reached its final answer';
     } catch (error) {
-      if (error instanceof TurnLimitError) conversation = error.conversation;
       failure = error instanceof Error ? error.message : String(error);
+    } finally {
+      seam.stop();
     }
     const total = performance.now() - started;
     times.model = model.elapsedMs;
     // The agent's own bookkeeping is negligible: what is not the model is the runtime and the tools.
     times.runtime = Math.max(0, total - model.elapsedMs);
     if (app.errors.length > 0) failure = [failure, `cordis reported: ${app.errors.join('; ')}`].filter(Boolean).join('; ');
+    // The final answer is the model's last response, when it called no tool: seen at the model seam.
+    const last = model.exchanges.at(-1)?.response;
+    const answer = last && last.toolCalls.length === 0 ? last.content : undefined;
     const record: RunRecord = {
       scenario: scenario.name,
       runtime: runtime.name,
       language: runtime.language,
       isolation: codeRuntime.isolation,
+      seamLanguage: codeRuntime.language,
       cordisYml: assembly.cordisYml,
       exchanges: model.exchanges,
-      programs: conversation?.programs ?? [],
-      toolCalls: conversation?.toolCalls ?? [],
-      ...(conversation?.answer !== undefined ? { answer: conversation.answer } : {}),
+      programs: seam.runs,
+      ...(answer !== undefined ? { answer } : {}),
       ...(failure !== undefined ? { failure } : {}),
     };
     return { record, times };

@@ -36,8 +36,9 @@ const SCENARIO: Shape = {
           fields: {
             id: { shape: { kind: 'string', pattern: /^[A-Za-z][\w-]*$/, patternHint: 'start with a letter; then letters, digits, "_" or "-"' }, required: true },
             plugin: {
-              shape: { kind: 'string', pattern: /^(codemode|scenarios\/plugins)\/[\w./-]+$/, patternHint: 'name a plugin source path without extension below codemode/ or scenarios/plugins/, e.g. codemode/tools/plugin; the runtime and model entries are filled in by the gate' },
+              shape: { kind: 'string', nonEmpty: true },
               required: true,
+              hint: 'name the plugin: a package (concord/tools, @team/backend/plugin) or a path relative to this file (./plugins/inventory.ts)',
             },
             config: { shape: { kind: 'json' } },
           },
@@ -127,7 +128,14 @@ export function parseScenario(file: string, source: string): Scenario {
     }
     if (ids.has(id)) throw loc.error(node.get('id', true) as Node, `entry id ${JSON.stringify(id)} is used twice`, 'give every composition entry its own id');
     ids.add(id);
-    composition.push({ id, plugin: entry.plugin as string, ...('config' in entry ? { config: entry.config } : {}), line: loc.line(node) });
+    composition.push({
+      id,
+      plugin: entry.plugin as string,
+      ...('config' in entry ? { config: entry.config } : {}),
+      line: loc.line(node),
+      pluginAt: loc.position(node.get('plugin', true) as Node),
+      configAt: loc.position((node.get('config', true) as Node | undefined) ?? node),
+    });
   });
 
   const scriptNode = nodeOf('script') as YAMLSeq;

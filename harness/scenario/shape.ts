@@ -30,6 +30,11 @@ export class Locator {
     return new InputError(this.file, Math.max(line, 1), Math.max(col, 1), problem, hint);
   }
 
+  position(node: Node | Pair | null | undefined): { line: number; column: number } {
+    const { line, col } = this.lines.linePos(offsetOf(node));
+    return { line: Math.max(line, 1), column: Math.max(col, 1) };
+  }
+
   line(node: Node | Pair | null | undefined): number {
     return Math.max(this.lines.linePos(offsetOf(node)).line, 1);
   }

@@ -14,11 +14,28 @@ export const RUNTIME_LANGUAGE: Readonly<Record<RuntimeName, Language>> = {
 /** One cordis entry of the composition, as written in the scenario. */
 export interface CompositionEntry {
   id: string;
-  /** Source path below the package root without extension, e.g. `codemode/tools/plugin`. */
+  /** The plugin as written: a package name (`concord/tools`) or a path relative to the scenario file (`./plugins/x.ts`). */
   plugin: string;
   config?: unknown;
   /** 1-based line of the entry in the scenario file, for errors raised after loading. */
   line: number;
+  /** Where the `plugin:` value and the `config:` value (or the entry, without one) stand. */
+  pluginAt?: Position;
+  configAt?: Position;
+  /** The module the reference resolved to, filled in before anything boots. */
+  resolved?: ResolvedPlugin;
+}
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface ResolvedPlugin {
+  /** Absolute path of the module the loader imports. */
+  file: string;
+  /** The public name of a concord plugin (`concord/tools`), else undefined. */
+  concord?: string;
 }
 
 export interface RunCodeStep {

@@ -1,4 +1,5 @@
 import { tmpdir } from 'node:os';
+import { packageRoot } from '../../runtimes/seam/package-root.js';
 
 /**
  * Replaces volatile values with numbered tokens. One normalizer serves all files of one scenario × runtime,
@@ -10,8 +11,19 @@ export class Normalizer {
   private readonly counts = new Map<string, number>();
   private readonly rules: Array<{ kind: string; pattern: RegExp }>;
 
-  constructor(private readonly packageRoot: string) {
+  private readonly places: Array<{ pattern: RegExp; replace: (match: string, ...groups: string[]) => string }>;
+
+  /** `root` is the project root: paths below it become `<root>/…`. */
+  constructor(root: string) {
     const tmp = escape(tmpdir().replace(/\/+$/, ''));
+    const concord = packageRoot();
+    // Machine paths never reach a snapshot: a file inside an installed package is named by the package and
+    // its subpath, concord's own files (wherever concord is installed) by `concord/…`, the project by `<root>`.
+    this.places = [
+      { pattern: new RegExp(`(?:${escape(root)}|${escape(concord)})?/(?:[^\\s'"\`:]*/)?node_modules/((?:@[^/\\s'"\`]+/)?[^/\\s'"\`]+)`, 'g'), replace: (_m, name) => name! },
+      ...(inside(root, concord) ? [] : [{ pattern: new RegExp(escape(concord), 'g'), replace: () => 'concord' }]),
+      { pattern: new RegExp(escape(root), 'g'), replace: () => '<root>' },
+    ];
     this.rules = [
       { kind: 'tmp', pattern: new RegExp(`${tmp}/[^\\s'"\`:,;)\\]}>]+`, 'g') },
       { kind: 'uuid', pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi },
@@ -23,7 +35,8 @@ export class Normalizer {
   }
 
   text(input: string): string {
-    let out = input.split(this.packageRoot).join('<root>');
+    let out = input;
+    for (const { pattern, replace } of this.places) out = out.replace(pattern, replace);
     for (const { kind, pattern } of this.rules) out = out.replace(pattern, (value) => this.token(kind, value));
     return out;
   }
@@ -39,6 +52,11 @@ export class Normalizer {
     }
     return token;
   }
+}
+
+/** Whether `path` is `folder` or below it. */
+function inside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith('/') ? folder : folder + '/');
 }
 
 function escape(text: string): string {

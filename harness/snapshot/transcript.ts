@@ -1,10 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Document, Scalar, visit } from 'yaml';
 import type { ChatMessage, ModelRequest, ModelResponse, SystemSection, ToolCall, WireTool } from '../../contract/model.js';
-import type { ProgramRun, ToolCallRecord } from '../../codemode/run-code/execute.js';
+import type { ObservedCall, ObservedRun } from '../gate/seam-recorder.js';
 import type { Isolation, Language } from '../../runtimes/seam/types.js';
 import type { RuntimeName } from '../scenario/types.js';
 import { Normalizer } from './normalize.js';
+import { RUN_CODE_TOOL, TOOLS_SDK_SECTION } from '../../contract/backend.js';
 
 /** What one scenario × runtime produced, before normalizing. */
 export interface RunRecord {
@@ -12,11 +13,13 @@ export interface RunRecord {
   runtime: RuntimeName;
   language: Language;
   isolation: Isolation | undefined;
+  /** The language of the runtime the app mounted as `ctx.codeRuntime`, as it says itself. */
+  seamLanguage?: Language;
   cordisYml: string;
   /** Every request the model received, with its answer. */
   exchanges: ReadonlyArray<{ request: ModelRequest; response?: ModelResponse; error?: string }>;
-  programs: readonly ProgramRun[];
-  toolCalls: readonly ToolCallRecord[];
+  /** Every program that crossed the runtime seam, in order. */
+  programs: readonly ObservedRun[];
   answer?: string;
   /** Why the run stopped short, when it did. */
   failure?: string;
@@ -38,7 +41,7 @@ export function snapshotFiles(record: RunRecord, packageRoot: string): SnapshotF
 
   const first = record.exchanges[0]?.request;
   const sdkFile = SDK_FILE[record.language];
-  const sdk = first ? fencedBody(first.system.find((s) => s.id === 'tools:sdk')?.text) : undefined;
+  const sdk = first ? fencedBody(first.system.find((s) => s.id === TOOLS_SDK_SECTION)?.text) : undefined;
   if (sdk !== undefined) files.set(sdkFile, normalizer.text(sdk.body));
   const runCode = first?.tools.find((t) => t.name === 'run_code');
   if (runCode) files.set(RUN_CODE_FILE, normalizer.text(JSON.stringify(runCode, null, 2) + '\n'));
@@ -70,18 +73,17 @@ function transcriptYaml(record: RunRecord, sdk: { file: string; fence: string; b
   }
   data.turns = turns(record, sdk);
   if (record.programs.length > 0) {
-    // The agent numbers program runs in the order it answers tool calls, which is the order the model made them.
-    const asked = record.exchanges.flatMap((e) => e.response?.toolCalls ?? []).filter((c) => c.name === 'run_code');
+    // Runs cross the seam in the order the model asked for them: the i-th run answers the i-th run_code call.
+    const asked = record.exchanges.flatMap((e) => e.response?.toolCalls ?? []).filter((c) => c.name === RUN_CODE_TOOL);
     data.programs = record.programs.map((run, i) => program(run, asked[i]));
   }
-  if (record.toolCalls.length > 0) data.tool_calls = record.toolCalls.map(call);
   if (record.answer !== undefined) data.answer = record.answer;
   if (record.failure !== undefined) data.failure = record.failure;
   return toYaml(data);
 }
 
 function sections(system: SystemSection[], sdk: { file: string; fence: string } | undefined): unknown[] {
-  return system.map((s) => (s.id === 'tools:sdk' && sdk ? { id: s.id, fence: sdk.fence, file: sdk.file } : { id: s.id, text: s.text }));
+  return system.map((s) => (s.id === TOOLS_SDK_SECTION && sdk ? { id: s.id, fence: sdk.fence, file: sdk.file } : { id: s.id, text: s.text }));
 }
 
 /** Each request shows only what is new since the previous one; a request that rewrites history shows it all. */
@@ -120,23 +122,23 @@ function answer(response: ModelResponse): unknown {
 }
 
 /** A program run; its code and description are shown only where they differ from the call that asked for it. */
-function program(run: ProgramRun, asked: ToolCall | undefined): unknown {
+function program(run: ObservedRun, asked: ToolCall | undefined): unknown {
   const result: Record<string, unknown> = {};
   if (run.result.value !== undefined) result.value = run.result.value;
   result.logs = run.result.logs;
   if (run.result.error) result.error = run.result.error;
   const args = (asked?.arguments ?? {}) as Record<string, unknown>;
+  const callId = asked?.id ?? '(no run_code call asked for this run)';
   return {
-    call: run.callId,
-    ...(args.description === run.description ? {} : { description: run.description }),
+    call: callId,
     ...(args.code === run.code ? {} : { code: run.code }),
-    calls: run.calls.map(call),
+    calls: run.calls.map((c, n) => call(`${callId}.${n + 1}`, c)),
     result,
   };
 }
 
-function call(c: ToolCallRecord): unknown {
-  return { id: c.id, tool: c.tool, args: c.args, ...('value' in c ? { value: c.value } : {}), ...(c.error !== undefined ? { error: c.error } : {}) };
+function call(id: string, c: ObservedCall): unknown {
+  return { id, tool: c.tool, args: c.args, ...('value' in c ? { value: c.value } : {}), ...(c.error !== undefined ? { error: c.error } : {}) };
 }
 
 /** YAML with block scalars for every multi-line string, so a reviewer reads programs and prompts as text. */

@@ -1,4 +1,5 @@
 import type { Context } from 'cordis';
+import { runObserved } from './observe.js';
 import { sharedRuntime, trackDisposal } from './pool.js';
 import type { CodeRuntime, RunRequest, RunResult } from './types.js';
 
@@ -66,14 +67,15 @@ export function configKey(name: string, config: object): string {
 
 /** What consumers see as `ctx.codeRuntime`: the runtime, minus the power to dispose one it does not own. */
 function serviceFacade(runtime: CodeRuntime, owned: boolean): CodeRuntime {
-  return Object.freeze({
+  const facade: CodeRuntime = Object.freeze({
     language: runtime.language,
     isolation: runtime.isolation,
-    run: (request: RunRequest): Promise<RunResult> => runtime.run(request),
+    run: (request: RunRequest): Promise<RunResult> => runObserved(facade, request, (observed) => runtime.run(observed)),
     dispose: async (): Promise<void> => {
       if (owned) await runtime.dispose();
     },
   });
+  return facade;
 }
 
 function defaultConfig<C>(raw: unknown): C {

@@ -1,0 +1,5 @@
+// concord's programmatic API: run the gate from a script, and the types a gated backend implements.
+export { runGate, type GateOptions, type GateResult, type UpdateMode } from './gate/gate.js';
+export { openProject, findProjectRoot, type Project } from './project/root.js';
+export type { PairResult } from './gate/report.js';
+export * from '../contract/index.js';

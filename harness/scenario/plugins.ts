@@ -1,0 +1,82 @@
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve as resolveImport } from 'import-meta-resolve';
+import { packageRoot } from '../../runtimes/seam/package-root.js';
+import { InputError } from './error.js';
+import type { CompositionEntry, ResolvedPlugin, Scenario } from './types.js';
+
+/** concord's own plugins a scenario may name, each a public entry point of the package. */
+export const CONCORD_PLUGINS = ['concord/tools', 'concord/agent'] as const;
+
+/** Tried in this order when a relative reference names no extension. */
+const EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
+
+/**
+ * Resolves every plugin reference of the scenario before anything boots: a package name from the project
+ * root as Node resolves imports (concord's own names from concord's package), or a `./` / `../` path
+ * relative to the scenario file that must stay inside the root. A failure is an InputError at the value.
+ */
+export function resolveComposition(scenario: Scenario, root: string): Scenario {
+  const realRoot = realpathSync(root);
+  const composition = scenario.composition.map((entry) => ({ ...entry, resolved: resolvePlugin(entry, scenario.file, realRoot) }));
+  return { ...scenario, composition };
+}
+
+function resolvePlugin(entry: CompositionEntry, scenarioFile: string, root: string): ResolvedPlugin {
+  const ref = entry.plugin;
+  const at = entry.pluginAt ?? { line: entry.line, column: 1 };
+  const fail = (problem: string, hint: string) => new InputError(scenarioFile, at.line, at.column, problem, hint);
+  if (ref.startsWith('./') || ref.startsWith('../')) return { file: relativePlugin(ref, scenarioFile, root, fail) };
+  if (isAbsolute(ref) || ref.startsWith('.') || ref.includes('\\')) {
+    throw fail(`plugin ${JSON.stringify(ref)} is neither a package name nor a relative path`, 'write a package name (concord/tools) or a path starting with ./ or ../ relative to this file');
+  }
+  if (ref === 'concord' || ref.startsWith('concord/')) {
+    if (!(CONCORD_PLUGINS as readonly string[]).includes(ref)) {
+      throw fail(`concord has no plugin named ${JSON.stringify(ref)}`, `concord's plugins are ${CONCORD_PLUGINS.join(', ')}; the runtime and model entries are filled in by the gate`);
+    }
+    return { file: importTarget(ref, join(packageRoot(), 'package.json'), fail), concord: ref };
+  }
+  return { file: importTarget(ref, join(root, 'package.json'), fail) };
+}
+
+function relativePlugin(ref: string, scenarioFile: string, root: string, fail: (problem: string, hint: string) => InputError): string {
+  const base = resolve(dirname(scenarioFile), ref);
+  const candidates = extname(base) ? [base] : [...EXTENSIONS.map((ext) => base + ext), ...EXTENSIONS.map((ext) => join(base, 'index' + ext))];
+  const found = candidates.find((file) => existsSync(file) && statSync(file).isFile());
+  if (!found) {
+    throw fail(`plugin ${JSON.stringify(ref)} not found: no file ${relative(root, base) || '.'}${extname(base) ? '' : `{${EXTENSIONS.join(',')}}`}`, 'check the path; it is relative to this scenario file');
+  }
+  // The real path, so a symlink cannot lead the loader out of the project.
+  const real = realpathSync(found);
+  if (!inside(real, root)) {
+    throw fail(`plugin ${JSON.stringify(ref)} leaves the project root ${root} (it is ${real})`, 'keep plugins inside the project, or install them as a package and name the package');
+  }
+  return real;
+}
+
+function importTarget(ref: string, parentManifest: string, fail: (problem: string, hint: string) => InputError): string {
+  let url: string;
+  try {
+    url = resolveImport(ref, pathToFileURL(parentManifest).href);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const hint =
+      code === 'ERR_PACKAGE_PATH_NOT_EXPORTED'
+        ? 'the package does not export this path; name one of its exports'
+        : `install the package in ${dirname(parentManifest)} (npm install ${packageName(ref)}) or fix the name`;
+    throw fail(`plugin ${JSON.stringify(ref)} cannot be resolved from ${dirname(parentManifest)}: ${(error as Error).message.split('\n')[0]}`, hint);
+  }
+  if (!url.startsWith('file:')) throw fail(`plugin ${JSON.stringify(ref)} is not a file module (${url})`, 'name a package whose entry is a JavaScript or TypeScript file');
+  return fileURLToPath(url);
+}
+
+function packageName(ref: string): string {
+  const parts = ref.split('/');
+  return ref.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+export function inside(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
+}
