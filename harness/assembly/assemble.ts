@@ -11,6 +11,8 @@ import { enableTypeScriptPlugins, isTypeScript } from './typescript-plugins.js';
 
 /** Where the keyless model plugin lives. */
 export const MODEL_PLUGIN = 'harness/model/plugin';
+/** The model of the gate's probes: fixed answers (see `harness/model/canned.ts`). */
+export const CANNED_MODEL_PLUGIN = 'harness/model/canned';
 
 export interface CordisEntry {
   id: string;
@@ -36,9 +38,14 @@ export interface ModelEntryConfig {
 /** The entries of a scenario × runtime: the runtime and the keyless model first, then the scenario's own. */
 export function composeEntries(scenario: Scenario, runtime: RuntimeTarget, model: Partial<ModelEntryConfig> = {}): CordisEntry[] {
   const modelConfig: ModelEntryConfig = { scenario: scenario.file, language: runtime.language, ...model };
+  return composeWithModel(scenario, runtime, { plugin: MODEL_PLUGIN, config: modelConfig });
+}
+
+/** The entries of a scenario × runtime with another model in place of the keyless one (the gate's probes). */
+export function composeWithModel(scenario: Scenario, runtime: RuntimeTarget, model: { plugin: string; config: unknown }): CordisEntry[] {
   const entries: CordisEntry[] = [
     { id: 'runtime', name: pluginPath('runtime', runtime.plugin), config: runtime.config },
-    { id: 'model', name: pluginPath('model', MODEL_PLUGIN), config: modelConfig },
+    { id: 'model', name: pluginPath('model', model.plugin), config: model.config },
   ];
   for (const entry of scenario.composition) {
     if (!entry.resolved) throw new EntryError(entry.id, entry.plugin, `not resolved (declared at ${scenario.file}:${entry.line}); load scenarios with loadScenarios`);

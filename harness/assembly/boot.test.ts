@@ -2,10 +2,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { builtModule, sourceAsset } from '../../runtimes/seam/package-root.js';
+import { builtModule, packageRoot, sourceAsset } from '../../runtimes/seam/package-root.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import type { CodeRuntime } from '../../runtimes/seam/types.js';
 import { loadScenario } from '../scenario/load.js';
+import { resolveComposition } from '../scenario/plugins.js';
 import { assemble, bootAssembly, composeEntries } from './assemble.js';
 import { bootComposition, EntryError } from './boot.js';
 import { runtimeTarget } from './runtimes.js';
@@ -14,7 +15,7 @@ afterAll(() => disposeSharedRuntimes());
 
 describe('assembly', () => {
   it('writes a real cordis.yml, boots it with the loader and disposes it cleanly', async () => {
-    const scenario = await loadScenario(sourceAsset('scenarios/nested-reads.yml'));
+    const scenario = resolveComposition(await loadScenario(sourceAsset('scenarios/nested-reads.yml')), packageRoot());
     const assembly = await assemble(composeEntries(scenario, runtimeTarget('typescript', {})));
     const written = await readFile(join(assembly.dir, 'cordis.yml'), 'utf8');
     expect(written).toBe(assembly.cordisYml);
@@ -37,21 +38,6 @@ describe('assembly', () => {
     stderr.mockRestore();
     consoleError.mockRestore();
     await expect(readFile(join(assembly.dir, 'cordis.yml'))).rejects.toThrow(/ENOENT/);
-  });
-
-  it('names the entry and the plugin when a scenario asks for an unknown plugin', async () => {
-    const scenario = await loadScenario(sourceAsset('scenarios/nested-reads.yml'));
-    const broken = { ...scenario, composition: scenario.composition.map((e) => (e.id === 'weather' ? { ...e, plugin: 'scenarios/plugins/no-such-plugin' } : e)) };
-    let error: unknown;
-    try {
-      composeEntries(broken, runtimeTarget('typescript', {}));
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(EntryError);
-    expect((error as EntryError).entryId).toBe('weather');
-    expect((error as Error).message).toContain('cordis.yml entry "weather" (plugin scenarios/plugins/no-such-plugin)');
-    expect((error as Error).message).toContain(`${scenario.file}:${scenario.composition[1]!.line}`);
   });
 
   it('names the entry and the plugin when the loader cannot import an entry', async () => {

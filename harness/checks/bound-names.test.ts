@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
 import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
-import type { CodeRuntime, RunRequest } from '../../runtimes/seam/types.js';
+import type { RunRequest, RunResult } from '../../runtimes/seam/types.js';
 import type { RuntimeName } from '../scenario/types.js';
 import { boundNamesCheck } from './bound-names.js';
 import { pythonClassNames, typescriptDeclaredNames } from './bound-names/declared-names.js';
@@ -24,21 +24,13 @@ async function exoticNames(runtime: RuntimeName): Promise<CheckInput> {
   return inputs.get(runtime)!;
 }
 
+type Run = (request: RunRequest) => Promise<RunResult>;
+
 /** A runtime that hands every program one more namespace than it was asked to. */
-const extraBinding = (runtime: CodeRuntime): CodeRuntime => ({
-  ...runtime,
-  language: runtime.language,
-  isolation: runtime.isolation,
-  run: (request: RunRequest) => runtime.run({ ...request, bindings: [...request.bindings, { name: 'debug', functions: new Map() }] }),
-});
+const extraBinding = (request: RunRequest, run: Run) => run({ ...request, bindings: [...request.bindings, { name: 'debug', functions: new Map() }] });
 
 /** A runtime that runs something of its own before each program. */
-const prelude = (code: string) => (runtime: CodeRuntime): CodeRuntime => ({
-  ...runtime,
-  language: runtime.language,
-  isolation: runtime.isolation,
-  run: (request: RunRequest) => runtime.run({ ...request, program: `${code}\n${request.program}` }),
-});
+const prelude = (code: string) => (request: RunRequest, run: Run) => run({ ...request, program: `${code}\n${request.program}` });
 
 const messagesOf = async (input: CheckInput, check = boundNamesCheck()) => (await check.run(input)).map((f) => f.message);
 

@@ -1,7 +1,7 @@
-import { runProgram } from '../../codemode/run-code/execute.js';
-import type { ToolRegistry } from '../../codemode/tools/registry.js';
-import type { CodeRuntime, Language } from '../../runtimes/seam/types.js';
-import { assemble, bootAssembly, composeEntries } from '../assembly/assemble.js';
+import { RUN_CODE_TOOL, type AgentService } from '../../contract/backend.js';
+import { observeRuns } from '../../runtimes/seam/observe.js';
+import type { CodeRuntime, Language, RunRequest, RunResult } from '../../runtimes/seam/types.js';
+import { assemble, bootAssembly, CANNED_MODEL_PLUGIN, composeWithModel } from '../assembly/assemble.js';
 import { pythonClassNames, typescriptDeclaredNames } from './bound-names/declared-names.js';
 import { platformGlobals } from './bound-names/js-globals.js';
 import { BOUND, pythonProbe, readProbeReport, typescriptProbe, type ProbeReport } from './bound-names/probes.js';
@@ -14,14 +14,15 @@ const PROBE_TIMEOUT_MS = 30_000;
 
 export interface BoundNamesOptions {
   /** Puts something between the booted runtime and the probe (tests use it to build a leaking runtime). */
-  wrap?: (runtime: CodeRuntime) => CodeRuntime;
+  wrap?: (request: RunRequest, run: (request: RunRequest) => Promise<RunResult>) => Promise<RunResult>;
 }
 
 /**
  * Boots the scenario's composition on its runtime (the gate's runtimes are pooled, so this is the very
- * runtime the scenario ran on) and runs a probe through `run_code`'s own path with the scenario's tools
- * bound. Python: the globals are exactly `tools` and `ToolCallError`, and each class the SDK declares is
- * a NameError. TypeScript: the program receives exactly those two values, no SDK type name is reachable
+ * runtime the scenario ran on) with a model that asks for one `run_code` call holding a probe program, so
+ * the probe takes the backend's own path from its agent to `ctx.codeRuntime`; the result is read at the
+ * runtime seam. Python: the globals are exactly `tools` and `ToolCallError`, and each class the SDK declares
+ * is a NameError. TypeScript: the program receives exactly those two values, no SDK type name is reachable
  * as a value, and the global object holds nothing beyond a fresh worker thread's globals.
  */
 export function boundNamesCheck(options: BoundNamesOptions = {}): Check {
@@ -33,27 +34,37 @@ export function boundNamesCheck(options: BoundNamesOptions = {}): Check {
       if (sdk === undefined) return [];
       const declared = language === 'python' ? pythonClassNames(sdk).filter((n) => n !== 'ToolCallError') : typescriptDeclaredNames(sdk);
       const code = language === 'python' ? pythonProbe(declared) : typescriptProbe(declared);
+      const responses = [
+        { content: '', toolCalls: [{ id: 'probe-1', name: RUN_CODE_TOOL, arguments: { code, description: 'bound-names probe' } }] },
+        { content: 'probe done', toolCalls: [] },
+      ];
 
-      const app = await bootAssembly(await assemble(composeEntries(scenario, runtime)));
-      let run;
+      const app = await bootAssembly(await assemble(composeWithModel(scenario, runtime, { plugin: CANNED_MODEL_PLUGIN, config: { responses } })));
+      let run: RunResult | undefined;
+      let failure: string | undefined;
       try {
-        const registry = app.service<ToolRegistry>('tools');
-        const mounted = app.service<CodeRuntime>('codeRuntime');
-        const budgeted: CodeRuntime = { ...mounted, language: mounted.language, isolation: mounted.isolation, run: (request) => mounted.run({ ...request, timeoutMs: PROBE_TIMEOUT_MS }) };
-        const names = registry.list().map((tool) => tool.name);
-        const refuse = async () => {
-          throw new Error('the bound-names probe calls no tool');
-        };
-        run = await runProgram(options.wrap?.(budgeted) ?? budgeted, names, refuse, { code, description: 'bound-names probe' }, 'probe');
+        const stop = observeRuns(app.service<CodeRuntime>('codeRuntime'), async (request, next) => {
+          const budgeted = { ...request, timeoutMs: PROBE_TIMEOUT_MS };
+          run = await (options.wrap ? options.wrap(budgeted, next) : next(budgeted));
+          return run;
+        });
+        try {
+          await app.service<AgentService>('agent').run('Run the bound-names probe.');
+        } catch (error) {
+          failure = error instanceof Error ? error.message : String(error);
+        } finally {
+          stop();
+        }
       } finally {
         await app.dispose();
       }
 
       const where = `on the ${runtime.name} runtime`;
       const error = (message: string): Finding => ({ check: ID, severity: 'error', message: `${message} ${where}` });
-      if (run.result.error) return [error(`the probe program failed (${run.result.error.kind}: ${run.result.error.message.split('\n').at(-1)})`)];
-      const report = readProbeReport(language, run.result.value);
-      if (report === undefined) return [error(`the probe program returned something unexpected (${JSON.stringify(run.result.value)})`)];
+      if (run === undefined) return [error(`the probe program never reached ctx.codeRuntime: the agent did not run the run_code call it was given${failure ? ` (${failure})` : ''}`)];
+      if (run.error) return [error(`the probe program failed (${run.error.kind}: ${run.error.message.split('\n').at(-1)})`)];
+      const report = readProbeReport(language, run.value);
+      if (report === undefined) return [error(`the probe program returned something unexpected (${JSON.stringify(run.value)})`)];
       const problems = language === 'python' ? pythonProblems(report, declared) : await typescriptProblems(report, declared);
       return problems.map(error);
     },

@@ -24,7 +24,7 @@ function input(name: string, runtime: RuntimeName, sdk: string | undefined, pyth
     file: `/scenarios/${name}.yml`,
     runtimes: [runtime],
     runtimeConfig: {},
-    composition: [{ id: 'tools', plugin: 'codemode/tools/plugin', config: { mode: 'code', pythonFloor }, line: 1 }],
+    composition: [{ id: 'tools', plugin: 'concord/tools', config: { mode: 'code', pythonFloor }, line: 1 }],
     script: [],
     expect: {},
   } satisfies Scenario;

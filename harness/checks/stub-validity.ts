@@ -2,7 +2,7 @@ import { describeRejection } from '../interpreters/describe.js';
 import { sharedInventory, type InterpreterInventory } from '../interpreters/inventory.js';
 import { compareVersions } from '../interpreters/types.js';
 import { rendererFloorOf } from '../skew/renderer-floor.js';
-import type { PythonVersion } from '../../codemode/tools/types.js';
+import type { PythonVersion } from '../../codemode/index.js';
 import type { Check, CheckInput, Finding } from './types.js';
 
 const ID = 'stub-validity';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { relative } from 'node:path';
-import type { PythonVersion } from '../../codemode/tools/types.js';
+import type { PythonVersion } from '../../codemode/index.js';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { compareVersions } from '../interpreters/types.js';

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { renderSdk, renderSdkSection } from '../../codemode/run-code/sdk-section.js';
-import type { SchemaViolation } from '../../codemode/schema/types.js';
-import { validateSchema } from '../../codemode/schema/validate.js';
-import { isPythonVersion } from '../../codemode/tools/config.js';
-import { parseToolDefinitions } from '../../codemode/tools/definitions.js';
-import type { ToolDefinition } from '../../codemode/tools/types.js';
+import { renderSdk, renderSdkSection } from '../../codemode/index.js';
+import type { SchemaViolation } from '../../codemode/index.js';
+import { validateSchema } from '../../codemode/index.js';
+import { isPythonVersion } from '../../codemode/index.js';
+import { parseToolDefinitions } from '../../codemode/index.js';
+import type { ToolDefinition } from '../../codemode/index.js';
 import type { SdkOptions } from './commands/sdk.js';
 
 /** Exit codes: 2 for input that cannot be read as a tool set, 1 for schema violations under --strict. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { DEFAULT_PYTHON_FLOOR } from '../../codemode/tools/config.js';
-import type { PythonVersion } from '../../codemode/tools/types.js';
+import { DEFAULT_PYTHON_FLOOR } from '../../codemode/index.js';
+import type { PythonVersion } from '../../codemode/index.js';
 import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
 import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
@@ -66,7 +66,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const update: UpdateMode = options.ci ? 'none' : options.update;
   if (options.ci && options.update !== 'none') out(`CI is set: --update=${options.update} is ignored; nothing under snapshots/ is written, proposals go to ${pendingRoot}`);
 
-  const scenarios = await loadScenarios(scenariosDir);
+  const scenarios = await loadScenarios(scenariosDir, options.root);
   const pairs = selectPairs(scenarios, options.selection);
   const floor = options.floor ?? DEFAULT_PYTHON_FLOOR;
   // Judged on every selected scenario whatever runtimes run: a floor mismatch is an error of its composition.

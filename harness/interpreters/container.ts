@@ -4,7 +4,7 @@ import type Dockerode from 'dockerode';
 import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
 import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
-import { unicodeTableOf } from '../../codemode/sdk/identifiers/index.js';
+import { unicodeTableOf } from '../../codemode/index.js';
 import { COMPILE_SCRIPT } from './compile-script.js';
 import { readCompileReport } from './report.js';
 import type { CompileReport, PythonInterpreter } from './types.js';

@@ -9,7 +9,7 @@ const scenario = parseScenario(
 description: Two programs.
 composition:
   - id: agent
-    plugin: codemode/agent/plugin
+    plugin: concord/agent
 script:
   - user: Count.
   - assistant:

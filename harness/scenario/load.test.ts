@@ -11,10 +11,10 @@ const VALID = `name: demo
 description: A demo.
 composition:
   - id: tools
-    plugin: codemode/tools/plugin
+    plugin: concord/tools
     config: { mode: code }
   - id: agent
-    plugin: codemode/agent/plugin
+    plugin: concord/agent
     config: { persona: Helpful. }
 script:
   - user: Hello?
@@ -44,8 +44,8 @@ describe('scenario files', () => {
     const scenario = parseScenario(FILE, VALID);
     expect(scenario.runtimes).toEqual(['typescript', 'python', 'pyodide', 'python-container']);
     expect(scenario.composition.map((e) => [e.id, e.plugin, e.line])).toEqual([
-      ['tools', 'codemode/tools/plugin', 4],
-      ['agent', 'codemode/agent/plugin', 7],
+      ['tools', 'concord/tools', 4],
+      ['agent', 'concord/agent', 7],
     ]);
     expect(scenario.script[1]).toMatchObject({ kind: 'assistant', runCode: { programs: { python: "return 'hi'" } }, resultIncludes: ['hi'], line: 12 });
     expect(scenario.expect.runs).toEqual(['ok']);

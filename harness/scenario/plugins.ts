@@ -3,6 +3,7 @@ import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve as resolveImport } from 'import-meta-resolve';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
+import { parseAgentConfig, parseToolsConfig } from '../../codemode/index.js';
 import { InputError } from './error.js';
 import type { CompositionEntry, ResolvedPlugin, Scenario } from './types.js';
 
@@ -19,8 +20,29 @@ const EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
  */
 export function resolveComposition(scenario: Scenario, root: string): Scenario {
   const realRoot = realpathSync(root);
-  const composition = scenario.composition.map((entry) => ({ ...entry, resolved: resolvePlugin(entry, scenario.file, realRoot) }));
+  const composition = scenario.composition.map((entry) => {
+    const resolved = resolvePlugin(entry, scenario.file, realRoot);
+    if (resolved.concord) checkConcordConfig(entry, resolved.concord, scenario.file);
+    return { ...entry, resolved };
+  });
   return { ...scenario, composition };
+}
+
+/** concord's own plugins say what config they take: a bad one is an input error at its place, before boot. */
+const CONFIG_PARSERS: Readonly<Record<string, (raw: unknown) => unknown>> = {
+  'concord/tools': parseToolsConfig,
+  'concord/agent': parseAgentConfig,
+};
+
+function checkConcordConfig(entry: CompositionEntry, plugin: string, scenarioFile: string): void {
+  const parse = Object.hasOwn(CONFIG_PARSERS, plugin) ? CONFIG_PARSERS[plugin] : undefined;
+  if (!parse) return;
+  try {
+    parse(entry.config);
+  } catch (error) {
+    const at = entry.configAt ?? { line: entry.line, column: 1 };
+    throw new InputError(scenarioFile, at.line, at.column, `entry "${entry.id}" (${plugin}): ${(error as Error).message}`, plugin === 'concord/tools' ? 'e.g. config: { mode: code } (modes: native, code, both)' : 'e.g. config: { persona: You are a helpful assistant. }');
+  }
 }
 
 function resolvePlugin(entry: CompositionEntry, scenarioFile: string, root: string): ResolvedPlugin {
@@ -42,6 +64,8 @@ function resolvePlugin(entry: CompositionEntry, scenarioFile: string, root: stri
 
 function relativePlugin(ref: string, scenarioFile: string, root: string, fail: (problem: string, hint: string) => InputError): string {
   const base = resolve(dirname(scenarioFile), ref);
+  const leaves = (where: string) => fail(`plugin ${JSON.stringify(ref)} leaves the project root ${root} (it is ${where})`, 'keep plugins inside the project, or install them as a package and name the package');
+  if (!inside(base, root)) throw leaves(base);
   const candidates = extname(base) ? [base] : [...EXTENSIONS.map((ext) => base + ext), ...EXTENSIONS.map((ext) => join(base, 'index' + ext))];
   const found = candidates.find((file) => existsSync(file) && statSync(file).isFile());
   if (!found) {
@@ -49,9 +73,7 @@ function relativePlugin(ref: string, scenarioFile: string, root: string, fail: (
   }
   // The real path, so a symlink cannot lead the loader out of the project.
   const real = realpathSync(found);
-  if (!inside(real, root)) {
-    throw fail(`plugin ${JSON.stringify(ref)} leaves the project root ${root} (it is ${real})`, 'keep plugins inside the project, or install them as a package and name the package');
-  }
+  if (!inside(real, root)) throw leaves(real);
   return real;
 }
 

@@ -10,7 +10,7 @@ function scenario(name: string, runtimes: RuntimeName[], config: Record<string, 
     file: `/work/scenarios/${name}.yml`,
     runtimes,
     runtimeConfig: {},
-    composition: [{ id: 'tools', plugin: 'codemode/tools/plugin', config, line: 4 }],
+    composition: [{ id: 'tools', plugin: 'concord/tools', config, line: 4 }],
     script: [],
     expect: {},
   };

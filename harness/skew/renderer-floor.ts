@@ -7,7 +7,7 @@ import { bareNamesAt, type PythonRenderer } from './probe.js';
 const ID = 'renderer-floor';
 
 /** The tool registry plugin: its `pythonFloor` is the floor the renderer writes the Python SDK for. */
-const TOOLS_PLUGIN = 'codemode/tools/plugin';
+const TOOLS_PLUGIN = 'concord/tools';
 
 /**
  * The floor a scenario's composition hands the renderer (the tools entry's `pythonFloor`, default 3.9).

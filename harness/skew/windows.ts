@@ -1,6 +1,6 @@
-import { decodeTable, type UnicodeTable } from '../../codemode/sdk/identifiers/table.js';
-import { SUPPORTED_PYTHON_VERSIONS, unicodeTableOf } from '../../codemode/sdk/identifiers/versions.js';
-import type { PythonVersion } from '../../codemode/tools/types.js';
+import { decodeTable, type UnicodeTable } from '../../codemode/index.js';
+import { SUPPORTED_PYTHON_VERSIONS, unicodeTableOf } from '../../codemode/index.js';
+import type { PythonVersion } from '../../codemode/index.js';
 import { compareVersions } from '../interpreters/types.js';
 
 const LAST_CODE_POINT = 0x10ffff;

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { DEFAULT_PYTHON_FLOOR, isPythonVersion } from '../../../codemode/tools/config.js';
-import { SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/sdk/identifiers/versions.js';
+import { DEFAULT_PYTHON_FLOOR, isPythonVersion } from '../../../codemode/index.js';
+import { SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/index.js';
 import type { UpdateMode } from '../../gate/gate.js';
 import { parseRuntimes, parseShard, type Selection } from '../../gate/select.js';
 import { InputError } from '../../scenario/error.js';

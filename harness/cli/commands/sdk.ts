@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { DEFAULT_PYTHON_FLOOR } from '../../../codemode/tools/config.js';
+import { DEFAULT_PYTHON_FLOOR } from '../../../codemode/index.js';
 
 export interface SdkOptions {
   language: 'python' | 'typescript';

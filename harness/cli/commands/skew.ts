@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { isPythonVersion } from '../../../codemode/tools/config.js';
-import { DEFAULT_PYTHON_FLOOR, SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/sdk/identifiers/versions.js';
+import { isPythonVersion } from '../../../codemode/index.js';
+import { DEFAULT_PYTHON_FLOOR, SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/index.js';
 
 interface SkewFlags {
   floor: string;
