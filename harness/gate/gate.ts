@@ -18,10 +18,13 @@ import { rendererFloorFindings } from '../skew/renderer-floor.js';
 import { snapshotFiles } from '../snapshot/transcript.js';
 import { renderDiff } from '../text/diff.js';
 import { ms, progressLine, summaryTable, type PairResult } from './report.js';
+import { inOrder } from './concurrent.js';
 import { runOne } from './run-one.js';
 import { inSelection, selectPairs, type Selection } from './select.js';
 
 export type UpdateMode = 'none' | 'new' | 'all';
+
+type Proposal = PendingChange & { proposed?: string };
 
 export interface GateOptions {
   /** The package root: `scenarios/`, `snapshots/` and `.concord/` are found below it unless overridden. */
@@ -37,6 +40,8 @@ export interface GateOptions {
   /** The oldest CPython the Python SDK must serve; every renderer in the run must be pinned to it (default 3.9). */
   floor?: PythonVersion;
   update: UpdateMode;
+  /** Pairs run at the same time (default 1); output and snapshots are the same as a serial run's. */
+  jobs?: number;
   /** In CI nothing under the snapshots folder is written; proposals go to the pending folder. */
   ci: boolean;
   color: boolean;
@@ -74,17 +79,28 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const skipped = await unavailableRuntimes(new Set(pairs.map((p) => p.runtime)), out);
   const runId = newRunId();
   const results: PairResult[] = [];
-  const proposals: Array<PendingChange & { proposed?: string }> = [];
+  const proposals: Proposal[] = [];
   let reportFile: string;
 
   try {
-    for (const { scenario, runtime } of pairs) {
-      const reason = skipped.get(runtime);
-      const result = reason
-        ? ({ scenario: scenario.name, runtime, status: 'skipped', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason } satisfies PairResult)
-        : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, proposals);
+    // Pairs run side by side on the shared runtimes; each keeps its own proposals, gathered in pair order,
+    // so the output and every file written are the same as a serial run's.
+    const finished = await inOrder(
+      pairs,
+      options.jobs ?? 1,
+      async ({ scenario, runtime }) => {
+        const reason = skipped.get(runtime);
+        const own: Proposal[] = [];
+        const result: PairResult = reason
+          ? { scenario: scenario.name, runtime, status: 'skipped', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason }
+          : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, own);
+        return { result, own };
+      },
+      ({ result }) => out(progressLine(result, color)),
+    );
+    for (const { result, own } of finished) {
       results.push(result);
-      out(progressLine(result, color));
+      proposals.push(...own);
     }
     // The report reads the inventory's interpreters, so it is written before the inventory is disposed.
     const ran = new Set(results.map((r) => `${r.scenario}/${r.runtime}`));
@@ -127,7 +143,7 @@ async function runPair(
   snapshotsDir: string,
   root: string,
   update: UpdateMode,
-  proposals: Array<PendingChange & { proposed?: string }>,
+  proposals: Proposal[],
 ): Promise<PairResult> {
   const target = runtimeTarget(runtime, scenario.runtimeConfig);
   const base = { scenario: scenario.name, runtime } as const;

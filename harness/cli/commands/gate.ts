@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Option, type Command } from 'commander';
+import { availableParallelism } from 'node:os';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_PYTHON_FLOOR, isPythonVersion } from '../../../codemode/index.js';
 import { SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/index.js';
 import type { UpdateMode } from '../../gate/gate.js';
@@ -19,6 +20,14 @@ interface GateFlags {
   reporter: 'default' | 'junit';
   junitFile?: string;
   root?: string;
+  jobs?: number;
+}
+
+/** `--jobs N`: a whole number from 1 to 64. */
+function parseJobs(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < 1 || value > 64) throw new InvalidArgumentError('expected a whole number from 1 to 64, e.g. --jobs 2');
+  return value;
 }
 
 export function registerGate(program: Command): void {
@@ -28,6 +37,7 @@ export function registerGate(program: Command): void {
     .option('--scenario <name...>', 'only these scenarios (obsolete snapshots are judged within the selection only)')
     .option('--runtime <name...>', 'only these runtimes: typescript, python, pyodide, python-container')
     .option('--shard <i/n>', 'run the i-th of n stable slices of the selection')
+    .option('--jobs <n>', `pairs run at the same time (default: the number of cores, ${availableParallelism()} here); output and snapshots are the same as with --jobs 1`, parseJobs)
     .addOption(rootOption())
     .option('--floor <3.X>', `oldest CPython the Python SDK must serve (default: floor in concord.config.yml, else ${DEFAULT_PYTHON_FLOOR}; ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`)
     .addOption(new Option('--update [which]', 'write snapshots: "new" (missing files only) or "all" (also changed and obsolete); ignored when CI is set').choices(['new', 'all']))
@@ -69,6 +79,7 @@ export function registerGate(program: Command): void {
           selection,
           floor,
           update,
+          jobs: flags.jobs ?? availableParallelism(),
           ci: Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0',
           color: colorWanted(),
           out: (line) => {

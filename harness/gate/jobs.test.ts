@@ -1,0 +1,75 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../runtimes/seam/package-root.js';
+import { inOrder } from './concurrent.js';
+import { runGate } from './gate.js';
+
+const scratch: string[] = [];
+afterAll(() => Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+async function fresh(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
+/** Every file below `dir`, by relative path, with its bytes. */
+async function tree(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.set(relative(dir, join(entry.parentPath, entry.name)), await readFile(join(entry.parentPath, entry.name), 'latin1'));
+  }
+  return files;
+}
+
+describe('pairs in parallel', () => {
+  it('reports in input order whatever order the work finishes in, never above the limit', async () => {
+    let running = 0;
+    let most = 0;
+    const seen: number[] = [];
+    const delays = [30, 5, 20, 1, 10];
+    const results = await inOrder(
+      delays,
+      2,
+      async (delay, i) => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        running--;
+        return i * 10;
+      },
+      (_result, i) => seen.push(i),
+    );
+    expect(results).toEqual([0, 10, 20, 30, 40]);
+    expect(seen).toEqual([0, 1, 2, 3, 4]);
+    expect(most).toBe(2);
+  });
+
+  it('writes the same snapshot bytes and prints the same lines with --jobs 3 as with --jobs 1', { timeout: 600_000 }, async () => {
+    const run = async (jobs: number) => {
+      const snapshotsDir = await fresh(`concord-jobs-${jobs}-`);
+      const lines: string[] = [];
+      const result = await runGate({
+        root: packageRoot(),
+        snapshotsDir,
+        pendingRoot: await fresh('concord-jobs-pending-'),
+        reportRoot: await fresh('concord-jobs-report-'),
+        selection: { scenarios: ['nested-reads', 'parallel-calls', 'timeout', 'tool-error-caught'], runtimes: ['typescript', 'python'] },
+        update: 'all',
+        jobs,
+        ci: false,
+        color: false,
+        out: (line) => lines.push(line.replace(/\d+ ms/g, '<ms>').replace(/\/tmp\/concord-jobs-[^/\s]+/g, '<dir>')),
+      });
+      return { result, lines, files: await tree(snapshotsDir) };
+    };
+    const serial = await run(1);
+    const parallel = await run(3);
+    expect(serial.result.results.map((r) => `${r.scenario}/${r.runtime}: ${r.status}`)).toEqual(parallel.result.results.map((r) => `${r.scenario}/${r.runtime}: ${r.status}`));
+    expect(serial.files.size).toBe(4 * 2 * 4);
+    expect([...parallel.files.keys()].sort()).toEqual([...serial.files.keys()].sort());
+    for (const [file, bytes] of serial.files) expect(parallel.files.get(file), file).toBe(bytes);
+    expect(parallel.lines.filter((l) => !l.startsWith('time:') && !l.startsWith('report:'))).toEqual(serial.lines.filter((l) => !l.startsWith('time:') && !l.startsWith('report:')));
+  });
+});
