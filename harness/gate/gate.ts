@@ -9,6 +9,7 @@ import { CHECKS } from '../checks/index.js';
 import { stubValidity } from '../checks/stub-validity.js';
 import type { Finding } from '../checks/types.js';
 import { disposeSharedInventory, sharedInventory } from '../interpreters/inventory.js';
+import type { ReportInput } from '../report/markdown.js';
 import { writeReport } from '../report/write.js';
 import { loadScenarios } from '../scenario/discover.js';
 import { RUNTIME_NAMES, type RuntimeName, type Scenario } from '../scenario/types.js';
@@ -19,12 +20,13 @@ import { snapshotFiles } from '../snapshot/transcript.js';
 import { renderDiff } from '../text/diff.js';
 import { ms, progressLine, summaryTable, type PairResult } from './report.js';
 import { inOrder } from './concurrent.js';
+import { gateVerdict, printSummary } from './summary.js';
 import { runOne } from './run-one.js';
 import { inSelection, selectPairs, type Selection } from './select.js';
 
 export type UpdateMode = 'none' | 'new' | 'all';
 
-type Proposal = PendingChange & { proposed?: string };
+export type Proposal = PendingChange & { proposed?: string };
 
 export interface GateOptions {
   /** The package root: `scenarios/`, `snapshots/` and `.concord/` are found below it unless overridden. */
@@ -60,6 +62,10 @@ export interface GateResult {
   runFindings: Finding[];
   /** The written `.concord/report.md`. */
   reportFile: string;
+  /** What the report was written from: the matrix and interpreters of the run too. */
+  report: ReportInput;
+  /** Every change this run proposed (in the pending folder, or written with --update). */
+  proposals: Proposal[];
 }
 
 /** Runs the selected scenario × runtime pairs, compares them with the snapshots and reports. */
@@ -81,6 +87,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const results: PairResult[] = [];
   const proposals: Proposal[] = [];
   let reportFile: string;
+  let reportInput: ReportInput;
 
   try {
     // Pairs run side by side on the shared runtimes; each keeps its own proposals, gathered in pair order,
@@ -106,14 +113,15 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     const ran = new Set(results.map((r) => `${r.scenario}/${r.runtime}`));
     const matrix = stubValidity.matrix().filter((c) => ran.has(`${c.scenario}/${c.runtime}`));
     const inventory = matrix.length > 0 ? await sharedInventory() : undefined;
-    reportFile = await writeReport(options.reportRoot ?? options.root, {
+    reportInput = {
       runId,
       floor,
       pairs: results,
       matrix,
       ...(inventory ? { interpreters: inventory.interpreters, absent: inventory.absent } : {}),
       runFindings,
-    });
+    };
+    reportFile = await writeReport(options.reportRoot ?? options.root, reportInput);
   } finally {
     try {
       await disposeSharedRuntimes();
@@ -129,12 +137,9 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   }
 
   const pendingDir = proposals.length > 0 ? await writePending(pendingRoot, runId, proposals) : undefined;
-  const ok =
-    results.every((r) => r.status === 'pass' || r.status === 'updated' || r.status === 'skipped') &&
-    (obsolete.length === 0 || update === 'all') &&
-    !runFindings.some((f) => f.severity === 'error');
-  report(options, results, obsolete, update, pendingDir, ok, runFindings, reportFile);
-  return { ok, results, obsolete, runId, runFindings, reportFile, ...(pendingDir ? { pendingDir } : {}) };
+  const ok = gateVerdict(results, obsolete, update, runFindings);
+  printSummary(options, { results, obsolete, update, pendingDir, ok, runFindings, reportFile });
+  return { ok, results, obsolete, runId, runFindings, reportFile, report: reportInput, proposals, ...(pendingDir ? { pendingDir } : {}) };
 }
 
 async function runPair(
@@ -210,38 +215,4 @@ async function obsoleteFolders(snapshotsDir: string, scenarios: readonly Scenari
     const [scenario, runtime] = folder.split('/') as [string, string];
     return !declared.has(folder) && inSelection(selection, scenario, runtime);
   });
-}
-
-function report(
-  options: GateOptions,
-  results: PairResult[],
-  obsolete: string[],
-  update: UpdateMode,
-  pendingDir: string | undefined,
-  ok: boolean,
-  runFindings: readonly Finding[],
-  reportFile: string,
-): void {
-  const { out, color } = options;
-  out('');
-  const runtimes = RUNTIME_NAMES.filter((r) => results.some((x) => x.runtime === r));
-  if (results.length > 0) out(summaryTable(results, runtimes, color));
-  for (const folder of obsolete) out(`obsolete snapshot folder: snapshots/${folder} (no scenario declares it)${update === 'all' ? ' — removed' : ''}`);
-  for (const r of results) {
-    for (const v of r.verdicts) {
-      if (v.status === 'garbage') out(`\n${v.reason}`);
-      if (v.status === 'changed' && v.diff && !(update === 'all')) out('\n' + renderDiff(v.diff, color));
-      if (v.status === 'obsolete' && update !== 'all') out(`obsolete snapshot file: snapshots/${v.path}`);
-    }
-  }
-  const total = { assembly: 0, model: 0, runtime: 0, checks: 0 };
-  for (const r of results) for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += r.times[k];
-  for (const f of runFindings) out(`\n${f.severity} ${f.check}: ${f.message}`);
-  const count = (s: string) => results.filter((r) => r.status === s).length;
-  out('');
-  out(`time: assembly ${ms(total.assembly)} · model ${ms(total.model)} · runtime ${ms(total.runtime)} · checks ${ms(total.checks)}`);
-  out(`${results.length} run(s): ${count('pass')} pass, ${count('updated')} updated, ${count('mismatch')} mismatch, ${count('failed')} failed, ${count('skipped')} skipped; ${obsolete.length} obsolete folder(s)`);
-  if (pendingDir) out(`proposed changes: ${pendingDir} — accept or reject them with \`concord review\``);
-  out(`report: ${reportFile} (the stub-validity matrix and every finding)`);
-  out(ok ? 'gate: everything agrees' : 'gate: FAILED');
 }

@@ -4,12 +4,43 @@ export interface Selection {
   scenarios?: readonly string[];
   runtimes?: readonly RuntimeName[];
   /** 1-based shard index and shard count. */
-  shard?: { index: number; count: number };
+  shard?: Shard;
+}
+
+export interface Shard {
+  index: number;
+  count: number;
+  /**
+   * Milliseconds per `scenario/runtime` from an earlier run: pairs are then dealt out by time (longest first
+   * to the least loaded shard) instead of by a hash of their name. Every shard computes the same split.
+   */
+  durations?: Readonly<Record<string, number>>;
 }
 
 export interface Pair {
   scenario: Scenario;
   runtime: RuntimeName;
+}
+
+/** The CI parallelism variables `--shard auto` reads: 1-based or 0-based index, and the total. */
+const CI_SHARD_VARIABLES = [
+  { index: 'CONCORD_SHARD_INDEX', total: 'CONCORD_SHARD_TOTAL', base: 1, ci: 'a GitHub Actions matrix (pass the values in)' },
+  { index: 'CI_NODE_INDEX', total: 'CI_NODE_TOTAL', base: 1, ci: 'GitLab' },
+  { index: 'BUILDKITE_PARALLEL_JOB', total: 'BUILDKITE_PARALLEL_JOB_COUNT', base: 0, ci: 'Buildkite' },
+  { index: 'CIRCLE_NODE_INDEX', total: 'CIRCLE_NODE_TOTAL', base: 0, ci: 'CircleCI' },
+] as const;
+
+/** `--shard auto`: the shard the CI says this job is; without any of its variables a usage error naming them. */
+export function shardFromEnvironment(env: NodeJS.ProcessEnv = process.env): { index: number; count: number } {
+  for (const v of CI_SHARD_VARIABLES) {
+    const index = env[v.index];
+    const total = env[v.total];
+    if (index === undefined || total === undefined) continue;
+    const shard = `${Number(index) + 1 - v.base}/${total}`;
+    if (!/^\d+$/.test(index) || !/^\d+$/.test(total)) throw new Error(`--shard auto: ${v.index}=${JSON.stringify(index)} and ${v.total}=${JSON.stringify(total)} (${v.ci}) are not whole numbers`);
+    return parseShard(shard);
+  }
+  throw new Error(`--shard auto: none of ${CI_SHARD_VARIABLES.map((v) => `${v.index}/${v.total}`).join(', ')} is set; pass --shard i/n, or set CONCORD_SHARD_INDEX and CONCORD_SHARD_TOTAL from your CI's matrix`);
 }
 
 /** `i/n` with 1 ≤ i ≤ n; anything else is a usage error naming the accepted form. */
@@ -35,12 +66,28 @@ function shardOf(key: string, count: number): number {
   return (hash % count) + 1;
 }
 
-/** Whether the folder `scenario/runtime` is judged by this selection (for pairs and obsolete folders alike). */
+/** Whether the folder `scenario/runtime` is judged by this selection (for obsolete folders: by name). */
 export function inSelection(selection: Selection, scenario: string, runtime: string): boolean {
   if (selection.scenarios && !selection.scenarios.includes(scenario)) return false;
   if (selection.runtimes && !(selection.runtimes as readonly string[]).includes(runtime)) return false;
   if (selection.shard && shardOf(`${scenario}/${runtime}`, selection.shard.count) !== selection.shard.index) return false;
   return true;
+}
+
+/** The shard each pair falls in when dealt out by recorded time; unknown pairs count as the median. */
+function balancedShards(keys: readonly string[], shard: Shard & { durations: Readonly<Record<string, number>> }): Map<string, number> {
+  const known = keys.map((k) => shard.durations[k]).filter((d): d is number => typeof d === 'number' && Number.isFinite(d)).sort((a, b) => a - b);
+  const median = known.length > 0 ? known[Math.floor(known.length / 2)]! : 1;
+  const cost = (key: string) => (typeof shard.durations[key] === 'number' ? shard.durations[key]! : median);
+  const order = [...keys].sort((a, b) => cost(b) - cost(a) || (a < b ? -1 : 1));
+  const load = new Array<number>(shard.count).fill(0);
+  const assigned = new Map<string, number>();
+  for (const key of order) {
+    const lightest = load.indexOf(Math.min(...load));
+    load[lightest]! += cost(key);
+    assigned.set(key, lightest + 1);
+  }
+  return assigned;
 }
 
 /** Every scenario × declared runtime in the selection, in a stable order. */
@@ -49,11 +96,16 @@ export function selectPairs(scenarios: readonly Scenario[], selection: Selection
   for (const name of selection.scenarios ?? []) {
     if (!known.has(name)) throw new Error(`--scenario ${name}: no such scenario (known: ${[...known].sort().join(', ')})`);
   }
+  const { shard, ...unsharded } = selection;
   const pairs: Pair[] = [];
   for (const scenario of [...scenarios].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     for (const runtime of RUNTIME_NAMES) {
-      if (scenario.runtimes.includes(runtime) && inSelection(selection, scenario.name, runtime)) pairs.push({ scenario, runtime });
+      if (scenario.runtimes.includes(runtime) && inSelection(unsharded, scenario.name, runtime)) pairs.push({ scenario, runtime });
     }
   }
-  return pairs;
+  if (!shard) return pairs;
+  const key = (p: Pair) => `${p.scenario.name}/${p.runtime}`;
+  if (!shard.durations) return pairs.filter((p) => shardOf(key(p), shard.count) === shard.index);
+  const assigned = balancedShards(pairs.map(key), { ...shard, durations: shard.durations });
+  return pairs.filter((p) => assigned.get(key(p)) === shard.index);
 }

@@ -1,14 +1,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_PYTHON_FLOOR, isPythonVersion } from '../../../codemode/index.js';
 import { SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/index.js';
 import type { UpdateMode } from '../../gate/gate.js';
-import { parseRuntimes, parseShard, type Selection } from '../../gate/select.js';
+import { parseRuntimes, parseShard, shardFromEnvironment, type Selection } from '../../gate/select.js';
+import { pairDurations } from '../../results/durations.js';
 import { InputError } from '../../scenario/error.js';
 import { RootError } from '../../project/root.js';
 import { colorWanted } from '../../text/paint.js';
+import { ciIsSet } from '../ci.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 
 interface GateFlags {
@@ -21,6 +23,8 @@ interface GateFlags {
   junitFile?: string;
   root?: string;
   jobs?: number;
+  results?: string;
+  shardDurations?: string;
 }
 
 /** `--jobs N`: a whole number from 1 to 64. */
@@ -36,7 +40,9 @@ export function registerGate(program: Command): void {
     .description('Run every scenario × runtime, compare the transcripts with snapshots/, run the checks; exit 1 on any mismatch or failure')
     .option('--scenario <name...>', 'only these scenarios (obsolete snapshots are judged within the selection only)')
     .option('--runtime <name...>', 'only these runtimes: typescript, python, pyodide, python-container')
-    .option('--shard <i/n>', 'run the i-th of n stable slices of the selection')
+    .option('--shard <i/n|auto>', 'run the i-th of n stable slices of the selection; auto: the slice the CI says (GitLab, Buildkite, CircleCI variables, or CONCORD_SHARD_INDEX/CONCORD_SHARD_TOTAL)')
+    .option('--shard-durations <results.json>', 'deal the shards out by the pair times of an earlier --results file instead of by name')
+    .option('--results <file>', 'write the run as JSON for `concord merge` (pairs, times, findings, diffs, interpreters, proposals)')
     .option('--jobs <n>', `pairs run at the same time (default: the number of cores, ${availableParallelism()} here); output and snapshots are the same as with --jobs 1`, parseJobs)
     .addOption(rootOption())
     .option('--floor <3.X>', `oldest CPython the Python SDK must serve (default: floor in concord.config.yml, else ${DEFAULT_PYTHON_FLOOR}; ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`)
@@ -57,13 +63,15 @@ export function registerGate(program: Command): void {
         selection = {
           ...(flags.scenario ? { scenarios: flags.scenario } : {}),
           ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : project.config.runtimes ? { runtimes: project.config.runtimes } : {}),
-          ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
+          ...(flags.shard ? { shard: { ...(flags.shard === 'auto' ? shardFromEnvironment() : parseShard(flags.shard)), ...(flags.shardDurations ? { durations: await pairDurations(flags.shardDurations) } : {}) } } : {}),
         };
+        if (flags.shardDurations && !flags.shard) throw new Error('--shard-durations needs --shard i/n or --shard auto');
       } catch (error) {
         console.error(`concord gate: ${(error as Error).message}`);
         process.exit(2);
       }
       const update: UpdateMode = flags.update === undefined ? 'none' : flags.update === true ? 'all' : flags.update;
+      const ci = ciIsSet();
       const [{ runGate }, { junitXml }] = await Promise.all([import('../../gate/gate.js'), import('../../gate/report.js')]);
       // Every finished run ends in process.exit below. Node also exits, with 0, when its event loop empties
       // while the gate awaits a promise nothing can settle any more: such a run must fail, and say so.
@@ -80,13 +88,20 @@ export function registerGate(program: Command): void {
           floor,
           update,
           jobs: flags.jobs ?? availableParallelism(),
-          ci: Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0',
+          ci,
           color: colorWanted(),
           out: (line) => {
             if (line !== '') lastLine = line;
             console.log(line);
           },
         });
+        if (flags.results) {
+          const { gateResults } = await import('../../results/write.js');
+          const { writeFileAtomic } = await import('../../snapshot/atomic.js');
+          const file = resolve(flags.results);
+          await writeFileAtomic(file, JSON.stringify(gateResults(result, { root, selection, floor, update, ci }), null, 2) + '\n');
+          console.log(`results: ${file}`);
+        }
         if (flags.reporter === 'junit') {
           const file = flags.junitFile ?? join(root, '.concord', 'junit.xml');
           await mkdir(dirname(file), { recursive: true });

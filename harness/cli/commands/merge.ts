@@ -1,0 +1,64 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { colorWanted } from '../../text/paint.js';
+import { projectOrExit, rootOption } from '../project-option.js';
+
+interface MergeFlags {
+  root?: string;
+  junitFile?: string;
+}
+
+export function registerMerge(program: Command): void {
+  program
+    .command('merge')
+    .description('One verdict from the --results files of a sharded gate: summary, JUnit file, reports and one pending run with every shard\'s proposals')
+    .argument('<results...>', 'the files written by `concord gate --shard i/n --results FILE`, one per shard')
+    .addOption(rootOption())
+    .option('--junit-file <path>', 'where the JUnit file goes (default .concord/junit.xml)')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 when the whole run agrees (exactly as an unsharded gate would say), 1 when it does not, 2 when the files cannot be merged\n' +
+        '(different commits or options, overlapping or missing shards, unreadable files).\n' +
+        'Example: concord merge results-1.json results-2.json results-3.json',
+    )
+    .action(async (files: string[], flags: MergeFlags) => {
+      const project = await projectOrExit('merge', flags);
+      const [{ MergeError, mergeResults, readResults }, { gateVerdict, printSummary }, { junitXml }, { writeReport }, { newRunId, writePending }] = await Promise.all([
+        import('../../results/merge.js'),
+        import('../../gate/summary.js'),
+        import('../../gate/report.js'),
+        import('../../report/write.js'),
+        import('../../snapshot/pending.js'),
+      ]);
+      let merged;
+      try {
+        merged = mergeResults(await Promise.all(files.map(async (file) => ({ file, results: await readResults(resolve(file)) }))));
+      } catch (error) {
+        if (!(error instanceof MergeError)) throw error;
+        console.error(`concord merge: ${error.message}`);
+        process.exit(2);
+      }
+      const color = colorWanted();
+      const out = (line: string) => console.log(line);
+      const runId = newRunId();
+      const pendingDir = merged.proposals.length > 0 ? await writePending(project.pendingRoot, runId, merged.proposals) : undefined;
+      const reportFile = await writeReport(project.root, {
+        runId,
+        floor: merged.configuration.floor,
+        pairs: merged.pairs,
+        matrix: merged.matrix,
+        interpreters: merged.interpreters,
+        absent: merged.absent,
+        runFindings: merged.runFindings,
+      });
+      const junitFile = resolve(flags.junitFile ?? join(project.concordDir, 'junit.xml'));
+      await mkdir(dirname(junitFile), { recursive: true });
+      await writeFile(junitFile, junitXml(merged.pairs, merged.obsolete));
+      const ok = gateVerdict(merged.pairs, merged.obsolete, merged.configuration.update, merged.runFindings);
+      out(`merged ${files.length} results file(s): ${merged.pairs.length} run(s) of commit ${merged.commit ?? '(unknown)'}`);
+      printSummary({ out, color }, { results: merged.pairs, obsolete: merged.obsolete, update: merged.configuration.update, pendingDir, ok, runFindings: merged.runFindings, reportFile });
+      out(`junit report: ${junitFile}`);
+      process.exit(ok ? 0 : 1);
+    });
+}
