@@ -1,5 +1,6 @@
 import type { Finding } from '../checks/types.js';
 import type { StubCell } from '../checks/stub-validity.js';
+import type { FileVerdict } from '../snapshot/store.js';
 
 /** One scenario × runtime as the gate finished it (the gate's PairResult fits). */
 export interface ReportPair {
@@ -9,6 +10,9 @@ export interface ReportPair {
   findings: readonly Finding[];
   /** Why the pair failed or was skipped. */
   reason?: string;
+  /** Milliseconds per phase, and what became of each snapshot file (the HTML report shows both). */
+  times?: { readonly assembly: number; readonly model: number; readonly runtime: number; readonly checks: number };
+  verdicts?: readonly FileVerdict[];
 }
 
 export interface ReportInterpreter {
