@@ -1,7 +1,7 @@
 import type { Conversation } from '../../codemode/agent/agent.js';
 import { TurnLimitError } from '../../codemode/agent/agent.js';
 import type { CodeRuntime } from '../../runtimes/seam/types.js';
-import { assemble, bootAssembly, composeEntries } from '../assembly/assemble.js';
+import { assemble, bootAssembly, composeEntries, type ModelEntryConfig } from '../assembly/assemble.js';
 import type { BootedApp } from '../assembly/boot.js';
 import type { RuntimeTarget } from '../assembly/runtimes.js';
 import type KeylessModel from '../model/plugin.js';
@@ -27,17 +27,17 @@ interface AgentService {
 
 /**
  * Assembles and boots one scenario × runtime, drives the agent with the keyless model, and returns what
- * happened. Failures of the run itself (a script mismatch, a turn limit) end up in `record.failure`;
+ * happened (a live model given by `model.live` answers instead of the script). Failures of the run itself (a script mismatch, a turn limit) end up in `record.failure`;
  * failures to assemble or boot are thrown.
  */
-export async function runOne(scenario: Scenario, runtime: RuntimeTarget): Promise<OneRun> {
+export async function runOne(scenario: Scenario, runtime: RuntimeTarget, model: Partial<ModelEntryConfig> = {}): Promise<OneRun> {
   const times: PhaseTimes = { assembly: 0, model: 0, runtime: 0, checks: 0 };
   let started = performance.now();
-  const assembly = await assemble(composeEntries(scenario, runtime));
+  const assembly = await assemble(composeEntries(scenario, runtime, model));
   const app: BootedApp = await bootAssembly(assembly);
   times.assembly = performance.now() - started;
   try {
-    const model = app.service<KeylessModel>('model');
+    const keyless = app.service<KeylessModel>('model');
     const agent = app.service<AgentService>('agent');
     const codeRuntime = app.service<CodeRuntime>('codeRuntime');
     const user = scenario.script[0]!.text;
@@ -46,15 +46,15 @@ export async function runOne(scenario: Scenario, runtime: RuntimeTarget): Promis
     let failure: string | undefined;
     try {
       conversation = await agent.run(user);
-      if (!model.finished) failure = 'the agent stopped before the script reached its final answer';
+      if (!keyless.finished) failure = 'the agent stopped before the script reached its final answer';
     } catch (error) {
       if (error instanceof TurnLimitError) conversation = error.conversation;
       failure = error instanceof Error ? error.message : String(error);
     }
     const total = performance.now() - started;
-    times.model = model.elapsedMs;
+    times.model = keyless.elapsedMs;
     // The agent's own bookkeeping is negligible: what is not the model is the runtime and the tools.
-    times.runtime = Math.max(0, total - model.elapsedMs);
+    times.runtime = Math.max(0, total - keyless.elapsedMs);
     if (app.errors.length > 0) failure = [failure, `cordis reported: ${app.errors.join('; ')}`].filter(Boolean).join('; ');
     const record: RunRecord = {
       scenario: scenario.name,
@@ -62,7 +62,7 @@ export async function runOne(scenario: Scenario, runtime: RuntimeTarget): Promis
       language: runtime.language,
       isolation: codeRuntime.isolation,
       cordisYml: assembly.cordisYml,
-      exchanges: model.exchanges,
+      exchanges: keyless.exchanges,
       programs: conversation?.programs ?? [],
       toolCalls: conversation?.toolCalls ?? [],
       ...(conversation?.answer !== undefined ? { answer: conversation.answer } : {}),
