@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { parseDocument, type YAMLSeq } from 'yaml';
+import { parseDocument, type Node, type YAMLSeq } from 'yaml';
 import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
 import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
@@ -178,10 +178,29 @@ async function recordOne(job: Job, options: RecordOptions): Promise<Recording> {
 
 const firstLine = (text: string) => text.split('\n')[0]!;
 
-/** Removes the steps after the user turn from a scenario file, keeping its comments and layout. */
+/**
+ * Removes the steps after the user turn from a scenario file. The text of those steps is cut out, so every
+ * other byte (comments, flow style, spacing) stays as it was; should the cut not leave exactly the user
+ * turn, the YAML document is edited instead, which keeps comments but may respace some lines.
+ */
 async function keepOnlyUserTurn(file: string): Promise<void> {
-  const doc = parseDocument(await readFile(file, 'utf8'));
+  const source = await readFile(file, 'utf8');
+  const doc = parseDocument(source);
   const script = doc.get('script', true) as YAMLSeq;
+  const [user, ...rest] = script.items as Node[];
+  let start = user!.range![2];
+  let end = rest.at(-1)!.range![2];
+  if (source[start - 1] !== '\n') start = lineAfter(source, start);
+  if (source[end - 1] !== '\n') end = lineAfter(source, end);
+  const cut = source.slice(0, start) + source.slice(end);
+  const check = parseDocument(cut).toJS() as { script?: unknown };
+  const wanted = { ...(doc.toJS() as object), script: [(doc.toJS() as { script: unknown[] }).script[0]] };
+  if (JSON.stringify(check) === JSON.stringify(wanted)) return writeFileAtomic(file, cut);
   script.items.splice(1);
   await writeFileAtomic(file, doc.toString({ lineWidth: 0 }));
+}
+
+function lineAfter(source: string, at: number): number {
+  const newline = source.indexOf('\n', at);
+  return newline === -1 ? source.length : newline + 1;
 }

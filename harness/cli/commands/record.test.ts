@@ -121,4 +121,74 @@ describe('concord record', () => {
     expect(everything).not.toContain(KEY.slice(3));
     expect(everything.toLowerCase()).not.toContain('bearer');
   });
+
+  it('refuses to replace a conversation without --force, saying what it would replace; --force keeps comments and layout', { timeout: 300_000 }, async () => {
+    const handWritten = SCENARIO.replace(
+      '  - user: Which cities have a forecast?\n',
+      `  - user: Which cities have a forecast?
+  # written by hand before recording existed
+  - assistant:
+      run_code:
+        description: List them
+        typescript: return (await tools.list_cities({})).cities.length;
+        python: return len((await tools.list_cities({}))["cities"])
+  - final: Three.
+`,
+    );
+    const root = await project(handWritten);
+    const asked = model.seen.length;
+    const refused = await record(root, 'ok', '--scenario', 'cities');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('recording would replace:');
+    expect(refused.stderr).toContain('scenarios/cities.yml: its hand-written conversation (1 run_code step(s) and a final answer, lines 19–24) is removed; the user turn stays');
+    expect(refused.stderr).toContain('pass --force');
+    expect(model.seen.length).toBe(asked);
+    expect([...(await tree(root)).entries()]).toEqual([['scenarios/cities.yml', handWritten]]);
+
+    const forced = await record(root, 'ok', '--scenario', 'cities', '--runtime', 'typescript', '--force');
+    expect(forced.stderr).toBe('');
+    expect(forced.status).toBe(0);
+    const files = await tree(root);
+    expect(files.get('scenarios/cities.yml')).toBe(SCENARIO);
+    expect([...files.keys()].sort()).toEqual(['scenarios/cities.recorded.typescript.yml', 'scenarios/cities.yml']);
+
+    const again = await record(root, 'ok', '--scenario', 'cities', '--runtime', 'typescript');
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain('scenarios/cities.recorded.typescript.yml: the typescript recording from stand-in-1 (1 run_code call(s)) is replaced');
+    expect(await tree(root)).toEqual(files);
+  });
+
+  it('retries a 429 with backoff and then records', { timeout: 120_000 }, async () => {
+    const root = await project();
+    const asked = model.seen.length;
+    const flaky = await record(root, 'flaky', '--runtime', 'typescript');
+    expect(flaky.stderr).toBe('');
+    expect(flaky.status).toBe(0);
+    expect(model.seen.length - asked).toBe(4);
+    expect((await tree(root)).has('scenarios/cities.recorded.typescript.yml')).toBe(true);
+  });
+
+  const failures: Array<[string, string[], string, number | undefined]> = [
+    ['status-400', [], `cities × typescript: ${'http://127.0.0.1:PORT/status-400/v1'} answered HTTP 400: refused; you sent authorization: Bearer [redacted]; nothing was written`, 1],
+    ['status-503', ['--model-retries', '2'], 'answered HTTP 503 (after 3 attempts): refused; you sent authorization: Bearer [redacted]; nothing was written', 3],
+    ['hang', ['--model-timeout-ms', '500'], 'did not answer within 500 ms; nothing was written', 1],
+    ['junk', [], 'answered with something that is not JSON: "<html>gateway error</html>"; nothing was written', 1],
+    ['huge', [], 'answered with more than 4000000 bytes; concord stopped reading; nothing was written', 1],
+    ['unknown-tool', [], 'answer 1: the model called "delete_everything", a tool the request does not offer (offered: run_code); nothing was written', 1],
+    ['loop', [], 'agent: the model gave no final answer within 3 turns (raise maxTurns in the agent config if the task needs more); nothing was written', 3],
+    ['fail-python', ['--runtime', 'typescript', 'python'], 'cities × python: http://127.0.0.1:PORT/fail-python/v1 answered HTTP 400: no Python today; nothing was written', undefined],
+  ];
+  it.each(failures)('fails on %s with one line, exit 1, nothing written and no key shown', { timeout: 120_000 }, async (behaviour, flags, line, requests) => {
+    const root = await project();
+    const asked = model.seen.length;
+    const runtimes = flags.includes('--runtime') ? [] : ['--runtime', 'typescript'];
+    const failed = await record(root, behaviour, ...runtimes, ...flags);
+    expect(failed.status).toBe(1);
+    const lines = failed.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(line.replace('PORT', new URL(model.url('x')).port));
+    if (requests !== undefined) expect(model.seen.length - asked).toBe(requests);
+    expect([...(await tree(root)).keys()]).toEqual(['scenarios/cities.yml']);
+    expect(failed.stdout + failed.stderr).not.toContain(KEY);
+  });
 });

@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
  * - `/status-N/v1` answers HTTP N, its body echoing the Authorization header it got;
  * - `/flaky/v1` answers 429 to every other request first (a retry succeeds);
  * - `/hang/v1` never answers; `/junk/v1` answers with text that is not JSON;
- * - `/unknown-tool/v1` calls a tool the request does not offer; `/loop/v1` never gives a final answer.
+ * - `/unknown-tool/v1` calls a tool the request does not offer; `/loop/v1` never gives a final answer;
+ * - `/huge/v1` answers with 5 MB; `/fail-python/v1` answers a TypeScript SDK as `/ok` and a Python one with 400.
  */
 export class StandInModel {
   readonly seen: Array<{ path: string; authorization?: string; body: any }> = [];
@@ -57,6 +58,15 @@ export class StandInModel {
       return;
     }
     if (behaviour === 'hang') return;
+    if (behaviour === 'huge') {
+      res.end('x'.repeat(5_000_000));
+      return;
+    }
+    if (behaviour === 'fail-python' && shownPython(body)) {
+      res.statusCode = 400;
+      res.end('no Python today');
+      return;
+    }
     if (behaviour === 'junk') {
       res.end('<html>gateway error</html>');
       return;
@@ -67,9 +77,7 @@ export class StandInModel {
 
   private answer(behaviour: string, body: any): unknown {
     const messages: any[] = body.messages;
-    const system: string = messages[0]?.content ?? '';
-    const runCode = (body.tools as any[]).find((t) => t.function.name === 'run_code');
-    const python = system.includes('```python') && /python/i.test(runCode?.function.description ?? '');
+    const python = shownPython(body);
     const results = messages.filter((m) => m.role === 'tool');
     if (behaviour === 'unknown-tool') return call('delete_everything', { really: true });
     if (behaviour !== 'loop' && results.length > 0) return { role: 'assistant', content: `The cities are: ${results.at(-1).content.split('\n')[0]}` };
@@ -83,6 +91,13 @@ export class StandInModel {
         : 'const { cities } = await tools.list_cities({});\nreturn cities.map((c) => c.name);\n';
     return call('run_code', { code, description: 'List the cities with a forecast' });
   }
+}
+
+/** The language of the SDK in the request: the `tools:sdk` fence and the `run_code` description must both say Python. */
+function shownPython(body: any): boolean {
+  const system: string = body.messages[0]?.content ?? '';
+  const runCode = (body.tools as any[]).find((t) => t.function.name === 'run_code');
+  return system.includes('```python') && /python/i.test(runCode?.function.description ?? '');
 }
 
 function call(name: string, args: unknown): unknown {
