@@ -23,6 +23,8 @@ export class LiveModel implements Model {
   readonly steps: ScriptStep[] = [];
   /** The first failure, as the one line the command prints. */
   failure?: string;
+  /** Whether that failure was the endpoint's (no usable answer) or the conversation's (an answer a script cannot hold). */
+  failureKind?: 'endpoint' | 'conversation';
 
   constructor(
     private readonly endpoint: EndpointOptions,
@@ -38,7 +40,10 @@ export class LiveModel implements Model {
     try {
       return this.keep(request, await completeOverHttp(this.endpoint, request));
     } catch (error) {
-      this.failure ??= (error as Error).message;
+      if (this.failure === undefined) {
+        this.failure = (error as Error).message;
+        this.failureKind = error instanceof LiveModelError ? 'conversation' : 'endpoint';
+      }
       throw error;
     }
   }

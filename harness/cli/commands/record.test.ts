@@ -192,3 +192,40 @@ describe('concord record', () => {
     expect(failed.stdout + failed.stderr).not.toContain(KEY);
   });
 });
+
+describe('concord gate --live', () => {
+  it('reports where the live conversation departs from the recording, writes nothing, and fails only with --live-fail', { timeout: 300_000 }, async () => {
+    const root = await project();
+    expect((await record(root, 'ok')).status).toBe(0);
+    const before = await tree(root);
+    const live = (behaviour: string, ...more: string[]) =>
+      cli(['gate', '--root', root, '--live', '--model-url', model.url(behaviour), '--model', 'stand-in-2', ...more], { CONCORD_MODEL_API_KEY: KEY });
+
+    const same = await live('ok');
+    expect(same.stdout).toContain('✓ same    cities × typescript');
+    expect(same.stdout).toContain('✓ same    cities × python');
+    expect(same.stdout).toContain('drift watch: every conversation is as recorded');
+    expect(same.status).toBe(0);
+
+    const drifted = await live('other');
+    expect(drifted.stdout).toContain('~ drift   cities × python\n    step 2 departs: recorded assistant, live assistant');
+    expect(drifted.stdout).toContain('--- scenarios/cities.recorded.python.yml (recorded)\n    +++ stand-in-2 (live)');
+    expect(drifted.stdout).toContain('\n    -        return [c["name"] for c in cities]\n');
+    expect(drifted.stdout).toContain('\n    +        return len(cities)\n');
+    expect(drifted.stdout).toContain('\n    ~         return [-[c["name"] for c in -]{+len(+}cities[-]-]{+)+}\n');
+    expect(drifted.stdout).toContain('drift watch: drifted (reported only; --live-fail makes this exit 1)');
+    expect(drifted.status).toBe(0);
+    const strict = await live('other', '--live-fail', '--scenario', 'cities', '--runtime', 'typescript');
+    expect(strict.stdout).toContain('~ drift   cities × typescript');
+    expect(strict.stdout).not.toContain('cities × python');
+    expect(strict.status).toBe(1);
+
+    const down = await live('status-500', '--model-retries', '0', '--runtime', 'typescript');
+    expect(down.stdout).toContain('✗ failed  cities × typescript\n    http://127.0.0.1:');
+    expect(down.stdout).toContain('answered HTTP 500 (after 1 attempts): refused; you sent authorization: Bearer [redacted]');
+    expect(down.status).toBe(1);
+
+    expect(await tree(root)).toEqual(before);
+    for (const r of [same, drifted, strict, down]) expect(r.stdout + r.stderr).not.toContain(KEY);
+  });
+});
