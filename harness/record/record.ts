@@ -57,7 +57,10 @@ export async function record(options: RecordOptions): Promise<void> {
   const shown = (file: string) => relative(project.root, file) || file;
   const scenarios = await loadScenarios(project.scenariosDir);
   const chosen = choose(scenarios, options.scenarios);
-  const jobs = chosen.flatMap((scenario) => jobsOf(scenario, options.runtimes));
+  // Unnamed scenarios are only completed: a language already recorded is kept.
+  const jobs = chosen
+    .flatMap((scenario) => jobsOf(scenario, options.runtimes))
+    .filter((job) => options.scenarios !== undefined || !existsSync(recordingPath(job.scenario.file, job.language)));
   if (jobs.length === 0) {
     out(options.scenarios ? 'nothing to record: the selected scenarios declare none of the selected runtimes' : 'nothing to record: every scenario has a hand-written or recorded conversation (name one with --scenario and --force to record it again)');
     return;

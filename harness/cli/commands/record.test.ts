@@ -158,7 +158,7 @@ describe('concord record', () => {
     expect(await tree(root)).toEqual(files);
   });
 
-  it('retries a 429 with backoff and then records', { timeout: 120_000 }, async () => {
+  it('retries a 429 with backoff and then records; without --scenario it records only what is missing', { timeout: 120_000 }, async () => {
     const root = await project();
     const asked = model.seen.length;
     const flaky = await record(root, 'flaky', '--runtime', 'typescript');
@@ -166,6 +166,15 @@ describe('concord record', () => {
     expect(flaky.status).toBe(0);
     expect(model.seen.length - asked).toBe(4);
     expect((await tree(root)).has('scenarios/cities.recorded.typescript.yml')).toBe(true);
+
+    // Without --scenario, record completes what is missing and keeps what is recorded.
+    const rest = await record(root, 'ok');
+    expect(rest.status).toBe(0);
+    expect(rest.stdout).toContain('✓ cities × python (python)');
+    expect(rest.stdout).not.toContain('cities × typescript');
+    const none = await record(root, 'ok');
+    expect(none.status).toBe(0);
+    expect(none.stdout).toContain('nothing to record: every scenario has a hand-written or recorded conversation');
   });
 
   const failures: Array<[string, string[], string, number | undefined]> = [
