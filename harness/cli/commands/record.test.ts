@@ -81,6 +81,24 @@ afterAll(async () => {
 });
 
 describe('concord record', () => {
+  it('explains itself, and refuses to start without an endpoint or model (exit 2, one line)', async () => {
+    const help = await cli(['record', '--help']);
+    expect(help.status).toBe(0);
+    for (const flag of ['--scenario', '--runtime', '--root', '--force', '--model-url', '--model', '--model-timeout-ms', '--model-retries', 'CONCORD_MODEL_API_KEY']) expect(help.stdout).toContain(flag);
+    const root = await project();
+    const env = { CONCORD_MODEL_BASE_URL: undefined, CONCORD_MODEL_NAME: undefined, CONCORD_MODEL_API_KEY: KEY };
+    const noUrl = await cli(['record', '--root', root], env);
+    expect(noUrl.status).toBe(2);
+    expect(noUrl.stderr).toBe('concord record: no model endpoint: pass --model-url https://host/v1 or set CONCORD_MODEL_BASE_URL (an OpenAI-compatible endpoint)\n');
+    const noModel = await cli(['record', '--root', root], { ...env, CONCORD_MODEL_BASE_URL: model.url('ok') });
+    expect(noModel.status).toBe(2);
+    expect(noModel.stderr).toBe('concord record: no model name: pass --model NAME or set CONCORD_MODEL_NAME\n');
+    const badRetries = await cli(['record', '--root', root, '--model-url', model.url('ok'), '--model', 'm', '--model-retries', 'many'], env);
+    expect(badRetries.status).toBe(2);
+    expect(badRetries.stderr).toBe('concord record: --model-retries many: expected a whole number of at least 0\n');
+    expect([...(await tree(root)).keys()]).toEqual(['scenarios/cities.yml']);
+  });
+
   it('records once, then the gate replays keyless with the model gone; the key is nowhere', { timeout: 600_000 }, async () => {
     const root = await project();
     const before = await cli(['gate', '--root', root]);
