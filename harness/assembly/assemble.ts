@@ -32,7 +32,8 @@ export interface Assembly {
 export interface ModelEntryConfig {
   scenario: string;
   language: string;
-  mode?: 'replay' | 'record';
+  /** The token of a live model registered in this process; absent, the script answers. */
+  live?: string;
 }
 
 /** The entries of a scenario × runtime: the runtime and the keyless model first, then the scenario's own. */

@@ -17,7 +17,9 @@ const STUBS_NEED: PythonVersion = '3.11';
 
 /** The programs the scenario's script gives `run_code` in one language, numbered by call. */
 export function scriptedPrograms(scenario: Scenario, language: Language): ScriptedProgram[] {
-  return scenario.script.flatMap((step) => (step.kind === 'assistant' ? [step] : [])).map((step, i) => ({ call: i + 1, line: step.line, code: step.runCode.programs[language] }));
+  return scenario.script
+    .flatMap((step) => (step.kind === 'assistant' ? [step] : []))
+    .map((step, i) => ({ call: i + 1, line: step.line, code: step.runCode.programs[language] ?? '' }));
 }
 
 /**
@@ -56,8 +58,9 @@ export const typecheckProgramsCheck: Check = {
     const sdk = files.get(SDK_FILE[language]);
     const programs = scriptedPrograms(scenario, language);
     if (sdk === undefined || programs.length === 0) return [];
-    // Scenarios live in <root>/scenarios/: name the file as the project knows it.
-    const file = relative(dirname(dirname(scenario.file)), scenario.file);
+    // Scenarios and their recordings live in <root>/scenarios/: name the file as the project knows it.
+    const script = scenario.scriptFile ?? scenario.file;
+    const file = relative(dirname(dirname(script)), script);
     const checker = language === 'typescript' ? 'tsc' : 'pyright';
     let diagnostics: ProgramDiagnostic[];
     try {

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerGate } from './commands/gate.js';
 import { registerMerge } from './commands/merge.js';
+import { registerRecord } from './commands/record.js';
 import { registerReview } from './commands/review.js';
 import { registerRun } from './commands/run.js';
 import { registerSdk } from './commands/sdk.js';
@@ -14,6 +15,6 @@ const program = new Command('concord')
     process.exit(err.exitCode === 0 ? 0 : 2);
   });
 
-for (const register of [registerGate, registerMerge, registerReview, registerRun, registerSdk, registerSkew]) register(program);
+for (const register of [registerGate, registerMerge, registerRecord, registerReview, registerRun, registerSdk, registerSkew]) register(program);
 
 await program.parseAsync(process.argv);

@@ -12,6 +12,7 @@ import { disposeSharedInventory, sharedInventory } from '../interpreters/invento
 import type { ReportInput } from '../report/markdown.js';
 import { writeReport } from '../report/write.js';
 import { loadScenarios } from '../scenario/discover.js';
+import { scenarioForLanguage } from '../scenario/recording.js';
 import { RUNTIME_NAMES, type RuntimeName, type Scenario } from '../scenario/types.js';
 import { newRunId, writePending, type PendingChange } from '../snapshot/pending.js';
 import { applyVerdict, compareFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
@@ -154,6 +155,8 @@ async function runPair(
   const base = { scenario: scenario.name, runtime } as const;
   let one;
   try {
+    // A recorded scenario replays (and is checked against) the recording of this runtime's language.
+    scenario = scenarioForLanguage(scenario, target.language);
     one = await runOne(scenario, target);
   } catch (error) {
     return { ...base, status: 'failed', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: (error as Error).message };

@@ -1,6 +1,6 @@
 import type { AgentService } from '../../contract/backend.js';
 import type { CodeRuntime } from '../../runtimes/seam/types.js';
-import { assemble, bootAssembly, composeEntries } from '../assembly/assemble.js';
+import { assemble, bootAssembly, composeEntries, type ModelEntryConfig } from '../assembly/assemble.js';
 import type { BootedApp } from '../assembly/boot.js';
 import type { RuntimeTarget } from '../assembly/runtimes.js';
 import type KeylessModel from '../model/plugin.js';
@@ -23,17 +23,17 @@ export interface OneRun {
 
 /**
  * Assembles and boots one scenario × runtime, drives the agent with the keyless model, and returns what
- * happened. Failures of the run itself (a script mismatch, a turn limit) end up in `record.failure`;
+ * happened (a live model given by `model.live` answers instead of the script). Failures of the run itself (a script mismatch, a turn limit) end up in `record.failure`;
  * failures to assemble or boot are thrown.
  */
-export async function runOne(scenario: Scenario, runtime: RuntimeTarget): Promise<OneRun> {
+export async function runOne(scenario: Scenario, runtime: RuntimeTarget, model: Partial<ModelEntryConfig> = {}): Promise<OneRun> {
   const times: PhaseTimes = { assembly: 0, model: 0, runtime: 0, checks: 0 };
   let started = performance.now();
-  const assembly = await assemble(composeEntries(scenario, runtime));
+  const assembly = await assemble(composeEntries(scenario, runtime, model));
   const app: BootedApp = await bootAssembly(assembly);
   times.assembly = performance.now() - started;
   try {
-    const model = app.service<KeylessModel>('model');
+    const keyless = app.service<KeylessModel>('model');
     const agent = app.service<AgentService>('agent');
     const codeRuntime = app.service<CodeRuntime>('codeRuntime');
     const user = scenario.script[0]!.text;
@@ -43,19 +43,19 @@ export async function runOne(scenario: Scenario, runtime: RuntimeTarget): Promis
     let failure: string | undefined;
     try {
       await agent.run(user);
-      if (!model.finished) failure = 'the agent stopped before the script reached its final answer';
+      if (!keyless.finished) failure = 'the agent stopped before the script reached its final answer';
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
     } finally {
       seam.stop();
     }
     const total = performance.now() - started;
-    times.model = model.elapsedMs;
+    times.model = keyless.elapsedMs;
     // The agent's own bookkeeping is negligible: what is not the model is the runtime and the tools.
-    times.runtime = Math.max(0, total - model.elapsedMs);
+    times.runtime = Math.max(0, total - keyless.elapsedMs);
     if (app.errors.length > 0) failure = [failure, `cordis reported: ${app.errors.join('; ')}`].filter(Boolean).join('; ');
     // The final answer is the model's last response, when it called no tool: seen at the model seam.
-    const last = model.exchanges.at(-1)?.response;
+    const last = keyless.exchanges.at(-1)?.response;
     const answer = last && last.toolCalls.length === 0 ? last.content : undefined;
     const record: RunRecord = {
       scenario: scenario.name,
@@ -64,7 +64,7 @@ export async function runOne(scenario: Scenario, runtime: RuntimeTarget): Promis
       isolation: codeRuntime.isolation,
       seamLanguage: codeRuntime.language,
       cordisYml: assembly.cordisYml,
-      exchanges: model.exchanges,
+      exchanges: keyless.exchanges,
       programs: seam.runs,
       ...(answer !== undefined ? { answer } : {}),
       ...(failure !== undefined ? { failure } : {}),

@@ -4,32 +4,141 @@ import type { JsonValue } from '../../runtimes/seam/types.js';
 export interface EndpointOptions {
   /** e.g. `https://api.example.com/v1`; `/chat/completions` is appended. */
   baseUrl: string;
+  /** Sent as a bearer token; never written anywhere and removed from every message concord prints. */
   apiKey?: string;
   model: string;
+  /** One request, from sending to the last byte of the answer. */
+  timeoutMs: number;
+  /** Further attempts after a 429 or 5xx answer, with doubling backoff. */
+  retries: number;
+  maxRequestBytes: number;
+  maxResponseBytes: number;
 }
 
-/** Reads the endpoint from the environment: CONCORD_MODEL_BASE_URL, CONCORD_MODEL_API_KEY, CONCORD_MODEL_NAME. */
-export function endpointFromEnv(env: NodeJS.ProcessEnv = process.env): EndpointOptions {
-  const baseUrl = env.CONCORD_MODEL_BASE_URL;
-  const model = env.CONCORD_MODEL_NAME;
-  if (!baseUrl || !model) {
-    throw new Error('record mode needs CONCORD_MODEL_BASE_URL (an OpenAI-compatible endpoint, e.g. https://host/v1) and CONCORD_MODEL_NAME; CONCORD_MODEL_API_KEY is sent as a bearer token when set');
+export const ENDPOINT_DEFAULTS = { timeoutMs: 120_000, retries: 3, maxRequestBytes: 4_000_000, maxResponseBytes: 4_000_000 } as const;
+
+/** First wait before a retry; it doubles on each further attempt unless the endpoint asks for longer. */
+const BACKOFF_MS = 500;
+/** The most a `Retry-After` header may make concord wait. */
+const MAX_RETRY_AFTER_MS = 30_000;
+
+/** Any failure to get a usable answer from the endpoint: one line, with the key and any URL credentials removed. */
+export class EndpointError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EndpointError';
   }
-  return { baseUrl, model, ...(env.CONCORD_MODEL_API_KEY ? { apiKey: env.CONCORD_MODEL_API_KEY } : {}) };
 }
 
-/** Asks an OpenAI-compatible chat-completions endpoint for one answer. */
-export async function completeOverHttp(endpoint: EndpointOptions, request: ModelRequest): Promise<ModelResponse> {
-  const url = endpoint.baseUrl.replace(/\/+$/, '') + '/chat/completions';
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
-    body: JSON.stringify(toChatCompletion(endpoint.model, request)),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${text.slice(0, 500)}`);
-  return fromChatCompletion(url, text);
+/** The endpoint as it may be printed: no credentials, no query string. */
+export function describeEndpoint(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return '(an unparsable URL)';
+  }
 }
+
+/** `text` with the key, the bearer header and URL credentials blanked, folded onto one line. */
+export function redact(text: string, endpoint: Pick<EndpointOptions, 'apiKey' | 'baseUrl'>): string {
+  let out = text;
+  const secrets = [endpoint.apiKey, ...urlSecrets(endpoint.baseUrl)].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  // Longest first, so a key that contains another secret is blanked whole.
+  for (const secret of secrets.sort((a, b) => b.length - a.length)) out = out.split(secret).join('[redacted]');
+  out = out.replace(/(bearer\s+)\S+/gi, '$1[redacted]');
+  return out.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+function urlSecrets(baseUrl: string): string[] {
+  try {
+    const url = new URL(baseUrl);
+    return [url.username, url.password, decodeURIComponent(url.password), url.search.slice(1)].filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** Asks an OpenAI-compatible chat-completions endpoint for one answer; every failure is an EndpointError. */
+export async function completeOverHttp(endpoint: EndpointOptions, request: ModelRequest): Promise<ModelResponse> {
+  const where = describeEndpoint(endpoint.baseUrl);
+  try {
+    return await attempt(endpoint, request, where);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new EndpointError(redact(message, endpoint));
+  }
+}
+
+async function attempt(endpoint: EndpointOptions, request: ModelRequest, where: string): Promise<ModelResponse> {
+  const url = endpoint.baseUrl.replace(/\/+$/, '') + '/chat/completions';
+  const body = JSON.stringify(toChatCompletion(endpoint.model, request));
+  const size = Buffer.byteLength(body);
+  if (size > endpoint.maxRequestBytes) {
+    throw new Error(`the request to ${where} would be ${size} bytes, over the limit of ${endpoint.maxRequestBytes} (the conversation grew too large)`);
+  }
+  for (let tried = 0; ; tried++) {
+    const answer = await post(endpoint, url, body, where);
+    if (answer.status >= 200 && answer.status < 300) return fromChatCompletion(where, answer.text);
+    const retryable = answer.status === 429 || answer.status >= 500;
+    if (!retryable || tried >= endpoint.retries) {
+      const gaveUp = retryable ? ` (after ${tried + 1} attempts)` : '';
+      throw new Error(`${where} answered HTTP ${answer.status}${gaveUp}: ${answer.text.slice(0, 300) || '(empty body)'}`);
+    }
+    await sleep(Math.min(MAX_RETRY_AFTER_MS, Math.max(BACKOFF_MS * 2 ** tried, answer.retryAfterMs ?? 0)));
+  }
+}
+
+interface RawAnswer {
+  status: number;
+  text: string;
+  retryAfterMs?: number;
+}
+
+/** One POST, bounded in time and in the size of what is read back. */
+async function post(endpoint: EndpointOptions, url: string, body: string, where: string): Promise<RawAnswer> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, endpoint.timeoutMs);
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
+      body,
+      signal: controller.signal,
+    });
+    const text = await readLimited(response, endpoint.maxResponseBytes, where, controller);
+    const retryAfter = Number(response.headers.get('retry-after'));
+    return { status: response.status, text, ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}) };
+  } catch (error) {
+    if (timedOut) throw new Error(`${where} did not answer within ${endpoint.timeoutMs} ms`);
+    if (error instanceof Error && error.message.startsWith(where)) throw error;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(`${where} could not be reached: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readLimited(response: Response, limit: number, where: string, controller: AbortController): Promise<string> {
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) {
+      controller.abort();
+      throw new Error(`${where} answered with more than ${limit} bytes; concord stopped reading`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function toChatCompletion(model: string, request: ModelRequest): unknown {
   const system = request.system.map((s) => s.text).join('\n\n');
@@ -51,24 +160,28 @@ function toChatCompletion(model: string, request: ModelRequest): unknown {
   };
 }
 
-function fromChatCompletion(url: string, text: string): ModelResponse {
+function fromChatCompletion(where: string, text: string): ModelResponse {
   let body: any;
   try {
     body = JSON.parse(text);
   } catch {
-    throw new Error(`${url} answered with something that is not JSON: ${text.slice(0, 200)}`);
+    throw new Error(`${where} answered with something that is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
   }
   const message = body?.choices?.[0]?.message;
-  if (typeof message !== 'object' || message === null) throw new Error(`${url}: the answer has no choices[0].message`);
-  const toolCalls: ToolCall[] = ((message.tool_calls ?? []) as any[]).map((call, i) => {
+  if (typeof message !== 'object' || message === null) throw new Error(`${where}: the answer has no choices[0].message`);
+  const calls: unknown = message.tool_calls ?? [];
+  if (!Array.isArray(calls)) throw new Error(`${where}: choices[0].message.tool_calls is not a list`);
+  const toolCalls: ToolCall[] = calls.map((call, i) => {
+    const name = call?.function?.name;
+    if (typeof name !== 'string' || name === '') throw new Error(`${where}: choices[0].message.tool_calls[${i}].function.name is missing`);
     const raw = call?.function?.arguments;
     let args: JsonValue;
     try {
       args = typeof raw === 'string' ? (JSON.parse(raw) as JsonValue) : (raw as JsonValue);
     } catch {
-      throw new Error(`${url}: choices[0].message.tool_calls[${i}].function.arguments is not JSON: ${String(raw).slice(0, 200)}`);
+      throw new Error(`${where}: choices[0].message.tool_calls[${i}].function.arguments is not JSON: ${JSON.stringify(String(raw).slice(0, 120))}`);
     }
-    return { id: String(call?.id ?? `call-${i + 1}`), name: String(call?.function?.name), arguments: args };
+    return { id: typeof call?.id === 'string' && call.id ? call.id : `call-${i + 1}`, name, arguments: args ?? {} };
   });
   return { content: typeof message.content === 'string' ? message.content : '', toolCalls };
 }

@@ -3,16 +3,16 @@ import { type Context, Service } from 'cordis';
 import type { Model, ModelRequest, ModelResponse } from '../../contract/model.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { parseScenario } from '../scenario/load.js';
-import { endpointFromEnv } from './openai.js';
-import { RecordingModel } from './recording.js';
+import { scenarioForLanguage } from '../scenario/recording.js';
+import { liveModel } from './live.js';
 import { ScriptedAnswers } from './script.js';
 
 export interface KeylessModelConfig {
   /** Absolute path of the scenario file whose script answers. */
   scenario: string;
   language: Language;
-  /** `replay` answers from the script; `record` asks the endpoint named by the environment. */
-  mode?: 'replay' | 'record';
+  /** A live model registered in this process (concord record, concord gate --live) answers instead of the script. */
+  live?: string;
 }
 
 /** One request, verbatim, and what was answered (or why nothing was). */
@@ -24,7 +24,8 @@ export interface Exchange {
 
 /**
  * The model of a gate run, as the `model` service: it keeps every request verbatim and answers from the
- * scenario's script, failing with the first difference when a request departs from it.
+ * scenario's script (hand-written, or recorded for this language), failing with the first difference when a
+ * request departs from it.
  */
 export default class KeylessModel extends Service implements Model {
   readonly exchanges: Exchange[] = [];
@@ -32,22 +33,24 @@ export default class KeylessModel extends Service implements Model {
   elapsedMs = 0;
   private readonly answers: { complete(request: ModelRequest): Promise<ModelResponse> | ModelResponse };
   private readonly script?: ScriptedAnswers;
+  private readonly live?: Model & { finished?: boolean };
 
   constructor(ctx: Context, config: KeylessModelConfig) {
     super(ctx, 'model');
-    const scenario = parseScenario(config.scenario, readFileSync(config.scenario, 'utf8'));
-    if (config.mode === 'record') {
-      this.answers = new RecordingModel(endpointFromEnv(), config.scenario, config.language);
+    if (config.live !== undefined) {
+      this.live = liveModel(config.live);
+      this.answers = this.live;
     } else {
+      const scenario = scenarioForLanguage(parseScenario(config.scenario, readFileSync(config.scenario, 'utf8')), config.language);
       const script = new ScriptedAnswers(scenario, config.language);
       this.script = script;
       this.answers = { complete: (request) => script.answer(request) };
     }
   }
 
-  /** True when the scripted conversation reached its final answer (always true when recording). */
+  /** True when the conversation reached its final answer. */
   get finished(): boolean {
-    return this.script?.finished ?? true;
+    return this.script?.finished ?? this.live?.finished ?? true;
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {

@@ -35,7 +35,7 @@ export class ScriptedAnswers {
   ) {
     const [first] = scenario.script;
     const last = scenario.script[scenario.script.length - 1];
-    if (first?.kind !== 'user' || last?.kind !== 'final') throw new Error(`${scenario.file}: the script must run from a user turn to a final answer`);
+    if (first?.kind !== 'user' || last?.kind !== 'final') throw new Error(`${scenario.scriptFile ?? scenario.file}: the script must run from a user turn to a final answer`);
     this.user = first.text;
     this.final = last.text;
     this.turns = scenario.script.filter((s): s is AssistantStep => s.kind === 'assistant');
@@ -48,7 +48,7 @@ export class ScriptedAnswers {
 
   answer(request: ModelRequest): ModelResponse {
     const index = this.next;
-    const where = `${this.scenario.file}: request ${index + 1}`;
+    const where = `${this.scenario.scriptFile ?? this.scenario.file}: request ${index + 1}`;
     if (index > this.turns.length) throw new ScriptMismatch(`${where}: the script already gave its final answer; the agent asked again`);
     if (!request.tools.some((t) => t.name === RUN_CODE)) {
       throw new ScriptMismatch(`${where}: the script calls ${RUN_CODE}, but the request offers only: ${request.tools.map((t) => t.name).join(', ') || '(no tools)'}`);
@@ -61,9 +61,11 @@ export class ScriptedAnswers {
 
   private response(index: number): ModelResponse {
     const step = this.turns[index]!;
+    const code = step.runCode.programs[this.language];
+    if (code === undefined) throw new ScriptMismatch(`${this.scenario.scriptFile ?? this.scenario.file}: the step at line ${step.line} has no ${this.language} program`);
     return {
       content: step.text,
-      toolCalls: [{ id: scriptedCallId(index), name: RUN_CODE, arguments: { code: step.runCode.programs[this.language], description: step.runCode.description } }],
+      toolCalls: [{ id: scriptedCallId(index), name: RUN_CODE, arguments: { code, description: step.runCode.description } }],
     };
   }
 

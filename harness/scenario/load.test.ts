@@ -95,6 +95,13 @@ describe('scenario files', () => {
     expect(failure(VALID.replace('  - final: Hi.\n', '')).problem).toBe('the script must end with a final answer');
   });
 
+  it('accepts a script of only its user turn (to be recorded), and nothing shorter', () => {
+    const userOnly = VALID.slice(0, VALID.indexOf('  - assistant:')) + 'expect:\n  runs: [ok, ok]\n';
+    expect(parseScenario(FILE, userOnly).script).toEqual([{ kind: 'user', text: 'Hello?', line: 11 }]);
+    expect(failure(VALID.slice(0, VALID.indexOf('  - user:')) + '  - final: Hi.\n').problem).toBe('the script must start with a user turn');
+    expect(failure(VALID.slice(0, VALID.indexOf('  - user:')) + '  []\n').problem).toBe('scenario.script needs at least 1 item(s)');
+  });
+
   it('needs one expected outcome per run_code call', () => {
     expect(failure(VALID.replace('runs: [ok]', 'runs: [ok, timeout]')).problem).toContain('lists 2 outcome(s) but the script makes 1');
   });

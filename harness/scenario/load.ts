@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseDocument, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
+import type { Language } from '../../runtimes/seam/types.js';
 import { InputError } from './error.js';
 import { check, Locator, type Shape } from './shape.js';
 import {
@@ -19,6 +20,31 @@ const OUTCOMES = ['ok', 'exception', 'timeout', 'abort', 'worker-exit', 'invalid
 export const RESERVED_ENTRY_IDS = ['runtime', 'model'] as const;
 
 const text: Shape = { kind: 'string', nonEmpty: true };
+
+/**
+ * A script step. A hand-written step gives its program in both languages; a recorded step only in the
+ * language it was recorded in.
+ */
+export function scriptStepShape(languages: readonly Language[]): Shape {
+  const hint = languages.length > 1 ? 'give the program in both languages: typescript: | and python: |' : `give the program in ${languages[0]}`;
+  const programs = Object.fromEntries(languages.map((language) => [language, { shape: text, required: true, hint }]));
+  return {
+    kind: 'choice',
+    what: '"- user: ...", "- assistant: {run_code: ...}" or "- final: ..."',
+    options: {
+      user: text,
+      final: text,
+      assistant: {
+        kind: 'map',
+        fields: {
+          say: { shape: { kind: 'string' } },
+          run_code: { shape: { kind: 'map', fields: { description: { shape: text, required: true }, ...programs } }, required: true },
+          result_includes: { shape: { kind: 'list', of: text } },
+        },
+      },
+    },
+  };
+}
 
 const SCENARIO: Shape = {
   kind: 'map',
@@ -50,36 +76,11 @@ const SCENARIO: Shape = {
     script: {
       shape: {
         kind: 'list',
-        min: 2,
-        of: {
-          kind: 'choice',
-          what: '"- user: ...", "- assistant: {run_code: ...}" or "- final: ..."',
-          options: {
-            user: text,
-            final: text,
-            assistant: {
-              kind: 'map',
-              fields: {
-                say: { shape: { kind: 'string' } },
-                run_code: {
-                  shape: {
-                    kind: 'map',
-                    fields: {
-                      description: { shape: text, required: true },
-                      typescript: { shape: text, required: true, hint: 'give the program in both languages: typescript: | and python: |' },
-                      python: { shape: text, required: true, hint: 'give the program in both languages: typescript: | and python: |' },
-                    },
-                  },
-                  required: true,
-                },
-                result_includes: { shape: { kind: 'list', of: text } },
-              },
-            },
-          },
-        },
+        min: 1,
+        of: scriptStepShape(['typescript', 'python']),
       },
       required: true,
-      hint: 'script the conversation: a user turn, assistant turns calling run_code, a final answer',
+      hint: 'script the conversation: a user turn, assistant turns calling run_code, a final answer; or only the user turn, then run concord record',
     },
     expect: {
       shape: {
@@ -139,26 +140,15 @@ export function parseScenario(file: string, source: string): Scenario {
   });
 
   const scriptNode = nodeOf('script') as YAMLSeq;
-  const script: ScriptStep[] = (data.script as Array<Record<string, any>>).map((step, i) => {
-    const line = loc.line(scriptNode.items[i] as Node);
-    if ('user' in step) return { kind: 'user', text: step.user as string, line };
-    if ('final' in step) return { kind: 'final', text: step.final as string, line };
-    const a = step.assistant as Record<string, any>;
-    return {
-      kind: 'assistant',
-      text: (a.say as string | undefined) ?? '',
-      runCode: { description: a.run_code.description, programs: { typescript: a.run_code.typescript, python: a.run_code.python } },
-      resultIncludes: (a.result_includes as string[] | undefined) ?? [],
-      line,
-    };
-  });
+  const script: ScriptStep[] = (data.script as Array<Record<string, any>>).map((step, i) => toScriptStep(step, loc.line(scriptNode.items[i] as Node)));
   checkScriptOrder(loc, scriptNode, script);
 
   const expect: Expectations = {};
   if (data.expect?.runs) expect.runs = data.expect.runs as RunOutcome[];
   if (data.expect?.final_includes) expect.finalIncludes = data.expect.final_includes as string[];
   const calls = script.filter((s) => s.kind === 'assistant').length;
-  if (expect.runs && expect.runs.length !== calls) {
+  // A recorded conversation is counted against expect.runs when it is replayed, per language.
+  if (expect.runs && !isUserTurnOnly(script) && expect.runs.length !== calls) {
     const node = (nodeOf('expect') as YAMLMap).get('runs', true) as Node;
     throw loc.error(node, `expect.runs lists ${expect.runs.length} outcome(s) but the script makes ${calls} run_code call(s)`, 'give one outcome per assistant step, in order');
   }
@@ -175,10 +165,32 @@ export function parseScenario(file: string, source: string): Scenario {
   };
 }
 
+/** One validated script step (a hand-written or a recorded one) as the model replays it. */
+export function toScriptStep(step: Record<string, any>, line: number): ScriptStep {
+  if ('user' in step) return { kind: 'user', text: step.user as string, line };
+  if ('final' in step) return { kind: 'final', text: step.final as string, line };
+  const a = step.assistant as Record<string, any>;
+  const programs: Partial<Record<Language, string>> = {};
+  for (const language of ['typescript', 'python'] as const) if (typeof a.run_code[language] === 'string') programs[language] = a.run_code[language];
+  return {
+    kind: 'assistant',
+    text: (a.say as string | undefined) ?? '',
+    runCode: { description: a.run_code.description, programs },
+    resultIncludes: (a.result_includes as string[] | undefined) ?? [],
+    line,
+  };
+}
+
+/** A script holding only its user turn: the rest of the conversation is recorded from a live model. */
+export function isUserTurnOnly(script: readonly ScriptStep[]): boolean {
+  return script.length === 1 && script[0]!.kind === 'user';
+}
+
 /** A conversation opens with the user and closes with a final answer; assistant turns sit between. */
-function checkScriptOrder(loc: Locator, node: YAMLSeq, script: ScriptStep[]): void {
+export function checkScriptOrder(loc: Locator, node: YAMLSeq, script: ScriptStep[]): void {
   const at = (i: number) => node.items[i] as Node;
   if (script[0]?.kind !== 'user') throw loc.error(at(0), 'the script must start with a user turn', 'begin with "- user: <what the user asks>"');
+  if (isUserTurnOnly(script)) return;
   const last = script.length - 1;
   if (script[last]?.kind !== 'final') throw loc.error(at(last), 'the script must end with a final answer', 'end with "- final: <the answer>"');
   script.forEach((step, i) => {

@@ -40,7 +40,8 @@ export interface ResolvedPlugin {
 
 export interface RunCodeStep {
   description: string;
-  programs: Readonly<Record<Language, string>>;
+  /** A hand-written step gives both languages; a recorded one only the language it was recorded in. */
+  programs: Readonly<Partial<Record<Language, string>>>;
 }
 
 export type ScriptStep =
@@ -73,6 +74,9 @@ export interface Scenario {
   /** Config of the runtime entry, merged over the gate's defaults (e.g. `timeoutMs`). */
   runtimeConfig: Record<string, unknown>;
   composition: CompositionEntry[];
+  /** The hand-written conversation, or only its user turn when the conversation is recorded (one file per language). */
   script: ScriptStep[];
+  /** Where `script` was read from when that is not `file`: the recording replayed for one language. */
+  scriptFile?: string;
   expect: Expectations;
 }

@@ -12,8 +12,11 @@ import { RootError } from '../../project/root.js';
 import { colorWanted } from '../../text/paint.js';
 import { ciIsSet } from '../ci.js';
 import { projectOrExit, rootOption } from '../project-option.js';
+import { EndpointConfigError, endpointOptions, type EndpointFlags } from '../../model/endpoint-config.js';
+import type { EndpointOptions } from '../../model/openai.js';
+import { modelOptions } from '../model-options.js';
 
-interface GateFlags {
+interface GateFlags extends EndpointFlags {
   scenario?: string[];
   runtime?: string[];
   shard?: string;
@@ -25,6 +28,8 @@ interface GateFlags {
   jobs?: number;
   results?: string;
   shardDurations?: string;
+  live?: boolean;
+  liveFail?: boolean;
 }
 
 /** `--jobs N`: a whole number from 1 to 64. */
@@ -35,7 +40,7 @@ function parseJobs(text: string): number {
 }
 
 export function registerGate(program: Command): void {
-  program
+  const command = program
     .command('gate')
     .description('Run every scenario × runtime, compare the transcripts with snapshots/, run the checks; exit 1 on any mismatch or failure')
     .option('--scenario <name...>', 'only these scenarios (obsolete snapshots are judged within the selection only)')
@@ -49,8 +54,29 @@ export function registerGate(program: Command): void {
     .addOption(new Option('--update [which]', 'write snapshots: "new" (missing files only) or "all" (also changed and obsolete); ignored when CI is set').choices(['new', 'all']))
     .addOption(new Option('--reporter <name>', 'also write a report for CI').choices(['default', 'junit']).default('default'))
     .option('--junit-file <path>', 'where --reporter junit writes (default .concord/junit.xml)')
+    .option('--live', 'drift watch: answer from the live model (CONCORD_MODEL_* or --model-url/--model) and report where each conversation departs from its recording; writes nothing')
+    .option('--live-fail', 'with --live: exit 1 when a conversation drifted (default: report only)');
+  for (const option of modelOptions()) command.addOption(option);
+  command
     .addHelpText('after', '\nIn CI (CI set) nothing under snapshots/ is written; proposed files go to .concord/pending/<run-id>/ for `concord review`.')
     .action(async (flags: GateFlags) => {
+      let endpoint: EndpointOptions | undefined;
+      if (flags.live) {
+        if (flags.update !== undefined || flags.reporter !== 'default') {
+          console.error('concord gate: --live compares with the recordings only; it takes neither --update nor --reporter');
+          process.exit(2);
+        }
+        try {
+          endpoint = endpointOptions(flags);
+        } catch (error) {
+          if (!(error instanceof EndpointConfigError)) throw error;
+          console.error(`concord gate: ${error.message}`);
+          process.exit(2);
+        }
+      } else if (flags.liveFail) {
+        console.error('concord gate: --live-fail goes with --live');
+        process.exit(2);
+      }
       const project = await projectOrExit('gate', flags);
       const root = project.root;
       const floor = flags.floor ?? project.config.floor ?? DEFAULT_PYTHON_FLOOR;
@@ -70,6 +96,7 @@ export function registerGate(program: Command): void {
         console.error(`concord gate: ${(error as Error).message}`);
         process.exit(2);
       }
+      if (endpoint) return watchDrift(root, selection, endpoint, Boolean(flags.liveFail), project.config.timeoutMs);
       const update: UpdateMode = flags.update === undefined ? 'none' : flags.update === true ? 'all' : flags.update;
       const ci = ciIsSet();
       const [{ runGate }, { junitXml }] = await Promise.all([import('../../gate/gate.js'), import('../../gate/report.js')]);
@@ -119,4 +146,22 @@ export function registerGate(program: Command): void {
         throw error;
       }
     });
+}
+
+/** `gate --live`: exit 1 when a pair could not be judged, or drifted under --live-fail; 0 otherwise. */
+async function watchDrift(root: string, selection: Selection, endpoint: EndpointOptions, liveFail: boolean, defaultTimeoutMs: number | undefined): Promise<never> {
+  const { runDrift } = await import('../../gate/drift.js');
+  try {
+    const results = await runDrift({ root, selection, endpoint, color: colorWanted(), out: (line) => console.log(line), ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}) });
+    const failed = results.some((r) => r.status === 'failed');
+    const drifted = results.some((r) => r.status === 'drift');
+    console.log(failed ? 'drift watch: FAILED (a run could not be judged)' : drifted ? `drift watch: drifted${liveFail ? '' : ' (reported only; --live-fail makes this exit 1)'}` : 'drift watch: every conversation is as recorded');
+    process.exit(failed || (drifted && liveFail) ? 1 : 0);
+  } catch (error) {
+    if (error instanceof InputError || error instanceof RootError || (error as Error).message.startsWith('--')) {
+      console.error(`concord gate: ${(error as Error).message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
 }

@@ -1,0 +1,283 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sourceAsset } from '../../../runtimes/seam/package-root.js';
+import { StandInModel } from '../../record/test/stand-in-model.js';
+
+/** A key distinctive enough that finding it anywhere means it leaked. */
+const KEY = 'sk-concord-test-9f8e7d6c5b4a';
+
+const SCENARIO = `# Recorded from a live model: only the user turn is written by hand.
+name: cities
+description: The model lists the cities that have a forecast.
+runtimes: [typescript, python]
+composition:
+  - id: tools
+    plugin: concord/tools
+    config: { mode: code }   # the model writes programs
+  - id: weather
+    plugin: ./plugins/cities.ts
+  - id: agent
+    plugin: concord/agent
+    config:
+      persona: You are a travel assistant.
+      maxTurns: 3
+script:
+  - user: Which cities have a forecast?
+`;
+
+/** The project's own tool plugin, written against the public contract only. */
+const CITIES_PLUGIN = `import type { RegisteredTool, ToolRegistryService } from 'concord/contract';
+
+const listCities: RegisteredTool = {
+  name: 'list_cities',
+  description: 'Every city with a forecast.',
+  parameters: { type: 'object', properties: {}, additionalProperties: false },
+  output: {
+    type: 'object',
+    properties: { cities: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } },
+    required: ['cities'],
+  },
+  execute: async () => ({ cities: [{ name: 'Lisbon' }, { name: 'Oslo' }] }),
+};
+
+export default {
+  name: 'cities',
+  inject: ['tools'],
+  apply(ctx: { tools: ToolRegistryService }) {
+    ctx.tools.register(listCities);
+  },
+};
+`;
+
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI without blocking this process, which serves the stand-in model. */
+function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete childEnv[name];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** Every file below `dir` with its text, so a test can tell what a command wrote. */
+async function tree(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const walk = async (at: string): Promise<void> => {
+    for (const entry of await readdir(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else files.set(relative(dir, path), await readFile(path, 'utf8'));
+    }
+  };
+  await walk(dir);
+  return files;
+}
+
+const model = new StandInModel();
+const made: string[] = [];
+async function project(scenario = SCENARIO): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'concord-record-'));
+  made.push(root);
+  await mkdir(join(root, 'scenarios', 'plugins'), { recursive: true });
+  await writeFile(join(root, 'scenarios', 'cities.yml'), scenario);
+  await writeFile(join(root, 'scenarios', 'plugins', 'cities.ts'), CITIES_PLUGIN);
+  return root;
+}
+const record = (root: string, behaviour: string, ...more: string[]) =>
+  cli(['record', '--root', root, '--model-url', model.url(behaviour), '--model', 'stand-in-1', ...more], { CONCORD_MODEL_API_KEY: KEY });
+
+beforeAll(() => model.start());
+afterAll(async () => {
+  await model.stop();
+  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe('concord record', () => {
+  it('explains itself, and refuses to start without an endpoint or model (exit 2, one line)', async () => {
+    const help = await cli(['record', '--help']);
+    expect(help.status).toBe(0);
+    for (const flag of ['--scenario', '--runtime', '--root', '--force', '--model-url', '--model', '--model-timeout-ms', '--model-retries', 'CONCORD_MODEL_API_KEY']) expect(help.stdout).toContain(flag);
+    const root = await project();
+    const env = { CONCORD_MODEL_BASE_URL: undefined, CONCORD_MODEL_NAME: undefined, CONCORD_MODEL_API_KEY: KEY };
+    const noUrl = await cli(['record', '--root', root], env);
+    expect(noUrl.status).toBe(2);
+    expect(noUrl.stderr).toBe('concord record: no model endpoint: pass --model-url https://host/v1 or set CONCORD_MODEL_BASE_URL (an OpenAI-compatible endpoint)\n');
+    const noModel = await cli(['record', '--root', root], { ...env, CONCORD_MODEL_BASE_URL: model.url('ok') });
+    expect(noModel.status).toBe(2);
+    expect(noModel.stderr).toBe('concord record: no model name: pass --model NAME or set CONCORD_MODEL_NAME\n');
+    const badRetries = await cli(['record', '--root', root, '--model-url', model.url('ok'), '--model', 'm', '--model-retries', 'many'], env);
+    expect(badRetries.status).toBe(2);
+    expect(badRetries.stderr).toBe('concord record: --model-retries many: expected a whole number of at least 0\n');
+    expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
+  });
+
+  it('records once, then the gate replays keyless with the model gone; the key is nowhere', { timeout: 600_000 }, async () => {
+    const root = await project();
+    const before = await cli(['gate', '--root', root]);
+    expect(before.status).toBe(1);
+    expect(before.stdout).toContain('not recorded yet for typescript (the script holds only its user turn) — run concord record --scenario cities');
+
+    const recorded = await record(root, 'ok');
+    expect(recorded.stderr).toBe('');
+    expect(recorded.status).toBe(0);
+    expect(recorded.stdout).toContain(`recording from stand-in-1 at ${model.url('ok')}`);
+    expect(recorded.stdout).toMatch(/✓ cities × typescript \(typescript\): 1 run_code call\(s\)/);
+    expect(recorded.stdout).toMatch(/✓ cities × python \(python\): 1 run_code call\(s\)/);
+    // The key went to the endpoint, as a bearer token.
+    expect(model.seen.filter((s) => s.path.startsWith('/ok/')).every((s) => s.authorization === `Bearer ${KEY}`)).toBe(true);
+
+    const files = await tree(root);
+    expect([...files.keys()].filter((f) => f.startsWith('scenarios/')).sort()).toEqual(['scenarios/cities.recorded.python.yml', 'scenarios/cities.recorded.typescript.yml', 'scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
+    expect(files.get('scenarios/cities.yml')).toBe(SCENARIO);
+    const python = files.get('scenarios/cities.recorded.python.yml')!;
+    expect(python).toContain('model: stand-in-1');
+    expect(python).toContain('runtime: python');
+    expect(python).toContain('python: |\n          cities = (await tools.list_cities({}))["cities"]');
+    expect(python).not.toContain('typescript:');
+    expect(files.get('scenarios/cities.recorded.typescript.yml')).toContain('return cities.map((c) => c.name);');
+
+    const update = await cli(['gate', '--root', root, '--update=new'], { CI: undefined });
+    expect(update.stdout).toContain('gate: everything agrees');
+    expect(update.status).toBe(0);
+
+    await model.stop();
+    const ci = await cli(['gate', '--root', root], { CI: 'true', CONCORD_MODEL_BASE_URL: undefined, CONCORD_MODEL_API_KEY: undefined });
+    expect(ci.stdout).toContain('2 run(s): 2 pass');
+    expect(ci.status).toBe(0);
+    await model.start();
+
+    const everything = [...(await tree(root)).values(), ...[before, recorded, update, ci].flatMap((r) => [r.stdout, r.stderr])].join('\n');
+    expect(everything).not.toContain(KEY);
+    expect(everything).not.toContain(KEY.slice(3));
+    expect(everything.toLowerCase()).not.toContain('bearer');
+  });
+
+  it('refuses to replace a conversation without --force, saying what it would replace; --force keeps comments and layout', { timeout: 300_000 }, async () => {
+    const handWritten = SCENARIO.replace(
+      '  - user: Which cities have a forecast?\n',
+      `  - user: Which cities have a forecast?
+  # written by hand before recording existed
+  - assistant:
+      run_code:
+        description: List them
+        typescript: return (await tools.list_cities({})).cities.length;
+        python: return len((await tools.list_cities({}))["cities"])
+  - final: Three.
+`,
+    );
+    const root = await project(handWritten);
+    const asked = model.seen.length;
+    const refused = await record(root, 'ok', '--scenario', 'cities');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('recording would replace:');
+    expect(refused.stderr).toContain('scenarios/cities.yml: its hand-written conversation (1 run_code step(s) and a final answer, lines 19–24) is removed; the user turn stays');
+    expect(refused.stderr).toContain('pass --force');
+    expect(model.seen.length).toBe(asked);
+    expect([...(await tree(root)).entries()].filter(([f]) => !f.startsWith('scenarios/plugins/'))).toEqual([['scenarios/cities.yml', handWritten]]);
+
+    const forced = await record(root, 'ok', '--scenario', 'cities', '--runtime', 'typescript', '--force');
+    expect(forced.stderr).toBe('');
+    expect(forced.status).toBe(0);
+    const files = await tree(root);
+    expect(files.get('scenarios/cities.yml')).toBe(SCENARIO);
+    expect([...files.keys()].sort()).toEqual(['scenarios/cities.recorded.typescript.yml', 'scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
+
+    const again = await record(root, 'ok', '--scenario', 'cities', '--runtime', 'typescript');
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain('scenarios/cities.recorded.typescript.yml: the typescript recording from stand-in-1 (1 run_code call(s)) is replaced');
+    expect(await tree(root)).toEqual(files);
+  });
+
+  it('retries a 429 with backoff and then records; without --scenario it records only what is missing', { timeout: 120_000 }, async () => {
+    const root = await project();
+    const asked = model.seen.length;
+    const flaky = await record(root, 'flaky', '--runtime', 'typescript');
+    expect(flaky.stderr).toBe('');
+    expect(flaky.status).toBe(0);
+    expect(model.seen.length - asked).toBe(4);
+    expect((await tree(root)).has('scenarios/cities.recorded.typescript.yml')).toBe(true);
+
+    // Without --scenario, record completes what is missing and keeps what is recorded.
+    const rest = await record(root, 'ok');
+    expect(rest.status).toBe(0);
+    expect(rest.stdout).toContain('✓ cities × python (python)');
+    expect(rest.stdout).not.toContain('cities × typescript');
+    const none = await record(root, 'ok');
+    expect(none.status).toBe(0);
+    expect(none.stdout).toContain('nothing to record: every scenario has a hand-written or recorded conversation');
+  });
+
+  const failures: Array<[string, string[], string, number | undefined]> = [
+    ['status-400', [], `cities × typescript: ${'http://127.0.0.1:PORT/status-400/v1'} answered HTTP 400: refused; you sent authorization: Bearer [redacted]; nothing was written`, 1],
+    ['status-503', ['--model-retries', '2'], 'answered HTTP 503 (after 3 attempts): refused; you sent authorization: Bearer [redacted]; nothing was written', 3],
+    ['hang', ['--model-timeout-ms', '500'], 'did not answer within 500 ms; nothing was written', 1],
+    ['junk', [], 'answered with something that is not JSON: "<html>gateway error</html>"; nothing was written', 1],
+    ['huge', [], 'answered with more than 4000000 bytes; concord stopped reading; nothing was written', 1],
+    ['unknown-tool', [], 'answer 1: the model called "delete_everything", a tool the request does not offer (offered: run_code); nothing was written', 1],
+    ['loop', [], 'agent: the model gave no final answer within 3 turns (raise maxTurns in the agent config if the task needs more); nothing was written', 3],
+    ['fail-python', ['--runtime', 'typescript', 'python'], 'cities × python: http://127.0.0.1:PORT/fail-python/v1 answered HTTP 400: no Python today; nothing was written', undefined],
+  ];
+  it.each(failures)('fails on %s with one line, exit 1, nothing written and no key shown', { timeout: 120_000 }, async (behaviour, flags, line, requests) => {
+    const root = await project();
+    const asked = model.seen.length;
+    const runtimes = flags.includes('--runtime') ? [] : ['--runtime', 'typescript'];
+    const failed = await record(root, behaviour, ...runtimes, ...flags);
+    expect(failed.status).toBe(1);
+    const lines = failed.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(line.replace('PORT', new URL(model.url('x')).port));
+    if (requests !== undefined) expect(model.seen.length - asked).toBe(requests);
+    expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
+    expect(failed.stdout + failed.stderr).not.toContain(KEY);
+  });
+});
+
+describe('concord gate --live', () => {
+  it('reports where the live conversation departs from the recording, writes nothing, and fails only with --live-fail', { timeout: 300_000 }, async () => {
+    const root = await project();
+    expect((await record(root, 'ok')).status).toBe(0);
+    const before = await tree(root);
+    const live = (behaviour: string, ...more: string[]) =>
+      cli(['gate', '--root', root, '--live', '--model-url', model.url(behaviour), '--model', 'stand-in-2', ...more], { CONCORD_MODEL_API_KEY: KEY });
+
+    const same = await live('ok');
+    expect(same.stdout).toContain('✓ same    cities × typescript');
+    expect(same.stdout).toContain('✓ same    cities × python');
+    expect(same.stdout).toContain('drift watch: every conversation is as recorded');
+    expect(same.status).toBe(0);
+
+    const drifted = await live('other');
+    expect(drifted.stdout).toContain('~ drift   cities × python\n    step 2 departs: recorded assistant, live assistant');
+    expect(drifted.stdout).toContain('--- scenarios/cities.recorded.python.yml (recorded)\n    +++ stand-in-2 (live)');
+    expect(drifted.stdout).toContain('\n    -        return [c["name"] for c in cities]\n');
+    expect(drifted.stdout).toContain('\n    +        return len(cities)\n');
+    expect(drifted.stdout).toContain('\n    ~         return [-[c["name"] for c in -]{+len(+}cities[-]-]{+)+}\n');
+    expect(drifted.stdout).toContain('drift watch: drifted (reported only; --live-fail makes this exit 1)');
+    expect(drifted.status).toBe(0);
+    const strict = await live('other', '--live-fail', '--scenario', 'cities', '--runtime', 'typescript');
+    expect(strict.stdout).toContain('~ drift   cities × typescript');
+    expect(strict.stdout).not.toContain('cities × python');
+    expect(strict.status).toBe(1);
+
+    const down = await live('status-500', '--model-retries', '0', '--runtime', 'typescript');
+    expect(down.stdout).toContain('✗ failed  cities × typescript\n    http://127.0.0.1:');
+    expect(down.stdout).toContain('answered HTTP 500 (after 1 attempts): refused; you sent authorization: Bearer [redacted]');
+    expect(down.status).toBe(1);
+
+    expect(await tree(root)).toEqual(before);
+    for (const r of [same, drifted, strict, down]) expect(r.stdout + r.stderr).not.toContain(KEY);
+  });
+});

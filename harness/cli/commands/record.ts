@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+import { parseRuntimes } from '../../gate/select.js';
+import { EndpointConfigError, endpointOptions, type EndpointFlags } from '../../model/endpoint-config.js';
+import { RootError } from '../../project/root.js';
+import { InputError } from '../../scenario/error.js';
+import { modelOptions } from '../model-options.js';
+import { projectOrExit, rootOption } from '../project-option.js';
+
+interface RecordFlags extends EndpointFlags {
+  scenario?: string[];
+  runtime?: string[];
+  root?: string;
+  force?: boolean;
+}
+
+export function registerRecord(program: Command): void {
+  const command = program
+    .command('record')
+    .description('Run scenarios against a live OpenAI-compatible model and store each conversation beside its scenario, for the gate to replay without a key')
+    .option('--scenario <name...>', 'these scenarios (default: every scenario whose script holds only its user turn and is not recorded yet)')
+    .option('--runtime <name...>', 'record on these runtimes only (one per language: typescript, python, pyodide, python-container)')
+    .addOption(rootOption())
+    .option('--force', 'replace an existing recording or hand-written conversation');
+  for (const option of modelOptions()) command.addOption(option);
+  command
+    .addHelpText(
+      'after',
+      '\nEach language goes to scenarios/<name>.recorded.<language>.yml. Nothing is written unless every conversation ends in a final answer.\n' +
+        'The key (CONCORD_MODEL_API_KEY) is sent as a bearer token and never written or printed.',
+    )
+    .action(async (flags: RecordFlags) => {
+      const fail = (message: string, code: number): never => {
+        console.error(`concord record: ${message}`);
+        process.exit(code);
+      };
+      let endpoint;
+      let runtimes;
+      try {
+        endpoint = endpointOptions(flags);
+        runtimes = flags.runtime ? parseRuntimes(flags.runtime) : undefined;
+      } catch (error) {
+        return fail((error as Error).message, 2);
+      }
+      const project = await projectOrExit('record', flags);
+      const { record, RecordError } = await import('../../record/record.js');
+      try {
+        await record({
+          project,
+          ...(flags.scenario ? { scenarios: flags.scenario } : {}),
+          ...(runtimes ? { runtimes } : {}),
+          force: Boolean(flags.force),
+          endpoint,
+          ...(project.config.timeoutMs !== undefined ? { defaultTimeoutMs: project.config.timeoutMs } : {}),
+          out: (line) => console.log(line),
+        });
+        process.exit(0);
+      } catch (error) {
+        if (error instanceof RecordError) return fail(error.message, error.exitCode);
+        if (error instanceof InputError || error instanceof RootError || error instanceof EndpointConfigError) return fail((error as Error).message, 2);
+        // Anything unforeseen still ends in one line; its text passes through the same redaction as endpoint errors.
+        const { redact } = await import('../../model/openai.js');
+        return fail(redact((error as Error).message ?? String(error), endpoint), 1);
+      }
+    });
+}

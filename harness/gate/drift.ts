@@ -1,0 +1,124 @@
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
+import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
+import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
+import type { Language } from '../../runtimes/seam/types.js';
+import { runtimeTarget } from '../assembly/runtimes.js';
+import { LiveModel, registerLiveModel } from '../model/live.js';
+import { describeEndpoint, type EndpointOptions } from '../model/openai.js';
+import { loadScenarios } from '../scenario/discover.js';
+import { scenarioForLanguage, stepData } from '../scenario/recording.js';
+import type { RuntimeName, Scenario, ScriptStep } from '../scenario/types.js';
+import { renderDiff, textDiff } from '../text/diff.js';
+import { COLOR, paint } from '../text/paint.js';
+import { runOne } from './run-one.js';
+import { selectPairs, type Selection } from './select.js';
+
+export interface DriftOptions {
+  root: string;
+  scenariosDir?: string;
+  selection: Selection;
+  endpoint: EndpointOptions;
+  defaultTimeoutMs?: number;
+  color: boolean;
+  out(line: string): void;
+}
+
+export type DriftStatus = 'same' | 'drift' | 'failed' | 'skipped';
+
+export interface DriftResult {
+  scenario: string;
+  runtime: RuntimeName;
+  status: DriftStatus;
+  /** What departed, or why the pair could not be judged, in one line. */
+  reason?: string;
+  /** The recorded and the live conversation as a unified diff. */
+  diff?: string;
+}
+
+/**
+ * Runs the selected scenario × runtime pairs against the live model instead of their scripts and reports
+ * where each live conversation departs from the recorded (or hand-written) one. Writes nothing.
+ */
+export async function runDrift(options: DriftOptions): Promise<DriftResult[]> {
+  const { out, color } = options;
+  const scenarios = await loadScenarios(options.scenariosDir ?? join(options.root, 'scenarios'));
+  const pairs = selectPairs(scenarios, options.selection);
+  const container = pairs.some((p) => p.runtime === 'python-container') ? await containerUnavailable(CPYTHON_DEFAULTS.image) : undefined;
+  out(`drift watch: live answers from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}; snapshots are not read or written`);
+  const results: DriftResult[] = [];
+  try {
+    for (const { scenario, runtime } of pairs) {
+      const result =
+        runtime === 'python-container' && container
+          ? { scenario: scenario.name, runtime, status: 'skipped' as const, reason: `python-container skipped: ${container}` }
+          : await watchOne(scenario, runtime, options);
+      results.push(result);
+      out(driftLine(result, color));
+    }
+  } finally {
+    await disposeSharedRuntimes();
+  }
+  const count = (s: DriftStatus) => results.filter((r) => r.status === s).length;
+  out('');
+  out(`${results.length} run(s): ${count('same')} as recorded, ${count('drift')} drifted, ${count('failed')} failed, ${count('skipped')} skipped`);
+  return results;
+}
+
+async function watchOne(scenario: Scenario, runtime: RuntimeName, options: DriftOptions): Promise<DriftResult> {
+  const base = { scenario: scenario.name, runtime };
+  if (options.defaultTimeoutMs !== undefined && !('timeoutMs' in scenario.runtimeConfig)) {
+    scenario = { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs: options.defaultTimeoutMs } };
+  }
+  const target = runtimeTarget(runtime, scenario.runtimeConfig);
+  let expected: Scenario;
+  try {
+    expected = scenarioForLanguage(scenario, target.language);
+  } catch (error) {
+    return { ...base, status: 'failed', reason: (error as Error).message.split('\n')[0]! };
+  }
+  const live = new LiveModel(options.endpoint, target.language);
+  const handle = registerLiveModel(live);
+  let failure: string | undefined;
+  try {
+    const { record } = await runOne(scenario, target, { live: handle.token });
+    failure = record.failure;
+  } catch (error) {
+    failure = (error as Error).message;
+  } finally {
+    handle.release();
+  }
+  if (live.failureKind === 'endpoint') return { ...base, status: 'failed', reason: live.failure! };
+  const departure = compareSteps(expected, live.steps, target.language, options);
+  if (departure) return { ...base, status: 'drift', ...departure, ...(failure ? { reason: `${departure.reason}; then: ${failure.split('\n')[0]}` } : {}) };
+  if (failure) return { ...base, status: 'drift', reason: `the live conversation matched the recording so far, then: ${failure.split('\n')[0]}` };
+  return { ...base, status: 'same' };
+}
+
+/** The first step where the live conversation departs from the expected one, and both as a diff. */
+function compareSteps(expected: Scenario, live: readonly ScriptStep[], language: Language, options: DriftOptions): { reason: string; diff: string } | undefined {
+  // What the model said and wrote is compared; result_includes are the script's checks on the runtime, not the model's words.
+  const want = expected.script.map((step) => comparable(step, language));
+  const got = live.map((step) => comparable(step, language));
+  const index = want.findIndex((step, i) => JSON.stringify(step) !== JSON.stringify(got[i]));
+  const at = index === -1 ? (got.length > want.length ? want.length : -1) : index;
+  if (at === -1) return undefined;
+  const kind = (steps: readonly ScriptStep[]) => steps[at]?.kind ?? 'nothing';
+  const source = expected.scriptFile ?? expected.file;
+  const shown = source.startsWith(options.root + '/') ? source.slice(options.root.length + 1) : source;
+  const diff = textDiff({ before: `${shown} (recorded)`, after: `${options.endpoint.model} (live)` }, stringify(want, { lineWidth: 0, blockQuote: 'literal' }), stringify(got, { lineWidth: 0, blockQuote: 'literal' }));
+  return { reason: `step ${at + 1} departs: recorded ${kind(expected.script)}, live ${kind(live)}`, diff: renderDiff(diff, options.color) };
+}
+
+function comparable(step: ScriptStep, language: Language): Record<string, unknown> {
+  return stepData(step.kind === 'assistant' ? { ...step, resultIncludes: [] } : step, language);
+}
+
+const MARK: Record<DriftStatus, [string, number]> = { same: ['✓ same   ', COLOR.green], drift: ['~ drift  ', COLOR.yellow], failed: ['✗ failed ', COLOR.red], skipped: ['- skipped', COLOR.yellow] };
+
+function driftLine(r: DriftResult, color: boolean): string {
+  const [mark, tint] = MARK[r.status];
+  const detail = [r.reason, r.diff].filter(Boolean).flatMap((text) => text!.split('\n')).map((line) => `\n    ${line}`).join('');
+  return `${paint(color, tint, mark)} ${r.scenario} × ${r.runtime}${detail}`;
+}

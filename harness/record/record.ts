@@ -1,0 +1,209 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { parseDocument, type Node, type YAMLSeq } from 'yaml';
+import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
+import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
+import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
+import type { Language } from '../../runtimes/seam/types.js';
+import { runtimeTarget } from '../assembly/runtimes.js';
+import { runOne } from '../gate/run-one.js';
+import { LiveModel, registerLiveModel } from '../model/live.js';
+import { describeEndpoint, type EndpointOptions } from '../model/openai.js';
+import type { Project } from '../project/root.js';
+import { loadScenarios } from '../scenario/discover.js';
+import { isUserTurnOnly } from '../scenario/load.js';
+import { parseRecording, recordingPath, renderRecording, type Recording } from '../scenario/recording.js';
+import { RUNTIME_LANGUAGE, RUNTIME_NAMES, type RuntimeName, type Scenario, type ScriptStep } from '../scenario/types.js';
+import { writeFileAtomic } from '../snapshot/atomic.js';
+
+export interface RecordOptions {
+  project: Project;
+  /** Scenario names; without them, every scenario whose conversation is not recorded yet. */
+  scenarios?: readonly string[];
+  /** Record only on these runtimes (one per language is used). */
+  runtimes?: readonly RuntimeName[];
+  force: boolean;
+  endpoint: EndpointOptions;
+  /** The runtime's time budget for scenarios that set none. */
+  defaultTimeoutMs?: number;
+  out(line: string): void;
+}
+
+/** Refused before anything ran (exit 2) or failed while recording (exit 1); in both cases nothing was written. */
+export class RecordError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2,
+  ) {
+    super(message);
+    this.name = 'RecordError';
+  }
+}
+
+interface Job {
+  scenario: Scenario;
+  language: Language;
+  runtime: RuntimeName;
+}
+
+/**
+ * Runs each selected scenario against the live endpoint on one runtime per language it declares, and stores
+ * each conversation beside the scenario for the gate to replay. All or nothing: files are written only once
+ * every conversation reached its final answer.
+ */
+export async function record(options: RecordOptions): Promise<void> {
+  const { project, out } = options;
+  const shown = (file: string) => relative(project.root, file) || file;
+  const scenarios = await loadScenarios(project.scenariosDir);
+  const chosen = choose(scenarios, options.scenarios);
+  // Unnamed scenarios are only completed: a language already recorded is kept.
+  const jobs = chosen
+    .flatMap((scenario) => jobsOf(scenario, options.runtimes))
+    .filter((job) => options.scenarios !== undefined || !existsSync(recordingPath(job.scenario.file, job.language)));
+  if (jobs.length === 0) {
+    out(options.scenarios ? 'nothing to record: the selected scenarios declare none of the selected runtimes' : 'nothing to record: every scenario has a hand-written or recorded conversation (name one with --scenario and --force to record it again)');
+    return;
+  }
+  const replaced = await whatWouldBeReplaced(jobs, shown);
+  if (replaced.length > 0 && !options.force) {
+    throw new RecordError(`recording would replace:\n${replaced.map((line) => `  ${line}`).join('\n')}\n  hint: pass --force to replace them (the user turn, comments and the rest of each scenario file stay)`, 2);
+  }
+  if (jobs.some((j) => j.runtime === 'python-container')) {
+    const reason = await containerUnavailable(CPYTHON_DEFAULTS.image);
+    if (reason) throw new RecordError(`python-container cannot run here: ${reason}; record on --runtime python or pyodide instead`, 2);
+  }
+
+  out(`recording from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}`);
+  const recorded: Array<Job & { recording: Recording }> = [];
+  try {
+    for (const job of jobs) {
+      const started = performance.now();
+      const recording = await recordOne(job, options);
+      recorded.push({ ...job, recording });
+      const calls = recording.script.filter((s) => s.kind === 'assistant').length;
+      out(`✓ ${job.scenario.name} × ${job.runtime} (${job.language}): ${calls} run_code call(s) and a final answer, ${Math.round(performance.now() - started)} ms`);
+    }
+  } finally {
+    await disposeSharedRuntimes();
+  }
+
+  for (const scenario of new Set(recorded.map((r) => r.scenario))) {
+    if (!isUserTurnOnly(scenario.script)) {
+      await keepOnlyUserTurn(scenario.file);
+      out(`${shown(scenario.file)}: removed the hand-written steps after the user turn`);
+    }
+  }
+  for (const { scenario, language, recording } of recorded) {
+    const file = recordingPath(scenario.file, language);
+    await writeFileAtomic(file, renderRecording(scenario, language, recording));
+    out(`wrote ${shown(file)}`);
+    const calls = recording.script.filter((s) => s.kind === 'assistant').length;
+    if (scenario.expect.runs && scenario.expect.runs.length !== calls) {
+      out(`note: expect.runs in ${shown(scenario.file)} lists ${scenario.expect.runs.length} outcome(s), the ${language} recording makes ${calls} call(s): adjust it before gating`);
+    }
+  }
+  const names = [...new Set(recorded.map((r) => r.scenario.name))];
+  out(`next: concord gate --scenario ${names.join(' ')} --update=new, then commit the scenario folder and snapshots/`);
+}
+
+function choose(scenarios: readonly Scenario[], names: readonly string[] | undefined): Scenario[] {
+  if (!names) return scenarios.filter((s) => isUserTurnOnly(s.script) && languagesOf(s).some((l) => !existsSync(recordingPath(s.file, l))));
+  const known = new Map(scenarios.map((s) => [s.name, s]));
+  return names.map((name) => {
+    const scenario = known.get(name);
+    if (!scenario) throw new RecordError(`--scenario ${name}: no such scenario (known: ${[...known.keys()].sort().join(', ')})`, 2);
+    return scenario;
+  });
+}
+
+function languagesOf(scenario: Scenario): Language[] {
+  return [...new Set(scenario.runtimes.map((r) => RUNTIME_LANGUAGE[r]))];
+}
+
+/** One runtime per language: the first the scenario declares in the gate's order (worker, process, Pyodide, container). */
+function jobsOf(scenario: Scenario, only: readonly RuntimeName[] | undefined): Job[] {
+  const jobs: Job[] = [];
+  for (const runtime of RUNTIME_NAMES) {
+    if (!scenario.runtimes.includes(runtime) || (only && !only.includes(runtime))) continue;
+    const language = RUNTIME_LANGUAGE[runtime];
+    if (!jobs.some((j) => j.language === language)) jobs.push({ scenario, language, runtime });
+  }
+  return jobs;
+}
+
+async function whatWouldBeReplaced(jobs: readonly Job[], shown: (file: string) => string): Promise<string[]> {
+  const lines: string[] = [];
+  for (const scenario of new Set(jobs.map((j) => j.scenario))) {
+    if (!isUserTurnOnly(scenario.script)) {
+      const steps = scenario.script.slice(1);
+      const calls = steps.filter((s) => s.kind === 'assistant').length;
+      lines.push(`${shown(scenario.file)}: its hand-written conversation (${calls} run_code step(s) and a final answer, lines ${steps[0]!.line}–${steps.at(-1)!.line}) is removed; the user turn stays`);
+    }
+  }
+  for (const { scenario, language } of jobs) {
+    const file = recordingPath(scenario.file, language);
+    if (!existsSync(file)) continue;
+    lines.push(`${shown(file)}: ${await describeRecording(file, language)}`);
+  }
+  return lines;
+}
+
+async function describeRecording(file: string, language: Language): Promise<string> {
+  try {
+    const old = parseRecording(file, await readFile(file, 'utf8'), language);
+    return `the ${language} recording from ${old.model} (${old.script.filter((s) => s.kind === 'assistant').length} run_code call(s)) is replaced`;
+  } catch {
+    return `an unreadable ${language} recording is replaced`;
+  }
+}
+
+async function recordOne(job: Job, options: RecordOptions): Promise<Recording> {
+  const live = new LiveModel(options.endpoint, job.language);
+  const handle = registerLiveModel(live);
+  const where = `${job.scenario.name} × ${job.runtime}`;
+  let scenario = job.scenario;
+  if (options.defaultTimeoutMs !== undefined && !('timeoutMs' in scenario.runtimeConfig)) {
+    scenario = { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs: options.defaultTimeoutMs } };
+  }
+  try {
+    const { record: run } = await runOne(scenario, runtimeTarget(job.runtime, scenario.runtimeConfig), { live: handle.token });
+    const failure = live.failure ?? run.failure;
+    if (failure !== undefined || !live.finished) throw new RecordError(`${where}: ${firstLine(failure ?? 'the conversation ended without a final answer')}; nothing was written`, 1);
+    return { model: options.endpoint.model, runtime: job.runtime, script: live.steps.map((step, i): ScriptStep => ({ ...step, line: i + 1 })) };
+  } catch (error) {
+    if (error instanceof RecordError) throw error;
+    throw new RecordError(`${where}: ${firstLine((error as Error).message)}; nothing was written`, 1);
+  } finally {
+    handle.release();
+  }
+}
+
+const firstLine = (text: string) => text.split('\n')[0]!;
+
+/**
+ * Removes the steps after the user turn from a scenario file. The text of those steps is cut out, so every
+ * other byte (comments, flow style, spacing) stays as it was; should the cut not leave exactly the user
+ * turn, the YAML document is edited instead, which keeps comments but may respace some lines.
+ */
+async function keepOnlyUserTurn(file: string): Promise<void> {
+  const source = await readFile(file, 'utf8');
+  const doc = parseDocument(source);
+  const script = doc.get('script', true) as YAMLSeq;
+  const [user, ...rest] = script.items as Node[];
+  let start = user!.range![2];
+  let end = rest.at(-1)!.range![2];
+  if (source[start - 1] !== '\n') start = lineAfter(source, start);
+  if (source[end - 1] !== '\n') end = lineAfter(source, end);
+  const cut = source.slice(0, start) + source.slice(end);
+  const check = parseDocument(cut).toJS() as { script?: unknown };
+  const wanted = { ...(doc.toJS() as object), script: [(doc.toJS() as { script: unknown[] }).script[0]] };
+  if (JSON.stringify(check) === JSON.stringify(wanted)) return writeFileAtomic(file, cut);
+  script.items.splice(1);
+  await writeFileAtomic(file, doc.toString({ lineWidth: 0 }));
+}
+
+function lineAfter(source: string, at: number): number {
+  const newline = source.indexOf('\n', at);
+  return newline === -1 ? source.length : newline + 1;
+}
