@@ -71,7 +71,7 @@ function diffBlock(diff: TextDiff): string {
     }
     flush();
   }
-  return `<pre class="diff">${lines.join('\n')}</pre>`;
+  return `<pre class="diff">${lines.join('')}</pre>`;
 }
 
 function findingItem(f: Finding): string {

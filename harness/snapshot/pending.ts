@@ -19,6 +19,9 @@ export interface PendingRun {
   changes: PendingChange[];
 }
 
+/** What the CI recipes call the uploaded `.concord/pending/` folder; `concord review --from` takes it back. */
+export const PENDING_ARTIFACT = 'concord-pending';
+
 const MANIFEST = 'manifest.json';
 const FILES = 'files';
 

@@ -11,6 +11,7 @@ import { InputError } from '../../scenario/error.js';
 import { RootError } from '../../project/root.js';
 import { colorWanted } from '../../text/paint.js';
 import { ciIsSet } from '../ci.js';
+import { PENDING_ARTIFACT } from '../../snapshot/pending.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 import { EndpointConfigError, endpointOptions, type EndpointFlags } from '../../model/endpoint-config.js';
 import type { EndpointOptions } from '../../model/openai.js';
@@ -129,6 +130,9 @@ export function registerGate(program: Command): void {
           await writeFileAtomic(file, JSON.stringify(gateResults(result, { root, selection, floor, update, ci }), null, 2) + '\n');
           console.log(`results: ${file}`);
         }
+        const { appendStepSummary, stepSummary } = await import('../../report/step-summary.js');
+        const summaryFile = await appendStepSummary(stepSummary({ ...result.report, pairs: result.results }, { ok: result.ok, obsolete: result.obsolete, ...(result.pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }));
+        if (summaryFile) console.log(`pull-request summary: appended to ${summaryFile}`);
         if (flags.reporter === 'junit') {
           const file = flags.junitFile ?? join(root, '.concord', 'junit.xml');
           await mkdir(dirname(file), { recursive: true });

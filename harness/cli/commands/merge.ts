@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { colorWanted } from '../../text/paint.js';
+import { PENDING_ARTIFACT } from '../../snapshot/pending.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 
 interface MergeFlags {
@@ -59,6 +60,11 @@ export function registerMerge(program: Command): void {
       out(`merged ${files.length} results file(s): ${merged.pairs.length} run(s) of commit ${merged.commit ?? '(unknown)'}`);
       printSummary({ out, color }, { results: merged.pairs, obsolete: merged.obsolete, update: merged.configuration.update, pendingDir, ok, runFindings: merged.runFindings, reportFile });
       out(`junit report: ${junitFile}`);
+      const { appendStepSummary, stepSummary } = await import('../../report/step-summary.js');
+      const summaryFile = await appendStepSummary(
+        stepSummary({ runId, floor: merged.configuration.floor, pairs: merged.pairs, matrix: merged.matrix, interpreters: merged.interpreters, absent: merged.absent, runFindings: merged.runFindings }, { ok, obsolete: merged.obsolete, ...(pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }),
+      );
+      if (summaryFile) out(`pull-request summary: appended to ${summaryFile}`);
       process.exit(ok ? 0 : 1);
     });
 }

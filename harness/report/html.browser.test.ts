@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { packageRoot, sourceAsset } from '../../runtimes/seam/package-root.js';
+import { runGate } from '../gate/gate.js';
+import { htmlReportPath } from './write.js';
+
+/** Debian's Chromium; `.ci/run` installs it. */
+const CHROMIUM = '/usr/bin/chromium';
+const missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
+if (missing) console.warn(`HTML report browser test skipped: ${missing}`);
+
+const scratch: string[] = [];
+let browser: Browser | undefined;
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe.skipIf(missing !== undefined)('the HTML report in a real browser', () => {
+  it('opens from disk with no console error and no network request; a failing pair shows its diff', { timeout: 300_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'concord-html-'));
+    scratch.push(dir);
+    const snapshotsDir = join(dir, 'snapshots');
+    await cp(sourceAsset('snapshots'), snapshotsDir, { recursive: true });
+    const tampered = join(snapshotsDir, 'timeout/typescript/run_code.json');
+    await writeFile(tampered, (await readFile(tampered, 'utf8')).replace('program', 'programme'));
+    const result = await runGate({ root: packageRoot(), snapshotsDir, pendingRoot: join(dir, 'pending'), reportRoot: dir, selection: { runtimes: ['typescript', 'python'] }, update: 'none', ci: true, jobs: 2, color: false, out: () => undefined });
+    expect(result.ok).toBe(false);
+
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && problems.push(message.text())));
+    page.on('pageerror', (error) => void problems.push(error.message));
+    page.on('request', (request) => void requests.push(request.url()));
+    const url = pathToFileURL(htmlReportPath(dir)).href;
+    await page.goto(url);
+
+    const scenarios = [...new Set(result.results.map((r) => r.scenario))];
+    for (const scenario of scenarios) await expect(page.locator('table.matrix th[scope=row]', { hasText: scenario }).first().isVisible()).resolves.toBe(true);
+    const diff = page.locator('#pair-timeout-typescript pre.diff');
+    expect(await diff.isVisible()).toBe(false);
+    await page.locator('a[data-open="pair-timeout-typescript"]').click();
+    expect(await diff.isVisible()).toBe(true);
+    expect(await diff.locator('del').first().textContent()).toBe('programme');
+    expect(await diff.locator('ins').first().textContent()).toBe('program');
+
+    // The filter hides passing pairs, and the keyboard reaches it.
+    await page.locator('button[data-filter="failures"]').focus();
+    await page.keyboard.press('Enter');
+    expect(await page.locator('details.pair:not(.hidden)').count()).toBe(result.results.filter((r) => r.status === 'mismatch' || r.status === 'failed').length);
+
+    const artifacts = join(packageRoot(), '.concord', 'test-artifacts');
+    await mkdir(artifacts, { recursive: true });
+    await page.screenshot({ path: join(artifacts, 'report-html.png'), fullPage: true });
+    expect(problems).toEqual([]);
+    expect(requests).toEqual([url]);
+  });
+});
