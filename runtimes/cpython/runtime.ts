@@ -1,3 +1,7 @@
+import { parseCpythonConfig } from './config.js';
+import { runMessages } from '../seam/messages.js';
+import { runTimeoutMs } from '../seam/options.js';
+import { RunQueue } from '../seam/run-queue.js';
 import { assertValidBindings } from '../seam/validate.js';
 import type { CodeRuntime, RunRequest, RunResult } from '../seam/types.js';
 import { containerUnavailable, RuntimeContainerHost } from './container-launcher.js';
@@ -47,7 +51,7 @@ const MIN_PYTHON = [3, 9] as const;
 class GuestBackedRuntime implements CpythonRuntime {
   readonly language = 'python' as const;
   private server: Promise<GuestServer> | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new RunQueue();
   private disposed = false;
   pythonVersion: string | undefined;
 
@@ -60,17 +64,17 @@ class GuestBackedRuntime implements CpythonRuntime {
   ) {}
 
   /** Runs are queued: one guest server runs one program at a time. */
-  run(request: RunRequest): Promise<RunResult> {
-    const next = this.queue.then(() => this.runNow(request));
-    this.queue = next.catch(() => undefined);
-    return next;
+  async run(request: RunRequest): Promise<RunResult> {
+    if (this.disposed) throw runMessages.disposed(`CPython ${this.isolation}`);
+    assertValidBindings(request.bindings);
+    const settings = { ...this.settings, timeoutMs: runTimeoutMs(request.timeoutMs, this.settings.timeoutMs) };
+    return this.queue.run(() => this.runNow(request, settings));
   }
 
-  private async runNow(request: RunRequest): Promise<RunResult> {
-    if (this.disposed) throw new Error('concord: this CPython runtime has been disposed');
-    assertValidBindings(request.bindings);
+  private async runNow(request: RunRequest, settings: RunSettings): Promise<RunResult> {
+    if (this.disposed) throw runMessages.disposed(`CPython ${this.isolation}`);
+    if (request.signal?.aborted) return { logs: [], error: runMessages.abortedBeforeStart() };
     const server = await this.liveServer();
-    const settings = request.timeoutMs === undefined ? this.settings : { ...this.settings, timeoutMs: request.timeoutMs };
     return server.run(request.program, request.bindings, settings, request.signal);
   }
 
@@ -149,6 +153,7 @@ async function createContainerRuntime(config: CpythonRuntimeConfig): Promise<Cpy
 }
 
 /** A CPython runtime for `config`; with the container isolation, starts the container once, up front. */
-export function createCpythonRuntime(config: CpythonRuntimeConfig): Promise<CpythonRuntime> {
+export async function createCpythonRuntime(raw: CpythonRuntimeConfig): Promise<CpythonRuntime> {
+  const config = parseCpythonConfig(raw);
   return config.isolation === 'container' ? createContainerRuntime(config) : createProcessRuntime(config);
 }

@@ -4,7 +4,7 @@ import { constants as fsConstants } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readLines } from './lines.js';
+import { LineSplitter } from '../seam/lines.js';
 import { MAX_FRAME_BYTES, type HostMessage, type PyodideBoot, type WorkerMessage } from './protocol.js';
 
 /**
@@ -208,7 +208,7 @@ process.on('uncaughtException', (error: unknown) => {
 // The host is gone when its end of a pipe closes; nothing is left to serve.
 process.stdin.on('end', () => process.exit(0));
 process.stdout.on('error', () => process.exit(0));
-readLines(process.stdin, Number.POSITIVE_INFINITY, {
-  onLine: (line) => receive(JSON.parse(line) as HostMessage),
-  onOversize: () => {},
+const hostLines = new LineSplitter(Number.POSITIVE_INFINITY);
+process.stdin.on('data', (chunk: Buffer) => {
+  for (const line of hostLines.push(chunk)) receive(JSON.parse(line) as HostMessage);
 });
