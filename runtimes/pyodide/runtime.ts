@@ -23,6 +23,8 @@ interface DriverOutcome {
   result: string;
   outputExceeded: boolean;
   taint: string | null;
+  /** Bytes the program wrote to its fds 1 and 2: not shown, but counted against the output cap. */
+  writtenBytes: number;
 }
 
 function decodeDriverOutcome(text: string): DriverOutcome | undefined {
@@ -33,10 +35,11 @@ function decodeDriverOutcome(text: string): DriverOutcome | undefined {
     return undefined;
   }
   if (parsed === null || typeof parsed !== 'object') return undefined;
-  const { result, outputExceeded, taint } = parsed as Record<string, unknown>;
+  const { result, outputExceeded, taint, writtenBytes = 0 } = parsed as Record<string, unknown>;
   if (typeof result !== 'string' || typeof outputExceeded !== 'boolean') return undefined;
   if (taint !== null && typeof taint !== 'string') return undefined;
-  return { result, outputExceeded, taint };
+  if (!Number.isSafeInteger(writtenBytes) || (writtenBytes as number) < 0) return undefined;
+  return { result, outputExceeded, taint, writtenBytes: writtenBytes as number };
 }
 
 /** The guest's `{"value"}` / `{"error"}` result text, validated and rebuilt as a RunResult part. */
@@ -161,7 +164,7 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}): Pyodide
     // Also replaced: a worker whose heap grew past half the cap would keep that memory while it idles.
     if (outcome.taint !== null || ending.outcome.heapBytes > memoryLimitBytes / 2) replace(worker);
     const overCap = { logs, error: runMessages.outputLimit(outputLimitBytes) };
-    if (outcome.outputExceeded || output.exceeded) return overCap;
+    if (outcome.outputExceeded || !output.bytes(outcome.writtenBytes)) return overCap;
     const result = decodeGuestResult(outcome.result);
     if ('error' in result && result.error.kind === 'output-limit') return overCap;
     if ('value' in result && !output.value(toJsonText(result.value))) return overCap;
