@@ -12,7 +12,8 @@ import type { BindingNamespace, JsonValue, RunError } from '../seam/types.js';
 
 export type GuestFrame =
   | { type: 'ready'; python: string }
-  | { type: 'started'; group: number }
+  /** `uid`: the run's own account, when runs get one. */
+  | { type: 'started'; group: number; uid?: number }
   | { type: 'call'; call: number; namespace: string; member: string; args: JsonValue }
   | { type: 'log'; line: string }
   | { type: 'result'; value: JsonValue }
@@ -48,7 +49,10 @@ export function decodeGuestFrame(line: string): GuestFrame | undefined {
     }
     case 'started': {
       const group = own(frame, 'group');
-      return Number.isSafeInteger(group) && (group as number) > 1 ? { type: 'started', group: group as number } : undefined;
+      const uid = own(frame, 'uid');
+      if (!Number.isSafeInteger(group) || (group as number) <= 1) return undefined;
+      if (uid !== undefined && (!Number.isSafeInteger(uid) || (uid as number) <= 0)) return undefined;
+      return { type: 'started', group: group as number, ...(uid === undefined ? {} : { uid: uid as number }) };
     }
     case 'call': {
       const call = own(frame, 'call');

@@ -22,10 +22,10 @@ export interface GuestTransport {
   /** Resolves, with a description such as `exit 1`, once the server process is gone. */
   readonly exited: Promise<string>;
   /**
-   * Kills the server and everything it started; resolves once they are gone. `runGroup` is the process
-   * group of the run in progress, as the server announced it before the program started.
+   * Kills the server and everything it started; resolves once they are gone. `runGroup` and `runUid` are
+   * the process group and the account of the run in progress, as the server announced them.
    */
-  kill(runGroup?: number): Promise<void>;
+  kill(runGroup?: number, runUid?: number): Promise<void>;
 }
 
 export interface RunSettings {
@@ -104,9 +104,9 @@ export class GuestServer {
     return !this.dead;
   }
 
-  async kill(runGroup?: number): Promise<void> {
+  async kill(runGroup?: number, runUid?: number): Promise<void> {
     this.dead = true;
-    await this.transport.kill(runGroup);
+    await this.transport.kill(runGroup, runUid);
   }
 
   /** Runs one program. The caller never overlaps two runs on one server. */
@@ -122,6 +122,7 @@ export class GuestServer {
       let stopped: RunError | undefined;
       let backstop: NodeJS.Timeout | undefined;
       let runGroup: number | undefined;
+      let runUid: number | undefined;
 
       // The run's own connection, when its child took the run channel the host offered.
       let channel: Socket | undefined;
@@ -167,7 +168,7 @@ export class GuestServer {
         if (stopped !== undefined || outcome !== undefined) return;
         stopped = error;
         this.transport.input.write(ABORT_FRAME);
-        backstop = setTimeout(() => void this.kill(runGroup), ABORT_GRACE_MS);
+        backstop = setTimeout(() => void this.kill(runGroup, runUid), ABORT_GRACE_MS);
       };
       const overLimit = (): void => stop(runMessages.outputLimit(settings.outputLimitBytes));
       const onAbort = (): void => stop(runMessages.aborted());
@@ -197,6 +198,7 @@ export class GuestServer {
               return;
             case 'started':
               runGroup ??= frame.group;
+              runUid ??= frame.uid;
               return;
             case 'ended':
               finishAfterChannel(frame.status);

@@ -1,3 +1,6 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseCpythonConfig } from './config.js';
 import { runMessages } from '../seam/messages.js';
 import { runTimeoutMs } from '../seam/options.js';
@@ -114,16 +117,27 @@ function settingsOf(config: CpythonRuntimeConfig, processes: number | undefined)
 }
 
 async function createProcessRuntime(config: CpythonRuntimeConfig, notice?: string): Promise<CpythonRuntime> {
-  const { user } = processContainment();
-  const interpreter = await resolveInterpreter(config.python ?? CPYTHON_DEFAULTS.python, user);
-  // RLIMIT_NPROC only binds an unprivileged user; for root it would be a promise it cannot keep.
-  const settings = settingsOf(config, user === undefined ? undefined : RUN_PROCESS_LIMIT);
-  const runChannel = await RunChannelListener.open(user === undefined ? {} : { owner: user });
+  const containment = processContainment();
+  if (containment.notIsolated.length > 0 && notice === undefined) {
+    notice = `CPython process runs are not isolated from: ${containment.notIsolated.join('; ')}`;
+    announceOnce(notice);
+  }
+  const interpreter = await resolveInterpreter(config.python ?? CPYTHON_DEFAULTS.python, containment.runUids?.first);
+  // RLIMIT_NPROC counts every process of a uid: a promise only a uid of the run's own can keep.
+  const settings = settingsOf(config, containment.runUids === undefined ? undefined : RUN_PROCESS_LIMIT);
+  // The runs' scratch folders live here; runs with uids of their own may pass through it, not list it.
+  const scratch = await mkdtemp(join(tmpdir(), 'concord-runs-'));
+  await chmod(scratch, containment.runUids === undefined ? 0o700 : 0o711);
+  // Runs reach the channel with the server's rights, before they drop to their own uid.
+  const runChannel = await RunChannelListener.open({});
   return new GuestBackedRuntime(
     'process',
-    () => Promise.resolve(launchProcessGuest(interpreter, user, runChannel)),
+    () => Promise.resolve(launchProcessGuest(interpreter, { scratch, containment }, runChannel)),
     settings,
-    () => runChannel.close(),
+    async () => {
+      await runChannel.close();
+      await rm(scratch, { recursive: true, force: true });
+    },
     notice,
   );
 }
