@@ -18,6 +18,8 @@ export type GuestFrame =
   | { type: 'log'; line: string }
   | { type: 'result'; value: JsonValue }
   | { type: 'result'; error: RunError }
+  /** Bytes the run wrote straight to its fds 1 and 2: counted against the output cap, never shown. */
+  | { type: 'written'; bytes: number }
   | { type: 'ended'; status: string };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -73,6 +75,10 @@ export function decodeGuestFrame(line: string): GuestFrame | undefined {
     }
     case 'result':
       return decodeResult(frame);
+    case 'written': {
+      const bytes = own(frame, 'bytes');
+      return Number.isSafeInteger(bytes) && (bytes as number) >= 0 ? { type: 'written', bytes: bytes as number } : undefined;
+    }
     case 'ended': {
       const status = own(frame, 'status');
       return typeof status === 'string' ? { type: 'ended', status } : undefined;

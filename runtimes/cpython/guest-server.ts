@@ -138,7 +138,10 @@ export class GuestServer {
         channel?.destroy();
         this.active = undefined;
         if (stopped !== undefined) resolve({ logs, error: stopped });
-        else if (serverGone) {
+        else if (!serverGone && output.exceeded) {
+          // Bytes written to fds 1 and 2 are all counted once the server reports the end.
+          resolve({ logs, error: runMessages.outputLimit(settings.outputLimitBytes) });
+        } else if (serverGone) {
           // Only the server vouches that a run is over and nothing of it still runs: a result that came
           // over the run channel while the server died (killed by the program, say) is not trusted.
           const message = `the Python guest server ended (${exitStatus}) before the run did.${stderrNote(this.transport)}`;
@@ -195,6 +198,9 @@ export class GuestServer {
               }
               if (output.value(toJsonText(frame.value))) outcome = { value: frame.value };
               else overLimit();
+              return;
+            case 'written':
+              if (stopped === undefined && !output.bytes(frame.bytes) && outcome === undefined) overLimit();
               return;
             case 'started':
               runGroup ??= frame.group;

@@ -42,7 +42,8 @@ import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, Languag
  *     whose message names the JSON path of the offending value (`$.list[1]`);
  *   - `__proto__` is an ordinary key and an ordinary member name; nothing pollutes the host's prototypes;
  *   - output costs the UTF-8 bytes of each printed line plus its newline, plus the JSON text of the returned
- *     value; exactly the cap passes, one byte more is kind `output-limit` (runtimes/seam/output.ts);
+ *     value, plus the bytes a Python program writes straight to fds 1 and 2; exactly the cap passes, one
+ *     byte more is kind `output-limit` (runtimes/seam/output.ts);
  *   - a `timeoutMs` that is not an integer from 1 to 3,600,000 is refused with RuntimeOptionError, in the
  *     config and in a request; disposing a runtime ends the run in progress as `worker-exit`;
  *   - a run over its time budget is kind `timeout`; an aborted signal is kind `abort` (an already aborted
@@ -475,6 +476,19 @@ export function describeConformance(
         });
       }
     }
+
+    it('counts bytes a Python program writes straight to fds 1 and 2, exactly up to the cap', async () => {
+      // A TypeScript program has no file descriptors to write to.
+      if (runtime.language !== 'python') return;
+      const writing = (bytes: number): Programs => ({
+        typescript: '',
+        python: `import os\nhalf = ${Math.floor(bytes / 2)}\nos.write(1, b"x" * half)\nos.write(2, b"y" * (${bytes} - half))\nreturn None`,
+      });
+      expectSuccess(await run(writing(cap - 5)), null);
+      expectSuccess(await run(writing(cap - 4)), null);
+      expectFailure(await run(writing(cap - 3)), 'output-limit');
+      await expectCleanNextRun();
+    });
 
     it('counts a returned value by its JSON text, exactly up to the cap', async () => {
       // A string of n characters is n + 2 bytes of JSON.

@@ -5,6 +5,8 @@ import { Buffer } from 'node:buffer';
  * that stop a flood before it reaches the host):
  *   - a printed line costs its UTF-8 bytes plus one for its newline, as it would on a terminal;
  *   - the returned value costs the UTF-8 bytes of its JSON text;
+ *   - bytes a program writes straight to its standard file descriptors (Python's `os.write(1, …)`) cost
+ *     their number: they are not shown, but they are output;
  *   - a run whose total is above the cap ends with kind `output-limit`; exactly the cap is fine.
  */
 export function logLineBytes(line: string): number {

@@ -41,8 +41,11 @@ This module has two layers.
                    ``{"type": "call", "call": k, "namespace", "member", "args"}``
                    ``{"type": "log", "line": str}``
                    ``{"type": "result", "value" | "error"}`` (as ``run_program`` returns it)
+                   ``{"type": "written", "bytes": n}`` - the run wrote n more bytes straight to its fds 1 and 2
+                   (``os.write``): they are not shown, but they count against the output cap.
                    ``{"type": "ended", "status": "exit 0" | "signal 9"}`` - the run's process and everything it
-                   started are gone; the server takes the next ``run``.
+                   started are gone (and every ``written`` frame of the run was sent); the server takes the
+                   next ``run``.
 
    The server takes one optional argument, a JSON object saying how runs are kept apart::
 
@@ -617,11 +620,14 @@ class _Server:
         place = self._place()
         up_r, up_w = os.pipe()
         down_r, down_w = os.pipe()
+        # The run's fds 1 and 2: what it writes there is counted, never shown.
+        out_r, out_w = os.pipe()
         pid = os.fork()
         if pid == 0:
             os.close(up_r)
             os.close(down_w)
-            self._child(up_w, down_r, place)
+            os.close(out_r)
+            self._child(up_w, down_r, out_w, place)
         # Its own process group, so one signal reaches everything the run starts (set on both sides of
         # the fork: whichever runs first wins the race).
         try:
@@ -630,11 +636,12 @@ class _Server:
             pass
         os.close(up_w)
         os.close(down_r)
-        return pid, up_r, down_w, place
+        os.close(out_w)
+        return pid, up_r, down_w, out_r, place
 
     def run(self, line, spare):
         """Hand the run frame ``line`` to the spare child and relay; False when the host has gone away."""
-        pid, up_r, down_w, place = spare
+        pid, up_r, down_w, out_r, place = spare
         started = {"type": "started", "group": pid}
         if place.uid is not None:
             started["uid"] = place.uid
@@ -644,15 +651,24 @@ class _Server:
         except BrokenPipeError:
             pass  # the spare is gone; the relay reports its exit as the run's end
         os.set_blocking(down_w, False)
-        host_open = self._relay(pid, up_r, down_w, place)
+        host_open = self._relay(pid, up_r, down_w, out_r, place)
         os.close(up_r)
         os.close(down_w)
+        os.close(out_r)
         return host_open
 
-    def _relay(self, pid, up_r, down_w, place):
+    def _count_written(self, out_r):
+        """Reads what the run wrote to its fds 1 and 2 and tells the host how much; False at end of file."""
+        data = os.read(out_r, 1 << 16)
+        if data:
+            self.send({"type": "written", "bytes": len(data)})
+        return bool(data)
+
+    def _relay(self, pid, up_r, down_w, out_r, place):
         selector = selectors.DefaultSelector()
         selector.register(self.proto_in, selectors.EVENT_READ, "host")
         selector.register(up_r, selectors.EVENT_READ, "child")
+        selector.register(out_r, selectors.EVENT_READ, "written")
         selector.register(self.wake_r, selectors.EVENT_READ, "signal")
         child = _LineReader(up_r)
         pending = bytearray()
@@ -678,6 +694,9 @@ class _Server:
                 elif key.data == "child":
                     if not self._forward(child):
                         selector.unregister(up_r)
+                elif key.data == "written":
+                    if not self._count_written(out_r):
+                        selector.unregister(out_r)
                 elif key.data == "signal":
                     os.read(self.wake_r, 512)
                     done, raw = os.waitpid(pid, os.WNOHANG)
@@ -692,6 +711,12 @@ class _Server:
         os.set_blocking(up_r, False)
         try:
             while self._forward(child):
+                pass
+        except BlockingIOError:
+            pass
+        os.set_blocking(out_r, False)
+        try:
+            while self._count_written(out_r):
                 pass
         except BlockingIOError:
             pass
@@ -730,7 +755,7 @@ class _Server:
             _write_all(self.proto_out, out)
         return True
 
-    def _child(self, up_w, down_r, place):
+    def _child(self, up_w, down_r, out_w, place):
         status = 70
         try:
             os.setpgid(0, 0)
@@ -738,7 +763,9 @@ class _Server:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             for fd in (self.proto_in, self.proto_out, self.wake_r, self.wake_w):
                 os.close(fd)
-            os.dup2(self.devnull, 2)
+            os.dup2(out_w, 1)
+            os.dup2(out_w, 2)
+            os.close(out_w)
             os.close(self.devnull)
             if self.libc is not None:
                 self.libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
