@@ -57,7 +57,8 @@ This module has two layers.
                 ``uidBase + pid * RUN_UID_SLOTS + n`` for the server's pid and its n-th run, before the
                 program starts. Pids are unique among live processes, so no two live runs on the host
                 share an account: a run cannot signal, trace or read another. Every process of that uid is
-                killed before the run starts and again after it ends.
+                killed before the uid's first run on this server (an earlier server with the same pid may have
+                died mid-run); after each run the server kills and reaps everything the run started.
    ``wipe``     folders whose entries are removed after every run (a container's private ``/tmp``).
 
    Each ``run`` forks a fresh child of the idle server, so no state survives between runs. The child gets
@@ -475,36 +476,25 @@ def _become(uid):
     os.setresuid(uid, uid, uid)
 
 
-def _uid_alive(uid):
-    """Whether any process runs as ``uid`` (read from /proc/<pid>/status: its owner may be root)."""
-    needle = "Uid:\t%d\t" % uid
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+def _signal_uid(uid):
+    """A helper becomes ``uid`` and sends SIGKILL to every process it may signal: all of that uid but itself."""
+    pid = os.fork()
+    if pid == 0:
         try:
-            with open("/proc/%s/status" % entry) as status:
-                if needle in status.read():
-                    return True
+            _become(uid)
+            os.kill(-1, signal.SIGKILL)
         except OSError:
             pass
-    return False
+        _os_exit(0)
+    os.waitpid(pid, 0)
 
 
 def _kill_uid(uid):
-    """Kills every process of ``uid``: a helper becomes that uid and sends SIGKILL to all it may signal."""
-    for _ in range(50):
-        pid = os.fork()
-        if pid == 0:
-            try:
-                _become(uid)
-                os.kill(-1, signal.SIGKILL)
-            except OSError:
-                pass
-            _os_exit(0)
-        os.waitpid(pid, 0)
-        _reap_descendants()
-        if not _uid_alive(uid):
-            return
+    """Kills every process of ``uid``: one round reaches them all, because a new process joins the end of
+    the kernel's task list (the signal reaches it later in the same walk) and a fork racing with the signal
+    fails. Orphans come back to this subreaper and are reaped."""
+    _signal_uid(uid)
+    _reap_descendants()
 
 
 def _remove_entries(folder):
@@ -592,7 +582,9 @@ class _Server:
         uid = None
         if self.uid_base is not None:
             uid = self.uid_base + os.getpid() * RUN_UID_SLOTS + n
-            _kill_uid(uid)
+            if self.runs <= RUN_UID_SLOTS:
+                # First use here: an earlier server with this pid may have died mid-run and left processes.
+                _kill_uid(uid)
         scratch = None
         if self.scratch_parent is not None:
             scratch = os.path.join(self.scratch_parent, "run-%d-%d" % (os.getpid(), n))
@@ -605,9 +597,8 @@ class _Server:
         return _RunPlace(uid, scratch)
 
     def _clear(self, place):
-        """After a run: its processes are gone and nothing it wrote stays."""
-        if place.uid is not None:
-            _kill_uid(place.uid)
+        """After a run: nothing it wrote stays. Its processes are already gone: every one of them descends
+        from this subreaper, which killed and reaped them all, so its uid needs no signal of its own."""
         if place.scratch is not None:
             import shutil
 
