@@ -1,7 +1,7 @@
 import type { JsonSchema, SchemaScalar, SchemaTypeName, SchemaViolation } from './types.js';
 
 /*
- * The subset, beyond the keyword list in DESIGN.md, is kept unambiguous so that both SDK renderers can
+ * The subset, beyond the keyword list in docs/architecture.md, is kept unambiguous so that both SDK renderers can
  * trust a valid root without re-checking anything:
  * - a node has one shape: `oneOf` stands beside annotations only; `enum` and `const` exclude each other;
  * - `properties`, `required` and `additionalProperties` need `type: "object"`; `items` needs `type: "array"`;

@@ -3,7 +3,10 @@ import { renderSdk } from '../../codemode/run-code/sdk-section.js';
 import type { ToolDefinition } from '../../codemode/tools/types.js';
 import { runtimeTarget } from '../assembly/runtimes.js';
 import { InterpreterInventory } from '../interpreters/inventory.js';
+import { ContainerInterpreter } from '../interpreters/container.js';
 import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
+import type { PythonInterpreter } from '../interpreters/types.js';
+import { cpythonImage } from '../../runtimes/cpython/images.js';
 import type { RuntimeName, Scenario } from '../scenario/types.js';
 import type { RunRecord } from '../snapshot/transcript.js';
 import { stubValidityCheck } from './stub-validity.js';
@@ -76,9 +79,20 @@ describe('stub validity with Pyodide alone', () => {
 const locals = findInterpreters();
 const python39 = locals.find((i) => i.unicode === '13.0.0' && i.version === '3.9');
 const newer = locals.find((i) => Number(i.version.split('.')[1]) >= 11);
+/**
+ * The floor and a newer CPython: local interpreters where both are here; in CI (`CI` set) the runtime
+ * images otherwise, so the floor is never skipped there (a missing image fails the tests).
+ */
+const floorPair: PythonInterpreter[] | undefined =
+  python39 !== undefined && newer !== undefined
+    ? [new LocalInterpreter(python39), new LocalInterpreter(newer)]
+    : process.env.CI
+      ? [new ContainerInterpreter('3.9', cpythonImage('3.9').tag), new ContainerInterpreter('3.11', cpythonImage('3.11').tag)]
+      : undefined;
 
-describe.skipIf(python39 === undefined || newer === undefined)('stub validity around the floor (local CPython 3.9 and a 3.11+)', () => {
-  const inventory = Promise.resolve(new InterpreterInventory([new LocalInterpreter(python39!), new LocalInterpreter(newer!)]));
+describe.skipIf(floorPair === undefined)('stub validity around the floor (CPython 3.9 and a 3.11+)', () => {
+  const inventory = Promise.resolve(new InterpreterInventory(floorPair!));
+  afterAll(async () => (await inventory).dispose());
   const check = stubValidityCheck({ inventory: () => inventory });
   // Rendered for 3.11, the Unicode 14.0 letter becomes a bare method name that 3.9 cannot read.
   const unpinned = renderSdk('python', [INSULAR], { pythonFloor: '3.11' });
@@ -87,7 +101,7 @@ describe.skipIf(python39 === undefined || newer === undefined)('stub validity ar
     const findings = await check.run(input('past-floor', 'python', unpinned, '3.9'));
     expect(findings.map((f) => f.severity)).toEqual(['error']);
     const [finding] = findings;
-    expect(finding!.message).toMatch(/does not compile on local 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0, .*\): SyntaxError at line \d+, column \d+: invalid .*character/);
+    expect(finding!.message).toMatch(/does not compile on (local|container) 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0, .*\): SyntaxError at line \d+, column \d+: invalid .*character/);
   });
 
   it('only notes a rejection below the floor', async () => {

@@ -57,13 +57,17 @@ describe('the scripted model', () => {
       { role: 'tool', toolCallId: 'call-1', content: 'value: 1' },
     ]);
     expect(() => answers.answer(live)).toThrow(ScriptMismatch);
+    let thrown: unknown;
     try {
       new ScriptedAnswers(scenario, 'typescript').answer(request([{ role: 'user', content: 'Count!' }]));
     } catch (error) {
-      expect((error as Error).message).toContain('request 1 does not fit the script; first difference at messages[0].content');
-      expect((error as Error).message).toContain('- script:  "Count."');
-      expect((error as Error).message).toContain('+ request: "Count!"');
+      thrown = error;
     }
+    // Asserted outside the catch: a call that no longer throws must fail here, not pass silently.
+    expect(thrown).toBeInstanceOf(ScriptMismatch);
+    expect((thrown as Error).message).toContain('request 1 does not fit the script; first difference at messages[0].content');
+    expect((thrown as Error).message).toContain('- script:  "Count."');
+    expect((thrown as Error).message).toContain('+ request: "Count!"');
   });
 
   it('shows the path into the earlier tool call that changed', () => {

@@ -39,6 +39,12 @@ const KEEPER = [
   '    signal.pause()',
 ].join('\n');
 
+/**
+ * How the guest server keeps runs apart inside the container: each run works in a fresh folder under the
+ * container's private /tmp, and everything in /tmp is removed once the run is over.
+ */
+const CONTAINER_RUN_PLACES = JSON.stringify({ scratch: '/tmp', wipe: ['/tmp'] });
+
 /** Kills every process of the run user except PID 1 and the killer itself (kill(2) with pid -1). */
 const KILL_ALL = 'import os, signal; os.kill(-1, signal.SIGKILL)';
 
@@ -125,7 +131,7 @@ export class RuntimeContainerHost {
   async launchGuest(): Promise<GuestTransport> {
     const container = this.docker.getContainer(this.started.getId());
     const exec = await container.exec({
-      Cmd: guestServerCommand('python3'),
+      Cmd: [...guestServerCommand('python3'), CONTAINER_RUN_PLACES],
       AttachStdin: true,
       AttachStdout: true,
       AttachStderr: true,

@@ -66,6 +66,18 @@ describe.skipIf(floorSkip !== undefined)(`cpython container isolation: hostile p
     expect(result.value).toBe('read-only');
   });
 
+  it('gives each run a fresh temporary folder, and leaves nothing in /tmp for the next run', async () => {
+    const first = await run('import os, tempfile\nopen("/tmp/left.txt", "w").write("x")\nopen(os.path.join(tempfile.gettempdir(), "mine.txt"), "w").write("y")\nreturn os.getcwd()');
+    const place = first.value as string;
+    expect(place).toMatch(/^\/tmp\/run-\d+-\d+$/);
+    const second = await run('import os\nreturn [os.getcwd(), os.environ.get("TMPDIR"), sorted(os.listdir("/tmp")), os.listdir(".")]');
+    const [cwd, tmpdir, inTmp, inCwd] = second.value as [string, string, string[], string[]];
+    expect(cwd).not.toBe(place);
+    expect(tmpdir).toBe(cwd);
+    expect(inTmp).toEqual([cwd.slice('/tmp/'.length)]);
+    expect(inCwd).toEqual([]);
+  });
+
   it('shows the program nothing of the host environment', async () => {
     const result = await run('import os\nreturn dict(os.environ)');
     expect(JSON.stringify(result.value)).not.toContain('do-not-leak');

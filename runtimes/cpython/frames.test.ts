@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeGuestFrame, decodeRunFrame, encodeReplyFrame, LineSplitter, toolResultOutcome } from './frames.js';
+import { answerCall } from '../seam/calls.js';
+import type { JsonValue } from '../seam/types.js';
+import { decodeGuestFrame, decodeRunFrame, encodeReplyFrame } from './frames.js';
 
 describe('guest frame codec', () => {
   it('rebuilds well-formed frames and keeps only the fields it knows', () => {
@@ -61,27 +63,12 @@ describe('guest frame codec', () => {
     expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
   });
 
-  it('encodes deep tool results without recursion', () => {
-    let deep: unknown = 0;
+  it('encodes deep tool results without recursion', async () => {
+    let deep: JsonValue = 0;
     for (let i = 0; i < 100_000; i++) deep = [deep];
-    const line = encodeReplyFrame(7, toolResultOutcome(deep, 'the tool result'));
+    const bindings = [{ name: 'tools', functions: new Map([['deep', async () => deep]]) }];
+    const line = encodeReplyFrame(7, await answerCall(bindings, 'tools', 'deep', null));
     expect(line.startsWith('{"type":"reply","call":7,"ok":[[[')).toBe(true);
     expect(line.endsWith(']]]}\n')).toBe(true);
-  });
-});
-
-describe('line splitter', () => {
-  it('joins lines across chunks and drops an overlong line whole', () => {
-    const splitter = new LineSplitter(8);
-    expect(splitter.push(Buffer.from('ab'))).toEqual([]);
-    expect(splitter.push(Buffer.from('c\nde\n'))).toEqual(['abc', 'de']);
-    expect(splitter.push(Buffer.from('0123456789'))).toEqual([]);
-    expect(splitter.push(Buffer.from('more\nok\n'))).toEqual(['ok']);
-  });
-
-  it('never splits a multi-byte character', () => {
-    const splitter = new LineSplitter(64);
-    const bytes = Buffer.from('h\u00e9\u{1F600}\n');
-    expect([...splitter.push(bytes.subarray(0, 3)), ...splitter.push(bytes.subarray(3))]).toEqual(['h\u00e9\u{1F600}']);
   });
 });

@@ -1,4 +1,6 @@
-import { JsonValueError, rebuildJsonValue, toJsonText } from '../seam/json.js';
+import { namespaceShapes, type CallAnswer } from '../seam/calls.js';
+import { JsonValueError, rebuildJsonValue } from '../seam/json.js';
+import { readGuestResult } from '../seam/result.js';
 import type { BindingNamespace, JsonValue, RunError } from '../seam/types.js';
 
 /**
@@ -10,15 +12,15 @@ import type { BindingNamespace, JsonValue, RunError } from '../seam/types.js';
 
 export type GuestFrame =
   | { type: 'ready'; python: string }
-  | { type: 'started'; group: number }
+  /** `uid`: the run's own account, when runs get one. */
+  | { type: 'started'; group: number; uid?: number }
   | { type: 'call'; call: number; namespace: string; member: string; args: JsonValue }
   | { type: 'log'; line: string }
   | { type: 'result'; value: JsonValue }
   | { type: 'result'; error: RunError }
+  /** Bytes the run wrote straight to its fds 1 and 2: counted against the output cap, never shown. */
+  | { type: 'written'; bytes: number }
   | { type: 'ended'; status: string };
-
-/** Kinds a program's own process may report; every other kind is decided by the host. */
-const GUEST_ERROR_KINDS = new Set(['exception', 'invalid-output']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -29,24 +31,8 @@ function own(record: Record<string, unknown>, key: string): unknown {
 }
 
 function decodeResult(frame: Record<string, unknown>): GuestFrame | undefined {
-  if (Object.prototype.hasOwnProperty.call(frame, 'value')) {
-    try {
-      return { type: 'result', value: rebuildJsonValue(own(frame, 'value'), 'the returned value') };
-    } catch (error) {
-      if (!(error instanceof JsonValueError)) throw error;
-      // JSON text can spell values JavaScript cannot keep (1e400, -0): that is the program's output at fault.
-      return { type: 'result', error: { kind: 'invalid-output', message: error.message } };
-    }
-  }
-  const error = own(frame, 'error');
-  if (!isRecord(error)) return undefined;
-  const kind = own(error, 'kind');
-  const message = own(error, 'message');
-  const name = own(error, 'name');
-  if (typeof kind !== 'string' || !GUEST_ERROR_KINDS.has(kind) || typeof message !== 'string') return undefined;
-  const rebuilt: RunError = { kind: kind as RunError['kind'], message };
-  if (typeof name === 'string' && name !== '') rebuilt.name = name;
-  return { type: 'result', error: rebuilt };
+  const result = readGuestResult(frame);
+  return result === undefined ? undefined : { type: 'result', ...result };
 }
 
 /** One inbound line as a frame, or undefined when it is not a well-formed frame. */
@@ -65,7 +51,10 @@ export function decodeGuestFrame(line: string): GuestFrame | undefined {
     }
     case 'started': {
       const group = own(frame, 'group');
-      return Number.isSafeInteger(group) && (group as number) > 1 ? { type: 'started', group: group as number } : undefined;
+      const uid = own(frame, 'uid');
+      if (!Number.isSafeInteger(group) || (group as number) <= 1) return undefined;
+      if (uid !== undefined && (!Number.isSafeInteger(uid) || (uid as number) <= 0)) return undefined;
+      return { type: 'started', group: group as number, ...(uid === undefined ? {} : { uid: uid as number }) };
     }
     case 'call': {
       const call = own(frame, 'call');
@@ -86,6 +75,10 @@ export function decodeGuestFrame(line: string): GuestFrame | undefined {
     }
     case 'result':
       return decodeResult(frame);
+    case 'written': {
+      const bytes = own(frame, 'bytes');
+      return Number.isSafeInteger(bytes) && (bytes as number) >= 0 ? { type: 'written', bytes: bytes as number } : undefined;
+    }
     case 'ended': {
       const status = own(frame, 'status');
       return typeof status === 'string' ? { type: 'ended', status } : undefined;
@@ -121,65 +114,13 @@ export function encodeRunFrame(
   limits: RunLimits,
   channel?: RunChannelAddress,
 ): string {
-  const namespaces = bindings.map((namespace) => ({
-    name: namespace.name,
-    members: [...namespace.functions.keys()],
-    errorClass: namespace.errorClass === undefined ? null : { ...namespace.errorClass },
-  }));
+  const namespaces = namespaceShapes(bindings);
   return JSON.stringify({ type: 'run', source: program, namespaces, limits, ...(channel === undefined ? {} : { channel }) }) + '\n';
 }
 
-/** A tool call's outcome: the result already checked and serialized as lossless JSON text, or a message. */
-export type ReplyOutcome = { okJson: string } | { error: string };
-
-/** A tool's result as a reply outcome: checked and serialized in one iterative walk (deep values are fine). */
-export function toolResultOutcome(value: unknown, what: string): ReplyOutcome {
-  try {
-    return { okJson: toJsonText(value, what) };
-  } catch (error) {
-    if (error instanceof JsonValueError) return { error: error.message };
-    throw error;
-  }
-}
-
-export function encodeReplyFrame(call: number, outcome: ReplyOutcome): string {
+export function encodeReplyFrame(call: number, outcome: CallAnswer): string {
   if ('error' in outcome) return JSON.stringify({ type: 'reply', call, error: outcome.error }) + '\n';
   return `{"type":"reply","call":${call},"ok":${outcome.okJson}}\n`;
 }
 
 export const ABORT_FRAME = '{"type":"abort"}\n';
-
-/** Splits a byte stream into UTF-8 lines; a line longer than `maxLineBytes` is dropped whole. */
-export class LineSplitter {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private skipping = false;
-
-  constructor(private readonly maxLineBytes: number) {}
-
-  push(chunk: Buffer): string[] {
-    const lines: string[] = [];
-    let start = 0;
-    for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
-      if (!this.skipping && this.pending.length === 0) lines.push(chunk.toString('utf8', start, end));
-      else if (!this.skipping) {
-        this.pending.push(chunk.subarray(start, end));
-        lines.push(Buffer.concat(this.pending).toString('utf8'));
-      }
-      this.pending = [];
-      this.pendingBytes = 0;
-      this.skipping = false;
-      start = end + 1;
-    }
-    if (!this.skipping && start < chunk.length) {
-      this.pending.push(chunk.subarray(start));
-      this.pendingBytes += chunk.length - start;
-      if (this.pendingBytes > this.maxLineBytes) {
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.skipping = true;
-      }
-    }
-    return lines;
-  }
-}

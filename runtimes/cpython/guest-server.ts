@@ -1,19 +1,12 @@
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
+import { answerCall } from '../seam/calls.js';
 import { toJsonText } from '../seam/json.js';
-import type { BindingNamespace, JsonValue, RunError, RunErrorKind, RunResult } from '../seam/types.js';
-import {
-  ABORT_FRAME,
-  decodeGuestFrame,
-  decodeRunFrame,
-  encodeReplyFrame,
-  encodeRunFrame,
-  LineSplitter,
-  toolResultOutcome,
-  type GuestFrame,
-  type ReplyOutcome,
-  type RunLimits,
-} from './frames.js';
+import { LineSplitter } from '../seam/lines.js';
+import { runMessages } from '../seam/messages.js';
+import { OutputBudget } from '../seam/output.js';
+import type { BindingNamespace, JsonValue, RunError, RunResult } from '../seam/types.js';
+import { ABORT_FRAME, decodeGuestFrame, decodeRunFrame, encodeReplyFrame, encodeRunFrame, type GuestFrame, type RunLimits } from './frames.js';
 import type { RunChannelListener } from './run-channel.js';
 
 /** A started guest server (`python3 -I -S -c <guest>`), however it was launched. */
@@ -29,10 +22,10 @@ export interface GuestTransport {
   /** Resolves, with a description such as `exit 1`, once the server process is gone. */
   readonly exited: Promise<string>;
   /**
-   * Kills the server and everything it started; resolves once they are gone. `runGroup` is the process
-   * group of the run in progress, as the server announced it before the program started.
+   * Kills the server and everything it started; resolves once they are gone. `runGroup` and `runUid` are
+   * the process group and the account of the run in progress, as the server announced them.
    */
-  kill(runGroup?: number): Promise<void>;
+  kill(runGroup?: number, runUid?: number): Promise<void>;
 }
 
 export interface RunSettings {
@@ -111,24 +104,25 @@ export class GuestServer {
     return !this.dead;
   }
 
-  async kill(runGroup?: number): Promise<void> {
+  async kill(runGroup?: number, runUid?: number): Promise<void> {
     this.dead = true;
-    await this.transport.kill(runGroup);
+    await this.transport.kill(runGroup, runUid);
   }
 
   /** Runs one program. The caller never overlaps two runs on one server. */
   run(program: string, bindings: readonly BindingNamespace[], settings: RunSettings, signal?: AbortSignal): Promise<RunResult> {
-    if (signal?.aborted) return Promise.resolve({ logs: [], error: { kind: 'abort', message: 'the run was aborted before it started' } });
+    if (signal?.aborted) return Promise.resolve({ logs: [], error: runMessages.abortedBeforeStart() });
     if (this.dead) {
       return Promise.resolve({ logs: [], error: { kind: 'worker-exit', message: 'the Python guest server is no longer running' } });
     }
     return new Promise<RunResult>((resolve) => {
       const logs: string[] = [];
-      let outputBytes = 0;
+      const output = new OutputBudget(settings.outputLimitBytes);
       let outcome: { value: JsonValue } | { error: RunError } | undefined;
       let stopped: RunError | undefined;
       let backstop: NodeJS.Timeout | undefined;
       let runGroup: number | undefined;
+      let runUid: number | undefined;
 
       // The run's own connection, when its child took the run channel the host offered.
       let channel: Socket | undefined;
@@ -144,7 +138,10 @@ export class GuestServer {
         channel?.destroy();
         this.active = undefined;
         if (stopped !== undefined) resolve({ logs, error: stopped });
-        else if (serverGone) {
+        else if (!serverGone && output.exceeded) {
+          // Bytes written to fds 1 and 2 are all counted once the server reports the end.
+          resolve({ logs, error: runMessages.outputLimit(settings.outputLimitBytes) });
+        } else if (serverGone) {
           // Only the server vouches that a run is over and nothing of it still runs: a result that came
           // over the run channel while the server died (killed by the program, say) is not trusted.
           const message = `the Python guest server ended (${exitStatus}) before the run did.${stderrNote(this.transport)}`;
@@ -170,15 +167,15 @@ export class GuestServer {
           finish(exitStatus, false);
         });
       };
-      const stop = (kind: RunErrorKind, message: string): void => {
+      const stop = (error: RunError): void => {
         if (stopped !== undefined || outcome !== undefined) return;
-        stopped = { kind, message };
+        stopped = error;
         this.transport.input.write(ABORT_FRAME);
-        backstop = setTimeout(() => void this.kill(runGroup), ABORT_GRACE_MS);
+        backstop = setTimeout(() => void this.kill(runGroup, runUid), ABORT_GRACE_MS);
       };
-      const overLimit = `the program's output (printed lines and returned value) exceeded ${settings.outputLimitBytes} bytes`;
-      const onAbort = (): void => stop('abort', 'the run was aborted');
-      const timer = setTimeout(() => stop('timeout', `the program did not finish within ${settings.timeoutMs} ms`), settings.timeoutMs);
+      const overLimit = (): void => stop(runMessages.outputLimit(settings.outputLimitBytes));
+      const onAbort = (): void => stop(runMessages.aborted());
+      const timer = setTimeout(() => stop(runMessages.timeout(settings.timeoutMs)), settings.timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
 
       const run: ActiveRun = {
@@ -189,23 +186,25 @@ export class GuestServer {
               return;
             case 'log':
               if (stopped !== undefined) return;
-              outputBytes += Buffer.byteLength(frame.line);
-              if (outputBytes > settings.outputLimitBytes) stop('output-limit', overLimit);
-              else logs.push(frame.line);
+              if (output.log(frame.line)) logs.push(frame.line);
+              else overLimit();
               return;
             case 'result':
               if (outcome !== undefined || stopped !== undefined) return;
               if ('error' in frame) {
-                outcome = { error: frame.error };
+                if (frame.error.kind === 'output-limit') overLimit();
+                else outcome = { error: frame.error };
                 return;
               }
-              // The returned value counts towards the output cap like printed text does.
-              outputBytes += Buffer.byteLength(toJsonText(frame.value));
-              if (outputBytes > settings.outputLimitBytes) stop('output-limit', overLimit);
-              else outcome = { value: frame.value };
+              if (output.value(toJsonText(frame.value))) outcome = { value: frame.value };
+              else overLimit();
+              return;
+            case 'written':
+              if (stopped === undefined && !output.bytes(frame.bytes) && outcome === undefined) overLimit();
               return;
             case 'started':
               runGroup ??= frame.group;
+              runUid ??= frame.uid;
               return;
             case 'ended':
               finishAfterChannel(frame.status);
@@ -243,28 +242,10 @@ export class GuestServer {
     bindings: readonly BindingNamespace[],
     replies: Writable,
   ): Promise<void> {
-    const reply = await callBinding(bindings, frame.namespace, frame.member, frame.args);
+    const answer = await answerCall(bindings, frame.namespace, frame.member, frame.args);
     // A reply that arrives after its run ended must not reach the next run.
-    if (this.active === run) replies.write(encodeReplyFrame(frame.call, reply));
+    if (this.active === run) replies.write(encodeReplyFrame(frame.call, answer));
   }
-}
-
-async function callBinding(
-  bindings: readonly BindingNamespace[],
-  namespaceName: string,
-  member: string,
-  args: JsonValue,
-): Promise<ReplyOutcome> {
-  const namespace = bindings.find((candidate) => candidate.name === namespaceName);
-  const fn = namespace?.functions.get(member);
-  if (fn === undefined) return { error: `${namespaceName} has no member ${JSON.stringify(member)}` };
-  let value: JsonValue;
-  try {
-    value = await fn(args);
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
-  return toolResultOutcome(value, `the result of ${namespaceName}.${member}`);
 }
 
 function stderrNote(transport: GuestTransport): string {

@@ -1,5 +1,6 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { guestServerCommand } from './guest-source.js';
@@ -8,49 +9,126 @@ import type { RunChannelListener } from './run-channel.js';
 
 const run = promisify(execFile);
 
-/** The account programs run as when concord itself runs as root. */
-export interface UnprivilegedUser {
-  name: string;
-  uid: number;
-  gid: number;
-}
+/**
+ * First uid (and gid) of the range reserved for runs: a guest server with pid P gives its n-th run the uid
+ * RUN_UID_BASE + P * RUN_UID_SLOTS + (n mod RUN_UID_SLOTS), so no two live runs on the host share one.
+ * With pids below 2^22 (Linux's ceiling) the range ends below 2^31.
+ */
+export const RUN_UID_BASE = 2_000_000_000;
+/** Uids one guest server cycles through (the guest module's RUN_UID_SLOTS). */
+const RUN_UID_SLOTS = 16;
+const PID_CEILING = 1 << 22;
+export const RUN_UID_LAST = RUN_UID_BASE + PID_CEILING * RUN_UID_SLOTS - 1;
 
-/** Whether the process isolation can keep a hostile program's processes (a fork bomb) in bounds. */
+/** How the process isolation keeps runs apart here. */
 export interface Containment {
-  /** Set when runs drop to an unprivileged user, where RLIMIT_NPROC binds. */
-  user?: UnprivilegedUser;
-  /** One sentence: how runs are contained, or why they cannot be. */
+  /** Set when each run gets a uid of its own from the reserved range (concord runs as root). */
+  runUids?: { first: number; last: number };
+  /** Set when the guest server starts in a network and mount namespace of its own (util-linux unshare). */
+  namespaces?: { unshare: string };
+  /** One sentence: how runs are contained. */
   reason: string;
+  /** What is not isolated here, one short phrase each; empty when runs are fully contained. */
+  notIsolated: string[];
 }
 
-/** Processes one run may own (RLIMIT_NPROC of the unprivileged user): enough for subprocesses, not a bomb. */
+/** Processes one run may own (RLIMIT_NPROC of its private uid): enough for subprocesses, not a bomb. */
 export const RUN_PROCESS_LIMIT = 64;
 
-function nobody(): UnprivilegedUser {
-  try {
-    for (const entry of readFileSync('/etc/passwd', 'utf8').split('\n')) {
-      const [name, , uid, gid] = entry.split(':');
-      if (name === 'nobody' && uid !== undefined && gid !== undefined) return { name, uid: Number(uid), gid: Number(gid) };
+/**
+ * Makes the shared temporary folders read-only for the guest server and its runs, keeps the scratch folder
+ * ($1) writable, then starts the server with an empty environment. Runs inside `unshare --mount`: the
+ * host's mounts do not change.
+ */
+const MOUNT_SCRIPT = [
+  'set -e',
+  'scratch="$1"; shift',
+  'mount --bind "$scratch" "$scratch"',
+  'for dir in /tmp /var/tmp /dev/shm /run/lock; do',
+  '  if [ -d "$dir" ]; then mount --rbind "$dir" "$dir" && mount -o remount,bind,ro "$dir"; fi',
+  'done',
+  'exec env -i "$@"',
+].join('\n');
+
+/** Why a uid of the reserved range is already an account here, or undefined when the range is free. */
+function reservedRangeProblem(): string | undefined {
+  for (const file of ['/etc/passwd', '/etc/group']) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
     }
-  } catch {
-    // No passwd file: the conventional ids below still name an account without privileges.
+    for (const entry of text.split('\n')) {
+      const [name, , id] = entry.split(':');
+      const value = Number(id);
+      if (Number.isInteger(value) && value >= RUN_UID_BASE && value <= RUN_UID_LAST) {
+        return `${file} lists ${name} with id ${value}, inside the range reserved for runs (${RUN_UID_BASE}–${RUN_UID_LAST})`;
+      }
+    }
   }
-  return { name: 'nobody', uid: 65534, gid: 65534 };
+  return undefined;
+}
+
+let namespaceProbe: { unshare: string } | string | undefined;
+
+/** The unshare command when a network + mount namespace can be made here, else why not. Tried once. */
+function namespaceSupport(): { unshare: string } | string {
+  if (namespaceProbe !== undefined) return namespaceProbe;
+  const unshare = onPath('unshare');
+  if (unshare === undefined) return (namespaceProbe = 'util-linux unshare is not on PATH');
+  const scratch = mkdtempSync(join(tmpdir(), 'concord-probe-'));
+  try {
+    const trial = spawnSync(unshare, [...namespaceArgs(), 'sh', '-c', MOUNT_SCRIPT, 'sh', scratch, 'true'], { cwd: '/', env: { PATH: SYSTEM_PATH }, encoding: 'utf8', timeout: 10_000 });
+    namespaceProbe = trial.status === 0 ? { unshare } : `\`unshare\` failed here (${(trial.stderr ?? '').trim() || trial.error?.message || `status ${trial.status}`})`;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return namespaceProbe;
+}
+
+const SYSTEM_PATH = '/usr/sbin:/usr/bin:/sbin:/bin';
+
+function namespaceArgs(): string[] {
+  return ['--net', '--mount', '--propagation', 'private', '--'];
+}
+
+function onPath(name: string): string | undefined {
+  for (const dir of SYSTEM_PATH.split(':')) {
+    const path = join(dir, name);
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
 }
 
 export function processContainment(): Containment {
   const uid = process.getuid?.();
-  if (uid === 0) {
-    const user = nobody();
+  if (uid !== 0) {
     return {
-      user,
-      reason: `runs drop to the unprivileged user ${user.name} (uid ${user.uid}) with at most ${RUN_PROCESS_LIMIT} processes`,
+      reason: `concord runs as uid ${String(uid)}, not root: runs share this account`,
+      notIsolated: [
+        'other runs (they share this account: they can signal and read each other)',
+        'processes (no process limit: RLIMIT_NPROC would count every process of this account)',
+        'network (no namespace of their own)',
+        'the shared /tmp (writable by every run)',
+      ],
     };
   }
+  const rangeProblem = reservedRangeProblem();
+  // As root, a run without an account of its own would run as root: refuse rather than pretend.
+  if (rangeProblem !== undefined) throw new Error(`concord: CPython process runs need uids of their own, but ${rangeProblem}. Remove that account or run concord as another user.`);
+  const namespaces = namespaceSupport();
+  const notIsolated = typeof namespaces === 'string' ? [`network and the shared /tmp (${namespaces})`] : [];
   return {
-    reason:
-      `concord runs as uid ${String(uid)}, not root: it cannot switch programs to an unprivileged user, and ` +
-      'RLIMIT_NPROC would count every process of this account, so a fork bomb would not be contained',
+    runUids: { first: RUN_UID_BASE, last: RUN_UID_LAST },
+    ...(typeof namespaces === 'string' ? {} : { namespaces }),
+    reason: `each run has a uid of its own from ${RUN_UID_BASE} up, with at most ${RUN_PROCESS_LIMIT} processes`,
+    notIsolated,
   };
 }
 
@@ -75,7 +153,8 @@ function candidates(python: string): string[] {
  * The real interpreter behind `python` (version-manager shims resolved) that `user` can run. Shims and
  * interpreters under a private home directory are skipped for the next candidate on PATH.
  */
-export async function resolveInterpreter(python: string, user: UnprivilegedUser | undefined): Promise<string> {
+export async function resolveInterpreter(python: string, runUid: number | undefined): Promise<string> {
+  const user = runUid === undefined ? undefined : { name: `uid ${runUid}`, uid: runUid, gid: runUid };
   const tried: string[] = [];
   for (const candidate of candidates(python)) {
     let real: string;
@@ -102,7 +181,7 @@ export async function resolveInterpreter(python: string, user: UnprivilegedUser 
       tried.push(`${real} (from ${candidate}): cannot run the guest's imports${who} (${(error as Error).message.split('\n')[0]})`);
     }
   }
-  const account = user === undefined ? '' : ` for the unprivileged user ${user.name}`;
+  const account = user === undefined ? '' : ` for the unprivileged ${user.name} that runs get`;
   const detail = tried.length === 0 ? `no "${python}" on PATH` : tried.map((line) => `  - ${line}`).join('\n');
   throw new Error(
     `concord: no usable CPython interpreter "${python}"${account}:\n${detail}\n` +
@@ -133,41 +212,52 @@ function killGroup(pid: number): void {
 }
 
 /**
- * Kills the process group a server announced for its run. The number comes from the guest side, so the
- * signal is sent as the unprivileged user: whatever the number, it can only reach that user's processes.
+ * Kills what a run left when its server no longer answers. With a uid of its own, every process of that
+ * uid goes (the number comes from the server, so the signal is sent as that uid, which can reach nothing
+ * else); without, the process group the server announced.
  */
-function killRunGroup(interpreter: string, user: UnprivilegedUser | undefined, group: number): void {
-  if (user === undefined) {
+function killRun(interpreter: string, group: number, runUid: number | undefined): void {
+  if (runUid === undefined || runUid < RUN_UID_BASE || runUid > RUN_UID_LAST) {
     killGroup(group);
     return;
   }
-  spawnSync(interpreter, ['-I', '-S', '-c', 'import os, sys\ntry:\n    os.killpg(int(sys.argv[1]), 9)\nexcept OSError:\n    pass', String(group)], {
+  spawnSync(interpreter, ['-I', '-S', '-c', 'import os\ntry:\n    os.kill(-1, 9)\nexcept OSError:\n    pass'], {
     cwd: '/',
     env: {},
-    uid: user.uid,
-    gid: user.gid,
+    uid: runUid,
+    gid: runUid,
     stdio: 'ignore',
   });
 }
 
+/** Where a guest server keeps its runs apart. */
+export interface RunPlaces {
+  /** A folder only this server uses: each run gets a fresh folder inside it (cwd, TMPDIR, HOME). */
+  scratch: string;
+  containment: Containment;
+}
+
 /**
  * Starts a guest server from the resolved interpreter in a scrubbed environment and its own process group.
- * With `runChannel`, runs talk to the host over it instead of through the server's relay.
+ * With `runChannel`, runs talk to the host over it instead of through the server's relay. Without `places`
+ * the server and its runs keep this process's account and namespaces, and the working directory `/`.
  */
-export function launchProcessGuest(
-  interpreter: string,
-  user: UnprivilegedUser | undefined,
-  runChannel?: RunChannelListener,
-): GuestTransport {
-  const [command, ...args] = guestServerCommand(interpreter);
+export function launchProcessGuest(interpreter: string, places: RunPlaces | undefined, runChannel?: RunChannelListener): GuestTransport {
+  const containment = places?.containment;
+  const options =
+    places === undefined ? {} : { scratch: places.scratch, ...(containment?.runUids === undefined ? {} : { uidBase: containment.runUids.first }) };
+  const server = [...guestServerCommand(interpreter), JSON.stringify(options)];
+  const [command, ...args] =
+    places === undefined || containment?.namespaces === undefined
+      ? server
+      : [containment.namespaces.unshare, ...namespaceArgs(), 'sh', '-c', MOUNT_SCRIPT, 'sh', places.scratch, ...server];
   const child = spawn(command!, args, {
     cwd: '/',
-    env: {},
+    // The mount script needs a PATH for `mount`; the server itself is started with -I and ignores it.
+    env: containment?.namespaces === undefined ? {} : { PATH: SYSTEM_PATH },
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
-    ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
-  });
-  let stderr = '';
+  });  let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => {
     stderr = (stderr + text).slice(-STDERR_TAIL_BYTES);
@@ -194,8 +284,8 @@ export function launchProcessGuest(
     stderrTail: () => stderr,
     ...(runChannel === undefined ? {} : { runChannel }),
     exited,
-    kill: async (runGroup) => {
-      if (runGroup !== undefined) killRunGroup(interpreter, user, runGroup);
+    kill: async (runGroup, runUid) => {
+      if (runGroup !== undefined) killRun(interpreter, runGroup, runUid);
       if (pid !== undefined) killGroup(pid);
       await exited;
     },

@@ -55,7 +55,7 @@ describe('cpython process isolation: hostile programs', () => {
     await expectCleanNextRun();
   });
 
-  it.skipIf(containment.user === undefined)(`contains a fork bomb (${containment.reason})`, async () => {
+  it.skipIf(containment.runUids === undefined)(`contains a fork bomb (${containment.reason})`, async () => {
     const bomb = 'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass';
     expect((await run(bomb, 2_000)).error?.kind).toBe('timeout');
     // Leftover bomb processes would still count against the process limit and make this fork fail.
@@ -117,9 +117,12 @@ describe('cpython process isolation: hostile programs', () => {
   });
 
   it('shows the program none of the host environment', async () => {
-    const result = await run('import os\nreturn dict(os.environ)');
-    // CPython itself sets LC_CTYPE when the environment names no locale (PEP 538); nothing else is there.
-    expect(result.value).toEqual({ LC_CTYPE: 'C.UTF-8' });
+    const result = await run('import os\nreturn [dict(os.environ), os.getcwd()]');
+    const [environment, cwd] = result.value as [Record<string, string>, string];
+    // CPython itself sets LC_CTYPE when the environment names no locale (PEP 538); the run's own scratch
+    // folder is its working directory, TMPDIR and HOME; nothing else is there.
+    expect(environment).toEqual({ LC_CTYPE: 'C.UTF-8', TMPDIR: cwd, HOME: cwd });
+    expect(cwd).toMatch(/\/concord-runs-[^/]+\/run-\d+-\d+$/);
   });
 
   it('forgets monkey-patched builtins and modules after the run', async () => {
@@ -128,13 +131,20 @@ describe('cpython process isolation: hostile programs', () => {
     expect((await run('import json\nreturn [len([1]), json.dumps(1)]')).value).toEqual([1, '1']);
   });
 
-  it.skipIf(containment.user === undefined)('runs programs as the unprivileged user', async () => {
-    expect((await run('import os\nreturn [os.getuid(), os.getgid()]')).value).toEqual([containment.user?.uid, containment.user?.gid]);
+  it.skipIf(containment.runUids === undefined)('runs each program under a uid of its own from the reserved range', async () => {
+    const ids = (await run('import os\nreturn [os.getuid(), os.getgid(), os.getgroups()]')).value as [number, number, number[]];
+    const again = (await run('import os\nreturn os.getuid()')).value as number;
+    expect(ids[0]).toBeGreaterThanOrEqual(containment.runUids!.first);
+    expect(ids[0]).toBeLessThanOrEqual(containment.runUids!.last);
+    expect(ids.slice(1)).toEqual([ids[0], []]);
+    expect(again).not.toBe(ids[0]);
   });
 
   it('does not trust a result sent after the program killed the guest server', async () => {
     const result = await run('import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nreturn "survived"');
-    expect(result.error?.kind).toBe('worker-exit');
+    // With a uid of its own, a run cannot signal the server at all.
+    if (containment.runUids === undefined) expect(result.error?.kind).toBe('worker-exit');
+    else expect(result.error).toMatchObject({ kind: 'exception', name: 'PermissionError' });
     await expectCleanNextRun();
   });
 

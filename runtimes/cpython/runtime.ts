@@ -1,3 +1,10 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseCpythonConfig } from './config.js';
+import { runMessages } from '../seam/messages.js';
+import { runTimeoutMs } from '../seam/options.js';
+import { RunQueue } from '../seam/run-queue.js';
 import { assertValidBindings } from '../seam/validate.js';
 import type { CodeRuntime, RunRequest, RunResult } from '../seam/types.js';
 import { containerUnavailable, RuntimeContainerHost } from './container-launcher.js';
@@ -47,7 +54,7 @@ const MIN_PYTHON = [3, 9] as const;
 class GuestBackedRuntime implements CpythonRuntime {
   readonly language = 'python' as const;
   private server: Promise<GuestServer> | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new RunQueue();
   private disposed = false;
   pythonVersion: string | undefined;
 
@@ -60,17 +67,17 @@ class GuestBackedRuntime implements CpythonRuntime {
   ) {}
 
   /** Runs are queued: one guest server runs one program at a time. */
-  run(request: RunRequest): Promise<RunResult> {
-    const next = this.queue.then(() => this.runNow(request));
-    this.queue = next.catch(() => undefined);
-    return next;
+  async run(request: RunRequest): Promise<RunResult> {
+    if (this.disposed) throw runMessages.disposed(`CPython ${this.isolation}`);
+    assertValidBindings(request.bindings);
+    const settings = { ...this.settings, timeoutMs: runTimeoutMs(request.timeoutMs, this.settings.timeoutMs) };
+    return this.queue.run(() => this.runNow(request, settings));
   }
 
-  private async runNow(request: RunRequest): Promise<RunResult> {
-    if (this.disposed) throw new Error('concord: this CPython runtime has been disposed');
-    assertValidBindings(request.bindings);
+  private async runNow(request: RunRequest, settings: RunSettings): Promise<RunResult> {
+    if (this.disposed) throw runMessages.disposed(`CPython ${this.isolation}`);
+    if (request.signal?.aborted) return { logs: [], error: runMessages.abortedBeforeStart() };
     const server = await this.liveServer();
-    const settings = request.timeoutMs === undefined ? this.settings : { ...this.settings, timeoutMs: request.timeoutMs };
     return server.run(request.program, request.bindings, settings, request.signal);
   }
 
@@ -110,16 +117,27 @@ function settingsOf(config: CpythonRuntimeConfig, processes: number | undefined)
 }
 
 async function createProcessRuntime(config: CpythonRuntimeConfig, notice?: string): Promise<CpythonRuntime> {
-  const { user } = processContainment();
-  const interpreter = await resolveInterpreter(config.python ?? CPYTHON_DEFAULTS.python, user);
-  // RLIMIT_NPROC only binds an unprivileged user; for root it would be a promise it cannot keep.
-  const settings = settingsOf(config, user === undefined ? undefined : RUN_PROCESS_LIMIT);
-  const runChannel = await RunChannelListener.open(user === undefined ? {} : { owner: user });
+  const containment = processContainment();
+  if (containment.notIsolated.length > 0 && notice === undefined) {
+    notice = `CPython process runs are not isolated from: ${containment.notIsolated.join('; ')}`;
+    announceOnce(notice);
+  }
+  const interpreter = await resolveInterpreter(config.python ?? CPYTHON_DEFAULTS.python, containment.runUids?.first);
+  // RLIMIT_NPROC counts every process of a uid: a promise only a uid of the run's own can keep.
+  const settings = settingsOf(config, containment.runUids === undefined ? undefined : RUN_PROCESS_LIMIT);
+  // The runs' scratch folders live here; runs with uids of their own may pass through it, not list it.
+  const scratch = await mkdtemp(join(tmpdir(), 'concord-runs-'));
+  await chmod(scratch, containment.runUids === undefined ? 0o700 : 0o711);
+  // Runs reach the channel with the server's rights, before they drop to their own uid.
+  const runChannel = await RunChannelListener.open({});
   return new GuestBackedRuntime(
     'process',
-    () => Promise.resolve(launchProcessGuest(interpreter, user, runChannel)),
+    () => Promise.resolve(launchProcessGuest(interpreter, { scratch, containment }, runChannel)),
     settings,
-    () => runChannel.close(),
+    async () => {
+      await runChannel.close();
+      await rm(scratch, { recursive: true, force: true });
+    },
     notice,
   );
 }
@@ -149,6 +167,7 @@ async function createContainerRuntime(config: CpythonRuntimeConfig): Promise<Cpy
 }
 
 /** A CPython runtime for `config`; with the container isolation, starts the container once, up front. */
-export function createCpythonRuntime(config: CpythonRuntimeConfig): Promise<CpythonRuntime> {
+export async function createCpythonRuntime(raw: CpythonRuntimeConfig): Promise<CpythonRuntime> {
+  const config = parseCpythonConfig(raw);
   return config.isolation === 'container' ? createContainerRuntime(config) : createProcessRuntime(config);
 }

@@ -16,6 +16,11 @@ What holds a hostile program is the worker process around the interpreter (runti
 The host talks to this module through two JavaScript functions handed to ``install``:
 ``call_host(namespace, member, args_json) -> Promise<reply_json>`` and ``write_log(line) -> bool`` (False
 once the output limit is reached). Values cross as JSON text only.
+
+Output is counted here first, with the host's rule (a printed line costs its UTF-8 bytes plus one for
+its newline, the returned value its JSON text), so a flood stops inside the interpreter: a line or a
+value past what is left of the cap never becomes a JavaScript string. The host counts again; this count
+only keeps the worker's JavaScript heap out of reach of a program's output.
 """
 
 import asyncio
@@ -59,6 +64,7 @@ class _Session:
         self.armed = False
         self.taint = None
         self.output_exceeded = False
+        self.output_left = 0
         self.call_js = None
         self.log_js = None
         self.baseline = None
@@ -151,12 +157,46 @@ def _restore_class(cls, saved):
             type.__setattr__(cls, key, value)
 
 
+def _spend(cost):
+    """Counts ``cost`` bytes of output; False (and the run marked over its cap) once they do not fit."""
+    if _session.output_exceeded or cost > _session.output_left:
+        _session.output_exceeded = True
+        _session.output_left = 0
+        return False
+    _session.output_left -= cost
+    return True
+
+
+def _utf8_length(text):
+    # Lone surrogates cost three bytes each, as on the host (they become U+FFFD there).
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def _write_log(line):
+    # A line has at least one byte per character: a flood is refused before it is even encoded.
+    fits = len(line) + 1 <= _session.output_left and _spend(_utf8_length(line) + 1)
     # Raising stops a program that prints in a loop at once; the host reports the run as output-limit.
-    if not _session.output_exceeded and _session.log_js(line):
+    if fits and _session.log_js(line):
         return
     _session.output_exceeded = True
     raise OverflowError("the output limit is reached: nothing more can be printed")
+
+
+def _value_over_cap(value):
+    """Whether a returned value is beyond doubt over what is left of the cap. Python spells some floats a
+    few characters longer than JavaScript (``1e-07``), so only a value past twice the rest is refused
+    here; the host decides the exact edge."""
+    most = 2 * _session.output_left + 4096
+    if isinstance(value, str) and len(value) > most:
+        return True
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except MemoryError:  # a value whose JSON does not even fit in memory is over any cap
+        return True
+    except BaseException:  # not JSON: the guest has already said so in the result
+        return False
+    # A character is at least one byte: a text longer than the bound is over it without encoding it.
+    return len(text) > most or _utf8_length(text) > most
 
 
 async def _call_host(namespace, member, args):
@@ -191,10 +231,11 @@ async def warm_up():
     _session.baseline = _Baseline()
 
 
-async def run(source, namespaces_json):
+async def run(source, namespaces_json, output_limit_bytes):
     """One program; returns the guest's result as JSON text, plus whether output overflowed or the
     interpreter is tainted."""
     _session.output_exceeded = False
+    _session.output_left = output_limit_bytes
     _session.taint = None
     _session.armed = True
     text = problem = None
@@ -203,6 +244,9 @@ async def run(source, namespaces_json):
             result = await concord_guest.run_program(source, json.loads(namespaces_json), _call_host, _write_log)
         except BaseException as error:  # e.g. the output limit, hit while the guest flushes the last line
             result = {"error": {"kind": "exception", "message": str(error), "name": type(error).__name__}}
+        if "value" in result and (_session.output_exceeded or _value_over_cap(result["value"])):
+            _session.output_exceeded = True
+            result = {"value": None}
         leftovers = _leftover_tasks()
         _session.armed = False
         if leftovers and _session.taint is None:

@@ -1,3 +1,4 @@
+import { LIMIT_BOUNDS, parseRuntimeOptions, RuntimeOptionError } from '../seam/options.js';
 import { DEFAULT_PYODIDE_VERSION, isPyodidePythonVersion, PYODIDE_PYTHON_VERSIONS, type PyodidePythonVersion } from './versions.js';
 
 /** Settings of the Pyodide runtime; every field is optional. */
@@ -21,38 +22,18 @@ export const PYODIDE_DEFAULTS = {
   memoryLimitBytes: 512 * 1024 * 1024,
 } as const;
 
-const LIMITS = {
-  timeoutMs: [1, 3_600_000],
-  outputLimitBytes: [1, 1_000_000_000],
-  // Below 64 MiB the interpreter cannot boot; wasm32 cannot address more than 4 GiB.
-  memoryLimitBytes: [64 * 1024 * 1024, 4 * 1024 * 1024 * 1024],
-} as const;
-
 /** Checks a raw config (from cordis.yml or code) and says which field is wrong and what is allowed. */
 export function parsePyodideConfig(raw: unknown): PyodideRuntimeConfig {
-  if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new TypeError('pyodide runtime config must be a mapping');
-  const config = raw as Record<string, unknown>;
-  const known = new Set(['version', ...Object.keys(LIMITS), 'shared']);
-  for (const key of Object.keys(config)) {
-    if (!known.has(key)) throw new TypeError(`pyodide runtime config: unknown field "${key}" (known: ${[...known].join(', ')})`);
-  }
-  const version = config['version'];
+  const version = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)['version'] : undefined;
   if (version !== undefined && !isPyodidePythonVersion(version)) {
-    throw new TypeError(
+    throw new RuntimeOptionError(
       `pyodide runtime config: version must be one of ${PYODIDE_PYTHON_VERSIONS.map((v) => `"${v}"`).join(', ')} ` +
         `(a string), got ${JSON.stringify(version)}`,
     );
   }
-  for (const [key, [min, max]] of Object.entries(LIMITS)) {
-    const value = config[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      throw new TypeError(`pyodide runtime config: ${key} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
-    }
-  }
-  if (config['shared'] !== undefined && typeof config['shared'] !== 'boolean') {
-    throw new TypeError('pyodide runtime config: shared must be true or false');
-  }
-  return config as PyodideRuntimeConfig;
+  return parseRuntimeOptions<PyodideRuntimeConfig>('pyodide', raw, {
+    // Below 64 MiB the interpreter cannot boot; wasm32 cannot address more than 4 GiB.
+    integers: { ...LIMIT_BOUNDS, memoryLimitBytes: [64 * 1024 * 1024, 4 * 1024 * 1024 * 1024] },
+    choices: { version: PYODIDE_PYTHON_VERSIONS },
+  });
 }

@@ -152,3 +152,28 @@ describe('pyodide runtime: hostile programs', () => {
     await expectCleanNextRun();
   });
 });
+
+describe('pyodide runtime: output floods stop inside the interpreter', () => {
+  let runtime: PyodideRuntime;
+  beforeAll(async () => {
+    // The default limits, as a user gets them: 1,000,000 bytes of output, 512 MiB of WebAssembly memory.
+    runtime = createPyodideRuntime({ timeoutMs: 60_000 });
+    await runtime.warm();
+  });
+  afterAll(async () => {
+    await runtime?.dispose();
+  });
+
+  it.each([
+    ['one printed line of 50,000,000 characters', 'print("x" * 50_000_000)\nreturn "printed"'],
+    ['a line written to stdout without a newline', 'import sys\nsys.stdout.write("x" * 50_000_000)\nreturn "written"'],
+    ['100,000,000 bytes written to fd 2', 'import os\nos.write(2, b"x" * 100_000_000)\nreturn "written"'],
+    ['many fd writes', 'import os\nfor i in range(100):\n    os.write(1, b"x" * 1_000_000)\nreturn "written"'],
+    ['a returned value of 200,000,000 characters', 'return "x" * 200_000_000'],
+  ])('ends %s as output-limit, and the next run is clean', async (_, program) => {
+    const result = await runtime.run({ program, bindings: fixtureTools() });
+    expect(result.error?.kind, JSON.stringify(result).slice(0, 500)).toBe('output-limit');
+    expect(result.logs).toEqual([]);
+    expect(await runtime.run({ program: 'print("ok")\nreturn 1', bindings: fixtureTools() })).toEqual({ logs: ['ok'], value: 1 });
+  });
+});

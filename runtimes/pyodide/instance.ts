@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { sourceAsset } from '../seam/package-root.js';
-import { readLines } from './lines.js';
+import { LineSplitter } from '../seam/lines.js';
 import { MAX_FRAME_BYTES, type HostMessage, type WorkerMessage } from './protocol.js';
 import { sandboxLaunch } from './sandbox.js';
 import { pyodidePackageDir, type PyodidePythonVersion } from './versions.js';
@@ -162,12 +162,16 @@ export class PyodideInstance {
       this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
     });
     if (stdout) {
-      readLines(stdout, MAX_FRAME_BYTES, {
-        onLine: (line) => this.receive(line),
-        onOversize: () => {
-          this.die(`the Pyodide worker process sent a frame longer than ${MAX_FRAME_BYTES} bytes`);
-          this.child.kill('SIGKILL');
-        },
+      // A frame past the cap kills the worker: nothing more it says is read.
+      let oversized = false;
+      const splitter = new LineSplitter(MAX_FRAME_BYTES, () => {
+        oversized = true;
+        this.die(`the Pyodide worker process sent a frame longer than ${MAX_FRAME_BYTES} bytes`);
+        this.child.kill('SIGKILL');
+      });
+      stdout.on('data', (chunk: Buffer) => {
+        if (oversized) return;
+        for (const line of splitter.push(chunk)) if (!oversized) this.receive(line);
       });
     }
     this.post({ type: 'boot', packageDir: launch.files.packageDir, memoryLimitBytes, ...readGuestSources() });

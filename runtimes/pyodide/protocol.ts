@@ -17,12 +17,6 @@ export interface PyodideBoot {
   memoryLimitBytes: number;
 }
 
-export interface NamespaceSpec {
-  name: string;
-  members: string[];
-  errorClass?: { name: string; memberProperty: string };
-}
-
 export type HostMessage =
   | ({ type: 'boot' } & PyodideBoot)
   | { type: 'run'; runId: number; program: string; namespacesJson: string; outputLimitBytes: number }

@@ -1,9 +1,13 @@
-import { Buffer } from 'node:buffer';
-import { parseJsonValue, toJsonText } from '../seam/json.js';
-import type { BindingNamespace, CodeRuntime, JsonValue, RunError, RunRequest, RunResult } from '../seam/types.js';
+import { answerCallText, namespaceShapes } from '../seam/calls.js';
+import { toJsonText } from '../seam/json.js';
+import { runMessages } from '../seam/messages.js';
+import { runTimeoutMs } from '../seam/options.js';
+import { OutputBudget } from '../seam/output.js';
+import { readGuestResult } from '../seam/result.js';
+import { RunQueue } from '../seam/run-queue.js';
+import type { CodeRuntime, RunError, RunRequest, RunResult } from '../seam/types.js';
 import { assertValidBindings } from '../seam/validate.js';
 import { PyodideInstance, type RunOutcome } from './instance.js';
-import type { NamespaceSpec } from './protocol.js';
 import { parsePyodideConfig, PYODIDE_DEFAULTS, type PyodideRuntimeConfig } from './config.js';
 import type { PyodidePythonVersion } from './versions.js';
 
@@ -19,6 +23,8 @@ interface DriverOutcome {
   result: string;
   outputExceeded: boolean;
   taint: string | null;
+  /** Bytes the program wrote to its fds 1 and 2: not shown, but counted against the output cap. */
+  writtenBytes: number;
 }
 
 function decodeDriverOutcome(text: string): DriverOutcome | undefined {
@@ -29,76 +35,22 @@ function decodeDriverOutcome(text: string): DriverOutcome | undefined {
     return undefined;
   }
   if (parsed === null || typeof parsed !== 'object') return undefined;
-  const { result, outputExceeded, taint } = parsed as Record<string, unknown>;
+  const { result, outputExceeded, taint, writtenBytes = 0 } = parsed as Record<string, unknown>;
   if (typeof result !== 'string' || typeof outputExceeded !== 'boolean') return undefined;
   if (taint !== null && typeof taint !== 'string') return undefined;
-  return { result, outputExceeded, taint };
+  if (!Number.isSafeInteger(writtenBytes) || (writtenBytes as number) < 0) return undefined;
+  return { result, outputExceeded, taint, writtenBytes: writtenBytes as number };
 }
 
-const GUEST_ERROR_KINDS = new Set(['exception', 'invalid-output']);
-
-/** The guest's `{"value"}` / `{"error"}` result, validated and rebuilt as a RunResult part. */
-function decodeGuestResult(text: string): { value: JsonValue } | { error: RunError } {
-  let parsed: JsonValue;
+/** The guest's `{"value"}` / `{"error"}` result text, validated and rebuilt as a RunResult part. */
+function decodeGuestResult(text: string): ReturnType<typeof readGuestResult> & object {
+  let parsed: unknown;
   try {
-    parsed = parseJsonValue(text, 'the program result');
+    parsed = JSON.parse(text);
   } catch (error) {
-    return { error: { kind: 'invalid-output', message: (error as Error).message } };
+    return { error: { kind: 'invalid-output', message: `the program result is not JSON text (${(error as Error).message})` } };
   }
-  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-    if (Object.hasOwn(parsed, 'value')) return { value: parsed.value! };
-    const error = parsed.error;
-    if (error !== null && typeof error === 'object' && !Array.isArray(error)) {
-      const { kind, message, name } = error;
-      if (typeof kind === 'string' && GUEST_ERROR_KINDS.has(kind) && typeof message === 'string') {
-        const runError: RunError = { kind: kind as RunError['kind'], message };
-        if (typeof name === 'string' && name !== '') runError.name = name;
-        return { error: runError };
-      }
-    }
-  }
-  return { error: { kind: 'invalid-output', message: 'the Pyodide guest sent a result of an unknown shape' } };
-}
-
-function namespaceSpecs(bindings: readonly BindingNamespace[]): NamespaceSpec[] {
-  return bindings.map((namespace) => ({
-    name: namespace.name,
-    members: [...namespace.functions.keys()],
-    ...(namespace.errorClass === undefined ? {} : { errorClass: { ...namespace.errorClass } }),
-  }));
-}
-
-/** Calls a host function for the program; every answer is a `{"ok"}` / `{"error"}` JSON text. */
-async function answerCall(bindings: readonly BindingNamespace[], namespaceName: string, member: string, argsJson: string): Promise<string> {
-  const namespace = bindings.find((candidate) => candidate.name === namespaceName);
-  const fn = namespace?.functions.get(member);
-  if (fn === undefined) return JSON.stringify({ error: `${namespaceName} has no member ${JSON.stringify(member)}` });
-  let args: JsonValue;
-  try {
-    args = parseJsonValue(argsJson, `the arguments of ${namespaceName}[${JSON.stringify(member)}]`);
-  } catch (error) {
-    return JSON.stringify({ error: (error as Error).message });
-  }
-  let value: unknown;
-  try {
-    value = await fn(args);
-  } catch (error) {
-    return JSON.stringify({ error: error instanceof Error ? error.message : String(error) });
-  }
-  try {
-    return `{"ok":${toJsonText(value, `the result of ${namespaceName}[${JSON.stringify(member)}]`)}}`;
-  } catch (error) {
-    return JSON.stringify({ error: (error as Error).message });
-  }
-}
-
-/** The time budget of one run: the request's own, or the runtime's. */
-function runBudget(requested: number | undefined, fallback: number): number {
-  if (requested === undefined) return fallback;
-  if (!Number.isSafeInteger(requested) || requested <= 0) {
-    throw new RangeError(`pyodide runtime: request.timeoutMs must be a positive integer, got ${requested}`);
-  }
-  return requested;
+  return readGuestResult(parsed) ?? { error: { kind: 'invalid-output', message: 'the Pyodide guest sent a result of an unknown shape' } };
 }
 
 /**
@@ -120,7 +72,7 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}): Pyodide
   let disposed = false;
   /** A worker that cannot boot will not boot next time either: later runs fail fast with the same error. */
   let bootFailure: Error | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
+  const queue = new RunQueue();
 
   const current = (): PyodideInstance => {
     if (instance === undefined || instance.dead) instance = new PyodideInstance(version, memoryLimitBytes);
@@ -133,21 +85,20 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}): Pyodide
     if (!disposed) current();
   };
 
-  const runNow = async (request: RunRequest): Promise<RunResult> => {
-    const signal = request.signal;
-    if (signal?.aborted) return { logs: [], error: { kind: 'abort', message: 'the run was aborted before it started' } };
-    if (disposed) throw new Error('pyodide runtime: the runtime is disposed');
+  const runNow = async (request: RunRequest, budget: number): Promise<RunResult> => {
+    if (disposed) throw runMessages.disposed('Pyodide');
+    if (request.signal?.aborted) return { logs: [], error: runMessages.abortedBeforeStart() };
     if (bootFailure !== undefined) throw bootFailure;
     const worker = current();
     worker.hold();
     try {
-      return await runOn(worker, request);
+      return await runOn(worker, request, budget);
     } finally {
       worker.release();
     }
   };
 
-  const runOn = async (worker: PyodideInstance, request: RunRequest): Promise<RunResult> => {
+  const runOn = async (worker: PyodideInstance, request: RunRequest, budget: number): Promise<RunResult> => {
     const signal = request.signal;
     let onAbort = (): void => {};
     const aborted = new Promise<'aborted'>((resolve) => {
@@ -155,13 +106,13 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}): Pyodide
       signal?.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      return await runWhenReady(worker, request, aborted);
+      return await runWhenReady(worker, request, budget, aborted);
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
   };
 
-  const runWhenReady = async (worker: PyodideInstance, request: RunRequest, aborted: Promise<'aborted'>): Promise<RunResult> => {
+  const runWhenReady = async (worker: PyodideInstance, request: RunRequest, budget: number, aborted: Promise<'aborted'>): Promise<RunResult> => {
     const booted = worker.ready.catch((error: Error) => {
       bootFailure = new Error(`pyodide runtime: the Python ${version} interpreter did not start: ${error.message}`);
       throw bootFailure;
@@ -169,17 +120,17 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}): Pyodide
     if ((await Promise.race([booted, aborted])) === 'aborted') {
       return { logs: [], error: { kind: 'abort', message: 'the run was aborted while the interpreter was starting' } };
     }
-    const budget = runBudget(request.timeoutMs, timeoutMs);
     const logs: string[] = [];
-    let logBytes = 0;
+    const output = new OutputBudget(outputLimitBytes);
     const { bindings } = request;
-    const { runId, done } = worker.run(request.program, JSON.stringify(namespaceSpecs(bindings)), outputLimitBytes, {
+    const { runId, done } = worker.run(request.program, JSON.stringify(namespaceShapes(bindings)), outputLimitBytes, {
       onCall: (callId, namespace, member, argsJson) => {
-        void answerCall(bindings, namespace, member, argsJson).then((reply) => worker.reply(runId, callId, reply));
+        void answerCallText(bindings, namespace, member, argsJson).then((answer) =>
+          worker.reply(runId, callId, 'okJson' in answer ? `{"ok":${answer.okJson}}` : JSON.stringify({ error: answer.error })),
+        );
       },
       onLog: (line) => {
-        logBytes += Buffer.byteLength(line, 'utf8') + 1;
-        logs.push(line);
+        if (output.log(line)) logs.push(line);
       },
     });
     let timer: NodeJS.Timeout | undefined;
@@ -190,11 +141,11 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}): Pyodide
       ),
       new Promise<Ending>((resolve) => {
         timer = setTimeout(
-          () => resolve({ kind: 'stopped', error: { kind: 'timeout', message: `the program did not finish within ${budget} ms` } }),
+          () => resolve({ kind: 'stopped', error: runMessages.timeout(budget) }),
           budget,
         );
       }),
-      aborted.then((): Ending => ({ kind: 'stopped', error: { kind: 'abort', message: 'the run was aborted' } })),
+      aborted.then((): Ending => ({ kind: 'stopped', error: runMessages.aborted() })),
     ]);
     clearTimeout(timer);
     if (ending.kind === 'stopped') {
@@ -212,15 +163,11 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}): Pyodide
     }
     // Also replaced: a worker whose heap grew past half the cap would keep that memory while it idles.
     if (outcome.taint !== null || ending.outcome.heapBytes > memoryLimitBytes / 2) replace(worker);
-    const overCap = `the program's output exceeded ${outputLimitBytes} bytes`;
-    if (outcome.outputExceeded || logBytes > outputLimitBytes) return { logs, error: { kind: 'output-limit', message: overCap } };
+    const overCap = { logs, error: runMessages.outputLimit(outputLimitBytes) };
+    if (outcome.outputExceeded || !output.bytes(outcome.writtenBytes)) return overCap;
     const result = decodeGuestResult(outcome.result);
-    if ('value' in result) {
-      const valueBytes = Buffer.byteLength(toJsonText(result.value), 'utf8');
-      if (logBytes + valueBytes > outputLimitBytes) {
-        return { logs, error: { kind: 'output-limit', message: `${overCap} (the return value is ${valueBytes} bytes of JSON)` } };
-      }
-    }
+    if ('error' in result && result.error.kind === 'output-limit') return overCap;
+    if ('value' in result && !output.value(toJsonText(result.value))) return overCap;
     return { logs, ...result };
   };
 
@@ -229,7 +176,7 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}): Pyodide
     isolation: 'wasm',
     version,
     async warm() {
-      if (disposed) throw new Error('pyodide runtime: the runtime is disposed');
+      if (disposed) throw runMessages.disposed('Pyodide');
       const worker = current();
       worker.hold();
       try {
@@ -238,15 +185,11 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}): Pyodide
         worker.release();
       }
     },
-    run(request) {
-      try {
-        assertValidBindings(request.bindings);
-      } catch (error) {
-        return Promise.reject(error as Error);
-      }
-      const next = queue.then(() => runNow(request));
-      queue = next.catch(() => undefined);
-      return next;
+    async run(request) {
+      if (disposed) throw runMessages.disposed('Pyodide');
+      assertValidBindings(request.bindings);
+      const budget = runTimeoutMs(request.timeoutMs, timeoutMs);
+      return queue.run(() => runNow(request, budget));
     },
     async dispose() {
       disposed = true;

@@ -4,7 +4,7 @@ import { constants as fsConstants } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readLines } from './lines.js';
+import { LineSplitter } from '../seam/lines.js';
 import { MAX_FRAME_BYTES, type HostMessage, type PyodideBoot, type WorkerMessage } from './protocol.js';
 
 /**
@@ -26,6 +26,8 @@ interface PyModule {
 }
 interface PyodideApi {
   FS: { mkdirTree(path: string): void; writeFile(path: string, data: string): void };
+  setStdout(options: { write(buffer: Uint8Array): number }): void;
+  setStderr(options: { write(buffer: Uint8Array): number }): void;
   runPython(code: string): unknown;
   pyimport(name: string): PyModule;
 }
@@ -97,9 +99,13 @@ async function boot(data: PyodideBoot): Promise<PyModule> {
   const { loadPyodide } = (await import(entry)) as {
     loadPyodide(options: Record<string, unknown>): Promise<PyodideApi>;
   };
-  // Writes a program makes to the real file descriptors go nowhere, as with the CPython isolations.
   const discard = (): void => {};
   const pyodide = await loadPyodide({ indexURL: data.packageDir + '/', stdout: discard, stderr: discard });
+  // Bytes a program writes to its file descriptors 1 and 2 (os.write) are not shown, but they count
+  // against the output cap, as in the CPython isolations. They are counted from the raw buffer, never
+  // decoded: a flood must not become a JavaScript string.
+  pyodide.setStdout({ write: writeDescriptor });
+  pyodide.setStderr({ write: writeDescriptor });
   pyodide.FS.mkdirTree(GUEST_DIR);
   pyodide.FS.writeFile(`${GUEST_DIR}/concord_guest.py`, data.guestSource);
   pyodide.FS.writeFile(`${GUEST_DIR}/concord_pyodide.py`, data.driverSource);
@@ -107,8 +113,8 @@ async function boot(data: PyodideBoot): Promise<PyModule> {
   return pyodide.pyimport('concord_pyodide');
 }
 
-/** The run in progress: tool calls waiting for the host, and the output budget left. */
-let active: { runId: number; outputLeft: number } | undefined;
+/** The run in progress: tool calls waiting for the host, the output budget left, and whether it ran out. */
+let active: { runId: number; outputLeft: number; exceeded: boolean; written: number } | undefined;
 const waiting = new Map<number, (replyJson: string) => void>();
 let nextCallId = 0;
 
@@ -131,14 +137,32 @@ function writeLog(line: string): boolean {
   const size = Buffer.byteLength(line, 'utf8') + 1;
   if (size > run.outputLeft || !trySend({ type: 'log', runId: run.runId, line })) {
     run.outputLeft = 0;
+    run.exceeded = true;
     return false;
   }
   run.outputLeft -= size;
   return true;
 }
 
+/** Pyodide's write handler for fds 1 and 2; throwing makes the program's os.write fail with an OSError. */
+function writeDescriptor(buffer: Uint8Array): number {
+  const run = active;
+  if (run === undefined) return buffer.length;
+  if (run.exceeded || buffer.length > run.outputLeft) {
+    run.outputLeft = 0;
+    run.exceeded = true;
+    throw new Error('the output limit is reached');
+  }
+  run.outputLeft -= buffer.length;
+  run.written += buffer.length;
+  return buffer.length;
+}
+
 /** A result too long for one frame is over any output limit worth having: reported as output-limit. */
-function sendDone(runId: number, outcomeJson: string): void {
+function sendDone(runId: number, outcomeJson: string, exceeded: boolean, written: number): void {
+  // Bytes written to fds 1 and 2 never reached the interpreter's own count: the host adds them to its own.
+  const outcome = JSON.parse(outcomeJson) as Record<string, unknown>;
+  outcomeJson = JSON.stringify({ ...outcome, writtenBytes: written, ...(exceeded ? { outputExceeded: true } : {}) });
   if (trySend({ type: 'done', runId, outcomeJson, heapBytes })) return;
   const tooLong = { result: 'null', outputExceeded: true, taint: 'the result was too long to send' };
   send({ type: 'done', runId, outcomeJson: JSON.stringify(tooLong), heapBytes });
@@ -158,9 +182,11 @@ async function serve(data: PyodideBoot, queue: HostMessage[]): Promise<void> {
     busy = true;
     for (let message = queue.shift(); message !== undefined; message = queue.shift()) {
       if (message.type === 'run') {
-        active = { runId: message.runId, outputLeft: message.outputLimitBytes };
+        const run = { runId: message.runId, outputLeft: message.outputLimitBytes, exceeded: false, written: 0 };
+        active = run;
         try {
-          sendDone(message.runId, (await driver.run(message.program, message.namespacesJson)) as string);
+          const outcomeJson = (await driver.run(message.program, message.namespacesJson, message.outputLimitBytes)) as string;
+          sendDone(message.runId, outcomeJson, run.exceeded, run.written);
         } finally {
           active = undefined;
           waiting.clear();
@@ -208,7 +234,7 @@ process.on('uncaughtException', (error: unknown) => {
 // The host is gone when its end of a pipe closes; nothing is left to serve.
 process.stdin.on('end', () => process.exit(0));
 process.stdout.on('error', () => process.exit(0));
-readLines(process.stdin, Number.POSITIVE_INFINITY, {
-  onLine: (line) => receive(JSON.parse(line) as HostMessage),
-  onOversize: () => {},
+const hostLines = new LineSplitter(Number.POSITIVE_INFINITY);
+process.stdin.on('data', (chunk: Buffer) => {
+  for (const line of hostLines.push(chunk)) receive(JSON.parse(line) as HostMessage);
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RuntimeOptionError } from './options.js';
 import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, Language, RunRequest, RunResult } from './types.js';
 
 /**
@@ -20,11 +21,13 @@ import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, Languag
  * (member property `toolName`) and these members, fresh for every run:
  *   - `echo(args)` answers `args`; `exotic-name(args)` answers `{exotic: args}`; `__proto__(args)` answers
  *     `{proto: args}`; `fail(args)` rejects with the message `fixture failure: fail`;
+ *   - `getter()`, `cyclic()` and `bigint()` answer values that are not JSON (a throwing getter, a cycle, a
+ *     BigInt): the program gets the error class, never a hang;
  *   - `barrier(args)` answers `args` once two barrier calls are pending at the same time (so it proves the
  *     calls really run in parallel); `hang()` never answers; `started()` answers null and, in the abort case,
  *     aborts the run's signal.
  *
- * What the suite pins down (the contract in DESIGN.md, made exact):
+ * What the suite pins down (the contract in docs/architecture.md, made exact):
  *   - a successful run has `value` (null when the program returns nothing) and no `error`; a failed run has
  *     `error` and no `value`; logs gathered before a failure are kept;
  *   - logs are lines: `console.log(a, b)` / `print(a, b)` join their arguments with one space, and text
@@ -38,6 +41,11 @@ import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, Languag
  *   - a return value that is not lossless JSON (NaN, -0, a Map or set, a date) is kind `invalid-output`
  *     whose message names the JSON path of the offending value (`$.list[1]`);
  *   - `__proto__` is an ordinary key and an ordinary member name; nothing pollutes the host's prototypes;
+ *   - output costs the UTF-8 bytes of each printed line plus its newline, plus the JSON text of the returned
+ *     value, plus the bytes a Python program writes straight to fds 1 and 2; exactly the cap passes, one
+ *     byte more is kind `output-limit` (runtimes/seam/output.ts);
+ *   - a `timeoutMs` that is not an integer from 1 to 3,600,000 is refused with RuntimeOptionError, in the
+ *     config and in a request; disposing a runtime ends the run in progress as `worker-exit`;
  *   - a run over its time budget is kind `timeout`; an aborted signal is kind `abort` (an already aborted
  *     signal runs nothing); output over the cap is kind `output-limit`; after each, the next run is clean;
  *   - no state survives between runs: globals set and builtins patched by one run are gone in the next.
@@ -101,6 +109,13 @@ function makeFixture(onStarted?: () => void): Fixture {
       });
     }),
     member('hang', () => new Promise<JsonValue>(() => {})),
+    member('getter', async () => ({ get boom(): JsonValue { throw new Error('the getter exploded'); } }) as unknown as JsonValue),
+    member('cyclic', async () => {
+      const node: Record<string, unknown> = { name: 'loop' };
+      node.self = node;
+      return node as JsonValue;
+    }),
+    member('bigint', async () => ({ n: 10n }) as unknown as JsonValue),
     member('started', async () => {
       onStarted?.();
       return null;
@@ -121,6 +136,19 @@ function expectSuccess(result: RunResult, value: JsonValue): void {
 function expectFailure(result: RunResult, kind: string): void {
   expect(result.error?.kind, `expected kind ${kind}, got ${JSON.stringify(result)}`.slice(0, 2_000)).toBe(kind);
   expect(result.value).toBeUndefined();
+}
+
+/** A program that prints lines of `lineChars` characters costing `logBytes` in all, then returns null (4 bytes). */
+function printing(logBytes: number, lineChars: number): Programs {
+  const lineCost = lineChars + 1;
+  const full = Math.floor(logBytes / lineCost);
+  const rest = logBytes - full * lineCost;
+  // The last line takes up the remainder: it costs `rest` bytes, so it holds rest - 1 characters.
+  const last = rest === 0 ? 0 : rest - 1;
+  return {
+    typescript: `for (let i = 0; i < ${full}; i++) console.log("x".repeat(${lineChars}));\n${rest === 0 ? '' : `console.log("y".repeat(${last}));\n`}return null;`,
+    python: `for i in range(${full}):\n    print("x" * ${lineChars})\n${rest === 0 ? '' : `print("y" * ${last})\n`}return None`,
+  };
 }
 
 export function describeConformance(
@@ -430,6 +458,110 @@ export function describeConformance(
       const result = await run({ typescript: 'return "x".repeat(5000000);', python: 'return "x" * 5000000' });
       expectFailure(result, 'output-limit');
       await expectCleanNextRun();
+    });
+
+    // One byte under, at, and over the cap; `null` returned costs its 4 bytes of JSON.
+    const cap = CONFORMANCE_LIMITS.outputLimitBytes;
+    for (const [shape, lineChars] of [['short lines (newlines count)', 9], ['one long line', cap]] as const) {
+      for (const delta of [-1, 0, 1]) {
+        const total = cap + delta;
+        it(`counts output of ${shape} at cap${delta === 0 ? '' : delta < 0 ? ' - 1' : ' + 1'} (${total} bytes)`, async () => {
+          const result = await run(printing(total - 4, Math.min(lineChars, total - 5)));
+          if (delta > 0) {
+            expectFailure(result, 'output-limit');
+          } else {
+            expectSuccess(result, null);
+            expect(result.logs.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0)).toBe(total - 4);
+          }
+        });
+      }
+    }
+
+    it('counts bytes a Python program writes straight to fds 1 and 2, exactly up to the cap', async () => {
+      // A TypeScript program has no file descriptors to write to.
+      if (runtime.language !== 'python') return;
+      const writing = (bytes: number): Programs => ({
+        typescript: '',
+        python: `import os\nhalf = ${Math.floor(bytes / 2)}\nos.write(1, b"x" * half)\nos.write(2, b"y" * (${bytes} - half))\nreturn None`,
+      });
+      expectSuccess(await run(writing(cap - 5)), null);
+      expectSuccess(await run(writing(cap - 4)), null);
+      expectFailure(await run(writing(cap - 3)), 'output-limit');
+      await expectCleanNextRun();
+    });
+
+    it('counts a returned value by its JSON text, exactly up to the cap', async () => {
+      // A string of n characters is n + 2 bytes of JSON.
+      const at = await run({ typescript: `return "v".repeat(${cap - 2});`, python: `return "v" * ${cap - 2}` });
+      expect(at.error).toBeUndefined();
+      expect((at.value as string).length).toBe(cap - 2);
+      expectFailure(await run({ typescript: `return "v".repeat(${cap - 1});`, python: `return "v" * ${cap - 1}` }), 'output-limit');
+      await expectCleanNextRun();
+    });
+
+    const unjsonResults: [string, string][] = [
+      ['getter', 'the host answered with a value that is not JSON: the result of tools.getter could not be read: the getter exploded'],
+      ['cyclic', 'the host answered with a value that is not JSON: the result of tools.cyclic: $.self: a cycle (the value contains itself) is not JSON'],
+      ['bigint', 'the host answered with a value that is not JSON: the result of tools.bigint: $.n: a bigint is not JSON'],
+    ];
+    for (const [member, message] of unjsonResults) {
+      it(`raises the error class when a tool answers ${member === 'getter' ? 'with a throwing getter' : `a ${member} value`}`, async () => {
+        const fixture = makeFixture();
+        const result = await run(
+          {
+            typescript: `try {\n  return await tools.${member}({});\n} catch (e) {\n  return { caught: e instanceof ToolCallError, toolName: e.toolName, message: e.message };\n}`,
+            python: `try:\n    return await tools.${member}({})\nexcept ToolCallError as e:\n    return {"caught": True, "toolName": e.toolName, "message": str(e)}`,
+          },
+          fixture,
+          // A backend that drops the failed answer leaves the program waiting: fail in seconds.
+          { timeoutMs: 10_000 },
+        );
+        expectSuccess(result, { caught: true, toolName: member, message });
+      });
+    }
+
+    it('reports a missing member as the language\'s own error, without calling the host', async () => {
+      const fixture = makeFixture();
+      const result = await run({ typescript: 'return await tools.missing({});', python: 'return await tools.missing({})' }, fixture);
+      expectFailure(result, 'exception');
+      expect(result.error?.name).toBe(runtime.language === 'typescript' ? 'TypeError' : 'AttributeError');
+      expect(fixture.calls).toEqual([]);
+    });
+
+    it('refuses a request timeoutMs that is not an integer from 1 to 3,600,000, running nothing', async () => {
+      for (const timeoutMs of [99_999_999_999, 3_600_001, 0, -1, 1.5, Number.NaN, '100' as unknown as number]) {
+        const fixture = makeFixture();
+        await expect(run({ typescript: 'await tools.echo({});', python: 'await tools.echo({})' }, fixture, { timeoutMs }), String(timeoutMs)).rejects.toThrow(
+          RuntimeOptionError,
+        );
+        expect(fixture.calls).toEqual([]);
+      }
+      await expectCleanNextRun();
+    });
+
+    it('refuses a configured timeoutMs out of bounds when the runtime is made', async () => {
+      for (const timeoutMs of [99_999_999_999, 0]) {
+        await expect(Promise.resolve().then(() => makeRuntime({ ...CONFORMANCE_LIMITS, timeoutMs }))).rejects.toThrow(RuntimeOptionError);
+      }
+    });
+
+    it('ends a run in progress as worker-exit when the runtime is disposed, and refuses runs after', async () => {
+      const own = await makeRuntime(CONFORMANCE_LIMITS);
+      const fixture = makeFixture();
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const functions = new Map(fixture.bindings[0]!.functions);
+      functions.set('started', async () => {
+        started();
+        return null;
+      });
+      const bindings = [{ ...fixture.bindings[0]!, functions }];
+      const pending = own.run({ program: { typescript: 'await tools.started({});\nawait tools.hang({});', python: 'await tools.started({})\nawait tools.hang({})' }[own.language], bindings });
+      await running;
+      await own.dispose();
+      const result = await pending;
+      expectFailure(result, 'worker-exit');
+      await expect(own.run({ program: 'return 1', bindings })).rejects.toThrow(/disposed/);
     });
 
     it('keeps no state between runs: globals, patched builtins and bindings start fresh', async () => {

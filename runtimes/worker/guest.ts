@@ -1,5 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { type Context, Script, constants, createContext } from 'node:vm';
+import { runMessages } from '../seam/messages.js';
+import { logLineBytes, valueBytes } from '../seam/output.js';
+import { GUEST_ERROR_KINDS } from '../seam/result.js';
 import type { GuestFailureKind, GuestFrame, HostFrame } from './protocol.js';
 import { realmBootstrap } from './realm-bootstrap.js';
 import { PROGRAM_FILE } from './strip-types.js';
@@ -63,7 +66,7 @@ function end(run: Run, frame: GuestFrame): void {
 }
 
 function outputLimitFrame(run: Run): GuestFrame {
-  return { type: 'failure', kind: 'output-limit', message: `the program's output exceeded the limit of ${run.outputLimitBytes} bytes` };
+  return { type: 'failure', kind: 'output-limit', message: runMessages.outputLimit(run.outputLimitBytes).message };
 }
 
 /** Counts output against the cap; past it, the run ends with output-limit. */
@@ -74,13 +77,11 @@ function spend(run: Run, bytes: number): boolean {
   return false;
 }
 
-const FAILURE_KINDS: ReadonlySet<string> = new Set<GuestFailureKind>(['exception', 'invalid-output', 'output-limit']);
-
 /** What the bridge does for a run; every argument is a string the realm sent. */
 const operations: Record<string, (run: Run, a: string, b: string, c: string) => string | Promise<string>> = {
   log(run, text) {
     for (const line of text.split('\n')) {
-      if (!spend(run, Buffer.byteLength(line) + 1)) return 'closed';
+      if (!spend(run, logLineBytes(line))) return 'closed';
       post({ type: 'log', line });
     }
     return 'ok';
@@ -108,11 +109,11 @@ const operations: Record<string, (run: Run, a: string, b: string, c: string) => 
     return 'ok';
   },
   result(run, value) {
-    if (spend(run, Buffer.byteLength(value))) end(run, { type: 'result', value });
+    if (spend(run, valueBytes(value))) end(run, { type: 'result', value });
     return 'ok';
   },
   failure(run, kind, name, message) {
-    if (!FAILURE_KINDS.has(kind)) return 'closed';
+    if (!GUEST_ERROR_KINDS.has(kind as GuestFailureKind)) return 'closed';
     end(run, { type: 'failure', kind: kind as GuestFailureKind, ...(name === '' ? {} : { name }), message });
     return 'ok';
   },

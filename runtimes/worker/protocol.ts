@@ -4,11 +4,10 @@
  * serializer, and the host validates every value it receives with the seam's parser.
  */
 
-export interface NamespaceShape {
-  name: string;
-  members: string[];
-  errorClass?: { name: string; memberProperty: string };
-}
+import type { NamespaceShape } from '../seam/calls.js';
+import { readGuestError } from '../seam/result.js';
+
+export type { NamespaceShape };
 
 /** The program's parameters, in order: each namespace, followed by its error class when it has one. */
 export function globalNames(namespaces: readonly NamespaceShape[]): string[] {
@@ -36,8 +35,6 @@ export type GuestFrame =
 
 /** The frames that belong to a run, as opposed to the worker's own lifecycle reports. */
 export type RunFrame = Exclude<GuestFrame, { type: 'idle' | 'ready' }>;
-
-const FAILURE_KINDS: ReadonlySet<string> = new Set<GuestFailureKind>(['exception', 'invalid-output', 'output-limit']);
 
 function field(frame: object, key: string): unknown {
   return Object.hasOwn(frame, key) ? (frame as Record<string, unknown>)[key] : undefined;
@@ -70,12 +67,9 @@ export function readGuestFrame(raw: unknown): GuestFrame | undefined {
     return typeof value === 'string' ? { type, value } : undefined;
   }
   if (type === 'failure') {
-    const kind = field(raw, 'kind');
-    const name = field(raw, 'name');
-    const message = field(raw, 'message');
-    if (typeof kind !== 'string' || !FAILURE_KINDS.has(kind) || typeof message !== 'string') return undefined;
-    if (name !== undefined && typeof name !== 'string') return undefined;
-    return { type, kind: kind as GuestFailureKind, message, ...(name === undefined ? {} : { name }) };
+    const error = readGuestError(field(raw, 'kind'), field(raw, 'message'), field(raw, 'name'));
+    if (error === undefined) return undefined;
+    return { type, kind: error.kind as GuestFailureKind, message: error.message, ...(error.name === undefined ? {} : { name: error.name }) };
   }
   return undefined;
 }

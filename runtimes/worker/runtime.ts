@@ -1,8 +1,12 @@
-import { JsonValueError, parseJsonValue, toJsonText } from '../seam/json.js';
+import { answerCallText, namespaceShapes } from '../seam/calls.js';
+import { parseJsonValue } from '../seam/json.js';
+import { runMessages } from '../seam/messages.js';
+import { runTimeoutMs } from '../seam/options.js';
+import { OutputBudget } from '../seam/output.js';
 import { assertValidBindings } from '../seam/validate.js';
 import type { BindingNamespace, CodeRuntime, JsonValue, RunError, RunRequest, RunResult } from '../seam/types.js';
 import { WORKER_DEFAULTS, parseWorkerConfig, type WorkerRuntimeConfig } from './config.js';
-import { type GuestFrame, type HostFrame, type NamespaceShape, type RunFrame, globalNames } from './protocol.js';
+import { type GuestFrame, type HostFrame, type RunFrame, globalNames } from './protocol.js';
 import { stripTypes } from './strip-types.js';
 import { type WorkerEvent, type WorkerLease, WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 
@@ -14,10 +18,6 @@ import { type WorkerEvent, type WorkerLease, WorkerPool, type WorkerPoolOptions 
  */
 export function createWorkerRuntime(config: WorkerRuntimeConfig = {}, pool: Omit<WorkerPoolOptions, 'heapMb'> = {}): CodeRuntime {
   return new WorkerRuntime(parseWorkerConfig(config), pool);
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 class WorkerRuntime implements CodeRuntime {
@@ -37,22 +37,19 @@ class WorkerRuntime implements CodeRuntime {
   }
 
   async run(request: RunRequest): Promise<RunResult> {
-    if (this.#disposed) throw new Error('the TypeScript worker runtime was disposed');
+    if (this.#disposed) throw runMessages.disposed('TypeScript worker');
     assertValidBindings(request.bindings);
-    if (request.signal?.aborted) return { logs: [], error: { kind: 'abort', message: 'the run was aborted before it started' } };
+    const timeoutMs = runTimeoutMs(request.timeoutMs, this.#timeoutMs);
+    if (request.signal?.aborted) return { logs: [], error: runMessages.abortedBeforeStart() };
 
-    const namespaces: NamespaceShape[] = request.bindings.map((binding) => ({
-      name: binding.name,
-      members: [...binding.functions.keys()],
-      ...(binding.errorClass === undefined ? {} : { errorClass: { ...binding.errorClass } }),
-    }));
+    const namespaces = namespaceShapes(request.bindings);
     const stripped = await stripTypes(request.program, globalNames(namespaces));
     if ('error' in stripped) return { logs: [], error: { kind: 'exception', ...stripped.error } };
-    if (request.signal?.aborted) return { logs: [], error: { kind: 'abort', message: 'the run was aborted before it started' } };
-    if (this.#disposed) throw new Error('the TypeScript worker runtime was disposed');
+    if (request.signal?.aborted) return { logs: [], error: runMessages.abortedBeforeStart() };
+    if (this.#disposed) throw runMessages.disposed('TypeScript worker');
 
     return new RunSession(this.#pool, request.bindings, {
-      timeoutMs: request.timeoutMs ?? this.#timeoutMs,
+      timeoutMs,
       heapMb: this.#heapMb,
       outputLimitBytes: this.#outputLimitBytes,
       signal: request.signal,
@@ -79,18 +76,20 @@ interface SessionLimits {
  */
 class RunSession {
   readonly #logs: string[] = [];
-  #outputBytes = 0;
+  readonly #output: OutputBudget;
   #settled = false;
   #resolve!: (result: RunResult) => void;
   #timer: NodeJS.Timeout | undefined;
   #lease!: WorkerLease;
-  readonly #onAbort = (): void => this.#finish({ kind: 'abort', message: 'the run was aborted' });
+  readonly #onAbort = (): void => this.#finish(runMessages.aborted());
 
   constructor(
     private readonly pool: WorkerPool,
     private readonly bindings: readonly BindingNamespace[],
     private readonly limits: SessionLimits,
-  ) {}
+  ) {
+    this.#output = new OutputBudget(limits.outputLimitBytes);
+  }
 
   start(frame: HostFrame): Promise<RunResult> {
     const done = new Promise<RunResult>((resolve) => (this.#resolve = resolve));
@@ -103,10 +102,7 @@ class RunSession {
 
   #startBudget(): void {
     if (this.#settled || this.#timer !== undefined) return;
-    this.#timer = setTimeout(
-      () => this.#finish({ kind: 'timeout', message: `the program ran longer than its time budget of ${this.limits.timeoutMs} ms` }),
-      this.limits.timeoutMs,
-    );
+    this.#timer = setTimeout(() => this.#finish(runMessages.timeout(this.limits.timeoutMs)), this.limits.timeoutMs);
   }
 
   #onEvent(event: WorkerEvent): void {
@@ -149,29 +145,27 @@ class RunSession {
   }
 
   /** Counts output the host receives; the worker counts too, but the host does not rely on it. */
-  #spend(bytes: number): boolean {
-    this.#outputBytes += bytes;
-    if (this.#outputBytes <= this.limits.outputLimitBytes) return true;
-    this.#finish({ kind: 'output-limit', message: `the program's output exceeded the limit of ${this.limits.outputLimitBytes} bytes` });
-    return false;
+  #spend(fits: boolean): boolean {
+    if (!fits) this.#finish(runMessages.outputLimit(this.limits.outputLimitBytes));
+    return fits;
   }
 
   #onFrame(frame: RunFrame): void {
     if (this.#settled) return;
     switch (frame.type) {
       case 'log':
-        if (this.#spend(Buffer.byteLength(frame.line) + 1)) this.#logs.push(frame.line);
+        if (this.#spend(this.#output.log(frame.line))) this.#logs.push(frame.line);
         return;
       case 'call':
         void this.#call(frame);
         return;
       case 'result': {
-        if (!this.#spend(Buffer.byteLength(frame.value))) return;
+        if (!this.#spend(this.#output.value(frame.value))) return;
         let value: JsonValue;
         try {
           value = parseJsonValue(frame.value, 'the returned value');
         } catch (error) {
-          this.#finish({ kind: 'invalid-output', message: errorMessage(error) });
+          this.#finish({ kind: 'invalid-output', message: (error as Error).message });
           return;
         }
         this.#finish(undefined, value, true);
@@ -189,29 +183,8 @@ class RunSession {
   }
 
   async #call(frame: Extract<GuestFrame, { type: 'call' }>): Promise<void> {
-    const reply = (answer: { ok: string } | { error: string }): void => {
-      if (!this.#settled) this.#lease.post({ type: 'reply', id: frame.id, ...answer } satisfies HostFrame);
-    };
-    const binding = this.bindings.find((candidate) => candidate.name === frame.namespace);
-    const fn = binding?.functions.get(frame.member);
-    if (fn === undefined) {
-      reply({ error: `${frame.namespace} has no member ${JSON.stringify(frame.member)}` });
-      return;
-    }
-    const label = `${frame.namespace}[${JSON.stringify(frame.member)}]`;
-    let args: JsonValue;
-    try {
-      args = parseJsonValue(frame.args, `the arguments of ${label}`);
-    } catch (error) {
-      reply({ error: errorMessage(error) });
-      return;
-    }
-    try {
-      const result = await fn(args);
-      reply({ ok: toJsonText(result, `the result of ${label}`) });
-    } catch (error) {
-      // A result that is not JSON is the host's fault, but the program still deserves a failed call.
-      reply({ error: error instanceof JsonValueError ? `the host answered with a value that is not JSON: ${error.message}` : errorMessage(error) });
-    }
+    const answer = await answerCallText(this.bindings, frame.namespace, frame.member, frame.args);
+    if (this.#settled) return;
+    this.#lease.post('okJson' in answer ? { type: 'reply', id: frame.id, ok: answer.okJson } : { type: 'reply', id: frame.id, error: answer.error });
   }
 }

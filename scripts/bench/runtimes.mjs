@@ -60,7 +60,7 @@ export default async function bench(log) {
   report(await measure({ name: 'worker', language: 'typescript', create: () => createWorkerRuntime() }));
 
   // The interpreter the process isolation itself resolves `python3` to, so the ratio compares like with like.
-  const python = await resolveInterpreter('python3', processContainment().user);
+  const python = await resolveInterpreter('python3', processContainment().runUids?.first);
   report(
     await measure({
       name: 'python-process',

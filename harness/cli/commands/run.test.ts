@@ -74,7 +74,11 @@ describe('concord run', () => {
     [['--runtime', 'cobol', 'PROGRAM'], /--runtime "cobol": unknown runtime \(known: typescript/],
     [['--runtime', 'typescript:3.11', 'PROGRAM'], /write typescript without a version/],
     [['--runtime', 'pyodide:2.7', 'PROGRAM'], /write pyodide or pyodide:3\.X with 3\.X one of 3\.11, 3\.12, 3\.13, 3\.14/],
-    [['--runtime', 'typescript', '--timeout-ms', '-5', 'PROGRAM'], /expected a positive whole number/],
+    [['--runtime', 'typescript', '--timeout-ms', '-5', 'PROGRAM'], /expected a whole number of milliseconds from 1 to 3600000/],
+    ...['typescript', 'python-process', 'python-container', 'pyodide'].map((runtime): [string[], RegExp] => [
+      ['--runtime', runtime, '--timeout-ms', '99999999999', 'PROGRAM'],
+      /--timeout-ms.*from 1 to 3600000/,
+    ]),
     [['--runtime', 'typescript', 'missing.ts'], /missing\.ts: cannot read the program file/],
     [['PROGRAM'], /required option '--runtime <runtime>' not specified/],
   ])('exits 2 on bad usage: %j', async (args, message) => {

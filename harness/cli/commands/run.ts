@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { LIMIT_BOUNDS } from '../../../runtimes/seam/options.js';
 
 /**
  * `concord run`: runs one program on one code runtime against fixture tools and prints the RunResult as
@@ -11,10 +12,12 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
+/** The same bounds every runtime applies to its time budget, checked before any runtime starts. */
 function parseTimeout(text: string): number {
+  const [min, max] = LIMIT_BOUNDS.timeoutMs;
   const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidArgumentError('expected a positive whole number of milliseconds, e.g. --timeout-ms 5000');
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new InvalidArgumentError(`expected a whole number of milliseconds from ${min} to ${max}, e.g. --timeout-ms 5000`);
   }
   return value;
 }

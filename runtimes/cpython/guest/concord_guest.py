@@ -41,8 +41,25 @@ This module has two layers.
                    ``{"type": "call", "call": k, "namespace", "member", "args"}``
                    ``{"type": "log", "line": str}``
                    ``{"type": "result", "value" | "error"}`` (as ``run_program`` returns it)
+                   ``{"type": "written", "bytes": n}`` - the run wrote n more bytes straight to its fds 1 and 2
+                   (``os.write``): they are not shown, but they count against the output cap.
                    ``{"type": "ended", "status": "exit 0" | "signal 9"}`` - the run's process and everything it
-                   started are gone; the server takes the next ``run``.
+                   started are gone (and every ``written`` frame of the run was sent); the server takes the
+                   next ``run``.
+
+   The server takes one optional argument, a JSON object saying how runs are kept apart::
+
+       {"scratch": "/tmp/concord-runs-x", "uidBase": 2000000000, "wipe": ["/tmp"]}
+
+   ``scratch``  a folder the server may write; each run gets a fresh folder inside it as its working
+                directory, ``TMPDIR`` and ``HOME``, removed with everything in it once the run is over.
+   ``uidBase``  when the server runs as root: each run switches to a uid (and gid) of its own,
+                ``uidBase + pid * RUN_UID_SLOTS + n`` for the server's pid and its n-th run, before the
+                program starts. Pids are unique among live processes, so no two live runs on the host
+                share an account: a run cannot signal, trace or read another. Every process of that uid is
+                killed before the uid's first run on this server (an earlier server with the same pid may have
+                died mid-run); after each run the server kills and reaps everything the run started.
+   ``wipe``     folders whose entries are removed after every run (a container's private ``/tmp``).
 
    Each ``run`` forks a fresh child of the idle server, so no state survives between runs. The child gets
    private pipes to the server, never the host's channel; the server forwards only well-formed
@@ -91,6 +108,8 @@ MAX_FRAME_BYTES = 64 * 1024 * 1024
 # How long a child waits for the host to accept its run channel before it keeps the relayed pipes.
 CHANNEL_ATTACH_SECONDS = 10
 CHANNEL_ATTACHED = b'{"type":"attached"}\n'
+# Uids one server cycles through for its runs (see the ``uidBase`` option).
+RUN_UID_SLOTS = 16
 CO_ASYNC_GENERATOR = 0x200
 
 
@@ -450,8 +469,77 @@ def _status_text(status):
     return "exit %d" % os.WEXITSTATUS(status)
 
 
+def _become(uid):
+    """Drops every privilege for ``uid`` (and the gid of the same number), with no supplementary groups."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
+def _signal_uid(uid):
+    """A helper becomes ``uid`` and sends SIGKILL to every process it may signal: all of that uid but itself."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            _become(uid)
+            os.kill(-1, signal.SIGKILL)
+        except OSError:
+            pass
+        _os_exit(0)
+    os.waitpid(pid, 0)
+
+
+def _kill_uid(uid):
+    """Kills every process of ``uid``: one round reaches them all, because a new process joins the end of
+    the kernel's task list (the signal reaches it later in the same walk) and a fork racing with the signal
+    fails. Orphans come back to this subreaper and are reaped."""
+    _signal_uid(uid)
+    _reap_descendants()
+
+
+def _remove_entries(folder):
+    import shutil
+
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return
+    for entry in entries:
+        path = os.path.join(folder, entry)
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
+
+
+class _RunPlace:
+    """Where one run lives: its uid (or None) and its scratch folder (or None)."""
+
+    def __init__(self, uid, scratch):
+        self.uid = uid
+        self.scratch = scratch
+
+    def enter(self):
+        """In the run's child: move into the scratch folder and drop to the run's uid."""
+        if self.scratch is not None:
+            os.chdir(self.scratch)
+            os.environ["TMPDIR"] = os.environ["HOME"] = self.scratch
+        if self.uid is not None:
+            _become(self.uid)
+
+
 class _Server:
-    def __init__(self):
+    def __init__(self, options):
+        scratch = options.get("scratch")
+        self.scratch_parent = scratch if isinstance(scratch, str) and scratch else None
+        uid_base = options.get("uidBase")
+        self.uid_base = uid_base if isinstance(uid_base, int) and os.getuid() == 0 else None
+        wipe = options.get("wipe")
+        self.wipe = [folder for folder in wipe if isinstance(folder, str)] if isinstance(wipe, list) else []
+        self.runs = 0
         self.proto_in = os.dup(0)
         self.proto_out = os.dup(1)
         self.devnull = os.open(os.devnull, os.O_RDWR)
@@ -487,15 +575,50 @@ class _Server:
                         return
                     spare = self._fork_spare()
 
+    def _place(self):
+        """The next run's uid and scratch folder, made ready: nothing of an earlier holder survives."""
+        n = self.runs % RUN_UID_SLOTS
+        self.runs += 1
+        uid = None
+        if self.uid_base is not None:
+            uid = self.uid_base + os.getpid() * RUN_UID_SLOTS + n
+            if self.runs <= RUN_UID_SLOTS:
+                # First use here: an earlier server with this pid may have died mid-run and left processes.
+                _kill_uid(uid)
+        scratch = None
+        if self.scratch_parent is not None:
+            scratch = os.path.join(self.scratch_parent, "run-%d-%d" % (os.getpid(), n))
+            import shutil
+
+            shutil.rmtree(scratch, ignore_errors=True)
+            os.mkdir(scratch, 0o700)
+            if uid is not None:
+                os.chown(scratch, uid, uid)
+        return _RunPlace(uid, scratch)
+
+    def _clear(self, place):
+        """After a run: nothing it wrote stays. Its processes are already gone: every one of them descends
+        from this subreaper, which killed and reaped them all, so its uid needs no signal of its own."""
+        if place.scratch is not None:
+            import shutil
+
+            shutil.rmtree(place.scratch, ignore_errors=True)
+        for folder in self.wipe:
+            _remove_entries(folder)
+
     def _fork_spare(self):
         """A child forked ahead of its run, waiting for the run frame: forking is off the run's path."""
+        place = self._place()
         up_r, up_w = os.pipe()
         down_r, down_w = os.pipe()
+        # The run's fds 1 and 2: what it writes there is counted, never shown.
+        out_r, out_w = os.pipe()
         pid = os.fork()
         if pid == 0:
             os.close(up_r)
             os.close(down_w)
-            self._child(up_w, down_r)
+            os.close(out_r)
+            self._child(up_w, down_r, out_w, place)
         # Its own process group, so one signal reaches everything the run starts (set on both sides of
         # the fork: whichever runs first wins the race).
         try:
@@ -504,26 +627,39 @@ class _Server:
             pass
         os.close(up_w)
         os.close(down_r)
-        return pid, up_r, down_w
+        os.close(out_w)
+        return pid, up_r, down_w, out_r, place
 
     def run(self, line, spare):
         """Hand the run frame ``line`` to the spare child and relay; False when the host has gone away."""
-        pid, up_r, down_w = spare
-        self.send({"type": "started", "group": pid})
+        pid, up_r, down_w, out_r, place = spare
+        started = {"type": "started", "group": pid}
+        if place.uid is not None:
+            started["uid"] = place.uid
+        self.send(started)
         try:
             _write_all(down_w, line + b"\n")
         except BrokenPipeError:
             pass  # the spare is gone; the relay reports its exit as the run's end
         os.set_blocking(down_w, False)
-        host_open = self._relay(pid, up_r, down_w)
+        host_open = self._relay(pid, up_r, down_w, out_r, place)
         os.close(up_r)
         os.close(down_w)
+        os.close(out_r)
         return host_open
 
-    def _relay(self, pid, up_r, down_w):
+    def _count_written(self, out_r):
+        """Reads what the run wrote to its fds 1 and 2 and tells the host how much; False at end of file."""
+        data = os.read(out_r, 1 << 16)
+        if data:
+            self.send({"type": "written", "bytes": len(data)})
+        return bool(data)
+
+    def _relay(self, pid, up_r, down_w, out_r, place):
         selector = selectors.DefaultSelector()
         selector.register(self.proto_in, selectors.EVENT_READ, "host")
         selector.register(up_r, selectors.EVENT_READ, "child")
+        selector.register(out_r, selectors.EVENT_READ, "written")
         selector.register(self.wake_r, selectors.EVENT_READ, "signal")
         child = _LineReader(up_r)
         pending = bytearray()
@@ -549,6 +685,9 @@ class _Server:
                 elif key.data == "child":
                     if not self._forward(child):
                         selector.unregister(up_r)
+                elif key.data == "written":
+                    if not self._count_written(out_r):
+                        selector.unregister(out_r)
                 elif key.data == "signal":
                     os.read(self.wake_r, 512)
                     done, raw = os.waitpid(pid, os.WNOHANG)
@@ -559,9 +698,16 @@ class _Server:
         # Descendants first: once no writer is left, the pipe holds all the run ever wrote.
         _kill_group(pid)
         _reap_descendants()
+        self._clear(place)
         os.set_blocking(up_r, False)
         try:
             while self._forward(child):
+                pass
+        except BlockingIOError:
+            pass
+        os.set_blocking(out_r, False)
+        try:
+            while self._count_written(out_r):
                 pass
         except BlockingIOError:
             pass
@@ -600,7 +746,7 @@ class _Server:
             _write_all(self.proto_out, out)
         return True
 
-    def _child(self, up_w, down_r):
+    def _child(self, up_w, down_r, out_w, place):
         status = 70
         try:
             os.setpgid(0, 0)
@@ -608,7 +754,9 @@ class _Server:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             for fd in (self.proto_in, self.proto_out, self.wake_r, self.wake_w):
                 os.close(fd)
-            os.dup2(self.devnull, 2)
+            os.dup2(out_w, 1)
+            os.dup2(out_w, 2)
+            os.close(out_w)
             os.close(self.devnull)
             if self.libc is not None:
                 self.libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
@@ -616,20 +764,32 @@ class _Server:
             session = _ChildSession(up_w, down_r)
             frame = session.wait_for_run()
             if frame is not None:
-                _apply_limits(frame.get("limits") or {})
+                # The channel is reached with the server's rights; only then does the run drop to its own.
                 session.attach(frame.get("channel"))
+                place.enter()
+                if self.libc is not None:
+                    # A change of uid clears the parent-death signal: set it again.
+                    self.libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+                _apply_limits(frame.get("limits") or {}, self.libc)
                 session.run(frame)
             status = 0
         finally:
             _os_exit(status)
 
 
-def _apply_limits(limits):
+M_ARENA_MAX = -8
+
+
+def _apply_limits(limits, libc):
     import resource  # not in Pyodide's standard library: only the pre-fork server needs it
 
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     memory = limits.get("memoryBytes")
     if isinstance(memory, int) and memory > 0:
+        # glibc reserves 64 MiB of address space per thread arena: under an address-space cap a few
+        # threads would fail to start without using any memory. Two arenas make the cap count real use.
+        if libc is not None:
+            libc.mallopt(M_ARENA_MAX, 2)
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     processes = limits.get("processes")
     if isinstance(processes, int) and processes > 0:
@@ -743,7 +903,13 @@ class _ChildSession:
 
 
 def main():
-    _Server().serve()
+    options = {}
+    if len(sys.argv) > 1:
+        try:
+            options = json.loads(sys.argv[1])
+        except ValueError:
+            options = {}
+    _Server(options if isinstance(options, dict) else {}).serve()
 
 
 if __name__ == "__main__":

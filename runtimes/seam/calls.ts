@@ -1,0 +1,80 @@
+import { JsonValueError, jsonPathStep, parseJsonValue, toJsonText } from './json.js';
+import type { BindingNamespace, JsonValue } from './types.js';
+
+/**
+ * The host side of a program's call to `namespace.member`, shared by every backend: the shapes a guest
+ * needs to build its globals, and one way to resolve, run and answer a call. Whatever goes wrong (a member
+ * that does not exist, arguments or a result that are not lossless JSON, a host function that throws, a
+ * result whose getter throws, a cycle, a BigInt) becomes an error answer the program receives as the
+ * namespace's error class. Answering never rejects, so a caller can fire it and forget it.
+ */
+
+/** What a guest needs to know of a namespace: its global name, member names and error class. */
+export interface NamespaceShape {
+  name: string;
+  members: string[];
+  errorClass?: { name: string; memberProperty: string };
+}
+
+export function namespaceShapes(bindings: readonly BindingNamespace[]): NamespaceShape[] {
+  return bindings.map((binding) => ({
+    name: binding.name,
+    members: [...binding.functions.keys()],
+    ...(binding.errorClass === undefined ? {} : { errorClass: { name: binding.errorClass.name, memberProperty: binding.errorClass.memberProperty } }),
+  }));
+}
+
+/** How messages name a member: `tools.search`, or `tools["exotic-name"]` when it is not an identifier. */
+export function callLabel(namespace: string, member: string): string {
+  return jsonPathStep(namespace, member);
+}
+
+/** A call's answer: the result as checked lossless JSON text, or the message of the error to raise. */
+export type CallAnswer = { okJson: string } | { error: string };
+
+/** The message of anything thrown, without trusting it: a thrown value may itself throw when read. */
+function thrownMessage(error: unknown): string {
+  try {
+    if (error instanceof Error) return String(error.message);
+    return String(error);
+  } catch {
+    return 'the host function failed with a value that cannot be read';
+  }
+}
+
+/** The host function behind `namespace.member`, or undefined; a Map lookup, so `__proto__` is just a name. */
+function findMember(bindings: readonly BindingNamespace[], namespace: string, member: string) {
+  return bindings.find((candidate) => candidate.name === namespace)?.functions.get(member);
+}
+
+/** Calls `namespace.member` with arguments already checked as lossless JSON. Never rejects. */
+export async function answerCall(bindings: readonly BindingNamespace[], namespace: string, member: string, args: JsonValue): Promise<CallAnswer> {
+  const fn = findMember(bindings, namespace, member);
+  const label = callLabel(namespace, member);
+  if (fn === undefined) return { error: `${namespace} has no member ${JSON.stringify(member)}` };
+  let result: unknown;
+  try {
+    result = await fn(args);
+  } catch (error) {
+    return { error: thrownMessage(error) };
+  }
+  try {
+    return { okJson: toJsonText(result, `the result of ${label}`) };
+  } catch (error) {
+    // A result that is not JSON is the host's fault, but the program still deserves a failed call.
+    const detail = error instanceof JsonValueError ? error.message : `the result of ${label} could not be read: ${thrownMessage(error)}`;
+    return { error: `the host answered with a value that is not JSON: ${detail}` };
+  }
+}
+
+/** Calls `namespace.member` with arguments as JSON text from the guest (checked here). Never rejects. */
+export async function answerCallText(bindings: readonly BindingNamespace[], namespace: string, member: string, argsJson: string): Promise<CallAnswer> {
+  if (findMember(bindings, namespace, member) === undefined) return { error: `${namespace} has no member ${JSON.stringify(member)}` };
+  let args: JsonValue;
+  try {
+    args = parseJsonValue(argsJson, `the arguments of ${callLabel(namespace, member)}`);
+  } catch (error) {
+    return { error: thrownMessage(error) };
+  }
+  return answerCall(bindings, namespace, member, args);
+}

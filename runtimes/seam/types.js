@@ -1,2 +1,0 @@
-/** The contract between the tool layer and every code-runtime backend. */
-export {};
