@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { LIMIT_BOUNDS } from '../../../runtimes/seam/options.js';
+import { projectOrExit, rootOption } from '../project-option.js';
 
 /**
  * `concord run`: runs one program on one code runtime against fixture tools and prints the RunResult as
@@ -10,6 +11,7 @@ export interface RunOptions {
   runtime: string;
   tools?: string;
   timeoutMs?: number;
+  root?: string;
 }
 
 /** The same bounds every runtime applies to its time budget, checked before any runtime starts. */
@@ -32,13 +34,16 @@ export function registerRun(program: Command): void {
       'where to run it: typescript (worker thread), python-process (local python3), python-container[:3.X] (Docker image), pyodide[:3.X] (CPython in WebAssembly)',
     )
     .option('--tools <FILE.json>', 'tools to bind: a JSON array of {name, ...}; each answers with its arguments, or fails when its name starts with "fail" (default: echo and fail)')
-    .option('--timeout-ms <N>', 'time budget of the run in milliseconds', parseTimeout)
+    .option('--timeout-ms <N>', 'time budget of the run in milliseconds (default: timeoutMs of concord.config.yml, else the runtime\'s)', parseTimeout)
+    .addOption(rootOption())
     .addHelpText(
       'after',
       '\nExit codes: 0 when the program ran (whatever it did: see "error" in the output), 1 when the runtime could not start, 2 on bad usage.\n',
     )
     .action(async (programFile: string, options: RunOptions) => {
+      const project = await projectOrExit('run', options);
+      const timeoutMs = options.timeoutMs ?? project.config.timeoutMs;
       const { runProgram } = await import('../run-program.js');
-      process.exitCode = await runProgram(programFile, options);
+      process.exitCode = await runProgram(programFile, { ...options, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
     });
 }
