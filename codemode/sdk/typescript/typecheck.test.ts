@@ -71,7 +71,7 @@ const VARIED_TOOLS: ToolDefinition[] = [
   { name: 'search-docs', description: 'same base as search_docs', parameters: { type: 'object' } },
   { name: 'open', description: 'open object', parameters: object({ a: { type: 'string' } }, [], { additionalProperties: true }) },
   { name: 'none', description: 'no arguments', parameters: object({}, [], { additionalProperties: false }) },
-  { name: 'broken', description: 'schema outside the subset', parameters: { type: 'string', format: 'uri' }, output: { $ref: '#' } },
+  { name: 'broken', description: 'schema with no type', parameters: { type: 'date', format: 'uri' }, output: { $ref: '#' } },
   { name: 'deep', description: '', parameters: object({ list: listChain(200), chain: objectChain(100), union: oneOfChain(1_000) }) },
   {
     name: 'keys',
