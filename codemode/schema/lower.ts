@@ -82,11 +82,12 @@ function pointerSegments(ref: string): string[] | undefined {
 const DEFINITION_FOLDERS = new Set(['$defs', 'definitions', 'schemas']);
 
 interface Plan {
-  children: { node: unknown; path: string }[];
+  children: { node: unknown; path: string; name?: string }[];
   build: (cores: CoreSchema[]) => CoreSchema;
 }
 
-type Frame = { enter: true; node: unknown; path: string } | { enter: false; node: object; count: number; build: Plan['build'] };
+/** `name`: the field or definition name the node stands under, if any. */
+type Frame = { enter: true; node: unknown; path: string; name?: string } | { enter: false; node: object; count: number; build: Plan['build'] };
 
 class Lowering {
   readonly degradations: SchemaViolation[] = [];
@@ -103,7 +104,8 @@ class Lowering {
   run(): CoreSchema {
     const schema = this.lower(this.#root, '$');
     for (let next = this.#pending.shift(); next !== undefined; next = this.#pending.shift()) {
-      this.definitions.get(next.key)!.schema = this.lower(next.target, next.path);
+      const definition = this.definitions.get(next.key)!;
+      definition.schema = this.lower(next.target, next.path, definition.name);
     }
     this.#markCycles();
     return schema;
@@ -114,8 +116,8 @@ class Lowering {
     return ANY;
   }
 
-  lower(root: unknown, path: string): CoreSchema {
-    const frames: Frame[] = [{ enter: true, node: root, path }];
+  lower(root: unknown, path: string, name?: string): CoreSchema {
+    const frames: Frame[] = [{ enter: true, node: root, path, name }];
     const results: CoreSchema[] = [];
     for (let frame = frames.pop(); frame !== undefined; frame = frames.pop()) {
       if (!frame.enter) {
@@ -144,7 +146,7 @@ class Lowering {
         results.push(this.degrade(frame.path, 'this schema object contains itself; use $ref for recursion'));
         continue;
       }
-      const plan = this.#plan(node, frame.path);
+      const plan = this.#plan(node, frame.path, frame.name);
       this.#onPath.add(node);
       frames.push({ enter: false, node, count: plan.children.length, build: plan.build });
       for (let i = plan.children.length - 1; i >= 0; i--) frames.push({ enter: true, ...plan.children[i]! });
@@ -189,8 +191,8 @@ class Lowering {
     return { $ref: key };
   }
 
-  #plan(node: Record<string, unknown>, path: string): Plan {
-    const doc = schemaDocText(node);
+  #plan(node: Record<string, unknown>, path: string, name: string | undefined): Plan {
+    const doc = schemaDocText(node, name);
     const leaf = (core: CoreSchema): Plan => ({ children: [], build: () => withDoc(core, doc) });
     const at = (key: string) => memberPath(path, key);
 
@@ -267,7 +269,7 @@ class Lowering {
   #object(node: Record<string, unknown>, path: string, doc: string): Plan {
     const properties = isPlainObject(node.properties) ? node.properties : {};
     const names = Object.keys(properties);
-    const children = names.map((name) => ({ node: properties[name], path: memberPath(memberPath(path, 'properties'), name) }));
+    const children: Plan['children'] = names.map((name) => ({ node: properties[name], path: memberPath(memberPath(path, 'properties'), name), name }));
     const extra = node.additionalProperties;
     const extraIsSchema = isPlainObject(extra);
     if (extraIsSchema) children.push({ node: extra, path: memberPath(path, 'additionalProperties') });

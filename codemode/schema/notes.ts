@@ -70,9 +70,18 @@ export function schemaNotes(node: Record<string, unknown>): string[] {
   return notes;
 }
 
-/** The doc text of a node: its description (else its title), then its notes on a line of their own. */
-export function schemaDocText(node: Record<string, unknown>): string {
-  const own = typeof node.description === 'string' && node.description !== '' ? node.description : typeof node.title === 'string' ? node.title : '';
+/** Letters and digits only, lower case: `Pet Type`, `pet_type` and `PetType` read the same. */
+function nameKey(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/**
+ * The doc text of a node: its description (else its title), then its notes on a line of their own. A title
+ * that only restates `name` (the field or definition it stands under, as generated titles do) says nothing.
+ */
+export function schemaDocText(node: Record<string, unknown>, name?: string): string {
+  const title = typeof node.title === 'string' && (name === undefined || nameKey(node.title) !== nameKey(name)) ? node.title : '';
+  const own = typeof node.description === 'string' && node.description !== '' ? node.description : title;
   const notes = schemaNotes(node);
   if (notes.length === 0) return own;
   return own === '' ? notes.join('; ') : `${own}\n${notes.join('; ')}`;
