@@ -149,7 +149,10 @@ class Lowering {
       const plan = this.#plan(node, frame.path, frame.name);
       this.#onPath.add(node);
       frames.push({ enter: false, node, count: plan.children.length, build: plan.build });
-      for (let i = plan.children.length - 1; i >= 0; i--) frames.push({ enter: true, ...plan.children[i]! });
+      for (let i = plan.children.length - 1; i >= 0; i--) {
+        const child = plan.children[i]!;
+        frames.push({ enter: true, node: child.node, path: child.path, name: child.name });
+      }
     }
     return results.pop()!;
   }
