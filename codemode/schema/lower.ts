@@ -27,6 +27,7 @@ const STRUCTURE_KEYWORDS = [
 ];
 
 const ANY: CoreSchema = Object.freeze({}) as CoreSchema;
+const ON_PATH = Symbol('on path');
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -93,8 +94,8 @@ class Lowering {
   readonly degradations: SchemaViolation[] = [];
   readonly definitions = new Map<string, CoreDefinition>();
   readonly #root: unknown;
-  readonly #memo = new Map<object, CoreSchema>();
-  readonly #onPath = new Set<object>();
+  /** Each schema object met: on the current path, or lowered (one lookup tells which). */
+  readonly #state = new Map<object, CoreSchema | typeof ON_PATH>();
   readonly #pending: { key: string; target: unknown; path: string }[] = [];
 
   constructor(root: unknown) {
@@ -122,8 +123,7 @@ class Lowering {
     for (let frame = frames.pop(); frame !== undefined; frame = frames.pop()) {
       if (!frame.enter) {
         const core = frame.build(results.splice(results.length - frame.count, frame.count));
-        this.#memo.set(frame.node, core);
-        this.#onPath.delete(frame.node);
+        this.#state.set(frame.node, core);
         results.push(core);
         continue;
       }
@@ -137,17 +137,17 @@ class Lowering {
         results.push(this.degrade(frame.path, `${what}; written as any value`));
         continue;
       }
-      const known = this.#memo.get(node);
-      if (known !== undefined) {
+      const known = this.#state.get(node);
+      if (known !== undefined && known !== ON_PATH) {
         results.push(known);
         continue;
       }
-      if (this.#onPath.has(node)) {
+      if (known === ON_PATH) {
         results.push(this.degrade(frame.path, 'this schema object contains itself; use $ref for recursion'));
         continue;
       }
       const plan = this.#plan(node, frame.path, frame.name);
-      this.#onPath.add(node);
+      this.#state.set(node, ON_PATH);
       frames.push({ enter: false, node, count: plan.children.length, build: plan.build });
       for (let i = plan.children.length - 1; i >= 0; i--) {
         const child = plan.children[i]!;
