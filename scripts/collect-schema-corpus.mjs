@@ -259,7 +259,12 @@ function collectOpenApi(sources) {
     {
       name: 'createPet',
       description: 'Create a pet.',
-      parameters: { type: 'object', properties: { body: { oneOf: [{ $ref: '#/definitions/Cat' }, { $ref: '#/definitions/Dog' }] } }, required: ['body'], definitions: components },
+      parameters: {
+        type: 'object',
+        properties: { body: { oneOf: [{ $ref: '#/definitions/Cat' }, { $ref: '#/definitions/Dog' }], discriminator: { propertyName: 'petType', mapping: { cat: '#/definitions/Cat' } } } },
+        required: ['body'],
+        definitions: components,
+      },
       output: { $ref: '#/definitions/Pet', definitions: components },
     },
     {

@@ -20,6 +20,8 @@ export interface CoreSchema {
   const?: SchemaScalar;
   $ref?: string;
   description?: string;
+  /** The name a named type for this node takes (a definition written in place keeps its own name). */
+  name?: string;
 }
 
 /** A definition a lowered root refers to by `$ref`. */

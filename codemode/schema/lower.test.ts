@@ -74,6 +74,23 @@ describe('unions', () => {
     expect(schema).toEqual({ oneOf: [{ $ref: '#/$defs/Cat' }, { $ref: '#/$defs/Dog' }] });
   });
 
+  it('pins the tag an OpenAPI discriminator names only in its mapping or by the schema name', () => {
+    const { schema, degradations } = lower({
+      oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }],
+      discriminator: { propertyName: 'petType', mapping: { kitty: '#/components/schemas/Cat' } },
+      components: {
+        schemas: {
+          Pet: { type: 'object', properties: { petType: { type: 'string', description: 'The kind.' } }, required: ['petType'] },
+          Cat: { allOf: [{ $ref: '#/components/schemas/Pet' }, { type: 'object', properties: { lives: { type: 'integer' } } }] },
+          Dog: { type: 'object', properties: { petType: { type: 'string' } } },
+        },
+      },
+    });
+    expect(degradations).toEqual([]);
+    expect(schema.oneOf!.map((arm) => arm.properties!.petType)).toEqual([{ const: 'kitty', description: 'The kind.' }, { const: 'Dog' }]);
+    expect(schema.oneOf!.map((arm) => arm.required)).toEqual([['petType'], ['petType']]);
+  });
+
   it('enums and consts of mixed scalar types stay literals; object values degrade only that node', () => {
     expect(lower({ enum: ['a', 1, true, null, 'a'] }).schema).toEqual({ enum: ['a', 1, true, null] });
     const { schema, degradations } = lower({ type: 'object', properties: { a: { enum: [{}, 1] }, b: { const: 'x' } } });

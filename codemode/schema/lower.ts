@@ -67,6 +67,17 @@ function union(arms: readonly CoreSchema[]): CoreSchema {
   return arms.length === 1 ? arms[0]! : { oneOf: [...arms] };
 }
 
+/** An object arm with its discriminator field pinned to one literal (and required). */
+function withTag(core: CoreSchema, property: string, tag: string, name: string): CoreSchema {
+  if (core.type !== 'object') return core;
+  const fields: Record<string, CoreSchema> = Object.create(null);
+  Object.assign(fields, core.properties ?? {});
+  const description = fields[property]?.description;
+  fields[property] = description === undefined ? { const: tag } : { const: tag, description };
+  const required = core.required?.includes(property) ? core.required : [...(core.required ?? []), property];
+  return { ...core, properties: fields, required, name };
+}
+
 /** `~1` and `~0` unescaped, percent-decoding for URI fragments. */
 function pointerSegments(ref: string): string[] | undefined {
   if (ref === '#') return [];
@@ -216,11 +227,20 @@ class Lowering {
       const arms = node[armsKey] as unknown[];
       const base = pick(node, STRUCTURE_KEYWORDS.concat(['nullable']));
       const baseHasShape = hasShape(base);
-      const children = arms.map((arm, index) => ({ node: arm, path: `${at(armsKey)}[${index}]` }));
+      const tags: ({ tag: string; name: string } | undefined)[] = [];
+      const children = arms.map((arm, index) => {
+        const armPath = `${at(armsKey)}[${index}]`;
+        const tagged = this.#taggedArm(node.discriminator, arm, armPath);
+        tags.push(tagged);
+        return { node: tagged === undefined ? arm : tagged.target, path: armPath };
+      });
+      const tagName = isPlainObject(node.discriminator) ? node.discriminator.propertyName : undefined;
       if (baseHasShape) children.unshift({ node: base, path });
       return {
         children,
-        build: (cores) => {
+        build: (all) => {
+          const offset = baseHasShape ? 1 : 0;
+          const cores = all.map((core, i) => (i < offset || tags[i - offset] === undefined ? core : withTag(core, tagName as string, tags[i - offset]!.tag, tags[i - offset]!.name)));
           if (!baseHasShape) return withDoc(arms.length === 0 ? this.degrade(at(armsKey), `${armsKey} lists no schema`) : union(cores), doc);
           const [baseCore, ...armCores] = cores as [CoreSchema, ...CoreSchema[]];
           // Arms that only constrain (`{required: [...]}`) leave the shape beside them as it is.
@@ -252,6 +272,26 @@ class Lowering {
     const isArray = type === 'array' || (type === undefined && ['items', 'prefixItems'].some((key) => Object.hasOwn(node, key)));
     if (isArray) return this.#array(node, path, doc);
     return leaf(type === undefined ? ANY : { type: type as SchemaTypeName });
+  }
+
+  /**
+   * An arm of a discriminated union whose tag the arm itself does not pin (OpenAPI names it only in the
+   * discriminator's mapping, or by the schema's name): its target, to be lowered in place with the tag's
+   * value as a literal. Undefined when the arm is not such a reference or already pins the tag.
+   */
+  #taggedArm(discriminator: unknown, arm: unknown, path: string): { target: unknown; tag: string; name: string } | undefined {
+    if (!isPlainObject(discriminator) || typeof discriminator.propertyName !== 'string') return undefined;
+    if (!isPlainObject(arm) || typeof arm.$ref !== 'string' || hasShape(pick(arm, SHAPE_KEYWORDS, ['$ref']))) return undefined;
+    const property = discriminator.propertyName;
+    const resolved = this.#resolve(arm.$ref, memberPath(path, '$ref'));
+    if (resolved === undefined) return undefined;
+    const target = resolved.target;
+    const field = isPlainObject(target) && isPlainObject(target.properties) ? target.properties[property] : undefined;
+    if (isPlainObject(field) && (Object.hasOwn(field, 'const') || Object.hasOwn(field, 'enum'))) return undefined;
+    const mapping = isPlainObject(discriminator.mapping) ? discriminator.mapping : {};
+    const named = Object.keys(mapping).find((value) => mapping[value] === arm.$ref);
+    const name = pointerSegments(resolved.key)?.at(-1) || 'Root';
+    return { target, tag: named ?? name, name };
   }
 
   #enum(values: unknown, path: string): CoreSchema {

@@ -156,7 +156,8 @@ export class TypeExpressionWriter {
         frames.push({ op: 'dict' }, { op: 'type', schema: schema.additionalProperties, hint: `${hint}Value`, depth: depth + 1 });
         return;
       }
-      const name = this.#namer.allocate(hint);
+      const own = typeof schema.name === 'string' ? this.#namer.pascalCase(schema.name) : '';
+      const name = this.#namer.allocate(own || hint);
       this.jobs.push({ name, schema, scope: this.#scope, alias: false });
       return void results.push(name);
     }

@@ -19,7 +19,7 @@ class Dog(TypedDict):
     name: NotRequired[str | None]
     # value ≥ 0
     packSize: int | None
-    petType: str
+    petType: Literal["Dog"]
     tags: NotRequired[list[Tag] | None]
 
 
@@ -30,7 +30,7 @@ class Cat(TypedDict):
     id: int
     # length ≤ 64
     name: NotRequired[str | None]
-    petType: str
+    petType: Literal["cat"]
     tags: NotRequired[list[Tag] | None]
 
 

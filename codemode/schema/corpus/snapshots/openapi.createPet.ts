@@ -10,29 +10,25 @@ declare class ToolCallError extends Error {
 }
 
 type CreatePetArgs = {
-  body: CreatePet_Cat | CreatePet_Dog;
-};
-
-type CreatePet_Cat = {
-  /** read-only; format: int64 */
-  id: number;
-  /** length ≤ 64 */
-  name?: string | null;
-  petType: string;
-  tags?: CreatePet_Tag[] | null;
-  /** default: "lazy" */
-  huntingSkill?: "lazy" | "aggressive";
-};
-
-type CreatePet_Dog = {
-  /** read-only; format: int64 */
-  id: number;
-  /** length ≤ 64 */
-  name?: string | null;
-  petType: string;
-  tags?: CreatePet_Tag[] | null;
-  /** value ≥ 0 */
-  packSize: number | null;
+  body: {
+    /** read-only; format: int64 */
+    id: number;
+    /** length ≤ 64 */
+    name?: string | null;
+    petType: "cat";
+    tags?: CreatePet_Tag[] | null;
+    /** default: "lazy" */
+    huntingSkill?: "lazy" | "aggressive";
+  } | {
+    /** read-only; format: int64 */
+    id: number;
+    /** length ≤ 64 */
+    name?: string | null;
+    petType: "Dog";
+    tags?: CreatePet_Tag[] | null;
+    /** value ≥ 0 */
+    packSize: number | null;
+  };
 };
 
 type CreatePet_Tag = {
