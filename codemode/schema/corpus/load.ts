@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 import type { ToolDefinition } from '../../tools/types.js';
 
 /** One collected tool set and where it came from (see `sources.json`). */
@@ -10,16 +12,14 @@ export interface CorpusSource {
   tools: ToolDefinition[];
 }
 
-const folder = new URL('./', import.meta.url);
-
 /**
  * The real-world schema corpus: tool sets listed from MCP servers, written by a Python framework and taken
  * from OpenAPI components, as `scripts/collect-schema-corpus.mjs` recorded them. Read from the source
  * folder (the JSON files are data, not build output).
  */
 export function loadCorpus(): CorpusSource[] {
-  const sourceFolder = new URL(folder.href.replace('/dist/', '/'));
-  const read = (name: string): unknown => JSON.parse(readFileSync(new URL(name, sourceFolder), 'utf8'));
+  const folder = sourceAsset('codemode/schema/corpus');
+  const read = (name: string): unknown => JSON.parse(readFileSync(join(folder, name), 'utf8'));
   const sources = read('sources.json') as Omit<CorpusSource, 'tools'>[];
   return sources.map((source) => ({ ...source, tools: read(source.file) as ToolDefinition[] }));
 }
