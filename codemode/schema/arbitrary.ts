@@ -1,7 +1,8 @@
 /**
  * fast-check arbitraries for property tests of anything that reads schemas or tool sets (both SDK
  * renderers, the validator). Values aim at the awkward: names and text that break comments, strings and
- * identifiers; big and fractional numbers; and, in the mixed flavour, nodes that break the subset.
+ * identifiers; big and fractional numbers; JSON Schema as real tools write it; and, in the mixed flavour,
+ * nodes that no type can express.
  */
 import fc from 'fast-check';
 import type { ToolDefinition } from '../tools/types.js';
@@ -274,7 +275,7 @@ export function validSchemaArbitrary(maxDepth = 4): fc.Arbitrary<JsonSchema> {
   return schemaTree({ invalid: false, maxDepth }) as fc.Arbitrary<JsonSchema>;
 }
 
-/** Schemas that may break the subset anywhere (often they do not): renderers must degrade, not throw. */
+/** Schemas that may hold untypable nodes anywhere (often they do not): renderers must degrade, not throw. */
 export function mixedSchemaArbitrary(maxDepth = 4): fc.Arbitrary<unknown> {
   return schemaTree({ invalid: true, maxDepth });
 }

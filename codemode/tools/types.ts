@@ -4,7 +4,7 @@ import type { JsonValue } from '../../runtimes/seam/types.js';
 export interface ToolDefinition {
   name: string;
   description: string;
-  /** JSON schema of the arguments (the supported subset; anything else degrades). */
+  /** JSON Schema of the arguments (any draft; a part no type can express degrades alone). */
   parameters: unknown;
   /** JSON schema of the result; absent means unknown. */
   output?: unknown;

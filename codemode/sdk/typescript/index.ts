@@ -109,7 +109,7 @@ function typeAliases(base: string, name: string, rendered: RenderedType): string
  * The TypeScript `tools:sdk` section: usage comments, `ToolCallError`, an argument and an output type per
  * tool, and the `tools` constant with one method per tool in code-unit order of names. The text is a
  * declaration file the compiler accepts for any tool set, and the same tool set in any order gives the
- * same bytes. Each schema root is validated once; one outside the subset becomes `unknown`.
+ * same bytes. Each schema root is lowered once; a part no type can express becomes `unknown`.
  */
 export const renderTypeScriptSdk: SdkRenderer = (tools) => {
   const rendered = tools.map(renderTool).sort(compareTools);
