@@ -28,6 +28,7 @@ const STRUCTURE_KEYWORDS = [
 
 const ANY: CoreSchema = Object.freeze({}) as CoreSchema;
 const ON_PATH = Symbol('on path');
+const NO_ITEMS: readonly unknown[] = Object.freeze([]);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -94,12 +95,25 @@ function pointerSegments(ref: string): string[] | undefined {
 const DEFINITION_FOLDERS = new Set(['$defs', 'definitions', 'schemas']);
 
 interface Plan {
-  children: { node: unknown; path: string; name?: string }[];
+  /** Pushed as they are: each child is its own enter frame. */
+  children: EnterFrame[];
   build: (cores: CoreSchema[]) => CoreSchema;
 }
 
 /** `name`: the field or definition name the node stands under, if any. */
-type Frame = { enter: true; node: unknown; path: string; name?: string } | { enter: false; node: object; count: number; build: Plan['build'] };
+interface EnterFrame {
+  enter: true;
+  node: unknown;
+  path: string;
+  name?: string;
+}
+
+/** An enter frame for a child; every one has the same shape, so the walk's stack stays monomorphic. */
+function child(node: unknown, path: string, name?: string): EnterFrame {
+  return { enter: true, node, path, name };
+}
+
+type Frame = EnterFrame | { enter: false; node: object; count: number; build: Plan['build'] };
 
 class Lowering {
   readonly degradations: SchemaViolation[] = [];
@@ -160,10 +174,7 @@ class Lowering {
       const plan = this.#plan(node, frame.path, frame.name);
       this.#state.set(node, ON_PATH);
       frames.push({ enter: false, node, count: plan.children.length, build: plan.build });
-      for (let i = plan.children.length - 1; i >= 0; i--) {
-        const child = plan.children[i]!;
-        frames.push({ enter: true, node: child.node, path: child.path, name: child.name });
-      }
+      for (let i = plan.children.length - 1; i >= 0; i--) frames.push(plan.children[i]!);
     }
     return results.pop()!;
   }
@@ -232,10 +243,10 @@ class Lowering {
         const armPath = `${at(armsKey)}[${index}]`;
         const tagged = this.#taggedArm(node.discriminator, arm, armPath);
         tags.push(tagged);
-        return { node: tagged === undefined ? arm : tagged.target, path: armPath };
+        return child(tagged === undefined ? arm : tagged.target, armPath);
       });
       const tagName = isPlainObject(node.discriminator) ? node.discriminator.propertyName : undefined;
-      if (baseHasShape) children.unshift({ node: base, path });
+      if (baseHasShape) children.unshift(child(base, path));
       return {
         children,
         build: (all) => {
@@ -251,7 +262,7 @@ class Lowering {
     }
     if (node.nullable === true) {
       const rest = pick(node, STRUCTURE_KEYWORDS);
-      return { children: [{ node: rest, path }], build: ([core]) => withDoc(union([core!, { type: 'null' }]), doc) };
+      return { children: [child(rest, path)], build: ([core]) => withDoc(union([core!, { type: 'null' }]), doc) };
     }
     if (Array.isArray(node.type)) {
       const names = node.type.filter((name): name is string => typeof name === 'string' && TYPE_NAMES.has(name));
@@ -259,7 +270,7 @@ class Lowering {
         return leaf(this.degrade(at('type'), `type must list names from ${[...TYPE_NAMES].join(', ')}`));
       }
       const rest = pick(node, STRUCTURE_KEYWORDS, ['type']);
-      return { children: names.map((type) => ({ node: { ...rest, type }, path })), build: (cores) => withDoc(union(cores), doc) };
+      return { children: names.map((type) => child({ ...rest, type }, path)), build: (cores) => withDoc(union(cores), doc) };
     }
     if (Object.hasOwn(node, 'const')) {
       return leaf(isScalar(node.const) ? { const: node.const } : this.degrade(at('const'), 'a const that is an object or array has no literal type'));
@@ -312,13 +323,13 @@ class Lowering {
   #object(node: Record<string, unknown>, path: string, doc: string): Plan {
     const properties = isPlainObject(node.properties) ? node.properties : {};
     const names = Object.keys(properties);
-    const children: Plan['children'] = names.map((name) => ({ node: properties[name], path: memberPath(memberPath(path, 'properties'), name), name }));
+    const children = names.map((name) => child(properties[name], memberPath(memberPath(path, 'properties'), name), name));
     const extra = node.additionalProperties;
     const extraIsSchema = isPlainObject(extra);
-    if (extraIsSchema) children.push({ node: extra, path: memberPath(path, 'additionalProperties') });
+    if (extraIsSchema) children.push(child(extra, memberPath(path, 'additionalProperties')));
     const patterns = isPlainObject(node.patternProperties) ? node.patternProperties : {};
     const patternKeys = Object.keys(patterns);
-    for (const key of patternKeys) children.push({ node: patterns[key], path: memberPath(memberPath(path, 'patternProperties'), key) });
+    for (const key of patternKeys) children.push(child(patterns[key], memberPath(memberPath(path, 'patternProperties'), key)));
     return {
       children,
       build: (cores) => {
@@ -353,12 +364,12 @@ class Lowering {
   #array(node: Record<string, unknown>, path: string, doc: string): Plan {
     // 2020-12 tuples are prefixItems (+ items for the rest); earlier drafts give items as an array.
     const prefixKey = Array.isArray(node.prefixItems) ? 'prefixItems' : Array.isArray(node.items) ? 'items' : undefined;
-    const prefix = prefixKey === undefined ? [] : (node[prefixKey] as unknown[]);
+    const prefix = prefixKey === undefined ? NO_ITEMS : (node[prefixKey] as unknown[]);
     const restKey = prefixKey === 'items' ? 'additionalItems' : 'items';
     const rest = prefixKey === undefined || prefixKey === 'prefixItems' ? node.items : node.additionalItems;
-    const children = prefix.map((item, index) => ({ node: item, path: `${memberPath(path, prefixKey!)}[${index}]` }));
+    const children = prefix.map((item, index) => child(item, `${memberPath(path, prefixKey!)}[${index}]`));
     const restIsSchema = isPlainObject(rest);
-    if (restIsSchema) children.push({ node: rest, path: memberPath(path, restKey) });
+    if (restIsSchema) children.push(child(rest, memberPath(path, restKey)));
     return {
       children,
       build: (cores) => {
@@ -383,11 +394,11 @@ class Lowering {
     const children = arms.map((arm, index) => {
       const armPath = fromRef ? path : `${memberPath(path, 'allOf')}[${index}]`;
       if (isPlainObject(arm) && typeof arm.$ref === 'string' && !hasShape(pick(arm, SHAPE_KEYWORDS, ['$ref']))) {
-        if (arms.length === 1) return { node: arm, path: armPath };
+        if (arms.length === 1) return child(arm, armPath);
         const resolved = this.#resolve(arm.$ref, memberPath(armPath, '$ref'));
-        return { node: resolved === undefined ? true : resolved.target, path: armPath };
+        return child(resolved === undefined ? true : resolved.target, armPath);
       }
-      return { node: arm, path: armPath };
+      return child(arm, armPath);
     });
     // An arm that only lists required names (`{required: [...]}`) has no shape, but its names still count.
     const extraRequired = arms.flatMap((arm) => (isPlainObject(arm) && !hasShape(arm) && Array.isArray(arm.required) ? arm.required : []));

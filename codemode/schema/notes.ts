@@ -79,7 +79,22 @@ function nameKey(text: string): string {
  * The doc text of a node: its description (else its title), then its notes on a line of their own. A title
  * that only restates `name` (the field or definition it stands under, as generated titles do) says nothing.
  */
+/** Keywords the doc text reads; most nodes have none of them, and then cost nothing here. */
+const DOC_KEYWORDS: ReadonlySet<string> = new Set([
+  'description', 'title', 'deprecated', 'readOnly', 'writeOnly', 'format', 'minimum', 'maximum', 'exclusiveMinimum',
+  'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems',
+  'minProperties', 'maxProperties', 'default',
+]);
+
 export function schemaDocText(node: Record<string, unknown>, name?: string): string {
+  let documented = false;
+  for (const key in node) {
+    if (DOC_KEYWORDS.has(key)) {
+      documented = true;
+      break;
+    }
+  }
+  if (!documented) return '';
   const title = typeof node.title === 'string' && (name === undefined || nameKey(node.title) !== nameKey(name)) ? node.title : '';
   const own = typeof node.description === 'string' && node.description !== '' ? node.description : title;
   const notes = schemaNotes(node);
