@@ -3,7 +3,7 @@
 export { DEFAULT_PYTHON_FLOOR, SUPPORTED_PYTHON_VERSIONS, unicodeTableOf } from './sdk/identifiers/versions.js';
 export { decodeTable, type UnicodeTable, type EncodedUnicodeTable } from './sdk/identifiers/table.js';
 export { renderSdk, renderSdkSection } from './run-code/sdk-section.js';
-export { validateSchema } from './schema/validate.js';
+export { schemaDegradations } from './schema/lower.js';
 export type { SchemaViolation } from './schema/types.js';
 export { parseToolDefinitions } from './tools/definitions.js';
 export { isPythonVersion, parseToolsConfig, type ToolsConfig, type ToolMode } from './tools/config.js';

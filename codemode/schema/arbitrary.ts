@@ -1,7 +1,8 @@
 /**
  * fast-check arbitraries for property tests of anything that reads schemas or tool sets (both SDK
  * renderers, the validator). Values aim at the awkward: names and text that break comments, strings and
- * identifiers; big and fractional numbers; and, in the mixed flavour, nodes that break the subset.
+ * identifiers; big and fractional numbers; JSON Schema as real tools write it; and, in the mixed flavour,
+ * nodes that no type can express.
  */
 import fc from 'fast-check';
 import type { ToolDefinition } from '../tools/types.js';
@@ -123,12 +124,27 @@ const scalarIdentity = (value: SchemaScalar): string => `${typeof value}:${Strin
 const enumValues = <T extends SchemaScalar>(values: fc.Arbitrary<T>): fc.Arbitrary<T[]> =>
   fc.uniqueArray(values, { selector: scalarIdentity, minLength: 1, maxLength: 5 });
 
-const annotationsArbitrary: fc.Arbitrary<Partial<JsonSchema>> = fc.record(
+/** Keywords that annotate or constrain without changing a shape: a renderer must never lose a type to them. */
+const annotationsArbitrary: fc.Arbitrary<Record<string, unknown>> = fc.record(
   {
     description: awkwardTextArbitrary,
     title: awkwardTextArbitrary,
     default: fc.jsonValue({ maxDepth: 2 }),
     examples: fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 2 }),
+    $comment: awkwardTextArbitrary,
+    $schema: fc.constantFrom('http://json-schema.org/draft-07/schema#', 'https://json-schema.org/draft/2020-12/schema'),
+    format: fc.oneof(fc.constantFrom('date-time', 'uri', 'email', 'uuid'), awkwardTextArbitrary),
+    minimum: numberArbitrary,
+    exclusiveMaximum: fc.oneof(numberArbitrary, fc.boolean()),
+    multipleOf: numberArbitrary,
+    minLength: fc.nat(),
+    maxLength: fc.nat(),
+    pattern: awkwardTextArbitrary,
+    minItems: fc.nat(),
+    uniqueItems: fc.boolean(),
+    deprecated: fc.boolean(),
+    readOnly: fc.boolean(),
+    'x-vendor': fc.jsonValue({ maxDepth: 1 }),
   },
   { requiredKeys: [] },
 );
@@ -157,18 +173,72 @@ function brokenArbitrary(schema: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
       { enum: ['a', 'a'] },
       { const: [1] },
       { type: 'integer', enum: [1.5] },
-      { type: 'string', format: 'email' },
-      { $ref: '#/definitions/x' },
-      { type: 'object', additionalProperties: {} },
-      { type: 'object', properties: {}, required: ['missing'] },
+      false,
+      { type: 'date' },
+      { type: ['string', 'date'] },
+      { type: [] },
+      { enum: [] },
+      { enum: [{}] },
+      { const: [1] },
+      { $ref: '#/definitions/missing' },
+      { $ref: 'https://example.com/schema.json' },
+      { $ref: '#' },
+      { $ref: '#/$defs/Loop' },
+      { anyOf: [] },
+      { allOf: [{ type: 'string' }, { type: 'integer' }] },
       { type: 'object', required: [1] },
       { type: 'array', items: [] },
       { properties: {} },
     ),
     schema.map((arm) => ({ oneOf: [arm] })),
     fc.tuple(schema, schema).map(([a, b]) => ({ type: 'string', oneOf: [a, b] })),
+    fc.tuple(schema, schema).map(([a, b]) => ({ allOf: [a, b] })),
     schema.map((items) => ({ items })),
   );
+}
+
+/** A definition every generated root carries: recursive through its own fields, as pydantic writes a tree. */
+function withDefinitions(root: unknown, value: unknown): unknown {
+  if (typeof root !== 'object' || root === null || Array.isArray(root)) return root;
+  const definition = {
+    type: 'object',
+    title: 'Node',
+    properties: { value, children: { type: 'array', items: { $ref: '#/$defs/Node' } } },
+    required: ['value'],
+  };
+  return { ...root, $defs: { Node: definition, Loop: { anyOf: [{ $ref: '#/$defs/Loop' }, { type: 'null' }] } } };
+}
+
+/**
+ * Shapes as real tools write them: unions with a null arm, `type` lists, OpenAPI's `nullable`, `allOf` of
+ * objects, tuples in both spellings, maps, references (recursive too), discriminated unions.
+ */
+function realWorldShapes(node: fc.Arbitrary<unknown>): fc.Arbitrary<unknown>[] {
+  return [
+    node.map((arm) => ({ anyOf: [arm, { type: 'null' }] })),
+    fc.constantFrom(['string', 'null'], ['integer', 'string'], ['number', 'boolean', 'null']).map((type) => ({ type })),
+    fc.constantFrom('string', 'integer', 'object', 'array').map((type) => ({ type, nullable: true })),
+    fc.tuple(node, node).map(([x, y]) => ({
+      allOf: [
+        { type: 'object', properties: { x }, required: ['x'] },
+        { type: 'object', properties: { y }, additionalProperties: false },
+      ],
+    })),
+    fc.tuple(node, node).map(([a, b]) => ({ type: 'array', prefixItems: [a, b], items: false })),
+    fc.tuple(node, node).map(([a, b]) => ({ type: 'array', items: [a, b], minItems: 2, maxItems: 2 })),
+    fc.tuple(node, node).map(([a, rest]) => ({ type: 'array', prefixItems: [a], items: rest })),
+    node.map((value) => ({ type: 'object', additionalProperties: value })),
+    node.map((value) => ({ type: 'object', patternProperties: { '^x-': value }, additionalProperties: false })),
+    fc.constant({ $ref: '#/$defs/Node' }),
+    fc.constant({ $ref: '#/$defs/Node', description: 'A reference with a description beside it.' }),
+    fc.tuple(awkwardTextArbitrary, awkwardTextArbitrary).map(([a, b]) => ({
+      oneOf: [
+        { type: 'object', properties: { kind: { const: a }, size: { type: 'integer' } }, required: ['kind'] },
+        { type: 'object', properties: { kind: { const: b } }, required: ['kind'] },
+      ],
+      discriminator: { propertyName: 'kind' },
+    })),
+  ];
 }
 
 function schemaTree(options: { invalid: boolean; maxDepth: number }): fc.Arbitrary<unknown> {
@@ -188,7 +258,7 @@ function schemaTree(options: { invalid: boolean; maxDepth: number }): fc.Arbitra
       });
     const array = fc.option(node, { nil: undefined }).map((items) => (items === undefined ? { type: 'array' } : { type: 'array', items }));
     const oneOf = fc.array(node, { minLength: 2, maxLength: 4, depthIdentifier: 'schema' }).map((arms) => ({ oneOf: arms }));
-    const shapes: fc.Arbitrary<unknown>[] = [leafArbitrary, object, array, oneOf];
+    const shapes: fc.Arbitrary<unknown>[] = [leafArbitrary, object, array, oneOf, ...realWorldShapes(node)];
     if (options.invalid) shapes.push(brokenArbitrary(node));
     const annotated = fc
       .tuple(fc.oneof({ maxDepth: options.maxDepth, depthIdentifier: 'schema', withCrossShrink: true }, ...shapes), annotationsArbitrary)
@@ -197,15 +267,15 @@ function schemaTree(options: { invalid: boolean; maxDepth: number }): fc.Arbitra
       );
     return { tree: annotated };
   });
-  return tree;
+  return fc.tuple(tree, tree).map(([root, value]) => withDefinitions(root, value));
 }
 
-/** Schemas the subset accepts (`validateSchema` returns no violation for any of them). */
+/** Schemas that lower with no degradation: every part of them has a type in both languages. */
 export function validSchemaArbitrary(maxDepth = 4): fc.Arbitrary<JsonSchema> {
   return schemaTree({ invalid: false, maxDepth }) as fc.Arbitrary<JsonSchema>;
 }
 
-/** Schemas that may break the subset anywhere (often they do not): renderers must degrade, not throw. */
+/** Schemas that may hold untypable nodes anywhere (often they do not): renderers must degrade, not throw. */
 export function mixedSchemaArbitrary(maxDepth = 4): fc.Arbitrary<unknown> {
   return schemaTree({ invalid: true, maxDepth });
 }

@@ -1,8 +1,8 @@
 import type { JsonSchema } from './types.js';
 
 /*
- * The deep shapes the SDK renderers and the benchmark must survive, built without recursion. Each is valid
- * in the subset, so a renderer cannot escape the depth by degrading the root.
+ * The deep shapes the SDK renderers and the benchmark must survive, built without recursion. Each is
+ * typed all the way down, so a renderer cannot escape the depth by degrading the root.
  */
 
 /** `depth` nested `oneOf`s, each beside a scalar arm. */

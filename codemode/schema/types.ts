@@ -1,4 +1,7 @@
-/** The JSON-schema subset concord understands. Anything outside it degrades to an unknown type. */
+/**
+ * The JSON Schema keywords tools are usually written with. Schemas may hold any other keyword as well:
+ * `lowerSchema` reads them all and degrades only the parts no type can express.
+ */
 
 export type SchemaTypeName = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
 export type SchemaScalar = string | number | boolean | null;
@@ -18,7 +21,7 @@ export interface JsonSchema {
   examples?: unknown[];
 }
 
-/** One rule a schema breaks, with the JSON path of the offending node (`$.properties.a.items`). */
+/** A place in a schema, by JSON path (`$.properties.a.items`), and what is wrong or lost there. */
 export interface SchemaViolation {
   path: string;
   message: string;

@@ -1,5 +1,5 @@
 import type { SchemaViolation } from '../schema/types.js';
-import { memberPath } from '../schema/validate.js';
+import { memberPath } from '../schema/paths.js';
 import type { ToolDefinition } from './types.js';
 
 const KEYS = ['name', 'description', 'parameters', 'output'];

@@ -1,13 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { renderSdk, renderSdkSection } from '../../codemode/index.js';
-import type { SchemaViolation } from '../../codemode/index.js';
-import { validateSchema } from '../../codemode/index.js';
-import { isPythonVersion } from '../../codemode/index.js';
-import { parseToolDefinitions } from '../../codemode/index.js';
-import type { ToolDefinition } from '../../codemode/index.js';
+import { isPythonVersion, parseToolDefinitions, renderSdk, renderSdkSection, schemaDegradations, type SchemaViolation, type ToolDefinition } from '../../codemode/index.js';
 import type { SdkOptions } from './commands/sdk.js';
 
-/** Exit codes: 2 for input that cannot be read as a tool set, 1 for schema violations under --strict. */
+/** Exit codes: 2 for input that cannot be read as a tool set, 1 under --strict for schema parts with no type. */
 const EXIT_BAD_INPUT = 2;
 const EXIT_SCHEMA_VIOLATIONS = 1;
 
@@ -23,7 +18,7 @@ export function printSdk(options: SdkOptions): void {
     if (violations.length > 0) {
       fail(EXIT_SCHEMA_VIOLATIONS, [
         ...violations.map((v) => `${file}: ${v.path}: ${v.message}`),
-        `${violations.length} schema violation${violations.length === 1 ? '' : 's'}; without --strict these schemas degrade to an unknown type`,
+        `${violations.length} place${violations.length === 1 ? '' : 's'} with no type; without --strict each becomes an unknown type (Any / unknown)`,
       ]);
     }
   }
@@ -54,7 +49,7 @@ function schemaViolations(tool: ToolDefinition, index: number): SchemaViolation[
   const roots: [string, unknown][] = [[`$[${index}].parameters`, tool.parameters]];
   if (tool.output !== undefined) roots.push([`$[${index}].output`, tool.output]);
   return roots.flatMap(([base, schema]) =>
-    validateSchema(schema).map((v) => ({ path: base + v.path.slice(1), message: v.message })),
+    schemaDegradations(schema).map((v) => ({ path: base + v.path.slice(1), message: v.message })),
   );
 }
 

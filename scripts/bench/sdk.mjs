@@ -12,7 +12,19 @@ const dist = new URL('../../dist/', import.meta.url);
 const { renderTypeScriptSdk } = await import(new URL('codemode/sdk/typescript/index.js', dist).href);
 const { renderPythonSdk } = await import(new URL('codemode/sdk/python/index.js', dist).href);
 
+const { loadCorpus } = await import(new URL('codemode/schema/corpus/load.js', dist).href);
+
 const RENDERERS = { typescript: renderTypeScriptSdk, python: renderPythonSdk };
+
+/** The real-world corpus (MCP servers, pydantic, OpenAPI), renamed copies to reach `n` tools. */
+const CORPUS = loadCorpus().flatMap((source) => source.tools);
+function corpusTools(n) {
+  return Array.from({ length: n }, (_, i) => {
+    const tool = CORPUS[i % CORPUS.length];
+    // A fresh copy of the schemas each time: a renderer may remember objects it has seen.
+    return { ...structuredClone(tool), name: `${tool.name}_${Math.floor(i / CORPUS.length)}` };
+  });
+}
 
 /** A tool whose arguments are nested objects, arrays, enums and unions, varied by index. */
 function nestedTool(index) {
@@ -62,6 +74,7 @@ function chainTool(name, schema) {
 
 const SHAPES = [
   { name: 'tools (nested schemas)', unit: 'tools', sizes: [100, 1_000], build: (n) => Array.from({ length: n }, (_, i) => nestedTool(i)) },
+  { name: 'real-world corpus', unit: 'tools', sizes: [CORPUS.length, CORPUS.length * 10], build: corpusTools },
   { name: 'oneOf chain', unit: 'levels', sizes: [10_000, 100_000], build: (n) => chainTool('one_of', chain(n, (next) => ({ oneOf: [{ type: 'integer' }, next] }))) },
   { name: 'list chain', unit: 'levels', sizes: [2_000, 20_000], build: (n) => chainTool('lists', chain(n, (next) => ({ type: 'array', items: next }))) },
   {
@@ -114,4 +127,8 @@ export default async function run(log) {
     }
   }
   log('ratio = (ms per unit at the larger size) / (ms per unit at the smaller size); linear growth gives about 1.');
+  for (const [language, render] of Object.entries(RENDERERS)) {
+    const { ms, bytes } = measure(render, () => corpusTools(CORPUS.length), CORPUS.length);
+    log(`${language}: real-world corpus, ${CORPUS.length} tools: ${((ms * 1000) / CORPUS.length).toFixed(1)} µs and ${Math.round(bytes / CORPUS.length)} bytes per tool`);
+  }
 }

@@ -1,9 +1,10 @@
-import { validateSchema } from '../../schema/validate.js';
+import type { CoreSchema, LoweredSchema } from '../../schema/core.js';
+import { lowerSchema } from '../../schema/lower.js';
 import type { SdkRenderer, ToolDefinition } from '../../tools/types.js';
 import { DEFAULT_PYTHON_FLOOR, isDunderName, pythonNameRules, type PythonNameRules } from '../identifiers/index.js';
 import { ClassNamer } from './class-names.js';
 import { pythonCommentLines, pythonDocstring, pythonStringLiteral } from './escape.js';
-import { TypeExpressionWriter, type ClassJob } from './type-expressions.js';
+import { TypeExpressionWriter, type ClassJob, type RefScope } from './type-expressions.js';
 import { PYTHON_SDK_USAGE } from './usage.js';
 
 /**
@@ -19,18 +20,14 @@ const INDENT = '    ';
 interface Tool {
   name: string;
   description: string;
-  parameters: unknown;
-  output: unknown;
-  hasOutput: boolean;
+  parameters: LoweredSchema;
+  output: LoweredSchema | undefined;
 }
 
-/** A schema root the subset accepts, or undefined: an unsupported root is written as `Any`. */
-function trustedRoot(schema: unknown): unknown {
-  try {
-    return validateSchema(schema).length === 0 ? schema : undefined;
-  } catch {
-    return undefined;
-  }
+/** The root to write and the scope its references resolve in; a root that refers to itself is a reference. */
+function rootOf(lowered: LoweredSchema, hint: string): { schema: CoreSchema; scope: RefScope } {
+  const scope: RefScope = { definitions: lowered.definitions, names: new Map(), rootHint: hint };
+  return { schema: lowered.definitions.has('#') ? { $ref: '#' } : lowered.schema, scope };
 }
 
 function orderKey(tool: ToolDefinition): string {
@@ -58,9 +55,8 @@ function sortedTools(tools: readonly ToolDefinition[]): Tool[] {
   return keyed.map(({ tool, name }) => ({
     name,
     description: typeof tool.description === 'string' ? tool.description : '',
-    parameters: trustedRoot(tool.parameters),
-    hasOutput: tool.output !== undefined,
-    output: tool.output === undefined ? undefined : trustedRoot(tool.output),
+    parameters: lowerSchema(tool.parameters),
+    output: tool.output === undefined ? undefined : lowerSchema(tool.output),
   }));
 }
 
@@ -89,6 +85,11 @@ function writeClass(
   namer: ClassNamer,
   rules: PythonNameRules,
 ): string[] {
+  if (job.alias) {
+    const description = annotationText(job.schema);
+    const lines = description === '' ? [] : pythonCommentLines(description, '');
+    return [...lines, `${job.name} = ${writer.write(job.schema, job.name, 0, job.scope)}`];
+  }
   const properties = job.schema.properties as Record<string, unknown>;
   const keys = Object.keys(properties).sort(compareCodeUnits);
   const required = new Set(Array.isArray(job.schema.required) ? job.schema.required : []);
@@ -109,7 +110,7 @@ function writeClass(
     // Brackets already open around the type: `TypedDict(` and `{` in the functional form, `NotRequired[`.
     const depth = (classForm ? 0 : 2) + (optional ? 1 : 0);
     const segment = namer.pascalCase(key) || 'Field';
-    const type = writer.write(schema, `${job.name}${segment}`, depth);
+    const type = writer.write(schema, `${job.name}${segment}`, depth, job.scope);
     const annotated = optional ? `NotRequired[${type}]` : type;
     if (isRecord(schema)) {
       const fieldDoc = annotationText(schema);
@@ -150,9 +151,11 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
   for (const tool of ordered) {
     const base = namer.toolBase(tool.name);
     // `async def name(self, args: T)`: one bracket is open around the argument type.
-    const argsType = writer.write(tool.parameters, `${base}Args`, 1);
+    const args = rootOf(tool.parameters, `${base}Args`);
+    const argsType = writer.write(args.schema, `${base}Args`, 1, args.scope);
     blocks.push(...writePendingClasses());
-    const outputType = tool.hasOutput ? writer.write(tool.output, `${base}Output`, 0) : 'Any';
+    const output = tool.output === undefined ? undefined : rootOf(tool.output, `${base}Output`);
+    const outputType = output === undefined ? 'Any' : writer.write(output.schema, `${base}Output`, 0, output.scope);
     blocks.push(...writePendingClasses());
     if (isMethodName(tool.name)) {
       const body = tool.description === '' ? '...' : pythonDocstring(tool.description, INDENT + INDENT);

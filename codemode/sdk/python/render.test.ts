@@ -211,12 +211,13 @@ describe('values and limits', () => {
     expect(text).toContain('    a: Literal[99999, 99998, ');
   });
 
-  it('degrades unsupported roots to Any and never throws on malformed tools', () => {
+  it('degrades only the part with no type to Any and never throws on malformed tools', () => {
     const text = renderPythonSdk([
       tool('bad', { type: 'object', properties: { a: { type: 'date' } } }, { output: { anyOf: [] } }),
       { name: 7, description: null, parameters: null } as unknown as ToolDefinition,
     ]);
-    expect(text).toContain('async def bad(self, args: Any) -> Any:');
+    expect(text).toContain('class BadArgs(TypedDict):\n    a: NotRequired[Any]\n');
+    expect(text).toContain('async def bad(self, args: BadArgs) -> Any:');
     expect(text).toContain('# await tools["7"](args: Any) -> Any');
   });
 

@@ -1,3 +1,4 @@
+import type { CoreDefinition, CoreSchema } from '../../schema/core.js';
 import type { ClassNamer } from './class-names.js';
 import { pythonStringLiteral } from './escape.js';
 
@@ -13,15 +14,30 @@ export const MAX_NESTING = 64;
  */
 export const MAX_PIPE_MEMBERS = 6;
 
-/** An object schema that needs a `TypedDict` of its own, waiting for its body to be written. */
+/** The definitions one schema root refers to, and the names they got in the SDK. */
+export interface RefScope {
+  definitions: ReadonlyMap<string, CoreDefinition>;
+  names: Map<string, string>;
+  /** The class name the root itself takes when it refers to itself (`$ref: "#"`). */
+  rootHint: string;
+}
+
+/**
+ * A named type waiting for its body to be written: a `TypedDict` for an object with fields, or an alias
+ * (`Name = ...`) for a definition of any other shape.
+ */
 export interface ClassJob {
   name: string;
   schema: Record<string, unknown>;
+  scope: RefScope;
+  alias: boolean;
 }
 
 type Frame =
   | { op: 'type'; schema: unknown; hint: string; depth: number }
   | { op: 'list' }
+  | { op: 'dict' }
+  | { op: 'tuple'; count: number }
   | { op: 'union'; count: number; literalAt: number; literals: string[]; bracketed: boolean };
 
 const PRIMITIVES: Readonly<Record<string, string>> = {
@@ -34,6 +50,11 @@ const PRIMITIVES: Readonly<Record<string, string>> = {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An object with fields: the shapes written as a `TypedDict` class. */
+function isClassShape(schema: Record<string, unknown>): boolean {
+  return schema.type === 'object' && isRecord(schema.properties) && Object.keys(schema.properties).length > 0;
 }
 
 /** A JSON scalar as a `Literal[...]` member, or undefined when `Literal` cannot hold it (non-integral numbers). */
@@ -67,6 +88,7 @@ function scalarChoices(schema: Record<string, unknown>): unknown[] | undefined {
 export class TypeExpressionWriter {
   readonly jobs: ClassJob[] = [];
   readonly #namer: ClassNamer;
+  #scope: RefScope = { definitions: new Map(), names: new Map(), rootHint: 'Root' };
 
   constructor(namer: ClassNamer) {
     this.#namer = namer;
@@ -76,13 +98,19 @@ export class TypeExpressionWriter {
    * The expression for `schema` written where `depth` brackets are already open. `hint` is the class name
    * an object schema here would take (before normalization, capping and counters).
    */
-  write(schema: unknown, hint: string, depth: number): string {
+  write(schema: unknown, hint: string, depth: number, scope: RefScope): string {
+    this.#scope = scope;
     const frames: Frame[] = [{ op: 'type', schema, hint, depth }];
     const results: string[] = [];
     while (frames.length > 0) {
       const frame = frames.pop()!;
       if (frame.op === 'list') {
         results.push(`list[${results.pop()!}]`);
+      } else if (frame.op === 'dict') {
+        results.push(`dict[str, ${results.pop()!}]`);
+      } else if (frame.op === 'tuple') {
+        const members = results.splice(results.length - frame.count, frame.count);
+        results.push(`tuple[${members.length === 0 ? '()' : members.join(', ')}]`);
       } else if (frame.op === 'union') {
         const members = results.splice(results.length - frame.count, frame.count);
         results.push(joinUnion(members, frame));
@@ -96,6 +124,7 @@ export class TypeExpressionWriter {
   #expand(frame: Extract<Frame, { op: 'type' }>, frames: Frame[], results: string[]): void {
     const { schema, hint, depth } = frame;
     if (!isRecord(schema)) return void results.push('Any');
+    if (typeof schema.$ref === 'string') return void results.push(this.#reference(schema.$ref));
     const choices = scalarChoices(schema);
     const arms = unionArms(schema);
     if (choices !== undefined || arms !== undefined) return this.#expandUnion(frame, frames, results);
@@ -103,6 +132,18 @@ export class TypeExpressionWriter {
     if (typeof type === 'string' && Object.hasOwn(PRIMITIVES, type)) return void results.push(PRIMITIVES[type]!);
     if (type === 'array') {
       if (depth + 1 > MAX_NESTING) return void results.push('Any');
+      const prefix = schema.prefixItems;
+      if (Array.isArray(prefix) && schema.closed === true) {
+        frames.push({ op: 'tuple', count: prefix.length });
+        for (let i = prefix.length - 1; i >= 0; i--) frames.push({ op: 'type', schema: prefix[i], hint: `${hint}Item`, depth: depth + 1 });
+        return;
+      }
+      if (Array.isArray(prefix)) {
+        // An open tuple (more items may follow) reads as a list of whatever any position holds.
+        const arms = [...prefix, 'items' in schema ? schema.items : {}];
+        frames.push({ op: 'list' }, { op: 'type', schema: { oneOf: arms }, hint: `${hint}Item`, depth: depth + 1 });
+        return;
+      }
       if (!('items' in schema)) return void results.push('list[Any]');
       frames.push({ op: 'list' }, { op: 'type', schema: schema.items, hint: `${hint}Item`, depth: depth + 1 });
       return;
@@ -110,13 +151,36 @@ export class TypeExpressionWriter {
     if (type === 'object') {
       const properties = schema.properties;
       if (!isRecord(properties) || Object.keys(properties).length === 0) {
-        return void results.push(depth + 1 > MAX_NESTING ? 'Any' : 'dict[str, Any]');
+        if (depth + 1 > MAX_NESTING) return void results.push('Any');
+        if (!isRecord(schema.additionalProperties)) return void results.push('dict[str, Any]');
+        frames.push({ op: 'dict' }, { op: 'type', schema: schema.additionalProperties, hint: `${hint}Value`, depth: depth + 1 });
+        return;
       }
-      const name = this.#namer.allocate(hint);
-      this.jobs.push({ name, schema });
+      const own = typeof schema.name === 'string' ? this.#namer.pascalCase(schema.name) : '';
+      const name = this.#namer.allocate(own || hint);
+      this.jobs.push({ name, schema, scope: this.#scope, alias: false });
       return void results.push(name);
     }
     results.push('Any');
+  }
+
+  /**
+   * The name of a definition's type, allocated (and its body queued) on first use. A definition that
+   * reaches itself is named as a string, a forward reference valid before its class exists.
+   */
+  #reference(key: string): string {
+    const scope = this.#scope;
+    const definition = scope.definitions.get(key);
+    if (definition === undefined) return 'Any';
+    let name = scope.names.get(key);
+    if (name === undefined) {
+      const source = key === '#' ? scope.rootHint : this.#namer.pascalCase(definition.name) || 'Model';
+      name = this.#namer.allocate(source);
+      scope.names.set(key, name);
+      const schema = definition.schema as Record<string, unknown>;
+      this.jobs.push({ name, schema, scope, alias: !isClassShape(schema) });
+    }
+    return definition.recursive ? pythonStringLiteral(name) : name;
   }
 
   /**
@@ -180,5 +244,7 @@ function joinUnion(
     members.push(member);
   }
   if (members.length === 1) return members[0]!;
-  return frame.bracketed ? `Union[${members.join(', ')}]` : members.join(' | ');
+  // `"Node" | None` is an operator applied to a string; a subscript holds forward references anywhere.
+  const bracketed = frame.bracketed || members.some((member) => member.startsWith('"'));
+  return bracketed ? `Union[${members.join(', ')}]` : members.join(' | ');
 }

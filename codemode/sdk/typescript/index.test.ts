@@ -128,7 +128,7 @@ describe('renderTypeScriptSdk: schemas', () => {
     expect(argsOf({ type: 'object', properties: {}, additionalProperties: false })).toBe('Record<string, never>');
   });
 
-  it('writes a root outside the subset, an absent output and a broken tool as unknown, without throwing', () => {
+  it('writes a root with no type, an absent output and a broken tool as unknown, without throwing', () => {
     const cyclic: Record<string, unknown> = { type: 'array' };
     cyclic.items = cyclic;
     const throwing = Object.defineProperty({}, 'type', {
@@ -138,14 +138,16 @@ describe('renderTypeScriptSdk: schemas', () => {
       },
     });
     const tools = [
-      { name: 'a', description: '', parameters: { type: 'string', format: 'uri' }, output: cyclic },
+      { name: 'a', description: '', parameters: { type: 'date', format: 'uri' }, output: cyclic },
       { name: 'b', description: '', parameters: throwing },
       { name: 7, description: null, parameters: null },
     ] as unknown as ToolDefinition[];
     const sdk = renderTypeScriptSdk(tools);
-    for (const alias of ['AArgs', 'AOutput', 'BArgs', 'BOutput', 'Tool7Args', 'Tool7Output']) {
+    for (const alias of ['AArgs', 'BArgs', 'BOutput', 'Tool7Args', 'Tool7Output']) {
       expect(aliasOf(sdk, alias)).toBe('unknown');
     }
+    // An object that contains itself degrades where it closes the cycle: the array stays an array.
+    expect(aliasOf(sdk, 'AOutput')).toBe('unknown[]');
     expect(sdk).toContain('  "7"(args: Tool7Args): Promise<Tool7Output>;');
   });
 });

@@ -1,4 +1,5 @@
-import type { JsonSchema, SchemaScalar } from '../../schema/types.js';
+import type { CoreSchema as JsonSchema } from '../../schema/core.js';
+import type { SchemaScalar } from '../../schema/types.js';
 import { docComment, numberLiteral, propertyName, stringLiteral } from './escape.js';
 
 /**
@@ -29,10 +30,13 @@ function literal(value: SchemaScalar): string {
   return String(value);
 }
 
-/** What a schema's own description says, falling back to its title. */
+/** What a schema's own description says (with its notable constraints). */
 export function schemaDoc(schema: JsonSchema): string {
-  return schema.description || schema.title || '';
+  return schema.description ?? '';
 }
+
+/** Turns a definition reference into the name of its type (queueing the definition to be written). */
+export type RefNamer = (key: string) => string;
 
 /** A schema still to write, or text ready to append. */
 type Step = string | { schema: JsonSchema; depth: number; asArrayElement: boolean };
@@ -44,8 +48,10 @@ function isUnion(schema: JsonSchema): boolean {
 function pushObject(schema: JsonSchema, depth: number, stack: Step[]): void {
   const properties = schema.properties ?? {};
   const names = Object.keys(properties);
+  const extra = schema.additionalProperties;
   if (names.length === 0) {
-    stack.push(schema.additionalProperties === false ? 'Record<string, never>' : 'Record<string, unknown>');
+    if (typeof extra === 'object') stack.push('>', { schema: extra, depth, asArrayElement: false }, 'Record<string, ');
+    else stack.push(extra === false ? 'Record<string, never>' : 'Record<string, unknown>');
     return;
   }
   const inner = indentOf(depth + 1);
@@ -55,7 +61,8 @@ function pushObject(schema: JsonSchema, depth: number, stack: Step[]): void {
   // Only an explicit `true` gets an index signature. An absent keyword (the JSON Schema default, rarely a
   // decision) stays a plain object type: TypeScript object types are open already, and without the
   // signature a misspelled field name in a call is still caught.
-  if (schema.additionalProperties === true) stack.push(`${inner}[key: string]: unknown;\n`);
+  // A typed index signature would have to admit every field's type too: beside fields it stays unknown.
+  if (extra === true || typeof extra === 'object') stack.push(`${inner}[key: string]: unknown;\n`);
   for (let index = names.length - 1; index >= 0; index--) {
     const name = names[index]!;
     const property = properties[name]!;
@@ -67,12 +74,26 @@ function pushObject(schema: JsonSchema, depth: number, stack: Step[]): void {
   stack.push('{\n');
 }
 
+/** `[A, B]`, or `[A, B, ...R[]]` when more items may follow. */
+function pushTuple(schema: JsonSchema, depth: number, stack: Step[]): void {
+  const prefix = schema.prefixItems!;
+  stack.push(']');
+  if (schema.closed !== true) {
+    stack.push('[]', { schema: schema.items ?? {}, depth: depth + 1, asArrayElement: true }, prefix.length > 0 ? ', ...' : '...');
+  }
+  for (let index = prefix.length - 1; index >= 0; index--) {
+    stack.push({ schema: prefix[index]!, depth: depth + 1, asArrayElement: false });
+    if (index > 0) stack.push(', ');
+  }
+  stack.push('[');
+}
+
 /**
  * Appends the TypeScript type of a trusted (already validated) schema to `parts`. `depth` is the
  * indentation level of the line the type starts on. The walk keeps its own stack, so schema depth is
  * bounded only by memory.
  */
-export function writeType(root: JsonSchema, depth: number, parts: string[]): void {
+export function writeType(root: JsonSchema, depth: number, parts: string[], refName: RefNamer): void {
   const stack: Step[] = [{ schema: root, depth, asArrayElement: false }];
   for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
     if (typeof step === 'string') {
@@ -88,6 +109,10 @@ export function writeType(root: JsonSchema, depth: number, parts: string[]): voi
     const nests = schema.type === 'array' || schema.type === 'object';
     if (nests && step.depth >= MAX_TYPE_DEPTH) {
       parts.push('unknown');
+    } else if (schema.$ref !== undefined) {
+      parts.push(refName(schema.$ref));
+    } else if (schema.prefixItems !== undefined) {
+      pushTuple(schema, step.depth, stack);
     } else if (schema.oneOf !== undefined) {
       const arms = schema.oneOf;
       for (let index = arms.length - 1; index >= 0; index--) {

@@ -1,48 +1,10 @@
 import fc from 'fast-check';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { toolSetArbitrary } from '../../schema/arbitrary.js';
 import { listChain, objectChain, oneOfChain } from '../../schema/deep-schemas.js';
 import type { ToolDefinition } from '../../tools/types.js';
+import { diagnose } from './test/compile.js';
 import { renderTypeScriptSdk } from './index.js';
-
-const OPTIONS: ts.CompilerOptions = {
-  strict: true,
-  noEmit: true,
-  target: ts.ScriptTarget.ES2022,
-  lib: ['lib.es2022.d.ts'],
-  types: [],
-  // Checks the SDK declaration file itself; only the compiler's own lib files are trusted unchecked.
-  skipLibCheck: false,
-  skipDefaultLibCheck: true,
-};
-
-const baseHost = ts.createCompilerHost(OPTIONS);
-const libFiles = new Map<string, ts.SourceFile | undefined>();
-
-/** Diagnostics of the SDK as `sdk.d.ts` plus a program `main.ts`, both in memory. */
-function diagnose(sdk: string, program: string): string[] {
-  const files = new Map([
-    ['/virtual/sdk.d.ts', sdk],
-    ['/virtual/main.ts', program],
-  ]);
-  const host: ts.CompilerHost = {
-    ...baseHost,
-    fileExists: (name) => files.has(name) || baseHost.fileExists(name),
-    readFile: (name) => files.get(name) ?? baseHost.readFile(name),
-    getSourceFile: (name, version) => {
-      const text = files.get(name);
-      if (text !== undefined) return ts.createSourceFile(name, text, version);
-      if (!libFiles.has(name)) libFiles.set(name, baseHost.getSourceFile(name, version));
-      return libFiles.get(name);
-    },
-    writeFile: () => undefined,
-  };
-  const compiled = ts.createProgram([...files.keys()], OPTIONS, host);
-  return ts
-    .getPreEmitDiagnostics(compiled)
-    .map((diagnostic) => `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
-}
 
 const object = (properties: Record<string, unknown>, required: string[] = [], extra: object = {}): object => ({
   type: 'object',
@@ -71,7 +33,7 @@ const VARIED_TOOLS: ToolDefinition[] = [
   { name: 'search-docs', description: 'same base as search_docs', parameters: { type: 'object' } },
   { name: 'open', description: 'open object', parameters: object({ a: { type: 'string' } }, [], { additionalProperties: true }) },
   { name: 'none', description: 'no arguments', parameters: object({}, [], { additionalProperties: false }) },
-  { name: 'broken', description: 'schema outside the subset', parameters: { type: 'string', format: 'uri' }, output: { $ref: '#' } },
+  { name: 'broken', description: 'schema with no type', parameters: { type: 'date', format: 'uri' }, output: { $ref: '#' } },
   { name: 'deep', description: '', parameters: object({ list: listChain(200), chain: objectChain(100), union: oneOfChain(1_000) }) },
   {
     name: 'keys',

@@ -54,7 +54,8 @@ const PROSE_MARKERS: Readonly<Record<Language, readonly Marker[]>> = {
  */
 const CODE_MARKERS: Readonly<Record<Language, readonly Marker[]>> = {
   typescript: [
-    { label: 'braces or semicolons', pattern: /[{};]/ },
+    // The braces of a functional `TypedDict("Name", {...})` (keys that cannot be fields) are Python's own.
+    { label: 'braces or semicolons', pattern: /;|(?<!\bTypedDict\(\s*,\s*)\{|\}(?!\s*,\s*\))/ },
     { label: 'an arrow `=>`', pattern: /=>/ },
     { label: '`Promise<`', pattern: /\bPromise</ },
     { label: 'a `declare` statement', pattern: /\bdeclare\s+(?:const|let|var|class|function|namespace|module|global|type|enum)\b/ },

@@ -79,10 +79,10 @@ describe('concord sdk', () => {
     ]);
   });
 
-  it('with --strict reports every schema violation with its path and exits 1; without, degrades and prints', () => {
+  it('with --strict reports every part with no type, with its path, and exits 1; without, degrades and prints', () => {
     const loose = [
       { name: 'a', description: '', parameters: { type: 'object', properties: { x: { type: 'strin' } } } },
-      { name: 'b', description: '', parameters: { type: 'object' }, output: { oneOf: [{ type: 'string' }] } },
+      { name: 'b', description: '', parameters: { type: 'object' }, output: { oneOf: [{ type: 'string' }, { $ref: '#/$defs/missing' }] } },
     ];
     const path = file('loose.json', JSON.stringify(loose));
     const strict = sdk('--language', 'python', '--tools', path, '--strict');
@@ -90,8 +90,8 @@ describe('concord sdk', () => {
     expect(strict.stdout).toBe('');
     const lines = strict.stderr.trim().split('\n');
     expect(lines[0]).toMatch(new RegExp(`^concord sdk: ${path}: \\$\\[0\\]\\.parameters\\.properties\\.x\\.type: `));
-    expect(lines[1]).toMatch(new RegExp(`^concord sdk: ${path}: \\$\\[1\\]\\.output\\.oneOf: `));
-    expect(lines[2]).toBe('concord sdk: 2 schema violations; without --strict these schemas degrade to an unknown type');
+    expect(lines[1]).toMatch(new RegExp(`^concord sdk: ${path}: \\$\\[1\\]\\.output\\.oneOf\\[1\\]\\["\\$ref"\\]: \\$ref "#/\\$defs/missing" points to nothing`));
+    expect(lines[2]).toBe('concord sdk: 2 places with no type; without --strict each becomes an unknown type (Any / unknown)');
     expect(lines).toHaveLength(3);
     expect(sdk('--language', 'python', '--tools', path).code).toBe(0);
     expect(sdk('--language', 'python', '--tools', good, '--strict').code).toBe(0);

@@ -16,11 +16,11 @@ export function registerSdk(program: Command): void {
     .addOption(new Option('--language <language>', 'language of the SDK').choices(['python', 'typescript']).makeOptionMandatory())
     .requiredOption('--tools <file>', 'JSON file holding an array of {name, description, parameters, output}')
     .option('--floor <version>', 'oldest CPython the Python stubs must compile on', DEFAULT_PYTHON_FLOOR)
-    .option('--strict', 'report every schema outside the supported subset, with its path, and exit 1')
+    .option('--strict', 'report every schema part that cannot be typed, with its JSON path and why, and exit 1')
     .option('--no-fence', 'print the bare SDK file instead of the fenced prompt section')
     .addHelpText(
       'after',
-      '\nExit codes: 0 printed; 1 schema violations under --strict; 2 unreadable or malformed input.\n' +
+      '\nExit codes: 0 printed; 1 schema parts with no type under --strict; 2 unreadable or malformed input.\n' +
         'Example: concord sdk --language python --tools tools.json --floor 3.9',
     )
     .action(async (options: SdkOptions) => {

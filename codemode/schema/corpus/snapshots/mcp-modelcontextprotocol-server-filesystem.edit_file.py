@@ -1,0 +1,39 @@
+# The tools your program can call, described as Python stubs.
+# At run time your program sees exactly two names: `tools` and `ToolCallError`. The TypedDict classes
+# below are static stubs for reading only: they do not exist at run time, so never import, construct or
+# name them in code. Pass arguments as a plain dict; results come back as plain dicts, lists and values.
+# Call a tool with `await tools.name({...})`; a tool listed only in a comment is called by its exact
+# name: `await tools["name"]({...})`. A failed call raises ToolCallError, whose `toolName` names the tool.
+from typing import Any, Literal, NotRequired, TypedDict, Union
+
+
+class EditFileArgsEditsItem(TypedDict):
+    # Text to replace with
+    newText: str
+    # Text to search for - must match exactly
+    oldText: str
+
+
+class EditFileArgs(TypedDict):
+    # Preview changes using git-style diff format
+    # default: false
+    dryRun: NotRequired[bool]
+    edits: list[EditFileArgsEditsItem]
+    path: str
+
+
+class EditFileOutput(TypedDict):
+    content: str
+
+
+class ToolCallError(Exception):
+    """Raised by a failed tool call."""
+    toolName: str
+
+
+class Tools:
+    async def edit_file(self, args: EditFileArgs) -> EditFileOutput:
+        """Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories."""
+
+
+tools: Tools

@@ -1,0 +1,54 @@
+# The tools your program can call, described as Python stubs.
+# At run time your program sees exactly two names: `tools` and `ToolCallError`. The TypedDict classes
+# below are static stubs for reading only: they do not exist at run time, so never import, construct or
+# name them in code. Pass arguments as a plain dict; results come back as plain dicts, lists and values.
+# Call a tool with `await tools.name({...})`; a tool listed only in a comment is called by its exact
+# name: `await tools["name"]({...})`. A failed call raises ToolCallError, whose `toolName` names the tool.
+from typing import Any, Literal, NotRequired, TypedDict, Union
+
+
+CreateRelationsArgsRelationsItem = TypedDict(
+    "CreateRelationsArgsRelationsItem",
+    {
+        # The name of the entity where the relation starts
+        "from": str,
+        # The type of the relation
+        "relationType": str,
+        # The name of the entity where the relation ends
+        "to": str,
+    },
+)
+
+
+class CreateRelationsArgs(TypedDict):
+    relations: list[CreateRelationsArgsRelationsItem]
+
+
+CreateRelationsOutputRelationsItem = TypedDict(
+    "CreateRelationsOutputRelationsItem",
+    {
+        # The name of the entity where the relation starts
+        "from": str,
+        # The type of the relation
+        "relationType": str,
+        # The name of the entity where the relation ends
+        "to": str,
+    },
+)
+
+
+class CreateRelationsOutput(TypedDict):
+    relations: list[CreateRelationsOutputRelationsItem]
+
+
+class ToolCallError(Exception):
+    """Raised by a failed tool call."""
+    toolName: str
+
+
+class Tools:
+    async def create_relations(self, args: CreateRelationsArgs) -> CreateRelationsOutput:
+        """Create multiple new relations between entities in the knowledge graph. Relations should be in active voice"""
+
+
+tools: Tools

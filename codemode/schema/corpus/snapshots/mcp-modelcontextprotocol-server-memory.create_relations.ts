@@ -1,0 +1,37 @@
+// Each tool below is an async method of the global `tools` object. Call it with one arguments
+// object and await the result: `const result = await tools.name(args);`. A tool whose name is
+// quoted below is called with brackets: `await tools["some-name"](args)`.
+// A call that fails throws a ToolCallError; its `toolName` says which tool failed.
+// Arguments and results are plain JSON data; the types below describe their shape.
+
+declare class ToolCallError extends Error {
+  /** The name of the tool whose call failed. */
+  readonly toolName: string;
+}
+
+type CreateRelationsArgs = {
+  relations: {
+      /** The name of the entity where the relation starts */
+      from: string;
+      /** The name of the entity where the relation ends */
+      to: string;
+      /** The type of the relation */
+      relationType: string;
+    }[];
+};
+
+type CreateRelationsOutput = {
+  relations: {
+      /** The name of the entity where the relation starts */
+      from: string;
+      /** The name of the entity where the relation ends */
+      to: string;
+      /** The type of the relation */
+      relationType: string;
+    }[];
+};
+
+declare const tools: {
+  /** Create multiple new relations between entities in the knowledge graph. Relations should be in active voice */
+  create_relations(args: CreateRelationsArgs): Promise<CreateRelationsOutput>;
+};

@@ -1,0 +1,43 @@
+# The tools your program can call, described as Python stubs.
+# At run time your program sees exactly two names: `tools` and `ToolCallError`. The TypedDict classes
+# below are static stubs for reading only: they do not exist at run time, so never import, construct or
+# name them in code. Pass arguments as a plain dict; results come back as plain dicts, lists and values.
+# Call a tool with `await tools.name({...})`; a tool listed only in a comment is called by its exact
+# name: `await tools["name"]({...})`. A failed call raises ToolCallError, whose `toolName` names the tool.
+from typing import Any, Literal, NotRequired, TypedDict, Union
+
+
+class TreeNode(TypedDict):
+    """A node of a category tree."""
+    # default: []
+    children: NotRequired[list["TreeNode"]]
+    label: str
+    parent: NotRequired["TreeNode"]
+
+
+class UpdateTreeArgs(TypedDict):
+    """UpdateArgs"""
+    id: str
+    patch: dict[str, str | int | bool]
+    tree: "TreeNode"
+
+
+class TreeNode2(TypedDict):
+    """A node of a category tree."""
+    # default: []
+    children: NotRequired[list["TreeNode2"]]
+    label: str
+    parent: NotRequired["TreeNode2"]
+
+
+class ToolCallError(Exception):
+    """Raised by a failed tool call."""
+    toolName: str
+
+
+class Tools:
+    async def update_tree(self, args: UpdateTreeArgs) -> "TreeNode2":
+        """Replace a category tree."""
+
+
+tools: Tools
