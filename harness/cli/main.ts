@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerGate } from './commands/gate.js';
+import { registerInit } from './commands/init.js';
 import { registerReview } from './commands/review.js';
 import { registerRun } from './commands/run.js';
 import { registerSdk } from './commands/sdk.js';
@@ -13,6 +14,6 @@ const program = new Command('concord')
     process.exit(err.exitCode === 0 ? 0 : 2);
   });
 
-for (const register of [registerGate, registerReview, registerRun, registerSdk, registerSkew]) register(program);
+for (const register of [registerGate, registerInit, registerReview, registerRun, registerSdk, registerSkew]) register(program);
 
 await program.parseAsync(process.argv);
