@@ -1,6 +1,5 @@
-import { runProgram } from '../../codemode/run-code/execute.js';
-import type { ToolRegistry } from '../../codemode/tools/registry.js';
-import type { CodeRuntime, Language } from '../../runtimes/seam/types.js';
+import type { BindingFunction, BindingNamespace, CodeRuntime, Language } from '../../runtimes/seam/types.js';
+import type { ObservedNamespace } from '../gate/seam-recorder.js';
 import { assemble, bootAssembly, composeEntries } from '../assembly/assemble.js';
 import { pythonClassNames, typescriptDeclaredNames } from './bound-names/declared-names.js';
 import { platformGlobals } from './bound-names/js-globals.js';
@@ -11,6 +10,8 @@ const ID = 'bound-names';
 const SDK_FILE: Readonly<Record<Language, string>> = { python: 'tools-sdk.py', typescript: 'tools-sdk.ts' };
 /** The probe's own time budget: a scenario may shrink the runtime's budget to test timeouts. */
 const PROBE_TIMEOUT_MS = 30_000;
+/** What the contract binds when the scenario ran no program to observe: `tools` and its `ToolCallError`. */
+const CONTRACT_BINDINGS: ObservedNamespace[] = [{ name: 'tools', members: [], errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } }];
 
 export interface BoundNamesOptions {
   /** Puts something between the booted runtime and the probe (tests use it to build a leaking runtime). */
@@ -19,15 +20,15 @@ export interface BoundNamesOptions {
 
 /**
  * Boots the scenario's composition on its runtime (the gate's runtimes are pooled, so this is the very
- * runtime the scenario ran on) and runs a probe through `run_code`'s own path with the scenario's tools
- * bound. Python: the globals are exactly `tools` and `ToolCallError`, and each class the SDK declares is
+ * runtime the scenario ran on) and runs a probe on it with the bindings the backend gave the scenario's
+ * first program, as they crossed the runtime seam (every call refused). Python: the globals are exactly `tools` and `ToolCallError`, and each class the SDK declares is
  * a NameError. TypeScript: the program receives exactly those two values, no SDK type name is reachable
  * as a value, and the global object holds nothing beyond a fresh worker thread's globals.
  */
 export function boundNamesCheck(options: BoundNamesOptions = {}): Check {
   return {
     id: ID,
-    async run({ scenario, runtime, files }: CheckInput): Promise<Finding[]> {
+    async run({ scenario, runtime, files, record }: CheckInput): Promise<Finding[]> {
       const language = runtime.language;
       const sdk = files.get(SDK_FILE[language]);
       if (sdk === undefined) return [];
@@ -37,23 +38,26 @@ export function boundNamesCheck(options: BoundNamesOptions = {}): Check {
       const app = await bootAssembly(await assemble(composeEntries(scenario, runtime)));
       let run;
       try {
-        const registry = app.service<ToolRegistry>('tools');
         const mounted = app.service<CodeRuntime>('codeRuntime');
         const budgeted: CodeRuntime = { ...mounted, language: mounted.language, isolation: mounted.isolation, run: (request) => mounted.run({ ...request, timeoutMs: PROBE_TIMEOUT_MS }) };
-        const names = registry.list().map((tool) => tool.name);
-        const refuse = async () => {
+        const refuse: BindingFunction = async () => {
           throw new Error('the bound-names probe calls no tool');
         };
-        run = await runProgram(options.wrap?.(budgeted) ?? budgeted, names, refuse, { code, description: 'bound-names probe' }, 'probe');
+        const bindings: BindingNamespace[] = (record.programs[0]?.bindings ?? CONTRACT_BINDINGS).map((ns) => ({
+          name: ns.name,
+          functions: new Map(ns.members.map((member) => [member, refuse])),
+          ...(ns.errorClass ? { errorClass: ns.errorClass } : {}),
+        }));
+        run = await (options.wrap?.(budgeted) ?? budgeted).run({ program: code, bindings });
       } finally {
         await app.dispose();
       }
 
       const where = `on the ${runtime.name} runtime`;
       const error = (message: string): Finding => ({ check: ID, severity: 'error', message: `${message} ${where}` });
-      if (run.result.error) return [error(`the probe program failed (${run.result.error.kind}: ${run.result.error.message.split('\n').at(-1)})`)];
-      const report = readProbeReport(language, run.result.value);
-      if (report === undefined) return [error(`the probe program returned something unexpected (${JSON.stringify(run.result.value)})`)];
+      if (run.error) return [error(`the probe program failed (${run.error.kind}: ${run.error.message.split('\n').at(-1)})`)];
+      const report = readProbeReport(language, run.value);
+      if (report === undefined) return [error(`the probe program returned something unexpected (${JSON.stringify(run.value)})`)];
       const problems = language === 'python' ? pythonProblems(report, declared) : await typescriptProblems(report, declared);
       return problems.map(error);
     },

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import type { PythonVersion } from '../../codemode/tools/types.js';
-import { packageRoot } from '../../runtimes/seam/package-root.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { compareVersions } from '../interpreters/types.js';
 import type { Scenario } from '../scenario/types.js';
@@ -57,7 +56,8 @@ export const typecheckProgramsCheck: Check = {
     const sdk = files.get(SDK_FILE[language]);
     const programs = scriptedPrograms(scenario, language);
     if (sdk === undefined || programs.length === 0) return [];
-    const file = relative(packageRoot(), scenario.file);
+    // Scenarios live in <root>/scenarios/: name the file as the project sees it.
+    const file = relative(dirname(dirname(scenario.file)), scenario.file);
     const checker = language === 'typescript' ? 'tsc' : 'pyright';
     let diagnostics: ProgramDiagnostic[];
     try {

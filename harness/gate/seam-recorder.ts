@@ -1,4 +1,4 @@
-import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, RunRequest, RunResult } from '../../runtimes/seam/types.js';
+import type { BindingErrorClass, BindingFunction, BindingNamespace, CodeRuntime, JsonValue, RunRequest, RunResult } from '../../runtimes/seam/types.js';
 import { observeRuns } from '../../runtimes/seam/observe.js';
 
 /** One call a program made to a binding, in the order the calls started. */
@@ -11,9 +11,17 @@ export interface ObservedCall {
   error?: string;
 }
 
-/** One program as it crossed the runtime seam: what ran, what it called, what came back. */
+/** A namespace a program was given, by its names only: the shape of the backend's bindings. */
+export interface ObservedNamespace {
+  name: string;
+  members: string[];
+  errorClass?: BindingErrorClass;
+}
+
+/** One program as it crossed the runtime seam: what ran, what it was given, what it called, what came back. */
 export interface ObservedRun {
   code: string;
+  bindings: ObservedNamespace[];
   calls: ObservedCall[];
   result: RunResult;
 }
@@ -27,7 +35,12 @@ export function recordRuntimeSeam(runtime: CodeRuntime): { runs: ObservedRun[]; 
   const runs: ObservedRun[] = [];
   const stop = observeRuns(runtime, async (request, run) => {
     const calls: ObservedCall[] = [];
-    const observed: ObservedRun = { code: request.program, calls, result: { logs: [] } };
+    const observed: ObservedRun = {
+      code: request.program,
+      bindings: request.bindings.map((ns) => ({ name: ns.name, members: [...ns.functions.keys()], ...(ns.errorClass ? { errorClass: { ...ns.errorClass } } : {}) })),
+      calls,
+      result: { logs: [] },
+    };
     runs.push(observed);
     const bindings = request.bindings.map((ns) => recordNamespace(ns, calls));
     observed.result = await run({ ...request, bindings } satisfies RunRequest);
