@@ -33,14 +33,17 @@ export function renderPythonSdk(tools: readonly ToolDefinition[]): string {
     '',
     'class Tools:',
   ];
+  let methods = 0;
   for (const tool of sorted) {
     if (isPythonIdentifier(tool.name)) {
+      methods++;
       lines.push(`    async def ${tool.name}(self, args: dict[str, Any]) -> Any:`, `        ${docstring(tool.description)}`, '        ...', '');
     } else {
       lines.push(`    # await tools[${JSON.stringify(tool.name)}]({...}): ${tool.description.replace(/\s+/g, ' ').trim()}`, '');
     }
   }
-  if (sorted.length === 0) lines.push('    pass', '');
+  // A class body of comments alone is no body at all.
+  if (methods === 0) lines.push('    pass', '');
   lines.push('', 'tools: Tools', '');
   return lines.join('\n');
 }
