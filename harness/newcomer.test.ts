@@ -89,7 +89,7 @@ describe('the packed tarball', () => {
 });
 
 describe('a newcomer gates the inventory backend from the tarball', () => {
-  it('install → no scenarios exits 2 → --update=new → CI gate passes → one word changes → CI gate fails with the word → review → passes', { timeout: 900_000 }, async () => {
+  it('install → no scenarios exits 2 → init → --update=new → CI gate passes → one word changes → CI gate fails with the word → review → passes', { timeout: 900_000 }, async () => {
     const { dir, source } = await newProject('inventory');
     const install = npmInstall(dir);
     expect(install.status, install.out).toBe(0);
@@ -102,6 +102,10 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
     expect(empty.stderr).toContain(`no scenarios in ${join(dir, 'scenarios')}`);
     expect(empty.stderr).toContain('concord init');
 
+    // init from the tarball: its scenario, wired to the example's plugin, runs beside the example's own.
+    const init = concord('init', dir, ['init', '--plugin', './src/plugins/inventory.ts']);
+    expect(init.status, init.out).toBe(0);
+    expect(init.stdout).toContain('wrote    scenarios/inventory.yml');
     await copyRest(source, dir, false);
     // The plugin type-checks against the declarations the tarball ships.
     const types = sh('tsc --noEmit', dir, 'npx', ['--no', '--', 'tsc', '-p', '.']);
@@ -111,11 +115,12 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
     expect(first.status, first.out).toBe(0);
     expect(first.stdout).toContain('gate: everything agrees');
     // Recorded far from this repository, the snapshots are byte for byte the committed ones: they are portable.
-    expect(await fingerprint(join(dir, 'snapshots'))).toEqual(await fingerprint(join(source, 'snapshots')));
+    expect(await fingerprint(join(dir, 'snapshots', 'restock'))).toEqual(await fingerprint(join(source, 'snapshots', 'restock')));
+    expect(first.stdout).toMatch(/updated +inventory × python/);
 
     const ci = concord('CI=true gate (pass)', dir, ['gate'], { CI: 'true' });
     expect(ci.status, ci.out).toBe(0);
-    expect(ci.stdout).toMatch(/2 run\(s\): 2 pass/);
+    expect(ci.stdout).toMatch(/4 run\(s\): 4 pass/);
 
     const plugin = join(dir, 'src', 'plugins', 'inventory.ts');
     const text = await readFile(plugin, 'utf8');
