@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerGate } from './commands/gate.js';
+import { registerInit } from './commands/init.js';
 import { registerMerge } from './commands/merge.js';
 import { registerRecord } from './commands/record.js';
 import { registerReview } from './commands/review.js';
@@ -15,6 +16,6 @@ const program = new Command('concord')
     process.exit(err.exitCode === 0 ? 0 : 2);
   });
 
-for (const register of [registerGate, registerMerge, registerRecord, registerReview, registerRun, registerSdk, registerSkew]) register(program);
+for (const register of [registerGate, registerInit, registerMerge, registerRecord, registerReview, registerRun, registerSdk, registerSkew]) register(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,152 @@
+import { existsSync } from 'node:fs';
+import { readFile, mkdir, writeFile, appendFile } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { stringify } from 'yaml';
+import { inside } from '../scenario/plugins.js';
+import { CONFIG_FILE, RootError } from './root.js';
+
+/** The folder concord writes its own files to (pending proposals, reports); never committed. */
+const CONCORD_DIR = '.concord/';
+
+/** What `concord init` did with one file. */
+export interface ScaffoldStep {
+  /** Path relative to the root, with `/` separators. */
+  file: string;
+  action: 'wrote' | 'kept' | 'appended';
+  /** Why a file was kept, or what was appended. */
+  note?: string;
+}
+
+export interface ScaffoldResult {
+  steps: ScaffoldStep[];
+  /** The scenario's name and how its composition names the plugin. */
+  scenario: string;
+  pluginReference: string;
+  /** The plugin's file below the root, for a relative reference; undefined for a package name. */
+  pluginFile?: string;
+}
+
+/**
+ * The plugin as the user named it (a package name, or a `./` / `../` path from the root) turned into the
+ * reference a scenario in `scenarios/` writes: package names as they are, paths relative to that folder.
+ * Throws a RootError for a reference that is neither, or a path leaving the root.
+ */
+export function scenarioPluginReference(plugin: string, root: string): { reference: string; file?: string } {
+  if (plugin.startsWith('./') || plugin.startsWith('../')) {
+    const file = resolve(root, plugin);
+    if (!inside(file, root)) throw new RootError(`--plugin ${plugin}: ${file} is outside the project root ${root}`, 'name a file inside the project (a path from the root, e.g. ./src/plugins/inventory.ts) or an installed package');
+    const fromScenarios = relative(join(root, 'scenarios'), file).split(sep).join('/');
+    return { reference: fromScenarios.startsWith('../') ? fromScenarios : `./${fromScenarios}`, file: relative(root, file).split(sep).join('/') };
+  }
+  if (isAbsolute(plugin) || plugin.startsWith('.') || plugin.includes('\\') || !/^(@[\w.-]+\/)?[\w.-]+(\/[\w.@-]+)*$/.test(plugin)) {
+    throw new RootError(`--plugin ${plugin}: neither a package name nor a relative path`, 'write a package name (@team/backend/plugin) or a path from the project root starting with ./ (./src/plugins/inventory.ts)');
+  }
+  return { reference: plugin };
+}
+
+/** A scenario name from the plugin's last path segment: lower-case letters, digits and dashes. */
+export function scenarioNameFor(plugin: string): string {
+  const last = basename(plugin, extname(plugin));
+  const name = (last === 'index' || last === 'plugin' ? basename(dirname(plugin)) : last)
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return /^[a-z0-9]/.test(name) ? name : 'example';
+}
+
+function configText(): string {
+  return [
+    '# Marks this folder as the root of the concord gate: scenarios/, snapshots/ and .concord/ live here.',
+    '',
+    '# The oldest CPython the Python SDK must serve (--floor overrides it).',
+    "floor: '3.9'",
+    '',
+    '# The runtimes `concord gate` runs when --runtime is not given (default: all of them).',
+    '# runtimes: [typescript, python, pyodide, python-container]',
+    '',
+    '# The time budget of one program, for scenarios that set none.',
+    '# timeoutMs: 30000',
+    '',
+  ].join('\n');
+}
+
+function scenarioText(name: string, reference: string): string {
+  const scenario = {
+    name,
+    description: `A first run: the model reads the SDK of the tools ${reference} registers and runs one program.`,
+    composition: [
+      { id: 'tools', plugin: 'concord/tools', config: { mode: 'code' } },
+      { id: name, plugin: reference },
+      { id: 'agent', plugin: 'concord/agent', config: { persona: 'You are a helpful assistant.' } },
+    ],
+    script: [
+      { user: 'Are you there?' },
+      {
+        assistant: {
+          run_code: {
+            description: 'Answer without calling a tool',
+            typescript: "return 'here';\n",
+            python: "return 'here'\n",
+          },
+          result_includes: ['here'],
+        },
+      },
+      { final: 'I am here.' },
+    ],
+    expect: { runs: ['ok'] },
+  };
+  return [
+    '# Replace the script with a conversation that calls your tools: each assistant step gives the program',
+    '# in both languages, and the keyless model replays it against the real app.',
+    stringify(scenario, { lineWidth: 0 }),
+  ].join('\n');
+}
+
+/** Whether a `.gitignore` already ignores the `.concord/` folder at the root. */
+function ignoresConcordDir(gitignore: string): boolean {
+  return gitignore.split(/\r?\n/).some((line) => ['.concord', '.concord/', '/.concord', '/.concord/', '.concord/*', '/.concord/*'].includes(line.trim()));
+}
+
+/** Writes `file` unless it exists; a file that exists is never touched. */
+async function writeNew(root: string, file: string, text: string, steps: ScaffoldStep[]): Promise<void> {
+  const path = join(root, file);
+  if (existsSync(path)) {
+    steps.push({ file, action: 'kept', note: 'it exists' });
+    return;
+  }
+  await mkdir(dirname(path), { recursive: true });
+  try {
+    await writeFile(path, text, { flag: 'wx' });
+    steps.push({ file, action: 'wrote' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    steps.push({ file, action: 'kept', note: 'it exists' });
+  }
+}
+
+/**
+ * Makes `root` a project the gate can run: `concord.config.yml`, one scenario wired to `plugin`, and
+ * `.concord/` in `.gitignore`. Never overwrites a file; running it again changes nothing.
+ */
+export async function scaffoldProject(root: string, plugin: string): Promise<ScaffoldResult> {
+  const { reference, file } = scenarioPluginReference(plugin, root);
+  const scenario = scenarioNameFor(plugin);
+  const steps: ScaffoldStep[] = [];
+  await writeNew(root, CONFIG_FILE, configText(), steps);
+  await writeNew(root, `scenarios/${scenario}.yml`, scenarioText(scenario, reference), steps);
+
+  const gitignore = join(root, '.gitignore');
+  if (!existsSync(gitignore)) {
+    await writeNew(root, '.gitignore', `${CONCORD_DIR}\n`, steps);
+  } else {
+    const text = await readFile(gitignore, 'utf8');
+    if (ignoresConcordDir(text)) {
+      steps.push({ file: '.gitignore', action: 'kept', note: `it already ignores ${CONCORD_DIR}` });
+    } else {
+      await appendFile(gitignore, `${text === '' || text.endsWith('\n') ? '' : '\n'}${CONCORD_DIR}\n`);
+      steps.push({ file: '.gitignore', action: 'appended', note: CONCORD_DIR });
+    }
+  }
+  return { steps, scenario, pluginReference: reference, ...(file !== undefined ? { pluginFile: file } : {}) };
+}
