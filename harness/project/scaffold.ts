@@ -4,6 +4,10 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } 
 import { stringify } from 'yaml';
 import { inside } from '../scenario/plugins.js';
 import { CONFIG_FILE, RootError } from './root.js';
+import { githubWorkflow } from '../init/github-workflow.js';
+
+/** Where `concord init --ci github` writes the workflow. */
+export const GITHUB_WORKFLOW = '.github/workflows/concord.yml';
 
 /** The folder concord writes its own files to (pending proposals, reports); never committed. */
 const CONCORD_DIR = '.concord/';
@@ -127,9 +131,10 @@ async function writeNew(root: string, file: string, text: string, steps: Scaffol
 
 /**
  * Makes `root` a project the gate can run: `concord.config.yml`, one scenario wired to `plugin`, and
- * `.concord/` in `.gitignore`. Never overwrites a file; running it again changes nothing.
+ * `.concord/` in `.gitignore`, and with `githubShards` a GitHub Actions workflow. Never overwrites a file;
+ * running it again changes nothing.
  */
-export async function scaffoldProject(root: string, plugin: string): Promise<ScaffoldResult> {
+export async function scaffoldProject(root: string, plugin: string, options: { githubShards?: number } = {}): Promise<ScaffoldResult> {
   const { reference, file } = scenarioPluginReference(plugin, root);
   const scenario = scenarioNameFor(plugin);
   const steps: ScaffoldStep[] = [];
@@ -148,5 +153,6 @@ export async function scaffoldProject(root: string, plugin: string): Promise<Sca
       steps.push({ file: '.gitignore', action: 'appended', note: CONCORD_DIR });
     }
   }
+  if (options.githubShards !== undefined) await writeNew(root, GITHUB_WORKFLOW, githubWorkflow(options.githubShards), steps);
   return { steps, scenario, pluginReference: reference, ...(file !== undefined ? { pluginFile: file } : {}) };
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 import { parseProjectConfig } from '../../project/config.js';
 import { loadScenarios } from '../../scenario/discover.js';
+import { githubWorkflow } from '../../init/github-workflow.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -123,6 +124,19 @@ describe('concord init', () => {
     const nested = cli(join(dir, 'backend', 'src'), 'init', '--plugin', './src/tools.ts');
     expect(nested.stdout).toContain(`concord init in ${join(dir, 'backend')}`);
     expect(existsSync(join(dir, 'backend', 'src', 'scenarios'))).toBe(false);
+  });
+
+  it('with --ci github writes the sharded workflow once, and keeps it on a second run', () => {
+    const first = cli(dir, 'init', '--ci', 'github', '--shards', '2');
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain('wrote    .github/workflows/concord.yml');
+    const written = readFileSync(join(dir, '.github/workflows/concord.yml'), 'utf8');
+    expect(written).toBe(githubWorkflow(2));
+    const second = cli(dir, 'init', '--ci', 'github', '--shards', '5');
+    expect(second.stdout).toContain('kept     .github/workflows/concord.yml (it exists)');
+    expect(readFileSync(join(dir, '.github/workflows/concord.yml'), 'utf8')).toBe(written);
+    expect(cli(dir, 'init', '--ci', 'gitlab').status).toBe(2);
+    expect(cli(dir, 'init', '--ci', 'github', '--shards', '0').status).toBe(2);
   });
 
   it('refuses a plugin outside the root or an absolute path with exit 2 and writes nothing', async () => {
