@@ -30,7 +30,7 @@ export interface Assembly {
 export interface ModelEntryConfig {
   scenario: string;
   language: string;
-  mode?: 'replay' | 'record';
+  mode?: 'replay' | 'record' | 'probe';
 }
 
 /** The entries of a scenario × runtime: the runtime and the keyless model first, then the scenario's own. */

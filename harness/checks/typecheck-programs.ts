@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { relative } from 'node:path';
-import type { PythonVersion } from '../../codemode/tools/types.js';
+import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { compareVersions } from '../interpreters/types.js';
 import type { Scenario } from '../scenario/types.js';
-import { rendererFloorOf } from '../skew/renderer-floor.js';
 import { typecheckPython } from './typecheck/python.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './typecheck/types.js';
 import { typecheckTypeScript } from './typecheck/typescript.js';
@@ -22,19 +21,18 @@ export function scriptedPrograms(scenario: Scenario, language: Language): Script
 }
 
 /**
- * The Python version pyright checks programs for: the floor the SDK was rendered for, raised to the first
- * version whose typeshed has what the stubs import (below it every `NotRequired` field would read as required).
+ * The Python version pyright checks programs for: the floor the SDK must serve, raised to the first version
+ * whose typeshed has what the stubs import (below it every `NotRequired` field would read as required).
  */
-export function pyrightVersion(scenario: Scenario): PythonVersion {
-  const floor = rendererFloorOf(scenario);
+export function pyrightVersion(floor: PythonVersion): PythonVersion {
   return compareVersions(floor, STUBS_NEED) < 0 ? STUBS_NEED : floor;
 }
 
 // The Python SDK is the same on every Python runtime of a scenario: pyright checks it once per gate run.
 const pythonResults = new Map<string, Promise<ProgramDiagnostic[]>>();
 
-function checkPython(scenario: Scenario, sdk: string, programs: ScriptedProgram[]): Promise<ProgramDiagnostic[]> {
-  const version = pyrightVersion(scenario);
+function checkPython(scenario: Scenario, sdk: string, programs: ScriptedProgram[], floor: PythonVersion): Promise<ProgramDiagnostic[]> {
+  const version = pyrightVersion(floor);
   const key = createHash('sha256').update(JSON.stringify([scenario.file, version, sdk, programs])).digest('hex');
   let result = pythonResults.get(key);
   if (result === undefined) {
@@ -52,7 +50,7 @@ function checkPython(scenario: Scenario, sdk: string, programs: ScriptedProgram[
  */
 export const typecheckProgramsCheck: Check = {
   id: ID,
-  async run({ scenario, runtime, files }: CheckInput): Promise<Finding[]> {
+  async run({ scenario, runtime, files, floor = DEFAULT_PYTHON_FLOOR }: CheckInput): Promise<Finding[]> {
     const language = runtime.language;
     const sdk = files.get(SDK_FILE[language]);
     const programs = scriptedPrograms(scenario, language);
@@ -61,7 +59,7 @@ export const typecheckProgramsCheck: Check = {
     const checker = language === 'typescript' ? 'tsc' : 'pyright';
     let diagnostics: ProgramDiagnostic[];
     try {
-      diagnostics = language === 'typescript' ? typecheckTypeScript(sdk, programs) : await checkPython(scenario, sdk, programs);
+      diagnostics = language === 'typescript' ? typecheckTypeScript(sdk, programs) : await checkPython(scenario, sdk, programs, floor);
     } catch (error) {
       // A checker that did not answer has not passed the programs: the gate fails rather than skip them.
       const calls = programs.map((p) => p.call).join(', ');

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { DEFAULT_PYTHON_FLOOR } from '../../codemode/tools/config.js';
-import type { PythonVersion } from '../../codemode/tools/types.js';
+import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
 import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
@@ -14,11 +13,11 @@ import { loadScenarios } from '../scenario/discover.js';
 import { RUNTIME_NAMES, type RuntimeName, type Scenario } from '../scenario/types.js';
 import { newRunId, writePending, type PendingChange } from '../snapshot/pending.js';
 import { applyVerdict, compareFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
-import { rendererFloorFindings } from '../skew/renderer-floor.js';
 import { snapshotFiles } from '../snapshot/transcript.js';
 import { renderDiff } from '../text/diff.js';
-import { ms, progressLine, summaryTable, type PairResult } from './report.js';
+import { ms, progressLine, stepsLine, summaryTable, type PairResult } from './report.js';
 import { runOne } from './run-one.js';
+import { runSteps, type RunSteps } from './run-steps.js';
 import { inSelection, selectPairs, type Selection } from './select.js';
 
 export type UpdateMode = 'none' | 'new' | 'all';
@@ -51,8 +50,10 @@ export interface GateResult {
   /** Where this run's proposals went, if it made any. */
   pendingDir?: string;
   runId: string;
-  /** Findings about the whole run, not one pair: the renderer floor against the configured floor. */
+  /** Findings about the whole run, not one pair: the renderer floor and the adversarial probe. */
   runFindings: Finding[];
+  /** The run-level steps: the probe's verdict per language and what the steps cost. */
+  steps: RunSteps;
   /** The written `.concord/report.md`. */
   reportFile: string;
 }
@@ -69,34 +70,38 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const scenarios = await loadScenarios(scenariosDir);
   const pairs = selectPairs(scenarios, options.selection);
   const floor = options.floor ?? DEFAULT_PYTHON_FLOOR;
-  // Judged on every selected scenario whatever runtimes run: a floor mismatch is an error of its composition.
-  const runFindings = rendererFloorFindings([...new Set(pairs.map((p) => p.scenario))], floor);
   const skipped = await unavailableRuntimes(new Set(pairs.map((p) => p.runtime)), out);
   const runId = newRunId();
   const results: PairResult[] = [];
   const proposals: Array<PendingChange & { proposed?: string }> = [];
   let reportFile: string;
+  let steps: RunSteps;
 
   try {
     for (const { scenario, runtime } of pairs) {
       const reason = skipped.get(runtime);
       const result = reason
         ? ({ scenario: scenario.name, runtime, status: 'skipped', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason } satisfies PairResult)
-        : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, proposals);
+        : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, proposals, floor);
       results.push(result);
       out(progressLine(result, color));
     }
+    // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
+    steps = await runSteps(pairs, new Set(skipped.keys()), floor, sharedInventory);
+    out(stepsLine(steps, color));
     // The report reads the inventory's interpreters, so it is written before the inventory is disposed.
     const ran = new Set(results.map((r) => `${r.scenario}/${r.runtime}`));
     const matrix = stubValidity.matrix().filter((c) => ran.has(`${c.scenario}/${c.runtime}`));
-    const inventory = matrix.length > 0 ? await sharedInventory() : undefined;
+    const inventory = matrix.length > 0 || steps.probes.some((p) => p.language === 'python') ? await sharedInventory() : undefined;
     reportFile = await writeReport(options.reportRoot ?? options.root, {
       runId,
       floor,
       pairs: results,
       matrix,
       ...(inventory ? { interpreters: inventory.interpreters, absent: inventory.absent } : {}),
-      runFindings,
+      runFindings: steps.findings,
+      probes: steps.probes,
+      stepTimes: steps.times,
     });
   } finally {
     try {
@@ -116,9 +121,9 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const ok =
     results.every((r) => r.status === 'pass' || r.status === 'updated' || r.status === 'skipped') &&
     (obsolete.length === 0 || update === 'all') &&
-    !runFindings.some((f) => f.severity === 'error');
-  report(options, results, obsolete, update, pendingDir, ok, runFindings, reportFile);
-  return { ok, results, obsolete, runId, runFindings, reportFile, ...(pendingDir ? { pendingDir } : {}) };
+    !steps.findings.some((f) => f.severity === 'error');
+  report(options, results, obsolete, update, pendingDir, ok, steps.findings, reportFile);
+  return { ok, results, obsolete, runId, runFindings: steps.findings, steps, reportFile, ...(pendingDir ? { pendingDir } : {}) };
 }
 
 async function runPair(
@@ -128,6 +133,7 @@ async function runPair(
   root: string,
   update: UpdateMode,
   proposals: Array<PendingChange & { proposed?: string }>,
+  floor: PythonVersion,
 ): Promise<PairResult> {
   const target = runtimeTarget(runtime, scenario.runtimeConfig);
   const base = { scenario: scenario.name, runtime } as const;
@@ -143,7 +149,7 @@ async function runPair(
   const findings: Finding[] = [];
   for (const check of CHECKS) {
     try {
-      findings.push(...(await check.run({ scenario, runtime: target, record, files })));
+      findings.push(...(await check.run({ scenario, runtime: target, record, files, floor })));
     } catch (error) {
       findings.push({ check: check.id, severity: 'error', message: `the check itself failed: ${(error as Error).message}` });
     }

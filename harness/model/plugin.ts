@@ -8,12 +8,18 @@ import { RecordingModel } from './recording.js';
 import { ScriptedAnswers } from './script.js';
 
 export interface KeylessModelConfig {
-  /** Absolute path of the scenario file whose script answers. */
-  scenario: string;
+  /** Absolute path of the scenario file whose script answers (not needed to probe). */
+  scenario?: string;
   language: Language;
-  /** `replay` answers from the script; `record` asks the endpoint named by the environment. */
-  mode?: 'replay' | 'record';
+  /**
+   * `replay` answers from the script; `record` asks the endpoint named by the environment; `probe` answers
+   * every request with a final answer, so one `agent.run` yields exactly the first request of a conversation.
+   */
+  mode?: 'replay' | 'record' | 'probe';
 }
+
+/** The final answer of a probe: the request is what the gate wanted, not the answer. */
+export const PROBE_ANSWER = 'Nothing to do.';
 
 /** One request, verbatim, and what was answered (or why nothing was). */
 export interface Exchange {
@@ -35,6 +41,11 @@ export default class KeylessModel extends Service implements Model {
 
   constructor(ctx: Context, config: KeylessModelConfig) {
     super(ctx, 'model');
+    if (config.mode === 'probe') {
+      this.answers = { complete: () => ({ content: PROBE_ANSWER, toolCalls: [] }) };
+      return;
+    }
+    if (config.scenario === undefined) throw new Error(`model: mode ${config.mode ?? 'replay'} needs the scenario file that answers`);
     const scenario = parseScenario(config.scenario, readFileSync(config.scenario, 'utf8'));
     if (config.mode === 'record') {
       this.answers = new RecordingModel(endpointFromEnv(), config.scenario, config.language);
