@@ -34,7 +34,7 @@ const has39 = findInterpreters().some((i) => i.version === '3.9') || (await cont
 describe('renderer regressions blessed with --update=all', () => {
   it('the unplanted copy passes, so every failure below is the plant', { timeout: 300_000 }, async () => {
     const run = await blessedGate([], ['typescript', 'python']);
-    expect(run.stdout).toMatch(/✓ renderer-floor \(1 app\(s\)\) \d+ ms · ✓ probe typescript \d+ ms · ✓ probe python \d+ ms/);
+    expect(run.stdout, run.stderr).toMatch(/✓ renderer-floor \(1 app\(s\)\) \d+ ms · ✓ probe typescript \d+ ms · ✓ probe python \d+ ms/);
     expect(run.status, run.stdout).toBe(0);
   });
 
@@ -49,9 +49,9 @@ describe('renderer regressions blessed with --update=all', () => {
     );
     expect(run.status, run.stderr).toBe(1);
     const collision = run.stdout.split('\n').find((line) => line.includes('Tool\u0301pingArgs ('));
-    expect(collision).toMatch(/^error probe: python \(the app of mode-both on python\): tools-sdk\.py: declared names collide: .* are one name after NFKC \(Too\u013apingArgs\); the last one shadows the others$/u);
-    expect(collision).toMatch(/Too\u013apingArgs \(line \d+, column 7\)/u);
-    expect(run.stdout).toMatch(/declared names collide: .*가Args.* are one name after NFKC/u);
+    expect(collision, run.stderr).toMatch(/^error probe: python \(the app of mode-both on python\): tools-sdk\.py: declared names collide: .* are one name after NFKC \(Too\u013apingArgs\); the last one shadows the others$/u);
+    expect(collision, run.stderr).toMatch(/Too\u013apingArgs \(line \d+, column 7\)/u);
+    expect(run.stdout, run.stderr).toMatch(/declared names collide: .*가Args.* are one name after NFKC/u);
   });
 
   it.skipIf(!has39)('fails when __peg_parser__ is no longer a keyword, naming the tool, CPython 3.9, line and column', { timeout: 300_000 }, async () => {
@@ -64,21 +64,21 @@ describe('renderer regressions blessed with --update=all', () => {
       ['python'],
     );
     expect(run.status, run.stderr).toBe(1);
-    expect(run.stdout).toMatch(/error probe: python \(the app of mode-both on python\): tools-sdk\.py does not compile on (local|container) 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0\), at line \d+, column \d+; it fails for the tool "fields" \(alone: line \d+, column \d+\): SyntaxError/);
+    expect(run.stdout, run.stderr).toMatch(/error probe: python \(the app of mode-both on python\): tools-sdk\.py does not compile on (local|container) 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0\), at line \d+, column \d+; it fails for the tool "fields" \(alone: line \d+, column \d+\): SyntaxError/);
   });
 
   it('fails when the Python renderer drops the tools it lists for subscript access, naming each', { timeout: 300_000 }, async () => {
     const run = await blessedGate([{ file: 'dist/codemode/sdk/python/index.js', from: '            members.push(lines);', to: '' }], ['python']);
     expect(run.status, run.stderr).toBe(1);
-    expect(run.stdout).toContain('error probe: python (the app of mode-both on python): tools-sdk.py: tool "class" is not reachable from the SDK: no method and no listed name reaches it');
-    expect(run.stdout).toContain('tool "a-b" is not reachable from the SDK');
+    expect(run.stdout, run.stderr).toContain('error probe: python (the app of mode-both on python): tools-sdk.py: tool "class" is not reachable from the SDK: no method and no listed name reaches it');
+    expect(run.stdout, run.stderr).toContain('tool "a-b" is not reachable from the SDK');
   });
 
   it('fails when the TypeScript renderer merges a-b into a_b, naming both', { timeout: 300_000 }, async () => {
     const run = await blessedGate([{ file: 'dist/codemode/sdk/typescript/index.js', from: ': propertyName(tool.name);', to: ": propertyName(tool.name.replace(/-/g, '_'));" }], ['typescript']);
     expect(run.status, run.stderr).toBe(1);
-    expect(run.stdout).toMatch(/error probe: typescript \(the app of mode-both on typescript\): tools-sdk\.ts: tool "a-b" is not reachable from the SDK/);
-    expect(run.stdout).toMatch(/tool "a_b" is reachable 2 times: method a_b \(line \d+, column 3\); method a_b \(line \d+, column 3\)/);
-    expect(run.stdout).toMatch(/tools-sdk\.ts gives no way to reach the tool "a-b" \(tsc, line \d+, column \d+\)/);
+    expect(run.stdout, run.stderr).toMatch(/error probe: typescript \(the app of mode-both on typescript\): tools-sdk\.ts: tool "a-b" is not reachable from the SDK/);
+    expect(run.stdout, run.stderr).toMatch(/tool "a_b" is reachable 2 times: method a_b \(line \d+, column 3\); method a_b \(line \d+, column 3\)/);
+    expect(run.stdout, run.stderr).toMatch(/tools-sdk\.ts gives no way to reach the tool "a-b" \(tsc, line \d+, column \d+\)/);
   });
 });
