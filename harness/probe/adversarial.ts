@@ -62,20 +62,15 @@ export async function runProbe(targets: readonly ProbeTarget[], floor: PythonVer
   const fail = (message: string) => verdict.findings.push({ check: ID, severity: 'error', message: `${language} (the app of ${verdict.scenario} on ${verdict.runtime}): ${message}` });
   let probe: AppProbe | undefined;
   try {
-    // The first app that sends an SDK speaks for the project (a native-only composition sends none).
-    let view: ProbeView | undefined;
-    for (const candidate of targets) {
-      await probe?.dispose();
-      Object.assign(verdict, { scenario: candidate.scenario.name, runtime: candidate.runtime.name });
-      probe = await AppProbe.boot(candidate.scenario, candidate.runtime);
-      view = await probe.view(tools);
-      if (view.sdk !== undefined) break;
-    }
-    if (view?.sdk === undefined) {
-      fail(`the model received no ${view?.section === undefined ? 'tools:sdk section' : 'fenced SDK in the tools:sdk section'} from any selected scenario, so the probe could not judge the renderer`);
+    const chosen = await chooseApp(targets, tools);
+    if (chosen.probe === undefined || chosen.view?.sdk === undefined) {
+      fail(chosen.why ?? 'no selected scenario sent the model a fenced SDK in a tools:sdk section, so the probe could not judge the renderer');
       return verdict;
     }
-    const sdk = view.sdk;
+    probe = chosen.probe;
+    const view = chosen.view;
+    Object.assign(verdict, { scenario: probe.scenario.name, runtime: probe.runtime.name });
+    const sdk = view.sdk!;
     const refused = new Set(view.refused.map((r) => r.name));
     verdict.refused = view.refused.map((r) => r.name);
     verdict.naming = namingProblems(language, sdk, { names: tools.filter((t) => !refused.has(t.name)).map((t) => t.name), complete: false });
@@ -90,6 +85,36 @@ export async function runProbe(targets: readonly ProbeTarget[], floor: PythonVer
     verdict.elapsedMs = performance.now() - started;
   }
   return verdict;
+}
+
+/** Apps tried before settling for one that already has some probe tool names. */
+const MAX_CANDIDATES = 3;
+
+/**
+ * The app that speaks for the project: the first that sends an SDK (a native-only composition sends none)
+ * and refuses no probe tool (none of its own tools shares a name with one); else the one refusing fewest.
+ */
+async function chooseApp(targets: readonly ProbeTarget[], tools: readonly ToolDefinition[]): Promise<{ probe?: AppProbe; view?: ProbeView; why?: string }> {
+  let best: { probe: AppProbe; view: ProbeView } | undefined;
+  let why: string | undefined;
+  for (const target of targets.slice(0, MAX_CANDIDATES)) {
+    let probe: AppProbe | undefined;
+    try {
+      probe = await AppProbe.boot(target.scenario, target.runtime);
+      const view = await probe.view(tools);
+      if (view.sdk !== undefined && (best === undefined || view.refused.length < best.view.refused.length)) {
+        const previous = best;
+        best = { probe, view };
+        probe = previous?.probe;
+      }
+    } catch (error) {
+      why ??= `the app of ${target.scenario.name} on ${target.runtime.name} could not be probed: ${(error as Error).message}`;
+    } finally {
+      await probe?.dispose();
+    }
+    if (best?.view.refused.length === 0) break;
+  }
+  return best ?? (why === undefined ? {} : { why });
 }
 
 /** Each tool's SDK rendered alone, on demand and once: how a failure of the whole set is pinned on a tool. */
