@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { renderSdk } from '../../../codemode/run-code/sdk-section.js';
+import { disposeSharedRuntimes } from '../../../runtimes/seam/pool.js';
 import { adversarialTools } from '../../probe/adversarial-tools.js';
+import { registeredTools, sdkNamesCheck } from '../sdk-names.js';
+import { committedScenarios, runPair } from '../test/run-pair.js';
 import { namingProblems, sdkNames } from './index.js';
 import { decodePythonString } from './python.js';
 
@@ -106,4 +109,19 @@ describe('the reference renderers on the adversarial tool set', () => {
       expect(namingProblems(language, renderSdk(language, tools, { pythonFloor: '3.9' }), all(tools.map((t) => t.name)))).toEqual([]);
     });
   }
+});
+
+describe('the sdk-names check on a real run', () => {
+  afterAll(() => disposeSharedRuntimes());
+
+  it('takes the registered tools from the runtime seam and passes the committed exotic names', { timeout: 120_000 }, async () => {
+    const scenario = (await committedScenarios()).find((s) => s.name === 'exotic-names')!;
+    const input = await runPair(scenario, 'typescript');
+    expect(registeredTools(input)).toEqual({ names: ['2fa.verify', '__proto__', 'class', 'weather-alerts'], complete: true });
+    expect(await sdkNamesCheck.run(input)).toEqual([]);
+    const extra = { ...input, record: { ...input.record, programs: input.record.programs.map((p) => ({ ...p, tools: [...p.tools, 'ghost'] })) } };
+    expect(await sdkNamesCheck.run(extra)).toEqual([
+      { check: 'sdk-names', severity: 'error', message: 'tools-sdk.ts: tool "ghost" is not reachable from the SDK: no method and no listed name reaches it' },
+    ]);
+  });
 });

@@ -27,7 +27,7 @@ export function withToolsConfig(scenario: Scenario, config: (old: Record<string,
   return {
     ...scenario,
     composition: scenario.composition.map((entry) =>
-      entry.plugin === 'codemode/tools/plugin' ? { ...entry, config: config((entry.config ?? {}) as Record<string, unknown>) } : entry,
+      entry.plugin === 'concord/tools' ? { ...entry, config: config((entry.config ?? {}) as Record<string, unknown>) } : entry,
     ),
   };
 }
