@@ -37,7 +37,7 @@ describe('the run-level steps in the gate', () => {
     expect(result.steps.probes.map((p) => [p.language, p.scenario, p.runtime])).toEqual([['typescript', 'mode-both', 'typescript']]);
     expect(lines).toContainEqual(expect.stringMatching(/^renderer-floor: no Python app selected · ✓ probe typescript \d+ ms$/));
     expect(result.reportFile).toBe(join(work, '.concord', 'report.md'));
-    expect(lines).toContain(`report: ${result.reportFile} (the stub-validity matrix and every finding)`);
+    expect(lines).toContain(`report: ${result.reportFile} (the stub-validity matrix, the probe's verdict and every finding)`);
     const report = await readFile(result.reportFile, 'utf8');
     expect(report).toContain(`Run \`${result.runId}\` · floor CPython 3.9 · 1 scenario × runtime pair(s): 1 pass.`);
     expect(report).toMatch(/\| typescript \| mode-both × typescript \| \d+ \| ✓ passes \| ✓ unique, each tool reachable once \| \d+ ms \|/);
