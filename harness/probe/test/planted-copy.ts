@@ -23,6 +23,17 @@ export interface PlantedCopy {
 export async function plantedCopy(plants: readonly Plant[]): Promise<PlantedCopy> {
   const source = packageRoot();
   const root = await mkdtemp(join(tmpdir(), 'concord-planted-'));
+  const dispose = () => rm(root, { recursive: true, force: true });
+  try {
+    await fill(source, root, plants);
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+  return { root, dispose };
+}
+
+async function fill(source: string, root: string, plants: readonly Plant[]): Promise<void> {
   const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: source, encoding: 'utf8' }).split('\0').filter(Boolean);
   for (const file of tracked) {
     await mkdir(dirname(join(root, file)), { recursive: true });
@@ -41,5 +52,4 @@ export async function plantedCopy(plants: readonly Plant[]): Promise<PlantedCopy
     if (count === 0) throw new Error(`plant: ${plant.file} no longer contains ${String(plant.from)}; update the plant`);
     await writeFile(path, text.replace(pattern, plant.to));
   }
-  return { root, dispose: () => rm(root, { recursive: true, force: true }) };
 }
