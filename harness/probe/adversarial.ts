@@ -34,9 +34,20 @@ export interface ProbeVerdict {
 /** The TypeScript compiler as a cell of the probe's matrix. */
 const TSC = { interpreter: 'tsc', version: 'TypeScript', detail: 'the TypeScript compiler, strict' } as const;
 
-/** The tool set of one language: Python also gets one tool per Unicode window past the floor. */
+/**
+ * The tool set of one language. Python also gets the letters past the floor: one tool per Unicode window,
+ * and one whose object fields are named with them (class names are built from field names).
+ */
 export function probeTools(language: Language, floor: PythonVersion): ToolDefinition[] {
-  return adversarialTools(language === 'python' ? windowTools(exposure(floor)) : []);
+  if (language !== 'python') return adversarialTools();
+  const windows = windowTools(exposure(floor));
+  const leaf = { type: 'object', properties: { leaf: { type: 'string' } } };
+  const fields: ToolDefinition = {
+    name: 'window_fields',
+    description: 'Fields named with letters the floor does not know; each holds an object, so class names are built from them.',
+    parameters: { type: 'object', properties: Object.fromEntries(windows.map((w) => [w.name, leaf])) },
+  };
+  return adversarialTools(windows.length > 0 ? [...windows, fields] : []);
 }
 
 /** A program that reaches every tool by its exact name: strict TypeScript rejects a name `tools` lacks. */
