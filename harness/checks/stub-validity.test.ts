@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderSdk } from '../../codemode/run-code/sdk-section.js';
-import type { ToolDefinition } from '../../codemode/tools/types.js';
+import type { PythonVersion, ToolDefinition } from '../../codemode/tools/types.js';
 import { runtimeTarget } from '../assembly/runtimes.js';
 import { InterpreterInventory } from '../interpreters/inventory.js';
 import { ContainerInterpreter } from '../interpreters/container.js';
@@ -20,21 +20,21 @@ const LOOKUP: ToolDefinition = {
 // U+A7D1 is a letter from Unicode 14.0: a bare name when rendering for 3.11, not for 3.9 (Unicode 13.0).
 const INSULAR: ToolDefinition = { ...LOOKUP, name: '\u{A7D1}lossary_lookup' };
 
-function input(name: string, runtime: RuntimeName, sdk: string | undefined, pythonFloor = '3.9'): CheckInput {
+function input(name: string, runtime: RuntimeName, sdk: string | undefined, floor: PythonVersion = '3.9'): CheckInput {
   const scenario = {
     name,
     description: '',
     file: `/scenarios/${name}.yml`,
     runtimes: [runtime],
     runtimeConfig: {},
-    composition: [{ id: 'tools', plugin: 'concord/tools', config: { mode: 'code', pythonFloor }, line: 1 }],
+    composition: [{ id: 'tools', plugin: 'concord/tools', config: { mode: 'code' }, line: 1 }],
     script: [],
     expect: {},
   } satisfies Scenario;
   const target = runtimeTarget(runtime, {});
   const file = target.language === 'python' ? 'tools-sdk.py' : 'tools-sdk.ts';
   const files = new Map(sdk === undefined ? [] : [[file, sdk]]);
-  return { scenario, runtime: target, record: {} as RunRecord, files };
+  return { scenario, runtime: target, record: {} as RunRecord, files, floor };
 }
 
 /** The valid SDK with the colon of the `lookup` method removed. */

@@ -1,8 +1,7 @@
 import { describeRejection } from '../interpreters/describe.js';
 import { sharedInventory, type InterpreterInventory } from '../interpreters/inventory.js';
 import { compareVersions } from '../interpreters/types.js';
-import { rendererFloorOf } from '../skew/renderer-floor.js';
-import type { PythonVersion } from '../../codemode/index.js';
+import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import type { Check, CheckInput, Finding } from './types.js';
 
 const ID = 'stub-validity';
@@ -29,7 +28,7 @@ export interface StubCell {
 export interface StubValidityOptions {
   /** Where the interpreters come from (default: the run's shared inventory). */
   inventory?: () => Promise<InterpreterInventory>;
-  /** The floor the stubs must compile from; default the floor the scenario's composition gives the renderer. */
+  /** The floor the stubs must compile from; default the gate's floor (`CheckInput.floor`). */
   floor?: PythonVersion;
 }
 
@@ -47,12 +46,12 @@ export function stubValidityCheck(options: StubValidityOptions = {}): StubValidi
   const inventoryOf = options.inventory ?? sharedInventory;
   const cells = new Map<string, StubCell[]>();
 
-  async function run({ scenario, runtime, files }: CheckInput): Promise<Finding[]> {
+  async function run({ scenario, runtime, files, floor: gateFloor }: CheckInput): Promise<Finding[]> {
     const pair = `${scenario.name}/${runtime.name}`;
     cells.delete(pair);
     const sdk = files.get(SDK_FILE);
     if (runtime.language !== 'python' || sdk === undefined) return [];
-    const floor = options.floor ?? rendererFloorOf(scenario);
+    const floor = options.floor ?? gateFloor ?? DEFAULT_PYTHON_FLOOR;
     const inventory = await inventoryOf();
     const findings: Finding[] = [];
     const row: StubCell[] = [];

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { dirname, relative } from 'node:path';
-import type { PythonVersion } from '../../codemode/index.js';
+import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { compareVersions } from '../interpreters/types.js';
 import type { Scenario } from '../scenario/types.js';
-import { rendererFloorOf } from '../skew/renderer-floor.js';
 import { typecheckPython } from './typecheck/python.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './typecheck/types.js';
 import { typecheckTypeScript } from './typecheck/typescript.js';
@@ -23,19 +22,18 @@ export function scriptedPrograms(scenario: Scenario, language: Language): Script
 }
 
 /**
- * The Python version pyright checks programs for: the floor the SDK was rendered for, raised to the first
- * version whose typeshed has what the stubs import (below it every `NotRequired` field would read as required).
+ * The Python version pyright checks programs for: the floor the SDK must serve, raised to the first version
+ * whose typeshed has what the stubs import (below it every `NotRequired` field would read as required).
  */
-export function pyrightVersion(scenario: Scenario): PythonVersion {
-  const floor = rendererFloorOf(scenario);
+export function pyrightVersion(floor: PythonVersion): PythonVersion {
   return compareVersions(floor, STUBS_NEED) < 0 ? STUBS_NEED : floor;
 }
 
 // The Python SDK is the same on every Python runtime of a scenario: pyright checks it once per gate run.
 const pythonResults = new Map<string, Promise<ProgramDiagnostic[]>>();
 
-function checkPython(scenario: Scenario, sdk: string, programs: ScriptedProgram[]): Promise<ProgramDiagnostic[]> {
-  const version = pyrightVersion(scenario);
+function checkPython(scenario: Scenario, sdk: string, programs: ScriptedProgram[], floor: PythonVersion): Promise<ProgramDiagnostic[]> {
+  const version = pyrightVersion(floor);
   const key = createHash('sha256').update(JSON.stringify([scenario.file, version, sdk, programs])).digest('hex');
   let result = pythonResults.get(key);
   if (result === undefined) {
@@ -53,7 +51,7 @@ function checkPython(scenario: Scenario, sdk: string, programs: ScriptedProgram[
  */
 export const typecheckProgramsCheck: Check = {
   id: ID,
-  async run({ scenario, runtime, files }: CheckInput): Promise<Finding[]> {
+  async run({ scenario, runtime, files, floor = DEFAULT_PYTHON_FLOOR }: CheckInput): Promise<Finding[]> {
     const language = runtime.language;
     const sdk = files.get(SDK_FILE[language]);
     const programs = scriptedPrograms(scenario, language);
@@ -64,7 +62,7 @@ export const typecheckProgramsCheck: Check = {
     const checker = language === 'typescript' ? 'tsc' : 'pyright';
     let diagnostics: ProgramDiagnostic[];
     try {
-      diagnostics = language === 'typescript' ? typecheckTypeScript(sdk, programs) : await checkPython(scenario, sdk, programs);
+      diagnostics = language === 'typescript' ? typecheckTypeScript(sdk, programs) : await checkPython(scenario, sdk, programs, floor);
     } catch (error) {
       // A checker that did not answer has not passed the programs: the gate fails rather than skip them.
       const calls = programs.map((p) => p.call).join(', ');

@@ -1,3 +1,4 @@
+import type { PythonVersion } from '../../codemode/index.js';
 import type { RuntimeTarget } from '../assembly/runtimes.js';
 import type { Scenario } from '../scenario/types.js';
 import type { SnapshotFiles, RunRecord } from '../snapshot/transcript.js';
@@ -16,6 +17,8 @@ export interface CheckInput {
   runtime: RuntimeTarget;
   record: RunRecord;
   files: SnapshotFiles;
+  /** The oldest CPython the Python SDK must serve (the gate's `--floor`); default 3.9. */
+  floor?: PythonVersion;
 }
 
 /** A check runs after each scenario × runtime; it must not throw for a finding (return it instead). */

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot, sourceAsset } from '../../runtimes/seam/package-root.js';
+import { plantedCopy, type PlantedCopy } from '../probe/test/planted-copy.js';
 import { runGate, type GateOptions } from './gate.js';
 
-// One scenario on the fastest runtime: the floor is judged on the scenario's composition (its Python runtimes
-// are declared even when only TypeScript runs), and an empty stub matrix keeps the interpreters asleep.
+// One scenario on the fastest runtime: no Python pair, so the renderer floor has nothing to judge and the
+// interpreters stay asleep; the TypeScript probe still runs once.
 let work = '';
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'concord-floor-'));
@@ -27,32 +28,48 @@ const gate = (overrides: Partial<GateOptions>, lines: string[]) =>
     ...overrides,
   });
 
-const MISMATCH = "mode-both: the renderer writes the Python SDK for CPython 3.9, but the configured floor is 3.11; set pythonFloor: '3.11' in";
-
-describe('the configured floor in the gate', () => {
-  it('passes on the default floor and writes .concord/report.md, linked from the summary', { timeout: 120_000 }, async () => {
+describe('the run-level steps in the gate', () => {
+  it('passes on the default floor, probes TypeScript once, and writes .concord/report.md with the verdict', { timeout: 120_000 }, async () => {
     const lines: string[] = [];
     const result = await gate({}, lines);
     expect(result.runFindings).toEqual([]);
     expect(result.ok).toBe(true);
+    expect(result.steps.probes.map((p) => [p.language, p.scenario, p.runtime])).toEqual([['typescript', 'mode-both', 'typescript']]);
+    expect(lines).toContainEqual(expect.stringMatching(/^renderer-floor: no Python app selected · ✓ probe typescript \d+ ms$/));
     expect(result.reportFile).toBe(join(work, '.concord', 'report.md'));
-    expect(lines).toContain(`report: ${result.reportFile} (the stub-validity matrix and every finding)`);
+    expect(lines).toContain(`report: ${result.reportFile} (the stub-validity matrix, the probe's verdict and every finding)`);
     const report = await readFile(result.reportFile, 'utf8');
     expect(report).toContain(`Run \`${result.runId}\` · floor CPython 3.9 · 1 scenario × runtime pair(s): 1 pass.`);
+    expect(report).toMatch(/\| typescript \| mode-both × typescript \| \d+ \| ✓ passes \| ✓ unique, each tool reachable once \| \d+ ms \|/);
+    expect(report).toMatch(/\| tsc \| the TypeScript compiler, strict \| ✓ \|/);
     expect(report).toContain('No check found anything.');
   });
+});
 
-  it('fails when the renderer floor differs from --floor, and says so in the summary and the report', { timeout: 120_000 }, async () => {
-    const lines: string[] = [];
-    const result = await gate({ floor: '3.11' }, lines);
-    expect(result.results.map((r) => r.status)).toEqual(['pass']);
-    expect(result.ok).toBe(false);
-    expect(result.runFindings.map((f) => [f.check, f.severity])).toEqual([['renderer-floor', 'error']]);
-    expect(lines.join('\n')).toContain(`error renderer-floor: ${MISMATCH} ${join(packageRoot(), 'scenarios', 'mode-both.yml')}:4 (entry "tools")`);
-    expect(lines.at(-1)).toBe('gate: FAILED');
-    const report = await readFile(result.reportFile, 'utf8');
-    expect(report).toContain('floor CPython 3.11');
-    expect(report).toContain(`- **error** \`renderer-floor\`: ${MISMATCH}`);
+describe('concord gate on a renderer not pinned to the floor', () => {
+  let copy: PlantedCopy;
+  beforeAll(async () => {
+    // The copy's mode-both scenario asks the reference registry to write Python for 3.15 while the floor is 3.9.
+    copy = await plantedCopy([{ file: 'scenarios/mode-both.yml', from: '      mode: both\n', to: "      mode: both\n      pythonFloor: '3.15'\n" }]);
+  });
+  afterAll(() => copy.dispose());
+
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [join(copy.root, 'bin', 'concord.mjs'), 'gate', ...args], {
+      cwd: copy.root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 300_000,
+      env: { ...process.env, CI: '1' },
+    });
+
+  it('exits 1 naming the scenario, the bare names with line and column, and the report', { timeout: 300_000 }, () => {
+    const run = cli('--scenario', 'mode-both', '--runtime', 'python');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/error renderer-floor: mode-both \(\S+mode-both\.yml, on python\): the Python renderer is not pinned to the floor 3\.9: it writes \S+_unicode_14_0 \(line \d+, column 15\)/);
+    expect(run.stdout).toContain(`report: ${join(copy.root, '.concord', 'report.md')}`);
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
   });
 });
 
@@ -72,14 +89,5 @@ describe('concord gate --floor', () => {
       expect(run.status).toBe(2);
       expect(run.stderr).toContain(`--floor ${floor}: unsupported CPython version (supported: 3.8, 3.9, 3.10, 3.11, 3.12, 3.13, 3.14, 3.15)`);
     }
-  });
-
-  it('exits 1 on a floor mismatch, printing the finding and the report path', { timeout: 120_000 }, () => {
-    const run = cli('--floor', '3.11', '--scenario', 'mode-both', '--runtime', 'typescript');
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(1);
-    expect(run.stdout).toContain(`error renderer-floor: ${MISMATCH}`);
-    expect(run.stdout).toContain(`report: ${join(packageRoot(), '.concord', 'report.md')}`);
-    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
   });
 });

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { DEFAULT_PYTHON_FLOOR } from '../../codemode/index.js';
-import type { PythonVersion } from '../../codemode/index.js';
+import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
 import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
@@ -16,13 +15,13 @@ import { scenarioForLanguage } from '../scenario/recording.js';
 import { RUNTIME_NAMES, type RuntimeName, type Scenario } from '../scenario/types.js';
 import { newRunId, writePending, type PendingChange } from '../snapshot/pending.js';
 import { applyVerdict, compareFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
-import { rendererFloorFindings } from '../skew/renderer-floor.js';
 import { snapshotFiles } from '../snapshot/transcript.js';
 import { renderDiff } from '../text/diff.js';
-import { ms, progressLine, summaryTable, type PairResult } from './report.js';
+import { ms, progressLine, stepsLine, summaryTable, type PairResult } from './report.js';
 import { inOrder } from './concurrent.js';
 import { gateVerdict, printSummary } from './summary.js';
 import { runOne } from './run-one.js';
+import { runSteps, type RunSteps } from './run-steps.js';
 import { inSelection, selectPairs, type Selection } from './select.js';
 
 export type UpdateMode = 'none' | 'new' | 'all';
@@ -59,8 +58,10 @@ export interface GateResult {
   /** Where this run's proposals went, if it made any. */
   pendingDir?: string;
   runId: string;
-  /** Findings about the whole run, not one pair: the renderer floor against the configured floor. */
+  /** Findings about the whole run, not one pair: the renderer floor and the adversarial probe. */
   runFindings: Finding[];
+  /** The run-level steps: the probe's verdict per language and what the steps cost. */
+  steps: RunSteps;
   /** The written `.concord/report.md`. */
   reportFile: string;
   /** What the report was written from: the matrix and interpreters of the run too. */
@@ -81,14 +82,13 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const scenarios = await loadScenarios(scenariosDir, options.root);
   const pairs = selectPairs(scenarios, options.selection);
   const floor = options.floor ?? DEFAULT_PYTHON_FLOOR;
-  // Judged on every selected scenario whatever runtimes run: a floor mismatch is an error of its composition.
-  const runFindings = rendererFloorFindings([...new Set(pairs.map((p) => p.scenario))], floor);
   const skipped = await unavailableRuntimes(new Set(pairs.map((p) => p.runtime)), out);
   const runId = newRunId();
   const results: PairResult[] = [];
   const proposals: Proposal[] = [];
   let reportFile: string;
   let reportInput: ReportInput;
+  let steps: RunSteps;
 
   try {
     // Pairs run side by side on the shared runtimes; each keeps its own proposals, gathered in pair order,
@@ -101,7 +101,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
         const own: Proposal[] = [];
         const result: PairResult = reason
           ? { scenario: scenario.name, runtime, status: 'skipped', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason }
-          : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, own);
+          : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, own, floor);
         return { result, own };
       },
       ({ result }) => out(progressLine(result, color)),
@@ -110,17 +110,22 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
       results.push(result);
       proposals.push(...own);
     }
+    // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
+    steps = await runSteps(pairs, new Set(skipped.keys()), floor, sharedInventory);
+    out(stepsLine(steps, color));
     // The report reads the inventory's interpreters, so it is written before the inventory is disposed.
     const ran = new Set(results.map((r) => `${r.scenario}/${r.runtime}`));
     const matrix = stubValidity.matrix().filter((c) => ran.has(`${c.scenario}/${c.runtime}`));
-    const inventory = matrix.length > 0 ? await sharedInventory() : undefined;
+    const inventory = matrix.length > 0 || steps.probes.some((p) => p.language === 'python') ? await sharedInventory() : undefined;
     reportInput = {
       runId,
       floor,
       pairs: results,
       matrix,
       ...(inventory ? { interpreters: inventory.interpreters, absent: inventory.absent } : {}),
-      runFindings,
+      runFindings: steps.findings,
+      probes: steps.probes,
+      stepTimes: steps.times,
     };
     reportFile = await writeReport(options.reportRoot ?? options.root, reportInput);
   } finally {
@@ -138,9 +143,9 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   }
 
   const pendingDir = proposals.length > 0 ? await writePending(pendingRoot, runId, proposals) : undefined;
-  const ok = gateVerdict(results, obsolete, update, runFindings);
-  printSummary(options, { results, obsolete, update, pendingDir, ok, runFindings, reportFile });
-  return { ok, results, obsolete, runId, runFindings, reportFile, report: reportInput, proposals, ...(pendingDir ? { pendingDir } : {}) };
+  const ok = gateVerdict(results, obsolete, update, steps.findings);
+  printSummary(options, { results, obsolete, update, pendingDir, ok, runFindings: steps.findings, reportFile });
+  return { ok, results, obsolete, runId, runFindings: steps.findings, steps, reportFile, report: reportInput, proposals, ...(pendingDir ? { pendingDir } : {}) };
 }
 
 async function runPair(
@@ -150,6 +155,7 @@ async function runPair(
   root: string,
   update: UpdateMode,
   proposals: Proposal[],
+  floor: PythonVersion,
 ): Promise<PairResult> {
   const target = runtimeTarget(runtime, scenario.runtimeConfig);
   const base = { scenario: scenario.name, runtime } as const;
@@ -167,7 +173,7 @@ async function runPair(
   const findings: Finding[] = [];
   for (const check of CHECKS) {
     try {
-      findings.push(...(await check.run({ scenario, runtime: target, record, files })));
+      findings.push(...(await check.run({ scenario, runtime: target, record, files, floor })));
     } catch (error) {
       findings.push({ check: check.id, severity: 'error', message: `the check itself failed: ${(error as Error).message}` });
     }

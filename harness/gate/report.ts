@@ -3,6 +3,7 @@ import { renderDiff } from '../text/diff.js';
 import { COLOR, paint } from '../text/paint.js';
 import type { Finding } from '../checks/types.js';
 import type { PhaseTimes } from './run-one.js';
+import type { RunSteps } from './run-steps.js';
 
 export type PairStatus = 'pass' | 'updated' | 'mismatch' | 'failed' | 'skipped';
 
@@ -71,4 +72,13 @@ export function junitXml(results: readonly PairResult[], obsolete: readonly stri
     suites.push(`  <testsuite name="obsolete snapshots" tests="1" failures="1">\n    <testcase classname="snapshots" name="obsolete"><failure message="obsolete">${xml(obsolete.join('\n'))}</failure></testcase>\n  </testsuite>`);
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="concord gate">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+/** One line for the run-level steps: the renderer floor and each language's probe, with their times. */
+export function stepsLine(steps: RunSteps, color: boolean): string {
+  const failed = (check: string) => steps.findings.some((f) => f.severity === 'error' && f.check === check);
+  const mark = (bad: boolean) => paint(color, bad ? COLOR.red : COLOR.green, bad ? '✗' : '✓');
+  const floor = steps.floorApps === 0 ? 'renderer-floor: no Python app selected' : `${mark(failed('renderer-floor'))} renderer-floor (${steps.floorApps} app(s)) ${ms(steps.times.rendererFloor)}`;
+  const probes = steps.probes.map((p) => `${mark(p.findings.some((f) => f.severity === 'error'))} probe ${p.language} ${ms(p.elapsedMs)}`);
+  return [floor, ...probes].join(' · ');
 }

@@ -14,6 +14,8 @@ export interface ObservedCall {
 /** One program as it crossed the runtime seam: what ran, what it called, what came back. */
 export interface ObservedRun {
   code: string;
+  /** The members of the `tools` namespace the run was given: every tool the app registered. */
+  tools: string[];
   calls: ObservedCall[];
   result: RunResult;
 }
@@ -27,7 +29,8 @@ export function recordRuntimeSeam(runtime: CodeRuntime): { runs: ObservedRun[]; 
   const runs: ObservedRun[] = [];
   const stop = observeRuns(runtime, async (request, run) => {
     const calls: ObservedCall[] = [];
-    const observed: ObservedRun = { code: request.program, calls, result: { logs: [] } };
+    const tools = [...(request.bindings.find((ns) => ns.name === 'tools')?.functions.keys() ?? [])];
+    const observed: ObservedRun = { code: request.program, tools, calls, result: { logs: [] } };
     runs.push(observed);
     const bindings = request.bindings.map((ns) => recordNamespace(ns, calls));
     observed.result = await run({ ...request, bindings } satisfies RunRequest);

@@ -45,6 +45,6 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   out(`time: assembly ${ms(total.assembly)} · model ${ms(total.model)} · runtime ${ms(total.runtime)} · checks ${ms(total.checks)}`);
   out(`${results.length} run(s): ${count('pass')} pass, ${count('updated')} updated, ${count('mismatch')} mismatch, ${count('failed')} failed, ${count('skipped')} skipped; ${obsolete.length} obsolete folder(s)`);
   if (pendingDir) out(`proposed changes: ${pendingDir} — accept or reject them with \`concord review\``);
-  out(`report: ${reportFile} (the stub-validity matrix and every finding)`);
+  out(`report: ${reportFile} (the stub-validity matrix, the probe's verdict and every finding)`);
   out(ok ? 'gate: everything agrees' : 'gate: FAILED');
 }

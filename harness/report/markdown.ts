@@ -1,6 +1,7 @@
 import type { Finding } from '../checks/types.js';
 import type { StubCell } from '../checks/stub-validity.js';
 import type { FileVerdict } from '../snapshot/store.js';
+import type { ProbeVerdict } from '../probe/adversarial.js';
 
 /** One scenario × runtime as the gate finished it (the gate's PairResult fits). */
 export interface ReportPair {
@@ -35,6 +36,10 @@ export interface ReportInput {
   absent?: readonly string[];
   /** Findings about the whole run rather than one pair, e.g. `rendererFloorFindings(...)`. */
   runFindings?: readonly Finding[];
+  /** The adversarial probe's verdict per language. */
+  probes?: readonly ProbeVerdict[];
+  /** Milliseconds of the run-level steps. */
+  stepTimes?: { rendererFloor: number; probe: number };
 }
 
 const MARK = { ok: '✓', rejected: '✗', unavailable: '?' } as const;
@@ -94,6 +99,45 @@ function matrixSection(input: ReportInput): string[] {
   return lines;
 }
 
+function probeSection(input: ReportInput): string[] {
+  if (input.probes === undefined) return [];
+  const lines = ['## Adversarial probe', ''];
+  if (input.probes.length === 0) return [...lines, 'No runtime ran, so no renderer was probed.', ''];
+  lines.push(
+    'A built-in tool set chosen to break SDK renderers (keywords of every supported CPython, mangled and magic names, NFKC look-alikes ' +
+      'and collisions, combining marks, joiners, Hangul jamo, hostile text, deep nesting, long unions, letters past the floor), ' +
+      "registered through `ctx.tools.register` and read back from the `tools:sdk` section the model received. ✓ accepted · ✗ rejected · ? could not run." +
+      (input.stepTimes ? ` The probe took ${Math.round(input.stepTimes.probe)} ms, the renderer-floor step ${Math.round(input.stepTimes.rendererFloor)} ms.` : ''),
+    '',
+  );
+  lines.push(tableRow(['language', 'app', 'tools', 'verdict', 'names', 'time']), tableRow(['---', '---', '---:', '---', '---', '---:']));
+  for (const p of input.probes) {
+    const failed = p.findings.some((f) => f.severity === 'error');
+    lines.push(
+      tableRow([
+        p.language,
+        cell(`${p.scenario} × ${p.runtime}`),
+        String(p.tools - p.refused.length),
+        failed ? '✗ fails' : '✓ passes',
+        p.naming.length === 0 ? '✓ unique, each tool reachable once' : `✗ ${p.naming.length} problem(s)`,
+        `${Math.round(p.elapsedMs)} ms`,
+      ]),
+    );
+  }
+  lines.push('');
+  for (const p of input.probes) {
+    lines.push(`### ${p.language}`, '');
+    if (p.refused.length > 0) lines.push(`The app already has tools named ${p.refused.map((n) => `\`${cell(JSON.stringify(n))}\``).join(', ')}; its own stand in for them.`, '');
+    if (p.cells.length > 0) {
+      lines.push(tableRow(['judge', 'reports', 'outcome']), tableRow(['---', '---', ':---:']));
+      for (const c of p.cells) lines.push(tableRow([cell(c.interpreter), cell(c.python ? `CPython ${c.python}, Unicode ${c.unicode}` : c.detail), MARK[c.outcome]]));
+      lines.push('');
+    }
+    if (p.findings.length > 0) lines.push(`${p.findings.length} finding(s): see the whole run's findings below.`, '');
+  }
+  return lines;
+}
+
 function interpretersSection(input: ReportInput): string[] {
   if (input.interpreters === undefined && input.absent === undefined) return [];
   const lines = ['## Interpreters', ''];
@@ -136,6 +180,7 @@ export function renderReport(input: ReportInput): string {
     `Run \`${input.runId}\`${input.floor ? ` · floor CPython ${input.floor}` : ''} · ${input.pairs.length} scenario × runtime pair(s)${statuses ? `: ${statuses}` : ''}.`,
     '',
     ...matrixSection(input),
+    ...probeSection(input),
     ...interpretersSection(input),
     ...findingsSection(input),
   ];

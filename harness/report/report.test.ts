@@ -77,6 +77,38 @@ describe('the report', () => {
     expect(text).toMatch(/^Run `run-1` · floor CPython 3\.9 · 3 scenario × runtime pair\(s\): 2 pass, 1 failed\.$/m);
   });
 
+  it("shows the probe's verdict per language with its interpreter matrix and times", () => {
+    const probed = renderReport({
+      ...input,
+      stepTimes: { rendererFloor: 812.4, probe: 3456.7 },
+      probes: [
+        { language: 'typescript', scenario: 'mode-both', runtime: 'typescript', tools: 47, refused: [], cells: [{ interpreter: 'tsc', version: 'TypeScript', detail: 'the TypeScript compiler, strict', outcome: 'ok' }], naming: [], findings: [], elapsedMs: 903.2 },
+        {
+          language: 'python',
+          scenario: 'exotic-names',
+          runtime: 'python',
+          tools: 52,
+          refused: ['class'],
+          cells: [
+            { interpreter: 'local 3.9', version: '3.9', detail: '/usr/bin/python3.9', python: '3.9.2', unicode: '13.0.0', outcome: 'rejected', error: 'SyntaxError at line 3, column 5: invalid syntax', line: 3, column: 5 },
+            { interpreter: 'pyodide 3.13', version: '3.13', detail: 'Pyodide 0.29.3', python: '3.13.2', unicode: '15.1.0', outcome: 'ok' },
+          ],
+          naming: ['declared names collide: A (line 1, column 7), Ａ (line 2, column 7) are one name after NFKC (A); the last one shadows the others'],
+          findings: [{ check: 'probe', severity: 'error', message: 'python (the app of exotic-names on python): tools-sdk.py does not compile on local 3.9' }],
+          elapsedMs: 2553.9,
+        },
+      ],
+    });
+    expect(probed).toContain('## Adversarial probe');
+    expect(probed).toContain('The probe took 3457 ms, the renderer-floor step 812 ms.');
+    expect(probed).toContain('| typescript | mode-both × typescript | 47 | ✓ passes | ✓ unique, each tool reachable once | 903 ms |');
+    expect(probed).toContain('| python | exotic-names × python | 51 | ✗ fails | ✗ 1 problem(s) | 2554 ms |');
+    expect(probed).toContain('| local 3.9 | CPython 3.9.2, Unicode 13.0.0 | ✗ |');
+    expect(probed).toContain('| pyodide 3.13 | CPython 3.13.2, Unicode 15.1.0 | ✓ |');
+    expect(probed).toContain('The app already has tools named `"class"`; its own stand in for them.');
+    expect(text).not.toContain('## Adversarial probe');
+  });
+
   it('says so when nothing was compiled or found', () => {
     const empty = renderReport({ runId: 'r', pairs: [{ scenario: 's', runtime: 'typescript', status: 'pass', findings: [] }], matrix: [] });
     expect(empty).toContain('No Python `tools:sdk` block was compiled in this run.');

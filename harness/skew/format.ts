@@ -1,4 +1,5 @@
-import type { SkewReport } from './probe.js';
+import { interpreterName } from '../interpreters/from-floor.js';
+import { showBare, type SkewReport } from './probe.js';
 
 const indent = (text: string, by = '      ') => text.split('\n').join(`\n${by}`);
 
@@ -12,6 +13,7 @@ export function formatSkew(report: SkewReport): string {
   const lines: string[] = [];
   lines.push(`floor: CPython ${report.floor} (Unicode ${report.floorUnicode})`);
   lines.push(`node: ${process.version}, Unicode ${report.nodeUnicode} (identifier table ${report.nodeTable})`);
+  lines.push(`renderer: the app of ${report.app}`);
   lines.push('', 'interpreters:');
   if (report.interpreters.length > 0) lines.push(...table(report.interpreters.map((i) => [i.label, `Unicode ${i.unicode}`, i.detail])));
   for (const reason of report.absent) lines.push(`  absent: ${reason}`);
@@ -35,21 +37,30 @@ export function formatSkew(report: SkewReport): string {
   } else {
     lines.push(`floor interpreter: ${floor.label} (${floor.detail}) — ${floor.why}`);
     if (floor.error !== undefined) lines.push(`  could not compile: ${indent(floor.error)}`);
-    else {
+    else if (floor.contrast !== undefined) {
       lines.push(`  reports CPython ${floor.python}, Unicode ${floor.unicode}`);
-      lines.push(`  SDK rendered at the floor: ${floor.pinned === 'ok' ? 'compiles' : indent(floor.pinned!)}`);
-      if (report.windows.length > 0) lines.push(`  SDK rendered with Node's tables (contrast): ${floor.unpinned === 'ok' ? 'compiles' : indent(floor.unpinned!)}`);
+      lines.push(`  the fixture names written bare (contrast): ${floor.contrast === 'ok' ? 'accepted' : indent(floor.contrast)}`);
+    }
+  }
+
+  if (report.sdk !== undefined) {
+    lines.push('', `the fixture SDK, rendered by the app, on CPython ${report.floor} and up:`);
+    if (report.compiled.length === 0) lines.push('  no interpreter at or above the floor is available');
+    for (const cell of report.compiled) {
+      lines.push(`  ${interpreterName(cell)}: ${cell.outcome === 'ok' ? 'compiles' : cell.outcome === 'rejected' ? indent(cell.error!, '    ') : `could not run: ${cell.error}`}`);
     }
   }
 
   lines.push('');
-  if (report.pinned) {
-    const verified = floor?.exact && floor.pinned === 'ok' ? ' and the floor interpreter compiles it' : floor?.pinned === 'ok' ? ` (compiled by ${floor.label}, which only approximates the floor)` : '';
-    lines.push(`renderer: pinned to the floor ${report.floor} — every fixture name is left for subscript access${verified}`);
+  if (report.sdk === undefined) {
+    lines.push(`renderer: unknown — the app of ${report.app} sent the model no tools:sdk section`);
+  } else if (report.pinned) {
+    lines.push(`renderer: pinned to the floor ${report.floor} — every fixture name is left for subscript access and every interpreter from the floor up compiles the SDK`);
   } else {
     const reasons: string[] = [];
-    if (report.bareAtFloor.length > 0) reasons.push(`fixture names written as bare methods, which CPython ${report.floor} cannot read: ${report.bareAtFloor.join(', ')}`);
-    if (floor?.exact && floor.pinned !== undefined && floor.pinned !== 'ok') reasons.push(`${floor.label} rejects the SDK rendered at the floor`);
+    if (report.bareAtFloor.length > 0) reasons.push(`fixture names written as bare methods, which CPython ${report.floor} cannot read: ${showBare(report.bareAtFloor)}`);
+    const rejected = report.compiled.filter((c) => c.outcome === 'rejected');
+    if (rejected.length > 0) reasons.push(`rejected by ${rejected.map((c) => `${c.interpreter} at line ${c.line ?? '?'}, column ${c.column ?? '?'}`).join(', ')}`);
     lines.push(`renderer: NOT pinned to the floor ${report.floor} — ${reasons.join('; ')}`);
   }
   return lines.join('\n') + '\n';

@@ -1,68 +1,72 @@
-import { renderSdk } from '../../codemode/run-code/sdk-section.js';
-import { SUPPORTED_PYTHON_VERSIONS, unicodeTableOf } from '../../codemode/sdk/identifiers/versions.js';
-import type { PythonVersion, ToolDefinition } from '../../codemode/tools/types.js';
+import type { PythonVersion } from '../../codemode/index.js';
+import type { ToolDefinition } from '../../contract/backend.js';
+import { pythonSdkNames } from '../checks/sdk-names/python.js';
 import { describeRejection } from '../interpreters/describe.js';
+import { compileFromFloor, type FloorCell } from '../interpreters/from-floor.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
 import { compareVersions, type PythonInterpreter } from '../interpreters/types.js';
-import { exposure, windowToolName, type Exposure } from './windows.js';
+import { exposure, windowTools, type Exposure } from './windows.js';
+
+/** Where a Python SDK comes from: the project's own app (a test may hand in any renderer). */
+export interface SdkSource {
+  /** Says which app rendered it, e.g. `scenario exotic-names on python`. */
+  name: string;
+  /** The Python `tools:sdk` block the model receives with `tools` registered; undefined when it sends none. */
+  render(tools: readonly ToolDefinition[]): Promise<string | undefined>;
+}
 
 export interface FloorInterpreter {
   label: string;
   detail: string;
   /** Why this one: the floor itself, or the nearest Pyodide and what that means. */
   why: string;
-  /** Measured by the compile batch. */
-  python?: string;
-  unicode?: string;
   /** Whether it is the floor version itself: only then is its verdict the floor's. */
   exact: boolean;
-  /** Each SDK's outcome: `ok` or the error with line and column. */
-  pinned?: string;
-  unpinned?: string;
+  python?: string;
+  unicode?: string;
+  /** The fixture names written bare by hand: `ok`, or the rejection that shows the floor cannot read them. */
+  contrast?: string;
   /** Why it could not compile at all. */
   error?: string;
+}
+
+/** A fixture name the renderer wrote as a bare method, and where in the SDK. */
+export interface BareName {
+  name: string;
+  line: number;
+  column: number;
 }
 
 export interface SkewReport extends Exposure {
   interpreters: Array<{ label: string; version: string; unicode: string; detail: string }>;
   absent: string[];
+  /** The app that rendered the fixture. */
+  app: string;
   /** The fixture: one tool per window. */
   tools: string[];
-  /** Fixture names the renderer wrote as bare methods at the floor (none when it is pinned). */
-  bareAtFloor: string[];
-  /** Fixture names bare when rendered with Node's tables: what an unpinned renderer would write. */
-  bareUnpinned: string[];
-  /** The floor interpreter and its verdicts; absent when nothing at or near the floor exists. */
+  /** The SDK the app rendered for the fixture; absent when it sent no `tools:sdk` section. */
+  sdk?: string;
+  /** Fixture names the renderer wrote as bare methods (none when it is pinned to the floor). */
+  bareAtFloor: BareName[];
+  /** The floor interpreter; absent when nothing at or near the floor exists. */
   floorInterpreter?: FloorInterpreter;
-  /** True when no window name is bare at the floor and the floor interpreter (when exact) compiles the SDK. */
+  /** The fixture SDK on the floor interpreter and every interpreter above it. */
+  compiled: FloorCell[];
+  /** True when no window name is bare and no interpreter from the floor up rejects the SDK. */
   pinned: boolean;
 }
 
-/** How the probe renders the Python SDK for a floor; the real renderer unless a test swaps it. */
-export type PythonRenderer = (tools: readonly ToolDefinition[], floor: PythonVersion) => string;
-
-const renderPython: PythonRenderer = (tools, floor) => renderSdk('python', tools, { pythonFloor: floor });
-
-function fixtureTools(found: Exposure): ToolDefinition[] {
-  return found.windows.map((w) => ({
-    name: windowToolName(w),
-    description: `A name whose first letter arrived in Unicode ${w.unicode} (CPython ${w.firstPython}+).`,
-    parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
-  }));
+/** Fixture names written as methods of `Tools` (a bare attribute) rather than listed for subscript access. */
+export function bareFixtureNames(sdk: string, names: readonly string[]): BareName[] {
+  const wanted = new Set(names);
+  return pythonSdkNames(sdk)
+    .reaches.filter((r) => r.how === 'method' && wanted.has(r.spelled))
+    .map((r) => ({ name: r.spelled, line: r.line, column: r.column }));
 }
 
-/** Names written as `async def name(` (a bare attribute) rather than listed for subscript access. */
-function bareMethods(sdk: string, names: readonly string[]): string[] {
-  return names.filter((name) => sdk.includes(`async def ${name}(`));
-}
-
-/**
- * The fixture names (one per window past `floor`) that the Python renderer, asked for `floor`, writes as bare
- * methods: empty when the renderer is pinned to the floor. Cheap: nothing is compiled.
- */
-export function bareNamesAt(floor: PythonVersion, render: PythonRenderer = renderPython): string[] {
-  const tools = fixtureTools(exposure(floor));
-  return bareMethods(render(tools, floor), tools.map((t) => t.name));
+/** `ꟑ_unicode_14_0 (line 57, column 15)`, … */
+export function showBare(bare: readonly BareName[]): string {
+  return bare.map((b) => `${b.name} (line ${b.line}, column ${b.column})`).join(', ');
 }
 
 /** The interpreter that speaks for the floor: a local one, else a container, else the nearest Pyodide. */
@@ -77,47 +81,54 @@ export function floorInterpreterOf(inventory: InterpreterInventory, floor: Pytho
   if (nearest.version === floor) return { interpreter: nearest, why: 'the floor itself, in Pyodide', exact: true };
   return {
     interpreter: nearest,
-    why: `no local ${floor} and no container image for it: the nearest Pyodide, CPython ${nearest.version} (Unicode ${nearest.unicode}, not the floor's ${unicodeTableOf(floor).version}), so its verdict only approximates the floor's`,
+    why: `no local ${floor} and no container image for it: the nearest Pyodide, CPython ${nearest.version} (Unicode ${nearest.unicode}, not the floor's ${exposure(floor).floorUnicode}), so its verdict only approximates the floor's`,
     exact: false,
   };
 }
 
-/** The Python version whose tables match this Node's: what a renderer that ignored the floor would use. */
-function nodePython(found: Exposure): PythonVersion {
-  return SUPPORTED_PYTHON_VERSIONS.find((p) => unicodeTableOf(p).version === found.nodeTable) ?? SUPPORTED_PYTHON_VERSIONS.at(-1)!;
+/** Each fixture name as a bare module-level name: what the floor interpreter must reject for the skew to be real. */
+function contrastSource(names: readonly string[]): string {
+  return names.map((name) => `${name} = None\n`).join('');
 }
 
 /**
- * Measures the Unicode skew between this Node and the floor CPython, and whether the Python renderer is
- * pinned to the floor: the fixture (one tool per window) is rendered at the floor and, for contrast, with
- * Node's tables; both SDKs are compiled in one batch by the floor interpreter.
+ * Measures the Unicode skew between this Node and the floor CPython, and whether the app's Python renderer
+ * is pinned to the floor: the fixture (one tool per window) goes through `source`, and the SDK that comes
+ * back is compiled on the floor interpreter and every one above it; a hand-written contrast with the names
+ * bare shows what the floor interpreter makes of them.
  */
-export async function measureSkew(floor: PythonVersion, inventory: InterpreterInventory, render: PythonRenderer = renderPython): Promise<SkewReport> {
+export async function measureSkew(floor: PythonVersion, inventory: InterpreterInventory, source: SdkSource): Promise<SkewReport> {
   const found = exposure(floor);
-  const tools = fixtureTools(found);
+  const tools = windowTools(found);
   const names = tools.map((t) => t.name);
-  const pinnedSdk = render(tools, floor);
-  const unpinnedSdk = renderPython(tools, nodePython(found));
-  const bareAtFloor = bareMethods(pinnedSdk, names);
+  const sdk = await source.render(tools);
+  const bareAtFloor = sdk === undefined ? [] : bareFixtureNames(sdk, names);
   const report: SkewReport = {
     ...found,
     interpreters: inventory.interpreters.map(({ label, version, unicode, detail }) => ({ label, version, unicode, detail })),
     absent: [...inventory.absent],
+    app: source.name,
     tools: names,
+    ...(sdk !== undefined ? { sdk } : {}),
     bareAtFloor,
-    bareUnpinned: bareMethods(unpinnedSdk, names),
-    pinned: bareAtFloor.length === 0,
+    compiled: [],
+    pinned: sdk !== undefined && bareAtFloor.length === 0,
   };
+  if (sdk === undefined) return report;
+  const [compiled = []] = await compileFromFloor(inventory, floor, [sdk]);
+  report.compiled = compiled;
+  if (compiled.some((c) => c.outcome === 'rejected')) report.pinned = false;
+
   const chosen = floorInterpreterOf(inventory, floor);
-  if (chosen === undefined) return report;
+  if (chosen === undefined || names.length === 0) return report;
   const { interpreter, why, exact } = chosen;
   const floorInterpreter: FloorInterpreter = { label: interpreter.label, detail: interpreter.detail, why, exact };
   report.floorInterpreter = floorInterpreter;
+  const contrast = contrastSource(names);
   try {
-    const compiled = await inventory.compileOn(interpreter, [pinnedSdk, unpinnedSdk]);
-    const [pinned, unpinned] = compiled.results.map((r, i) => (r.ok ? 'ok' : describeRejection(r, i === 0 ? pinnedSdk : unpinnedSdk)));
-    Object.assign(floorInterpreter, { python: compiled.python, unicode: compiled.unicode, pinned, unpinned });
-    if (exact && pinned !== 'ok') report.pinned = false;
+    const { python, unicode, results } = await inventory.compileOn(interpreter, [contrast]);
+    const outcome = results[0]!;
+    Object.assign(floorInterpreter, { python, unicode, contrast: outcome.ok ? 'ok' : describeRejection(outcome, contrast) });
   } catch (error) {
     floorInterpreter.error = (error as Error).message;
   }

@@ -1,48 +1,38 @@
-import { describe, expect, it } from 'vitest';
-import { renderSdk } from '../../codemode/run-code/sdk-section.js';
-import type { RuntimeName, Scenario } from '../scenario/types.js';
-import { rendererFloorFindings, rendererFloorOf } from './renderer-floor.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
+import { InterpreterInventory } from '../interpreters/inventory.js';
+import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
+import { rendererFloorFindings } from './renderer-floor.js';
+import { committedScenario, onPython, unpinned } from './test/apps.js';
 
-function scenario(name: string, runtimes: RuntimeName[], config: Record<string, unknown>): Scenario {
-  return {
-    name,
-    description: '',
-    file: `/work/scenarios/${name}.yml`,
-    runtimes,
-    runtimeConfig: {},
-    composition: [{ id: 'tools', plugin: 'concord/tools', config, line: 4 }],
-    script: [],
-    expect: {},
-  };
-}
+const python39 = findInterpreters().find((i) => i.version === '3.9' && i.unicode === '13.0.0');
+const local = findInterpreters().map((i) => new LocalInterpreter(i));
+const inventory = new InterpreterInventory(local);
 
-describe('the renderer floor against the configured floor', () => {
-  it('reads the floor the composition gives the renderer, 3.9 by default', () => {
-    expect(rendererFloorOf(scenario('a', ['python'], { mode: 'code', pythonFloor: '3.11' }))).toBe('3.11');
-    expect(rendererFloorOf(scenario('b', ['python'], { mode: 'code' }))).toBe('3.9');
+afterAll(async () => {
+  await disposeSharedRuntimes();
+  await inventory.dispose();
+});
+
+describe('the renderer floor, through the project app', () => {
+  it('passes the reference renderer, which lists every window name for subscript access', { timeout: 120_000 }, async () => {
+    const result = await rendererFloorFindings([onPython(await committedScenario('mode-both'))], '3.9', async () => inventory);
+    expect(result.findings).toEqual([]);
+    expect(result.elapsedMs).toBeGreaterThan(0);
   });
 
-  it('passes when every Python scenario renders for the configured floor', () => {
-    const scenarios = [scenario('a', ['python', 'pyodide'], { mode: 'code', pythonFloor: '3.9' }), scenario('b', ['typescript'], { mode: 'code', pythonFloor: '3.13' })];
-    expect(rendererFloorFindings(scenarios, '3.9')).toEqual([]);
+  it('names a renderer not pinned to the floor with the line and column of each bare name', { timeout: 120_000 }, async () => {
+    const scenario = unpinned(await committedScenario('mode-both'));
+    const { findings } = await rendererFloorFindings([onPython(scenario)], '3.9', async () => inventory);
+    const bare = findings.find((f) => f.message.includes('bare methods'));
+    expect(bare).toMatchObject({ check: 'renderer-floor', severity: 'error', scenario: 'mode-both' });
+    expect(bare!.message).toMatch(/^mode-both \(\S+mode-both\.yml, on python\): the Python renderer is not pinned to the floor 3\.9: it writes (\S+_unicode_\d+_\d+ \(line \d+, column 15\), ){4}\S+_unicode_\d+_\d+ \(line \d+, column 15\) of tools-sdk\.py as bare methods, which CPython 3\.9 \(Unicode 13\.0\.0\) cannot read/);
   });
 
-  it('fails a scenario whose renderer floor differs, naming the file, the entry and the fix', () => {
-    const findings = rendererFloorFindings([scenario('newer', ['pyodide'], { mode: 'code', pythonFloor: '3.11' })], '3.9');
-    expect(findings).toEqual([
-      {
-        check: 'renderer-floor',
-        scenario: 'newer',
-        severity: 'error',
-        message: `newer: the renderer writes the Python SDK for CPython 3.11, but the configured floor is 3.9; set pythonFloor: '3.9' in /work/scenarios/newer.yml:4 (entry "tools")`,
-      },
-    ]);
-  });
-
-  it('fails a renderer that ignores the floor it is asked for', () => {
-    const ignoring = (tools: Parameters<typeof renderSdk>[1]) => renderSdk('python', tools, { pythonFloor: '3.15' });
-    const [finding] = rendererFloorFindings([], '3.9', ignoring);
-    expect(finding).toMatchObject({ check: 'renderer-floor', severity: 'error' });
-    expect(finding!.message).toMatch(/^the Python renderer is not pinned to the floor 3\.9: asked for 3\.9, it writes \S+_unicode_14_0, .* as bare methods/);
+  it.skipIf(python39 === undefined)('names the floor interpreter that rejects the unpinned SDK, with line and column', { timeout: 120_000 }, async () => {
+    const scenario = unpinned(await committedScenario('mode-both'));
+    const { findings } = await rendererFloorFindings([onPython(scenario)], '3.9', async () => inventory);
+    const rejected = findings.find((f) => f.message.includes('local 3.9'));
+    expect(rejected?.message).toMatch(/the floor fixture's tools-sdk\.py does not compile on local 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0\): SyntaxError at line \d+, column \d+: invalid (non-printable )?character/);
   });
 });

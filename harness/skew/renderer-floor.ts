@@ -1,58 +1,63 @@
-import { DEFAULT_PYTHON_FLOOR, parseToolsConfig } from '../../codemode/tools/config.js';
-import type { PythonVersion } from '../../codemode/tools/types.js';
+import type { PythonVersion } from '../../codemode/index.js';
 import type { Finding } from '../checks/types.js';
-import { RUNTIME_LANGUAGE, type Scenario } from '../scenario/types.js';
-import { bareNamesAt, type PythonRenderer } from './probe.js';
+import { compileFromFloor, interpreterName } from '../interpreters/from-floor.js';
+import type { InterpreterInventory } from '../interpreters/inventory.js';
+import { probeOnce } from '../probe/app-probe.js';
+import type { ProbeTarget } from '../probe/targets.js';
+import { bareFixtureNames, showBare } from './probe.js';
+import { exposure, windowTools } from './windows.js';
 
 const ID = 'renderer-floor';
 
-/** The tool registry plugin: its `pythonFloor` is the floor the renderer writes the Python SDK for. */
-const TOOLS_PLUGIN = 'concord/tools';
-
-/**
- * The floor a scenario's composition hands the renderer (the tools entry's `pythonFloor`, default 3.9).
- * A config the registry would reject yields the default: that scenario fails to boot with its own message.
- */
-export function rendererFloorOf(scenario: Pick<Scenario, 'composition'>): PythonVersion {
-  const entry = scenario.composition.find((e) => e.plugin === TOOLS_PLUGIN);
-  try {
-    return parseToolsConfig(entry?.config ?? { mode: 'code' }).pythonFloor;
-  } catch {
-    return DEFAULT_PYTHON_FLOOR;
-  }
+export interface RendererFloorResult {
+  findings: Array<Finding & { scenario?: string }>;
+  /** Wall time of the whole step (boots, renders, compiles), in milliseconds. */
+  elapsedMs: number;
 }
 
 /**
- * For the gate, once per run: an error for each scenario with a Python runtime whose renderer floor differs
- * from the configured floor, and one if the renderer, asked for the configured floor, still writes a name
- * the floor cannot read (it would not be pinned). No interpreter runs; about a second of table scanning.
+ * For the gate, once per run: each target's own app renders the Unicode-window fixture (one tool per
+ * Unicode version past the floor's, registered through `ctx.tools.register`), and the SDK the model would
+ * receive must list every fixture name for subscript access and compile on the floor interpreter and every
+ * one above it. A renderer not pinned to the floor is named with the interpreter, line and column.
  */
-export function rendererFloorFindings(
-  scenarios: readonly Scenario[],
-  configuredFloor: PythonVersion,
-  render?: PythonRenderer,
-): Array<Finding & { scenario?: string }> {
-  const findings: Array<Finding & { scenario?: string }> = [];
-  for (const scenario of scenarios) {
-    if (!scenario.runtimes.some((r) => RUNTIME_LANGUAGE[r] === 'python')) continue;
-    const floor = rendererFloorOf(scenario);
-    if (floor === configuredFloor) continue;
-    const entry = scenario.composition.find((e) => e.plugin === TOOLS_PLUGIN);
-    const where = entry ? `${scenario.file}:${entry.line} (entry "${entry.id}")` : scenario.file;
-    findings.push({
-      check: ID,
-      scenario: scenario.name,
-      severity: 'error',
-      message: `${scenario.name}: the renderer writes the Python SDK for CPython ${floor}, but the configured floor is ${configuredFloor}; set pythonFloor: '${configuredFloor}' in ${where}`,
-    });
+export async function rendererFloorFindings(targets: readonly ProbeTarget[], floor: PythonVersion, inventory: () => Promise<InterpreterInventory>): Promise<RendererFloorResult> {
+  const started = performance.now();
+  const found = exposure(floor);
+  const tools = windowTools(found);
+  const findings: RendererFloorResult['findings'] = [];
+  const rendered: Array<{ target: ProbeTarget; sdk: string }> = [];
+  for (const target of targets) {
+    const { scenario, runtime } = target;
+    const where = `${scenario.name} (${scenario.file}, on ${runtime.name})`;
+    try {
+      const view = await probeOnce(scenario, runtime, tools);
+      if (view.sdk === undefined) continue;
+      rendered.push({ target, sdk: view.sdk });
+      const bare = bareFixtureNames(view.sdk, tools.map((t) => t.name));
+      if (bare.length > 0) {
+        findings.push({
+          check: ID,
+          scenario: scenario.name,
+          severity: 'error',
+          message: `${where}: the Python renderer is not pinned to the floor ${floor}: it writes ${showBare(bare)} of tools-sdk.py as bare methods, which CPython ${floor} (Unicode ${found.floorUnicode}) cannot read (run \`concord skew --floor ${floor} --scenario ${scenario.name}\`)`,
+        });
+      }
+    } catch (error) {
+      findings.push({ check: ID, scenario: scenario.name, severity: 'note', message: `${where}: the app could not render the floor fixture: ${(error as Error).message}` });
+    }
   }
-  const bare = bareNamesAt(configuredFloor, render);
-  if (bare.length > 0) {
-    findings.push({
-      check: ID,
-      severity: 'error',
-      message: `the Python renderer is not pinned to the floor ${configuredFloor}: asked for ${configuredFloor}, it writes ${bare.join(', ')} as bare methods, which CPython ${configuredFloor} cannot read (run \`concord skew --floor ${configuredFloor}\`)`,
+  if (rendered.length > 0) {
+    const rows = await compileFromFloor(await inventory(), floor, rendered.map((r) => r.sdk));
+    rows.forEach((cells, i) => {
+      const { scenario, runtime } = rendered[i]!.target;
+      for (const cell of cells) {
+        if (cell.outcome === 'ok') continue;
+        const what = cell.outcome === 'rejected' ? `does not compile on ${interpreterName(cell)}: ${cell.error}` : `could not be compiled on ${interpreterName(cell)}: ${cell.error}`;
+        findings.push({ check: ID, scenario: scenario.name, severity: 'error', message: `${scenario.name} (${scenario.file}, on ${runtime.name}): the floor fixture's tools-sdk.py ${what}` });
+      }
     });
+    if (rows[0]?.length === 0) findings.push({ check: ID, severity: 'error', message: `no Python interpreter at or above the floor ${floor} is available to compile the floor fixture` });
   }
-  return findings;
+  return { findings, elapsedMs: performance.now() - started };
 }

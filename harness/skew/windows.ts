@@ -1,6 +1,7 @@
 import { decodeTable, type UnicodeTable } from '../../codemode/index.js';
 import { SUPPORTED_PYTHON_VERSIONS, unicodeTableOf } from '../../codemode/index.js';
 import type { PythonVersion } from '../../codemode/index.js';
+import type { ToolDefinition } from '../../contract/backend.js';
 import { compareVersions } from '../interpreters/types.js';
 
 const LAST_CODE_POINT = 0x10ffff;
@@ -94,4 +95,13 @@ function measure(floor: PythonVersion, nodeUnicode: string): Exposure {
 /** The fixture tool name of a window: its sample letter, then where it comes from. */
 export function windowToolName(window: ExposureWindow): string {
   return `${String.fromCodePoint(window.sample)}_unicode_${window.unicode.split('.').slice(0, 2).join('_')}`;
+}
+
+/** One tool per window, named with its sample letter: the fixture a renderer pinned to the floor lists by subscript. */
+export function windowTools(found: Exposure): ToolDefinition[] {
+  return found.windows.map((w) => ({
+    name: windowToolName(w),
+    description: `A name whose first letter arrived in Unicode ${w.unicode} (CPython ${w.firstPython}+).`,
+    parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+  }));
 }

@@ -13,7 +13,8 @@ export interface SdkParts {
 const COMMENT_LINE: Readonly<Record<Language, RegExp>> = { python: /^\s*#/, typescript: /^\s*\/\// };
 
 // Line breaks inside a removed block stay, so line-shaped markers still see line ends.
-const PYTHON_TRIVIA = /[rRbBuUfF]{0,2}(?:"""[\s\S]*?"""|'''[\s\S]*?'''|"(?:\\[\s\S]|[^"\\\n])*"|'(?:\\[\s\S]|[^'\\\n])*')|#[^\n]*/g;
+// A triple-quoted string ends at the first unescaped run of its quotes: `\"""` inside it does not end it.
+const PYTHON_TRIVIA = /[rRbBuUfF]{0,2}(?:"""(?:\\[\s\S]|(?!""")[^\\])*"""|'''(?:\\[\s\S]|(?!''')[^\\])*'''|"(?:\\[\s\S]|[^"\\\n])*"|'(?:\\[\s\S]|[^'\\\n])*')|#[^\n]*/g;
 const TYPESCRIPT_TRIVIA = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:\\[\s\S]|[^"\\\n])*"|'(?:\\[\s\S]|[^'\\\n])*'|`(?:\\[\s\S]|[^`\\])*`/g;
 
 export function sdkParts(language: Language, sdk: string): SdkParts {
@@ -23,4 +24,24 @@ export function sdkParts(language: Language, sdk: string): SdkParts {
   const trivia = language === 'python' ? PYTHON_TRIVIA : TYPESCRIPT_TRIVIA;
   const code = sdk.replace(trivia, (removed) => removed.replace(/[^\n]/g, ''));
   return { header, code };
+}
+
+/** Every real comment of a Python block (not one inside a string), with where it starts (1-based). */
+export function pythonComments(sdk: string): Array<{ line: number; column: number; text: string }> {
+  const comments: Array<{ line: number; column: number; text: string }> = [];
+  let line = 1;
+  let lineStart = 0;
+  let scanned = 0;
+  for (const match of sdk.matchAll(PYTHON_TRIVIA)) {
+    // Count the line breaks up to this match once, so the walk stays linear in the block's length.
+    for (let i = scanned; i < match.index; i++) {
+      if (sdk.charCodeAt(i) === 10) {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    scanned = match.index;
+    if (match[0].startsWith('#')) comments.push({ line, column: match.index - lineStart + 1, text: match[0] });
+  }
+  return comments;
 }

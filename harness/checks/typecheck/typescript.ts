@@ -68,7 +68,8 @@ export function typecheckTypeScript(sdk: string, programs: readonly ScriptedProg
     const scripted = programs[index];
     if (scripted === undefined) {
       // A problem outside the programs: the SDK itself does not compile.
-      const where = diagnostic.file && diagnostic.start !== undefined ? ` (${diagnostic.file.fileName.slice(DIR.length + 1)} line ${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1})` : '';
+      const at = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
+      const where = at ? ` (${diagnostic.file!.fileName.slice(DIR.length + 1)} line ${at.line + 1}, column ${at.character + 1})` : '';
       diagnostics.push({ severity: 'error', message: `${message}${where}` });
       continue;
     }

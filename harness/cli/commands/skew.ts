@@ -1,40 +1,55 @@
 import type { Command } from 'commander';
-import { isPythonVersion } from '../../../codemode/index.js';
-import { DEFAULT_PYTHON_FLOOR, SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/index.js';
+import { DEFAULT_PYTHON_FLOOR, SUPPORTED_PYTHON_VERSIONS, type PythonVersion } from '../../../codemode/index.js';
+import { projectOrExit, rootOption } from '../project-option.js';
 
 interface SkewFlags {
-  floor: string;
+  floor?: string;
+  scenario?: string;
   json?: boolean;
+  root?: string;
 }
 
 export function registerSkew(program: Command): void {
   program
     .command('skew')
-    .description("Show the Unicode skew between this Node and the floor CPython, and whether the Python SDK renderer is pinned to the floor")
-    .option('--floor <version>', `oldest CPython the Python stubs must compile on (${SUPPORTED_PYTHON_VERSIONS.join(', ')})`, DEFAULT_PYTHON_FLOOR)
+    .description("Show the Unicode skew between this Node and the floor CPython, and whether the project's Python SDK renderer is pinned to the floor")
+    .option('--floor <version>', `oldest CPython the Python stubs must compile on (default: floor in concord.config.yml, else ${DEFAULT_PYTHON_FLOOR}; ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`)
+    .option('--scenario <name>', "whose app renders the fixture (default: the first scenario with a Python runtime)")
+    .addOption(rootOption())
     .option('--json', 'print the report as JSON')
     .addHelpText(
       'after',
-      '\nThe floor interpreter is a local python3.X when present, else the runtime container image, else the nearest Pyodide.\n' +
-        'Exit codes: 0 pinned; 1 not pinned (or the floor interpreter rejects the SDK); 2 bad --floor.\n' +
-        'Example: concord skew --floor 3.9',
+      "\nThe fixture (one tool per Unicode version past the floor's) is registered in the project's own app through ctx.tools.register\n" +
+        'and read back from the tools:sdk section the model receives; it is compiled on the floor interpreter and every one above.\n' +
+        'The floor interpreter is a local python3.X when present, else the runtime container image, else the nearest Pyodide.\n' +
+        'Exit codes: 0 pinned; 1 not pinned (or an interpreter from the floor up rejects the SDK); 2 bad input.\n' +
+        'Example: concord skew --floor 3.9 --scenario exotic-names',
     )
     .action(async (flags: SkewFlags) => {
-      if (!isPythonVersion(flags.floor) || !SUPPORTED_PYTHON_VERSIONS.includes(flags.floor)) {
-        console.error(`concord skew: --floor: expected one of ${SUPPORTED_PYTHON_VERSIONS.join(', ')}, got ${JSON.stringify(flags.floor)}`);
+      const project = await projectOrExit('skew', flags);
+      const floor = flags.floor ?? project.config.floor ?? DEFAULT_PYTHON_FLOOR;
+      if (!(SUPPORTED_PYTHON_VERSIONS as readonly string[]).includes(floor)) {
+        console.error(`concord skew: --floor: expected one of ${SUPPORTED_PYTHON_VERSIONS.join(', ')}, got ${JSON.stringify(floor)}`);
         process.exit(2);
       }
-      const [{ InterpreterInventory }, { measureSkew }, { formatSkew }] = await Promise.all([
+      const [{ InterpreterInventory }, { measureSkew }, { formatSkew }, { projectSdkSource }] = await Promise.all([
         import('../../interpreters/inventory.js'),
         import('../../skew/probe.js'),
         import('../../skew/format.js'),
+        import('../../skew/project-source.js'),
       ]);
+      const source = await projectSdkSource(project.scenariosDir, project.root, flags.scenario);
+      if (typeof source === 'string') {
+        console.error(`concord skew: ${source}`);
+        process.exit(2);
+      }
       const inventory = await InterpreterInventory.discover();
       try {
-        const report = await measureSkew(flags.floor, inventory);
+        const report = await measureSkew(floor as PythonVersion, inventory, source);
         process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatSkew(report));
         process.exitCode = report.pinned ? 0 : 1;
       } finally {
+        await source.dispose();
         await inventory.dispose();
       }
     });

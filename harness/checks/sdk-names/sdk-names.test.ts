@@ -1,0 +1,127 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderSdk } from '../../../codemode/run-code/sdk-section.js';
+import { disposeSharedRuntimes } from '../../../runtimes/seam/pool.js';
+import { adversarialTools } from '../../probe/adversarial-tools.js';
+import { registeredTools, sdkNamesCheck } from '../sdk-names.js';
+import { committedScenarios, runPair } from '../test/run-pair.js';
+import { namingProblems, sdkNames } from './index.js';
+import { decodePythonString } from './python.js';
+
+const all = (names: string[]) => ({ names, complete: true });
+
+describe('Python SDK names', () => {
+  const sdk = [
+    'from typing import Any, TypedDict',
+    '',
+    'class FileArgs(TypedDict):',
+    '    text: str',
+    '',
+    'Odd = TypedDict("Odd", {"a-b": str})',
+    '',
+    'class Tools:',
+    '    async def file(self, args: FileArgs) -> Any:',
+    '        """class Hidden(TypedDict): not a declaration',
+    '        # await tools["forged"](args) is prose, not a listing"""',
+    '',
+    '    async def __secret(self, args: Any) -> Any:',
+    '        ...',
+    '',
+    '    # await tools["a-b\\n\\x00\\ud800"](args: Odd) -> Any',
+    '    #     # await tools["described"](x) is a description line',
+    '',
+    'tools: Tools',
+    '',
+  ].join('\n');
+
+  it('reads module-level declarations, methods (NFKC, mangling) and listed names, never inside strings', () => {
+    const names = sdkNames('python', sdk);
+    expect(names.declared.map((d) => d.name)).toEqual(['Any', 'TypedDict', 'FileArgs', 'Odd', 'Tools', 'tools']);
+    expect(names.reaches.map((r) => [r.how, r.reaches, r.line])).toEqual([
+      ['method', 'file', 9],
+      ['method', undefined, 13],
+      ['subscript', 'a-b\n\u0000\ud800', 16],
+    ]);
+  });
+
+  it('passes when each tool is reachable once, and names the unreachable, the doubled and the unregistered', () => {
+    expect(namingProblems('python', sdk, all(['file', 'a-b\n\u0000\ud800']))).toEqual([]);
+    const doubled = sdk.replace('async def __secret(', 'async def \ufb01le(');
+    expect(namingProblems('python', doubled, all(['file', 'a-b\n\u0000\ud800', '\ufb01le']))).toEqual([
+      'tool "file" is reachable 2 times: method file (line 9, column 15); method \ufb01le (line 13, column 15)',
+      'tool "\ufb01le" is not reachable from the SDK: no method and no listed name reaches it (method \ufb01le (line 13, column 15) reaches "file")',
+    ]);
+    expect(namingProblems('python', sdk, all(['file', 'a-b\n\u0000\ud800', '__secret']))).toEqual([
+      'tool "__secret" is not reachable from the SDK: no method and no listed name reaches it (method __secret (line 13, column 15) reaches nothing (a mangled private name))',
+    ]);
+    expect(namingProblems('python', sdk, all(['file']))).toEqual(['listed "a-b\\n\\x00\\ud800" (line 16, column 5) offers "a-b\\n\\u0000\\ud800", but no tool of that name is registered']);
+  });
+
+  it('finds classes that are one name only after NFKC', () => {
+    const shadowed = sdk.replace('Odd = TypedDict', '\uff26ileArgs = TypedDict');
+    expect(namingProblems('python', shadowed)).toEqual([
+      'declared names collide: FileArgs (line 3, column 7), \uff26ileArgs (line 6, column 1) are one name after NFKC (FileArgs); the last one shadows the others',
+    ]);
+  });
+
+  it('decodes the escapes the renderer writes in a listed name', () => {
+    expect(decodePythonString('"q\\"b\\\\s\\n\\t\\x00\\u2028\\U0001f600"')).toBe('q"b\\s\n\t\u0000\u2028\u{1f600}');
+    expect(decodePythonString('"bad \\x0"')).toBeUndefined();
+  });
+});
+
+describe('TypeScript SDK names', () => {
+  const sdk = [
+    'declare class ToolCallError extends Error {}',
+    'type AArgs = { x: string };',
+    'declare const tools: {',
+    '  /** doc: "quoted"(x) */',
+    '  a(args: AArgs): Promise<unknown>;',
+    '  "a-b"(args: AArgs): Promise<unknown>;',
+    '  "new"(args: AArgs): Promise<unknown>;',
+    '  new(args: AArgs): Promise<unknown>;',
+    '};',
+    '',
+  ].join('\n');
+
+  it('reads the members of tools: identifiers and quoted names, never a construct signature', () => {
+    expect(sdkNames('typescript', sdk).reaches.map((r) => [r.how, r.reaches])).toEqual([
+      ['method', 'a'],
+      ['subscript', 'a-b'],
+      ['subscript', 'new'],
+    ]);
+    expect(namingProblems('typescript', sdk, all(['a', 'a-b', 'new']))).toEqual([]);
+  });
+
+  it('names a duplicated type and a merged pair', () => {
+    const merged = sdk.replace('"a-b"(', 'a(').replace('type AArgs', 'type AArgs = { y: number };\ntype AArgs');
+    expect(namingProblems('typescript', merged, all(['a', 'a-b', 'new']))).toEqual([
+      'declared names collide: AArgs (line 2, column 6), AArgs (line 3, column 6) are one name as written (AArgs); the last one shadows the others',
+      'tool "a" is reachable 2 times: method a (line 6, column 3); method a (line 7, column 3)',
+      'tool "a-b" is not reachable from the SDK: no method and no listed name reaches it',
+    ]);
+  });
+});
+
+describe('the reference renderers on the adversarial tool set', () => {
+  const tools = adversarialTools();
+  for (const language of ['python', 'typescript'] as const) {
+    it(`${language}: unique names, every tool reachable exactly once`, () => {
+      expect(namingProblems(language, renderSdk(language, tools, { pythonFloor: '3.9' }), all(tools.map((t) => t.name)))).toEqual([]);
+    });
+  }
+});
+
+describe('the sdk-names check on a real run', () => {
+  afterAll(() => disposeSharedRuntimes());
+
+  it('takes the registered tools from the runtime seam and passes the committed exotic names', { timeout: 120_000 }, async () => {
+    const scenario = (await committedScenarios()).find((s) => s.name === 'exotic-names')!;
+    const input = await runPair(scenario, 'typescript');
+    expect(registeredTools(input)).toEqual({ names: ['2fa.verify', '__proto__', 'class', 'weather-alerts'], complete: true });
+    expect(await sdkNamesCheck.run(input)).toEqual([]);
+    const extra = { ...input, record: { ...input.record, programs: input.record.programs.map((p) => ({ ...p, tools: [...p.tools, 'ghost'] })) } };
+    expect(await sdkNamesCheck.run(extra)).toEqual([
+      { check: 'sdk-names', severity: 'error', message: 'tools-sdk.ts: tool "ghost" is not reachable from the SDK: no method and no listed name reaches it' },
+    ]);
+  });
+});

@@ -1,0 +1,24 @@
+/** A name an SDK block declares at its top level, where it stands (1-based). */
+export interface Declared {
+  name: string;
+  line: number;
+  column: number;
+}
+
+/** One way the SDK offers to call a tool: a method, or a listed subscript / quoted name. */
+export interface Reach {
+  /** As written in the block (a quoted one with its quotes). */
+  spelled: string;
+  how: 'method' | 'subscript';
+  /** The tool name a program writing it would reach; absent when it reaches none (a mangled private name). */
+  reaches?: string;
+  line: number;
+  column: number;
+}
+
+export interface SdkNames {
+  declared: Declared[];
+  reaches: Reach[];
+  /** The language's own identifier normalization: NFKC for Python, none for TypeScript. */
+  normalize(name: string): string;
+}

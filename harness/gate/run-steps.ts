@@ -1,0 +1,52 @@
+import type { PythonVersion } from '../../codemode/index.js';
+import type { Language } from '../../runtimes/seam/types.js';
+import type { Finding } from '../checks/types.js';
+import type { InterpreterInventory } from '../interpreters/inventory.js';
+import { runProbe, type ProbeVerdict } from '../probe/adversarial.js';
+import { probeTarget, type ProbeTarget } from '../probe/targets.js';
+import { RUNTIME_LANGUAGE, type RuntimeName, type Scenario } from '../scenario/types.js';
+import { rendererFloorFindings } from '../skew/renderer-floor.js';
+
+/** What the steps judged once per gate run (not per pair) found, and what they cost. */
+export interface RunSteps {
+  findings: Finding[];
+  /** One verdict per language the run exercised. */
+  probes: ProbeVerdict[];
+  /** Milliseconds of the renderer-floor step and of the probe (all languages). */
+  times: { rendererFloor: number; probe: number };
+  /** How many apps rendered the floor fixture. */
+  floorApps: number;
+}
+
+const LANGUAGES: readonly Language[] = ['typescript', 'python'];
+
+/**
+ * The steps of a gate run that judge renderers rather than pairs: the renderer floor on each selected
+ * scenario that runs Python, and the adversarial probe once per language, each through the project's own
+ * app booted on a runtime that runs here (`unavailable` are the ones skipped).
+ */
+export async function runSteps(
+  pairs: ReadonlyArray<{ scenario: Scenario; runtime: RuntimeName }>,
+  unavailable: ReadonlySet<RuntimeName>,
+  floor: PythonVersion,
+  inventory: () => Promise<InterpreterInventory>,
+): Promise<RunSteps> {
+  const running = pairs.filter((p) => !unavailable.has(p.runtime));
+  const scenariosOf = (language: Language) => [...new Set(running.filter((p) => RUNTIME_LANGUAGE[p.runtime] === language).map((p) => p.scenario))];
+  const targetsOf = (language: Language) => scenariosOf(language).flatMap((s) => probeTarget(s, language, unavailable) ?? []);
+
+  const floorTargets: ProbeTarget[] = targetsOf('python');
+  const floorStep = await rendererFloorFindings(floorTargets, floor, inventory);
+  const started = performance.now();
+  const probes: ProbeVerdict[] = [];
+  for (const language of LANGUAGES) {
+    const verdict = await runProbe(targetsOf(language), floor, inventory);
+    if (verdict) probes.push(verdict);
+  }
+  return {
+    findings: [...floorStep.findings, ...probes.flatMap((p) => p.findings)],
+    probes,
+    times: { rendererFloor: floorStep.elapsedMs, probe: performance.now() - started },
+    floorApps: floorTargets.length,
+  };
+}

@@ -1,0 +1,198 @@
+import type { PythonVersion } from '../../codemode/index.js';
+import type { ToolDefinition } from '../../contract/backend.js';
+import type { Language } from '../../runtimes/seam/types.js';
+import { namingProblems } from '../checks/sdk-names/index.js';
+import { typecheckTypeScript } from '../checks/typecheck/typescript.js';
+import type { Finding } from '../checks/types.js';
+import { compileFromFloor, interpreterName, type FloorCell } from '../interpreters/from-floor.js';
+import type { InterpreterInventory } from '../interpreters/inventory.js';
+import { exposure, windowTools } from '../skew/windows.js';
+import { adversarialTools } from './adversarial-tools.js';
+import { AppProbe, type ProbeView } from './app-probe.js';
+import type { ProbeTarget } from './targets.js';
+
+const ID = 'probe';
+const SDK_FILE: Readonly<Record<Language, string>> = { python: 'tools-sdk.py', typescript: 'tools-sdk.ts' };
+
+/** The probe's verdict for one language: which app rendered it, how each judge took it, how long it took. */
+export interface ProbeVerdict {
+  language: Language;
+  /** The scenario whose app rendered the tool set, and the runtime it was booted on. */
+  scenario: string;
+  runtime: string;
+  tools: number;
+  /** Probe tools the app's registry refused (it has a tool of that name); its own stands in for them. */
+  refused: string[];
+  /** Python: one cell per interpreter from the floor up; TypeScript: one cell for the compiler. */
+  cells: FloorCell[];
+  /** Names collide or a tool is not reachable exactly once. */
+  naming: string[];
+  findings: Finding[];
+  elapsedMs: number;
+}
+
+/** The TypeScript compiler as a cell of the probe's matrix. */
+const TSC = { interpreter: 'tsc', version: 'TypeScript', detail: 'the TypeScript compiler, strict' } as const;
+
+/**
+ * The tool set of one language. Python also gets the letters past the floor: one tool per Unicode window,
+ * and one whose object fields are named with them (class names are built from field names).
+ */
+export function probeTools(language: Language, floor: PythonVersion): ToolDefinition[] {
+  if (language !== 'python') return adversarialTools();
+  const windows = windowTools(exposure(floor));
+  const leaf = { type: 'object', properties: { leaf: { type: 'string' } } };
+  const fields: ToolDefinition = {
+    name: 'window_fields',
+    description: 'Fields named with letters the floor does not know; each holds an object, so class names are built from them.',
+    parameters: { type: 'object', properties: Object.fromEntries(windows.map((w) => [w.name, leaf])) },
+  };
+  return adversarialTools(windows.length > 0 ? [...windows, fields] : []);
+}
+
+/** A program that reaches every tool by its exact name: strict TypeScript rejects a name `tools` lacks. */
+function reachEveryTool(tools: readonly ToolDefinition[]): string {
+  return tools.map((t) => `void tools[${JSON.stringify(t.name)}];`).join('\n');
+}
+
+/**
+ * Renders the adversarial tool set through the project's own app once per language and judges what the
+ * model would receive: names unique after the language's normalization and every probe tool reachable
+ * exactly once; the Python SDK compiles on every interpreter from the floor up; the TypeScript SDK
+ * type-checks with every tool reachable by its exact name. A failure names the tool (the one whose SDK,
+ * rendered alone, fails the same judge), the interpreter, and the line and column.
+ */
+export async function runProbe(targets: readonly ProbeTarget[], floor: PythonVersion, inventory: () => Promise<InterpreterInventory>): Promise<ProbeVerdict | undefined> {
+  const [first] = targets;
+  if (first === undefined) return undefined;
+  const started = performance.now();
+  const language = first.runtime.language;
+  const tools = probeTools(language, floor);
+  const file = SDK_FILE[language];
+  const verdict: ProbeVerdict = { language, scenario: first.scenario.name, runtime: first.runtime.name, tools: tools.length, refused: [], cells: [], naming: [], findings: [], elapsedMs: 0 };
+  const fail = (message: string) => verdict.findings.push({ check: ID, severity: 'error', message: `${language} (the app of ${verdict.scenario} on ${verdict.runtime}): ${message}` });
+  let probe: AppProbe | undefined;
+  try {
+    const chosen = await chooseApp(targets, tools);
+    if (chosen.probe === undefined || chosen.view?.sdk === undefined) {
+      fail(chosen.why ?? 'no selected scenario sent the model a fenced SDK in a tools:sdk section, so the probe could not judge the renderer');
+      return verdict;
+    }
+    probe = chosen.probe;
+    const view = chosen.view;
+    Object.assign(verdict, { scenario: probe.scenario.name, runtime: probe.runtime.name });
+    const sdk = view.sdk!;
+    const refused = new Set(view.refused.map((r) => r.name));
+    verdict.refused = view.refused.map((r) => r.name);
+    verdict.naming = namingProblems(language, sdk, { names: tools.filter((t) => !refused.has(t.name)).map((t) => t.name), complete: false });
+    for (const problem of verdict.naming) fail(`${file}: ${problem}`);
+    const solo = soloRenders(probe!, tools);
+    if (language === 'python') await judgePython(sdk, floor, await inventory(), solo, verdict, fail);
+    else await judgeTypeScript(sdk, tools, solo, verdict, fail);
+  } catch (error) {
+    fail(`the probe could not run: ${(error as Error).message}`);
+  } finally {
+    await probe?.dispose().catch((error: unknown) => fail(`disposing the probe app failed: ${(error as Error).message}`));
+    verdict.elapsedMs = performance.now() - started;
+  }
+  return verdict;
+}
+
+/** Apps tried before settling for one that already has some probe tool names. */
+const MAX_CANDIDATES = 3;
+
+/**
+ * The app that speaks for the project: the first that sends an SDK (a native-only composition sends none)
+ * and refuses no probe tool (none of its own tools shares a name with one); else the one refusing fewest.
+ */
+async function chooseApp(targets: readonly ProbeTarget[], tools: readonly ToolDefinition[]): Promise<{ probe?: AppProbe; view?: ProbeView; why?: string }> {
+  let best: { probe: AppProbe; view: ProbeView } | undefined;
+  let why: string | undefined;
+  for (const target of targets.slice(0, MAX_CANDIDATES)) {
+    let probe: AppProbe | undefined;
+    try {
+      probe = await AppProbe.boot(target.scenario, target.runtime);
+      const view = await probe.view(tools);
+      if (view.sdk !== undefined && (best === undefined || view.refused.length < best.view.refused.length)) {
+        const previous = best;
+        best = { probe, view };
+        probe = previous?.probe;
+      }
+    } catch (error) {
+      why ??= `the app of ${target.scenario.name} on ${target.runtime.name} could not be probed: ${(error as Error).message}`;
+    } finally {
+      await probe?.dispose();
+    }
+    if (best?.view.refused.length === 0) break;
+  }
+  return best ?? (why === undefined ? {} : { why });
+}
+
+/** Each tool's SDK rendered alone, on demand and once: how a failure of the whole set is pinned on a tool. */
+function soloRenders(probe: AppProbe, tools: readonly ToolDefinition[]): () => Promise<Array<{ tool: string; sdk: string }>> {
+  let rendered: Promise<Array<{ tool: string; sdk: string }>> | undefined;
+  return () =>
+    (rendered ??= (async () => {
+      const out: Array<{ tool: string; sdk: string }> = [];
+      for (const tool of tools) {
+        const view = await probe.view([tool]);
+        if (view.sdk !== undefined) out.push({ tool: tool.name, sdk: view.sdk });
+      }
+      return out;
+    })());
+}
+
+async function judgePython(
+  sdk: string,
+  floor: PythonVersion,
+  inventory: InterpreterInventory,
+  solo: () => Promise<Array<{ tool: string; sdk: string }>>,
+  verdict: ProbeVerdict,
+  fail: (message: string) => void,
+): Promise<void> {
+  const [cells = []] = await compileFromFloor(inventory, floor, [sdk]);
+  verdict.cells = cells;
+  if (cells.length === 0) fail(`no Python interpreter at or above the floor ${floor} is available (${inventory.absent.join('; ') || 'none found'})`);
+  const failing = cells.filter((c) => c.outcome !== 'ok');
+  if (failing.length === 0) return;
+  const alone = await solo();
+  const soloRows = await compileFromFloor(inventory, floor, alone.map((s) => s.sdk));
+  for (const cell of failing) {
+    if (cell.outcome === 'unavailable') {
+      fail(`${interpreterName(cell)} could not compile tools-sdk.py: ${cell.error}`);
+      continue;
+    }
+    const column = soloRows[0]?.findIndex((c) => c.interpreter === cell.interpreter) ?? -1;
+    const culprits = alone.flatMap((s, i) => {
+      const own = soloRows[i]?.[column];
+      return own?.outcome === 'rejected' ? [`${JSON.stringify(s.tool)} (alone: line ${own.line ?? '?'}, column ${own.column ?? '?'})`] : [];
+    });
+    const who = culprits.length > 0 ? `the tool ${culprits.join(', the tool ')}` : 'no tool alone: only the whole set';
+    fail(`tools-sdk.py does not compile on ${interpreterName(cell)}, at line ${cell.line ?? '?'}, column ${cell.column ?? '?'}; it fails for ${who}: ${cell.error}`);
+  }
+}
+
+async function judgeTypeScript(
+  sdk: string,
+  tools: readonly ToolDefinition[],
+  solo: () => Promise<Array<{ tool: string; sdk: string }>>,
+  verdict: ProbeVerdict,
+  fail: (message: string) => void,
+): Promise<void> {
+  const program = { call: 1, line: 1, code: reachEveryTool(tools) };
+  const errors = typecheckTypeScript(sdk, [program]).filter((d) => d.severity === 'error');
+  verdict.cells = [{ ...TSC, outcome: errors.length === 0 ? 'ok' : 'rejected', ...(errors.length > 0 ? { error: errors.map((e) => e.message).join('\n') } : {}) }];
+  if (errors.length === 0) return;
+  const alone = await solo();
+  for (const error of errors) {
+    // A diagnostic inside the program names the tool it could not reach: line n reaches tool n.
+    const tool = error.program !== undefined && error.line !== undefined ? tools[error.line - 1]?.name : undefined;
+    if (tool !== undefined) {
+      fail(`tools-sdk.ts gives no way to reach the tool ${JSON.stringify(tool)} (tsc, line ${error.line}, column ${error.column}): ${error.message.replace(/\n\s*/g, '; ')}`);
+      continue;
+    }
+    const culprits = alone.filter((s) => typecheckTypeScript(s.sdk, []).some((d) => d.severity === 'error')).map((s) => JSON.stringify(s.tool));
+    const who = culprits.length > 0 ? `the tool ${culprits.join(', the tool ')}` : 'no tool alone: only the whole set';
+    fail(`tools-sdk.ts does not type-check (tsc): ${error.message.replace(/\n\s*/g, '; ')}; it fails for ${who}`);
+  }
+}

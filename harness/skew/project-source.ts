@@ -1,0 +1,40 @@
+import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
+import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
+import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
+import { RootError } from '../project/root.js';
+import { InputError } from '../scenario/error.js';
+import { loadScenarios } from '../scenario/discover.js';
+import { probeOnce } from '../probe/app-probe.js';
+import { probeTarget } from '../probe/targets.js';
+import type { RuntimeName } from '../scenario/types.js';
+import type { SdkSource } from './probe.js';
+
+/**
+ * The project's own app as the source of the Python SDK: the scenario named `scenarioName`, else the first
+ * one with a Python runtime that runs here. A string says why there is none (bad input: exit 2).
+ */
+export async function projectSdkSource(scenariosDir: string, root: string, scenarioName?: string): Promise<(SdkSource & { dispose(): Promise<void> }) | string> {
+  let scenarios;
+  try {
+    scenarios = await loadScenarios(scenariosDir, root);
+  } catch (error) {
+    if (error instanceof RootError || error instanceof InputError) return error.message;
+    throw error;
+  }
+  const unavailable = new Set<RuntimeName>((await containerUnavailable(CPYTHON_DEFAULTS.image)) ? ['python-container'] : []);
+  const candidates = scenarioName === undefined ? scenarios : scenarios.filter((s) => s.name === scenarioName);
+  if (candidates.length === 0) return `--scenario ${scenarioName}: no such scenario in ${scenariosDir} (there are: ${scenarios.map((s) => s.name).join(', ')})`;
+  const target = candidates.map((s) => probeTarget(s, 'python', unavailable)).find((t) => t !== undefined);
+  if (target === undefined) {
+    return scenarioName === undefined
+      ? `no scenario in ${scenariosDir} declares a Python runtime that runs here; name one with --scenario`
+      : `--scenario ${scenarioName}: declares no Python runtime that runs here (python, pyodide, python-container)`;
+  }
+  return {
+    name: `scenario ${target.scenario.name} on ${target.runtime.name}`,
+    async render(tools) {
+      return (await probeOnce(target.scenario, target.runtime, tools)).sdk;
+    },
+    dispose: disposeSharedRuntimes,
+  };
+}
