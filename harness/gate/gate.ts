@@ -66,7 +66,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const update: UpdateMode = options.ci ? 'none' : options.update;
   if (options.ci && options.update !== 'none') out(`CI is set: --update=${options.update} is ignored; nothing under snapshots/ is written, proposals go to ${pendingRoot}`);
 
-  const scenarios = await loadScenarios(scenariosDir);
+  const scenarios = await loadScenarios(scenariosDir, options.root);
   const pairs = selectPairs(scenarios, options.selection);
   const floor = options.floor ?? DEFAULT_PYTHON_FLOOR;
   // Judged on every selected scenario whatever runtimes run: a floor mismatch is an error of its composition.

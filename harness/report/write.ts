@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { lstat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { GuardedFolder, GuardError } from '../guarded/folder.js';
 import { writeFileAtomic } from '../snapshot/atomic.js';
 import { renderReport, type ReportInput } from './markdown.js';
 
@@ -7,12 +9,35 @@ export function reportPath(root: string): string {
   return join(root, '.concord', 'report.md');
 }
 
+/** The guarded door to `<root>/.concord/`. */
+export function concordFolder(root: string): GuardedFolder {
+  return new GuardedFolder(join(root, '.concord'), '.concord');
+}
+
 /**
  * Writes `<root>/.concord/report.md` atomically (a reader sees the previous report or this one, never part)
  * and returns its path.
  */
 export async function writeReport(root: string, input: ReportInput): Promise<string> {
-  const file = reportPath(root);
-  await writeFileAtomic(file, renderReport(input));
-  return file;
+  await concordFolder(root).write('report.md', renderReport(input));
+  return reportPath(root);
+}
+
+/**
+ * Writes the JUnit file: below `.concord/` through its guarded door, elsewhere (a path the user named)
+ * atomically, refusing a folder or a link in its place. Returns the path written.
+ */
+export async function writeJunit(root: string, file: string | undefined, xml: string): Promise<string> {
+  const concord = concordFolder(root);
+  const target = resolve(file ?? join(concord.dir, 'junit.xml'));
+  const below = relative(concord.dir, target);
+  if (below !== '' && !below.startsWith('..') && !isAbsolute(below)) {
+    await concord.write(below.split(sep).join('/'), xml);
+    return target;
+  }
+  const stats = await lstat(target).catch(() => undefined);
+  if (stats?.isSymbolicLink()) throw new GuardError(target, '--junit-file names a symbolic link', 'name a regular file; concord does not write through links');
+  if (stats && !stats.isFile()) throw new GuardError(target, '--junit-file names a folder, not a file', `name a file, e.g. --junit-file ${join(target, 'junit.xml')}`);
+  await writeFileAtomic(target, xml);
+  return target;
 }

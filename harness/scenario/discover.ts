@@ -1,14 +1,15 @@
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { RootError } from '../project/root.js';
 import { isScenarioFile, loadScenario } from './load.js';
 import type { Scenario } from './types.js';
 
 /**
  * Loads every scenario file in `dir`; the first bad file stops the run with its InputError. A folder that
- * is missing or holds no scenario is a RootError: the gate was pointed at the wrong project.
+ * is missing or holds no scenario is a RootError: the gate was pointed at the wrong project. Every file must
+ * really lie inside `root`: a link out of it is refused.
  */
-export async function loadScenarios(dir: string): Promise<Scenario[]> {
+export async function loadScenarios(dir: string, root = dirname(dir)): Promise<Scenario[]> {
   let entries: string[];
   try {
     entries = await readdir(dir);
@@ -19,6 +20,6 @@ export async function loadScenarios(dir: string): Promise<Scenario[]> {
   const names = entries.filter(isScenarioFile).sort();
   if (names.length === 0) throw new RootError(`no scenarios in ${dir}`, 'run `concord init` to start one, or pass --root with the folder that holds scenarios/');
   const scenarios: Scenario[] = [];
-  for (const name of names) scenarios.push(await loadScenario(join(dir, name)));
+  for (const name of names) scenarios.push(await loadScenario(join(dir, name), root));
   return scenarios;
 }

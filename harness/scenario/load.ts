@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { readInsideRoot } from '../guarded/read-inside.js';
 import { parseDocument, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
 import { InputError } from './error.js';
 import { check, Locator, type Shape } from './shape.js';
@@ -92,9 +92,12 @@ const SCENARIO: Shape = {
   },
 };
 
-/** Reads and validates one scenario file; every problem is an InputError with file:line:column and a hint. */
-export async function loadScenario(file: string): Promise<Scenario> {
-  return parseScenario(file, await readFile(file, 'utf8'));
+/**
+ * Reads and validates one scenario file; every problem is an InputError with file:line:column and a hint.
+ * The file must really lie inside `root` (default: the folder above `scenarios/`).
+ */
+export async function loadScenario(file: string, root = dirname(dirname(file))): Promise<Scenario> {
+  return parseScenario(file, await readInsideRoot(root, file));
 }
 
 export function parseScenario(file: string, source: string): Scenario {

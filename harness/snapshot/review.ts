@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { renderDiff } from '../text/diff.js';
 import { pendingRunIds, proposedFile, readPending, settlePending, type PendingChange } from './pending.js';
-import { applyVerdict, snapshotDiff } from './store.js';
+import { applyVerdict, snapshotDiff, snapshotFolder } from './store.js';
 
 export type Decision = 'accept' | 'reject' | 'skip';
 
@@ -53,7 +51,7 @@ export async function reviewPending(options: ReviewOptions): Promise<string> {
 /** What a change does, rendered with or without color. */
 async function describe(snapshotsDir: string, run: Awaited<ReturnType<typeof readPending>>, change: PendingChange): Promise<(color: boolean) => string> {
   if (change.action === 'delete') return () => `snapshots/${change.path}: obsolete, proposed for removal`;
-  const committed = await readFile(join(snapshotsDir, change.path), 'utf8').catch(() => '');
+  const committed = (await snapshotFolder(snapshotsDir).read(change.path))?.toString('utf8') ?? '';
   const diff = snapshotDiff(change.path, committed, await proposedFile(run, change));
   return (color) => renderDiff(diff, color);
 }

@@ -1,10 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { DEFAULT_PYTHON_FLOOR, isPythonVersion } from '../../../codemode/tools/config.js';
 import { SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/sdk/identifiers/versions.js';
 import type { UpdateMode } from '../../gate/gate.js';
 import { parseRuntimes, parseShard, type Selection } from '../../gate/select.js';
+import { GuardError } from '../../guarded/folder.js';
 import { InputError } from '../../scenario/error.js';
 import { RootError } from '../../project/root.js';
 import { colorWanted } from '../../text/paint.js';
@@ -54,7 +53,7 @@ export function registerGate(program: Command): void {
         process.exit(2);
       }
       const update: UpdateMode = flags.update === undefined ? 'none' : flags.update === true ? 'all' : flags.update;
-      const [{ runGate }, { junitXml }] = await Promise.all([import('../../gate/gate.js'), import('../../gate/report.js')]);
+      const [{ runGate }, { junitXml }, { writeJunit }] = await Promise.all([import('../../gate/gate.js'), import('../../gate/report.js'), import('../../report/write.js')]);
       // Every finished run ends in process.exit below. Node also exits, with 0, when its event loop empties
       // while the gate awaits a promise nothing can settle any more: such a run must fail, and say so.
       let lastLine = '';
@@ -77,16 +76,14 @@ export function registerGate(program: Command): void {
           },
         });
         if (flags.reporter === 'junit') {
-          const file = flags.junitFile ?? join(root, '.concord', 'junit.xml');
-          await mkdir(dirname(file), { recursive: true });
-          await writeFile(file, junitXml(result.results, result.obsolete));
+          const file = await writeJunit(root, flags.junitFile, junitXml(result.results, result.obsolete));
           console.log(`junit report: ${file}`);
         }
         // The gate owns this process and has disposed every runtime it started: exit now rather than wait
         // on handles a library may keep open (sockets kept alive, timers).
         process.exit(result.ok ? 0 : 1);
       } catch (error) {
-        if (error instanceof InputError || error instanceof RootError || (error as Error).message.startsWith('--')) {
+        if (error instanceof InputError || error instanceof RootError || error instanceof GuardError || (error as Error).message.startsWith('--')) {
           console.error(`concord gate: ${(error as Error).message}`);
           process.exit(2);
         }
