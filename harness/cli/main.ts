@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { failAndExit } from './fail.js';
 import { registerGate } from './commands/gate.js';
 import { registerReview } from './commands/review.js';
 import { registerRun } from './commands/run.js';
@@ -15,4 +16,12 @@ const program = new Command('concord')
 
 for (const register of [registerGate, registerReview, registerRun, registerSdk, registerSkew]) register(program);
 
-await program.parseAsync(process.argv);
+// `--debug` anywhere on the line: failures also print their stack.
+const argv = process.argv.filter((arg) => arg !== '--debug');
+if (argv.length !== process.argv.length) process.env.CONCORD_DEBUG = '1';
+
+try {
+  await program.parseAsync(argv);
+} catch (error) {
+  failAndExit(argv[2] ?? '', error);
+}

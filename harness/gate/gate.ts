@@ -13,7 +13,7 @@ import { writeReport } from '../report/write.js';
 import { loadScenarios } from '../scenario/discover.js';
 import { RUNTIME_NAMES, type RuntimeName, type Scenario } from '../scenario/types.js';
 import { newRunId, writePending, type PendingChange } from '../snapshot/pending.js';
-import { applyVerdict, compareFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
+import { applyVerdict, compareFolder, snapshotFingerprint, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
 import { rendererFloorFindings } from '../skew/renderer-floor.js';
 import { snapshotFiles } from '../snapshot/transcript.js';
 import { renderDiff } from '../text/diff.js';
@@ -76,13 +76,21 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const results: PairResult[] = [];
   const proposals: Array<PendingChange & { proposed?: string }> = [];
   let reportFile: string;
+  // The newest run wins: older proposals for the folders this run compared are dropped from pending.
+  const compared = (path: string) => results.some((r) => r.verdicts.length > 0 && path.startsWith(`${r.scenario}/${r.runtime}/`));
+  const keep = () => writePending(pendingRoot, runId, proposals, compared);
 
   try {
     for (const { scenario, runtime } of pairs) {
       const reason = skipped.get(runtime);
       const result = reason
         ? ({ scenario: scenario.name, runtime, status: 'skipped', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason } satisfies PairResult)
-        : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, proposals);
+        : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, proposals).catch(async (error: unknown) => {
+            // A snapshot that cannot be written (a read-only folder, a full disk) must not cost the run its proposals.
+            const kept = await keep().catch(() => undefined);
+            if (kept) out(`the proposals of this run are kept in ${kept}; accept them with \`concord review\` once the problem is fixed`);
+            throw error;
+          });
       results.push(result);
       out(progressLine(result, color));
     }
@@ -109,10 +117,10 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const obsolete = await obsoleteFolders(snapshotsDir, scenarios, options.selection);
   for (const folder of obsolete) {
     if (update === 'all') await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' });
-    else proposals.push({ path: folder, action: 'delete', status: 'obsolete' });
+    else proposals.push({ path: folder, action: 'delete', status: 'obsolete', base: await snapshotFingerprint(snapshotsDir, folder) });
   }
 
-  const pendingDir = proposals.length > 0 ? await writePending(pendingRoot, runId, proposals) : undefined;
+  const pendingDir = await keep();
   const ok =
     results.every((r) => r.status === 'pass' || r.status === 'updated' || r.status === 'skipped') &&
     (obsolete.length === 0 || update === 'all') &&
@@ -156,11 +164,19 @@ async function runPair(
   const verdicts = await compareFolder(snapshotsDir, folder, files);
   // A run that failed is never written or proposed: its transcript must not become the expected one.
   const written = (v: FileVerdict) => !problems && ((update === 'all' && v.status !== 'same') || (update === 'new' && v.status === 'new'));
-  if (verdicts.some(written)) await sweepFolder(snapshotsDir, folder);
-  for (const v of verdicts) {
-    if (v.status === 'same') continue;
-    if (written(v)) await applyVerdict(snapshotsDir, v);
-    else if (!problems) proposals.push({ path: v.path, action: v.proposed === undefined ? 'delete' : 'write', status: v.status, ...(v.proposed !== undefined ? { proposed: v.proposed } : {}) });
+  const propose = async (v: FileVerdict) =>
+    proposals.push({ path: v.path, action: v.proposed === undefined ? 'delete' : 'write', status: v.status, base: await snapshotFingerprint(snapshotsDir, v.path), ...(v.proposed !== undefined ? { proposed: v.proposed } : {}) });
+  const toWrite = verdicts.filter(written);
+  // Proposed before anything is written: a write that fails leaves every change of the pair proposed.
+  for (const v of verdicts) if (v.status !== 'same' && !problems && !written(v)) await propose(v);
+  if (toWrite.length > 0) await sweepFolder(snapshotsDir, folder);
+  for (const [i, v] of toWrite.entries()) {
+    try {
+      await applyVerdict(snapshotsDir, v);
+    } catch (error) {
+      for (const rest of toWrite.slice(i)) await propose(rest);
+      throw error;
+    }
   }
   const status = problems ? 'failed' : verdicts.every((v) => v.status === 'same') ? 'pass' : verdicts.every((v) => v.status === 'same' || written(v)) ? 'updated' : 'mismatch';
   return { ...base, status, times, verdicts, findings, ...(problems ? { reason: problems } : {}) };

@@ -101,7 +101,7 @@ describe('a hostile pending manifest', () => {
 
   for (const action of ['delete', 'write'] as const) {
     it(`is refused before anything is ${action === 'delete' ? 'deleted' : 'written'} outside snapshots/`, async () => {
-      await writePending(pendingRoot(), '20260101T000000Z-aaaaaa', [{ path: 'demo/python/a.yaml', action: 'write', status: 'new', proposed: 'a\n' }]);
+      await writePending(pendingRoot(), '20260101T000000Z-aaaaaa', [{ path: 'demo/python/a.yaml', action: 'write', status: 'new', base: null, proposed: 'a\n' }]);
       const run = join(pendingRoot(), '20260101T000000Z-aaaaaa');
       // What an attacker could put in a CI artifact: a path two levels above snapshots/.
       const path = action === 'delete' ? '../../outside' : '../../outside/secret.txt';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -112,6 +113,35 @@ export class GuardedFolder {
     const link = kept.find((e) => e.isSymbolicLink());
     if (link) throw new GuardError(join(dir, link.name), 'is a symbolic link', NO_LINKS);
     return kept;
+  }
+
+  /**
+   * A hash of what lies at `rel` — a file's bytes, or a folder's names and files throughout — or null when
+   * nothing does. Proposals record it to prove later that the snapshot is still the one they were made against.
+   */
+  async fingerprint(rel: string): Promise<string | null> {
+    const segments = relativeSegments(rel, this.dir);
+    const parent = await this.folderOf(segments, false);
+    const target = parent === undefined ? undefined : join(parent, segments[segments.length - 1]!);
+    const stats = target === undefined ? undefined : await lstatOrUndefined(target);
+    if (stats === undefined) return null;
+    if (stats.isSymbolicLink()) throw new GuardError(target!, 'is a symbolic link', NO_LINKS);
+    const hash = createHash('sha256');
+    if (!stats.isDirectory()) {
+      hash.update('file\0').update((await this.read(rel))!);
+      return `sha256:${hash.digest('hex')}`;
+    }
+    const walk = async (folder: string): Promise<void> => {
+      const entries = (await this.list(folder)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const entry of entries) {
+        const path = `${folder}/${entry.name}`;
+        hash.update(`${entry.isDirectory() ? 'folder' : 'file'}\0${entry.name}\0`);
+        if (entry.isDirectory()) await walk(path);
+        else hash.update((await this.read(path))!).update('\0');
+      }
+    };
+    await walk(rel);
+    return `sha256:${hash.digest('hex')}`;
   }
 
   /** Removes temp files of dead writers in the folder `rel`. */

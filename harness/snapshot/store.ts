@@ -101,6 +101,11 @@ export async function applyVerdict(snapshotsDir: string, verdict: Pick<FileVerdi
   else await snapshots.write(verdict.path, verdict.proposed);
 }
 
+/** What is at `path` below the snapshots folder now, as a proposal records it (null: nothing). */
+export function snapshotFingerprint(snapshotsDir: string, path: string): Promise<string | null> {
+  return snapshotFolder(snapshotsDir).fingerprint(path);
+}
+
 export async function sweepFolder(snapshotsDir: string, folder: string): Promise<void> {
   await snapshotFolder(snapshotsDir).sweep(folder);
 }

@@ -3,10 +3,9 @@ import { DEFAULT_PYTHON_FLOOR, isPythonVersion } from '../../../codemode/tools/c
 import { SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/sdk/identifiers/versions.js';
 import type { UpdateMode } from '../../gate/gate.js';
 import { parseRuntimes, parseShard, type Selection } from '../../gate/select.js';
-import { GuardError } from '../../guarded/folder.js';
-import { InputError } from '../../scenario/error.js';
-import { RootError } from '../../project/root.js';
 import { colorWanted } from '../../text/paint.js';
+import { ciIsSet } from '../ci.js';
+import { failAndExit } from '../fail.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 
 interface GateFlags {
@@ -68,7 +67,7 @@ export function registerGate(program: Command): void {
           selection,
           floor,
           update,
-          ci: Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0',
+          ci: ciIsSet(),
           color: colorWanted(),
           out: (line) => {
             if (line !== '') lastLine = line;
@@ -83,11 +82,7 @@ export function registerGate(program: Command): void {
         // on handles a library may keep open (sockets kept alive, timers).
         process.exit(result.ok ? 0 : 1);
       } catch (error) {
-        if (error instanceof InputError || error instanceof RootError || error instanceof GuardError || (error as Error).message.startsWith('--')) {
-          console.error(`concord gate: ${(error as Error).message}`);
-          process.exit(2);
-        }
-        throw error;
+        failAndExit('gate', error);
       }
     });
 }
