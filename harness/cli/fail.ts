@@ -1,3 +1,4 @@
+import { SelectionError } from '../gate/select.js';
 import { GuardError } from '../guarded/folder.js';
 import { RootError } from '../project/root.js';
 import { InputError } from '../scenario/error.js';
@@ -27,13 +28,14 @@ export function debugWanted(): boolean {
 /** The one line a failure ends in, and its exit code: 2 for input the user can fix, 1 for the rest, 130 for Ctrl-C. */
 export function describeFailure(error: unknown): { message: string; exit: number } {
   if (error instanceof ReviewInterrupted) return { message: error.message, exit: 130 };
-  if (error instanceof InputError || error instanceof RootError || error instanceof GuardError) return { message: error.message, exit: 2 };
+  if (error instanceof InputError || error instanceof RootError || error instanceof GuardError || error instanceof SelectionError) return { message: error.message, exit: 2 };
   const errno = error as NodeJS.ErrnoException;
   const known = errno?.code ? ERRNO[errno.code] : undefined;
   if (known && errno.path) {
     const dest = (errno as { dest?: string }).dest;
     return { message: `${errno.path}${dest ? ` (to ${dest})` : ''} ${known.what} (${errno.code} on ${errno.syscall ?? 'access'})\n  hint: ${known.fix}`, exit: known.exit };
   }
+  if (known) return { message: `${errno.message}\n  hint: ${known.fix}`, exit: known.exit };
   if (error instanceof Error && error.message.startsWith('--')) return { message: error.message, exit: 2 };
   const message = error instanceof Error ? error.message : String(error);
   return { message: `${message}${debugWanted() ? '' : ' (run with --debug for the stack)'}`, exit: 1 };

@@ -9,11 +9,12 @@ import { CHECKS } from '../checks/index.js';
 import { stubValidity } from '../checks/stub-validity.js';
 import type { Finding } from '../checks/types.js';
 import { disposeSharedInventory, sharedInventory } from '../interpreters/inventory.js';
-import { writeReport } from '../report/write.js';
+import { GuardedFolder } from '../guarded/folder.js';
+import { concordFolder, writeReport } from '../report/write.js';
 import { loadScenarios } from '../scenario/discover.js';
 import { RUNTIME_NAMES, type RuntimeName, type Scenario } from '../scenario/types.js';
 import { newRunId, writePending, type PendingChange } from '../snapshot/pending.js';
-import { applyVerdict, compareFolder, snapshotFingerprint, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
+import { applyVerdict, compareFolder, snapshotFingerprint, snapshotFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
 import { rendererFloorFindings } from '../skew/renderer-floor.js';
 import { snapshotFiles } from '../snapshot/transcript.js';
 import { renderDiff } from '../text/diff.js';
@@ -66,6 +67,8 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const update: UpdateMode = options.ci ? 'none' : options.update;
   if (options.ci && options.update !== 'none') out(`CI is set: --update=${options.update} is ignored; nothing under snapshots/ is written, proposals go to ${pendingRoot}`);
 
+  // Folders concord writes into must be real folders before anything runs: a link or a file there is bad input.
+  for (const folder of [snapshotFolder(snapshotsDir), concordFolder(options.reportRoot ?? options.root), new GuardedFolder(pendingRoot, '.concord/pending')]) await folder.check();
   const scenarios = await loadScenarios(scenariosDir, options.root);
   const pairs = selectPairs(scenarios, options.selection);
   const floor = options.floor ?? DEFAULT_PYTHON_FLOOR;

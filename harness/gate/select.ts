@@ -3,6 +3,8 @@ import { RUNTIME_NAMES, type RuntimeName, type Scenario } from '../scenario/type
 export interface Selection {
   scenarios?: readonly string[];
   runtimes?: readonly RuntimeName[];
+  /** Where `runtimes` came from, for messages (default `--runtime`). */
+  runtimesFrom?: string;
   /** 1-based shard index and shard count. */
   shard?: { index: number; count: number };
 }
@@ -55,5 +57,34 @@ export function selectPairs(scenarios: readonly Scenario[], selection: Selection
       if (scenario.runtimes.includes(runtime) && inSelection(selection, scenario.name, runtime)) pairs.push({ scenario, runtime });
     }
   }
+  if (pairs.length === 0) throw emptySelection(scenarios, selection);
   return pairs;
+}
+
+/** A selection that leaves nothing to run: a gate that judges nothing must not pass. */
+export class SelectionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SelectionError';
+  }
+}
+
+/** Names the filter that emptied the selection, applying them in the order the user reads them. */
+function emptySelection(scenarios: readonly Scenario[], selection: Selection): SelectionError {
+  const chosen = selection.scenarios ? scenarios.filter((s) => selection.scenarios!.includes(s.name)) : scenarios;
+  const declared = [...new Set(chosen.flatMap((s) => s.runtimes))];
+  const what = selection.scenarios ? `the scenario(s) ${selection.scenarios.join(', ')}` : 'no scenario';
+  if (selection.runtimes && !declared.some((r) => selection.runtimes!.includes(r))) {
+    const from = selection.runtimesFrom ?? '--runtime';
+    return new SelectionError(`${from} ${selection.runtimes.join(' ')}: nothing to run: ${selection.scenarios ? `${what} declare(s)` : 'no scenario declares'} ${selection.runtimes.length > 1 ? 'these runtimes' : 'this runtime'} (declared: ${declared.join(', ')}); choose a declared runtime, or add it to the scenario's runtimes:`);
+  }
+  if (selection.shard) {
+    const before = pairsOf(chosen, { ...selection, shard: undefined }).length;
+    return new SelectionError(`--shard ${selection.shard.index}/${selection.shard.count}: nothing to run: none of the ${before} scenario × runtime pair(s) falls in this shard; use fewer shards (at most ${before})`);
+  }
+  return new SelectionError(`nothing to run: the selection holds no scenario × runtime pair; check --scenario and --runtime`);
+}
+
+function pairsOf(scenarios: readonly Scenario[], selection: Selection): string[] {
+  return scenarios.flatMap((s) => s.runtimes.filter((r) => inSelection(selection, s.name, r)).map((r) => `${s.name}/${r}`));
 }

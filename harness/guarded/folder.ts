@@ -45,6 +45,11 @@ export class GuardedFolder {
     readonly label: string,
   ) {}
 
+  /** Fails (naming it) when the folder is a link or not a folder; a missing one is fine, it is made on first write. */
+  async check(): Promise<void> {
+    await this.folderOf(['.'], false);
+  }
+
   /** The absolute path of `rel` (validated), for messages and for callers that only report it. */
   path(rel: string): string {
     return join(this.dir, ...relativeSegments(rel, this.dir));

@@ -6,9 +6,9 @@ import { GuardError } from './folder.js';
 /**
  * Reads a project file (a scenario, a seed) whose real path lies inside the project root: a link that
  * leads out of the root is refused before a byte of its target is read, so nothing of it reaches a message.
- * Anything but a regular file (a folder, a pipe) is refused naming it.
+ * Anything but a regular file (a folder, a pipe), or a file above `maxBytes`, is refused naming it.
  */
-export async function readInsideRoot(root: string, file: string): Promise<string> {
+export async function readInsideRoot(root: string, file: string, maxBytes = Infinity): Promise<string> {
   const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)]);
   const below = relative(realRoot, realFile);
   if (below === '' || below === '..' || below.startsWith(`..${sep}`) || isAbsolute(below)) {
@@ -18,6 +18,7 @@ export async function readInsideRoot(root: string, file: string): Promise<string
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new GuardError(file, `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, where a scenario file is expected`, 'rename or remove it: every *.yml in scenarios/ is read as a scenario');
+    if (stats.size > maxBytes) throw new GuardError(file, `is ${stats.size} bytes, more than a scenario may be (${maxBytes})`, 'split it into several scenarios, or move large data into a fixture plugin');
     return await handle.readFile('utf8');
   } finally {
     await handle.close();

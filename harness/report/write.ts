@@ -24,20 +24,19 @@ export async function writeReport(root: string, input: ReportInput): Promise<str
 }
 
 /**
- * Writes the JUnit file: below `.concord/` through its guarded door, elsewhere (a path the user named)
- * atomically, refusing a folder or a link in its place. Returns the path written.
+ * Where the JUnit file goes, checked before a run: below `.concord/` its guarded door; elsewhere (a path
+ * the user named) a folder or a link in its place is refused.
  */
-export async function writeJunit(root: string, file: string | undefined, xml: string): Promise<string> {
+export async function junitTarget(root: string, file: string | undefined): Promise<{ path: string; write(xml: string): Promise<void> }> {
   const concord = concordFolder(root);
-  const target = resolve(file ?? join(concord.dir, 'junit.xml'));
-  const below = relative(concord.dir, target);
+  const path = resolve(file ?? join(concord.dir, 'junit.xml'));
+  const below = relative(concord.dir, path);
   if (below !== '' && !below.startsWith('..') && !isAbsolute(below)) {
-    await concord.write(below.split(sep).join('/'), xml);
-    return target;
+    await concord.check();
+    return { path, write: (xml) => concord.write(below.split(sep).join('/'), xml) };
   }
-  const stats = await lstat(target).catch(() => undefined);
-  if (stats?.isSymbolicLink()) throw new GuardError(target, '--junit-file names a symbolic link', 'name a regular file; concord does not write through links');
-  if (stats && !stats.isFile()) throw new GuardError(target, '--junit-file names a folder, not a file', `name a file, e.g. --junit-file ${join(target, 'junit.xml')}`);
-  await writeFileAtomic(target, xml);
-  return target;
+  const stats = await lstat(path).catch(() => undefined);
+  if (stats?.isSymbolicLink()) throw new GuardError(path, '--junit-file names a symbolic link', 'name a regular file; concord does not write through links');
+  if (stats && !stats.isFile()) throw new GuardError(path, '--junit-file names a folder, not a file', `name a file, e.g. --junit-file ${join(path, 'junit.xml')}`);
+  return { path, write: (xml) => writeFileAtomic(path, xml) };
 }

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RootError } from '../project/root.js';
+import { InputError } from './error.js';
 import { isScenarioFile, loadScenario } from './load.js';
 import type { Scenario } from './types.js';
 
@@ -19,6 +20,14 @@ export async function loadScenarios(dir: string, root = dirname(dir)): Promise<S
   }
   const names = entries.filter(isScenarioFile).sort();
   if (names.length === 0) throw new RootError(`no scenarios in ${dir}`, 'run `concord init` to start one, or pass --root with the folder that holds scenarios/');
+  // x.yml and x.yaml would both claim the scenario x and write over each other's snapshots.
+  const byName = new Map<string, string>();
+  for (const name of names) {
+    const scenario = name.replace(/\.ya?ml$/, '');
+    const first = byName.get(scenario);
+    if (first !== undefined) throw new InputError(join(dir, name), 1, 1, `declares the scenario ${JSON.stringify(scenario)}, and so does ${join(dir, first)}`, `keep one of ${first} and ${name}`);
+    byName.set(scenario, name);
+  }
   const scenarios: Scenario[] = [];
   for (const name of names) scenarios.push(await loadScenario(join(dir, name), root));
   return scenarios;

@@ -44,7 +44,7 @@ export function registerGate(program: Command): void {
       try {
         selection = {
           ...(flags.scenario ? { scenarios: flags.scenario } : {}),
-          ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : project.config.runtimes ? { runtimes: project.config.runtimes } : {}),
+          ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : project.config.runtimes ? { runtimes: project.config.runtimes, runtimesFrom: `runtimes in ${project.configFile}` } : {}),
           ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
         };
       } catch (error) {
@@ -52,7 +52,7 @@ export function registerGate(program: Command): void {
         process.exit(2);
       }
       const update: UpdateMode = flags.update === undefined ? 'none' : flags.update === true ? 'all' : flags.update;
-      const [{ runGate }, { junitXml }, { writeJunit }] = await Promise.all([import('../../gate/gate.js'), import('../../gate/report.js'), import('../../report/write.js')]);
+      const [{ runGate }, { junitXml }, { junitTarget }] = await Promise.all([import('../../gate/gate.js'), import('../../gate/report.js'), import('../../report/write.js')]);
       // Every finished run ends in process.exit below. Node also exits, with 0, when its event loop empties
       // while the gate awaits a promise nothing can settle any more: such a run must fail, and say so.
       let lastLine = '';
@@ -61,6 +61,8 @@ export function registerGate(program: Command): void {
         process.exit(1);
       });
       try {
+        // Checked before any scenario runs: a bad target would otherwise fail only after the whole run.
+        const junit = flags.reporter === 'junit' ? await junitTarget(root, flags.junitFile) : undefined;
         const result = await runGate({
           root,
           ...(project.config.timeoutMs !== undefined ? { defaultTimeoutMs: project.config.timeoutMs } : {}),
@@ -74,9 +76,9 @@ export function registerGate(program: Command): void {
             console.log(line);
           },
         });
-        if (flags.reporter === 'junit') {
-          const file = await writeJunit(root, flags.junitFile, junitXml(result.results, result.obsolete));
-          console.log(`junit report: ${file}`);
+        if (junit) {
+          await junit.write(junitXml(result.results, result.obsolete));
+          console.log(`junit report: ${junit.path}`);
         }
         // The gate owns this process and has disposed every runtime it started: exit now rather than wait
         // on handles a library may keep open (sockets kept alive, timers).
