@@ -7,6 +7,7 @@ import { builtModule } from '../../runtimes/seam/package-root.js';
 import type { Scenario } from '../scenario/types.js';
 import { bootComposition, EntryError, type BootedApp } from './boot.js';
 import type { RuntimeTarget } from './runtimes.js';
+import { removeOnHostExit } from '../../runtimes/cleanup/host-exit.js';
 
 /** Where the keyless model plugin lives. */
 export const MODEL_PLUGIN = 'harness/model/plugin';
@@ -58,6 +59,8 @@ function pluginPath(entryId: string, plugin: string, where?: string): string {
 /** Writes the entries as a real `cordis.yml` in a fresh directory. */
 export async function assemble(entries: CordisEntry[]): Promise<Assembly> {
   const dir = await mkdtemp(join(tmpdir(), 'concord-assembly-'));
+  // Removed by dispose; this covers an exit before it (Ctrl-C, SIGTERM).
+  removeOnHostExit(dir);
   const cordisYml = stringify(entries, { lineWidth: 0 });
   await writeFile(join(dir, 'cordis.yml'), cordisYml);
   return { dir, cordisYml, entries };

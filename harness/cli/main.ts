@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { failAndExit } from './fail.js';
+import { exitOnSignals } from './signals.js';
 import { registerGate } from './commands/gate.js';
 import { registerReview } from './commands/review.js';
 import { registerRun } from './commands/run.js';
@@ -19,6 +20,7 @@ for (const register of [registerGate, registerReview, registerRun, registerSdk, 
 // `--debug` anywhere on the line: failures also print their stack.
 const argv = process.argv.filter((arg) => arg !== '--debug');
 if (argv.length !== process.argv.length) process.env.CONCORD_DEBUG = '1';
+exitOnSignals(() => argv[2] ?? '');
 
 try {
   await program.parseAsync(argv);
