@@ -82,18 +82,19 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   // The newest run wins: older proposals for the folders this run compared are dropped from pending.
   const compared = (path: string) => results.some((r) => r.verdicts.length > 0 && path.startsWith(`${r.scenario}/${r.runtime}/`));
   const keep = () => writePending(pendingRoot, runId, proposals, compared);
+  // A snapshot that cannot be written or read (a read-only folder, a full disk, a link) must not cost the run its proposals.
+  const keepingProposals = async (error: unknown): Promise<never> => {
+    const kept = await keep().catch(() => undefined);
+    if (kept) out(`the proposals of this run are kept in ${kept}; accept them with \`concord review\` once the problem is fixed`);
+    throw error;
+  };
 
   try {
     for (const { scenario, runtime } of pairs) {
       const reason = skipped.get(runtime);
       const result = reason
         ? ({ scenario: scenario.name, runtime, status: 'skipped', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason } satisfies PairResult)
-        : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, proposals).catch(async (error: unknown) => {
-            // A snapshot that cannot be written (a read-only folder, a full disk) must not cost the run its proposals.
-            const kept = await keep().catch(() => undefined);
-            if (kept) out(`the proposals of this run are kept in ${kept}; accept them with \`concord review\` once the problem is fixed`);
-            throw error;
-          });
+        : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, proposals).catch(keepingProposals);
       results.push(result);
       out(progressLine(result, color));
     }
@@ -117,10 +118,10 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     }
   }
 
-  const obsolete = await obsoleteFolders(snapshotsDir, scenarios, options.selection);
+  const obsolete = await obsoleteFolders(snapshotsDir, scenarios, options.selection).catch(keepingProposals);
   for (const folder of obsolete) {
-    if (update === 'all') await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' });
-    else proposals.push({ path: folder, action: 'delete', status: 'obsolete', base: await snapshotFingerprint(snapshotsDir, folder) });
+    if (update === 'all') await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' }).catch(keepingProposals);
+    else proposals.push({ path: folder, action: 'delete', status: 'obsolete', base: await snapshotFingerprint(snapshotsDir, folder).catch(keepingProposals) });
   }
 
   const pendingDir = await keep();
