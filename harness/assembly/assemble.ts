@@ -8,6 +8,7 @@ import type { Scenario } from '../scenario/types.js';
 import { bootComposition, EntryError, type BootedApp } from './boot.js';
 import type { RuntimeTarget } from './runtimes.js';
 import { enableTypeScriptPlugins, isTypeScript } from './typescript-plugins.js';
+import { removeOnHostExit } from '../../runtimes/cleanup/host-exit.js';
 
 /** Where the keyless model plugin lives. */
 export const MODEL_PLUGIN = 'harness/model/plugin';
@@ -65,6 +66,8 @@ function pluginPath(entryId: string, plugin: string): string {
 /** Writes the entries as a real `cordis.yml` in a fresh directory. */
 export async function assemble(entries: CordisEntry[]): Promise<Assembly> {
   const dir = await mkdtemp(join(tmpdir(), 'concord-assembly-'));
+  // Removed by dispose; this covers an exit before it (Ctrl-C, SIGTERM).
+  removeOnHostExit(dir);
   const cordisYml = stringify(entries, { lineWidth: 0 });
   await writeFile(join(dir, 'cordis.yml'), cordisYml);
   return { dir, cordisYml, entries };

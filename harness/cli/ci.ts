@@ -1,4 +1,5 @@
-/** Whether the `CI` variable asks for CI behaviour: set, and not `false` or `0`. */
+/** `CI` set to anything but empty, `false` or `0`: nothing under snapshots/ may be written. */
 export function ciIsSet(env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';
+  const value = env.CI;
+  return value !== undefined && value !== '' && value !== 'false' && value !== '0';
 }

@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { failAndExit } from './fail.js';
+import { exitOnSignals } from './signals.js';
 import { registerGate } from './commands/gate.js';
 import { registerInit } from './commands/init.js';
 import { registerMerge } from './commands/merge.js';
@@ -18,4 +20,13 @@ const program = new Command('concord')
 
 for (const register of [registerGate, registerInit, registerMerge, registerRecord, registerReview, registerRun, registerSdk, registerSkew]) register(program);
 
-await program.parseAsync(process.argv);
+// `--debug` anywhere on the line: failures also print their stack.
+const argv = process.argv.filter((arg) => arg !== '--debug');
+if (argv.length !== process.argv.length) process.env.CONCORD_DEBUG = '1';
+exitOnSignals(() => argv[2] ?? '');
+
+try {
+  await program.parseAsync(argv);
+} catch (error) {
+  failAndExit(argv[2] ?? '', error);
+}

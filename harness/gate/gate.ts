@@ -9,12 +9,13 @@ import { stubValidity } from '../checks/stub-validity.js';
 import type { Finding } from '../checks/types.js';
 import { disposeSharedInventory, sharedInventory } from '../interpreters/inventory.js';
 import type { ReportInput } from '../report/markdown.js';
-import { writeReport } from '../report/write.js';
+import { GuardedFolder } from '../guarded/folder.js';
+import { concordFolder, writeReport } from '../report/write.js';
 import { loadScenarios } from '../scenario/discover.js';
 import { scenarioForLanguage } from '../scenario/recording.js';
 import { RUNTIME_NAMES, type RuntimeName, type Scenario } from '../scenario/types.js';
 import { newRunId, writePending, type PendingChange } from '../snapshot/pending.js';
-import { applyVerdict, compareFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
+import { applyVerdict, compareFolder, snapshotFingerprint, snapshotFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
 import { snapshotFiles } from '../snapshot/transcript.js';
 import { renderDiff } from '../text/diff.js';
 import { ms, progressLine, stepsLine, summaryTable, type PairResult } from './report.js';
@@ -79,8 +80,15 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const update: UpdateMode = options.ci ? 'none' : options.update;
   if (options.ci && options.update !== 'none') out(`CI is set: --update=${options.update} is ignored; nothing under snapshots/ is written, proposals go to ${pendingRoot}`);
 
+  // Folders concord writes into must be real folders before anything runs: a link or a file there is bad input.
+  for (const folder of [snapshotFolder(snapshotsDir), concordFolder(options.reportRoot ?? options.root), new GuardedFolder(pendingRoot, '.concord/pending')]) await folder.check();
   const scenarios = await loadScenarios(scenariosDir, options.root);
   const pairs = selectPairs(scenarios, options.selection);
+  const { shard } = options.selection;
+  if (shard && pairs.length === 0) {
+    const whole = selectPairs(scenarios, { ...options.selection, shard: undefined }).length;
+    out(`--shard ${shard.index}/${shard.count}: none of the ${whole} scenario × runtime pair(s) of the selection falls in this shard; nothing to run here`);
+  }
   const floor = options.floor ?? DEFAULT_PYTHON_FLOOR;
   const skipped = await unavailableRuntimes(new Set(pairs.map((p) => p.runtime)), out);
   const runId = newRunId();
@@ -89,6 +97,17 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   let reportFile: string;
   let reportInput: ReportInput;
   let steps: RunSteps;
+  // The newest run wins: older proposals for the folders this run compared are dropped from pending.
+  const compared = (path: string) => results.some((r) => r.verdicts.length > 0 && path.startsWith(`${r.scenario}/${r.runtime}/`));
+  const keep = (list: Proposal[]) => writePending(pendingRoot, runId, list, compared);
+  // Proposals of the pairs finished so far, in the order they finished: what a failure must not lose.
+  const finishedSoFar: Proposal[] = [];
+  // A snapshot that cannot be written or read (a read-only folder, a full disk, a link) must not cost the run its proposals.
+  const keepingProposals = async (error: unknown): Promise<never> => {
+    const kept = await keep([...finishedSoFar, ...proposals]).catch(() => undefined);
+    if (kept) out(`the proposals of this run are kept in ${kept}; accept them with \`concord review\` once the problem is fixed`);
+    throw error;
+  };
 
   try {
     // Pairs run side by side on the shared runtimes; each keeps its own proposals, gathered in pair order,
@@ -101,7 +120,11 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
         const own: Proposal[] = [];
         const result: PairResult = reason
           ? { scenario: scenario.name, runtime, status: 'skipped', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason }
-          : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, own, floor);
+          : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, own, floor).catch((error: unknown) => {
+              finishedSoFar.push(...own);
+              return keepingProposals(error);
+            });
+        finishedSoFar.push(...own);
         return { result, own };
       },
       ({ result }) => out(progressLine(result, color)),
@@ -136,13 +159,13 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     }
   }
 
-  const obsolete = await obsoleteFolders(snapshotsDir, scenarios, options.selection);
+  const obsolete = await obsoleteFolders(snapshotsDir, scenarios, options.selection).catch(keepingProposals);
   for (const folder of obsolete) {
-    if (update === 'all') await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' });
-    else proposals.push({ path: folder, action: 'delete', status: 'obsolete' });
+    if (update === 'all') await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' }).catch(keepingProposals);
+    else proposals.push({ path: folder, action: 'delete', status: 'obsolete', base: await snapshotFingerprint(snapshotsDir, folder).catch(keepingProposals) });
   }
 
-  const pendingDir = proposals.length > 0 ? await writePending(pendingRoot, runId, proposals) : undefined;
+  const pendingDir = await keep(proposals);
   const ok = gateVerdict(results, obsolete, update, steps.findings);
   printSummary(options, { results, obsolete, update, pendingDir, ok, runFindings: steps.findings, reportFile });
   return { ok, results, obsolete, runId, runFindings: steps.findings, steps, reportFile, report: reportInput, proposals, ...(pendingDir ? { pendingDir } : {}) };
@@ -186,11 +209,19 @@ async function runPair(
   const verdicts = await compareFolder(snapshotsDir, folder, files);
   // A run that failed is never written or proposed: its transcript must not become the expected one.
   const written = (v: FileVerdict) => !problems && ((update === 'all' && v.status !== 'same') || (update === 'new' && v.status === 'new'));
-  if (verdicts.some(written)) await sweepFolder(snapshotsDir, folder);
-  for (const v of verdicts) {
-    if (v.status === 'same') continue;
-    if (written(v)) await applyVerdict(snapshotsDir, v);
-    else if (!problems) proposals.push({ path: v.path, action: v.proposed === undefined ? 'delete' : 'write', status: v.status, ...(v.proposed !== undefined ? { proposed: v.proposed } : {}) });
+  const propose = async (v: FileVerdict) =>
+    proposals.push({ path: v.path, action: v.proposed === undefined ? 'delete' : 'write', status: v.status, base: await snapshotFingerprint(snapshotsDir, v.path), ...(v.proposed !== undefined ? { proposed: v.proposed } : {}) });
+  const toWrite = verdicts.filter(written);
+  // Proposed before anything is written: a write that fails leaves every change of the pair proposed.
+  for (const v of verdicts) if (v.status !== 'same' && !problems && !written(v)) await propose(v);
+  if (toWrite.length > 0) await sweepFolder(snapshotsDir, folder);
+  for (const [i, v] of toWrite.entries()) {
+    try {
+      await applyVerdict(snapshotsDir, v);
+    } catch (error) {
+      for (const rest of toWrite.slice(i)) await propose(rest);
+      throw error;
+    }
   }
   const status = problems ? 'failed' : verdicts.every((v) => v.status === 'same') ? 'pass' : verdicts.every((v) => v.status === 'same' || written(v)) ? 'updated' : 'mismatch';
   return { ...base, status, times, verdicts, findings, ...(problems ? { reason: problems } : {}) };

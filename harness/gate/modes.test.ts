@@ -96,7 +96,7 @@ describe('gate modes', () => {
     expect(result.pendingDir).toBeDefined();
 
     const summary = await reviewPending({ snapshotsDir, pendingRoot, decide: async () => 'accept', color: false, out: () => undefined });
-    expect(summary).toContain('1 accepted');
+    expect(summary.text).toContain('1 accepted');
     expect((await gate()).ok).toBe(true);
   });
 

@@ -3,6 +3,8 @@ import { RUNTIME_NAMES, type RuntimeName, type Scenario } from '../scenario/type
 export interface Selection {
   scenarios?: readonly string[];
   runtimes?: readonly RuntimeName[];
+  /** Where `runtimes` came from, for messages (default `--runtime`). */
+  runtimesFrom?: string;
   /** 1-based shard index and shard count. */
   shard?: Shard;
 }
@@ -103,9 +105,32 @@ export function selectPairs(scenarios: readonly Scenario[], selection: Selection
       if (scenario.runtimes.includes(runtime) && inSelection(unsharded, scenario.name, runtime)) pairs.push({ scenario, runtime });
     }
   }
+  // An empty selection is an input error; an empty shard of a good selection is not (CI splits blindly).
+  if (pairs.length === 0) throw emptySelection(scenarios, unsharded);
   if (!shard) return pairs;
   const key = (p: Pair) => `${p.scenario.name}/${p.runtime}`;
   if (!shard.durations) return pairs.filter((p) => shardOf(key(p), shard.count) === shard.index);
   const assigned = balancedShards(pairs.map(key), { ...shard, durations: shard.durations });
   return pairs.filter((p) => assigned.get(key(p)) === shard.index);
 }
+
+/** A selection that leaves nothing to run: a gate that judges nothing must not pass. */
+export class SelectionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SelectionError';
+  }
+}
+
+/** Names the filter that emptied the selection, applying them in the order the user reads them. */
+function emptySelection(scenarios: readonly Scenario[], selection: Selection): SelectionError {
+  const chosen = selection.scenarios ? scenarios.filter((s) => selection.scenarios!.includes(s.name)) : scenarios;
+  const declared = [...new Set(chosen.flatMap((s) => s.runtimes))];
+  const what = selection.scenarios ? `the scenario(s) ${selection.scenarios.join(', ')}` : 'no scenario';
+  if (selection.runtimes && !declared.some((r) => selection.runtimes!.includes(r))) {
+    const from = selection.runtimesFrom ?? '--runtime';
+    return new SelectionError(`${from} ${selection.runtimes.join(' ')}: nothing to run: ${selection.scenarios ? `${what} declare(s)` : 'no scenario declares'} ${selection.runtimes.length > 1 ? 'these runtimes' : 'this runtime'} (declared: ${declared.join(', ')}); choose a declared runtime, or add it to the scenario's runtimes:`);
+  }
+  return new SelectionError(`nothing to run: the selection holds no scenario × runtime pair; check --scenario and --runtime`);
+}
+

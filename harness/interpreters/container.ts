@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type Dockerode from 'dockerode';
 import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
+import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../../runtimes/cleanup/container-tether.js';
 import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 import { unicodeTableOf } from '../../codemode/index.js';
@@ -16,9 +17,10 @@ const IDLE_SECONDS = 120;
 const HEARTBEAT = '/tmp/alive';
 /**
  * PID 1. Each batch is a `docker exec` beside it that touches the heartbeat first. The container ends itself
- * once idle, so a host killed before it could remove it (SIGKILL, a CI timeout) leaks nothing for long.
+ * once idle, and at once when the host is gone (SIGKILL, a CI timeout): its attached stdin closes.
  */
 const keeper = (idleSeconds: number) => [
+  EXIT_WHEN_HOST_GONE,
   'import os, signal, sys, time',
   'signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))',
   `open("${HEARTBEAT}", "a").close()`,
@@ -124,7 +126,7 @@ export class ContainerInterpreter implements PythonInterpreter {
     this.#running ??= (async () => {
       process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
       const client = await getContainerRuntimeClient();
-      const container = new GenericContainer(this.image)
+      const container = withHostStdin(new GenericContainer(this.image))
         .withNetworkMode('none')
         .withUser(USER)
         .withTmpFs({ '/tmp': 'rw,nosuid,nodev,size=16m' })
@@ -135,6 +137,7 @@ export class ContainerInterpreter implements PythonInterpreter {
       container.withStartupTimeout(60_000);
       const started = await container.start();
       removeOnExit(started.getId());
+      await tetherToHost(client.container.dockerode, started.getId());
       return { started, docker: client.container.dockerode };
     })();
     // A failed start is not kept: the next batch tries again.

@@ -1,2 +1,2 @@
 export { renderReport, type ReportInput, type ReportInterpreter, type ReportPair } from './markdown.js';
-export { reportPath, writeReport } from './write.js';
+export { concordFolder, reportPath, junitTarget, writeReport } from './write.js';

@@ -1,20 +1,25 @@
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { alive } from '../../runtimes/seam/owned-temp-dir.js';
 
 /** Temp files of interrupted writes start with this, so they can be recognised and swept. */
 export const TEMP_PREFIX = '.concord-tmp-';
 
+/** `<prefix><name>-<pid>-<random>`: the writer's pid tells a sweep whether the write may still be under way. */
+const TEMP_NAME = new RegExp(`^${TEMP_PREFIX.replace(/[.]/g, '\\.')}.*-(\\d+)-[0-9a-f]+$`);
+
 /**
  * Replaces `path` with `content` so that a reader (or a crash at any instant, SIGKILL included) sees the
  * old file or the new one, never a torn mix: the bytes go to a temp file in the same directory, are flushed
- * to disk, then renamed over the target.
+ * to disk, then renamed over the target. The temp file is created exclusively and never through a link.
  */
 export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `${TEMP_PREFIX}${basename(path)}-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const handle = await open(temp, 'w');
+  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
   try {
     await handle.writeFile(content);
     await handle.sync();
@@ -29,8 +34,15 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
   }
 }
 
-/** Removes temp files left in `dir` by writes that were killed. */
+/**
+ * Removes temp files left in `dir` by writes whose process is gone. A live process's temp file (this
+ * process's too) may be a write in flight, about to be renamed: it is left alone.
+ */
 export async function sweepTempFiles(dir: string): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => n.startsWith(TEMP_PREFIX)).map((n) => rm(join(dir, n), { force: true })));
+  const stale = names.filter((name) => {
+    const owner = TEMP_NAME.exec(name);
+    return owner !== null && !alive(Number(owner[1]));
+  });
+  await Promise.all(stale.map((n) => rm(join(dir, n), { force: true })));
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic.js';
+import { GuardedFolder, GuardError, relativeSegments } from '../guarded/folder.js';
 import type { FileStatus } from './store.js';
 
 /** A proposed change to one snapshot file, waiting for `concord review`. */
@@ -11,6 +10,11 @@ export interface PendingChange {
   /** `write` replaces or creates the file with the proposal; `delete` removes an obsolete file or folder. */
   action: 'write' | 'delete';
   status: FileStatus;
+  /**
+   * The fingerprint of what was at `path` when the proposal was made (`null`: nothing was there). Review
+   * accepts only a proposal whose base still matches, so an old run never overwrites a newer snapshot.
+   */
+  base: string | null;
 }
 
 export interface PendingRun {
@@ -30,41 +34,105 @@ export function newRunId(now = new Date()): string {
   return now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z') + '-' + randomBytes(3).toString('hex');
 }
 
-/** Writes the proposals of one gate run to `<pendingRoot>/<run-id>/` (a CI artifact, and the input of review). */
-export async function writePending(pendingRoot: string, runId: string, proposals: ReadonlyArray<PendingChange & { proposed?: string }>): Promise<string> {
-  const dir = join(pendingRoot, runId);
-  for (const p of proposals) if (p.action === 'write' && p.proposed !== undefined) await writeFileAtomic(join(dir, FILES, p.path), p.proposed);
-  const changes = proposals.map(({ path, action, status }) => ({ path, action, status }));
-  await writeFileAtomic(join(dir, MANIFEST), JSON.stringify({ runId, changes }, null, 2) + '\n');
-  return dir;
+/** The guarded door to the pending folder. */
+function pendingFolder(pendingRoot: string): GuardedFolder {
+  return new GuardedFolder(pendingRoot, '.concord/pending');
+}
+
+/**
+ * Writes the proposals of one gate run to `<pendingRoot>/<run-id>/` (a CI artifact, and the input of
+ * review). The newest run wins: every older proposal for a path this run judged (`judged(path)`) leaves
+ * its run, so each snapshot file has at most one proposal waiting.
+ */
+export async function writePending(
+  pendingRoot: string,
+  runId: string,
+  proposals: ReadonlyArray<PendingChange & { proposed?: string }>,
+  judged: (path: string) => boolean = () => false,
+): Promise<string | undefined> {
+  const pending = pendingFolder(pendingRoot);
+  relativeSegments(runId, pendingRoot);
+  if (proposals.length > 0) {
+    for (const p of proposals) if (p.action === 'write' && p.proposed !== undefined) await pending.write(`${runId}/${FILES}/${p.path}`, p.proposed);
+    const changes = proposals.map(({ path, action, status, base }) => ({ path, action, status, base }));
+    await pending.write(`${runId}/${MANIFEST}`, manifestText(runId, changes));
+  }
+  const fresh = new Set(proposals.map((p) => p.path));
+  for (const older of await pendingRunIds(pendingRoot)) {
+    if (older === runId) continue;
+    let run: PendingRun;
+    try {
+      run = await readPending(pendingRoot, older);
+    } catch {
+      // A run review cannot read is left as it is: review names it.
+      continue;
+    }
+    const superseded = run.changes.filter((c) => fresh.has(c.path) || judged(c.path));
+    for (const change of superseded) await settleChange(pendingRoot, run, change);
+  }
+  return proposals.length > 0 ? join(pendingRoot, runId) : undefined;
 }
 
 /** The pending runs, oldest first. */
 export async function pendingRunIds(pendingRoot: string): Promise<string[]> {
-  const names = await readdir(pendingRoot).catch(() => [] as string[]);
-  return names.filter((n) => !n.startsWith('.')).sort();
+  const entries = await pendingFolder(pendingRoot).list('');
+  return entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
 }
+
+const ACTIONS: ReadonlyArray<PendingChange['action']> = ['write', 'delete'];
 
 export async function readPending(pendingRoot: string, runId: string): Promise<PendingRun> {
+  const pending = pendingFolder(pendingRoot);
+  relativeSegments(runId, '--run');
   const dir = join(pendingRoot, runId);
-  let manifest: { changes?: PendingChange[] };
+  const file = join(dir, MANIFEST);
+  const fix = `remove ${dir} and run the gate again`;
+  let manifest: { changes?: unknown };
   try {
-    manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as { changes?: PendingChange[] };
+    const bytes = await pending.read(`${runId}/${MANIFEST}`);
+    if (bytes === undefined) throw new Error('it is missing');
+    manifest = JSON.parse(bytes.toString('utf8')) as { changes?: unknown };
   } catch (error) {
-    throw new Error(`${join(dir, MANIFEST)}: cannot read the pending manifest (${(error as Error).message}); remove ${dir} and run the gate again`);
+    if (error instanceof GuardError) throw error;
+    throw new GuardError(file, `cannot read the pending manifest (${(error as Error).message})`, fix);
   }
-  return { runId, dir, changes: manifest.changes ?? [] };
+  // The pending folder travels as a CI artifact: its manifest is untrusted input, checked entry by entry.
+  if (!Array.isArray(manifest.changes)) throw new GuardError(file, '"changes" is not a list', fix);
+  const changes = manifest.changes.map((raw, i): PendingChange => {
+    const entry = (raw ?? {}) as Record<string, unknown>;
+    relativeSegments(entry.path, `${file}: changes[${i}].path`);
+    if (!ACTIONS.includes(entry.action as PendingChange['action'])) throw new GuardError(file, `changes[${i}].action is ${JSON.stringify(entry.action)}, not "write" or "delete"`, fix);
+    const base = typeof entry.base === 'string' || entry.base === null ? entry.base : undefined;
+    // A manifest without a base cannot prove what it was made against: it reads as stale.
+    return { path: entry.path as string, action: entry.action as PendingChange['action'], status: entry.status as FileStatus, base: base === undefined ? 'unknown' : base };
+  });
+  return { runId, dir, changes };
 }
 
-export function proposedFile(run: PendingRun, change: PendingChange): Promise<string> {
-  return readFile(join(run.dir, FILES, change.path), 'utf8');
+export async function proposedFile(run: PendingRun, change: PendingChange): Promise<string> {
+  const bytes = await pendingFolder(join(run.dir, '..')).read(`${run.runId}/${FILES}/${change.path}`);
+  if (bytes === undefined) throw new GuardError(join(run.dir, FILES, change.path), 'the proposed file is missing', `reject it with \`concord review --reject-all --run ${run.runId}\`, or remove ${run.dir} and run the gate again`);
+  return bytes.toString('utf8');
 }
 
-/** Keeps only `remaining` in the run; removes the run folder when nothing is left. */
-export async function settlePending(run: PendingRun, remaining: PendingChange[]): Promise<void> {
-  if (remaining.length === 0) {
-    await rm(run.dir, { recursive: true, force: true });
+/**
+ * Takes one decided proposal out of its run at once: the manifest loses it, its proposed file goes, and
+ * the run folder goes with its last proposal. An interrupted review therefore leaves exactly the undecided.
+ */
+export async function settleChange(pendingRoot: string, run: PendingRun, change: PendingChange): Promise<void> {
+  const pending = pendingFolder(pendingRoot);
+  run.changes = run.changes.filter((c) => c !== change);
+  if (run.changes.length === 0) {
+    await pending.remove(run.runId);
     return;
   }
-  await writeFileAtomic(join(run.dir, MANIFEST), JSON.stringify({ runId: run.runId, changes: remaining }, null, 2) + '\n');
+  await pending.write(`${run.runId}/${MANIFEST}`, manifestText(run.runId, run.changes));
+  if (change.action === 'write') await pending.remove(`${run.runId}/${FILES}/${change.path}`);
+}
+
+function manifestText(runId: string, changes: readonly PendingChange[]): string {
+  return JSON.stringify({ runId, changes }, null, 2) + '\n';
 }

@@ -1,16 +1,16 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { GuardError } from '../guarded/folder.js';
 import { renderDiff } from '../text/diff.js';
-import { pendingRunIds, proposedFile, readPending, settlePending, type PendingChange } from './pending.js';
-import { applyVerdict, snapshotDiff } from './store.js';
+import { ReviewInterrupted } from './interrupted.js';
+import { pendingRunIds, proposedFile, readPending, settleChange, type PendingChange, type PendingRun } from './pending.js';
+import { applyVerdict, snapshotDiff, snapshotFingerprint, snapshotFolder } from './store.js';
 
 export type Decision = 'accept' | 'reject' | 'skip';
 
 export interface ReviewOptions {
   snapshotsDir: string;
   pendingRoot: string;
-  /** The run to review; default the newest. */
+  /** Only this run; default every pending run, oldest first. */
   runId?: string;
   /** Decides each change; absent means ask on the terminal. */
   decide?: (change: PendingChange, diff: string) => Promise<Decision>;
@@ -18,42 +18,93 @@ export interface ReviewOptions {
   out(line: string): void;
 }
 
-/** Walks the proposed changes of one run; accepted ones are written atomically, rejected ones dropped. */
-export async function reviewPending(options: ReviewOptions): Promise<string> {
-  const ids = await pendingRunIds(options.pendingRoot);
-  const runId = options.runId ?? ids[ids.length - 1];
-  if (runId === undefined) return 'nothing to review: no pending changes';
-  if (!ids.includes(runId)) throw new Error(`no pending run ${runId} in ${options.pendingRoot} (pending: ${ids.join(', ') || 'none'})`);
-  const run = await readPending(options.pendingRoot, runId);
+export interface ReviewSummary {
+  accepted: number;
+  rejected: number;
+  skipped: number;
+  /** Proposals made against a snapshot that has changed since: refused, left pending. */
+  stale: string[];
+  text: string;
+}
+
+/** One pending proposal as `review --list` shows it. */
+export interface PendingEntry {
+  run: string;
+  path: string;
+  action: PendingChange['action'];
+  status: PendingChange['status'];
+  /** The snapshot changed since the proposal was made: accepting it is refused. */
+  stale: boolean;
+}
+
+/** The runs to look at: `runId` alone (which must exist), or all of them. */
+async function runsToReview(pendingRoot: string, runId: string | undefined): Promise<string[]> {
+  const ids = await pendingRunIds(pendingRoot);
+  if (runId === undefined) return ids;
+  if (!ids.includes(runId)) throw new GuardError(pendingRoot, `no pending run ${JSON.stringify(runId)}`, `pending runs: ${ids.join(', ') || 'none'}; list them with \`concord review --list\``);
+  return [runId];
+}
+
+async function isStale(snapshotsDir: string, change: PendingChange): Promise<boolean> {
+  return (await snapshotFingerprint(snapshotsDir, change.path)) !== change.base;
+}
+
+/** Every pending proposal, oldest run first. */
+export async function listPending(options: Pick<ReviewOptions, 'snapshotsDir' | 'pendingRoot' | 'runId'>): Promise<PendingEntry[]> {
+  const entries: PendingEntry[] = [];
+  for (const id of await runsToReview(options.pendingRoot, options.runId)) {
+    const run = await readPending(options.pendingRoot, id);
+    for (const c of run.changes) entries.push({ run: id, path: c.path, action: c.action, status: c.status, stale: await isStale(options.snapshotsDir, c) });
+  }
+  return entries;
+}
+
+/**
+ * Walks the pending proposals one by one. Each decision takes effect at once: an accepted proposal is
+ * written (atomically) and leaves the pending folder, a rejected one just leaves, a skipped one stays. A
+ * proposal whose snapshot changed since it was made is refused and stays. Stopping at any point (an error,
+ * Ctrl-C) leaves every undecided proposal pending.
+ */
+export async function reviewPending(options: ReviewOptions): Promise<ReviewSummary> {
+  const ids = await runsToReview(options.pendingRoot, options.runId);
+  const summary: ReviewSummary = { accepted: 0, rejected: 0, skipped: 0, stale: [], text: '' };
+  if (ids.length === 0) return { ...summary, text: 'nothing to review: no pending changes' };
   const ask = options.decide ?? terminalPrompt();
-  const remaining: PendingChange[] = [];
-  const tally = { accept: 0, reject: 0, skip: 0 };
-  try {
-    for (const change of run.changes) {
+  for (const id of ids) {
+    const run = await readPending(options.pendingRoot, id);
+    for (const change of [...run.changes]) {
+      if (await isStale(options.snapshotsDir, change)) {
+        summary.stale.push(change.path);
+        options.out(`stale: snapshots/${change.path} changed since run ${id} proposed this; not applied; run the gate again, it replaces or drops this proposal`);
+        continue;
+      }
       const shown = await describe(options.snapshotsDir, run, change);
       if (!options.decide) options.out(shown(options.color));
       const decision = await ask(change, shown(false));
-      tally[decision]++;
       if (decision === 'skip') {
-        remaining.push(change);
+        summary.skipped++;
         continue;
       }
       if (decision === 'accept') {
         const proposed = change.action === 'write' ? await proposedFile(run, change) : undefined;
         await applyVerdict(options.snapshotsDir, { path: change.path, status: change.status, ...(proposed !== undefined ? { proposed } : {}) });
+        summary.accepted++;
+      } else {
+        summary.rejected++;
       }
+      await settleChange(options.pendingRoot, run, change);
       options.out(`${decision === 'accept' ? 'accepted' : 'rejected'}: snapshots/${change.path}`);
     }
-  } finally {
-    await settlePending(run, remaining);
   }
-  return `review of ${runId}: ${tally.accept} accepted, ${tally.reject} rejected, ${tally.skip} skipped`;
+  const scope = options.runId ? `review of ${options.runId}` : 'review';
+  const stale = summary.stale.length > 0 ? `, ${summary.stale.length} stale (left pending)` : '';
+  return { ...summary, text: `${scope}: ${summary.accepted} accepted, ${summary.rejected} rejected, ${summary.skipped} skipped${stale}` };
 }
 
 /** What a change does, rendered with or without color. */
-async function describe(snapshotsDir: string, run: Awaited<ReturnType<typeof readPending>>, change: PendingChange): Promise<(color: boolean) => string> {
+async function describe(snapshotsDir: string, run: PendingRun, change: PendingChange): Promise<(color: boolean) => string> {
   if (change.action === 'delete') return () => `snapshots/${change.path}: obsolete, proposed for removal`;
-  const committed = await readFile(join(snapshotsDir, change.path), 'utf8').catch(() => '');
+  const committed = (await snapshotFolder(snapshotsDir).read(change.path))?.toString('utf8') ?? '';
   const diff = snapshotDiff(change.path, committed, await proposedFile(run, change));
   return (color) => renderDiff(diff, color);
 }
@@ -61,9 +112,10 @@ async function describe(snapshotsDir: string, run: Awaited<ReturnType<typeof rea
 function terminalPrompt(): (change: PendingChange) => Promise<Decision> {
   return async (change) => {
     const rl = createInterface({ input: process.stdin, output: process.stdout });
+    const interrupted = new Promise<never>((_, reject) => rl.once('SIGINT', () => reject(new ReviewInterrupted())));
     try {
       for (;;) {
-        const answer = (await rl.question(`snapshots/${change.path} (${change.status}): [a]ccept, [r]eject, [s]kip? `)).trim().toLowerCase();
+        const answer = (await Promise.race([rl.question(`snapshots/${change.path} (${change.status}): [a]ccept, [r]eject, [s]kip? `), interrupted])).trim().toLowerCase();
         if (answer === 'a' || answer === 'accept') return 'accept';
         if (answer === 'r' || answer === 'reject') return 'reject';
         if (answer === 's' || answer === 'skip' || answer === '') return 'skip';

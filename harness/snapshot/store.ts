@@ -1,8 +1,6 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
+import { GuardedFolder } from '../guarded/folder.js';
 import { textDiff, type TextDiff } from '../text/diff.js';
-import { sweepTempFiles, TEMP_PREFIX, writeFileAtomic } from './atomic.js';
 import type { SnapshotFiles } from './transcript.js';
 
 /** What became of one snapshot file. */
@@ -22,8 +20,8 @@ export interface FileVerdict {
 
 /** Compares the files of one scenario × runtime with the committed ones in `snapshotsDir/<folder>/`. */
 export async function compareFolder(snapshotsDir: string, folder: string, files: SnapshotFiles): Promise<FileVerdict[]> {
-  const dir = join(snapshotsDir, folder);
-  const present = (await readdir(dir).catch(() => [] as string[])).filter((n) => !n.startsWith(TEMP_PREFIX));
+  const snapshots = snapshotFolder(snapshotsDir);
+  const present = (await snapshots.list(folder)).map((e) => e.name);
   const verdicts: FileVerdict[] = [];
   for (const [name, proposed] of files) {
     const path = `${folder}/${name}`;
@@ -31,7 +29,7 @@ export async function compareFolder(snapshotsDir: string, folder: string, files:
       verdicts.push({ path, status: 'new', proposed });
       continue;
     }
-    const bytes = await readFile(join(dir, name));
+    const bytes = (await snapshots.read(path))!;
     const reason = garbageReason(name, bytes);
     if (reason) {
       verdicts.push({ path, status: 'garbage', proposed, reason: `snapshots/${path} ${reason}; regenerate it with \`concord gate --update=all\` or restore it from git` });
@@ -78,12 +76,18 @@ export function snapshotDiff(path: string, committed: string, proposed: string):
   return textDiff({ before: `${label} (committed)`, after: `${label} (this run)` }, committed, proposed, { json: path.endsWith('.json') });
 }
 
+/** The guarded door to the snapshots folder: every read, write and delete below it goes through here. */
+export function snapshotFolder(snapshotsDir: string): GuardedFolder {
+  return new GuardedFolder(snapshotsDir, 'snapshots');
+}
+
 /** Snapshot folders on disk, as `scenario/runtime`. */
 export async function snapshotFolders(snapshotsDir: string): Promise<string[]> {
+  const snapshots = snapshotFolder(snapshotsDir);
   const folders: string[] = [];
-  for (const scenario of await readdir(snapshotsDir, { withFileTypes: true }).catch(() => [])) {
+  for (const scenario of await snapshots.list('')) {
     if (!scenario.isDirectory()) continue;
-    for (const runtime of await readdir(join(snapshotsDir, scenario.name), { withFileTypes: true })) {
+    for (const runtime of await snapshots.list(scenario.name)) {
       if (runtime.isDirectory()) folders.push(`${scenario.name}/${runtime.name}`);
     }
   }
@@ -92,14 +96,16 @@ export async function snapshotFolders(snapshotsDir: string): Promise<string[]> {
 
 /** Applies one verdict to the snapshots folder: writes the proposed file, or removes an obsolete one. */
 export async function applyVerdict(snapshotsDir: string, verdict: Pick<FileVerdict, 'path' | 'status' | 'proposed'>): Promise<void> {
-  const target = join(snapshotsDir, verdict.path);
-  if (verdict.proposed === undefined) {
-    await rm(target, { force: true, recursive: true });
-    return;
-  }
-  await writeFileAtomic(target, verdict.proposed);
+  const snapshots = snapshotFolder(snapshotsDir);
+  if (verdict.proposed === undefined) await snapshots.remove(verdict.path);
+  else await snapshots.write(verdict.path, verdict.proposed);
+}
+
+/** What is at `path` below the snapshots folder now, as a proposal records it (null: nothing). */
+export function snapshotFingerprint(snapshotsDir: string, path: string): Promise<string | null> {
+  return snapshotFolder(snapshotsDir).fingerprint(path);
 }
 
 export async function sweepFolder(snapshotsDir: string, folder: string): Promise<void> {
-  await sweepTempFiles(join(snapshotsDir, folder));
+  await snapshotFolder(snapshotsDir).sweep(folder);
 }

@@ -7,6 +7,7 @@ import {
   type ContainerRuntimeClient,
   type StartedTestContainer,
 } from 'testcontainers';
+import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../cleanup/container-tether.js';
 import { guestServerCommand } from './guest-source.js';
 import type { GuestTransport } from './guest-server.js';
 import { RunChannelListener } from './run-channel.js';
@@ -23,10 +24,12 @@ const SERVER_HEADROOM_MB = 128;
 const STDERR_TAIL_BYTES = 8 * 1024;
 
 /**
- * PID 1 of the container: reaps orphans (so zombies do not eat the pids limit) and exits on SIGTERM. Guest
- * servers are started beside it with `docker exec`, so a killed server never takes the container down.
+ * PID 1 of the container: reaps orphans (so zombies do not eat the pids limit) and exits on SIGTERM or when
+ * the host is gone. Guest servers are started beside it with `docker exec`, so a killed server never takes
+ * the container down.
  */
 const KEEPER = [
+  EXIT_WHEN_HOST_GONE,
   'import os, signal, sys',
   'signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))',
   'signal.signal(signal.SIGCHLD, lambda *_: None)',
@@ -52,6 +55,7 @@ const KILL_ALL = 'import os, signal; os.kill(-1, signal.SIGKILL)';
 class RuntimeContainer extends GenericContainer {
   constructor(image: string, memoryMb: number, runChannelDir: string) {
     super(image);
+    withHostStdin(this);
     this.hostConfig.ReadonlyRootfs = true;
     this.hostConfig.PidsLimit = CONTAINER_PIDS_LIMIT;
     this.withNetworkMode('none')
@@ -62,7 +66,7 @@ class RuntimeContainer extends GenericContainer {
       .withBindMounts([{ source: runChannelDir, target: RUN_CHANNEL_DIR, mode: 'ro' }])
       .withResourcesQuota({ memory: (memoryMb + SERVER_HEADROOM_MB) / 1024, cpu: 1 })
       .withWorkingDir('/tmp')
-      .withLabels({ 'org.concord.runtime': 'cpython' })
+      .withLabels({ 'org.concord.runtime': 'cpython', 'org.concord.host-pid': String(process.pid) })
       .withCommand(['python3', '-I', '-S', '-c', KEEPER]);
   }
 }
@@ -121,6 +125,7 @@ export class RuntimeContainerHost {
     }
     liveContainers.add(started.getId());
     removeContainersOnExit();
+    await tetherToHost(client.container.dockerode, started.getId());
     return new RuntimeContainerHost(started, client.container.dockerode, runChannel);
   }
 
@@ -179,7 +184,8 @@ export class RuntimeContainerHost {
 
   async dispose(): Promise<void> {
     liveContainers.delete(this.started.getId());
-    await this.started.stop({ remove: true, timeout: 0 });
+    // Started with auto-remove: the engine may already be removing it when it stops.
+    await this.started.stop({ remove: true, timeout: 0 }).catch(() => undefined);
     await this.runChannel.close();
   }
 }

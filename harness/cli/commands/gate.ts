@@ -1,5 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_PYTHON_FLOOR, isPythonVersion } from '../../../codemode/index.js';
@@ -7,11 +6,10 @@ import { SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/index.js';
 import type { UpdateMode } from '../../gate/gate.js';
 import { parseRuntimes, parseShard, shardFromEnvironment, type Selection } from '../../gate/select.js';
 import { pairDurations } from '../../results/durations.js';
-import { InputError } from '../../scenario/error.js';
-import { RootError } from '../../project/root.js';
 import { colorWanted } from '../../text/paint.js';
 import { ciIsSet } from '../ci.js';
 import { PENDING_ARTIFACT } from '../../snapshot/pending.js';
+import { failAndExit } from '../fail.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 import { EndpointConfigError, endpointOptions, type EndpointFlags } from '../../model/endpoint-config.js';
 import type { EndpointOptions } from '../../model/openai.js';
@@ -89,7 +87,7 @@ export function registerGate(program: Command): void {
       try {
         selection = {
           ...(flags.scenario ? { scenarios: flags.scenario } : {}),
-          ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : project.config.runtimes ? { runtimes: project.config.runtimes } : {}),
+          ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : project.config.runtimes ? { runtimes: project.config.runtimes, runtimesFrom: `runtimes in ${project.configFile}` } : {}),
           ...(flags.shard ? { shard: { ...(flags.shard === 'auto' ? shardFromEnvironment() : parseShard(flags.shard)), ...(flags.shardDurations ? { durations: await pairDurations(flags.shardDurations) } : {}) } } : {}),
         };
         if (flags.shardDurations && !flags.shard) throw new Error('--shard-durations needs --shard i/n or --shard auto');
@@ -100,7 +98,7 @@ export function registerGate(program: Command): void {
       if (endpoint) return watchDrift(root, selection, endpoint, Boolean(flags.liveFail), project.config.timeoutMs);
       const update: UpdateMode = flags.update === undefined ? 'none' : flags.update === true ? 'all' : flags.update;
       const ci = ciIsSet();
-      const [{ runGate }, { junitXml }] = await Promise.all([import('../../gate/gate.js'), import('../../gate/report.js')]);
+      const [{ runGate }, { junitXml }, { junitTarget }] = await Promise.all([import('../../gate/gate.js'), import('../../gate/report.js'), import('../../report/write.js')]);
       // Every finished run ends in process.exit below. Node also exits, with 0, when its event loop empties
       // while the gate awaits a promise nothing can settle any more: such a run must fail, and say so.
       let lastLine = '';
@@ -109,6 +107,8 @@ export function registerGate(program: Command): void {
         process.exit(1);
       });
       try {
+        // Checked before any scenario runs: a bad target would otherwise fail only after the whole run.
+        const junit = flags.reporter === 'junit' ? await junitTarget(root, flags.junitFile) : undefined;
         const result = await runGate({
           root,
           ...(project.config.timeoutMs !== undefined ? { defaultTimeoutMs: project.config.timeoutMs } : {}),
@@ -133,21 +133,15 @@ export function registerGate(program: Command): void {
         const { appendStepSummary, stepSummary } = await import('../../report/step-summary.js');
         const summaryFile = await appendStepSummary(stepSummary({ ...result.report, pairs: result.results }, { ok: result.ok, obsolete: result.obsolete, ...(result.pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }));
         if (summaryFile) console.log(`pull-request summary: appended to ${summaryFile}`);
-        if (flags.reporter === 'junit') {
-          const file = flags.junitFile ?? join(root, '.concord', 'junit.xml');
-          await mkdir(dirname(file), { recursive: true });
-          await writeFile(file, junitXml(result.results, result.obsolete));
-          console.log(`junit report: ${file}`);
+        if (junit) {
+          await junit.write(junitXml(result.results, result.obsolete));
+          console.log(`junit report: ${junit.path}`);
         }
         // The gate owns this process and has disposed every runtime it started: exit now rather than wait
         // on handles a library may keep open (sockets kept alive, timers).
         process.exit(result.ok ? 0 : 1);
       } catch (error) {
-        if (error instanceof InputError || error instanceof RootError || (error as Error).message.startsWith('--')) {
-          console.error(`concord gate: ${(error as Error).message}`);
-          process.exit(2);
-        }
-        throw error;
+        failAndExit('gate', error);
       }
     });
 }
@@ -162,10 +156,6 @@ async function watchDrift(root: string, selection: Selection, endpoint: Endpoint
     console.log(failed ? 'drift watch: FAILED (a run could not be judged)' : drifted ? `drift watch: drifted${liveFail ? '' : ' (reported only; --live-fail makes this exit 1)'}` : 'drift watch: every conversation is as recorded');
     process.exit(failed || (drifted && liveFail) ? 1 : 0);
   } catch (error) {
-    if (error instanceof InputError || error instanceof RootError || (error as Error).message.startsWith('--')) {
-      console.error(`concord gate: ${(error as Error).message}`);
-      process.exit(2);
-    }
-    throw error;
+    failAndExit('gate', error);
   }
 }

@@ -1,8 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { colorWanted } from '../../text/paint.js';
 import { PENDING_ARTIFACT } from '../../snapshot/pending.js';
+import { failAndExit } from '../fail.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 
 interface MergeFlags {
@@ -25,46 +25,47 @@ export function registerMerge(program: Command): void {
     )
     .action(async (files: string[], flags: MergeFlags) => {
       const project = await projectOrExit('merge', flags);
-      const [{ MergeError, mergeResults, readResults }, { gateVerdict, printSummary }, { junitXml }, { writeReport }, { newRunId, writePending }] = await Promise.all([
+      const [{ MergeError, mergeResults, readResults }, { gateVerdict, printSummary }, { junitXml }, { junitTarget, writeReport }, { newRunId, writePending }] = await Promise.all([
         import('../../results/merge.js'),
         import('../../gate/summary.js'),
         import('../../gate/report.js'),
         import('../../report/write.js'),
         import('../../snapshot/pending.js'),
       ]);
-      let merged;
       try {
-        merged = mergeResults(await Promise.all(files.map(async (file) => ({ file, results: await readResults(resolve(file)) }))));
+        const merged = mergeResults(await Promise.all(files.map(async (file) => ({ file, results: await readResults(resolve(file)) }))));
+        const color = colorWanted();
+        const out = (line: string) => console.log(line);
+        const runId = newRunId();
+        const pendingDir = merged.proposals.length > 0 ? await writePending(project.pendingRoot, runId, merged.proposals) : undefined;
+        const reportFile = await writeReport(project.root, {
+          runId,
+          floor: merged.configuration.floor,
+          pairs: merged.pairs,
+          matrix: merged.matrix,
+          interpreters: merged.interpreters,
+          absent: merged.absent,
+          runFindings: merged.runFindings,
+        });
+        const junit = await junitTarget(project.root, flags.junitFile);
+        await junit.write(junitXml(merged.pairs, merged.obsolete));
+        const junitFile = junit.path;
+        const ok = gateVerdict(merged.pairs, merged.obsolete, merged.configuration.update, merged.runFindings);
+        out(`merged ${files.length} results file(s): ${merged.pairs.length} run(s) of commit ${merged.commit ?? '(unknown)'}`);
+        printSummary({ out, color }, { results: merged.pairs, obsolete: merged.obsolete, update: merged.configuration.update, pendingDir, ok, runFindings: merged.runFindings, reportFile });
+        out(`junit report: ${junitFile}`);
+        const { appendStepSummary, stepSummary } = await import('../../report/step-summary.js');
+        const summaryFile = await appendStepSummary(
+          stepSummary({ runId, floor: merged.configuration.floor, pairs: merged.pairs, matrix: merged.matrix, interpreters: merged.interpreters, absent: merged.absent, runFindings: merged.runFindings }, { ok, obsolete: merged.obsolete, ...(pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }),
+        );
+        if (summaryFile) out(`pull-request summary: appended to ${summaryFile}`);
+        process.exit(ok ? 0 : 1);
       } catch (error) {
-        if (!(error instanceof MergeError)) throw error;
-        console.error(`concord merge: ${error.message}`);
-        process.exit(2);
+        if (error instanceof MergeError) {
+          console.error(`concord merge: ${error.message}`);
+          process.exit(2);
+        }
+        failAndExit('merge', error);
       }
-      const color = colorWanted();
-      const out = (line: string) => console.log(line);
-      const runId = newRunId();
-      const pendingDir = merged.proposals.length > 0 ? await writePending(project.pendingRoot, runId, merged.proposals) : undefined;
-      const reportFile = await writeReport(project.root, {
-        runId,
-        floor: merged.configuration.floor,
-        pairs: merged.pairs,
-        matrix: merged.matrix,
-        interpreters: merged.interpreters,
-        absent: merged.absent,
-        runFindings: merged.runFindings,
-      });
-      const junitFile = resolve(flags.junitFile ?? join(project.concordDir, 'junit.xml'));
-      await mkdir(dirname(junitFile), { recursive: true });
-      await writeFile(junitFile, junitXml(merged.pairs, merged.obsolete));
-      const ok = gateVerdict(merged.pairs, merged.obsolete, merged.configuration.update, merged.runFindings);
-      out(`merged ${files.length} results file(s): ${merged.pairs.length} run(s) of commit ${merged.commit ?? '(unknown)'}`);
-      printSummary({ out, color }, { results: merged.pairs, obsolete: merged.obsolete, update: merged.configuration.update, pendingDir, ok, runFindings: merged.runFindings, reportFile });
-      out(`junit report: ${junitFile}`);
-      const { appendStepSummary, stepSummary } = await import('../../report/step-summary.js');
-      const summaryFile = await appendStepSummary(
-        stepSummary({ runId, floor: merged.configuration.floor, pairs: merged.pairs, matrix: merged.matrix, interpreters: merged.interpreters, absent: merged.absent, runFindings: merged.runFindings }, { ok, obsolete: merged.obsolete, ...(pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }),
-      );
-      if (summaryFile) out(`pull-request summary: appended to ${summaryFile}`);
-      process.exit(ok ? 0 : 1);
     });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Decision } from '../../snapshot/review.js';
 import { colorWanted } from '../../text/paint.js';
+import { ciIsSet } from '../ci.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 
 interface ReviewFlags {
@@ -8,42 +9,57 @@ interface ReviewFlags {
   rejectAll?: boolean;
   run?: string;
   root?: string;
+  list?: boolean;
+  json?: boolean;
 }
 
 export function registerReview(program: Command): void {
   program
     .command('review')
-    .description('Accept or reject the snapshot changes a gate run proposed (.concord/pending/<run-id>/), file by file')
+    .description('Accept or reject the snapshot changes gate runs proposed (.concord/pending/), file by file')
     .option('--accept-all', 'accept every proposed change without asking')
     .option('--reject-all', 'reject every proposed change without asking')
-    .option('--run <run-id>', 'review this run instead of the newest')
+    .option('--run <run-id>', 'only the proposals of this run (default: every pending run)')
+    .option('--list', 'list the pending proposals and whether each is stale; writes nothing')
+    .option('--json', 'with --list: print them as a JSON array of {run, path, action, status, stale}')
     .addOption(rootOption())
-    .addHelpText('after', '\nOn a terminal each file shows its diff and asks: [a]ccept, [r]eject, [s]kip. Without one, pass --accept-all or --reject-all.')
+    .addHelpText(
+      'after',
+      '\nOn a terminal each file shows its diff and asks: [a]ccept, [r]eject, [s]kip. Without one, pass --accept-all or --reject-all.\n' +
+        'Each decision takes effect at once; undecided proposals stay pending. A proposal made against a snapshot that has\n' +
+        'changed since is stale: it is not applied (exit 1) until a new gate run replaces it. With CI set, review writes nothing (exit 2).',
+    )
     .action(async (flags: ReviewFlags) => {
-      if (flags.acceptAll && flags.rejectAll) {
-        console.error('concord review: choose one of --accept-all and --reject-all');
-        process.exit(2);
-      }
-      const fixed: Decision | undefined = flags.acceptAll ? 'accept' : flags.rejectAll ? 'reject' : undefined;
-      if (!fixed && !process.stdin.isTTY) {
-        console.error('concord review: no terminal to ask on; pass --accept-all or --reject-all');
-        process.exit(2);
-      }
       const project = await projectOrExit('review', flags);
-      const { reviewPending } = await import('../../snapshot/review.js');
+      const { listPending, reviewPending } = await import('../../snapshot/review.js');
+      const { failAndExit } = await import('../fail.js');
+      const where = { snapshotsDir: project.snapshotsDir, pendingRoot: project.pendingRoot, ...(flags.run ? { runId: flags.run } : {}) };
       try {
-        const summary = await reviewPending({
-          snapshotsDir: project.snapshotsDir,
-          pendingRoot: project.pendingRoot,
-          ...(flags.run ? { runId: flags.run } : {}),
-          decide: fixed ? async () => fixed : undefined,
-          color: colorWanted(),
-          out: (line) => console.log(line),
-        });
-        console.log(summary);
+        if (flags.list || flags.json) {
+          const entries = await listPending(where);
+          if (flags.json) console.log(JSON.stringify(entries, null, 2));
+          else if (entries.length === 0) console.log('no pending proposals');
+          else for (const e of entries) console.log(`${e.run}  ${e.action === 'delete' ? 'delete' : 'write '}  ${e.status.padEnd(8)}  snapshots/${e.path}${e.stale ? '  (stale: the snapshot changed since; run the gate again)' : ''}`);
+          process.exit(0);
+        }
+        if (ciIsSet()) {
+          console.error(`concord review: CI is set, and with CI set nothing under snapshots/ is written; review the proposals on your machine (copy the pending folder artifact to ${project.pendingRoot}), or list them with --list`);
+          process.exit(2);
+        }
+        if (flags.acceptAll && flags.rejectAll) {
+          console.error('concord review: choose one of --accept-all and --reject-all');
+          process.exit(2);
+        }
+        const fixed: Decision | undefined = flags.acceptAll ? 'accept' : flags.rejectAll ? 'reject' : undefined;
+        if (!fixed && !process.stdin.isTTY) {
+          console.error('concord review: no terminal to ask on; pass --accept-all or --reject-all');
+          process.exit(2);
+        }
+        const summary = await reviewPending({ ...where, decide: fixed ? async () => fixed : undefined, color: colorWanted(), out: (line) => console.log(line) });
+        console.log(summary.text);
+        process.exit(summary.stale.length > 0 ? 1 : 0);
       } catch (error) {
-        console.error(`concord review: ${(error as Error).message}`);
-        process.exit(2);
+        failAndExit('review', error);
       }
     });
 }

@@ -1,0 +1,150 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, type TestContext } from 'vitest';
+import { CPYTHON_DEFAULTS } from '../../../runtimes/cpython/runtime.js';
+import { builtModule, sourceAsset } from '../../../runtimes/seam/package-root.js';
+
+/** A container scenario whose one program sleeps, so a signal finds a container and a guest at work. */
+const SLEEPER = `name: sleeper
+description: One program that takes its time in a container.
+runtimes: [python-container]
+runtime: { timeoutMs: 120000 }
+composition:
+  - id: tools
+    plugin: codemode/tools/plugin
+    config: { mode: code }
+  - id: agent
+    plugin: codemode/agent/plugin
+    config: { persona: Patient. }
+script:
+  - user: Wait a while.
+  - assistant:
+      run_code:
+        description: Sleep
+        typescript: "await new Promise((r) => setTimeout(r, 60000)); return 1;"
+        python: "import time\\ntime.sleep(60)\\nreturn 1"
+  - final: Done.
+`;
+
+/** Why no container test can run here, or undefined. */
+function dockerMissing(): string | undefined {
+  const info = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8', timeout: 20_000 });
+  if (info.status !== 0) return `no Docker engine answers (docker info: ${(info.stderr || info.error?.message || '').trim().split('\n')[0]})`;
+  const image = spawnSync('docker', ['image', 'inspect', CPYTHON_DEFAULTS.image], { encoding: 'utf8', timeout: 20_000 });
+  if (image.status !== 0) return `the Docker engine has no image ${CPYTHON_DEFAULTS.image} yet (npm run provision builds it)`;
+  return undefined;
+}
+
+const containersOf = (pid: number) =>
+  spawnSync('docker', ['ps', '-aq', '--filter', `label=org.concord.host-pid=${pid}`], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean);
+const tempFolders = async (dir: string) => (await readdir(dir)).filter((n) => /^concord-(channel|assembly)-/.test(n));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(what: string, seconds: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${seconds} s`);
+    await sleep(250);
+  }
+}
+
+let work = '';
+let temp = '';
+let child: ChildProcess | undefined;
+beforeEach(async () => {
+  work = await mkdtemp(join(tmpdir(), 'concord-signals-'));
+  // The child's own temp dir: the folders it leaves (or not) are told apart from everyone else's.
+  temp = join(work, 'tmp');
+  await mkdir(join(work, 'project', 'scenarios'), { recursive: true });
+  await mkdir(temp);
+  await writeFile(join(work, 'project', 'scenarios', 'sleeper.yml'), SLEEPER);
+});
+afterEach(async () => {
+  if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  if (child?.pid !== undefined) {
+    const left = containersOf(child.pid);
+    if (left.length > 0) spawnSync('docker', ['rm', '-f', ...left]);
+  }
+  await rm(work, { recursive: true, force: true });
+});
+
+/** Starts `concord <args>` and waits until its runtime container runs and its temp folders exist. */
+async function startWithContainer(ctx: TestContext, ...args: string[]): Promise<{ child: ChildProcess; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; output: () => string }> {
+  const missing = dockerMissing();
+  if (missing) {
+    console.log(`signal tests skipped: ${missing}`);
+    ctx.skip(missing);
+  }
+  let output = '';
+  child = spawn(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], { env: { ...process.env, CI: '', TMPDIR: temp }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (d: Buffer) => (output += d));
+  child.stderr!.on('data', (d: Buffer) => (output += d));
+  const started = child;
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => started.once('exit', (code, signal) => resolve({ code, signal })));
+  await until(`a runtime container of concord ${args[0]}`, 90, () => {
+    if (started.exitCode !== null) throw new Error(`concord ${args[0]} ended before its container ran: ${output}`);
+    return containersOf(started.pid!).length > 0 ? true : undefined;
+  });
+  await until('its run channel folder', 30, async () => ((await tempFolders(temp)).some((n) => n.startsWith('concord-channel-')) ? true : undefined));
+  // Let the program get going inside the container.
+  await sleep(1500);
+  return { child: started, exit, output: () => output };
+}
+
+describe('signals end concord cleanly', () => {
+  it('SIGINT to a real gate running a container scenario: exit 130, no container or temp folder left within 15 s', { timeout: 180_000 }, async (ctx) => {
+    const { child, exit, output } = await startWithContainer(ctx, 'gate', '--root', join(work, 'project'));
+    expect((await tempFolders(temp)).some((n) => n.startsWith('concord-assembly-'))).toBe(true);
+    const sent = Date.now();
+    child.kill('SIGINT');
+    expect(await exit).toEqual({ code: 130, signal: null });
+    await until('no container and no temp folder left', 15, async () => (containersOf(child.pid!).length === 0 && (await tempFolders(temp)).length === 0 ? true : undefined));
+    console.log(`gate after SIGINT: clean ${Date.now() - sent} ms after the signal`);
+    expect(output()).toContain('concord gate: SIGINT: stopping containers');
+    expect(output()).not.toMatch(/\n\s+at /);
+  });
+
+  it('SIGTERM to `concord run` on python-container: exit 143, its container gone', { timeout: 180_000 }, async (ctx) => {
+    const program = join(work, 'sleep.py');
+    await writeFile(program, 'import time\ntime.sleep(60)\nreturn 1\n');
+    const { child, exit } = await startWithContainer(ctx, 'run', program, '--runtime', 'python-container', '--timeout-ms', '120000');
+    child.kill('SIGTERM');
+    expect(await exit).toEqual({ code: 143, signal: null });
+    await until('no container and no temp folder left', 15, async () => (containersOf(child.pid!).length === 0 && (await tempFolders(temp)).length === 0 ? true : undefined));
+  });
+
+  it('kill -9 of the gate: every container it started ends by itself within 15 s', { timeout: 180_000 }, async (ctx) => {
+    const { child, exit } = await startWithContainer(ctx, 'gate', '--root', join(work, 'project'));
+    const sent = Date.now();
+    child.kill('SIGKILL');
+    expect(await exit).toEqual({ code: null, signal: 'SIGKILL' });
+    await until('no container left', 15, () => (containersOf(child.pid!).length === 0 ? true : undefined));
+    console.log(`gate after SIGKILL: containers gone ${Date.now() - sent} ms after the kill`);
+  });
+
+  it('kill -9 of a host compiling stubs in a container: that container ends by itself within 15 s', { timeout: 180_000 }, async (ctx) => {
+    const missing = dockerMissing();
+    if (missing) ctx.skip(missing);
+    const script = `
+      const { ContainerInterpreter } = await import(${JSON.stringify(builtModule('harness/interpreters/container.ts'))});
+      const interpreter = new ContainerInterpreter('3.9', ${JSON.stringify(CPYTHON_DEFAULTS.image)});
+      await interpreter.compile(['x = 1\\n']);
+      process.stdout.write('compiled\\n');
+      setInterval(() => {}, 1000);`;
+    child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const host = child;
+    await new Promise<void>((resolve, reject) => {
+      host.stdout!.once('data', () => resolve());
+      host.once('exit', (code) => reject(new Error(`the host ended first (exit ${String(code)})`)));
+    });
+    expect(containersOf(host.pid!)).toHaveLength(1);
+    host.kill('SIGKILL');
+    await until('no stub-check container left', 15, () => (containersOf(host.pid!).length === 0 ? true : undefined));
+  });
+});

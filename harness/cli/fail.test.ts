@@ -1,0 +1,41 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeFailure } from './fail.js';
+
+let dir = '';
+afterEach(async () => {
+  spawnSync('chattr', ['-i', join(dir, 'locked')]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+const caught = (promise: Promise<unknown>) => promise.then(() => expect.unreachable('expected a failure'), (error: unknown) => error);
+
+describe('a failure ends in one line with the path and the fix', () => {
+  it('for file-system errors the machine really raises', async (ctx) => {
+    dir = await mkdtemp(join(tmpdir(), 'concord-fail-'));
+    const isDir = describeFailure(await caught(writeFile(dir, 'x')));
+    expect(isDir).toEqual({ exit: 2, message: `${dir} is a folder where a file is expected (EISDIR on open)\n  hint: move the folder away or name a file` });
+    // Node names no path for some calls: the line still says what and how to fix it.
+    expect(describeFailure(await caught(readFile(dir)))).toEqual({ exit: 2, message: 'EISDIR: illegal operation on a directory, read\n  hint: move the folder away or name a file' });
+
+    await mkdir(join(dir, 'locked'));
+    if (spawnSync('chattr', ['+i', join(dir, 'locked')]).status !== 0) ctx.skip('chattr +i is not available here: no folder can be made unwritable for root');
+    const denied = describeFailure(await caught(writeFile(join(dir, 'locked', 'x.yaml'), 'x')));
+    expect(denied.exit).toBe(1);
+    expect(denied.message).toBe(`${join(dir, 'locked', 'x.yaml')} cannot be changed: operation not permitted (EPERM on open)\n  hint: check its permissions and attributes (chattr, chmod), or run from a copy you own`);
+  });
+
+  it('for a full disk and a read-only file system', () => {
+    const errno = (code: string) => Object.assign(new Error(`${code}: boom`), { code, path: '/p/snapshots/x.yaml', syscall: 'write' });
+    expect(describeFailure(errno('ENOSPC'))).toEqual({ exit: 1, message: '/p/snapshots/x.yaml cannot be written: no space left on the device (ENOSPC on write)\n  hint: free some disk space and run again' });
+    expect(describeFailure(errno('EROFS')).message).toBe('/p/snapshots/x.yaml is on a read-only file system (EROFS on write)\n  hint: run from a writable checkout, or set CI so nothing under snapshots/ is written');
+    expect(describeFailure(errno('EACCES')).exit).toBe(1);
+  });
+
+  it('for anything else, pointing at --debug for the stack', () => {
+    expect(describeFailure(new TypeError('x is not a function'))).toEqual({ exit: 1, message: 'x is not a function (run with --debug for the stack)' });
+  });
+});

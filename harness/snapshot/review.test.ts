@@ -1,0 +1,145 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sourceAsset } from '../../runtimes/seam/package-root.js';
+import { pendingRunIds, readPending, writePending, type PendingChange } from './pending.js';
+import { listPending, reviewPending, type Decision } from './review.js';
+import { snapshotFingerprint } from './store.js';
+
+let root = '';
+let snapshotsDir = '';
+let pendingRoot = '';
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'concord-review-'));
+  snapshotsDir = join(root, 'snapshots');
+  pendingRoot = join(root, '.concord', 'pending');
+  await mkdir(join(snapshotsDir, 'demo', 'python'), { recursive: true });
+  for (const name of ['a.yaml', 'b.yaml', 'c.yaml']) await writeFile(join(snapshotsDir, 'demo', 'python', name), `${name} committed\n`);
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+/** A proposal to rewrite `demo/python/<name>`, made against what is committed now. */
+const proposal = async (name: string, text: string) => {
+  const path = `demo/python/${name}`;
+  return { path, action: 'write', status: 'changed', base: await snapshotFingerprint(snapshotsDir, path), proposed: text } satisfies PendingChange & { proposed: string };
+};
+const committed = (name: string) => readFile(join(snapshotsDir, 'demo', 'python', name), 'utf8');
+const pendingPaths = async () => (await listPending({ snapshotsDir, pendingRoot })).map((e) => `${e.run} ${e.path}`);
+const review = (decide: (change: PendingChange) => Promise<Decision>, runId?: string) =>
+  reviewPending({ snapshotsDir, pendingRoot, decide, color: false, out: () => undefined, ...(runId ? { runId } : {}) });
+
+describe('review', () => {
+  it('keeps one proposal per snapshot file: the newest run wins, and a run that compared a folder drops its old ones', async () => {
+    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'a1\n'), await proposal('b.yaml', 'b1\n')]);
+    await writePending(pendingRoot, 'r2', [await proposal('a.yaml', 'a2\n')]);
+    expect(await pendingPaths()).toEqual(['r1 demo/python/b.yaml', 'r2 demo/python/a.yaml']);
+    expect(await readdir(join(pendingRoot, 'r1', 'files', 'demo', 'python'))).toEqual(['b.yaml']);
+    // A later run that found demo/python agreeing proposes nothing, and the old proposals go.
+    await writePending(pendingRoot, 'r3', [], (path) => path.startsWith('demo/python/'));
+    expect(await pendingRunIds(pendingRoot)).toEqual([]);
+  });
+
+  it('refuses a stale proposal, naming it, and leaves it pending and the newer snapshot untouched', async () => {
+    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'old proposal\n'), await proposal('b.yaml', 'b new\n')]);
+    await writeFile(join(snapshotsDir, 'demo', 'python', 'a.yaml'), 'written after the proposal\n');
+    const lines: string[] = [];
+    const summary = await reviewPending({ snapshotsDir, pendingRoot, decide: async () => 'accept', color: false, out: (l) => lines.push(l) });
+    expect(summary.stale).toEqual(['demo/python/a.yaml']);
+    expect(lines.join('\n')).toContain('stale: snapshots/demo/python/a.yaml changed since run r1 proposed this; not applied');
+    expect(await committed('a.yaml')).toBe('written after the proposal\n');
+    expect(await committed('b.yaml')).toBe('b new\n');
+    expect(await listPending({ snapshotsDir, pendingRoot })).toEqual([{ run: 'r1', path: 'demo/python/a.yaml', action: 'write', status: 'changed', stale: true }]);
+  });
+
+  it('treats a manifest without base hashes as stale', async () => {
+    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'x\n')]);
+    const manifest = join(pendingRoot, 'r1', 'manifest.json');
+    const data = JSON.parse(await readFile(manifest, 'utf8')) as { changes: Array<Record<string, unknown>> };
+    delete data.changes[0]!.base;
+    await writeFile(manifest, JSON.stringify(data));
+    expect((await review(async () => 'accept')).stale).toEqual(['demo/python/a.yaml']);
+    expect(await committed('a.yaml')).toBe('a.yaml committed\n');
+  });
+
+  it('lets decided proposals leave one by one: an interruption keeps every undecided one', async () => {
+    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n'), await proposal('b.yaml', 'b new\n'), await proposal('c.yaml', 'c new\n')]);
+    let asked = 0;
+    const interrupted = review(async () => {
+      asked++;
+      if (asked === 1) return 'accept';
+      if (asked === 2) return 'skip';
+      throw new Error('Ctrl-C');
+    });
+    await expect(interrupted).rejects.toThrow('Ctrl-C');
+    expect(await committed('a.yaml')).toBe('a new\n');
+    expect(await committed('c.yaml')).toBe('c.yaml committed\n');
+    expect(await pendingPaths()).toEqual(['r1 demo/python/b.yaml', 'r1 demo/python/c.yaml']);
+    expect((await readPending(pendingRoot, 'r1')).changes.map((c) => c.path)).toEqual(['demo/python/b.yaml', 'demo/python/c.yaml']);
+    // The rest can still be reviewed.
+    expect((await review(async () => 'reject')).text).toBe('review: 0 accepted, 2 rejected, 0 skipped');
+    expect(await pendingRunIds(pendingRoot)).toEqual([]);
+    expect(await committed('b.yaml')).toBe('b.yaml committed\n');
+  });
+
+  it('stops at a missing proposed file, naming it, and keeps it and the rest pending', async () => {
+    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n'), await proposal('b.yaml', 'b new\n'), await proposal('c.yaml', 'c new\n')]);
+    await rm(join(pendingRoot, 'r1', 'files', 'demo', 'python', 'b.yaml'));
+    await expect(review(async () => 'accept')).rejects.toThrow(`${join(pendingRoot, 'r1', 'files', 'demo', 'python', 'b.yaml')}: the proposed file is missing`);
+    expect(await committed('a.yaml')).toBe('a new\n');
+    expect(await pendingPaths()).toEqual(['r1 demo/python/b.yaml', 'r1 demo/python/c.yaml']);
+  });
+
+  it('reviews every pending run by default, and one run with --run', async () => {
+    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n')]);
+    await writePending(pendingRoot, 'r2', [await proposal('b.yaml', 'b new\n')]);
+    expect((await review(async () => 'accept', 'r2')).accepted).toBe(1);
+    expect(await pendingPaths()).toEqual(['r1 demo/python/a.yaml']);
+    await expect(review(async () => 'accept', 'r9')).rejects.toThrow('no pending run "r9"');
+    expect((await review(async () => 'accept')).accepted).toBe(1);
+    expect(await committed('a.yaml')).toBe('a new\n');
+  });
+});
+
+describe('concord review on the command line', () => {
+  const cli = (env: Record<string, string>, ...args: string[]) =>
+    spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'review', '--root', root, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, CI: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    });
+
+  it('lists pending proposals, as text and as JSON, even with CI set', async () => {
+    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n')]);
+    const text = cli({ CI: 'true' }, '--list');
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^r1 {2}write {3}changed {3}snapshots\/demo\/python\/a\.yaml\n$/);
+    const json = cli({}, '--list', '--json');
+    expect(JSON.parse(json.stdout)).toEqual([{ run: 'r1', path: 'demo/python/a.yaml', action: 'write', status: 'changed', stale: false }]);
+  });
+
+  it('writes nothing and exits 2 with CI set, saying why', async () => {
+    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n')]);
+    const result = cli({ CI: 'true' }, '--accept-all');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('CI is set, and with CI set nothing under snapshots/ is written');
+    expect(await committed('a.yaml')).toBe('a.yaml committed\n');
+    expect(await pendingPaths()).toEqual(['r1 demo/python/a.yaml']);
+  });
+
+  it('exits 1 when a stale proposal was refused, and 2 naming a hostile manifest', async () => {
+    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n')]);
+    await writeFile(join(snapshotsDir, 'demo', 'python', 'a.yaml'), 'newer\n');
+    const stale = cli({}, '--accept-all');
+    expect(stale.status).toBe(1);
+    expect(stale.stdout).toContain('stale: snapshots/demo/python/a.yaml');
+    await writeFile(join(pendingRoot, 'r1', 'manifest.json'), JSON.stringify({ changes: [{ path: '../../etc', action: 'delete', base: null }] }));
+    const hostile = cli({}, '--accept-all');
+    expect(hostile.status).toBe(2);
+    expect(hostile.stderr).toContain(`concord review: ${join(pendingRoot, 'r1', 'manifest.json')}: changes[0].path: "../../etc" has an empty, "." or ".." segment`);
+    expect(hostile.stderr).not.toMatch(/\n\s+at /);
+  });
+});
