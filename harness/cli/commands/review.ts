@@ -11,6 +11,7 @@ interface ReviewFlags {
   root?: string;
   list?: boolean;
   json?: boolean;
+  from?: string;
 }
 
 export function registerReview(program: Command): void {
@@ -20,6 +21,7 @@ export function registerReview(program: Command): void {
     .option('--accept-all', 'accept every proposed change without asking')
     .option('--reject-all', 'reject every proposed change without asking')
     .option('--run <run-id>', 'only the proposals of this run (default: every pending run)')
+    .option('--from <dir|file.tgz>', "take the proposals of CI's pending artifact (concord-pending) into .concord/pending/ first, then review them")
     .option('--list', 'list the pending proposals and whether each is stale; writes nothing')
     .option('--json', 'with --list: print them as a JSON array of {run, path, action, status, stale}')
     .addOption(rootOption())
@@ -33,8 +35,19 @@ export function registerReview(program: Command): void {
       const project = await projectOrExit('review', flags);
       const { listPending, reviewPending } = await import('../../snapshot/review.js');
       const { failAndExit } = await import('../fail.js');
-      const where = { snapshotsDir: project.snapshotsDir, pendingRoot: project.pendingRoot, ...(flags.run ? { runId: flags.run } : {}) };
       try {
+        let runId = flags.run;
+        if (flags.from !== undefined) {
+          if (ciIsSet()) {
+            console.error('concord review: CI is set, and with CI set nothing under snapshots/ is written; take the artifact to your machine and run review --from there');
+            process.exit(2);
+          }
+          const { importPending } = await import('../../snapshot/import-pending.js');
+          const runs = await importPending(flags.from, project.pendingRoot);
+          console.log(`took ${runs.length} pending run(s) from ${flags.from}: ${runs.join(', ')}`);
+          if (runId === undefined && runs.length === 1) runId = runs[0];
+        }
+        const where = { snapshotsDir: project.snapshotsDir, pendingRoot: project.pendingRoot, ...(runId ? { runId } : {}) };
         if (flags.list || flags.json) {
           const entries = await listPending(where);
           if (flags.json) console.log(JSON.stringify(entries, null, 2));

@@ -1,0 +1,102 @@
+import { spawnSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sourceAsset } from '../../runtimes/seam/package-root.js';
+
+const PLUGIN = `import type { RegisteredTool, ToolRegistryService } from 'concord/contract';
+const count: RegisteredTool = {
+  name: 'count_items',
+  description: 'Counts the items in stock.',
+  parameters: { type: 'object', properties: {} },
+  execute: async () => ({ count: 3 }),
+};
+export default { name: 'stock', inject: ['tools'], apply(ctx: { tools: ToolRegistryService }) { ctx.tools.register(count); } };
+`;
+
+const SCENARIO = `name: stock
+description: The model counts the stock.
+runtimes: [typescript]
+composition:
+  - id: tools
+    plugin: concord/tools
+    config: { mode: code }
+  - id: stock
+    plugin: ./plugins/stock.ts
+  - id: agent
+    plugin: concord/agent
+    config: { persona: You keep the shop. }
+script:
+  - user: How many items are in stock?
+  - assistant:
+      run_code:
+        description: Count the items
+        typescript: return await tools.count_items({});
+        python: return await tools.count_items({})
+  - final: Three.
+`;
+
+let root = '';
+const scratch: string[] = [];
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'concord-from-'));
+  scratch.push(root);
+  await mkdir(join(root, 'scenarios', 'plugins'), { recursive: true });
+  await writeFile(join(root, 'scenarios', 'stock.yml'), SCENARIO);
+  await writeFile(join(root, 'scenarios', 'plugins', 'stock.ts'), PLUGIN);
+});
+afterAll(() => Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+const concord = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args, '--root', root], { encoding: 'utf8', env: { ...process.env, CI: '', NO_COLOR: '1', ...env }, timeout: 240_000 });
+
+/** CI's run: a changed description, proposals in .concord/pending/, moved away as the downloaded artifact. */
+async function ciArtifact(description: string): Promise<string> {
+  await writeFile(join(root, 'scenarios', 'plugins', 'stock.ts'), PLUGIN.replace('Counts the items in stock.', description));
+  expect(concord(['gate'], { CI: 'true' }).status).toBe(1);
+  const artifact = await mkdtemp(join(tmpdir(), 'concord-artifact-'));
+  scratch.push(artifact);
+  await cp(join(root, '.concord', 'pending'), join(artifact, 'concord-pending'), { recursive: true });
+  await rm(join(root, '.concord', 'pending'), { recursive: true, force: true });
+  return join(artifact, 'concord-pending');
+}
+
+describe('review --from: the proposals CI made, applied here', () => {
+  it('takes a downloaded artifact (folder or .tgz), applies it, and refuses one made against another snapshot', { timeout: 600_000 }, async () => {
+    expect(concord(['gate', '--update=new']).status).toBe(0);
+    const sdk = join(root, 'snapshots', 'stock', 'typescript', 'tools-sdk.ts');
+
+    const folder = await ciArtifact('Counts every item on the shelves.');
+    const tgz = join(folder, '..', 'concord-pending.tgz');
+    expect(spawnSync('tar', ['-czf', tgz, '-C', folder, '.']).status).toBe(0);
+    const applied = concord(['review', '--from', tgz, '--accept-all']);
+    expect(applied.stdout).toContain('took 1 pending run(s)');
+    expect(applied.status).toBe(0);
+    expect(await readFile(sdk, 'utf8')).toContain('Counts every item on the shelves.');
+    expect(concord(['gate'], { CI: 'true' }).status).toBe(0);
+
+    // A proposal made against a snapshot that changed since is refused, named, and applies nothing.
+    const stale = await ciArtifact('Counts the boxes.');
+    await writeFile(sdk, (await readFile(sdk, 'utf8')).replace('Counts every item', 'Counts each item'));
+    const refused = concord(['review', '--from', stale, '--accept-all']);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout + refused.stderr).toContain('stock/typescript/tools-sdk.ts');
+    expect(await readFile(sdk, 'utf8')).toContain('Counts each item');
+    expect(await readFile(sdk, 'utf8')).not.toContain('Counts the boxes.');
+  });
+
+  it('refuses a hostile artifact, writing nothing outside .concord/', { timeout: 120_000 }, async () => {
+    const artifact = await mkdtemp(join(tmpdir(), 'concord-hostile-'));
+    scratch.push(artifact);
+    const run = join(artifact, '20260101T000000Z-abcdef');
+    await mkdir(join(run, 'files'), { recursive: true });
+    await writeFile(join(run, 'manifest.json'), JSON.stringify({ runId: '20260101T000000Z-abcdef', changes: [{ path: '../../escape.txt', action: 'write', status: 'new', base: null }] }));
+    const before = await readdir(root);
+    const result = concord(['review', '--from', artifact, '--accept-all']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('manifest.json');
+    expect(await readdir(root)).toEqual(before);
+    expect(spawnSync('ls', [join(root, '..', 'escape.txt')]).status).not.toBe(0);
+  });
+});
