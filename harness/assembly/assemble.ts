@@ -8,7 +8,7 @@ import type { Scenario } from '../scenario/types.js';
 import { bootComposition, EntryError, type BootedApp } from './boot.js';
 import type { RuntimeTarget } from './runtimes.js';
 import { enableTypeScriptPlugins, isTypeScript } from './typescript-plugins.js';
-import { removeOnHostExit } from '../../runtimes/cleanup/host-exit.js';
+import { removeOnHostExit } from '../../runtimes/seam/host-exit.js';
 
 /** Where the keyless model plugin lives. */
 export const MODEL_PLUGIN = 'harness/model/plugin';

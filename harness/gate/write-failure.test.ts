@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeStockProject } from '../test/stock-project.js';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { listPending } from '../snapshot/review.js';
 
@@ -16,9 +17,8 @@ beforeEach(async () => {
   work = await mkdtemp(join(tmpdir(), 'concord-write-failure-'));
   root = join(work, 'project');
   snapshotsDir = join(root, 'snapshots');
-  await mkdir(join(root, 'scenarios'), { recursive: true });
+  await writeStockProject(root, 'mode-both');
   await mkdir(snapshotsDir);
-  await copyFile(sourceAsset('scenarios/mode-both.yml'), join(root, 'scenarios', 'mode-both.yml'));
 });
 afterEach(async () => {
   immutable(snapshotsDir, false);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type Dockerode from 'dockerode';
 import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
-import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../../runtimes/cleanup/container-tether.js';
+import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../../runtimes/seam/container-tether.js';
 import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 import { unicodeTableOf } from '../../codemode/index.js';

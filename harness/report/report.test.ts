@@ -128,6 +128,6 @@ describe('writing the report', () => {
     await writeFile(first, 'stale');
     await writeReport(root, { ...input, runId: 'run-2' });
     expect(await readFile(first, 'utf8')).toBe(renderReport({ ...input, runId: 'run-2' }));
-    expect(await readdir(join(root, '.concord'))).toEqual(['report.md']);
+    expect(await readdir(join(root, '.concord'))).toEqual(['report.html', 'report.md']);
   });
 });

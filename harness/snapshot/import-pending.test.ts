@@ -4,47 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
-
-const PLUGIN = `import type { RegisteredTool, ToolRegistryService } from 'concord/contract';
-const count: RegisteredTool = {
-  name: 'count_items',
-  description: 'Counts the items in stock.',
-  parameters: { type: 'object', properties: {} },
-  execute: async () => ({ count: 3 }),
-};
-export default { name: 'stock', inject: ['tools'], apply(ctx: { tools: ToolRegistryService }) { ctx.tools.register(count); } };
-`;
-
-const SCENARIO = `name: stock
-description: The model counts the stock.
-runtimes: [typescript]
-composition:
-  - id: tools
-    plugin: concord/tools
-    config: { mode: code }
-  - id: stock
-    plugin: ./plugins/stock.ts
-  - id: agent
-    plugin: concord/agent
-    config: { persona: You keep the shop. }
-script:
-  - user: How many items are in stock?
-  - assistant:
-      run_code:
-        description: Count the items
-        typescript: return await tools.count_items({});
-        python: return await tools.count_items({})
-  - final: Three.
-`;
+import { STOCK_PLUGIN, writeStockProject } from '../test/stock-project.js';
 
 let root = '';
 const scratch: string[] = [];
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'concord-from-'));
   scratch.push(root);
-  await mkdir(join(root, 'scenarios', 'plugins'), { recursive: true });
-  await writeFile(join(root, 'scenarios', 'stock.yml'), SCENARIO);
-  await writeFile(join(root, 'scenarios', 'plugins', 'stock.ts'), PLUGIN);
+  await writeStockProject(root);
 });
 afterAll(() => Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true }))));
 
@@ -53,7 +20,7 @@ const concord = (args: string[], env: Record<string, string> = {}) =>
 
 /** CI's run: a changed description, proposals in .concord/pending/, moved away as the downloaded artifact. */
 async function ciArtifact(description: string): Promise<string> {
-  await writeFile(join(root, 'scenarios', 'plugins', 'stock.ts'), PLUGIN.replace('Counts the items in stock.', description));
+  await writeFile(join(root, 'scenarios', 'plugins', 'stock.ts'), STOCK_PLUGIN.replace('Counts the items in stock.', description));
   expect(concord(['gate'], { CI: 'true' }).status).toBe(1);
   const artifact = await mkdtemp(join(tmpdir(), 'concord-artifact-'));
   scratch.push(artifact);

@@ -7,7 +7,7 @@ import {
   type ContainerRuntimeClient,
   type StartedTestContainer,
 } from 'testcontainers';
-import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../cleanup/container-tether.js';
+import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../seam/container-tether.js';
 import { guestServerCommand } from './guest-source.js';
 import type { GuestTransport } from './guest-server.js';
 import { RunChannelListener } from './run-channel.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 
 const cli = (...args: string[]) =>
-  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000, env: { ...process.env, CI: '' } });
 
 describe('concord gate and review on the command line', () => {
   it('explain themselves with --help', () => {

@@ -12,10 +12,11 @@ description: A demo.
 runtimes: [typescript]
 composition:
   - id: tools
-    plugin: codemode/tools/plugin
+    plugin: concord/tools
     config: { mode: code }
   - id: agent
-    plugin: codemode/agent/plugin
+    plugin: concord/agent
+    config: { persona: Helpful. }
 script:
   - user: Hello?
   - final: Hi.

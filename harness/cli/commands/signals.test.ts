@@ -13,10 +13,10 @@ runtimes: [python-container]
 runtime: { timeoutMs: 120000 }
 composition:
   - id: tools
-    plugin: codemode/tools/plugin
+    plugin: concord/tools
     config: { mode: code }
   - id: agent
-    plugin: codemode/agent/plugin
+    plugin: concord/agent
     config: { persona: Patient. }
 script:
   - user: Wait a while.

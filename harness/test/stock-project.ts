@@ -1,0 +1,43 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** A tool plugin of a project's own, written against the public contract only (loads as `.ts`, no build). */
+export const STOCK_PLUGIN = `import type { RegisteredTool, ToolRegistryService } from 'concord/contract';
+const count: RegisteredTool = {
+  name: 'count_items',
+  description: 'Counts the items in stock.',
+  parameters: { type: 'object', properties: {} },
+  execute: async () => ({ count: 3 }),
+};
+export default { name: 'stock', inject: ['tools'], apply(ctx: { tools: ToolRegistryService }) { ctx.tools.register(count); } };
+`;
+
+/** A scenario on concord's registry and agent and the stock plugin, with one program in both languages. */
+export const stockScenario = (name: string, runtimes = '[typescript]') => `name: ${name}
+description: The model counts the stock.
+runtimes: ${runtimes}
+composition:
+  - id: tools
+    plugin: concord/tools
+    config: { mode: code }
+  - id: stock
+    plugin: ./plugins/stock.ts
+  - id: agent
+    plugin: concord/agent
+    config: { persona: You keep the shop. }
+script:
+  - user: How many items are in stock?
+  - assistant:
+      run_code:
+        description: Count the items
+        typescript: return await tools.count_items({});
+        python: return await tools.count_items({})
+  - final: Three.
+`;
+
+/** A project outside this repository: `scenarios/<name>.yml` and its plugin below `root`. */
+export async function writeStockProject(root: string, name = 'stock'): Promise<void> {
+  await mkdir(join(root, 'scenarios', 'plugins'), { recursive: true });
+  await writeFile(join(root, 'scenarios', `${name}.yml`), stockScenario(name));
+  await writeFile(join(root, 'scenarios', 'plugins', 'stock.ts'), STOCK_PLUGIN);
+}
