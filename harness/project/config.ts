@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { parseDocument, type Node } from 'yaml';
-import { InputError } from '../scenario/error.js';
-import { check, Locator, type Shape } from '../scenario/shape.js';
+import type { Shape } from '../scenario/shape.js';
+import { readYamlInput } from '../scenario/yaml-input.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../scenario/types.js';
 import { SUPPORTED_PYTHON_VERSIONS } from '../../codemode/index.js';
 
@@ -29,16 +28,6 @@ export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
 }
 
 export function parseProjectConfig(file: string, source: string): ProjectConfig {
-  const loc = new Locator(file);
-  const doc = parseDocument(source, { lineCounter: loc.lines, prettyErrors: false, uniqueKeys: true });
-  const [syntax] = doc.errors;
-  if (syntax) {
-    const pos = syntax.linePos?.[0] ?? { line: 1, col: 1 };
-    throw new InputError(file, pos.line, pos.col, `not valid YAML: ${syntax.message.split('\n')[0]}`, 'check the indentation and quoting near this position');
-  }
-  const root = doc.contents as Node | null;
   // An empty file is a valid config: it only marks the root.
-  if (root === null) return {};
-  check(loc, root, CONFIG, 'concord.config.yml');
-  return doc.toJS() as ProjectConfig;
+  return readYamlInput<ProjectConfig>(file, source, CONFIG, 'concord.config.yml', { hint: 'check the indentation and quoting near this position', allowEmpty: true }).data;
 }

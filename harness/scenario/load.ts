@@ -1,9 +1,10 @@
 import { basename, dirname } from 'node:path';
 import { readInsideRoot } from '../guarded/read-inside.js';
-import { parseDocument, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
+import type { Node, YAMLMap, YAMLSeq } from 'yaml';
 import type { Language } from '../../runtimes/seam/types.js';
 import { InputError } from './error.js';
-import { check, Locator, type Shape } from './shape.js';
+import { MAX_INPUT_BYTES, readYamlInput } from './yaml-input.js';
+import { type Locator, type Shape } from './shape.js';
 import {
   RUNTIME_NAMES,
   type CompositionEntry,
@@ -94,47 +95,16 @@ const SCENARIO: Shape = {
   },
 };
 
-/** Larger than any hand-written conversation; a bigger file is refused before it is parsed. */
-export const MAX_SCENARIO_BYTES = 1024 * 1024;
-/** Aliases a scenario may expand; a few are handy, thousands are an attack. */
-const MAX_ALIAS_COUNT = 100;
-
-/** The source line at `line` and a caret under `col`, as a reader looks for it in an editor. */
-export function sourceExcerpt(source: string, line: number, col: number): string {
-  const text = (source.split(/\r?\n/)[line - 1] ?? '').replace(/\t/g, ' ');
-  const shown = text.length > 160 ? text.slice(0, 160) + '…' : text;
-  const gutter = String(line);
-  return `  ${gutter} | ${shown}\n  ${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(col - 1, 0))}^`;
-}
-
 /**
  * Reads and validates one scenario file; every problem is an InputError with file:line:column and a hint.
  * The file must really lie inside `root` (default: the folder above `scenarios/`).
  */
 export async function loadScenario(file: string, root = dirname(dirname(file))): Promise<Scenario> {
-  return parseScenario(file, await readInsideRoot(root, file, MAX_SCENARIO_BYTES));
+  return parseScenario(file, await readInsideRoot(root, file, MAX_INPUT_BYTES));
 }
 
 export function parseScenario(file: string, source: string): Scenario {
-  const loc = new Locator(file);
-  if (Buffer.byteLength(source) > MAX_SCENARIO_BYTES) {
-    throw new InputError(file, 1, 1, `the file is ${Buffer.byteLength(source)} bytes, more than a scenario may be (${MAX_SCENARIO_BYTES})`, 'split it into several scenarios, or move large data into a fixture plugin');
-  }
-  const doc = parseDocument(source, { lineCounter: loc.lines, prettyErrors: false, uniqueKeys: true });
-  const [syntax] = doc.errors;
-  if (syntax) {
-    const { line, col } = loc.lines.linePos(syntax.pos[0]);
-    throw new InputError(file, line, col, `not valid YAML: ${syntax.message.split('\n')[0]}\n${sourceExcerpt(source, line, col)}`, 'check the indentation and quoting near this position');
-  }
-  const root = doc.contents as Node | null;
-  check(loc, root, SCENARIO, 'scenario');
-  let data: Record<string, any>;
-  try {
-    // Aliases are expanded here: a document whose aliases multiply (an alias bomb) is refused, not built.
-    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, any>;
-  } catch (error) {
-    throw new InputError(file, 1, 1, `its anchors and aliases expand too far (${(error as Error).message})`, 'write the repeated parts out, or use fewer aliases');
-  }
+  const { loc, root, data } = readYamlInput<Record<string, any>>(file, source, SCENARIO, 'scenario', { hint: 'check the indentation and quoting near this position' });
   const map = root as YAMLMap;
   const nodeOf = (key: string) => map.get(key, true) as Node;
 

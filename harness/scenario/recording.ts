@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { parseDocument, stringify, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
+import { stringify, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
+import { readYamlInput } from './yaml-input.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { InputError } from './error.js';
 import { checkScriptOrder, isUserTurnOnly, scriptStepShape, toScriptStep } from './load.js';
-import { check, Locator, type Shape } from './shape.js';
+import type { Shape } from './shape.js';
 import { RUNTIME_NAMES, type RuntimeName, type Scenario, type ScriptStep } from './types.js';
 
 /**
@@ -65,16 +66,9 @@ function recordingShape(language: Language): Shape {
 
 /** Reads and validates a recording file; a bad one is an InputError with its place. */
 export function parseRecording(file: string, source: string, language: Language): Recording {
-  const loc = new Locator(file);
-  const doc = parseDocument(source, { lineCounter: loc.lines, prettyErrors: false, uniqueKeys: true });
-  const [syntax] = doc.errors;
-  if (syntax) {
-    const pos = syntax.linePos?.[0] ?? { line: 1, col: 1 };
-    throw new InputError(file, pos.line, pos.col, `not valid YAML: ${syntax.message.split('\n')[0]}`, 'record it again with concord record --force');
-  }
-  const root = doc.contents as Node | null;
-  check(loc, root, recordingShape(language), 'recording');
-  const data = doc.toJS() as { model: string; runtime: RuntimeName; script: Array<Record<string, unknown>> };
+  const { loc, root, data } = readYamlInput<{ model: string; runtime: RuntimeName; script: Array<Record<string, unknown>> }>(file, source, recordingShape(language), 'recording', {
+    hint: 'record it again with concord record --force',
+  });
   const scriptNode = (root as YAMLMap).get('script', true) as unknown as YAMLSeq;
   const script = data.script.map((step, i) => toScriptStep(step, loc.line(scriptNode.items[i] as Node)));
   checkScriptOrder(loc, scriptNode, script);

@@ -43,7 +43,11 @@ export class Locator {
 function offsetOf(node: Node | Pair | null | undefined): number {
   if (!node) return 0;
   if ('range' in node && node.range) return node.range[0];
-  if ('key' in node) return offsetOf(node.key as Node) || offsetOf(node.value as Node);
+  if ('key' in node) {
+    // A key at the very start of the file has offset 0: fall back to the value only when the key has no place.
+    const key = node.key as Node | null;
+    return key && 'range' in key && key.range ? key.range[0] : offsetOf(node.value as Node);
+  }
   return 0;
 }
 

@@ -1,0 +1,48 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InputError } from '../scenario/error.js';
+import { parseProjectConfig } from './config.js';
+import { findProjectRoot, openProject, RootError } from './root.js';
+
+let dir = '';
+beforeEach(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'concord-root-')));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+describe('the project root', () => {
+  it('is --root, else the nearest folder above holding concord.config.yml, else the working directory', async () => {
+    const deep = join(dir, 'backend', 'src', 'plugins');
+    await mkdir(deep, { recursive: true });
+    expect(findProjectRoot({ cwd: deep })).toBe(deep);
+    await writeFile(join(dir, 'backend', 'concord.config.yml'), '');
+    expect(findProjectRoot({ cwd: deep })).toBe(join(dir, 'backend'));
+    expect(findProjectRoot({ cwd: deep, root: '..' })).toBe(join(dir, 'backend', 'src'));
+    expect(() => findProjectRoot({ cwd: deep, root: 'missing' })).toThrow(RootError);
+  });
+
+  it('reads concord.config.yml: defaults for floor, runtimes and timeouts; an empty file only marks the root', async () => {
+    await writeFile(join(dir, 'concord.config.yml'), 'floor: "3.11"\nruntimes: [typescript, python]\ntimeoutMs: 5000\n');
+    const project = await openProject({ cwd: dir });
+    expect(project).toMatchObject({ root: dir, configFile: join(dir, 'concord.config.yml'), scenariosDir: join(dir, 'scenarios'), snapshotsDir: join(dir, 'snapshots'), pendingRoot: join(dir, '.concord', 'pending') });
+    expect(project.config).toEqual({ floor: '3.11', runtimes: ['typescript', 'python'], timeoutMs: 5000 });
+    expect(parseProjectConfig('c.yml', '')).toEqual({});
+  });
+
+  it('refuses a bad config at its line and column', () => {
+    const error = (source: string) => {
+      try {
+        parseProjectConfig('/p/concord.config.yml', source);
+      } catch (caught) {
+        if (caught instanceof InputError) return `${caught.line}:${caught.column} ${caught.problem}`;
+      }
+      throw new Error('expected an InputError');
+    };
+    expect(error('floor: "3.9"\nruntimes: [typescript, cobol]\n')).toBe('2:24 concord.config.yml.runtimes[1] must be one of typescript, python, pyodide, python-container; found "cobol"');
+    expect(error('timeoutMs: -1\n')).toMatch(/^1:12 concord\.config\.yml\.timeoutMs must be a number ≥ 1/);
+    expect(error('flor: "3.9"\n')).toMatch(/^1:1 unknown key "flor"/);
+    expect(error('floor: [\n')).toMatch(/^2:1 not valid YAML/);
+  });
+});

@@ -1,0 +1,51 @@
+import { parseDocument, type Node } from 'yaml';
+import { InputError } from './error.js';
+import { check, Locator, type Shape } from './shape.js';
+
+/** Larger than any hand-written input file; a bigger one is refused before it is parsed. */
+export const MAX_INPUT_BYTES = 1024 * 1024;
+/** Aliases an input may expand; a few are handy, thousands are an attack. */
+const MAX_ALIAS_COUNT = 100;
+
+/** The source line at `line` and a caret under `col`, as a reader looks for it in an editor. */
+export function sourceExcerpt(source: string, line: number, col: number): string {
+  const text = (source.split(/\r?\n/)[line - 1] ?? '').replace(/\t/g, ' ');
+  const shown = text.length > 160 ? text.slice(0, 160) + '…' : text;
+  const gutter = String(line);
+  return `  ${gutter} | ${shown}\n  ${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(col - 1, 0))}^`;
+}
+
+export interface YamlInput<T> {
+  loc: Locator;
+  /** The document's root node, for errors raised after the shape check; null for an empty document. */
+  root: Node | null;
+  data: T;
+}
+
+/**
+ * Reads one YAML input file of the user's (a scenario, a recording, `concord.config.yml`) the same way: its
+ * size bounded, a syntax error at its real line and column with the source line and a caret, the shape
+ * checked node by node, and aliases expanded only so far. Every problem is an InputError with its place.
+ */
+export function readYamlInput<T>(file: string, source: string, shape: Shape, where: string, options: { hint: string; allowEmpty?: boolean }): YamlInput<T> {
+  const loc = new Locator(file);
+  const bytes = Buffer.byteLength(source);
+  if (bytes > MAX_INPUT_BYTES) {
+    throw new InputError(file, 1, 1, `the file is ${bytes} bytes, more than a ${where} may be (${MAX_INPUT_BYTES})`, 'split it, or move large data into a fixture plugin');
+  }
+  const doc = parseDocument(source, { lineCounter: loc.lines, prettyErrors: false, uniqueKeys: true });
+  const [syntax] = doc.errors;
+  if (syntax) {
+    const { line, col } = loc.lines.linePos(syntax.pos[0]);
+    throw new InputError(file, line, col, `not valid YAML: ${syntax.message.split('\n')[0]}\n${sourceExcerpt(source, line, col)}`, options.hint);
+  }
+  const root = doc.contents as Node | null;
+  if (root === null && options.allowEmpty) return { loc, root, data: {} as T };
+  check(loc, root, shape, where);
+  try {
+    // Aliases are expanded here: a document whose aliases multiply (an alias bomb) is refused, not built.
+    return { loc, root, data: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as T };
+  } catch (error) {
+    throw new InputError(file, 1, 1, `its anchors and aliases expand too far (${(error as Error).message})`, 'write the repeated parts out, or use fewer aliases');
+  }
+}
