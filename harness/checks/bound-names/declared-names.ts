@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { typescriptSdkNames } from '../sdk-names/typescript.js';
 
 /** Every class a Python SDK block declares at its top level, in order. */
 export function pythonClassNames(sdk: string): string[] {
@@ -8,25 +8,5 @@ export function pythonClassNames(sdk: string): string[] {
 
 /** Every name a TypeScript SDK block declares at its top level (types, interfaces, classes, values), in order. */
 export function typescriptDeclaredNames(sdk: string): string[] {
-  const source = ts.createSourceFile('tools-sdk.ts', sdk, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
-  const names: string[] = [];
-  for (const statement of source.statements) {
-    if (ts.isVariableStatement(statement)) {
-      for (const declaration of statement.declarationList.declarations) {
-        if (ts.isIdentifier(declaration.name)) names.push(declaration.name.text);
-      }
-    } else if (
-      (ts.isTypeAliasDeclaration(statement) ||
-        ts.isInterfaceDeclaration(statement) ||
-        ts.isClassDeclaration(statement) ||
-        ts.isEnumDeclaration(statement) ||
-        ts.isFunctionDeclaration(statement) ||
-        ts.isModuleDeclaration(statement)) &&
-      statement.name !== undefined &&
-      ts.isIdentifier(statement.name)
-    ) {
-      names.push(statement.name.text);
-    }
-  }
-  return names;
+  return typescriptSdkNames(sdk).declared.map((d) => d.name);
 }
