@@ -12,6 +12,11 @@ interface Step {
 }
 
 describe('the GitHub workflow concord init writes', () => {
+  it('is the one docs/ci.md shows', async () => {
+    const docs = await readFile(join(packageRoot(), 'docs/ci.md'), 'utf8');
+    expect(docs).toContain('```yaml\n' + githubWorkflow(3) + '```');
+  });
+
   it.each([1, 3, 5])('parses, names only real commands, and covers shards 1..%i', async (shards) => {
     const workflow = parse(githubWorkflow(shards)) as { jobs: Record<string, { steps: Step[]; strategy?: { matrix: { shard: number[] } } }> };
     expect(workflow.jobs.gate!.strategy!.matrix.shard).toEqual(Array.from({ length: shards }, (_, i) => i + 1));
