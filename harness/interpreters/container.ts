@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type Dockerode from 'dockerode';
 import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
+import { requireLocalImage } from '../../runtimes/seam/local-image.js';
 import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../../runtimes/seam/container-tether.js';
 import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
@@ -135,6 +136,7 @@ export class ContainerInterpreter implements PythonInterpreter {
         .withAutoRemove(true)
         .withCommand(['python3', '-I', '-S', '-c', keeper(this.idleSeconds)]);
       container.withStartupTimeout(60_000);
+      await requireLocalImage(this.image);
       const started = await container.start();
       removeOnExit(started.getId());
       await tetherToHost(client.container.dockerode, started.getId());

@@ -7,6 +7,7 @@ import {
   type ContainerRuntimeClient,
   type StartedTestContainer,
 } from 'testcontainers';
+import { requireLocalImage } from '../seam/local-image.js';
 import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../seam/container-tether.js';
 import { guestServerCommand } from './guest-source.js';
 import type { GuestTransport } from './guest-server.js';
@@ -118,6 +119,7 @@ export class RuntimeContainerHost {
     const runChannel = await RunChannelListener.open({ owner: CONTAINER_OWNER, guestDir: RUN_CHANNEL_DIR });
     let started: StartedTestContainer;
     try {
+      await requireLocalImage(image);
       started = await new RuntimeContainer(image, memoryMb, runChannel.dir).start();
     } catch (error) {
       await runChannel.close();
