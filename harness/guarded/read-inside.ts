@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
-import { relative, isAbsolute, sep } from 'node:path';
 import { GuardError } from './folder.js';
+import { inside } from './inside.js';
 
 /**
  * Reads a project file (a scenario, a seed) whose real path lies inside the project root: a link that
@@ -10,8 +10,7 @@ import { GuardError } from './folder.js';
  */
 export async function readInsideRoot(root: string, file: string, maxBytes = Infinity): Promise<string> {
   const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)]);
-  const below = relative(realRoot, realFile);
-  if (below === '' || below === '..' || below.startsWith(`..${sep}`) || isAbsolute(below)) {
+  if (realFile === realRoot || !inside(realFile, realRoot)) {
     throw new GuardError(file, `leads outside the project root ${realRoot} (it resolves to ${realFile})`, 'keep scenario files inside the project; copy the file in instead of linking to it');
   }
   const handle = await open(realFile, constants.O_RDONLY | constants.O_NONBLOCK);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, mkdir, writeFile, appendFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { stringify } from 'yaml';
-import { inside } from '../scenario/plugins.js';
+import { inside } from '../guarded/inside.js';
 import { CONFIG_FILE, RootError } from './root.js';
 import { githubWorkflow } from '../init/github-workflow.js';
 

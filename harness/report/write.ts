@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { GuardedFolder, GuardError } from '../guarded/folder.js';
+import { inside } from '../guarded/inside.js';
 import { writeFileAtomic } from '../snapshot/atomic.js';
 import { renderHtmlReport } from './html.js';
 import { renderReport, type ReportInput } from './markdown.js';
@@ -37,10 +38,9 @@ export async function writeReport(root: string, input: ReportInput): Promise<str
 export async function junitTarget(root: string, file: string | undefined): Promise<{ path: string; write(xml: string): Promise<void> }> {
   const concord = concordFolder(root);
   const path = resolve(file ?? join(concord.dir, 'junit.xml'));
-  const below = relative(concord.dir, path);
-  if (below !== '' && !below.startsWith('..') && !isAbsolute(below)) {
+  if (path !== concord.dir && inside(path, concord.dir)) {
     await concord.check();
-    return { path, write: (xml) => concord.write(below.split(sep).join('/'), xml) };
+    return { path, write: (xml) => concord.write(relative(concord.dir, path).split(sep).join('/'), xml) };
   }
   const stats = await lstat(path).catch(() => undefined);
   if (stats?.isSymbolicLink()) throw new GuardError(path, '--junit-file names a symbolic link', 'name a regular file; concord does not write through links');

@@ -1,9 +1,10 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve as resolveImport } from 'import-meta-resolve';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { parseAgentConfig, parseToolsConfig } from '../../codemode/index.js';
+import { inside } from '../guarded/inside.js';
 import { InputError } from './error.js';
 import type { CompositionEntry, ResolvedPlugin, Scenario } from './types.js';
 
@@ -98,7 +99,3 @@ function packageName(ref: string): string {
   return ref.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
 }
 
-export function inside(path: string, folder: string): boolean {
-  const rel = relative(folder, path);
-  return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
-}

@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
+import { inside } from '../guarded/inside.js';
 
 /**
  * Replaces volatile values with numbered tokens. One normalizer serves all files of one scenario × runtime,
@@ -52,11 +53,6 @@ export class Normalizer {
     }
     return token;
   }
-}
-
-/** Whether `path` is `folder` or below it. */
-function inside(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith('/') ? folder : folder + '/');
 }
 
 function escape(text: string): string {
