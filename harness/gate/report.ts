@@ -19,7 +19,8 @@ export interface PairResult {
 }
 
 const STATUS_COLOR: Record<PairStatus, number> = { pass: COLOR.green, updated: COLOR.cyan, mismatch: COLOR.red, failed: COLOR.red, skipped: COLOR.yellow };
-const STATUS_MARK: Record<PairStatus, string> = { pass: '✓', updated: '↻', mismatch: '✗', failed: '✗', skipped: '-' };
+/** Each status has a mark as well as its word, so no output depends on color. */
+export const STATUS_MARK: Readonly<Record<PairStatus, string>> = { pass: '✓', updated: '↻', mismatch: '✗', failed: '✗', skipped: '-' };
 
 export const ms = (value: number) => `${Math.round(value)} ms`;
 

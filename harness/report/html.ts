@@ -1,5 +1,6 @@
 import { diffWordsWithSpace } from 'diff';
 import type { Finding } from '../checks/types.js';
+import { STATUS_MARK, type PairStatus } from '../gate/report.js';
 import type { TextDiff } from '../text/diff.js';
 import type { ReportInput, ReportPair } from './markdown.js';
 
@@ -9,7 +10,6 @@ import type { ReportInput, ReportPair } from './markdown.js';
  * and every control is a button or a link, so the keyboard reaches all of it.
  */
 
-const MARK: Readonly<Record<string, string>> = { pass: '✓', updated: '↻', mismatch: '✗', failed: '✗', skipped: '–' };
 const STUB_MARK = { ok: '✓ compiles', rejected: '✗ rejected', unavailable: '? could not run' } as const;
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -24,7 +24,7 @@ function matrix(input: ReportInput): string {
     const cells = runtimes.map((runtime) => {
       const pair = input.pairs.find((p) => p.scenario === scenario && p.runtime === runtime);
       if (!pair) return '<td></td>';
-      return `<td class="status ${escape(pair.status)}"><a href="#${idOf(pair)}" data-open="${idOf(pair)}">${MARK[pair.status] ?? ''} ${escape(pair.status)}</a></td>`;
+      return `<td class="status ${escape(pair.status)}"><a href="#${idOf(pair)}" data-open="${idOf(pair)}">${STATUS_MARK[pair.status as PairStatus] ?? ''} ${escape(pair.status)}</a></td>`;
     });
     return `<tr><th scope="row">${escape(scenario)}</th>${cells.join('')}</tr>`;
   });
@@ -33,7 +33,7 @@ function matrix(input: ReportInput): string {
 
 function counts(pairs: readonly ReportPair[]): string {
   const statuses = [...new Set(pairs.map((p) => p.status))];
-  return statuses.map((s) => `<span class="count ${escape(s)}">${MARK[s] ?? ''} ${pairs.filter((p) => p.status === s).length} ${escape(s)}</span>`).join(' ');
+  return statuses.map((s) => `<span class="count ${escape(s)}">${STATUS_MARK[s as PairStatus] ?? ''} ${pairs.filter((p) => p.status === s).length} ${escape(s)}</span>`).join(' ');
 }
 
 /** A changed line pair with just the changed words marked. */
@@ -90,7 +90,7 @@ function pairSection(pair: ReportPair): string {
   ].join('');
   return (
     `<details class="pair ${escape(pair.status)}" id="${idOf(pair)}" data-runtime="${escape(pair.runtime)}" data-failing="${failing(pair.status)}">` +
-    `<summary><span class="status ${escape(pair.status)}">${MARK[pair.status] ?? ''} ${escape(pair.status)}</span> ${escape(pair.scenario)} × ${escape(pair.runtime)}</summary>${body}</details>`
+    `<summary><span class="status ${escape(pair.status)}">${STATUS_MARK[pair.status as PairStatus] ?? ''} ${escape(pair.status)}</span> ${escape(pair.scenario)} × ${escape(pair.runtime)}</summary>${body}</details>`
   );
 }
 

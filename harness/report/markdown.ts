@@ -60,7 +60,8 @@ function tableRow(cells: readonly string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-function matrixSection(input: ReportInput): string[] {
+/** The stub-validity section: its heading, the matrix, and each rejection's error. */
+export function matrixSection(input: ReportInput): string[] {
   const lines = ['## Stub validity', ''];
   if (input.matrix.length === 0) {
     lines.push('No Python `tools:sdk` block was compiled in this run.', '');

@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import type { PairResult } from '../gate/report.js';
 import { renderDiff } from '../text/diff.js';
-import { renderReport, type ReportInput } from './markdown.js';
+import { matrixSection, type ReportInput } from './markdown.js';
 
 /** Lines of each failure's diff shown in the summary; the HTML report and the artifact hold the rest. */
 const DIFF_LINES = 20;
@@ -34,10 +34,8 @@ export function stepSummary(input: ReportInput & { pairs: readonly PairResult[] 
   }
   for (const folder of verdict.obsolete) lines.push(`- obsolete snapshot folder: \`snapshots/${folder}\``);
   if (verdict.obsolete.length > 0) lines.push('');
-  const stubs = renderReport(input).split('\n');
-  const start = stubs.indexOf('## Stub validity');
-  const end = stubs.findIndex((l, i) => i > start && l.startsWith('## '));
-  if (start >= 0) lines.push('<details><summary>Stub validity</summary>', '', ...stubs.slice(start + 1, end < 0 ? undefined : end), '</details>', '');
+  const [, ...stubs] = matrixSection(input);
+  lines.push('<details><summary>Stub validity</summary>', '', ...stubs, '</details>', '');
   if (verdict.pendingArtifact) {
     lines.push('To accept the proposed snapshot changes locally, download the pending artifact and run:', '', '```sh', `concord review --from ${verdict.pendingArtifact}`, '```', '');
   }
