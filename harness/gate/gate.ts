@@ -100,18 +100,17 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   // The newest run wins: older proposals for the folders this run compared are dropped from pending.
   const compared = (path: string) => results.some((r) => r.verdicts.length > 0 && path.startsWith(`${r.scenario}/${r.runtime}/`));
   const keep = (list: Proposal[]) => writePending(pendingRoot, runId, list, compared);
-  // Proposals of the pairs finished so far, in the order they finished: what a failure must not lose.
-  const finishedSoFar: Proposal[] = [];
   // A snapshot that cannot be written or read (a read-only folder, a full disk, a link) must not cost the run its proposals.
   const keepingProposals = async (error: unknown): Promise<never> => {
-    const kept = await keep([...finishedSoFar, ...proposals]).catch(() => undefined);
+    const kept = await keep(proposals).catch(() => undefined);
     if (kept) out(`the proposals of this run are kept in ${kept}; accept them with \`concord review\` once the problem is fixed`);
     throw error;
   };
 
   try {
-    // Pairs run side by side on the shared runtimes; each keeps its own proposals, gathered in pair order,
-    // so the output and every file written are the same as a serial run's.
+    // Pairs run side by side on the shared runtimes. Each pair's proposals join the run's as it finishes, so a
+    // failure keeps them; once all are done they are put in pair order, so the output and every file written
+    // are the same as a serial run's.
     const finished = await inOrder(
       pairs,
       options.jobs ?? 1,
@@ -121,18 +120,16 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
         const result: PairResult = reason
           ? { scenario: scenario.name, runtime, status: 'skipped', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason }
           : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, own, floor).catch((error: unknown) => {
-              finishedSoFar.push(...own);
+              proposals.push(...own);
               return keepingProposals(error);
             });
-        finishedSoFar.push(...own);
+        proposals.push(...own);
         return { result, own };
       },
       ({ result }) => out(progressLine(result, color)),
     );
-    for (const { result, own } of finished) {
-      results.push(result);
-      proposals.push(...own);
-    }
+    results.push(...finished.map((f) => f.result));
+    proposals.splice(0, proposals.length, ...finished.flatMap((f) => f.own));
     // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
     steps = await runSteps(pairs, new Set(skipped.keys()), floor, sharedInventory);
     out(stepsLine(steps, color));
