@@ -75,7 +75,7 @@ export async function assemble(entries: CordisEntry[]): Promise<Assembly> {
 
 /** Boots an assembly; disposing the app also removes its directory. */
 export async function bootAssembly(assembly: Assembly): Promise<BootedApp> {
-  if (assembly.entries.some((e) => isTypeScript(e.name))) await enableTypeScriptPlugins();
+  if (assembly.entries.some((e) => isTypeScript(e.name))) enableTypeScriptPlugins();
   let app: BootedApp;
   try {
     app = await bootComposition(join(assembly.dir, 'cordis.yml'), assembly.dir, assembly.entries);

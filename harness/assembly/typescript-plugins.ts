@@ -12,7 +12,7 @@ export function isTypeScript(file: string): boolean {
  * CommonJS as the nearest package.json says, like Node does for `.js`. Registered once per process, and
  * only when a composition names a TypeScript file.
  */
-export async function enableTypeScriptPlugins(): Promise<void> {
+export function enableTypeScriptPlugins(): void {
   if (enabled) return;
   registerCommonJs();
   registerModules();

@@ -1,6 +1,6 @@
 import { Option } from 'commander';
-import { InputError } from '../scenario/error.js';
-import { openProject, RootError, type Project } from '../project/root.js';
+import { openProject, type Project } from '../project/root.js';
+import { failAndExit } from './fail.js';
 
 /** `--root DIR`, the same on every command that reads or writes a project. */
 export function rootOption(): Option {
@@ -12,10 +12,6 @@ export async function projectOrExit(command: string, flags: { root?: string }): 
   try {
     return await openProject(flags.root === undefined ? {} : { root: flags.root });
   } catch (error) {
-    if (error instanceof RootError || error instanceof InputError) {
-      console.error(`concord ${command}: ${error.message}`);
-      process.exit(2);
-    }
-    throw error;
+    failAndExit(command, error);
   }
 }

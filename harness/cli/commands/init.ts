@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { findProjectRoot, RootError } from '../../project/root.js';
+import { findProjectRoot } from '../../project/root.js';
+import { failAndExit } from '../fail.js';
 import { rootOption } from '../project-option.js';
 
 interface InitFlags {
@@ -51,11 +52,7 @@ export function registerInit(program: Command): void {
         console.log('\nNext:');
         steps.forEach((step, i) => console.log(`  ${i + 1}. ${step}`));
       } catch (error) {
-        if (error instanceof RootError) {
-          console.error(`concord init: ${error.message}`);
-          process.exit(2);
-        }
-        throw error;
+        failAndExit('init', error);
       }
     });
 }
