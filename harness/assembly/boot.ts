@@ -1,5 +1,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+// Before the loader: it keeps the environment it finds at import and restores it on every boot.
+import '../../runtimes/seam/no-reaper.js';
 import Loader from '@cordisjs/loader';
 import { Context, Logger, type ForkScope } from 'cordis';
 

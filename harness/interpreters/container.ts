@@ -125,7 +125,6 @@ export class ContainerInterpreter implements PythonInterpreter {
 
   #start(): Promise<Running> {
     this.#running ??= (async () => {
-      process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
       const client = await getContainerRuntimeClient();
       const container = withHostStdin(new GenericContainer(this.image))
         .withNetworkMode('none')

@@ -114,7 +114,6 @@ export class RuntimeContainerHost {
 
   static async start(image: string, memoryMb: number): Promise<RuntimeContainerHost> {
     // Ryuk is not available here; containers are removed by dispose() and by the exit hook instead.
-    process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
     const client = await getContainerRuntimeClient();
     const runChannel = await RunChannelListener.open({ owner: CONTAINER_OWNER, guestDir: RUN_CHANNEL_DIR });
     let started: StartedTestContainer;

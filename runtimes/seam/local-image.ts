@@ -1,3 +1,4 @@
+import './no-reaper.js';
 import { getContainerRuntimeClient, ImageName } from 'testcontainers';
 
 /** Tries before an image counts as missing: a busy engine has been seen to answer "no such image" for one that exists. */

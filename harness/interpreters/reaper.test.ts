@@ -1,0 +1,33 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
+import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
+import { sourceAsset } from '../../runtimes/seam/package-root.js';
+import { stockScenario, writeStockProject } from '../test/stock-project.js';
+
+const reason = await containerUnavailable(CPYTHON_DEFAULTS.image);
+if (reason) console.warn(`reaper test skipped: ${reason}`);
+
+let root = '';
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe.skipIf(reason !== undefined)('containers without a reaper', () => {
+  // A user's shell does not set TESTCONTAINERS_RYUK_DISABLED. The loader restores the environment it found at
+  // import on every boot, so the stub-check containers, started after a pair's app booted, must still see it.
+  it('compile the stubs in the runtime images when the variable is not set in the environment', { timeout: 300_000 }, async () => {
+    root = await mkdtemp(join(tmpdir(), 'concord-reaper-'));
+    await writeStockProject(root);
+    await writeFile(join(root, 'scenarios', 'stock.yml'), stockScenario('stock', '[python]'));
+    const env: NodeJS.ProcessEnv = { ...process.env, CI: '', NO_COLOR: '1' };
+    delete env.TESTCONTAINERS_RYUK_DISABLED;
+    const result = spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'gate', '--root', root, '--update=new'], { encoding: 'utf8', env, timeout: 280_000 });
+    expect(result.stdout).not.toContain('testcontainers/ryuk');
+    expect(result.stdout).not.toMatch(/could not compile tools-sdk\.py/);
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    const report = spawnSync('cat', [join(root, '.concord', 'report.md')], { encoding: 'utf8' }).stdout;
+    expect(report).toMatch(/container 3\.9/);
+  });
+});
