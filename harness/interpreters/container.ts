@@ -10,6 +10,7 @@ import { unicodeTableOf } from '../../codemode/index.js';
 import { COMPILE_SCRIPT } from './compile-script.js';
 import { readCompileReport } from './report.js';
 import type { CompileReport, PythonInterpreter } from './types.js';
+import { onHostExit } from '../../runtimes/seam/host-exit.js';
 
 /** Compiling needs no privileges: the batch runs as nobody, like programs in the runtime containers. */
 const USER = '65534:65534';
@@ -34,17 +35,15 @@ const keeper = (idleSeconds: number) => [
 const TOUCH = `import os; open("${HEARTBEAT}", "a").close(); os.utime("${HEARTBEAT}")\n`;
 
 const live = new Set<string>();
-let exitHookInstalled = false;
 
 /** Removes containers still running when the process exits without dispose() (Ryuk is off here). */
 function removeOnExit(id: string): void {
   live.add(id);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    if (live.size > 0) spawnSync('docker', ['rm', '-f', ...live], { stdio: 'ignore' });
-  });
 }
+
+onHostExit(() => {
+  if (live.size > 0) spawnSync('docker', ['rm', '-f', ...live], { stdio: 'ignore' });
+});
 
 interface Running {
   started: StartedTestContainer;

@@ -12,6 +12,7 @@ import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../seam/contai
 import { guestServerCommand } from './guest-source.js';
 import type { GuestTransport } from './guest-server.js';
 import { RunChannelListener } from './run-channel.js';
+import { onHostExit } from '../seam/host-exit.js';
 
 /** Programs in a container run as this uid/gid whatever the image's own USER is: never root. */
 export const CONTAINER_USER = '65534:65534';
@@ -93,16 +94,10 @@ export async function containerUnavailable(image: string): Promise<string | unde
 }
 
 const liveContainers = new Set<string>();
-let exitHookInstalled = false;
-
-/** Removes containers still running when the host exits without disposing its runtimes (Ryuk is off). */
-function removeContainersOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    if (liveContainers.size > 0) spawnSync('docker', ['rm', '-f', ...liveContainers], { stdio: 'ignore' });
-  });
-}
+// Containers still running when the host exits without disposing its runtimes (no reaper removes them).
+onHostExit(() => {
+  if (liveContainers.size > 0) spawnSync('docker', ['rm', '-f', ...liveContainers], { stdio: 'ignore' });
+});
 
 /** One long-lived runtime container; each guest server inside it is a hijacked `docker exec`. */
 export class RuntimeContainerHost {
@@ -125,7 +120,6 @@ export class RuntimeContainerHost {
       throw error;
     }
     liveContainers.add(started.getId());
-    removeContainersOnExit();
     await tetherToHost(client.container.dockerode, started.getId());
     return new RuntimeContainerHost(started, client.container.dockerode, runChannel);
   }

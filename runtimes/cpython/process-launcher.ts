@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { guestServerCommand } from './guest-source.js';
 import type { GuestTransport } from './guest-server.js';
 import type { RunChannelListener } from './run-channel.js';
+import { onHostExit } from '../seam/host-exit.js';
 
 const run = promisify(execFile);
 
@@ -192,16 +193,10 @@ export async function resolveInterpreter(python: string, runUid: number | undefi
 
 const STDERR_TAIL_BYTES = 8 * 1024;
 const running = new Set<number>();
-let exitHookInstalled = false;
-
-/** Kills every guest process group still running when the host exits, however it exits. */
-function killGroupsOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const pid of running) killGroup(pid);
-  });
-}
+// Every guest process group still running when the host exits, however it exits, is killed.
+onHostExit(() => {
+  for (const pid of running) killGroup(pid);
+});
 
 function killGroup(pid: number): void {
   try {
@@ -265,7 +260,6 @@ export function launchProcessGuest(interpreter: string, places: RunPlaces | unde
   const pid = child.pid;
   if (pid !== undefined) {
     running.add(pid);
-    killGroupsOnExit();
   }
   const exited = new Promise<string>((resolve) => {
     child.once('error', (error) => resolve(`could not start ${interpreter}: ${error.message}`));

@@ -5,6 +5,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import type { RunChannelAddress } from './frames.js';
+import { onHostExit } from '../seam/host-exit.js';
 
 /**
  * A Unix socket the host listens on so that a run's forked child can speak to the host directly, instead of
@@ -25,16 +26,10 @@ const HANDSHAKE_TIMEOUT_MS = 10_000;
 const MAX_TOKEN_LINE = 64;
 
 const openDirs = new Set<string>();
-let exitHookInstalled = false;
-
-/** Removes the directories of listeners still open when the host exits without closing them. */
-function removeDirsOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const dir of openDirs) rmSync(dir, { recursive: true, force: true });
-  });
-}
+// The directories of listeners still open when the host exits without closing them.
+onHostExit(() => {
+  for (const dir of openDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 /** One run's offer: what goes into its `run` frame, and how to withdraw it once the run is over. */
 export interface RunChannelOffer {
@@ -61,7 +56,6 @@ export class RunChannelListener {
   static async open(options: { owner?: { uid: number; gid: number }; guestDir?: string } = {}): Promise<RunChannelListener> {
     const dir = await mkdtemp(join(tmpdir(), 'concord-channel-'));
     openDirs.add(dir);
-    removeDirsOnExit();
     const socketPath = join(dir, SOCKET_NAME);
     try {
       const server = createServer();

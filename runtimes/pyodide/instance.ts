@@ -6,6 +6,7 @@ import { LineSplitter } from '../seam/lines.js';
 import { MAX_FRAME_BYTES, type HostMessage, type WorkerMessage } from './protocol.js';
 import { sandboxLaunch } from './sandbox.js';
 import { pyodidePackageDir, type PyodidePythonVersion } from './versions.js';
+import { onHostExit } from '../seam/host-exit.js';
 
 /** What the booted interpreter reports about itself. */
 export interface InterpreterVersions {
@@ -36,17 +37,15 @@ const STDERR_TAIL_CHARS = 4_000;
  * killed by a signal runs no exit hook; there the kernel's parent-death signal does it (see sandbox.ts).
  */
 const living = new Set<ChildProcess>();
-let exitHookInstalled = false;
 
 function killOnHostExit(child: ChildProcess): void {
   living.add(child);
   child.once('exit', () => living.delete(child));
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const alive of living) alive.kill('SIGKILL');
-  });
 }
+
+onHostExit(() => {
+  for (const alive of living) alive.kill('SIGKILL');
+});
 
 /** Read when each worker starts, so a worker never runs a guest older than the checkout. */
 function readGuestSources(): { guestSource: string; driverSource: string } {

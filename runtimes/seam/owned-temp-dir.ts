@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeOnHostExit } from './host-exit.js';
 
 export function alive(pid: number): boolean {
   try {
@@ -29,6 +30,6 @@ export function ownedTempDir(prefix: string): string {
     }
   }
   const dir = mkdtempSync(join(tmpdir(), `${prefix}-${process.pid}-`));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  removeOnHostExit(dir);
   return dir;
 }

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ownedTempDir } from '../../../runtimes/seam/owned-temp-dir.js';
+import { onHostExit } from '../../../runtimes/seam/host-exit.js';
 
 /** One diagnostic of pyright, positions 0-based as the language server protocol gives them. */
 export interface PyrightDiagnostic {
@@ -88,7 +89,7 @@ export class PyrightServer {
     this.child.on('error', (error) => this.fail(`pyright could not start: ${error.message}`));
     // A write to a server that just died fails with EPIPE; its exit reports why.
     this.child.stdin.on('error', () => undefined);
-    process.once('exit', () => this.kill());
+    onHostExit(() => this.kill());
     this.ready = this.initialize();
     this.ready.catch(() => undefined);
     this.idle();
