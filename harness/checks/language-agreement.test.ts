@@ -66,7 +66,40 @@ describe('language agreement detectors', () => {
 
   it('fail a fence that names the other language', async () => {
     const section = renderSdkSection('python', TOOLS).replace(/^```python/, '```typescript');
-    expect(await messagesOf(recordWith('python', section))).toEqual(['the tools:sdk fence on the python runtime (Python) says "typescript"; expected "python"']);
+    expect(await messagesOf(recordWith('python', section))).toEqual(['the tools:sdk fence on the python runtime (Python) says "typescript"; expected "python" or "py"']);
+  });
+
+  it.each(['python', 'typescript'] as const)('pass %s prose around the block that speaks the runtime language', async (language) => {
+    const prose = {
+      python: '## Writing code for run_code\nCall a tool with `await tools.lint({"path": p})`; catch failures with `except ToolCallError as error:` and read `error.tool_name`.\n\n',
+      typescript: '## Writing code for run_code\nCall a tool with `await tools.lint({ path })`; a failed call throws a `ToolCallError` with `toolName`.\n\n',
+    }[language];
+    const section = prose + renderSdkSection(language, TOOLS).replace(/^```python|^```typescript/, language === 'python' ? '```py' : '```ts') + '\nThat is all.\n';
+    expect(await messagesOf(recordWith(language, section))).toEqual([]);
+  });
+
+  it('fail prose around a python block that speaks TypeScript, naming the words', async () => {
+    const section = 'Call tools as `const city = await tools.lint({ path });` and log with console.log(city).\n' + renderSdkSection('python', TOOLS) + '\nErrors are thrown; use catch (error) => {}.';
+    expect(await messagesOf(recordWith('python', section))).toEqual([
+      'the tools:sdk prose around the block on the python runtime (Python) speaks TypeScript: a `tools` call ended by `;` ("await tools.lint({ path });"), `console.` ("console.log"), a `const`/`let`/`var` declaration ("const city ="), an arrow `=>` ("=>"), `catch (` ("catch ("); expected Python only',
+    ]);
+  });
+
+  it('fail prose around a typescript block that names Python and shows its idioms', async () => {
+    const section = 'Write Python: `async def main():` then print(x).\n' + renderSdkSection('typescript', TOOLS);
+    expect(await messagesOf(recordWith('typescript', section))).toEqual([
+      'the tools:sdk prose around the block on the typescript runtime (TypeScript) speaks Python: the name Python/CPython/Pyodide ("Python"), `async def` ("async def"), a `def` statement ("def main("), `print(` ("print("); expected TypeScript only',
+    ]);
+  });
+
+  it('fail a section with no SDK block or two, naming the fences found', async () => {
+    const block = renderSdkSection('python', TOOLS);
+    expect(await messagesOf(recordWith('python', 'Stubs follow.\n' + block.replace(/^```python/, '```')))).toEqual([
+      'the tools:sdk section on the python runtime (Python) has no fenced code block whose info string names its language (python/py/typescript/ts); fences found: line 2: ``` (no info string), so its language cannot be read',
+    ]);
+    expect(await messagesOf(recordWith('python', 'Example:\n```py\nawait tools.lint({"path": "a"})\n```\n' + block))).toEqual([
+      'the tools:sdk section on the python runtime (Python) has 2 fenced code blocks that name a language, where the SDK must be exactly one; fences found: line 2: ```py; line 5: ```python, so its language cannot be read',
+    ]);
   });
 
   it('fail TypeScript declarations under a python fence', async () => {

@@ -1,7 +1,7 @@
 import type { ModelRequest } from '../../contract/model.js';
 import { RUN_CODE_TOOL as RUN_CODE_TOOL_NAME, TOOLS_SDK_SECTION as SDK_SECTION } from '../../contract/backend.js';
 import type { Language } from '../../runtimes/seam/types.js';
-import { fencedBody } from '../snapshot/transcript.js';
+import { readSdkSection, SDK_FENCE_WORDS } from '../../contract/sdk-section.js';
 import { codeMarkersOf, LANGUAGE_NAME, otherLanguage, proseMarkersOf } from './language/markers.js';
 import { sdkParts } from './language/sdk-parts.js';
 import type { Check, CheckInput, Finding } from './types.js';
@@ -10,7 +10,7 @@ const ID = 'language-agreement';
 
 /**
  * The `tools:sdk` fence, the `run_code` description, its `code` parameter description and the runtime
- * all name one language, and none of these surfaces speaks the other one. Requests that repeat the same
+ * all name one language, and none of these surfaces (nor the prose around the SDK block) speaks the other one. Requests that repeat the same
  * surfaces are judged once.
  */
 export const languageAgreementCheck: Check = {
@@ -39,12 +39,16 @@ function requestProblems(request: ModelRequest, expected: Language, runtime: str
 
   const section = request.system.find((s) => s.id === SDK_SECTION);
   if (section !== undefined) {
-    const fenced = fencedBody(section.text);
-    if (fenced === undefined) {
-      problems.push(`the ${SDK_SECTION} section ${where} is not one fenced code block, so its language cannot be read`);
+    const read = readSdkSection(section.text);
+    if (read.block === undefined) {
+      problems.push(`the ${SDK_SECTION} section ${where} ${read.problem}, so its language cannot be read`);
     } else {
-      if (fenced.fence !== expected) problems.push(`the ${SDK_SECTION} fence ${where} says ${JSON.stringify(fenced.fence)}; expected "${expected}"`);
-      const { header, code } = sdkParts(expected, fenced.body);
+      const { block } = read;
+      const fenceWords = SDK_FENCE_WORDS[expected].map((w) => JSON.stringify(w)).join(' or ');
+      if (block.language !== expected) problems.push(`the ${SDK_SECTION} fence ${where} says ${JSON.stringify(block.info)}; expected ${fenceWords}`);
+      // The prose around the block is the backend's own guide to writing programs: judged like a description.
+      speaksForeign(`the ${SDK_SECTION} prose around the block`, proseMarkersOf(foreign, block.before + block.after));
+      const { header, code } = sdkParts(expected, block.body);
       speaksForeign(`the ${SDK_SECTION} usage header`, proseMarkersOf(foreign, header));
       speaksForeign(`the ${SDK_SECTION} declarations`, codeMarkersOf(foreign, code));
     }

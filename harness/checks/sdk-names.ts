@@ -1,5 +1,5 @@
-import { RUN_CODE_TOOL, TOOLS_SDK_SECTION } from '../../contract/backend.js';
-import { fencedBody } from '../snapshot/transcript.js';
+import { RUN_CODE_TOOL } from '../../contract/backend.js';
+import { sdkBlockOf } from '../snapshot/transcript.js';
 import type { Check, CheckInput, Finding } from './types.js';
 import { namingProblems, type Registered } from './sdk-names/index.js';
 
@@ -26,7 +26,7 @@ export const sdkNamesCheck: Check = {
   run(input: CheckInput): Finding[] {
     const file = SDK_FILE[input.runtime.language];
     // The block as the model read it, before the snapshot's normalizing.
-    const sdk = fencedBody(input.record.exchanges[0]?.request.system.find((s) => s.id === TOOLS_SDK_SECTION)?.text)?.body;
+    const sdk = sdkBlockOf(input.record.exchanges[0]?.request)?.body;
     if (sdk === undefined) return [];
     return namingProblems(input.runtime.language, sdk, registeredTools(input)).map((problem) => ({ check: ID, severity: 'error', message: `${file}: ${problem}` }));
   },

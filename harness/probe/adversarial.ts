@@ -75,7 +75,8 @@ export async function runProbe(targets: readonly ProbeTarget[], floor: PythonVer
   try {
     const chosen = await chooseApp(targets, tools);
     if (chosen.probe === undefined || chosen.view?.sdk === undefined) {
-      fail(chosen.why ?? 'no selected scenario sent the model a fenced SDK in a tools:sdk section, so the probe could not judge the renderer');
+      const section = chosen.problem === undefined ? '' : ` (the tools:sdk section of ${chosen.problem.where} ${chosen.problem.text})`;
+      fail(chosen.why ?? `no selected scenario sent the model an SDK block in a tools:sdk section${section}, so the probe could not judge the renderer`);
       return verdict;
     }
     probe = chosen.probe;
@@ -105,14 +106,16 @@ const MAX_CANDIDATES = 3;
  * The app that speaks for the project: the first that sends an SDK (a native-only composition sends none)
  * and refuses no probe tool (none of its own tools shares a name with one); else the one refusing fewest.
  */
-async function chooseApp(targets: readonly ProbeTarget[], tools: readonly ToolDefinition[]): Promise<{ probe?: AppProbe; view?: ProbeView; why?: string }> {
+async function chooseApp(targets: readonly ProbeTarget[], tools: readonly ToolDefinition[]): Promise<{ probe?: AppProbe; view?: ProbeView; why?: string; problem?: { where: string; text: string } }> {
   let best: { probe: AppProbe; view: ProbeView } | undefined;
   let why: string | undefined;
+  let problem: { where: string; text: string } | undefined;
   for (const target of targets.slice(0, MAX_CANDIDATES)) {
     let probe: AppProbe | undefined;
     try {
       probe = await AppProbe.boot(target.scenario, target.runtime);
       const view = await probe.view(tools);
+      if (view.sectionProblem !== undefined) problem ??= { where: `${target.scenario.name} on ${target.runtime.name}`, text: view.sectionProblem };
       if (view.sdk !== undefined && (best === undefined || view.refused.length < best.view.refused.length)) {
         const previous = best;
         best = { probe, view };
@@ -125,7 +128,7 @@ async function chooseApp(targets: readonly ProbeTarget[], tools: readonly ToolDe
     }
     if (best?.view.refused.length === 0) break;
   }
-  return best ?? (why === undefined ? {} : { why });
+  return best ?? { ...(why === undefined ? {} : { why }), ...(problem === undefined ? {} : { problem }) };
 }
 
 /** Each tool's SDK rendered alone, on demand and once: how a failure of the whole set is pinned on a tool. */

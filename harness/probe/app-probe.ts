@@ -6,7 +6,7 @@ import type { BootedApp } from '../assembly/boot.js';
 import type { RuntimeTarget } from '../assembly/runtimes.js';
 import type CannedModel from '../model/canned.js';
 import type { Scenario } from '../scenario/types.js';
-import { fencedBody } from '../snapshot/transcript.js';
+import { readSdkSection } from '../../contract/sdk-section.js';
 
 /** The user turn of a probe: the model answers it at once, so only the first request matters. */
 const PROBE_USER_TEXT = 'Describe the tools you can call.';
@@ -19,10 +19,12 @@ export interface ProbeView {
   request: ModelRequest;
   /** The text of the `tools:sdk` section; absent when the app sent none (a native-only mode). */
   section?: string;
-  /** The code inside the section's fence, when it is one fenced block. */
+  /** The code of the section's SDK block, when it has exactly one. */
   sdk?: string;
-  /** The fence's language tag. */
+  /** The info string of the block's fence. */
   fence?: string;
+  /** Why the section has no SDK block (none, several, or one never closed), naming the fences found. */
+  sectionProblem?: string;
   runCode?: WireTool;
   /** The tools the registry refused (a name the app already has, say), with its reason; the rest were in the request. */
   refused: Array<{ name: string; reason: string }>;
@@ -75,13 +77,14 @@ export class AppProbe {
     if (exchange === undefined) throw new Error(`the agent of ${this.scenario.file} sent the model no request`);
     const { request } = exchange;
     const section = request.system.find((s) => s.id === TOOLS_SDK_SECTION)?.text;
-    const fenced = fencedBody(section);
+    const read = section === undefined ? undefined : readSdkSection(section);
     const runCode = request.tools.find((t) => t.name === RUN_CODE_TOOL);
     return {
       request,
       refused,
       ...(section !== undefined ? { section } : {}),
-      ...(fenced ? { sdk: fenced.body, fence: fenced.fence } : {}),
+      ...(read?.block ? { sdk: read.block.body, fence: read.block.info } : {}),
+      ...(read?.problem !== undefined ? { sectionProblem: read.problem } : {}),
       ...(runCode ? { runCode } : {}),
     };
   }

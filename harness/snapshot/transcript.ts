@@ -6,6 +6,7 @@ import type { Isolation, Language } from '../../runtimes/seam/types.js';
 import type { RuntimeName } from '../scenario/types.js';
 import { Normalizer } from './normalize.js';
 import { RUN_CODE_TOOL, TOOLS_SDK_SECTION } from '../../contract/backend.js';
+import { readSdkSection, type SdkBlock } from '../../contract/sdk-section.js';
 
 /** What one scenario × runtime produced, before normalizing. */
 export interface RunRecord {
@@ -41,23 +42,22 @@ export function snapshotFiles(record: RunRecord, packageRoot: string): SnapshotF
 
   const first = record.exchanges[0]?.request;
   const sdkFile = SDK_FILE[record.language];
-  const sdk = first ? fencedBody(first.system.find((s) => s.id === TOOLS_SDK_SECTION)?.text) : undefined;
-  if (sdk !== undefined) files.set(sdkFile, normalizer.text(sdk.body));
+  const block = sdkBlockOf(first);
+  if (block !== undefined) files.set(sdkFile, normalizer.text(block.body));
   const runCode = first?.tools.find((t) => t.name === 'run_code');
   if (runCode) files.set(RUN_CODE_FILE, normalizer.text(JSON.stringify(runCode, null, 2) + '\n'));
 
-  files.set(TRANSCRIPT_FILE, normalizer.text(transcriptYaml(record, sdk && { file: sdkFile, ...sdk })));
+  files.set(TRANSCRIPT_FILE, normalizer.text(transcriptYaml(record, block && { file: sdkFile, block })));
   return files;
 }
 
-/** The code inside the section's fence, when the section is exactly one fenced block. */
-export function fencedBody(text: string | undefined): { fence: string; body: string } | undefined {
-  if (text === undefined) return undefined;
-  const match = /^(`{3,})([\w-]*)\n([\s\S]*\n)\1$/.exec(text);
-  return match ? { fence: match[2]!, body: match[3]! } : undefined;
+/** The SDK block of a request's `tools:sdk` section, when the section has exactly one. */
+export function sdkBlockOf(request: ModelRequest | undefined): SdkBlock | undefined {
+  const text = request?.system.find((s) => s.id === TOOLS_SDK_SECTION)?.text;
+  return text === undefined ? undefined : readSdkSection(text).block;
 }
 
-function transcriptYaml(record: RunRecord, sdk: { file: string; fence: string; body: string } | undefined): string {
+function transcriptYaml(record: RunRecord, sdk: SdkFile | undefined): string {
   const first = record.exchanges[0]?.request;
   const data: Record<string, unknown> = {
     scenario: record.scenario,
@@ -82,12 +82,35 @@ function transcriptYaml(record: RunRecord, sdk: { file: string; fence: string; b
   return toYaml(data);
 }
 
-function sections(system: SystemSection[], sdk: { file: string; fence: string } | undefined): unknown[] {
-  return system.map((s) => (s.id === TOOLS_SDK_SECTION && sdk ? { id: s.id, fence: sdk.fence, file: sdk.file } : { id: s.id, text: s.text }));
+/** Where the snapshot keeps the SDK block: the file holding its code, and the block with its prose. */
+interface SdkFile {
+  file: string;
+  block: SdkBlock;
+}
+
+/**
+ * The system sections; the `tools:sdk` section is its fence's info string and the file holding the block,
+ * with the prose before and after the block verbatim (only when there is some), and the fence lines when
+ * they are not plain ` ``` ` ones: enough to read the whole section as the model did, and to rebuild it.
+ */
+function sections(system: SystemSection[], sdk: SdkFile | undefined): unknown[] {
+  return system.map((s) => {
+    if (s.id !== TOOLS_SDK_SECTION || sdk === undefined) return { id: s.id, text: s.text };
+    const { block, file } = sdk;
+    return {
+      id: s.id,
+      ...(block.before !== '' ? { before: block.before } : {}),
+      fence: block.info,
+      ...(block.opening !== '```' + block.info ? { opening: block.opening } : {}),
+      file,
+      ...(block.closing !== '```' ? { closing: block.closing } : {}),
+      ...(block.after !== '' ? { after: block.after } : {}),
+    };
+  });
 }
 
 /** Each request shows only what is new since the previous one; a request that rewrites history shows it all. */
-function turns(record: RunRecord, sdk: { file: string; fence: string } | undefined): unknown[] {
+function turns(record: RunRecord, sdk: SdkFile | undefined): unknown[] {
   const first = record.exchanges[0]?.request;
   let previous: ChatMessage[] = [];
   return record.exchanges.map(({ request, response, error }, i) => {
