@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtModule } from '../../runtimes/seam/package-root.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
@@ -106,6 +107,24 @@ describe('plugin references', () => {
     expect([error.file, error.line, error.column]).toEqual([join(root, 'scenarios/demo.yml'), 8, 13]);
     expect(error.problem).toMatch(problem);
     expect(error.hint).toMatch(hint);
+  });
+
+  it.each([
+    ['file', () => pathToFileURL(join(outside, 'evil.ts')).href],
+    ['data', () => 'data:text/javascript,throw new Error("data code ran")'],
+    ['http', () => 'http://127.0.0.1:9/evil.mjs'],
+    ['node', () => 'node:child_process'],
+    ['FILE', () => 'FILE:' + join(outside, 'evil.ts')],
+  ])('refuses a reference with the %s: scheme at its line and column, before anything resolves or runs', async (scheme, ref) => {
+    const error = await refusal(scenario(ref()));
+    expect([error.file, error.line, error.column]).toEqual([join(root, 'scenarios/demo.yml'), 8, 13]);
+    expect(error.problem).toBe(`plugin ${JSON.stringify(ref())} has a scheme (${scheme}:)`);
+    expect(error.hint).toMatch(/package name/);
+  });
+
+  it.each(['@team/backend/../../evil', 'left-pad/./x', 'a b'])('refuses %s, which is no package name', async (ref) => {
+    const error = await refusal(scenario(ref));
+    expect(error.problem).toMatch(/neither a package name nor a relative path/);
   });
 
   it('refuses a relative path that climbs out of the root, and a symlink that leads out', async () => {

@@ -1,5 +1,5 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve as resolveImport } from 'import-meta-resolve';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
@@ -10,6 +10,12 @@ import type { CompositionEntry, ResolvedPlugin, Scenario } from './types.js';
 
 /** concord's own plugins a scenario may name, each a public entry point of the package. */
 export const CONCORD_PLUGINS = ['concord/tools', 'concord/agent'] as const;
+
+/**
+ * A package name (optionally `@scope/`) and an optional subpath, in the characters npm allows in names:
+ * no colon, no backslash, no leading dot or slash.
+ */
+const PACKAGE_REFERENCE = /^(@[A-Za-z0-9~-][A-Za-z0-9._~-]*\/)?[A-Za-z0-9~-][A-Za-z0-9._~-]*(\/(?!\.\.?(\/|$))[A-Za-z0-9._~@+-]+)*$/;
 
 /** Tried in this order when a relative reference names no extension. */
 const EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
@@ -51,8 +57,12 @@ function resolvePlugin(entry: CompositionEntry, scenarioFile: string, root: stri
   const at = entry.pluginAt ?? { line: entry.line, column: 1 };
   const fail = (problem: string, hint: string) => new InputError(scenarioFile, at.line, at.column, problem, hint);
   if (ref.startsWith('./') || ref.startsWith('../')) return { file: relativePlugin(ref, scenarioFile, root, fail) };
-  if (isAbsolute(ref) || ref.startsWith('.') || ref.includes('\\')) {
-    throw fail(`plugin ${JSON.stringify(ref)} is neither a package name nor a relative path`, 'write a package name (concord/tools) or a path starting with ./ or ../ relative to this file');
+  // A scheme (file:, data:, http:, node:) would let the resolver hand back code from anywhere; no package
+  // name holds a colon, so anything with one is refused before resolution is asked.
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(ref);
+  if (scheme || !PACKAGE_REFERENCE.test(ref)) {
+    const what = scheme ? `has a scheme (${scheme[1]}:)` : 'is neither a package name nor a relative path';
+    throw fail(`plugin ${JSON.stringify(ref)} ${what}`, 'write a package name (concord/tools, @team/backend/plugin) or a path starting with ./ or ../ relative to this file');
   }
   if (ref === 'concord' || ref.startsWith('concord/')) {
     if (!(CONCORD_PLUGINS as readonly string[]).includes(ref)) {
