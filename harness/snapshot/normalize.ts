@@ -14,16 +14,15 @@ export class Normalizer {
 
   private readonly places: Array<{ pattern: RegExp; replace: (match: string, ...groups: string[]) => string }>;
 
-  /** `root` is the project root: paths below it become `<root>/…`. */
-  constructor(root: string) {
+  /** `root` is the project root: paths below it become `<root>/…`; `concord` is where concord is installed. */
+  constructor(root: string, concord = packageRoot()) {
     const tmp = escape(tmpdir().replace(/\/+$/, ''));
-    const concord = packageRoot();
     // Machine paths never reach a snapshot: a file inside an installed package is named by the package and
     // its subpath, concord's own files (wherever concord is installed) by `concord/…`, the project by `<root>`.
     this.places = [
       { pattern: new RegExp(`(?:${escape(root)}|${escape(concord)})?/(?:[^\\s'"\`:]*/)?node_modules/((?:@[^/\\s'"\`]+/)?[^/\\s'"\`]+)`, 'g'), replace: (_m, name) => name! },
-      ...(inside(root, concord) ? [] : [{ pattern: new RegExp(escape(concord), 'g'), replace: () => 'concord' }]),
-      { pattern: new RegExp(escape(root), 'g'), replace: () => '<root>' },
+      ...(inside(root, concord) ? [] : [{ pattern: wholePath(concord), replace: () => 'concord' }]),
+      { pattern: wholePath(root), replace: () => '<root>' },
     ];
     this.rules = [
       { kind: 'tmp', pattern: new RegExp(`${tmp}/[^\\s'"\`:,;)\\]}>]+`, 'g') },
@@ -53,6 +52,15 @@ export class Normalizer {
     }
     return token;
   }
+}
+
+/**
+ * A folder's path only where it is a whole path or a path's leading folders: `/w/concord` in `/w/concord/x`
+ * but not in `/w/concord-api/x` (a sibling whose name it prefixes) nor in `/x/w/concord`.
+ */
+function wholePath(folder: string): RegExp {
+  const nameChar = String.raw`[\p{L}\p{N}\p{M}_.~+@-]`;
+  return new RegExp(`(?<!${nameChar})${escape(folder)}(?!${nameChar})`, 'gu');
 }
 
 function escape(text: string): string {
