@@ -51,7 +51,15 @@ export function summaryTable(results: readonly PairResult[], runtimes: readonly 
   return lines.join('\n');
 }
 
-const xml = (text: string) => text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+/** Code points XML 1.0 forbids in a document (its `Char` production), lone surrogates included. */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+const ENTITY: Readonly<Record<string, string>> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
+
+/** Element text: markup escaped, every character XML 1.0 cannot hold shown as U+FFFD, CR kept as CR. */
+const xml = (text: string) => text.replace(NOT_XML_CHAR, '\uFFFD').replace(/[<>&"\r]/g, (c) => ENTITY[c]!);
+/** An attribute value: as element text, and tabs and line ends kept (a parser would fold them to spaces). */
+const xmlAttr = (text: string) => xml(text).replace(/[\t\n]/g, (c) => ENTITY[c]!);
 
 /** JUnit XML: one test case per scenario × runtime, grouped by scenario. */
 export function junitXml(results: readonly PairResult[], obsolete: readonly string[]): string {
@@ -59,15 +67,15 @@ export function junitXml(results: readonly PairResult[], obsolete: readonly stri
     const cases = results.filter((r) => r.scenario === scenario);
     const body = cases.map((r) => {
       const seconds = ((r.times.assembly + r.times.model + r.times.runtime + r.times.checks) / 1000).toFixed(3);
-      const open = `    <testcase classname="${xml(scenario)}" name="${xml(r.runtime)}" time="${seconds}">`;
-      if (r.status === 'skipped') return `${open}<skipped message="${xml(r.reason ?? '')}"/></testcase>`;
+      const open = `    <testcase classname="${xmlAttr(scenario)}" name="${xmlAttr(r.runtime)}" time="${seconds}">`;
+      if (r.status === 'skipped') return `${open}<skipped message="${xmlAttr(r.reason ?? '')}"/></testcase>`;
       if (r.status === 'pass' || r.status === 'updated') return `${open}</testcase>`;
       const details = [r.reason, ...r.findings.map((f) => `${f.check}: ${f.message}`), ...r.verdicts.filter((v) => v.status !== 'same').map((v) => v.reason ?? (v.diff ? renderDiff(v.diff, false) : `${v.status}: ${v.path}`))].filter(Boolean).join('\n');
-      return `${open}<failure message="${xml(r.status)}">${xml(details)}</failure></testcase>`;
+      return `${open}<failure message="${xmlAttr(r.status)}">${xml(details)}</failure></testcase>`;
     });
     const failures = cases.filter((r) => r.status === 'mismatch' || r.status === 'failed').length;
     const skipped = cases.filter((r) => r.status === 'skipped').length;
-    return `  <testsuite name="${xml(scenario)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}">\n${body.join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${xmlAttr(scenario)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}">\n${body.join('\n')}\n  </testsuite>`;
   });
   if (obsolete.length > 0) {
     suites.push(`  <testsuite name="obsolete snapshots" tests="1" failures="1">\n    <testcase classname="snapshots" name="obsolete"><failure message="obsolete">${xml(obsolete.join('\n'))}</failure></testcase>\n  </testsuite>`);
