@@ -8,7 +8,8 @@ export const MAX_CLASS_NAME = 64;
 
 /** Names the SDK itself defines or uses; a derived class name never shadows one. */
 const RESERVED = [
-  'Any', 'Literal', 'NotRequired', 'TypedDict', 'Union', 'Tools', 'ToolCallError', 'tools',
+  'Any', 'Dict', 'List', 'Literal', 'NotRequired', 'Optional', 'Required', 'Tuple', 'TypedDict', 'Union',
+  'Tools', 'ToolCallError', 'tools',
   'str', 'int', 'float', 'bool', 'list', 'dict', 'None', 'Exception',
 ];
 

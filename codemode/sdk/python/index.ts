@@ -4,16 +4,9 @@ import type { SdkRenderer, ToolDefinition } from '../../tools/types.js';
 import { DEFAULT_PYTHON_FLOOR, isDunderName, pythonNameRules, type PythonNameRules } from '../identifiers/index.js';
 import { ClassNamer } from './class-names.js';
 import { pythonCommentLines, pythonDocstring, pythonStringLiteral } from './escape.js';
+import { pythonIdioms, type PythonIdioms } from './idioms.js';
 import { TypeExpressionWriter, type ClassJob, type RefScope } from './type-expressions.js';
 import { PYTHON_SDK_USAGE } from './usage.js';
-
-/**
- * The names come from `typing`, not `typing_extensions`: the block is prompt text that the model reads and
- * that concord compiles (never executes) on every CPython from the floor up. `compile()` does not resolve
- * imports, so `NotRequired` (a run-time name only from 3.11) costs nothing on 3.9, and the standard spelling
- * is the one a model knows best.
- */
-const IMPORTS = 'from typing import Any, Literal, NotRequired, TypedDict, Union';
 
 const INDENT = '    ';
 
@@ -74,16 +67,60 @@ function isClassField(key: string, rules: PythonNameRules): boolean {
   return rules.isBareName(key) && !isDunderName(key);
 }
 
+/** One `TypedDict` statement: its name, the base it extends, its totality and its keys (sorted). */
+interface TypedDictPart {
+  name: string;
+  base: string;
+  total: boolean;
+  keys: string[];
+  classForm: boolean;
+}
+
 /**
- * The `TypedDict` for one object schema. Keys that cannot be written as class-body fields (keywords,
- * non-identifiers, private or dunder names) switch the whole class to the functional form, which holds
- * any key as a string.
+ * How one object schema becomes `TypedDict` statements. From 3.11 one class marks optional keys
+ * `NotRequired[...]`. Older floors have no such name at run time, so totality carries it: one class when
+ * every key is required (or every key optional, `total=False`); otherwise the keys written in a functional
+ * or base class (`_NameRequired` / `_NameOptional`) and the rest in `Name`, which extends it. Keys that
+ * cannot be class-body fields need the functional form, which takes no base: when both groups hold such
+ * keys, one `total=False` form keeps them all and a comment marks each required key.
+ */
+function typedDictParts(name: string, keys: string[], required: ReadonlySet<string>, rules: PythonNameRules, idioms: PythonIdioms): TypedDictPart[] {
+  const classable = (group: string[]) => group.every((key) => isClassField(key, rules));
+  const requiredKeys = keys.filter((key) => required.has(key));
+  const optionalKeys = keys.filter((key) => !required.has(key));
+  if (idioms.notRequired || optionalKeys.length === 0 || requiredKeys.length === 0) {
+    return [{ name, base: 'TypedDict', total: idioms.notRequired || optionalKeys.length === 0, keys, classForm: classable(keys) }];
+  }
+  const requiredClassable = classable(requiredKeys);
+  const optionalClassable = classable(optionalKeys);
+  if (optionalClassable) {
+    const base = `_${name}Required`;
+    return [
+      { name: base, base: 'TypedDict', total: true, keys: requiredKeys, classForm: requiredClassable },
+      { name, base, total: false, keys: optionalKeys, classForm: true },
+    ];
+  }
+  if (requiredClassable) {
+    const base = `_${name}Optional`;
+    return [
+      { name: base, base: 'TypedDict', total: false, keys: optionalKeys, classForm: false },
+      { name, base, total: true, keys: requiredKeys, classForm: true },
+    ];
+  }
+  return [{ name, base: 'TypedDict', total: false, keys, classForm: false }];
+}
+
+/**
+ * The `TypedDict` statements for one object schema (see `typedDictParts`), the description on the class the
+ * SDK names. Field types are written in sorted key order whatever the parts, so nested class names do not
+ * depend on the floor.
  */
 function writeClass(
   job: ClassJob,
   writer: TypeExpressionWriter,
   namer: ClassNamer,
   rules: PythonNameRules,
+  idioms: PythonIdioms,
 ): string[] {
   if (job.alias) {
     const description = annotationText(job.schema);
@@ -93,60 +130,81 @@ function writeClass(
   const properties = job.schema.properties as Record<string, unknown>;
   const keys = Object.keys(properties).sort(compareCodeUnits);
   const required = new Set(Array.isArray(job.schema.required) ? job.schema.required : []);
-  const classForm = keys.every((key) => isClassField(key, rules));
-  const description = annotationText(job.schema);
-  const lines: string[] = [];
-  if (classForm) {
-    lines.push(`class ${job.name}(TypedDict):`);
-    if (description !== '') lines.push(`${INDENT}${pythonDocstring(description, INDENT)}`);
-  } else {
-    if (description !== '') lines.push(...pythonCommentLines(description, ''));
-    lines.push(`${job.name} = TypedDict(`, `${INDENT}${pythonStringLiteral(job.name)},`, `${INDENT}{`);
-  }
-  const fieldIndent = classForm ? INDENT : INDENT + INDENT;
+  const parts = typedDictParts(job.name, keys, required, rules, idioms);
+  const partOf = new Map<string, TypedDictPart>();
+  for (const part of parts) for (const key of part.keys) partOf.set(key, part);
+  const wrapsOptional = (key: string) => idioms.notRequired && !required.has(key);
+
+  const fieldLines = new Map<string, string[]>();
   for (const key of keys) {
     const schema = properties[key];
-    const optional = !required.has(key);
+    const part = partOf.get(key)!;
     // Brackets already open around the type: `TypedDict(` and `{` in the functional form, `NotRequired[`.
-    const depth = (classForm ? 0 : 2) + (optional ? 1 : 0);
+    const depth = (part.classForm ? 0 : 2) + (wrapsOptional(key) ? 1 : 0);
     const segment = namer.pascalCase(key) || 'Field';
     const type = writer.write(schema, `${job.name}${segment}`, depth, job.scope);
-    const annotated = optional ? `NotRequired[${type}]` : type;
+    const annotated = wrapsOptional(key) ? `NotRequired[${type}]` : type;
+    const fieldIndent = part.classForm ? INDENT : INDENT + INDENT;
+    const lines: string[] = [];
     if (isRecord(schema)) {
       const fieldDoc = annotationText(schema);
       if (fieldDoc !== '') lines.push(...pythonCommentLines(fieldDoc, fieldIndent));
     }
-    lines.push(classForm ? `${INDENT}${key}: ${annotated}` : `${fieldIndent}${pythonStringLiteral(key)}: ${annotated},`);
+    // Only a form that mixes both kinds of key without NotRequired needs to say which ones are required.
+    if (!part.total && required.has(key)) lines.push(`${fieldIndent}# required`);
+    lines.push(part.classForm ? `${INDENT}${key}: ${annotated}` : `${fieldIndent}${pythonStringLiteral(key)}: ${annotated},`);
+    fieldLines.set(key, lines);
   }
-  if (!classForm) lines.push(`${INDENT}},`, ')');
+
+  const description = annotationText(job.schema);
+  const lines: string[] = [];
+  for (const part of parts) {
+    if (lines.length > 0) lines.push('', '');
+    const described = part.name === job.name && description !== '';
+    if (part.classForm) {
+      lines.push(`class ${part.name}(${part.base}${part.total ? '' : ', total=False'}):`);
+      if (described) lines.push(`${INDENT}${pythonDocstring(description, INDENT)}`);
+      for (const key of part.keys) lines.push(...fieldLines.get(key)!);
+    } else {
+      if (described) lines.push(...pythonCommentLines(description, ''));
+      lines.push(`${part.name} = TypedDict(`, `${INDENT}${pythonStringLiteral(part.name)},`, `${INDENT}{`);
+      for (const key of part.keys) lines.push(...fieldLines.get(key)!);
+      lines.push(`${INDENT}},`);
+      if (!part.total) lines.push(`${INDENT}total=False,`);
+      lines.push(')');
+    }
+  }
   return lines;
 }
 
 /**
  * The Python `tools:sdk` section: usage prose, a `TypedDict` per object schema (nested classes before the
  * classes that use them), `ToolCallError`, a `Tools` class with one `async def` per tool in code-unit
- * order of names, and `tools: Tools`. The text compiles on every CPython from the floor (default 3.9) up,
- * whatever the tool names and schemas; the same tool set in any order gives the same bytes.
+ * order of names, and `tools: Tools`. The text imports as a module on every CPython from the floor
+ * (default 3.9) up, whatever the tool names and schemas: it uses only the typing idioms the floor runs.
+ * The same tool set in any order gives the same bytes.
  * Throws only for an unsupported `pythonFloor` (a configuration error, not a tool-set one).
  */
 export const renderPythonSdk: SdkRenderer = (tools, options) => {
-  const rules = pythonNameRules(options?.pythonFloor ?? DEFAULT_PYTHON_FLOOR);
+  const floor = options?.pythonFloor ?? DEFAULT_PYTHON_FLOOR;
+  const rules = pythonNameRules(floor);
+  const idioms = pythonIdioms(floor);
   const ordered = sortedTools(tools);
   const namer = new ClassNamer(rules);
   const isMethodName = (name: string): boolean => rules.isBareName(name) && !isDunderName(name);
   // A method of `Tools` named like a class would shadow it in the annotations that follow it.
   for (const tool of ordered) if (isMethodName(tool.name)) namer.reserve(tool.name);
 
-  const writer = new TypeExpressionWriter(namer);
+  const writer = new TypeExpressionWriter(namer, idioms);
   let nextJob = 0;
   const writePendingClasses = (): string[][] => {
     const blocks: string[][] = [];
-    while (nextJob < writer.jobs.length) blocks.push(writeClass(writer.jobs[nextJob++]!, writer, namer, rules));
+    while (nextJob < writer.jobs.length) blocks.push(writeClass(writer.jobs[nextJob++]!, writer, namer, rules, idioms));
     // Jobs are queued parent first; a class reads best after the classes its fields name.
     return blocks.reverse();
   };
 
-  const blocks: string[][] = [[...PYTHON_SDK_USAGE, IMPORTS]];
+  const blocks: string[][] = [[...PYTHON_SDK_USAGE, idioms.imports]];
   const members: string[][] = [];
   for (const tool of ordered) {
     const base = namer.toolBase(tool.name);

@@ -90,12 +90,13 @@ describe('layout', () => {
 });
 
 describe('TypedDicts', () => {
-  it('marks optional fields NotRequired, sorts fields, and names nested classes after parent + field', () => {
-    const text = renderPythonSdk([
-      tool('get_weather', obj({ where: obj({ lat: { type: 'number' } }, ['lat']), units: { enum: ['c', 'f'] } }, ['where']), {
-        output: { type: 'array', items: obj({ temp: { type: 'number', description: 'Celsius' } }, ['temp']) },
-      }),
-    ]);
+  const weather = tool('get_weather', obj({ where: obj({ lat: { type: 'number' } }, ['lat']), units: { enum: ['c', 'f'] } }, ['where']), {
+    output: { type: 'array', items: obj({ temp: { type: 'number', description: 'Celsius' } }, ['temp']) },
+  });
+
+  it('from 3.11 marks optional fields NotRequired, sorts fields, and names nested classes after parent + field', () => {
+    const text = renderPythonSdk([weather], { pythonFloor: '3.11' });
+    expect(text).toContain('from typing import Any, Literal, NotRequired, TypedDict, Union\n');
     expect(text).toContain(
       'class GetWeatherArgsWhere(TypedDict):\n    lat: float\n\n\nclass GetWeatherArgs(TypedDict):\n' +
         '    units: NotRequired[Literal["c", "f"]]\n    where: GetWeatherArgsWhere\n',
@@ -106,24 +107,66 @@ describe('TypedDicts', () => {
     expect(text.indexOf('class GetWeatherArgsWhere')).toBeLessThan(text.indexOf('class GetWeatherArgs('));
   });
 
+  it('before 3.11 keeps required keys in a base class and optional ones in a total=False subclass', () => {
+    for (const floor of ['3.9', '3.10'] as const) {
+      const text = renderPythonSdk([weather], { pythonFloor: floor });
+      expect(text).not.toContain('NotRequired');
+      expect(text).toContain(
+        'class GetWeatherArgsWhere(TypedDict):\n    lat: float\n\n\nclass _GetWeatherArgsRequired(TypedDict):\n' +
+          '    where: GetWeatherArgsWhere\n\n\nclass GetWeatherArgs(_GetWeatherArgsRequired, total=False):\n' +
+          '    units: Literal["c", "f"]\n',
+      );
+      expect(text).toContain('async def get_weather(self, args: GetWeatherArgs) -> list[GetWeatherOutputItem]:');
+    }
+    // All keys optional: one total=False class, no base.
+    expect(renderPythonSdk([tool('t', obj({ a: { type: 'string' } }))], { pythonFloor: '3.10' })).toContain(
+      'class TArgs(TypedDict, total=False):\n    a: str\n',
+    );
+  });
+
+  it('writes unions with | from 3.10, as Optional and Union before, and builtin generics from 3.9', () => {
+    const unions = tool('u', obj({ a: { oneOf: [{ type: 'string' }, { type: 'null' }] }, b: { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] }, c: { type: 'array', items: { type: 'object', additionalProperties: { type: 'integer' } } } }, ['a', 'b', 'c']));
+    const at = (floor: '3.8' | '3.9' | '3.10') => renderPythonSdk([unions], { pythonFloor: floor });
+    expect(at('3.10')).toContain('class UArgs(TypedDict):\n    a: str | None\n    b: str | int | None\n    c: list[dict[str, int]]\n');
+    expect(at('3.10')).toContain('from typing import Any, Literal, TypedDict, Union\n');
+    expect(at('3.9')).toContain('class UArgs(TypedDict):\n    a: Optional[str]\n    b: Union[str, int, None]\n    c: list[dict[str, int]]\n');
+    expect(at('3.9')).toContain('from typing import Any, Literal, Optional, TypedDict, Union\n');
+    expect(at('3.8')).toContain('    c: List[Dict[str, int]]\n');
+    expect(at('3.8')).toContain('from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union\n');
+    for (const floor of ['3.8', '3.9'] as const) expect(at(floor)).not.toMatch(/ \| /);
+  });
+
   it('uses the functional form when a key cannot be a class-body field', () => {
     for (const key of ['class', 'a-b', '__private', '__dunder__', '\ufb01', '1x', '__peg_parser__', '']) {
-      const text = renderPythonSdk([tool('t', obj({ [key]: { type: 'string' }, ok: { type: 'integer' } }, ['ok']))]);
+      const tools = [tool('t', obj({ [key]: { type: 'string' }, ok: { type: 'integer' } }, ['ok']))];
       const fields = [`${pythonStringLiteral(key)}: NotRequired[str],`, '"ok": int,'];
       if (key > 'ok') fields.reverse();
-      expect(text, key).toContain(`TArgs = TypedDict(\n    "TArgs",\n    {\n        ${fields.join('\n        ')}\n    },\n)`);
+      expect(renderPythonSdk(tools, { pythonFloor: '3.11' }), key).toContain(`TArgs = TypedDict(\n    "TArgs",\n    {\n        ${fields.join('\n        ')}\n    },\n)`);
+      // Before 3.11 the optional odd key goes to a functional total=False base; the required key stays a field.
+      expect(renderPythonSdk(tools), key).toContain(
+        `_TArgsOptional = TypedDict(\n    "_TArgsOptional",\n    {\n        ${pythonStringLiteral(key)}: str,\n    },\n    total=False,\n)\n\n\n` +
+          'class TArgs(_TArgsOptional):\n    ok: int\n',
+      );
     }
-    expect(renderPythonSdk([tool('t', obj({ match: { type: 'string' } }))])).toContain('class TArgs(TypedDict):\n    match: NotRequired[str]');
+    expect(renderPythonSdk([tool('t', obj({ match: { type: 'string' } }))], { pythonFloor: '3.11' })).toContain('class TArgs(TypedDict):\n    match: NotRequired[str]');
+    // A required odd key goes to a functional base; the optional field to the subclass.
+    expect(renderPythonSdk([tool('t', obj({ 'a-b': { type: 'string' }, ok: { type: 'integer' } }, ['a-b']))])).toContain(
+      '_TArgsRequired = TypedDict(\n    "_TArgsRequired",\n    {\n        "a-b": str,\n    },\n)\n\n\nclass TArgs(_TArgsRequired, total=False):\n    ok: int\n',
+    );
+    // Odd keys on both sides: one total=False form, each required key marked.
+    expect(renderPythonSdk([tool('t', obj({ 'a-b': { type: 'string' }, 'c-d': { type: 'integer' } }, ['c-d']))])).toContain(
+      'TArgs = TypedDict(\n    "TArgs",\n    {\n        "a-b": str,\n        # required\n        "c-d": int,\n    },\n    total=False,\n)',
+    );
   });
 
   it('puts a description first in the class body', () => {
     const text = renderPythonSdk([tool('t', { ...obj({ a: { type: 'null' } }), description: 'A "thing"' })]);
-    expect(text).toContain('class TArgs(TypedDict):\n    """A "thing\\""""\n    a: NotRequired[None]');
+    expect(text).toContain('class TArgs(TypedDict, total=False):\n    """A "thing\\""""\n    a: None');
   });
 });
 
 describe('class names', () => {
-  const argsClass = (name: string) => /class (\S+)\(TypedDict\)/u.exec(renderPythonSdk([tool(name, obj({ a: { type: 'string' } }))]))?.[1];
+  const argsClass = (name: string) => /class (\S+)\(TypedDict(?:, total=False)?\)/u.exec(renderPythonSdk([tool(name, obj({ a: { type: 'string' } }))]))?.[1];
 
   it('prefixes a name that cannot start an identifier, then normalizes the join', () => {
     expect(argsClass('3d-model')).toBe('Tool3dModelArgs');
@@ -135,7 +178,7 @@ describe('class names', () => {
   it('normalizes Hangul jamo composed across a parent + field join', () => {
     // Field U+1100 (L) ends the class name TArgsᄀ; its field U+1161 (V) joins on and composes to U+AC00.
     const text = renderPythonSdk([tool('t', obj({ '\u1100': obj({ '\u1161': obj({ b: { type: 'string' } }) }) }))]);
-    const names = [...text.matchAll(/^class (\S+)\(TypedDict\)/gmu)].map((m) => m[1]!);
+    const names = [...text.matchAll(/^class (\S+)\(TypedDict(?:, total=False)?\)/gmu)].map((m) => m[1]!);
     for (const name of names) expect(name.normalize('NFKC'), name).toBe(name);
     expect(names.sort()).toEqual(['TArgs', 'TArgs\u1100', 'TArgs\uac00']);
   });
@@ -149,21 +192,21 @@ describe('class names', () => {
       tool('\uff21b', obj({ x: { type: 'string' } })),
       tool('Ab', obj({ x: { type: 'string' } })),
     ]);
-    const names = [...text.matchAll(/^(?:class (\S+)\(TypedDict\)|(\S+) = TypedDict\()/gmu)].map((m) => m[1] ?? m[2]);
+    const names = [...text.matchAll(/^(?:class (\S+)\(TypedDict(?:, total=False)?\)|(\S+) = TypedDict\()/gmu)].map((m) => m[1] ?? m[2]);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toEqual(expect.arrayContaining(['ABArgs', 'ABArgs2', 'AbArgs', 'AbArgs2', 'AbArgs3']));
   });
 
   it('does not upper-case to a letter the floor lacks', () => {
     expect(argsClass('\u019bx')).toBe('\u019bxArgs');
-    expect(/class (\S+)\(TypedDict\)/u.exec(renderPythonSdk([tool('\u019bx', obj({ a: { type: 'string' } }))], { pythonFloor: '3.14' }))?.[1]).toBe('\ua7dcxArgs');
+    expect(/class (\S+)\(TypedDict(?:, total=False)?\)/u.exec(renderPythonSdk([tool('\u019bx', obj({ a: { type: 'string' } }))], { pythonFloor: '3.14' }))?.[1]).toBe('\ua7dcxArgs');
   });
 
   it('caps names so a 4,000-deep single-field chain stays linear in size', () => {
     let schema: unknown = { type: 'string' };
     for (let i = 0; i < 4000; i++) schema = obj({ field: schema }, ['field']);
     const text = renderPythonSdk([tool('deep', schema)]);
-    const names = [...text.matchAll(/^class (\S+)\(TypedDict\)/gmu)].map((m) => m[1]!);
+    const names = [...text.matchAll(/^class (\S+)\(TypedDict(?:, total=False)?\)/gmu)].map((m) => m[1]!);
     expect(names.length).toBe(4000);
     expect(new Set(names).size).toBe(4000);
     for (const name of names) expect([...name].length).toBeLessThanOrEqual(MAX_CLASS_NAME + 4);
@@ -174,7 +217,7 @@ describe('class names', () => {
 describe('values and limits', () => {
   it('writes integers exactly, 1e300 and 2^53 + 2 included, and non-integral numbers as float', () => {
     const text = renderPythonSdk([tool('n', obj({ a: { enum: [1e300, 2 ** 53 + 2, -5, 0.5] } }, ['a']))]);
-    expect(text).toContain(`a: Literal[${BigInt(1e300)}, 9007199254740994, -5] | float`);
+    expect(text).toContain(`a: Union[Literal[${BigInt(1e300)}, 9007199254740994, -5], float]`);
     expect(BigInt(1e300).toString()).toMatch(/^1000000000000000052504760255204420248704468581108159154915854115511802457988908195786371375080447864043704443832883878176942523235360430575644792184786706982848387200926575803737830233794788090059368953234970799945081119038967640880074652742780142494579258788820056842838115669472196386865459400540160$/);
   });
 
@@ -196,10 +239,10 @@ describe('values and limits', () => {
 
   it('merges const and enum arms into one Literal and writes a long union flat', () => {
     const arms = Array.from({ length: 5000 }, (_, i) => ({ const: `v${i}` }));
-    const merged = renderPythonSdk([tool('u', obj({ a: { oneOf: [{ type: 'string' }, ...arms, { type: 'null' }] } }, ['a']))]);
+    const merged = renderPythonSdk([tool('u', obj({ a: { oneOf: [{ type: 'string' }, ...arms, { type: 'null' }] } }, ['a']))], { pythonFloor: '3.10' });
     expect(merged).toMatch(/ {4}a: str \| Literal\["v0", "v1", .*"v4999"\] \| None\n/);
     const objects = Array.from({ length: 10 }, (_, i) => obj({ [`k${i}`]: { type: 'integer' } }));
-    const flat = renderPythonSdk([tool('u', obj({ a: { oneOf: objects } }, ['a']))]);
+    const flat = renderPythonSdk([tool('u', obj({ a: { oneOf: objects } }, ['a']))], { pythonFloor: '3.10' });
     expect(flat).toContain('    a: Union[UArgsA, UArgsA2, UArgsA3, UArgsA4, UArgsA5, UArgsA6, UArgsA7, UArgsA8, UArgsA9, UArgsA10]\n');
     expect(flat).not.toMatch(/UArgsA \|/);
   });
@@ -216,7 +259,7 @@ describe('values and limits', () => {
       tool('bad', { type: 'object', properties: { a: { type: 'date' } } }, { output: { anyOf: [] } }),
       { name: 7, description: null, parameters: null } as unknown as ToolDefinition,
     ]);
-    expect(text).toContain('class BadArgs(TypedDict):\n    a: NotRequired[Any]\n');
+    expect(text).toContain('class BadArgs(TypedDict, total=False):\n    a: Any\n');
     expect(text).toContain('async def bad(self, args: BadArgs) -> Any:');
     expect(text).toContain('# await tools["7"](args: Any) -> Any');
   });

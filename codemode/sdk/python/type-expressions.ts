@@ -1,6 +1,7 @@
 import type { CoreDefinition, CoreSchema } from '../../schema/core.js';
 import type { ClassNamer } from './class-names.js';
 import { pythonStringLiteral } from './escape.js';
+import type { PythonIdioms } from './idioms.js';
 
 /**
  * Most brackets open at once anywhere in the block. CPython 3.9+ refuses more than 200 (3.8: 98, 3.6 and
@@ -88,10 +89,12 @@ function scalarChoices(schema: Record<string, unknown>): unknown[] | undefined {
 export class TypeExpressionWriter {
   readonly jobs: ClassJob[] = [];
   readonly #namer: ClassNamer;
+  readonly #idioms: PythonIdioms;
   #scope: RefScope = { definitions: new Map(), names: new Map(), rootHint: 'Root' };
 
-  constructor(namer: ClassNamer) {
+  constructor(namer: ClassNamer, idioms: PythonIdioms) {
     this.#namer = namer;
+    this.#idioms = idioms;
   }
 
   /**
@@ -102,18 +105,19 @@ export class TypeExpressionWriter {
     this.#scope = scope;
     const frames: Frame[] = [{ op: 'type', schema, hint, depth }];
     const results: string[] = [];
+    const { list, dict, tuple } = this.#idioms;
     while (frames.length > 0) {
       const frame = frames.pop()!;
       if (frame.op === 'list') {
-        results.push(`list[${results.pop()!}]`);
+        results.push(`${list}[${results.pop()!}]`);
       } else if (frame.op === 'dict') {
-        results.push(`dict[str, ${results.pop()!}]`);
+        results.push(`${dict}[str, ${results.pop()!}]`);
       } else if (frame.op === 'tuple') {
         const members = results.splice(results.length - frame.count, frame.count);
-        results.push(`tuple[${members.length === 0 ? '()' : members.join(', ')}]`);
+        results.push(`${tuple}[${members.length === 0 ? '()' : members.join(', ')}]`);
       } else if (frame.op === 'union') {
         const members = results.splice(results.length - frame.count, frame.count);
-        results.push(joinUnion(members, frame));
+        results.push(joinUnion(members, frame, this.#idioms.pipeUnions));
       } else {
         this.#expand(frame, frames, results);
       }
@@ -144,7 +148,7 @@ export class TypeExpressionWriter {
         frames.push({ op: 'list' }, { op: 'type', schema: { oneOf: arms }, hint: `${hint}Item`, depth: depth + 1 });
         return;
       }
-      if (!('items' in schema)) return void results.push('list[Any]');
+      if (!('items' in schema)) return void results.push(`${this.#idioms.list}[Any]`);
       frames.push({ op: 'list' }, { op: 'type', schema: schema.items, hint: `${hint}Item`, depth: depth + 1 });
       return;
     }
@@ -152,7 +156,7 @@ export class TypeExpressionWriter {
       const properties = schema.properties;
       if (!isRecord(properties) || Object.keys(properties).length === 0) {
         if (depth + 1 > MAX_NESTING) return void results.push('Any');
-        if (!isRecord(schema.additionalProperties)) return void results.push('dict[str, Any]');
+        if (!isRecord(schema.additionalProperties)) return void results.push(`${this.#idioms.dict}[str, Any]`);
         frames.push({ op: 'dict' }, { op: 'type', schema: schema.additionalProperties, hint: `${hint}Value`, depth: depth + 1 });
         return;
       }
@@ -219,7 +223,7 @@ export class TypeExpressionWriter {
     if (hasFloat) others.push({ type: 'number' });
     const memberCount = others.length + (literals.length > 0 ? 1 : 0);
     if (memberCount === 0) return void results.push('Any');
-    const bracketed = memberCount > MAX_PIPE_MEMBERS;
+    const bracketed = memberCount > MAX_PIPE_MEMBERS || !this.#idioms.pipeUnions;
     const inner = bracketed ? depth + 1 : depth;
     if (inner > MAX_NESTING || (literals.length > 0 && inner + 1 > MAX_NESTING)) return void results.push('Any');
     if (literals.length === 0) literalAt = -1;
@@ -228,10 +232,7 @@ export class TypeExpressionWriter {
   }
 }
 
-function joinUnion(
-  rendered: string[],
-  frame: Extract<Frame, { op: 'union' }>,
-): string {
+function joinUnion(rendered: string[], frame: Extract<Frame, { op: 'union' }>, pipeUnions: boolean): string {
   const members: string[] = [];
   const seen = new Set<string>();
   for (let i = 0; i <= rendered.length; i++) {
@@ -244,6 +245,8 @@ function joinUnion(
     members.push(member);
   }
   if (members.length === 1) return members[0]!;
+  // Before 3.10 `|` between types is a TypeError when the module runs: one type or None reads as Optional.
+  if (!pipeUnions && members.length === 2 && members.includes('None')) return `Optional[${members.find((m) => m !== 'None')!}]`;
   // `"Node" | None` is an operator applied to a string; a subscript holds forward references anywhere.
   const bracketed = frame.bracketed || members.some((member) => member.startsWith('"'));
   return bracketed ? `Union[${members.join(', ')}]` : members.join(' | ');

@@ -4,7 +4,7 @@
 # name them in code. Pass arguments as a plain dict; results come back as plain dicts, lists and values.
 # Call a tool with `await tools.name({...})`; a tool listed only in a comment is called by its exact
 # name: `await tools["name"]({...})`. A failed call raises ToolCallError, whose `toolName` names the tool.
-from typing import Any, Literal, NotRequired, TypedDict, Union
+from typing import Any, Literal, Optional, TypedDict, Union
 
 
 class FirecrawlScrapeArgsScreenshotOptionsViewport(TypedDict):
@@ -12,10 +12,10 @@ class FirecrawlScrapeArgsScreenshotOptionsViewport(TypedDict):
     width: float
 
 
-class FirecrawlScrapeArgsScreenshotOptions(TypedDict):
-    fullPage: NotRequired[bool]
-    quality: NotRequired[float]
-    viewport: NotRequired[FirecrawlScrapeArgsScreenshotOptionsViewport]
+class FirecrawlScrapeArgsScreenshotOptions(TypedDict, total=False):
+    fullPage: bool
+    quality: float
+    viewport: FirecrawlScrapeArgsScreenshotOptionsViewport
 
 
 class FirecrawlScrapeArgsQueryOptions(TypedDict):
@@ -25,62 +25,71 @@ class FirecrawlScrapeArgsQueryOptions(TypedDict):
     prompt: str
 
 
-class FirecrawlScrapeArgsProfile(TypedDict):
+class _FirecrawlScrapeArgsProfileRequired(TypedDict):
     name: str
-    saveChanges: NotRequired[bool]
 
 
-class FirecrawlScrapeArgsPdfOptions(TypedDict):
+class FirecrawlScrapeArgsProfile(_FirecrawlScrapeArgsProfileRequired, total=False):
+    saveChanges: bool
+
+
+class FirecrawlScrapeArgsPdfOptions(TypedDict, total=False):
     # 1 ≤ value ≤ 10000
-    maxPages: NotRequired[int]
+    maxPages: int
 
 
-class FirecrawlScrapeArgsLocation(TypedDict):
-    country: NotRequired[str]
-    languages: NotRequired[list[str]]
+class FirecrawlScrapeArgsLocation(TypedDict, total=False):
+    country: str
+    languages: list[str]
 
 
-class FirecrawlScrapeArgsJsonOptions(TypedDict):
-    prompt: NotRequired[str]
-    schema: NotRequired[dict[str, Any]]
+class FirecrawlScrapeArgsJsonOptions(TypedDict, total=False):
+    prompt: str
+    schema: dict[str, Any]
 
 
-class FirecrawlScrapeArgsActionsItem(TypedDict):
-    direction: NotRequired[Literal["up", "down"]]
-    fullPage: NotRequired[bool]
-    key: NotRequired[str]
-    milliseconds: NotRequired[float]
-    script: NotRequired[str]
-    selector: NotRequired[str]
-    text: NotRequired[str]
+class _FirecrawlScrapeArgsActionsItemRequired(TypedDict):
     type: Literal["wait", "screenshot", "scroll", "scrape", "click", "write", "press", "executeJavascript", "generatePDF"]
 
 
-class FirecrawlScrapeArgs(TypedDict):
-    actions: NotRequired[list[FirecrawlScrapeArgsActionsItem]]
-    excludeTags: NotRequired[list[str]]
-    formats: NotRequired[list[Literal["markdown", "html", "rawHtml", "screenshot", "links", "summary", "changeTracking", "branding", "json", "query", "audio"]]]
-    includeTags: NotRequired[list[str]]
-    jsonOptions: NotRequired[FirecrawlScrapeArgsJsonOptions]
-    location: NotRequired[FirecrawlScrapeArgsLocation]
-    lockdown: NotRequired[bool]
-    maxAge: NotRequired[float]
-    mobile: NotRequired[bool]
-    onlyMainContent: NotRequired[bool]
-    parsers: NotRequired[list[Literal["pdf"]]]
-    pdfOptions: NotRequired[FirecrawlScrapeArgsPdfOptions]
-    profile: NotRequired[FirecrawlScrapeArgsProfile]
-    proxy: NotRequired[Literal["basic", "stealth", "enhanced", "auto"]]
-    queryOptions: NotRequired[FirecrawlScrapeArgsQueryOptions]
-    redactPII: NotRequired[bool]
-    removeBase64Images: NotRequired[bool]
-    screenshotOptions: NotRequired[FirecrawlScrapeArgsScreenshotOptions]
-    skipTlsVerification: NotRequired[bool]
-    storeInCache: NotRequired[bool]
+class FirecrawlScrapeArgsActionsItem(_FirecrawlScrapeArgsActionsItemRequired, total=False):
+    direction: Literal["up", "down"]
+    fullPage: bool
+    key: str
+    milliseconds: float
+    script: str
+    selector: str
+    text: str
+
+
+class _FirecrawlScrapeArgsRequired(TypedDict):
     # format: uri
     url: str
-    waitFor: NotRequired[float]
-    zeroDataRetention: NotRequired[bool]
+
+
+class FirecrawlScrapeArgs(_FirecrawlScrapeArgsRequired, total=False):
+    actions: list[FirecrawlScrapeArgsActionsItem]
+    excludeTags: list[str]
+    formats: list[Literal["markdown", "html", "rawHtml", "screenshot", "links", "summary", "changeTracking", "branding", "json", "query", "audio"]]
+    includeTags: list[str]
+    jsonOptions: FirecrawlScrapeArgsJsonOptions
+    location: FirecrawlScrapeArgsLocation
+    lockdown: bool
+    maxAge: float
+    mobile: bool
+    onlyMainContent: bool
+    parsers: list[Literal["pdf"]]
+    pdfOptions: FirecrawlScrapeArgsPdfOptions
+    profile: FirecrawlScrapeArgsProfile
+    proxy: Literal["basic", "stealth", "enhanced", "auto"]
+    queryOptions: FirecrawlScrapeArgsQueryOptions
+    redactPII: bool
+    removeBase64Images: bool
+    screenshotOptions: FirecrawlScrapeArgsScreenshotOptions
+    skipTlsVerification: bool
+    storeInCache: bool
+    waitFor: float
+    zeroDataRetention: bool
 
 
 class ToolCallError(Exception):

@@ -4,52 +4,61 @@
 # name them in code. Pass arguments as a plain dict; results come back as plain dicts, lists and values.
 # Call a tool with `await tools.name({...})`; a tool listed only in a comment is called by its exact
 # name: `await tools["name"]({...})`. A failed call raises ToolCallError, whose `toolName` names the tool.
-from typing import Any, Literal, NotRequired, TypedDict, Union
+from typing import Any, Literal, Optional, TypedDict, Union
 
 
-class Tag(TypedDict):
-    id: NotRequired[int]
-    label: NotRequired[str]
+class Tag(TypedDict, total=False):
+    id: int
+    label: str
 
 
-class Dog(TypedDict):
+class _DogRequired(TypedDict):
     # read-only; format: int64
     id: int
-    # length ≤ 64
-    name: NotRequired[str | None]
     # value ≥ 0
-    packSize: int | None
+    packSize: Optional[int]
     petType: Literal["Dog"]
-    tags: NotRequired[list[Tag] | None]
 
 
-class Cat(TypedDict):
-    # default: "lazy"
-    huntingSkill: NotRequired[Literal["lazy", "aggressive"]]
+class Dog(_DogRequired, total=False):
+    # length ≤ 64
+    name: Optional[str]
+    tags: Optional[list[Tag]]
+
+
+class _CatRequired(TypedDict):
     # read-only; format: int64
     id: int
-    # length ≤ 64
-    name: NotRequired[str | None]
     petType: Literal["cat"]
-    tags: NotRequired[list[Tag] | None]
+
+
+class Cat(_CatRequired, total=False):
+    # default: "lazy"
+    huntingSkill: Literal["lazy", "aggressive"]
+    # length ≤ 64
+    name: Optional[str]
+    tags: Optional[list[Tag]]
 
 
 class CreatePetArgs(TypedDict):
-    body: Cat | Dog
+    body: Union[Cat, Dog]
 
 
-class Tag2(TypedDict):
-    id: NotRequired[int]
-    label: NotRequired[str]
+class Tag2(TypedDict, total=False):
+    id: int
+    label: str
 
 
-class Pet(TypedDict):
+class _PetRequired(TypedDict):
     # read-only; format: int64
     id: int
-    # length ≤ 64
-    name: NotRequired[str | None]
     petType: str
-    tags: NotRequired[list[Tag2] | None]
+
+
+class Pet(_PetRequired, total=False):
+    # length ≤ 64
+    name: Optional[str]
+    tags: Optional[list[Tag2]]
 
 
 class ToolCallError(Exception):

@@ -4,16 +4,19 @@
 # name them in code. Pass arguments as a plain dict; results come back as plain dicts, lists and values.
 # Call a tool with `await tools.name({...})`; a tool listed only in a comment is called by its exact
 # name: `await tools["name"]({...})`. A failed call raises ToolCallError, whose `toolName` names the tool.
-from typing import Any, Literal, NotRequired, TypedDict, Union
+from typing import Any, Literal, Optional, TypedDict, Union
 
 
-class Address(TypedDict):
-    """A postal address."""
+class _AddressRequired(TypedDict):
     # 1 ≤ length ≤ 80
     city: str
-    # pattern: ^[0-9]{5}$
-    postcode: NotRequired[str]
     street: str
+
+
+class Address(_AddressRequired, total=False):
+    """A postal address."""
+    # pattern: ^[0-9]{5}$
+    postcode: str
 
 
 # An enumeration.
@@ -36,52 +39,64 @@ class Cat(TypedDict):
     pet_type: Literal["cat"]
 
 
-class Person(TypedDict):
-    # format: date
-    birthday: NotRequired[str]
-    # Contact address.
-    email: NotRequired[str]
-    # default: "blue"
-    favourite: NotRequired[Color]
-    home: NotRequired[Address]
+class _PersonRequired(TypedDict):
     # Full name.
     name: str
 
 
-class AdoptArgs(TypedDict):
-    """Adopt a pet."""
+class Person(_PersonRequired, total=False):
+    # format: date
+    birthday: str
+    # Contact address.
+    email: str
+    # default: "blue"
+    favourite: Color
+    home: Address
+
+
+class _AdoptArgsRequired(TypedDict):
     owner: Person
-    pet: Cat | Dog
-    # default: 1
-    priority: NotRequired[Priority]
+    pet: Union[Cat, Dog]
     # format: date-time
     when: str
 
 
-class Address2(TypedDict):
-    """A postal address."""
+class AdoptArgs(_AdoptArgsRequired, total=False):
+    """Adopt a pet."""
+    # default: 1
+    priority: Priority
+
+
+class _Address2Required(TypedDict):
     # 1 ≤ length ≤ 80
     city: str
-    # pattern: ^[0-9]{5}$
-    postcode: NotRequired[str]
     street: str
+
+
+class Address2(_Address2Required, total=False):
+    """A postal address."""
+    # pattern: ^[0-9]{5}$
+    postcode: str
 
 
 # An enumeration.
 Color2 = Literal["red", "green", "blue"]
 
 
-class AdoptOutput(TypedDict):
-    """Person"""
-    # format: date
-    birthday: NotRequired[str]
-    # Contact address.
-    email: NotRequired[str]
-    # default: "blue"
-    favourite: NotRequired[Color2]
-    home: NotRequired[Address2]
+class _AdoptOutputRequired(TypedDict):
     # Full name.
     name: str
+
+
+class AdoptOutput(_AdoptOutputRequired, total=False):
+    """Person"""
+    # format: date
+    birthday: str
+    # Contact address.
+    email: str
+    # default: "blue"
+    favourite: Color2
+    home: Address2
 
 
 class ToolCallError(Exception):

@@ -4,30 +4,36 @@
 # name them in code. Pass arguments as a plain dict; results come back as plain dicts, lists and values.
 # Call a tool with `await tools.name({...})`; a tool listed only in a comment is called by its exact
 # name: `await tools["name"]({...})`. A failed call raises ToolCallError, whose `toolName` names the tool.
-from typing import Any, Literal, NotRequired, TypedDict, Union
+from typing import Any, Literal, Optional, TypedDict, Union
 
 
-class TreeNode(TypedDict):
+class _TreeNodeRequired(TypedDict):
+    label: str
+
+
+class TreeNode(_TreeNodeRequired, total=False):
     """A node of a category tree."""
     # default: []
-    children: NotRequired[list["TreeNode"]]
-    label: str
-    parent: NotRequired["TreeNode"]
+    children: list["TreeNode"]
+    parent: "TreeNode"
 
 
 class UpdateTreeArgs(TypedDict):
     """UpdateArgs"""
     id: str
-    patch: dict[str, str | int | bool]
+    patch: dict[str, Union[str, int, bool]]
     tree: "TreeNode"
 
 
-class TreeNode2(TypedDict):
+class _TreeNode2Required(TypedDict):
+    label: str
+
+
+class TreeNode2(_TreeNode2Required, total=False):
     """A node of a category tree."""
     # default: []
-    children: NotRequired[list["TreeNode2"]]
-    label: str
-    parent: NotRequired["TreeNode2"]
+    children: list["TreeNode2"]
+    parent: "TreeNode2"
 
 
 class ToolCallError(Exception):
