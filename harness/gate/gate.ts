@@ -17,6 +17,7 @@ import { RUNTIME_NAMES, type RuntimeName, type Scenario } from '../scenario/type
 import { newRunId, writePending, type PendingChange } from '../snapshot/pending.js';
 import { applyVerdict, compareFolder, snapshotFingerprint, snapshotFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
 import { snapshotFiles } from '../snapshot/transcript.js';
+import type { Redaction } from '../snapshot/redactions.js';
 import { renderDiff } from '../text/diff.js';
 import { ms, progressLine, stepsLine, summaryTable, type PairResult } from './report.js';
 import { inOrder } from './concurrent.js';
@@ -40,6 +41,8 @@ export interface GateOptions {
   selection: Selection;
   /** The runtime's time budget for scenarios that set none (`timeoutMs` of `concord.config.yml`). */
   defaultTimeoutMs?: number;
+  /** The project's own redactions (`concord.config.yml`), applied with the built-in ones before compare and write. */
+  redactions?: readonly Redaction[];
   /** The oldest CPython the Python SDK must serve; every renderer in the run must be pinned to it (default 3.9). */
   floor?: PythonVersion;
   update: UpdateMode;
@@ -119,7 +122,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
         const own: Proposal[] = [];
         const result: PairResult = reason
           ? { scenario: scenario.name, runtime, status: 'skipped', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason }
-          : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, own, floor).catch((error: unknown) => {
+          : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, own, floor, options.redactions ?? []).catch((error: unknown) => {
               proposals.push(...own);
               return keepingProposals(error);
             });
@@ -176,6 +179,7 @@ async function runPair(
   update: UpdateMode,
   proposals: Proposal[],
   floor: PythonVersion,
+  redactions: readonly Redaction[],
 ): Promise<PairResult> {
   const target = runtimeTarget(runtime, scenario.runtimeConfig);
   const base = { scenario: scenario.name, runtime } as const;
@@ -188,7 +192,7 @@ async function runPair(
     return { ...base, status: 'failed', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: (error as Error).message };
   }
   const { record, times } = one;
-  const files = snapshotFiles(record, root);
+  const files = snapshotFiles(record, root, redactions);
   const started = performance.now();
   const findings: Finding[] = [];
   for (const check of CHECKS) {

@@ -3,6 +3,21 @@ import type { Shape } from '../scenario/shape.js';
 import { readYamlInput } from '../scenario/yaml-input.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../scenario/types.js';
 import { SUPPORTED_PYTHON_VERSIONS } from '../../codemode/index.js';
+import { isMap, type Node } from 'yaml';
+import { compileRedactions, JSON_PATH, PLACEHOLDER, type Redaction, type RedactionEntry } from '../snapshot/redactions.js';
+
+/** How the gate treats a registered tool that no scenario's program called. */
+export type CoverageLevel = 'warn' | 'error';
+
+/** Limits on the `tools:sdk` section, per language: absolute, and growth against the committed snapshots. */
+export interface SdkBudget {
+  /** Tokens any one scenario's section may have. */
+  maxTokens?: number;
+  /** Tokens the largest section may grow by against the committed snapshots. */
+  maxGrowthTokens?: number;
+  /** Percent the largest section may grow by against the committed snapshots. */
+  maxGrowthPercent?: number;
+}
 
 /** `concord.config.yml`: defaults for every command run in the project. Every field is optional. */
 export interface ProjectConfig {
@@ -12,7 +27,14 @@ export interface ProjectConfig {
   runtimes?: RuntimeName[];
   /** The runtime entry's time budget for every scenario that sets none. */
   timeoutMs?: number;
+  /** The project's own volatile values, compiled; applied before every compare and write. */
+  redactions?: Redaction[];
+  /** Registered tools no scenario called: a warning (default) or an error that fails the gate. */
+  coverage?: CoverageLevel;
+  sdkBudget?: SdkBudget;
 }
+
+type RawConfig = Omit<ProjectConfig, 'redactions'> & { redactions?: RedactionEntry[] };
 
 const CONFIG: Shape = {
   kind: 'map',
@@ -20,6 +42,31 @@ const CONFIG: Shape = {
     floor: { shape: { kind: 'enum', values: SUPPORTED_PYTHON_VERSIONS } },
     runtimes: { shape: { kind: 'list', of: { kind: 'enum', values: RUNTIME_NAMES }, min: 1 } },
     timeoutMs: { shape: { kind: 'number', min: 1 } },
+    redactions: {
+      shape: {
+        kind: 'list',
+        of: {
+          kind: 'map',
+          fields: {
+            pattern: { shape: { kind: 'string', nonEmpty: true }, required: true, hint: 'add pattern: a regular expression, e.g. "ord_[A-Za-z0-9]{10}"' },
+            placeholder: { shape: { kind: 'string', pattern: PLACEHOLDER, patternHint: 'a short lower-case name such as order-id; a match becomes <order-id-1>' }, required: true, hint: 'add placeholder: a name such as order-id' },
+            tool: { shape: { kind: 'string', nonEmpty: true } },
+            path: { shape: { kind: 'string', pattern: JSON_PATH, patternHint: 'a JSON path such as $.order.created_at, $.items[*].id or $["created at"]' } },
+          },
+        },
+      },
+    },
+    coverage: { shape: { kind: 'enum', values: ['warn', 'error'] } },
+    sdkBudget: {
+      shape: {
+        kind: 'map',
+        fields: {
+          maxTokens: { shape: { kind: 'number', min: 1 } },
+          maxGrowthTokens: { shape: { kind: 'number', min: 0 } },
+          maxGrowthPercent: { shape: { kind: 'number', min: 0 } },
+        },
+      },
+    },
   },
 };
 
@@ -29,5 +76,8 @@ export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
 
 export function parseProjectConfig(file: string, source: string): ProjectConfig {
   // An empty file is a valid config: it only marks the root.
-  return readYamlInput<ProjectConfig>(file, source, CONFIG, 'concord.config.yml', { hint: 'check the indentation and quoting near this position', allowEmpty: true }).data;
+  const { loc, root, data } = readYamlInput<RawConfig>(file, source, CONFIG, 'concord.config.yml', { hint: 'check the indentation and quoting near this position', allowEmpty: true });
+  const { redactions, ...rest } = data;
+  if (redactions === undefined) return rest;
+  return { ...rest, redactions: compileRedactions(redactions, loc, isMap(root) ? (root.get('redactions', true) as Node) : null) };
 }

@@ -1,6 +1,12 @@
 import { tmpdir } from 'node:os';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { inside } from '../guarded/inside.js';
+import type { Redaction } from './redactions.js';
+
+/** An ISO-8601 calendar date, alone or opening a timestamp (the day checked loosely: 01–31). */
+const DATE = String.raw`\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])`;
+const TIMESTAMP = new RegExp(String.raw`\b${DATE}[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?(?![\w:])`, 'g');
+const DATE_ALONE = new RegExp(String.raw`\b${DATE}\b(?![T:]\d)`, 'g');
 
 /**
  * Replaces volatile values with numbered tokens. One normalizer serves all files of one scenario × runtime,
@@ -11,11 +17,17 @@ export class Normalizer {
   private readonly tokens = new Map<string, string>();
   private readonly counts = new Map<string, number>();
   private readonly rules: Array<{ kind: string; pattern: RegExp }>;
+  /** Values the project's scoped redactions found volatile, replaced wherever they show: value → kind. */
+  private readonly literals = new Map<string, string>();
 
   private readonly places: Array<{ pattern: RegExp; replace: (match: string, ...groups: string[]) => string }>;
 
-  /** `root` is the project root: paths below it become `<root>/…`; `concord` is where concord is installed. */
-  constructor(root: string, concord = packageRoot()) {
+  /**
+   * `root` is the project root: paths below it become `<root>/…`; `concord` is where concord is installed.
+   * `redactions` are the project's own (`concord.config.yml`); the unscoped ones apply to all text before
+   * the built-in rules.
+   */
+  constructor(root: string, concord = packageRoot(), redactions: readonly Redaction[] = []) {
     const tmp = escape(tmpdir().replace(/\/+$/, ''));
     // Machine paths never reach a snapshot: a file inside an installed package is named by the package and
     // its subpath, concord's own files (wherever concord is installed) by `concord/…`, the project by `<root>`.
@@ -25,8 +37,11 @@ export class Normalizer {
       { pattern: wholePath(root), replace: () => '<root>' },
     ];
     this.rules = [
+      ...redactions.filter((r) => r.tool === undefined && r.path === undefined).map((r) => ({ kind: r.placeholder, pattern: r.pattern })),
       { kind: 'tmp', pattern: new RegExp(`${tmp}/[^\\s'"\`:,;)\\]}>]+`, 'g') },
       { kind: 'uuid', pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi },
+      { kind: 'timestamp', pattern: TIMESTAMP },
+      { kind: 'date', pattern: DATE_ALONE },
       // Container ids: full (64) or short (12) hex.
       { kind: 'container', pattern: /\b(?:[0-9a-f]{64}|[0-9a-f]{12})\b/g },
       { kind: 'duration', pattern: /\b\d+(?:\.\d+)?\s?(?:ms|s)\b(?=[^A-Za-z]|$)/g },
@@ -34,9 +49,20 @@ export class Normalizer {
     ];
   }
 
+  /** Marks `value` volatile wherever it shows, as a `kind` token (a scoped redaction found it). */
+  volatile(kind: string, value: string): void {
+    if (value !== '' && !this.literals.has(value)) this.literals.set(value, kind);
+  }
+
   text(input: string): string {
     let out = input;
     for (const { pattern, replace } of this.places) out = out.replace(pattern, replace);
+    if (this.literals.size > 0) {
+      // Longest first, so a value that contains another is replaced whole.
+      const values = [...this.literals.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+      // Whole values only: a volatile `17` does not take the digits out of `2017`.
+      out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}_])(?:${values.map(escape).join('|')})(?![\\p{L}\\p{N}_])`, 'gu'), (value) => this.token(this.literals.get(value)!, value));
+    }
     for (const { kind, pattern } of this.rules) out = out.replace(pattern, (value) => this.token(kind, value));
     return out;
   }

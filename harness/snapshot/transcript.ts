@@ -5,6 +5,7 @@ import type { ObservedCall, ObservedRun } from '../gate/seam-recorder.js';
 import type { Isolation, Language } from '../../runtimes/seam/types.js';
 import type { RuntimeName } from '../scenario/types.js';
 import { Normalizer } from './normalize.js';
+import { valuesAt, type Redaction } from './redactions.js';
 import { RUN_CODE_TOOL, TOOLS_SDK_SECTION } from '../../contract/backend.js';
 import { readSdkSection, type SdkBlock } from '../../contract/sdk-section.js';
 
@@ -34,9 +35,16 @@ export const RUN_CODE_FILE = 'run_code.json';
 export const TRANSCRIPT_FILE = 'transcript.yaml';
 export const CORDIS_FILE = 'cordis.yml';
 
-/** Builds the snapshot files, volatile values replaced by numbered tokens. */
-export function snapshotFiles(record: RunRecord, packageRoot: string): SnapshotFiles {
-  const normalizer = new Normalizer(packageRoot);
+/** Builds the snapshot files, volatile values (built-in and the project's `redactions`) replaced by numbered tokens. */
+export function snapshotFiles(record: RunRecord, packageRoot: string, redactions: readonly Redaction[] = []): SnapshotFiles {
+  const normalizer = new Normalizer(packageRoot, undefined, redactions);
+  for (const r of redactions) {
+    if (r.tool === undefined && r.path === undefined) continue;
+    for (const call of record.programs.flatMap((p) => p.calls)) {
+      if (r.tool !== undefined && call.tool !== r.tool) continue;
+      for (const leaf of valuesAt(call.value, r.path ?? [])) for (const m of leaf.matchAll(r.pattern)) normalizer.volatile(r.placeholder, m[0]);
+    }
+  }
   const files: SnapshotFiles = new Map();
   files.set(CORDIS_FILE, normalizer.text(record.cordisYml));
 

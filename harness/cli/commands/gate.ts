@@ -112,6 +112,7 @@ export function registerGate(program: Command): void {
         const result = await runGate({
           root,
           ...(project.config.timeoutMs !== undefined ? { defaultTimeoutMs: project.config.timeoutMs } : {}),
+          ...(project.config.redactions ? { redactions: project.config.redactions } : {}),
           selection,
           floor,
           update,
