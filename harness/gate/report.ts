@@ -1,11 +1,13 @@
 import type { FileVerdict } from '../snapshot/store.js';
+import { groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
 import { renderDiff } from '../text/diff.js';
 import { COLOR, paint } from '../text/paint.js';
 import type { Finding } from '../checks/types.js';
 import type { PhaseTimes } from './run-one.js';
 import type { RunSteps } from './run-steps.js';
 
-export type PairStatus = 'pass' | 'updated' | 'mismatch' | 'failed' | 'skipped';
+/** `unstable`: two runs of the pair gave different transcripts, so neither may become the snapshot. */
+export type PairStatus = 'pass' | 'updated' | 'mismatch' | 'unstable' | 'failed' | 'skipped';
 
 export interface PairResult {
   scenario: string;
@@ -18,9 +20,12 @@ export interface PairResult {
   reason?: string;
 }
 
-const STATUS_COLOR: Record<PairStatus, number> = { pass: COLOR.green, updated: COLOR.cyan, mismatch: COLOR.red, failed: COLOR.red, skipped: COLOR.yellow };
+/** The statuses that fail the gate by themselves. */
+export const isFailing = (status: string): boolean => status === 'mismatch' || status === 'failed' || status === 'unstable';
+
+const STATUS_COLOR: Record<PairStatus, number> = { pass: COLOR.green, updated: COLOR.cyan, mismatch: COLOR.red, unstable: COLOR.red, failed: COLOR.red, skipped: COLOR.yellow };
 /** Each status has a mark as well as its word, so no output depends on color. */
-export const STATUS_MARK: Readonly<Record<PairStatus, string>> = { pass: '✓', updated: '↻', mismatch: '✗', failed: '✗', skipped: '-' };
+export const STATUS_MARK: Readonly<Record<PairStatus, string>> = { pass: '✓', updated: '↻', mismatch: '✗', unstable: '≈', failed: '✗', skipped: '-' };
 
 export const ms = (value: number) => `${Math.round(value)} ms`;
 
@@ -61,19 +66,35 @@ const xml = (text: string) => text.replace(NOT_XML_CHAR, '\uFFFD').replace(/[<>&
 /** An attribute value: as element text, and tabs and line ends kept (a parser would fold them to spaces). */
 const xmlAttr = (text: string) => xml(text).replace(/[\t\n]/g, (c) => ENTITY[c]!);
 
-/** JUnit XML: one test case per scenario × runtime, grouped by scenario. */
+/**
+ * JUnit XML: one test case per scenario × runtime, grouped by scenario. A change shared by several files is
+ * written out in the first case that has it; the others name it, so a CI page shows each diff once.
+ */
 export function junitXml(results: readonly PairResult[], obsolete: readonly string[]): string {
+  const groups = runChangeGroups(results.filter((r) => r.status !== 'updated'));
+  const groupOf = new Map(groups.flatMap((g) => g.paths.map((path) => [path, g] as const)));
+  const written = new Set<number>();
+  const change = (v: FileVerdict, owner: string): string => {
+    const group = groupOf.get(v.path);
+    if (!group) return v.reason ?? (v.diff ? renderDiff(v.diff, false) : `${v.status}: ${v.path}`);
+    if (written.has(group.number)) return `${v.status}: snapshots/${v.path} — change ${group.number}, shown in ${group.paths[0]!.split('/').slice(0, 2).join(' × ')}`;
+    written.add(group.number);
+    const body = group.diff ? `\n${renderDiff(group.diff, false)}` : '';
+    return `change ${group.number} (shown once for ${owner}): ${groupHeading(group)}${body}`;
+  };
   const suites = [...new Set(results.map((r) => r.scenario))].map((scenario) => {
     const cases = results.filter((r) => r.scenario === scenario);
     const body = cases.map((r) => {
       const seconds = ((r.times.assembly + r.times.model + r.times.runtime + r.times.checks) / 1000).toFixed(3);
       const open = `    <testcase classname="${xmlAttr(scenario)}" name="${xmlAttr(r.runtime)}" time="${seconds}">`;
       if (r.status === 'skipped') return `${open}<skipped message="${xmlAttr(r.reason ?? '')}"/></testcase>`;
-      if (r.status === 'pass' || r.status === 'updated') return `${open}</testcase>`;
-      const details = [r.reason, ...r.findings.map((f) => `${f.check}: ${f.message}`), ...r.verdicts.filter((v) => v.status !== 'same').map((v) => v.reason ?? (v.diff ? renderDiff(v.diff, false) : `${v.status}: ${v.path}`))].filter(Boolean).join('\n');
+      if (!isFailing(r.status)) return `${open}</testcase>`;
+      const owner = `${r.scenario} × ${r.runtime}`;
+      const details = [r.reason, ...r.findings.map((f) => `${f.check}: ${f.message}`), ...r.verdicts.filter((v) => v.status !== 'same').map((v) => change(v, owner))].filter(Boolean).join('
+');
       return `${open}<failure message="${xmlAttr(r.status)}">${xml(details)}</failure></testcase>`;
     });
-    const failures = cases.filter((r) => r.status === 'mismatch' || r.status === 'failed').length;
+    const failures = cases.filter((r) => isFailing(r.status)).length;
     const skipped = cases.filter((r) => r.status === 'skipped').length;
     return `  <testsuite name="${xmlAttr(scenario)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}">\n${body.join('\n')}\n  </testsuite>`;
   });

@@ -1,8 +1,9 @@
 import type { Finding } from '../checks/types.js';
 import { RUNTIME_NAMES } from '../scenario/types.js';
+import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
 import { renderDiff } from '../text/diff.js';
 import type { UpdateMode } from './gate.js';
-import { ms, summaryTable, type PairResult } from './report.js';
+import { isFailing, ms, summaryTable, type PairResult } from './report.js';
 
 /** Exit 0 only when every pair agrees, no obsolete folder is left, and no run finding is an error. */
 export function gateVerdict(results: readonly PairResult[], obsolete: readonly string[], update: UpdateMode, runFindings: readonly Finding[]): boolean {
@@ -33,10 +34,10 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   for (const r of results) {
     for (const v of r.verdicts) {
       if (v.status === 'garbage') out(`\n${v.reason}`);
-      if (v.status === 'changed' && v.diff && !(update === 'all')) out('\n' + renderDiff(v.diff, color));
       if (v.status === 'obsolete' && update !== 'all') out(`obsolete snapshot file: snapshots/${v.path}`);
     }
   }
+  if (update !== 'all') for (const line of verdictLines(results, reportFile.replace(/\.md$/, '.html'), color)) out(line);
   const total = { assembly: 0, model: 0, runtime: 0, checks: 0 };
   for (const r of results) for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += r.times[k];
   for (const f of runFindings) out(`\n${f.severity} ${f.check}: ${f.message}`);
@@ -47,4 +48,48 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   if (pendingDir) out(`proposed changes: ${pendingDir} — accept or reject them with \`concord review\``);
   out(`report: ${reportFile} (the stub-validity matrix, the probe's verdict and every finding)`);
   out(ok ? 'gate: everything agrees' : 'gate: FAILED');
+}
+
+/** Lines of one distinct diff the terminal shows; the HTML report holds every line. */
+export const TERMINAL_DIFF_LINES = 60;
+/** Lines of a failing pair's reason the terminal shows. */
+const REASON_LINES = 6;
+
+/**
+ * The verdict in one screen: each failing pair with what failed, naming its changes by number, then each
+ * distinct change once (a renderer change on every Python runtime is one diff), cut at a few dozen lines
+ * with a pointer to the report for the rest.
+ */
+export function verdictLines(results: readonly PairResult[], htmlReport: string, color: boolean): string[] {
+  const groups = runChangeGroups(results.filter((r) => r.status !== 'updated'));
+  const numberOf = new Map<string, ChangeGroup>();
+  for (const g of groups) for (const path of g.paths) numberOf.set(path, g);
+  const lines: string[] = [];
+  const failing = results.filter((r) => isFailing(r.status));
+  if (failing.length > 0) lines.push('', `failing pairs (${failing.length}):`);
+  for (const r of failing) {
+    const changes = r.verdicts
+      .filter((v) => numberOf.has(v.path))
+      .map((v) => `${v.path.slice(v.path.lastIndexOf('/') + 1)} ${v.status === 'new' ? 'new' : 'changed'} [change ${numberOf.get(v.path)!.number}]`);
+    const errors = r.findings.filter((f) => f.severity === 'error').length;
+    lines.push(`  ✗ ${r.scenario} × ${r.runtime}: ${r.status}${changes.length > 0 ? ` — ${changes.join(', ')}` : ''}${errors > 0 ? ` · ${errors} check error(s)` : ''}`);
+    if (r.reason) {
+      const reason = r.reason.split('\n');
+      lines.push(...reason.slice(0, REASON_LINES).map((l) => `      ${l}`));
+      if (reason.length > REASON_LINES) lines.push(`      … ${reason.length - REASON_LINES} more line(s) in ${htmlReport}`);
+    }
+  }
+  const shown = groups.filter((g) => g.diff !== undefined || g.status === 'new');
+  if (shown.length > 0) {
+    const files = shown.reduce((n, g) => n + g.paths.length, 0);
+    lines.push('', `${shown.length} distinct change(s) in ${files} file(s):`);
+  }
+  for (const g of shown) {
+    lines.push('', `[change ${g.number}] ${groupHeading(g)}`);
+    if (!g.diff) continue;
+    const diff = renderDiff(g.diff, color).split('\n');
+    lines.push(...diff.slice(0, TERMINAL_DIFF_LINES));
+    if (diff.length > TERMINAL_DIFF_LINES) lines.push(`… ${diff.length - TERMINAL_DIFF_LINES} more line(s) of this change in ${htmlReport}`);
+  }
+  return lines;
 }

@@ -1,7 +1,8 @@
 import { diffWordsWithSpace } from 'diff';
 import type { Finding } from '../checks/types.js';
-import { STATUS_MARK, type PairStatus } from '../gate/report.js';
+import { isFailing as failing, STATUS_MARK, type PairStatus } from '../gate/report.js';
 import type { TextDiff } from '../text/diff.js';
+import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
 import type { ReportInput, ReportPair } from './markdown.js';
 
 /**
@@ -14,7 +15,6 @@ const STUB_MARK = { ok: '✓ compiles', rejected: '✗ rejected', unavailable: '
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const idOf = (pair: { scenario: string; runtime: string }) => `pair-${pair.scenario}-${pair.runtime}`.replace(/[^\w-]/g, '_');
-const failing = (status: string) => status === 'mismatch' || status === 'failed';
 
 function matrix(input: ReportInput): string {
   const scenarios = [...new Set(input.pairs.map((p) => p.scenario))];
@@ -78,14 +78,28 @@ function findingItem(f: Finding): string {
   return `<li><strong>${escape(f.severity)}</strong> <code>${escape(f.check)}</code>: <pre class="message">${escape(f.message)}</pre></li>`;
 }
 
-function pairSection(pair: ReportPair): string {
+/** Each distinct change once, with the files that share it; pairs link here instead of repeating the diff. */
+function changesSection(groups: readonly ChangeGroup[]): string {
+  if (groups.length === 0) return '';
+  const files = groups.reduce((n, g) => n + g.paths.length, 0);
+  const items = groups.map(
+    (g) => `<section class="change" id="change-${g.number}"><h3>change ${g.number}: ${escape(groupHeading(g))}</h3>${g.diff ? diffBlock(g.diff) : g.members[0]?.proposed !== undefined ? `<pre>${escape(g.members[0].proposed)}</pre>` : ''}</section>`,
+  );
+  return `<section><h2>Changes</h2><p>${groups.length} distinct change(s) in ${files} file(s); each is shown once.</p>${items.join('')}</section>`;
+}
+
+function pairSection(pair: ReportPair, groupOf: ReadonlyMap<string, ChangeGroup>): string {
   const times = pair.times ? Object.entries(pair.times).map(([phase, ms]) => `${phase} ${Math.round(ms)} ms`).join(' · ') : '';
   const changed = (pair.verdicts ?? []).filter((v) => v.status !== 'same');
   const body = [
     times ? `<p class="times">${escape(times)}</p>` : '',
     pair.reason ? `<pre class="message">${escape(pair.reason)}</pre>` : '',
     pair.findings.length > 0 ? `<ul class="findings">${pair.findings.map(findingItem).join('')}</ul>` : '',
-    ...changed.map((v) => `<h4>${escape(v.status)}: ${escape(v.path)}</h4>${v.diff ? diffBlock(v.diff) : v.reason ? `<pre class="message">${escape(v.reason)}</pre>` : ''}`),
+    ...changed.map((v) => {
+      const group = groupOf.get(v.path);
+      if (group) return `<h4>${escape(v.status)}: ${escape(v.path)} — <a href="#change-${group.number}">change ${group.number}</a>${group.paths.length > 1 ? ` (shared by ${group.paths.length} files)` : ''}</h4>`;
+      return `<h4>${escape(v.status)}: ${escape(v.path)}</h4>${v.diff ? diffBlock(v.diff) : v.reason ? `<pre class="message">${escape(v.reason)}</pre>` : ''}`;
+    }),
     !pair.reason && pair.findings.length === 0 && changed.length === 0 ? '<p>Every snapshot file agrees; no check found anything.</p>' : '',
   ].join('');
   return (
@@ -158,6 +172,8 @@ for(const a of document.querySelectorAll('a[data-open]')){a.addEventListener('cl
 
 /** The HTML of `.concord/report.html`. */
 export function renderHtmlReport(input: ReportInput): string {
+  const groups = runChangeGroups(input.pairs);
+  const groupOf = new Map(groups.flatMap((g) => g.paths.map((path) => [path, g] as const)));
   const runtimes = [...new Set(input.pairs.map((p) => p.runtime))];
   const run = input.runFindings && input.runFindings.length > 0 ? `<section><h2>The whole run</h2><ul class="findings">${input.runFindings.map(findingItem).join('')}</ul></section>` : '';
   const interpreters = (input.interpreters ?? []).map((i) => `<li>${escape(i.label)}: CPython ${escape(i.version)}, Unicode ${escape(i.unicode)} (${escape(i.detail)})</li>`).join('');
@@ -172,8 +188,9 @@ export function renderHtmlReport(input: ReportInput): string {
 ${run}
 <section><h2>Pairs</h2>
 <div class="filters" role="group" aria-label="Filters"><button type="button" data-filter="failures" aria-pressed="false">Failures only</button>${runtimes.map((r) => `<button type="button" data-filter="runtime" data-runtime="${escape(r)}" aria-pressed="false">${escape(r)} only</button>`).join('')}</div>
-${input.pairs.map(pairSection).join('\n')}
+${input.pairs.map((p) => pairSection(p, groupOf)).join('\n')}
 </section>
+${changesSection(groups)}
 ${sdkSection(input)}
 ${stubSection(input)}
 ${interpreters || (input.absent ?? []).length ? `<section><h2>Interpreters</h2><ul>${interpreters}${(input.absent ?? []).map((a) => `<li>not available: ${escape(a)}</li>`).join('')}</ul></section>` : ''}

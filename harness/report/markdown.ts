@@ -2,6 +2,8 @@ import type { Finding } from '../checks/types.js';
 import type { StubCell } from '../checks/stub-validity.js';
 import type { FileVerdict } from '../snapshot/store.js';
 import type { ProbeVerdict } from '../probe/adversarial.js';
+import { groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
+import { renderDiff } from '../text/diff.js';
 
 /** One scenario × runtime as the gate finished it (the gate's PairResult fits). */
 export interface ReportPair {
@@ -50,10 +52,30 @@ function cell(text: string): string {
 }
 
 /** A fenced block that no backtick run inside `text` can close early. */
-function fenced(text: string): string {
+export function fenced(text: string, info = 'text'): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}text\n${text}\n${fence}`;
+  return `${fence}${info}\n${text}\n${fence}`;
+}
+
+/**
+ * Each distinct snapshot change once, with the files that share it (`maxLines` cuts each diff, pointing to
+ * `rest` for the remainder). Failing pairs name their changes by these numbers.
+ */
+export function changesSection(input: Pick<ReportInput, 'pairs'>, options: { heading: string; maxLines?: number; rest?: string }): string[] {
+  const groups = runChangeGroups(input.pairs);
+  if (groups.length === 0) return [];
+  const files = groups.reduce((n, g) => n + g.paths.length, 0);
+  const lines = [options.heading, '', `${groups.length} distinct change(s) in ${files} file(s); each is shown once.`, ''];
+  for (const g of groups) {
+    lines.push(`**change ${g.number}** — ${groupHeading(g).replace(/snapshots\/\S+/g, (p) => `\`${p.replace(/,$/, '')}\`${p.endsWith(',') ? ',' : ''}`)}`, '');
+    if (!g.diff) continue;
+    const diff = renderDiff(g.diff, false).split('\n');
+    const cut = options.maxLines !== undefined && diff.length > options.maxLines;
+    lines.push(fenced((cut ? diff.slice(0, options.maxLines) : diff).join('\n'), 'diff'), '');
+    if (cut) lines.push(`… ${diff.length - options.maxLines!} more line(s) in ${options.rest ?? 'the HTML report'}`, '');
+  }
+  return lines;
 }
 
 function tableRow(cells: readonly string[]): string {
@@ -180,6 +202,7 @@ export function renderReport(input: ReportInput): string {
     '',
     `Run \`${input.runId}\`${input.floor ? ` · floor CPython ${input.floor}` : ''} · ${input.pairs.length} scenario × runtime pair(s)${statuses ? `: ${statuses}` : ''}.`,
     '',
+    ...changesSection(input, { heading: '## Changes' }),
     ...matrixSection(input),
     ...probeSection(input),
     ...interpretersSection(input),

@@ -22,7 +22,7 @@ describe('the pull-request summary', () => {
     const text = stepSummary({ runId: 'r1', pairs: PAIRS, matrix: [] }, { ok: false, obsolete: ['gone/python'], pendingArtifact: 'concord-pending' });
     expect(text).toContain('## concord gate: ❌ FAILED');
     expect(text).toContain('| alpha | ✅ pass | ❌ mismatch |');
-    expect(text).toContain('### alpha × python: mismatch');
+    expect(text).toContain('- **alpha × python**: mismatch (`transcript.yaml` change 1)');
     expect(text).toContain('+line three');
     expect(text).toContain('+line twenty');
     expect(text).not.toContain('+line thirty-seven');

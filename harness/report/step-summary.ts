@@ -1,12 +1,13 @@
 import { appendFile } from 'node:fs/promises';
 import type { PairResult } from '../gate/report.js';
-import { renderDiff } from '../text/diff.js';
-import { matrixSection, type ReportInput } from './markdown.js';
+import { isFailing } from '../gate/report.js';
+import { runChangeGroups } from '../snapshot/change-groups.js';
+import { changesSection, matrixSection, type ReportInput } from './markdown.js';
 
 /** Lines of each failure's diff shown in the summary; the HTML report and the artifact hold the rest. */
 const DIFF_LINES = 20;
 
-const MARK: Readonly<Record<string, string>> = { pass: '✅ pass', updated: '🔄 updated', mismatch: '❌ mismatch', failed: '❌ failed', skipped: '⏭️ skipped' };
+const MARK: Readonly<Record<string, string>> = { pass: '✅ pass', updated: '🔄 updated', mismatch: '❌ mismatch', unstable: '〰️ unstable', failed: '❌ failed', skipped: '⏭️ skipped' };
 
 /**
  * The Markdown a pull request's checks page shows (`GITHUB_STEP_SUMMARY`): the scenario × runtime matrix,
@@ -26,12 +27,18 @@ export function stepSummary(input: ReportInput & { pairs: readonly PairResult[] 
     lines.push(`| ${scenario} | ${cells.join(' | ')} |`);
   }
   lines.push('');
-  for (const pair of input.pairs.filter((p) => p.status === 'mismatch' || p.status === 'failed')) {
-    lines.push(`### ${pair.scenario} × ${pair.runtime}: ${pair.status}`, '');
-    const shown = [pair.reason ?? '', ...(pair.verdicts ?? []).filter((v) => v.diff).map((v) => renderDiff(v.diff!, false))].filter(Boolean).join('\n').split('\n');
-    const fence = '`'.repeat(Math.max(3, ...shown.map((l) => (l.match(/`+/g) ?? []).reduce((m, run) => Math.max(m, run.length + 1), 0))));
-    lines.push(`${fence}diff`, ...shown.slice(0, DIFF_LINES), ...(shown.length > DIFF_LINES ? [`… ${shown.length - DIFF_LINES} more line(s) in the HTML report`] : []), fence, '');
+  // Each failing pair in one line naming its changes; each distinct change once below.
+  const judged = input.pairs.filter((p) => p.status !== 'updated');
+  const groupOf = new Map(runChangeGroups(judged).flatMap((g) => g.paths.map((path) => [path, g.number] as const)));
+  const failing = input.pairs.filter((p) => isFailing(p.status));
+  if (failing.length > 0) lines.push('### Failing pairs', '');
+  for (const pair of failing) {
+    const changes = (pair.verdicts ?? []).filter((v) => groupOf.has(v.path)).map((v) => `\`${v.path.slice(v.path.lastIndexOf('/') + 1)}\` change ${groupOf.get(v.path)}`);
+    const reason = pair.reason ? ` — ${pair.reason.split('\n')[0]}` : '';
+    lines.push(`- **${pair.scenario} × ${pair.runtime}**: ${pair.status}${changes.length > 0 ? ` (${changes.join(', ')})` : ''}${reason}`);
   }
+  if (failing.length > 0) lines.push('');
+  lines.push(...changesSection({ pairs: judged }, { heading: '### Changes', maxLines: DIFF_LINES, rest: 'the HTML report (.concord/report.html)' }));
   for (const folder of verdict.obsolete) lines.push(`- obsolete snapshot folder: \`snapshots/${folder}\``);
   if (verdict.obsolete.length > 0) lines.push('');
   const [, ...stubs] = matrixSection(input);
