@@ -90,8 +90,7 @@ export function junitXml(results: readonly PairResult[], obsolete: readonly stri
       if (r.status === 'skipped') return `${open}<skipped message="${xmlAttr(r.reason ?? '')}"/></testcase>`;
       if (!isFailing(r.status)) return `${open}</testcase>`;
       const owner = `${r.scenario} × ${r.runtime}`;
-      const details = [r.reason, ...r.findings.map((f) => `${f.check}: ${f.message}`), ...r.verdicts.filter((v) => v.status !== 'same').map((v) => change(v, owner))].filter(Boolean).join('
-');
+      const details = [r.reason, ...r.findings.map((f) => `${f.check}: ${f.message}`), ...r.verdicts.filter((v) => v.status !== 'same').map((v) => change(v, owner))].filter(Boolean).join('\n');
       return `${open}<failure message="${xmlAttr(r.status)}">${xml(details)}</failure></testcase>`;
     });
     const failures = cases.filter((r) => isFailing(r.status)).length;
