@@ -3,3 +3,4 @@ export * from './backend.js';
 export * from './sdk-section.js';
 export type * from './model.js';
 export type * from '../runtimes/seam/types.js';
+export * from './define-tool.js';

@@ -152,6 +152,10 @@ function makeApp(ctx: Context, loaderFork: ForkScope, errors: string[], writes: 
         }
         loaderFork.dispose();
         await ctx.stop();
+        // Entries still importing when the app stopped fail later on the stopped context (cordis's
+        // INACTIVE_EFFECT); with no listener left, cordis would print each with its stack. They belong to
+        // an app that is gone: keep them off the console.
+        ctx.on('internal/error', () => undefined);
         // Disposers run as detached promises: let them finish before judging.
         await new Promise((resolve) => setImmediate(resolve));
         await writes.settle();

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
+import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { failAndExit } from './fail.js';
 import { exitOnSignals } from './signals.js';
 import { registerGate } from './commands/gate.js';
@@ -12,6 +15,7 @@ import { registerSkew } from './commands/skew.js';
 
 const program = new Command('concord')
   .description('A snapshot gate for Code Mode agents')
+  .version((JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version, '-V, --version', 'print the version of concord')
   .showHelpAfterError()
   // Bad usage exits 2, like every other input error of concord.
   .exitOverride((err) => {

@@ -12,6 +12,7 @@ import type { ReportInput } from '../report/markdown.js';
 import { GuardedFolder } from '../guarded/folder.js';
 import { concordFolder, writeReport } from '../report/write.js';
 import { loadScenarios } from '../scenario/discover.js';
+import { importPlugins } from '../assembly/plugin-import.js';
 import { scenarioForLanguage } from '../scenario/recording.js';
 import { RUNTIME_NAMES, type RuntimeName, type Scenario } from '../scenario/types.js';
 import { newRunId, writePending, type PendingChange } from '../snapshot/pending.js';
@@ -87,6 +88,8 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   for (const folder of [snapshotFolder(snapshotsDir), concordFolder(options.reportRoot ?? options.root), new GuardedFolder(pendingRoot, '.concord/pending')]) await folder.check();
   const scenarios = await loadScenarios(scenariosDir, options.root);
   const pairs = selectPairs(scenarios, options.selection);
+  // A plugin that cannot be imported is the user's input to fix: one error at its place, before any pair runs.
+  await importPlugins([...new Set(pairs.map((p) => p.scenario))]);
   const { shard } = options.selection;
   if (shard && pairs.length === 0) {
     const whole = selectPairs(scenarios, { ...options.selection, shard: undefined }).length;
@@ -167,7 +170,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
 
   const pendingDir = await keep(proposals);
   const ok = gateVerdict(results, obsolete, update, steps.findings);
-  printSummary(options, { results, obsolete, update, pendingDir, ok, runFindings: steps.findings, reportFile });
+  printSummary(options, { results, obsolete, update, pendingDir, ok, runFindings: steps.findings, reportFile, ci: options.ci });
   return { ok, results, obsolete, runId, runFindings: steps.findings, steps, reportFile, report: reportInput, proposals, ...(pendingDir ? { pendingDir } : {}) };
 }
 

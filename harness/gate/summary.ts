@@ -2,6 +2,7 @@ import type { Finding } from '../checks/types.js';
 import { RUNTIME_NAMES } from '../scenario/types.js';
 import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
 import { renderDiff } from '../text/diff.js';
+import { PENDING_ARTIFACT } from '../snapshot/pending.js';
 import type { UpdateMode } from './gate.js';
 import { isFailing, ms, summaryTable, type PairResult } from './report.js';
 
@@ -22,11 +23,13 @@ export interface Summary {
   ok: boolean;
   runFindings: readonly Finding[];
   reportFile: string;
+  /** CI is set: the proposals are reviewed on another machine, from the uploaded artifact. */
+  ci?: boolean;
 }
 
 /** The end of a gate (or merge) run on the console: the matrix, the diffs, the totals and the verdict. */
 export function printSummary({ out, color }: { out(line: string): void; color: boolean }, summary: Summary): void {
-  const { results, obsolete, update, pendingDir, ok, runFindings, reportFile } = summary;
+  const { results, obsolete, update, pendingDir, ok, runFindings, reportFile, ci } = summary;
   out('');
   const runtimes = RUNTIME_NAMES.filter((r) => results.some((x) => x.runtime === r));
   if (results.length > 0) out(summaryTable(results, runtimes, color));
@@ -45,7 +48,13 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   out('');
   out(`time: assembly ${ms(total.assembly)} · model ${ms(total.model)} · runtime ${ms(total.runtime)} · checks ${ms(total.checks)}`);
   out(`${results.length} run(s): ${count('pass')} pass, ${count('updated')} updated, ${count('mismatch')} mismatch, ${count('failed')} failed, ${count('skipped')} skipped; ${obsolete.length} obsolete folder(s)`);
-  if (pendingDir) out(`proposed changes: ${pendingDir} — accept or reject them with \`concord review\``);
+  if (pendingDir) {
+    out(
+      ci
+        ? `proposed changes: ${pendingDir} — upload it as the ${PENDING_ARTIFACT} artifact; on your machine \`concord review --from ${PENDING_ARTIFACT}\` accepts or rejects them`
+        : `proposed changes: ${pendingDir} — accept or reject them with \`concord review\``,
+    );
+  }
   out(`report: ${reportFile} (the stub-validity matrix, the probe's verdict and every finding)`);
   out(ok ? 'gate: everything agrees' : 'gate: FAILED');
 }

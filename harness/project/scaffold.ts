@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { readFile, mkdir, writeFile, appendFile } from 'node:fs/promises';
+import { readFile, readdir, mkdir, writeFile, appendFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
+import { isScenarioFile } from '../scenario/load.js';
 import { inside } from '../guarded/inside.js';
 import { CONFIG_FILE, RootError } from './root.js';
 import { githubWorkflow } from '../init/github-workflow.js';
@@ -23,12 +24,23 @@ export interface ScaffoldStep {
 
 export interface ScaffoldResult {
   steps: ScaffoldStep[];
-  /** The scenario's name and how its composition names the plugin. */
-  scenario: string;
+  /** With a plugin: the scenario that gates it (written now, or one that already names it). */
+  scenario?: ScaffoldedScenario;
+}
+
+export interface ScaffoldedScenario {
+  /** The scenario's name (its file is `scenarios/<name>.yml`) and how its composition names the plugin. */
+  name: string;
   pluginReference: string;
   /** The plugin's file below the root, for a relative reference; undefined for a package name. */
   pluginFile?: string;
 }
+
+/** Where a scenario written by init points editors for the scenario format: the installed package's schema. */
+export const SCENARIO_SCHEMA_REFERENCE = '../node_modules/concord/scenario.schema.json';
+
+/** Entry ids the written composition uses itself, or the gate fills in: the plugin's entry takes none of them. */
+const TAKEN_ENTRY_IDS = ['tools', 'agent', 'runtime', 'model'];
 
 /**
  * The plugin as the user named it (a package name, or a `./` / `../` path from the root) turned into the
@@ -75,13 +87,18 @@ function configText(): string {
   ].join('\n');
 }
 
+/** The composition id of the plugin's entry: the scenario's name, unless the composition already uses it. */
+export function pluginEntryId(name: string): string {
+  return TAKEN_ENTRY_IDS.includes(name) ? `${name}-plugin` : name;
+}
+
 function scenarioText(name: string, reference: string): string {
   const scenario = {
     name,
     description: `A first run: the model reads the SDK of the tools ${reference} registers and runs one program.`,
     composition: [
       { id: 'tools', plugin: 'concord/tools', config: { mode: 'code' } },
-      { id: name, plugin: reference },
+      { id: pluginEntryId(name), plugin: reference },
       { id: 'agent', plugin: 'concord/agent', config: { persona: 'You are a helpful assistant.' } },
     ],
     script: [
@@ -101,6 +118,8 @@ function scenarioText(name: string, reference: string): string {
     expect: { runs: ['ok'] },
   };
   return [
+    `# yaml-language-server: $schema=${SCENARIO_SCHEMA_REFERENCE}`,
+    '# Every key is described in docs/scenarios.md of the concord package.',
     '# Replace the script with a conversation that calls your tools: each assistant step gives the program',
     '# in both languages, and the keyless model replays it against the real app.',
     stringify(scenario, { lineWidth: 0 }),
@@ -130,16 +149,59 @@ async function writeNew(root: string, file: string, text: string, steps: Scaffol
 }
 
 /**
- * Makes `root` a project the gate can run: `concord.config.yml`, one scenario wired to `plugin`, and
- * `.concord/` in `.gitignore`, and with `githubShards` a GitHub Actions workflow. Never overwrites a file;
- * running it again changes nothing.
+ * The scenario file already gating `reference`: one in `scenarios/` whose composition names it (read
+ * as YAML text, so a scenario with a problem of its own still counts). Undefined when there is none.
  */
-export async function scaffoldProject(root: string, plugin: string, options: { githubShards?: number } = {}): Promise<ScaffoldResult> {
-  const { reference, file } = scenarioPluginReference(plugin, root);
-  const scenario = scenarioNameFor(plugin);
+async function scenarioNaming(root: string, reference: string): Promise<string | undefined> {
+  const dir = join(root, 'scenarios');
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter(isScenarioFile).sort();
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    let data: unknown;
+    try {
+      data = parse(await readFile(join(dir, name), 'utf8'));
+    } catch {
+      continue;
+    }
+    const composition = (data as { composition?: unknown } | null)?.composition;
+    if (Array.isArray(composition) && composition.some((entry) => (entry as { plugin?: unknown } | null)?.plugin === reference)) return name;
+  }
+  return undefined;
+}
+
+/** `base`, or `base-2`, `base-3`, … : the first name no scenario file in `scenarios/` declares yet. */
+function freeScenarioName(root: string, base: string): string {
+  const taken = (name: string) => ['.yml', '.yaml'].some((ext) => existsSync(join(root, 'scenarios', name + ext)));
+  let name = base;
+  for (let n = 2; taken(name); n++) name = `${base}-${n}`;
+  return name;
+}
+
+/**
+ * Makes `root` a project the gate can run: `concord.config.yml`, `.concord/` in `.gitignore`, with
+ * `plugin` one scenario wired to it, and with `githubShards` a GitHub Actions workflow. Never overwrites a
+ * file, never writes a second scenario for a plugin a scenario already names, and never takes a scenario
+ * name or entry id that is in use: running it again changes nothing, and the gate runs as before.
+ */
+export async function scaffoldProject(root: string, plugin: string | undefined, options: { githubShards?: number } = {}): Promise<ScaffoldResult> {
+  const target = plugin === undefined ? undefined : scenarioPluginReference(plugin, root);
   const steps: ScaffoldStep[] = [];
   await writeNew(root, CONFIG_FILE, configText(), steps);
-  await writeNew(root, `scenarios/${scenario}.yml`, scenarioText(scenario, reference), steps);
+  let scenario: ScaffoldedScenario | undefined;
+  if (target !== undefined) {
+    const existing = await scenarioNaming(root, target.reference);
+    const name = existing?.replace(/\.ya?ml$/, '') ?? freeScenarioName(root, scenarioNameFor(plugin!));
+    if (existing !== undefined) {
+      steps.push({ file: `scenarios/${existing}`, action: 'kept', note: `it already gates ${target.reference}` });
+    } else {
+      await writeNew(root, `scenarios/${name}.yml`, scenarioText(name, target.reference), steps);
+    }
+    scenario = { name, pluginReference: target.reference, ...(target.file !== undefined ? { pluginFile: target.file } : {}) };
+  }
 
   const gitignore = join(root, '.gitignore');
   if (!existsSync(gitignore)) {
@@ -154,5 +216,5 @@ export async function scaffoldProject(root: string, plugin: string, options: { g
     }
   }
   if (options.githubShards !== undefined) await writeNew(root, GITHUB_WORKFLOW, githubWorkflow(options.githubShards), steps);
-  return { steps, scenario, pluginReference: reference, ...(file !== undefined ? { pluginFile: file } : {}) };
+  return { steps, ...(scenario !== undefined ? { scenario } : {}) };
 }

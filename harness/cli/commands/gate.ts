@@ -50,7 +50,7 @@ export function registerGate(program: Command): void {
     .option('--jobs <n>', `pairs run at the same time (default: the number of cores, ${availableParallelism()} here); output and snapshots are the same as with --jobs 1`, parseJobs)
     .addOption(rootOption())
     .option('--floor <3.X>', `oldest CPython the Python SDK must serve (default: floor in concord.config.yml, else ${DEFAULT_PYTHON_FLOOR}; ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`)
-    .addOption(new Option('--update [which]', 'write snapshots: "new" (missing files only) or "all" (also changed and obsolete); ignored when CI is set').choices(['new', 'all']))
+    .addOption(new Option('-u, --update [which]', 'write snapshots: "new" (missing files only) or "all" (also changed and obsolete; the default of a bare -u / --update); ignored when CI is set').choices(['new', 'all']))
     .addOption(new Option('--reporter <name>', 'also write a report for CI').choices(['default', 'junit']).default('default'))
     .option('--junit-file <path>', 'where --reporter junit writes (default .concord/junit.xml)')
     .option('--live', 'drift watch: answer from the live model (CONCORD_MODEL_* or --model-url/--model) and report where each conversation departs from its recording; writes nothing')

@@ -8,6 +8,8 @@ import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 import { parseProjectConfig } from '../../project/config.js';
 import { loadScenarios } from '../../scenario/discover.js';
 import { githubWorkflow } from '../../init/github-workflow.js';
+import { SCENARIO_SCHEMA_REFERENCE } from '../../project/scaffold.js';
+import { stockScenario, writeStockProject } from '../../test/stock-project.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -73,6 +75,8 @@ describe('concord init', () => {
     expect(run.stdout).toContain('CI=true npx concord gate');
     expect(run.stdout).toContain('npx concord review');
     expect(Object.keys(await tree(dir)).sort()).toEqual(['.gitignore', 'concord.config.yml', join('scenarios', 'inventory.yml')]);
+    // Editors that speak the YAML language server check the scenario against the package's schema.
+    expect((await readFile(join(dir, 'scenarios', 'inventory.yml'), 'utf8')).split('\n')[0]).toBe(`# yaml-language-server: $schema=${SCENARIO_SCHEMA_REFERENCE}`);
     expect(await readFile(join(dir, '.gitignore'), 'utf8')).toBe('.concord/\n');
     expect(parseProjectConfig('concord.config.yml', await readFile(join(dir, 'concord.config.yml'), 'utf8'))).toEqual({ floor: '3.9' });
 
@@ -94,7 +98,7 @@ describe('concord init', () => {
     const again = cli(dir, 'init', '--plugin', './src/plugins/inventory.ts');
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('kept     concord.config.yml (it exists)');
-    expect(again.stdout).toContain('kept     scenarios/inventory.yml (it exists)');
+    expect(again.stdout).toContain('kept     scenarios/inventory.yml (it already gates ../src/plugins/inventory.ts)');
     expect(again.stdout).toContain('kept     .gitignore (it already ignores .concord/)');
     expect(again.stdout).not.toContain('wrote');
     expect(await tree(dir)).toEqual(before);
@@ -120,6 +124,8 @@ describe('concord init', () => {
     await mkdir(join(dir, 'backend', 'src'), { recursive: true });
     expect(cli(dir, 'init', '--root', 'backend', '--plugin', './src/tools.ts').status).toBe(0);
     expect(existsSync(join(dir, 'backend', 'scenarios', 'tools.yml'))).toBe(true);
+    // The plugin's entry cannot take the id of the registry entry beside it.
+    expect(await readFile(join(dir, 'backend', 'scenarios', 'tools.yml'), 'utf8')).toContain('id: tools-plugin\n    plugin: ../src/tools.ts');
     expect(existsSync(join(dir, 'scenarios'))).toBe(false);
     const nested = cli(join(dir, 'backend', 'src'), 'init', '--plugin', './src/tools.ts');
     expect(nested.stdout).toContain(`concord init in ${join(dir, 'backend')}`);
@@ -130,6 +136,7 @@ describe('concord init', () => {
     const first = cli(dir, 'init', '--ci', 'github', '--shards', '2');
     expect(first.status).toBe(0);
     expect(first.stdout).toContain('wrote    .github/workflows/concord.yml');
+    expect(existsSync(join(dir, 'scenarios'))).toBe(false);
     const written = readFileSync(join(dir, '.github/workflows/concord.yml'), 'utf8');
     expect(written).toBe(githubWorkflow(2));
     const second = cli(dir, 'init', '--ci', 'github', '--shards', '5');
@@ -148,16 +155,76 @@ describe('concord init', () => {
     }
     expect(await readdir(dir)).toEqual([]);
   });
+});
 
-  it('writes a scenario the gate passes with --update=new once the plugin exists', { timeout: 180_000 }, async () => {
-    expect(cli(dir, 'init', '--plugin', './src/plugins/inventory.ts').status).toBe(0);
-    await mkdir(join(dir, 'src', 'plugins'), { recursive: true });
-    await writeFile(join(dir, 'src', 'plugins', 'inventory.ts'), PLUGIN);
-    // The TypeScript worker only: the scenario's Python program is judged in the newcomer test.
-    const gate = cli(join(dir, 'src'), 'gate', '--update=new', '--runtime', 'typescript');
-    expect(gate.stdout.trimEnd().split('\n').at(-1)).toBe('gate: everything agrees');
+/** `gate --update=new` on the given runtimes: its exit code, and its last line. */
+function gateNew(cwd: string, runtimes: string[]) {
+  const gate = cli(cwd, 'gate', '--update=new', '--runtime', ...runtimes);
+  return { status: gate.status, last: gate.stdout.trimEnd().split('\n').at(-1), out: gate.stdout + gate.stderr };
+}
+
+describe('concord init never breaks a project', () => {
+  it('without --plugin, in a fresh folder: no scenario, the way to add one, and a gate that says the same', async () => {
+    const run = cli(dir, 'init');
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('add a scenario: npx concord init --plugin ./src/plugins/<your-tools>.ts');
+    expect(run.stdout).toContain('docs/scenarios.md');
+    expect(Object.keys(await tree(dir)).sort()).toEqual(['.gitignore', 'concord.config.yml']);
+    const gate = cli(dir, 'gate');
+    expect(gate.status).toBe(2);
+    expect(gate.stderr).toContain('concord init --plugin');
+  });
+
+  it('without --plugin, in a project with scenarios: their files unchanged, and the gate passes as before', { timeout: 180_000 }, async () => {
+    await writeStockProject(dir);
+    expect(gateNew(dir, ['typescript']).status).toBe(0);
+    const before = await tree(join(dir, 'scenarios'));
+    const run = cli(dir, 'init', '--ci', 'github');
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).not.toMatch(/^ +(wrote|kept) +scenarios\//m);
+    expect(await tree(join(dir, 'scenarios'))).toEqual(before);
+    const gate = cli(dir, 'gate', '--runtime', 'typescript');
+    expect(gate.stdout.trimEnd().split('\n').at(-1), gate.stdout + gate.stderr).toBe('gate: everything agrees');
     expect(gate.status).toBe(0);
-    const sdk = await readFile(join(dir, 'snapshots', 'inventory', 'typescript', 'tools-sdk.ts'), 'utf8');
+  });
+
+  it('with --plugin ./src/plugins/tools.ts in a fresh folder: a scenario the gate passes as written, in both languages', { timeout: 300_000 }, async () => {
+    await mkdir(join(dir, 'src', 'plugins'), { recursive: true });
+    await writeFile(join(dir, 'src', 'plugins', 'tools.ts'), PLUGIN);
+    const run = cli(dir, 'init', '--plugin', './src/plugins/tools.ts');
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('wrote    scenarios/tools.yml');
+    const [scenario] = await loadScenarios(join(dir, 'scenarios'), dir);
+    expect(scenario!.composition.map((e) => e.id)).toEqual(['tools', 'tools-plugin', 'agent']);
+    const gate = gateNew(join(dir, 'src'), ['typescript', 'python']);
+    expect(gate.last, gate.out).toBe('gate: everything agrees');
+    expect(gate.status).toBe(0);
+    const sdk = await readFile(join(dir, 'snapshots', 'tools', 'typescript', 'tools-sdk.ts'), 'utf8');
     expect(sdk).toContain('/** Counts the items in stock. */');
+  });
+
+  it('with --plugin in a project with scenarios: a new name beside theirs, one scenario per plugin, and a second run changes nothing', { timeout: 300_000 }, async () => {
+    // The project already has a scenario called "stock" (its own), on another plugin.
+    await writeStockProject(dir);
+    await mkdir(join(dir, 'src', 'plugins'), { recursive: true });
+    await writeFile(join(dir, 'src', 'plugins', 'stock.ts'), PLUGIN);
+    const first = cli(dir, 'init', '--plugin', './src/plugins/stock.ts');
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain('wrote    scenarios/stock-2.yml');
+    expect(await readFile(join(dir, 'scenarios', 'stock.yml'), 'utf8')).toBe(stockScenario('stock'));
+    const names = (await loadScenarios(join(dir, 'scenarios'), dir)).map((s) => s.name).sort();
+    expect(names).toEqual(['stock', 'stock-2']);
+
+    const before = await tree(dir);
+    const again = cli(dir, 'init', '--plugin', './src/plugins/stock.ts');
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('kept     scenarios/stock-2.yml (it already gates ../src/plugins/stock.ts)');
+    expect(again.stdout).not.toContain('wrote');
+    expect(await tree(dir)).toEqual(before);
+
+    const gate = gateNew(dir, ['typescript']);
+    expect(gate.last, gate.out).toBe('gate: everything agrees');
+    expect(gate.status).toBe(0);
+    expect(existsSync(join(dir, 'snapshots', 'stock-2', 'typescript', 'tools-sdk.ts'))).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { failAndExit } from '../fail.js';
 import { rootOption } from '../project-option.js';
 
 interface InitFlags {
-  plugin: string;
+  plugin?: string;
   root?: string;
   ci?: 'github';
   shards: number;
@@ -19,17 +19,19 @@ function parseShards(text: string): number {
   return value;
 }
 
-const DEFAULT_PLUGIN = './src/plugins/tools.ts';
-
 export function registerInit(program: Command): void {
   program
     .command('init')
-    .description('Make this backend repository a project of the gate: concord.config.yml, one scenario wired to your tool plugin, .concord/ in .gitignore')
-    .option('--plugin <ref>', 'the plugin that registers your tools: a path from the project root starting with ./ (a .ts file needs no build) or an installed package name', DEFAULT_PLUGIN)
+    .description('Make this backend repository a project of the gate: concord.config.yml, .concord/ in .gitignore, and with --plugin one scenario wired to your tool plugin')
+    .option('--plugin <ref>', 'the plugin that registers your tools: a path from the project root starting with ./ (a .ts file needs no build) or an installed package name; without it no scenario is written')
     .addOption(new Option('--ci <provider>', 'also write a CI workflow: github → .github/workflows/concord.yml (shard jobs and a merge job; see docs/ci.md)').choices(['github']))
     .option('--shards <n>', 'shard jobs in the CI workflow', parseShards, 3)
     .addOption(rootOption())
-    .addHelpText('after', '\nNo file that exists is ever overwritten: running it again keeps every file and says so.')
+    .addHelpText(
+      'after',
+      '\nNo file that exists is ever overwritten: running it again keeps every file and says so. A plugin that a scenario\n' +
+        'already names gets no second one; a new scenario never takes a name or entry id in use. The scenario format: docs/scenarios.md.',
+    )
     .action(async (flags: InitFlags) => {
       const { scaffoldProject } = await import('../../project/scaffold.js');
       let result;
@@ -38,16 +40,19 @@ export function registerInit(program: Command): void {
         result = await scaffoldProject(root, flags.plugin, flags.ci === 'github' ? { githubShards: flags.shards } : {});
         console.log(`concord init in ${root}`);
         for (const step of result.steps) console.log(`  ${step.action.padEnd(8)} ${step.file}${step.note ? ` (${step.action === 'appended' ? 'added ' : ''}${step.note})` : ''}`);
-        const missing = result.pluginFile !== undefined && !existsSync(join(root, result.pluginFile));
+        const scenario = result.scenario;
+        const missing = scenario?.pluginFile !== undefined && !existsSync(join(root, scenario.pluginFile));
         const steps = [
           ...(missing
-            ? [`write ${result.pluginFile}: a cordis plugin with inject: ['tools'] whose apply(ctx) calls ctx.tools.register({ name, description, parameters, output, execute }) for each tool (types: import type { RegisteredTool } from 'concord/contract')`]
+            ? [`write ${scenario!.pluginFile}: a cordis plugin with inject: ['tools'] whose apply(ctx) calls ctx.tools.register(defineTool({ name, description, parameters, output, execute })) for each tool (import { defineTool } from 'concord/contract')`]
             : []),
-          `edit scenarios/${result.scenario}.yml: script a conversation whose programs call your tools`,
+          scenario === undefined
+            ? 'add a scenario: npx concord init --plugin ./src/plugins/<your-tools>.ts (a path from the project root, or a package name) writes one wired to your tool plugin; or write scenarios/<name>.yml by hand (docs/scenarios.md)'
+            : `edit scenarios/${scenario.name}.yml: script a conversation whose programs call your tools (docs/scenarios.md)`,
           'npx concord gate --update=new      # runs every scenario × runtime, writes snapshots/',
           'git add concord.config.yml scenarios snapshots .gitignore',
           'in CI: CI=true npx concord gate      # exit 1 with a diff when anything the model sees or runs changes',
-          'after an intended change: npx concord review      # accept or reject the proposed snapshots',
+          'after an intended change: npx concord review      # accept or reject the proposed snapshots (from CI: review --from concord-pending)',
         ];
         console.log('\nNext:');
         steps.forEach((step, i) => console.log(`  ${i + 1}. ${step}`));

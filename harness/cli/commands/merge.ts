@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { colorWanted } from '../../text/paint.js';
 import { PENDING_ARTIFACT } from '../../snapshot/pending.js';
+import { ciIsSet } from '../ci.js';
 import { failAndExit } from '../fail.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 
@@ -52,7 +53,7 @@ export function registerMerge(program: Command): void {
         const junitFile = junit.path;
         const ok = gateVerdict(merged.pairs, merged.obsolete, merged.configuration.update, merged.runFindings);
         out(`merged ${files.length} results file(s): ${merged.pairs.length} run(s) of commit ${merged.commit ?? '(unknown)'}`);
-        printSummary({ out, color }, { results: merged.pairs, obsolete: merged.obsolete, update: merged.configuration.update, pendingDir, ok, runFindings: merged.runFindings, reportFile });
+        printSummary({ out, color }, { results: merged.pairs, obsolete: merged.obsolete, update: merged.configuration.update, pendingDir, ok, runFindings: merged.runFindings, reportFile, ci: ciIsSet() });
         out(`junit report: ${junitFile}`);
         const { appendStepSummary, stepSummary } = await import('../../report/step-summary.js');
         const summaryFile = await appendStepSummary(

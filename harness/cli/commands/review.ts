@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Decision } from '../../snapshot/review.js';
 import { colorWanted } from '../../text/paint.js';
 import { ciIsSet } from '../ci.js';
+import { PENDING_ARTIFACT } from '../../snapshot/pending.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 
 interface ReviewFlags {
@@ -39,7 +40,7 @@ export function registerReview(program: Command): void {
         let runId = flags.run;
         if (flags.from !== undefined) {
           if (ciIsSet()) {
-            console.error('concord review: CI is set, and with CI set nothing under snapshots/ is written; take the artifact to your machine and run review --from there');
+            console.error(`concord review: CI is set, and with CI set nothing under snapshots/ is written; download the ${PENDING_ARTIFACT} artifact to your machine and run \`concord review --from ${PENDING_ARTIFACT}\` there`);
             process.exit(2);
           }
           const { importPending } = await import('../../snapshot/import-pending.js');
@@ -56,7 +57,7 @@ export function registerReview(program: Command): void {
           process.exit(0);
         }
         if (ciIsSet()) {
-          console.error(`concord review: CI is set, and with CI set nothing under snapshots/ is written; review the proposals on your machine (copy the pending folder artifact to ${project.pendingRoot}), or list them with --list`);
+          console.error(`concord review: CI is set, and with CI set nothing under snapshots/ is written; download the ${PENDING_ARTIFACT} artifact to your machine and run \`concord review --from ${PENDING_ARTIFACT}\` there (a folder or .tgz), or list the proposals here with \`concord review --list\``);
           process.exit(2);
         }
         if (flags.acceptAll && flags.rejectAll) {

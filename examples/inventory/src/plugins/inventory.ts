@@ -1,4 +1,4 @@
-import type { GatedServices, JsonValue, RegisteredTool } from 'concord/contract';
+import { defineTool, type GatedServices } from 'concord/contract';
 
 /** The shop's stock: item → units on the shelf, and the level below which it is reordered. */
 const STOCK: Record<string, { units: number; reorderBelow: number }> = {
@@ -7,12 +7,25 @@ const STOCK: Record<string, { units: number; reorderBelow: number }> = {
   teapot: { units: 0, reorderBelow: 2 },
 };
 
-function argsObject(tool: string, args: JsonValue): Record<string, JsonValue> {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new Error(`${tool}: arguments must be an object`);
-  return args;
+interface StockLine {
+  item: string;
+  units: number;
+  reorderBelow: number;
 }
 
-const listStock: RegisteredTool = {
+interface ReorderArgs {
+  item: string;
+  units: number;
+}
+
+interface PurchaseOrder {
+  order: string;
+  item: string;
+  units: number;
+}
+
+// The types are the plugin's own; parameters and output stay the JSON Schemas the model reads.
+const listStock = defineTool<Record<string, never>, { items: StockLine[] }>({
   name: 'list_stock',
   description: 'Every item in the shop with the units on the shelf and the level below which it is reordered.',
   parameters: { type: 'object', properties: {}, additionalProperties: false },
@@ -35,9 +48,9 @@ const listStock: RegisteredTool = {
   async execute() {
     return { items: Object.entries(STOCK).map(([item, { units, reorderBelow }]) => ({ item, units, reorderBelow })) };
   },
-};
+});
 
-const reorder: RegisteredTool = {
+const reorder = defineTool<ReorderArgs, PurchaseOrder>({
   name: 'reorder',
   description: 'Orders more units of one item from the supplier and returns the order number.',
   parameters: {
@@ -55,13 +68,13 @@ const reorder: RegisteredTool = {
     required: ['order', 'item', 'units'],
     additionalProperties: false,
   },
-  async execute(args) {
-    const { item, units } = argsObject('reorder', args);
+  async execute({ item, units }) {
+    // The program's arguments are JSON that the schema describes but nothing enforces: check what matters.
     if (typeof item !== 'string' || !(item in STOCK)) throw new Error(`reorder: unknown item ${JSON.stringify(item)}`);
     if (typeof units !== 'number' || !Number.isInteger(units) || units < 1) throw new Error('reorder: units must be a whole number of at least 1');
     return { order: `PO-${item.replace(/\W+/g, '-').toUpperCase()}-${units}`, item, units };
   },
-};
+});
 
 /** A cordis plugin: it needs the `tools` service and registers the shop's tools into it. */
 export default {

@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
+import { InputError } from '../scenario/error.js';
+import { sourceExcerpt } from '../scenario/yaml-input.js';
+import type { CompositionEntry, Scenario } from '../scenario/types.js';
+import { enableTypeScriptPlugins, isTypeScript } from './typescript-plugins.js';
+
+/** Where an import failed in the plugin's own source, when the error says (or a parse of the file shows). */
+interface Place {
+  file: string;
+  line: number;
+  column: number;
+  problem: string;
+}
+
+/**
+ * Imports every plugin of the scenarios (other than concord's own) once, before anything boots: a plugin
+ * that cannot be imported (a syntax error, a missing dependency, a throw at its top level) is bad input,
+ * reported as an InputError at the failing place in the plugin (else at the scenario's `plugin:` value),
+ * instead of failing every pair it is in. The loader later imports the same module from the module cache.
+ */
+export async function importPlugins(scenarios: readonly Scenario[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const scenario of scenarios) {
+    for (const entry of scenario.composition) {
+      const file = entry.resolved?.file;
+      if (file === undefined || entry.resolved?.concord !== undefined || seen.has(file)) continue;
+      seen.add(file);
+      if (isTypeScript(file)) enableTypeScriptPlugins();
+      try {
+        await import(pathToFileURL(file).href);
+      } catch (error) {
+        throw importError(error, file, entry, scenario);
+      }
+    }
+  }
+}
+
+function importError(error: unknown, file: string, entry: CompositionEntry, scenario: Scenario): InputError {
+  const message = firstLine(error instanceof Error ? error.message : String(error));
+  const at = entry.pluginAt ?? { line: entry.line, column: 1 };
+  const named = `the plugin of entry "${entry.id}" (${relative(process.cwd(), scenario.file) || scenario.file}:${at.line}:${at.column})`;
+  const hint = 'fix the plugin and run again; concord imports each plugin before anything boots (--debug shows the stack)';
+  const place = placeOf(error, file);
+  const withStack = (input: InputError): InputError => {
+    // --debug prints the stack of the failure: the plugin's, not this report's.
+    if (error instanceof Error && error.stack) input.stack = error.stack;
+    return input;
+  };
+  if (place === undefined) return withStack(new InputError(scenario.file, at.line, at.column, `${entry.plugin} cannot be imported: ${message}`, hint));
+  let excerpt = '';
+  try {
+    excerpt = `\n${sourceExcerpt(readFileSync(place.file, 'utf8'), place.line, place.column)}`;
+  } catch {
+    // The place is named either way; the excerpt is a courtesy.
+  }
+  return withStack(new InputError(place.file, place.line, place.column, `${named} cannot be imported: ${place.problem}${excerpt}`, hint));
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]!.trim();
+}
+
+function placeOf(error: unknown, file: string): Place | undefined {
+  // esbuild (TypeScript plugins): a structured location, 1-based line and 0-based column.
+  const located = (error as { errors?: Array<{ text?: string; location?: { file?: string; line?: number; column?: number } | null }> })?.errors?.[0];
+  if (located?.location?.line !== undefined) {
+    return { file: located.location.file || file, line: located.location.line, column: (located.location.column ?? 0) + 1, problem: located.text ?? 'syntax error' };
+  }
+  const message = error instanceof Error ? error.message : '';
+  const inMessage = /^(.+?):(\d+):(\d+): ERROR: (.+)$/m.exec(message);
+  if (inMessage) return { file: inMessage[1]!, line: Number(inMessage[2]), column: Number(inMessage[3]) + 1, problem: inMessage[4]! };
+  // A JavaScript syntax error carries no place: the TypeScript parser finds the first one.
+  if (error instanceof SyntaxError) {
+    const parsed = firstSyntaxError(file);
+    if (parsed) return { ...parsed, problem: `SyntaxError: ${firstLine(message)}` };
+  }
+  // A throw while the module runs: its first stack frame in the plugin's file.
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  for (const name of [pathToFileURL(file).href, file]) {
+    const frame = new RegExp(`${escape(name)}:(\\d+):(\\d+)`).exec(stack);
+    if (frame) return { file, line: Number(frame[1]), column: Number(frame[2]), problem: firstLine(`${(error as Error).name}: ${message}`) };
+  }
+  return undefined;
+}
+
+function firstSyntaxError(file: string): Place | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const kind = isTypeScript(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+  const [diagnostic] = (source as unknown as { parseDiagnostics: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  if (!diagnostic) return undefined;
+  const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start);
+  return { file, line: line + 1, column: character + 1, problem: ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ') };
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
