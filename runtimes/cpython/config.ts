@@ -10,7 +10,7 @@ export interface CpythonPluginConfig extends CpythonRuntimeConfig {
 /** Checks a raw config and says which field is wrong and what is allowed. `isolation` is required. */
 export function parseCpythonConfig(raw: unknown): CpythonPluginConfig {
   return parseRuntimeOptions<CpythonPluginConfig>('cpython', raw, {
-    integers: { ...LIMIT_BOUNDS, memoryMb: [32, 65_536] },
+    integers: { ...LIMIT_BOUNDS, memoryMb: [32, 65_536], diskMb: [1, 65_536] },
     choices: { isolation: ['process', 'container'], fallback: ['process', 'error'] },
     strings: ['python', 'image'],
     required: ['isolation'],

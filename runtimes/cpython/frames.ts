@@ -20,7 +20,8 @@ export type GuestFrame =
   | { type: 'result'; error: RunError }
   /** Bytes the run wrote straight to its fds 1 and 2: counted against the output cap, never shown. */
   | { type: 'written'; bytes: number }
-  | { type: 'ended'; status: string };
+  /** `limit`: the server ended the run for going over that budget. */
+  | { type: 'ended'; status: string; limit?: 'memory' | 'disk' };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -81,7 +82,9 @@ export function decodeGuestFrame(line: string): GuestFrame | undefined {
     }
     case 'ended': {
       const status = own(frame, 'status');
-      return typeof status === 'string' ? { type: 'ended', status } : undefined;
+      const limit = own(frame, 'limit');
+      if (typeof status !== 'string') return undefined;
+      return limit === 'memory' || limit === 'disk' ? { type: 'ended', status, limit } : { type: 'ended', status };
     }
     default:
       return undefined;

@@ -32,6 +32,8 @@ export interface RunSettings {
   timeoutMs: number;
   outputLimitBytes: number;
   limits: RunLimits;
+  /** The budget a server's `disk` limit refers to, in MB, where the server enforces one. */
+  diskMb?: number;
 }
 
 /** Longer than any legitimate frame; a longer line is junk and dropped whole. */
@@ -128,6 +130,7 @@ export class GuestServer {
       let channel: Socket | undefined;
       let channelClosed: Promise<void> = Promise.resolve();
       let finished = false;
+      let overBudget: RunError | undefined;
       const finish = (exitStatus: string, serverGone: boolean): void => {
         if (finished) return;
         finished = true;
@@ -138,6 +141,7 @@ export class GuestServer {
         channel?.destroy();
         this.active = undefined;
         if (stopped !== undefined) resolve({ logs, error: stopped });
+        else if (!serverGone && overBudget !== undefined) resolve({ logs, error: overBudget });
         else if (!serverGone && output.exceeded) {
           // Bytes written to fds 1 and 2 are all counted once the server reports the end.
           resolve({ logs, error: runMessages.outputLimit(settings.outputLimitBytes) });
@@ -207,6 +211,8 @@ export class GuestServer {
               runUid ??= frame.uid;
               return;
             case 'ended':
+              if (frame.limit === 'memory') overBudget = runMessages.memoryLimit((settings.limits.memoryBytes ?? 0) / (1024 * 1024));
+              else if (frame.limit === 'disk') overBudget = runMessages.diskLimit(settings.diskMb ?? 0);
               finishAfterChannel(frame.status);
               return;
             case 'ready':

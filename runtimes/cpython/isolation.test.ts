@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BindingFunction, BindingNamespace, JsonValue, RunResult } from '../seam/types.js';
+import { describeNeeding } from '../test/host-requirements.js';
 import { processContainment } from './process-launcher.js';
 import { createCpythonRuntime, type CpythonRuntime } from './runtime.js';
 import { fixtureTools } from './test/fixtures.js';
@@ -10,7 +11,7 @@ import { fixtureTools } from './test/fixtures.js';
 /**
  * Hostile programs against other runs: what one `python-process` run can do to a concurrent run, to the
  * next run and to the host. These need concord to run as root (a uid of its own per run) and util-linux
- * `unshare` (a network and mount namespace); otherwise they skip, naming what is not isolated.
+ * `unshare` (namespaces); otherwise they skip, naming what is not isolated (and fail under CI, which has both).
  */
 
 const containment = processContainment();
@@ -35,7 +36,7 @@ function rendezvous(): { bindings: BindingNamespace[]; reported: Promise<JsonVal
   return { bindings: [{ name: 'tools', functions, errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } }], reported, release };
 }
 
-describe.skipIf(skipUids !== undefined)(`python-process runs cannot touch each other (${skipUids ?? containment.reason})`, () => {
+describeNeeding(skipUids, `python-process runs cannot touch each other (${containment.reason})`, () => {
   let first: CpythonRuntime;
   let second: CpythonRuntime;
   const runOn = (runtime: CpythonRuntime, program: string): Promise<RunResult> =>
@@ -71,18 +72,30 @@ describe.skipIf(skipUids !== undefined)(`python-process runs cannot touch each o
   it("cannot read a concurrent run's memory, environment or files through /proc", async () => {
     const victim = rendezvous();
     const waiting = first.run({
-      program: 'import os\nsecret = "concord-" + "secret-" + "value"\nopen("note.txt", "w").write(secret)\nawait tools.report({"pid": os.getpid(), "cwd": os.getcwd()})\nreturn secret',
+      program: 'import os\nsecret = "concord-" + "secret-" + "value"\nopen("note.txt", "w").write(secret)\nawait tools.report({"pid": os.getpid(), "uid": os.getuid(), "cwd": os.getcwd()})\nreturn secret',
       bindings: victim.bindings,
       timeoutMs: 20_000,
     });
-    const { pid, cwd } = (await victim.reported) as { pid: number; cwd: string };
+    const { pid, uid, cwd } = (await victim.reported) as { pid: number; uid: number; cwd: string };
     const attack = await runOn(
       second,
       [
         'import os',
-        `pid, cwd = ${pid}, ${JSON.stringify(cwd)}`,
+        `pid, uid, cwd = ${pid}, ${uid}, ${JSON.stringify(cwd)}`,
         'outcomes = {}',
+        'owners = set()',
+        'for entry in os.listdir("/proc"):',
+        '    try:',
+        '        owners.add(os.stat("/proc/" + entry).st_uid)',
+        '    except OSError:',
+        '        pass',
+        'outcomes["victim listed"] = uid in owners',
+        // In a PID namespace of its own the victim's number may name one of the attacker's own processes.
+        'theirs = uid in owners and os.stat("/proc/%d" % pid).st_uid == uid',
         'for what, path in [("mem", "/proc/%d/mem" % pid), ("environ", "/proc/%d/environ" % pid), ("note", cwd + "/note.txt")]:',
+        '    if what != "note" and not theirs:',
+        '        outcomes[what] = "not visible"',
+        '        continue',
         '    try:',
         '        with open(path, "rb") as f:',
         '            data = f.read(1 << 20)',
@@ -90,16 +103,20 @@ describe.skipIf(skipUids !== undefined)(`python-process runs cannot touch each o
         '    except OSError as error:',
         '        outcomes[what] = type(error).__name__',
         'try:',
+        '    if not theirs:',
+        '        raise PermissionError()',
         '    os.listdir("/proc/%d/cwd" % pid)',
         '    outcomes["cwd"] = "listed"',
         'except OSError as error:',
-        '    outcomes["cwd"] = type(error).__name__',
+        '    outcomes["cwd"] = "not visible" if not theirs else type(error).__name__',
         'return outcomes',
       ].join('\n'),
     );
     victim.release();
     expect(await waiting).toEqual({ logs: [], value: 'concord-secret-value' });
-    expect(attack.value).toEqual({ mem: 'PermissionError', environ: 'PermissionError', note: 'PermissionError', cwd: 'PermissionError' });
+    // With a PID namespace per server the victim is not even listed; without, the kernel refuses each read.
+    const refused = containment.namespaces === undefined ? 'PermissionError' : 'not visible';
+    expect(attack.value).toEqual({ 'victim listed': containment.namespaces === undefined, mem: refused, environ: refused, note: 'PermissionError', cwd: refused });
   });
 
   it('leaves nothing in its temporary folder for the next run, and the folder goes with the runtime', async () => {
@@ -126,7 +143,7 @@ describe.skipIf(skipUids !== undefined)(`python-process runs cannot touch each o
   });
 });
 
-describe.skipIf(skipNamespaces !== undefined)(`python-process runs have no network and no shared /tmp (${skipNamespaces ?? 'namespaces'})`, () => {
+describeNeeding(skipNamespaces, 'python-process runs have no network and no shared /tmp', () => {
   let runtime: CpythonRuntime;
   let server: Server;
   let port = 0;

@@ -7,6 +7,7 @@ import { guestServerCommand } from './guest-source.js';
 import type { GuestTransport } from './guest-server.js';
 import type { RunChannelListener } from './run-channel.js';
 import { onHostExit } from '../seam/host-exit.js';
+import { memoryCgroupSupport, type MemoryCgroupRoot } from './memory-cgroup.js';
 
 const run = promisify(execFile);
 
@@ -25,8 +26,14 @@ export const RUN_UID_LAST = RUN_UID_BASE + PID_CEILING * RUN_UID_SLOTS - 1;
 export interface Containment {
   /** Set when each run gets a uid of its own from the reserved range (concord runs as root). */
   runUids?: { first: number; last: number };
-  /** Set when the guest server starts in a network and mount namespace of its own (util-linux unshare). */
+  /**
+   * Set when the guest server starts in network, IPC, PID and mount namespaces of its own (util-linux
+   * unshare): runs see only their server's processes, get a fresh IPC namespace each and a private tmpfs
+   * of `diskMb` as their folder.
+   */
   namespaces?: { unshare: string };
+  /** Set when each run's processes share one memory cgroup of `memoryMb` (root, a memory controller). */
+  memoryCgroup?: MemoryCgroupRoot;
   /** One sentence: how runs are contained. */
   reason: string;
   /** What is not isolated here, one short phrase each; empty when runs are fully contained. */
@@ -37,18 +44,24 @@ export interface Containment {
 export const RUN_PROCESS_LIMIT = 64;
 
 /**
- * Makes the shared temporary folders read-only for the guest server and its runs, keeps the scratch folder
- * ($1) writable, then starts the server with an empty environment. Runs inside `unshare --mount`: the
- * host's mounts do not change.
+ * Runs as pid 1 of the server's own PID namespace, in its own mount namespace (the host's mounts do not
+ * change): notes the pid the host sees (runs' uids are made from it), makes the shared temporary folders
+ * read-only and keeps the scratch folder ($1) writable, mounts a /proc that shows only this namespace's
+ * processes, then starts the server with an empty environment and that pid as its last argument.
  */
 const MOUNT_SCRIPT = [
   'set -e',
   'scratch="$1"; shift',
+  'host_pid=',
+  'while read -r key value rest; do',
+  '  if [ "$key" = NSpid: ]; then host_pid="$value"; fi',
+  'done < /proc/self/status',
   'mount --bind "$scratch" "$scratch"',
   'for dir in /tmp /var/tmp /dev/shm /run/lock; do',
   '  if [ -d "$dir" ]; then mount --rbind "$dir" "$dir" && mount -o remount,bind,ro "$dir"; fi',
   'done',
-  'exec env -i "$@"',
+  'mount -t proc -o nosuid,nodev,noexec proc /proc',
+  'exec env -i "$@" "$host_pid"',
 ].join('\n');
 
 /** Why a uid of the reserved range is already an account here, or undefined when the range is free. */
@@ -73,7 +86,7 @@ function reservedRangeProblem(): string | undefined {
 
 let namespaceProbe: { unshare: string } | string | undefined;
 
-/** The unshare command when a network + mount namespace can be made here, else why not. Tried once. */
+/** The unshare command when network, IPC, PID and mount namespaces can be made here, else why not. Tried once. */
 function namespaceSupport(): { unshare: string } | string {
   if (namespaceProbe !== undefined) return namespaceProbe;
   const unshare = onPath('unshare');
@@ -91,7 +104,8 @@ function namespaceSupport(): { unshare: string } | string {
 const SYSTEM_PATH = '/usr/sbin:/usr/bin:/sbin:/bin';
 
 function namespaceArgs(): string[] {
-  return ['--net', '--mount', '--propagation', 'private', '--'];
+  // --kill-child: the server (pid 1 there, so every run with it) dies with the unshare process the host holds.
+  return ['--net', '--ipc', '--pid', '--kill-child', '--mount', '--propagation', 'private', '--'];
 }
 
 function onPath(name: string): string | undefined {
@@ -117,6 +131,10 @@ export function processContainment(): Containment {
         'processes (no process limit: RLIMIT_NPROC would count every process of this account)',
         'network (no namespace of their own)',
         'the shared /tmp (writable by every run)',
+        'SysV IPC (shared memory, queues and semaphores outlive a run and are seen by others)',
+        "the host's process list",
+        'memory of a process tree (memoryMb binds each process alone)',
+        'bytes written (no budget for the run folder)',
       ],
     };
   }
@@ -124,10 +142,15 @@ export function processContainment(): Containment {
   // As root, a run without an account of its own would run as root: refuse rather than pretend.
   if (rangeProblem !== undefined) throw new Error(`concord: CPython process runs need uids of their own, but ${rangeProblem}. Remove that account or run concord as another user.`);
   const namespaces = namespaceSupport();
-  const notIsolated = typeof namespaces === 'string' ? [`network and the shared /tmp (${namespaces})`] : [];
+  const cgroup = memoryCgroupSupport();
+  const notIsolated = [
+    ...(typeof namespaces === 'string' ? [`network, the shared /tmp, SysV IPC, the host's process list and bytes written (${namespaces})`] : []),
+    ...(typeof cgroup === 'string' ? [`memory of a process tree: memoryMb binds each process alone (${cgroup})`] : []),
+  ];
   return {
     runUids: { first: RUN_UID_BASE, last: RUN_UID_LAST },
     ...(typeof namespaces === 'string' ? {} : { namespaces }),
+    ...(typeof cgroup === 'string' ? {} : { memoryCgroup: cgroup }),
     reason: `each run has a uid of its own from ${RUN_UID_BASE} up, with at most ${RUN_PROCESS_LIMIT} processes`,
     notIsolated,
   };
@@ -209,11 +232,12 @@ function killGroup(pid: number): void {
 /**
  * Kills what a run left when its server no longer answers. With a uid of its own, every process of that
  * uid goes (the number comes from the server, so the signal is sent as that uid, which can reach nothing
- * else); without, the process group the server announced.
+ * else); without, the process group the server announced. In a PID namespace (`groupInNamespace`) that
+ * group is a number of the namespace, not the host's: there the server's death takes every run with it.
  */
-function killRun(interpreter: string, group: number, runUid: number | undefined): void {
+function killRun(interpreter: string, group: number, runUid: number | undefined, groupInNamespace: boolean): void {
   if (runUid === undefined || runUid < RUN_UID_BASE || runUid > RUN_UID_LAST) {
-    killGroup(group);
+    if (!groupInNamespace) killGroup(group);
     return;
   }
   spawnSync(interpreter, ['-I', '-S', '-c', 'import os\ntry:\n    os.kill(-1, 9)\nexcept OSError:\n    pass'], {
@@ -230,6 +254,24 @@ export interface RunPlaces {
   /** A folder only this server uses: each run gets a fresh folder inside it (cwd, TMPDIR, HOME). */
   scratch: string;
   containment: Containment;
+  /** What one run may keep in its folder, where the server has a mount namespace (a tmpfs of this size). */
+  diskBytes?: number;
+  /** This runtime's memory cgroup folder and each run's limit there, where the host has one. */
+  memory?: { cgroup: string; bytes: number };
+}
+
+/** The guest server's options (see the guest module's docstring). */
+function serverOptions(places: RunPlaces | undefined): Record<string, unknown> {
+  if (places === undefined) return {};
+  const { containment } = places;
+  return {
+    scratch: places.scratch,
+    ...(containment.runUids === undefined ? {} : { uidBase: containment.runUids.first }),
+    ...(containment.namespaces === undefined ? {} : { namespaces: true, ...(places.diskBytes === undefined ? {} : { diskBytes: places.diskBytes }) }),
+    ...(places.memory === undefined || containment.memoryCgroup === undefined
+      ? {}
+      : { memoryCgroup: { path: places.memory.cgroup, version: containment.memoryCgroup.version, bytes: places.memory.bytes } }),
+  };
 }
 
 /**
@@ -239,9 +281,7 @@ export interface RunPlaces {
  */
 export function launchProcessGuest(interpreter: string, places: RunPlaces | undefined, runChannel?: RunChannelListener): GuestTransport {
   const containment = places?.containment;
-  const options =
-    places === undefined ? {} : { scratch: places.scratch, ...(containment?.runUids === undefined ? {} : { uidBase: containment.runUids.first }) };
-  const server = [...guestServerCommand(interpreter), JSON.stringify(options)];
+  const server = [...guestServerCommand(interpreter), JSON.stringify(serverOptions(places))];
   const [command, ...args] =
     places === undefined || containment?.namespaces === undefined
       ? server
@@ -252,7 +292,8 @@ export function launchProcessGuest(interpreter: string, places: RunPlaces | unde
     env: containment?.namespaces === undefined ? {} : { PATH: SYSTEM_PATH },
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
-  });  let stderr = '';
+  });
+  let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => {
     stderr = (stderr + text).slice(-STDERR_TAIL_BYTES);
@@ -279,7 +320,7 @@ export function launchProcessGuest(interpreter: string, places: RunPlaces | unde
     ...(runChannel === undefined ? {} : { runChannel }),
     exited,
     kill: async (runGroup, runUid) => {
-      if (runGroup !== undefined) killRun(interpreter, runGroup, runUid);
+      if (runGroup !== undefined) killRun(interpreter, runGroup, runUid, containment?.namespaces !== undefined);
       if (pid !== undefined) killGroup(pid);
       await exited;
     },

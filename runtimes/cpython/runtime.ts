@@ -10,7 +10,8 @@ import type { CodeRuntime, RunRequest, RunResult } from '../seam/types.js';
 import { containerUnavailable, RuntimeContainerHost } from './container-launcher.js';
 import { GuestServer, type GuestTransport, type RunSettings } from './guest-server.js';
 import { FLOOR_PYTHON, cpythonImage } from './images.js';
-import { launchProcessGuest, processContainment, resolveInterpreter, RUN_PROCESS_LIMIT } from './process-launcher.js';
+import { makeCgroupFolder, removeCgroupFolder } from './memory-cgroup.js';
+import { launchProcessGuest, processContainment, resolveInterpreter, RUN_PROCESS_LIMIT, type RunPlaces } from './process-launcher.js';
 import { RunChannelListener } from './run-channel.js';
 
 export interface CpythonRuntimeConfig {
@@ -22,8 +23,13 @@ export interface CpythonRuntimeConfig {
   image?: string;
   /** Time budget of one run. Default 30 000. */
   timeoutMs?: number;
-  /** Address space of one run's process (RLIMIT_AS). Default 512. */
+  /**
+   * Memory of one run: the address space of each of its processes (RLIMIT_AS) and, as root where the host
+   * has a memory cgroup, of all its processes together. Default 512.
+   */
   memoryMb?: number;
+  /** What a `process` run may keep in its folder (cwd, TMPDIR, HOME), as root in a mount namespace. Default 256. */
+  diskMb?: number;
   /** Cap on the UTF-8 bytes of logs plus the returned value's JSON (kind `output-limit`). Default 1 000 000. */
   outputLimitBytes?: number;
   /** What the container isolation does when no Docker engine (or image) answers. Default `process`. */
@@ -35,6 +41,7 @@ export const CPYTHON_DEFAULTS = {
   image: cpythonImage(FLOOR_PYTHON).tag,
   timeoutMs: 30_000,
   memoryMb: 512,
+  diskMb: 256,
   outputLimitBytes: 1_000_000,
   fallback: 'process',
 } as const;
@@ -113,6 +120,7 @@ function settingsOf(config: CpythonRuntimeConfig, processes: number | undefined)
     timeoutMs: config.timeoutMs ?? CPYTHON_DEFAULTS.timeoutMs,
     outputLimitBytes: config.outputLimitBytes ?? CPYTHON_DEFAULTS.outputLimitBytes,
     limits: { memoryBytes: memoryMb * 1024 * 1024, ...(processes === undefined ? {} : { processes }) },
+    diskMb: config.diskMb ?? CPYTHON_DEFAULTS.diskMb,
   };
 }
 
@@ -130,12 +138,20 @@ async function createProcessRuntime(config: CpythonRuntimeConfig, notice?: strin
   await chmod(scratch, containment.runUids === undefined ? 0o700 : 0o711);
   // Runs reach the channel with the server's rights, before they drop to their own uid.
   const runChannel = await RunChannelListener.open({});
+  const cgroup = containment.memoryCgroup === undefined ? undefined : makeCgroupFolder(containment.memoryCgroup);
+  const places: RunPlaces = {
+    scratch,
+    containment,
+    diskBytes: (settings.diskMb ?? CPYTHON_DEFAULTS.diskMb) * 1024 * 1024,
+    ...(cgroup === undefined ? {} : { memory: { cgroup, bytes: settings.limits.memoryBytes! } }),
+  };
   return new GuestBackedRuntime(
     'process',
-    () => Promise.resolve(launchProcessGuest(interpreter, { scratch, containment }, runChannel)),
+    () => Promise.resolve(launchProcessGuest(interpreter, places, runChannel)),
     settings,
     async () => {
       await runChannel.close();
+      if (cgroup !== undefined) removeCgroupFolder(cgroup);
       await rm(scratch, { recursive: true, force: true });
     },
     notice,

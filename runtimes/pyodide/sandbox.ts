@@ -1,6 +1,7 @@
 import { spawnSync, type SpawnOptions } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { inheritableDescriptors } from '../seam/inherited-descriptors.js';
 import { sandboxFiles, type SandboxFiles } from './staging.js';
 
 /**
@@ -10,7 +11,8 @@ import { sandboxFiles, type SandboxFiles } from './staging.js';
  *   - runs under Node's permission model: it may read only the Pyodide package folder and its own
  *     modules; it may not write files, start processes or worker threads, load addons, use WASI or the
  *     inspector;
- *   - sees an empty environment and runs in `/`;
+ *   - sees an empty environment and runs in `/`, and holds no descriptor above 2 that the host inherited
+ *     (a CI shell's `exec 200>>file`): the worker closes them before anything else;
  *   - runs as the unprivileged user nobody (65534) when the host is root, so the OS refuses what the
  *     permission model might let through;
  *   - gets a network namespace of its own with no interface up (util-linux `unshare`) where one can be
@@ -114,6 +116,8 @@ export function sandboxLaunch(packageDir: string): SandboxLaunch {
     '--disable-warning=ExperimentalWarning',
     `--max-old-space-size=${WORKER_HEAP_MB}`,
     files.entry,
+    // What the host's caller left open reaches the worker too; the worker closes these numbers first.
+    inheritableDescriptors().join(','),
   ];
   const isolation = sandboxNetwork();
   const options: SpawnOptions = {

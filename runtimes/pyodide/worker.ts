@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { Console } from 'node:console';
-import { constants as fsConstants } from 'node:fs';
+import { closeSync, constants as fsConstants } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +14,19 @@ import { MAX_FRAME_BYTES, type HostMessage, type PyodideBoot, type WorkerMessage
  * kills it to stop a runaway program. This file and its imports are copied alone when the worker's user
  * cannot read them in place: import only node: builtins and the modules listed in sandbox.ts.
  */
+
+// Descriptors the host inherited from its caller and so passed on (their numbers come as the first
+// argument): closed before anything else, since a program reaches `fs.writeSync(fd)` through JavaScript and
+// the permission model does not guard writes to a descriptor that is already open.
+for (const fd of (process.argv[2] ?? '').split(',')) {
+  if (/^[0-9]+$/.test(fd) && Number(fd) > 2) {
+    try {
+      closeSync(Number(fd));
+    } catch {
+      // Not open here after all.
+    }
+  }
+}
 
 interface PyCallable {
   (...args: unknown[]): unknown;

@@ -9,5 +9,13 @@ export const runMessages = {
     kind: 'output-limit',
     message: `the program's output (printed lines and the returned value) exceeded the limit of ${limitBytes} bytes`,
   }),
+  memoryLimit: (memoryMb: number): RunError => ({
+    kind: 'worker-exit',
+    message: `the run's processes together used more than its memory budget of ${memoryMb} MB (memoryMb); the run was ended`,
+  }),
+  diskLimit: (diskMb: number): RunError => ({
+    kind: 'worker-exit',
+    message: `the run kept more than ${diskMb} MB in its folder (diskMb); the run was ended`,
+  }),
   disposed: (runtime: string): Error => new Error(`concord: the ${runtime} runtime has been disposed`),
 };

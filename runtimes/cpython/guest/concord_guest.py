@@ -45,11 +45,16 @@ This module has two layers.
                    (``os.write``): they are not shown, but they count against the output cap.
                    ``{"type": "ended", "status": "exit 0" | "signal 9"}`` - the run's process and everything it
                    started are gone (and every ``written`` frame of the run was sent); the server takes the
-                   next ``run``.
+                   next ``run``. ``"limit": "memory" | "disk"`` is added when the run was ended for going
+                   over that budget.
 
    The server takes one optional argument, a JSON object saying how runs are kept apart::
 
-       {"scratch": "/tmp/concord-runs-x", "uidBase": 2000000000, "wipe": ["/tmp"]}
+       {"scratch": "/tmp/concord-runs-x", "uidBase": 2000000000, "wipe": ["/tmp"], "namespaces": true,
+        "diskBytes": 268435456, "memoryCgroup": {"path": "/sys/fs/cgroup/memory/x", "version": 1, "bytes": 536870912}}
+
+   and, after it, optionally the server's pid as the host sees it (a server in a PID namespace of its own
+   is pid 1 there, so its own pid cannot tell its runs' uids apart from another server's).
 
    ``scratch``  a folder the server may write; each run gets a fresh folder inside it as its working
                 directory, ``TMPDIR`` and ``HOME``, removed with everything in it once the run is over.
@@ -60,6 +65,18 @@ This module has two layers.
                 killed before the uid's first run on this server (an earlier server with the same pid may have
                 died mid-run); after each run the server kills and reaps everything the run started.
    ``wipe``     folders whose entries are removed after every run (a container's private ``/tmp``).
+   ``namespaces``  the server runs as root in mount, IPC and PID namespaces of its own: each run gets a fresh
+                IPC namespace (no shared memory, queue or semaphore outlives the run or is seen by another),
+                and, with ``diskBytes``, its scratch folder is a private tmpfs of that size.
+   ``diskBytes``  what a run may keep in its scratch folder (its files' pages, 4 KiB each); a run that
+                holds more is ended and its ``ended`` frame says ``"limit": "disk"``.
+   ``memoryCgroup``  a memory cgroup (v1 or v2) the server may create children in: each run's processes
+                together may use ``bytes``; a run the kernel's OOM killer touched is ended and its
+                ``ended`` frame says ``"limit": "memory"``.
+
+   Every descriptor above 2 that the server inherited is closed when it starts, and a run's child closes
+   all but its own pipes before the program starts: a descriptor a caller left open (a CI shell's
+   ``exec 200>>file``) never reaches a program.
 
    Each ``run`` forks a fresh child of the idle server, so no state survives between runs. The child gets
    private pipes to the server, never the host's channel; the server forwards only well-formed
@@ -420,6 +437,118 @@ def _libc():
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+CLONE_NEWIPC = 0x08000000
+MNT_DETACH = 2
+MS_NOSUID = 2
+MS_NODEV = 4
+# How often a run with a memory or disk budget is checked while it runs.
+BUDGET_CHECK_SECONDS = 0.1
+
+
+def _close_descriptors(keep=()):
+    """Closes every descriptor above 2 but ``keep``: whatever a caller of the host left open must never
+    reach a program (a CI shell's ``exec 200>>file`` would let it append to that file)."""
+    keep = set(keep)
+    try:
+        open_fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        open_fds = range(3, os.sysconf("SC_OPEN_MAX"))
+    for fd in open_fds:
+        if fd > 2 and fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _check_libc(result, what):
+    if result != 0:
+        import ctypes
+
+        error = ctypes.get_errno()
+        raise OSError(error, "%s: %s" % (what, os.strerror(error)))
+
+
+class _DiskBudget:
+    """A run's scratch folder as a private tmpfs of ``limit`` bytes (plus a page, so exactly the budget fits
+    and a byte more shows). Mounted in the server's own mount namespace: the host never sees it."""
+
+    PAGE = 4096
+
+    def __init__(self, libc, folder, limit, uid):
+        self.libc = libc
+        self.folder = folder
+        self.limit = limit
+        pages = -(-limit // self.PAGE)
+        options = "size=%d,nr_inodes=%d,mode=0700" % ((pages + 1) * self.PAGE, max(256, pages))
+        if uid is not None:
+            options += ",uid=%d,gid=%d" % (uid, uid)
+        _check_libc(
+            libc.mount(b"tmpfs", folder.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options.encode()),
+            "mount a tmpfs on " + folder,
+        )
+
+    def exceeded(self):
+        try:
+            info = os.statvfs(self.folder)
+        except OSError:
+            return False
+        return (info.f_blocks - info.f_bfree) * info.f_frsize > self.limit or info.f_ffree == 0
+
+    def release(self):
+        self.libc.umount2(self.folder.encode(), MNT_DETACH)
+
+
+class _MemoryBudget:
+    """A memory cgroup of the run's own: its processes together may use ``limit`` bytes."""
+
+    FILES = {
+        1: {"limit": "memory.limit_in_bytes", "swap": "memory.memsw.limit_in_bytes", "events": "memory.oom_control"},
+        2: {"limit": "memory.max", "swap": "memory.swap.max", "events": "memory.events"},
+    }
+
+    def __init__(self, parent, version, name, limit):
+        self.path = os.path.join(parent, name)
+        self.files = self.FILES[version]
+        self.version = version
+        self.remove()
+        os.mkdir(self.path)
+        self._write(self.files["limit"], limit)
+        # Swap would let a run hold more than its budget: version 1 caps memory + swap, version 2 swap alone.
+        try:
+            self._write(self.files["swap"], limit if version == 1 else 0)
+        except OSError:
+            pass  # no swap accounting on this host
+        if version == 2:
+            try:
+                self._write("memory.oom.group", 1)
+            except OSError:
+                pass
+
+    def _write(self, name, value):
+        with open(os.path.join(self.path, name), "w") as control:
+            control.write(str(value))
+
+    def join(self):
+        """Moves the calling process (and so all it will start) into the cgroup."""
+        self._write("cgroup.procs", 0)
+
+    def exceeded(self):
+        try:
+            with open(os.path.join(self.path, self.files["events"])) as events:
+                for line in events:
+                    name, _, count = line.partition(" ")
+                    if name == "oom_kill" and int(count) > 0:
+                        return True
+        except (OSError, ValueError):
+            pass
+        return False
+
+    def remove(self):
+        try:
+            os.rmdir(self.path)
+        except FileNotFoundError:
+            pass
 
 
 def _children(pid):
@@ -516,11 +645,36 @@ def _remove_entries(folder):
 
 
 class _RunPlace:
-    """Where one run lives: its uid (or None) and its scratch folder (or None)."""
+    """Where one run lives: its uid (or None), its scratch folder (or None) and its budgets (or None)."""
 
-    def __init__(self, uid, scratch):
+    def __init__(self, uid, scratch, disk=None, memory=None, own_ipc=False):
         self.uid = uid
         self.scratch = scratch
+        self.disk = disk
+        self.memory = memory
+        self.own_ipc = own_ipc
+
+    def confine(self, libc):
+        """In the run's child, still as root: join the run's memory cgroup and take a fresh IPC namespace,
+        so every SysV object the run creates dies with its last process and no other run sees it."""
+        if self.memory is not None:
+            self.memory.join()
+        if self.own_ipc:
+            _check_libc(libc.unshare(CLONE_NEWIPC), "unshare an IPC namespace")
+
+    def exceeded(self):
+        """``"memory"`` or ``"disk"`` once the run went over that budget, else None."""
+        if self.memory is not None and self.memory.exceeded():
+            return "memory"
+        if self.disk is not None and self.disk.exceeded():
+            return "disk"
+        return None
+
+    def release(self):
+        if self.disk is not None:
+            self.disk.release()
+        if self.memory is not None:
+            self.memory.remove()
 
     def enter(self):
         """In the run's child: move into the scratch folder and drop to the run's uid."""
@@ -539,7 +693,22 @@ class _Server:
         self.uid_base = uid_base if isinstance(uid_base, int) and os.getuid() == 0 else None
         wipe = options.get("wipe")
         self.wipe = [folder for folder in wipe if isinstance(folder, str)] if isinstance(wipe, list) else []
+        host_pid = options.get("hostPid")
+        self.slot_pid = host_pid if isinstance(host_pid, int) and host_pid > 0 else os.getpid()
+        root = os.getuid() == 0
+        self.namespaces = options.get("namespaces") is True and root
+        disk = options.get("diskBytes")
+        self.disk_bytes = disk if isinstance(disk, int) and disk > 0 and self.namespaces and self.scratch_parent else None
+        cgroup = options.get("memoryCgroup")
+        self.cgroup = None
+        if root and isinstance(cgroup, dict):
+            path, version, limit = cgroup.get("path"), cgroup.get("version"), cgroup.get("bytes")
+            if isinstance(path, str) and version in (1, 2) and isinstance(limit, int) and limit > 0:
+                self.cgroup = (path, version, limit)
         self.runs = 0
+        self.libc = _libc()
+        if self.libc is None and (self.namespaces or self.cgroup is not None):
+            raise SystemExit("concord guest: ctypes is needed to keep runs apart (namespaces, budgets)")
         self.proto_in = os.dup(0)
         self.proto_out = os.dup(1)
         self.devnull = os.open(os.devnull, os.O_RDWR)
@@ -551,7 +720,6 @@ class _Server:
         os.set_blocking(self.wake_w, False)
         signal.signal(signal.SIGCHLD, lambda signum, frame: None)
         signal.set_wakeup_fd(self.wake_w)
-        self.libc = _libc()
         if self.libc is not None:
             self.libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
@@ -581,24 +749,32 @@ class _Server:
         self.runs += 1
         uid = None
         if self.uid_base is not None:
-            uid = self.uid_base + os.getpid() * RUN_UID_SLOTS + n
+            uid = self.uid_base + self.slot_pid * RUN_UID_SLOTS + n
             if self.runs <= RUN_UID_SLOTS:
                 # First use here: an earlier server with this pid may have died mid-run and left processes.
                 _kill_uid(uid)
         scratch = None
         if self.scratch_parent is not None:
-            scratch = os.path.join(self.scratch_parent, "run-%d-%d" % (os.getpid(), n))
+            scratch = os.path.join(self.scratch_parent, "run-%d-%d" % (self.slot_pid, n))
             import shutil
 
             shutil.rmtree(scratch, ignore_errors=True)
             os.mkdir(scratch, 0o700)
             if uid is not None:
                 os.chown(scratch, uid, uid)
-        return _RunPlace(uid, scratch)
+        disk = None
+        if self.disk_bytes is not None and scratch is not None:
+            disk = _DiskBudget(self.libc, scratch, self.disk_bytes, uid)
+        memory = None
+        if self.cgroup is not None:
+            parent, version, limit = self.cgroup
+            memory = _MemoryBudget(parent, version, "run-%d" % n, limit)
+        return _RunPlace(uid, scratch, disk, memory, self.namespaces)
 
     def _clear(self, place):
         """After a run: nothing it wrote stays. Its processes are already gone: every one of them descends
         from this subreaper, which killed and reaped them all, so its uid needs no signal of its own."""
+        place.release()
         if place.scratch is not None:
             import shutil
 
@@ -665,8 +841,15 @@ class _Server:
         pending = bytearray()
         host_open = True
         status = None
+        watched = place.memory is not None or place.disk is not None
+        limit = None
         while status is None:
-            for key, _ in selector.select():
+            events = selector.select(BUDGET_CHECK_SECONDS if watched else None)
+            if watched and limit is None:
+                limit = place.exceeded()
+                if limit is not None:
+                    _kill_group(pid)
+            for key, _ in events:
                 if key.data == "host":
                     lines = self.host.read()
                     if lines is None:
@@ -698,6 +881,8 @@ class _Server:
         # Descendants first: once no writer is left, the pipe holds all the run ever wrote.
         _kill_group(pid)
         _reap_descendants()
+        if limit is None:
+            limit = place.exceeded()
         self._clear(place)
         os.set_blocking(up_r, False)
         try:
@@ -712,7 +897,10 @@ class _Server:
         except BlockingIOError:
             pass
         if host_open:
-            self.send({"type": "ended", "status": _status_text(status)})
+            ended = {"type": "ended", "status": _status_text(status)}
+            if limit is not None:
+                ended["limit"] = limit
+            self.send(ended)
         return host_open
 
     def _flush(self, down_w, pending, selector):
@@ -758,6 +946,8 @@ class _Server:
             os.dup2(out_w, 2)
             os.close(out_w)
             os.close(self.devnull)
+            _close_descriptors(keep=(up_w, down_r))
+            place.confine(self.libc)
             if self.libc is not None:
                 self.libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
                 self.libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -903,13 +1093,18 @@ class _ChildSession:
 
 
 def main():
+    _close_descriptors()
     options = {}
     if len(sys.argv) > 1:
         try:
             options = json.loads(sys.argv[1])
         except ValueError:
             options = {}
-    _Server(options if isinstance(options, dict) else {}).serve()
+    if not isinstance(options, dict):
+        options = {}
+    if len(sys.argv) > 2 and sys.argv[2].isdigit():
+        options["hostPid"] = int(sys.argv[2])
+    _Server(options).serve()
 
 
 if __name__ == "__main__":
