@@ -4,7 +4,7 @@
 # name them in code. Pass arguments as a plain dict; results come back as plain dicts, lists and values.
 # Call a tool with `await tools.name({...})`; a tool listed only in a comment is called by its exact
 # name: `await tools["name"]({...})`. A failed call raises ToolCallError, whose `toolName` names the tool.
-from typing import Any, Literal, NotRequired, TypedDict, Union
+from typing import Any, Literal, Optional, TypedDict, Union
 
 
 class ListStockOutputItemsItem(TypedDict):
