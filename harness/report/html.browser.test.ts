@@ -44,9 +44,14 @@ describe.skipIf(missing !== undefined)('the HTML report in a real browser', () =
 
     const scenarios = [...new Set(result.results.map((r) => r.scenario))];
     for (const scenario of scenarios) await expect(page.locator('table.matrix th[scope=row]', { hasText: scenario }).first().isVisible()).resolves.toBe(true);
-    const diff = page.locator('#pair-timeout-typescript pre.diff');
-    expect(await diff.isVisible()).toBe(false);
+    // The pair opens from the matrix and links to its change, shown once in the changes section.
+    const pair = page.locator('#pair-timeout-typescript');
+    const link = pair.locator('a[href^="#change-"]').first();
+    expect(await link.isVisible()).toBe(false);
     await page.locator('a[data-open="pair-timeout-typescript"]').click();
+    expect(await link.isVisible()).toBe(true);
+    await link.click();
+    const diff = page.locator(`${await link.getAttribute('href')} pre.diff`);
     expect(await diff.isVisible()).toBe(true);
     expect(await diff.locator('del').first().textContent()).toBe('programme');
     expect(await diff.locator('ins').first().textContent()).toBe('program');
