@@ -92,6 +92,43 @@ describe('review', () => {
     expect(await pendingPaths()).toEqual(['r1 demo/python/b.yaml', 'r1 demo/python/c.yaml']);
   });
 
+  it('asks once for a group of identical changes across scenarios and runtimes, and applies the decision to every file of it', async () => {
+    const sdk = (scenario: string, runtime: string) => `${scenario}/${runtime}/tools-sdk.py`;
+    const files = [sdk('demo', 'python'), sdk('demo', 'pyodide'), sdk('other', 'python'), sdk('other', 'pyodide')];
+    for (const path of files) {
+      await mkdir(join(snapshotsDir, path, '..'), { recursive: true });
+      await writeFile(join(snapshotsDir, path), `# ${path}\nclass Tools:\n    """Reads one order."""\n`);
+    }
+    const reworded = async (path: string) => ({
+      path,
+      action: 'write' as const,
+      status: 'changed' as const,
+      base: await snapshotFingerprint(snapshotsDir, path),
+      proposed: `# ${path}\nclass Tools:\n    """Reads one order by its id."""\n`,
+    });
+    // The same rewording in four files (split over two runs), and one change of its own.
+    await writePending(pendingRoot, 'r1', [await reworded(files[0]!), await reworded(files[1]!), await proposal('a.yaml', 'a new\n')]);
+    await writePending(pendingRoot, 'r2', [await reworded(files[2]!), await reworded(files[3]!)]);
+    const asked: Array<{ diff: string; files: string[] }> = [];
+    const summary = await reviewPending({
+      snapshotsDir,
+      pendingRoot,
+      color: false,
+      out: () => undefined,
+      decide: async (_change, diff, group) => {
+        asked.push({ diff, files: group.items.map((i) => i.path) });
+        return group.items.length > 1 ? 'accept' : 'skip';
+      },
+    });
+    expect(asked.map((a) => a.files)).toEqual([files, ['demo/python/a.yaml']]);
+    expect(asked[0]!.diff).toContain('the same change in 4 files: snapshots/{demo,other}/{python,pyodide}/tools-sdk.py');
+    // One diff for the four files.
+    expect(asked[0]!.diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'))).toEqual(['+    """Reads one order by its id."""']);
+    expect(summary.text).toBe('review: 4 accepted, 0 rejected, 1 skipped');
+    for (const path of files) expect(await readFile(join(snapshotsDir, path), 'utf8')).toContain('by its id');
+    expect(await pendingPaths()).toEqual(['r1 demo/python/a.yaml']);
+  });
+
   it('reviews every pending run by default, and one run with --run', async () => {
     await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n')]);
     await writePending(pendingRoot, 'r2', [await proposal('b.yaml', 'b new\n')]);

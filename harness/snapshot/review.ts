@@ -1,9 +1,9 @@
 import { createInterface } from 'node:readline/promises';
 import { GuardError } from '../guarded/folder.js';
-import { renderDiff } from '../text/diff.js';
 import { ReviewInterrupted } from './interrupted.js';
-import { pendingRunIds, proposedFile, readPending, settleChange, type PendingChange, type PendingRun } from './pending.js';
-import { applyVerdict, snapshotDiff, snapshotFingerprint, snapshotFolder } from './store.js';
+import { pendingRunIds, readPending, settleChange, type PendingChange, type PendingRun } from './pending.js';
+import { reviewGroups, type ReviewGroup } from './review-groups.js';
+import { applyVerdict, snapshotFingerprint } from './store.js';
 
 export type Decision = 'accept' | 'reject' | 'skip';
 
@@ -12,8 +12,11 @@ export interface ReviewOptions {
   pendingRoot: string;
   /** Only this run; default every pending run, oldest first. */
   runId?: string;
-  /** Decides each change; absent means ask on the terminal. */
-  decide?: (change: PendingChange, diff: string) => Promise<Decision>;
+  /**
+   * Decides each group of identical changes (`change` is its first, `diff` what the reviewer reads, the
+   * decision applies to every file of `group`); absent means ask on the terminal.
+   */
+  decide?: (change: PendingChange, diff: string, group: ReviewGroup) => Promise<Decision>;
   color: boolean;
   out(line: string): void;
 }
@@ -60,33 +63,39 @@ export async function listPending(options: Pick<ReviewOptions, 'snapshotsDir' | 
 }
 
 /**
- * Walks the pending proposals one by one. Each decision takes effect at once: an accepted proposal is
- * written (atomically) and leaves the pending folder, a rejected one just leaves, a skipped one stays. A
- * proposal whose snapshot changed since it was made is refused and stays. Stopping at any point (an error,
- * Ctrl-C) leaves every undecided proposal pending.
+ * Walks the pending proposals group by group: proposals with the same change (the same hunks in several
+ * files, or the same new file) are shown once and decided once. Each decision takes effect at once: an
+ * accepted proposal is written (atomically) and leaves the pending folder, a rejected one just leaves, a
+ * skipped one stays. A proposal whose snapshot changed since it was made is refused and stays. Stopping at
+ * any point (an error, Ctrl-C) leaves every undecided proposal pending.
  */
 export async function reviewPending(options: ReviewOptions): Promise<ReviewSummary> {
   const ids = await runsToReview(options.pendingRoot, options.runId);
   const summary: ReviewSummary = { accepted: 0, rejected: 0, skipped: 0, stale: [], text: '' };
   if (ids.length === 0) return { ...summary, text: 'nothing to review: no pending changes' };
   const ask = options.decide ?? terminalPrompt();
+  const fresh: Array<{ run: PendingRun; change: PendingChange }> = [];
   for (const id of ids) {
     const run = await readPending(options.pendingRoot, id);
-    for (const change of [...run.changes]) {
+    for (const change of run.changes) {
       if (await isStale(options.snapshotsDir, change)) {
         summary.stale.push(change.path);
         options.out(`stale: snapshots/${change.path} changed since run ${id} proposed this; not applied; run the gate again, it replaces or drops this proposal`);
-        continue;
+      } else {
+        fresh.push({ run, change });
       }
-      const shown = await describe(options.snapshotsDir, run, change);
-      if (!options.decide) options.out(shown(options.color));
-      const decision = await ask(change, shown(false));
-      if (decision === 'skip') {
-        summary.skipped++;
-        continue;
-      }
+    }
+  }
+  for (const group of await reviewGroups(options.snapshotsDir, fresh)) {
+    for (const item of group.items) if (item.unreadable) throw item.unreadable;
+    if (!options.decide) options.out(group.show(options.color));
+    const decision = await ask(group.items[0]!.change, group.show(false), group);
+    if (decision === 'skip') {
+      summary.skipped += group.items.length;
+      continue;
+    }
+    for (const { run, change, proposed } of group.items) {
       if (decision === 'accept') {
-        const proposed = change.action === 'write' ? await proposedFile(run, change) : undefined;
         await applyVerdict(options.snapshotsDir, { path: change.path, status: change.status, ...(proposed !== undefined ? { proposed } : {}) });
         summary.accepted++;
       } else {
@@ -101,21 +110,14 @@ export async function reviewPending(options: ReviewOptions): Promise<ReviewSumma
   return { ...summary, text: `${scope}: ${summary.accepted} accepted, ${summary.rejected} rejected, ${summary.skipped} skipped${stale}` };
 }
 
-/** What a change does, rendered with or without color. */
-async function describe(snapshotsDir: string, run: PendingRun, change: PendingChange): Promise<(color: boolean) => string> {
-  if (change.action === 'delete') return () => `snapshots/${change.path}: obsolete, proposed for removal`;
-  const committed = (await snapshotFolder(snapshotsDir).read(change.path))?.toString('utf8') ?? '';
-  const diff = snapshotDiff(change.path, committed, await proposedFile(run, change));
-  return (color) => renderDiff(diff, color);
-}
-
-function terminalPrompt(): (change: PendingChange) => Promise<Decision> {
-  return async (change) => {
+function terminalPrompt(): (change: PendingChange, diff: string, group: ReviewGroup) => Promise<Decision> {
+  return async (change, _diff, group) => {
+    const what = group.items.length > 1 ? `change ${group.number} (${group.items.length} files)` : `snapshots/${change.path} (${change.status})`;
     const rl = createInterface({ input: process.stdin, output: process.stdout });
     const interrupted = new Promise<never>((_, reject) => rl.once('SIGINT', () => reject(new ReviewInterrupted())));
     try {
       for (;;) {
-        const answer = (await Promise.race([rl.question(`snapshots/${change.path} (${change.status}): [a]ccept, [r]eject, [s]kip? `), interrupted])).trim().toLowerCase();
+        const answer = (await Promise.race([rl.question(`${what}: [a]ccept, [r]eject, [s]kip? `), interrupted])).trim().toLowerCase();
         if (answer === 'a' || answer === 'accept') return 'accept';
         if (answer === 'r' || answer === 'reject') return 'reject';
         if (answer === 's' || answer === 'skip' || answer === '') return 'skip';

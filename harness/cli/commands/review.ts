@@ -18,7 +18,7 @@ interface ReviewFlags {
 export function registerReview(program: Command): void {
   program
     .command('review')
-    .description('Accept or reject the snapshot changes gate runs proposed (.concord/pending/), file by file')
+    .description('Accept or reject the snapshot changes gate runs proposed (.concord/pending/), one decision per distinct change')
     .option('--accept-all', 'accept every proposed change without asking')
     .option('--reject-all', 'reject every proposed change without asking')
     .option('--run <run-id>', 'only the proposals of this run (default: every pending run)')
@@ -28,7 +28,8 @@ export function registerReview(program: Command): void {
     .addOption(rootOption())
     .addHelpText(
       'after',
-      '\nOn a terminal each file shows its diff and asks: [a]ccept, [r]eject, [s]kip. Without one, pass --accept-all or --reject-all.\n' +
+      '\nOn a terminal each change shows its diff and asks: [a]ccept, [r]eject, [s]kip; files with the same change are one group,\n' +
+        'shown and decided once. Without a terminal, pass --accept-all or --reject-all.\n' +
         'Each decision takes effect at once; undecided proposals stay pending. A proposal made against a snapshot that has\n' +
         'changed since is stale: it is not applied (exit 1) until a new gate run replaces it. With CI set, review writes nothing (exit 2).',
     )
