@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { copyFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containerUnavailable } from '../runtimes/cpython/container-launcher.js';
 import { packageRoot } from '../runtimes/seam/package-root.js';
 import { findInterpreters } from './interpreters/local.js';
+import { SCENARIO_SCHEMA_REFERENCE } from './project/scaffold.js';
 
 // A team's first day with concord, from the packed tarball in a folder far from this repository: install,
 // record snapshots, gate in CI, change a tool, see the gate fail with the word, accept, pass again.
@@ -81,7 +83,7 @@ afterAll(async () => {
 
 describe('the packed tarball', () => {
   it('holds the built code, its type declarations and the CLI, and no tests', () => {
-    for (const file of ['bin/concord.mjs', 'dist/harness/cli/main.js', 'dist/harness/api.d.ts', 'dist/contract/index.d.ts', 'dist/codemode/tools/plugin.js', 'dist/codemode/agent/plugin.js', 'package.json']) {
+    for (const file of ['bin/concord.mjs', 'scenario.schema.json', 'docs/scenarios.md', 'dist/harness/cli/main.js', 'dist/harness/api.d.ts', 'dist/contract/index.d.ts', 'dist/codemode/tools/plugin.js', 'dist/codemode/agent/plugin.js', 'package.json']) {
       expect(packed).toContain(file);
     }
     expect(packed.filter((file) => /\.test\.|(^|\/)(scenarios|snapshots|examples)\//.test(file) && !file.startsWith('dist/scenarios/'))).toEqual([]);
@@ -106,6 +108,9 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
     const init = concord('init', dir, ['init', '--plugin', './src/plugins/inventory.ts']);
     expect(init.status, init.out).toBe(0);
     expect(init.stdout).toContain('wrote    scenarios/inventory.yml');
+    // The schema line init writes points at the schema the package exports.
+    const schema = createRequire(join(dir, 'package.json')).resolve('concord/scenario.schema.json');
+    expect(realpathSync(join(dir, 'scenarios', SCENARIO_SCHEMA_REFERENCE))).toBe(realpathSync(schema));
     await copyRest(source, dir, false);
     // The plugin type-checks against the declarations the tarball ships.
     const types = sh('tsc --noEmit', dir, 'npx', ['--no', '--', 'tsc', '-p', '.']);

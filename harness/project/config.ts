@@ -4,6 +4,7 @@ import { readYamlInput } from '../scenario/yaml-input.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../scenario/types.js';
 import { SUPPORTED_PYTHON_VERSIONS } from '../../codemode/index.js';
 import { isMap, type Node } from 'yaml';
+import { LIMIT_BOUNDS } from '../../runtimes/seam/options.js';
 import { compileRedactions, JSON_PATH, PLACEHOLDER, type Redaction, type RedactionEntry } from '../snapshot/redactions.js';
 
 /** How the gate treats a registered tool that no scenario's program called. */
@@ -41,7 +42,7 @@ const CONFIG: Shape = {
   fields: {
     floor: { shape: { kind: 'enum', values: SUPPORTED_PYTHON_VERSIONS } },
     runtimes: { shape: { kind: 'list', of: { kind: 'enum', values: RUNTIME_NAMES }, min: 1 } },
-    timeoutMs: { shape: { kind: 'number', min: 1 } },
+    timeoutMs: { shape: { kind: 'number', integer: true, min: LIMIT_BOUNDS.timeoutMs[0], max: LIMIT_BOUNDS.timeoutMs[1] } },
     redactions: {
       shape: {
         kind: 'list',

@@ -41,7 +41,7 @@ describe('the project root', () => {
       throw new Error('expected an InputError');
     };
     expect(error('floor: "3.9"\nruntimes: [typescript, cobol]\n')).toBe('2:24 concord.config.yml.runtimes[1] must be one of typescript, python, pyodide, python-container; found "cobol"');
-    expect(error('timeoutMs: -1\n')).toMatch(/^1:12 concord\.config\.yml\.timeoutMs must be a number ≥ 1/);
+    expect(error('timeoutMs: -1\n')).toMatch(/^1:12 concord\.config\.yml\.timeoutMs must be a whole number from 1 to 3600000/);
     expect(error('flor: "3.9"\n')).toMatch(/^1:1 unknown key "flor"/);
     expect(error('floor: [\n')).toMatch(/^2:1 not valid YAML/);
   });

@@ -119,7 +119,7 @@ function scenarioText(name: string, reference: string): string {
   };
   return [
     `# yaml-language-server: $schema=${SCENARIO_SCHEMA_REFERENCE}`,
-    '# Every key is described in docs/scenarios.md of the concord package.',
+    '# Every key is described in node_modules/concord/docs/scenarios.md.',
     '# Replace the script with a conversation that calls your tools: each assistant step gives the program',
     '# in both languages, and the keyless model replays it against the real app.',
     stringify(scenario, { lineWidth: 0 }),

@@ -1,6 +1,7 @@
 import { basename, dirname } from 'node:path';
 import { readInsideRoot } from '../guarded/read-inside.js';
 import type { Node, YAMLMap, YAMLSeq } from 'yaml';
+import { LIMIT_BOUNDS } from '../../runtimes/seam/options.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { InputError } from './error.js';
 import { MAX_INPUT_BYTES, readYamlInput } from './yaml-input.js';
@@ -15,7 +16,8 @@ import {
   type ScriptStep,
 } from './types.js';
 
-const OUTCOMES = ['ok', 'exception', 'timeout', 'abort', 'worker-exit', 'invalid-output', 'output-limit'] as const;
+/** What `expect.runs` may say of one run_code call: `ok`, or the kind of error the runtime reported. */
+export const OUTCOMES = ['ok', 'exception', 'timeout', 'abort', 'worker-exit', 'invalid-output', 'output-limit'] as const;
 
 /** Entry ids the gate fills in itself. */
 export const RESERVED_ENTRY_IDS = ['runtime', 'model'] as const;
@@ -28,46 +30,66 @@ const text: Shape = { kind: 'string', nonEmpty: true };
  */
 export function scriptStepShape(languages: readonly Language[]): Shape {
   const hint = languages.length > 1 ? 'give the program in both languages: typescript: | and python: |' : `give the program in ${languages[0]}`;
-  const programs = Object.fromEntries(languages.map((language) => [language, { shape: text, required: true, hint }]));
+  const programs = Object.fromEntries(
+    languages.map((language) => [language, { shape: { ...text, description: `The program run on ${language === 'typescript' ? 'the TypeScript runtime' : 'the Python runtimes'}: the body of an async function (top-level await and return work).` }, required: true, hint }]),
+  );
   return {
     kind: 'choice',
     what: '"- user: ...", "- assistant: {run_code: ...}" or "- final: ..."',
+    description: 'One turn of the conversation: exactly one of user, assistant or final.',
     options: {
-      user: text,
-      final: text,
+      user: { ...text, description: 'What the user asks; the first step, and the only user turn.' },
+      final: { ...text, description: "The model's final answer; the last step." },
       assistant: {
         kind: 'map',
+        description: 'A model turn that calls run_code once.',
         fields: {
-          say: { shape: { kind: 'string' } },
-          run_code: { shape: { kind: 'map', fields: { description: { shape: text, required: true }, ...programs } }, required: true },
-          result_includes: { shape: { kind: 'list', of: text } },
+          say: { shape: { kind: 'string', description: 'Text the model says beside the call (optional).' } },
+          run_code: {
+            shape: { kind: 'map', description: 'The run_code call: what it is for and the program in each language.', fields: { description: { shape: { ...text, description: 'The description argument of run_code: what the program does.' }, required: true }, ...programs } },
+            required: true,
+          },
+          result_includes: { shape: { kind: 'list', of: text, description: 'Substrings the tool result answering this call must contain; a miss fails the replay.' } },
         },
       },
     },
   };
 }
 
-const SCENARIO: Shape = {
+/** The scenario file, key by key: the loader checks it, and scenario.schema.json is written from it. */
+export const SCENARIO_SHAPE: Shape = {
   kind: 'map',
+  description: 'A concord scenario: the app to assemble, the runtimes to run it on, a scripted conversation and what must come out of it.',
   fields: {
-    name: { shape: { kind: 'string', pattern: /^[a-z0-9][a-z0-9-]*$/, patternHint: 'use lower-case letters, digits and dashes, and name the file <name>.yml' }, required: true },
-    description: { shape: text, required: true },
-    runtimes: { shape: { kind: 'list', of: { kind: 'enum', values: RUNTIME_NAMES }, min: 1 } },
-    runtime: { shape: { kind: 'map', fields: { timeoutMs: { shape: { kind: 'number', min: 1 } } } } },
+    name: {
+      shape: { kind: 'string', pattern: /^[a-z0-9][a-z0-9-]*$/, patternHint: 'use lower-case letters, digits and dashes, and name the file <name>.yml', description: 'The scenario name: the file name without .yml, and the folder of its snapshots.' },
+      required: true,
+    },
+    description: { shape: { ...text, description: 'What the scenario shows, in a sentence; reports print it.' }, required: true },
+    runtimes: {
+      shape: { kind: 'list', of: { kind: 'enum', values: RUNTIME_NAMES }, min: 1, description: 'The runtimes the scenario runs on (default: every one).' },
+    },
+    runtime: {
+      shape: { kind: 'map', description: 'Settings of the code runtime for this scenario.', fields: { timeoutMs: { shape: { kind: 'number', integer: true, min: LIMIT_BOUNDS.timeoutMs[0], max: LIMIT_BOUNDS.timeoutMs[1], description: 'The time budget of one program, in milliseconds.' } } } },
+    },
     composition: {
       shape: {
         kind: 'list',
         min: 1,
+        description: 'The cordis entries of the app, in order; the gate adds the runtime and model entries.',
         of: {
           kind: 'map',
           fields: {
-            id: { shape: { kind: 'string', pattern: /^[A-Za-z][\w-]*$/, patternHint: 'start with a letter; then letters, digits, "_" or "-"' }, required: true },
+            id: {
+              shape: { kind: 'string', pattern: /^[A-Za-z][\w-]*$/, patternHint: 'start with a letter; then letters, digits, "_" or "-"', description: 'The entry id, unique in the composition; runtime and model are reserved.' },
+              required: true,
+            },
             plugin: {
-              shape: { kind: 'string', nonEmpty: true },
+              shape: { kind: 'string', nonEmpty: true, description: 'A package name (concord/tools, @team/backend/plugin) or a ./ or ../ path from this file (a .ts file needs no build).' },
               required: true,
               hint: 'name the plugin: a package (concord/tools, @team/backend/plugin) or a path relative to this file (./plugins/inventory.ts)',
             },
-            config: { shape: { kind: 'json' } },
+            config: { shape: { kind: 'json', description: "The plugin's config, as the plugin reads it." } },
           },
         },
       },
@@ -78,6 +100,7 @@ const SCENARIO: Shape = {
       shape: {
         kind: 'list',
         min: 1,
+        description: 'The conversation the keyless model replays: a user turn, assistant turns calling run_code, a final answer. Only the user turn: the rest is recorded by concord record.',
         of: scriptStepShape(['typescript', 'python']),
       },
       required: true,
@@ -86,9 +109,10 @@ const SCENARIO: Shape = {
     expect: {
       shape: {
         kind: 'map',
+        description: 'What the expectations check judges.',
         fields: {
-          runs: { shape: { kind: 'list', of: { kind: 'enum', values: OUTCOMES } } },
-          final_includes: { shape: { kind: 'list', of: text } },
+          runs: { shape: { kind: 'list', of: { kind: 'enum', values: OUTCOMES }, description: 'The outcome of each run_code call, in order: ok or the kind of error the runtime reported.' } },
+          final_includes: { shape: { kind: 'list', of: text, description: 'Substrings the final answer must contain.' } },
         },
       },
     },
@@ -104,7 +128,7 @@ export async function loadScenario(file: string, root = dirname(dirname(file))):
 }
 
 export function parseScenario(file: string, source: string): Scenario {
-  const { loc, root, data } = readYamlInput<Record<string, any>>(file, source, SCENARIO, 'scenario', { hint: 'check the indentation and quoting near this position' });
+  const { loc, root, data } = readYamlInput<Record<string, any>>(file, source, SCENARIO_SHAPE, 'scenario', { hint: 'check the indentation and quoting near this position' });
   const map = root as YAMLMap;
   const nodeOf = (key: string) => map.get(key, true) as Node;
 

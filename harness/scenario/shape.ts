@@ -1,17 +1,21 @@
 import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair } from 'yaml';
 import { InputError } from './error.js';
 
-/** A description of the YAML a field accepts; `check` walks a node against it. */
-export type Shape =
+/**
+ * A description of the YAML a field accepts; `check` walks a node against it, and `toJsonSchema` writes the
+ * same description as a JSON Schema for editors. `description` says what the value is for (shown by editors).
+ */
+export type Shape = (
   | { kind: 'string'; nonEmpty?: boolean; pattern?: RegExp; patternHint?: string }
-  | { kind: 'number'; min?: number }
+  | { kind: 'number'; min?: number; max?: number; integer?: boolean }
   | { kind: 'enum'; values: readonly string[] }
   | { kind: 'list'; of: Shape; min?: number }
   | { kind: 'map'; fields: Readonly<Record<string, Field>> }
   /** A map with exactly one of the given keys, e.g. a script step `user:` / `assistant:` / `final:`. */
   | { kind: 'choice'; options: Readonly<Record<string, Shape>>; what: string }
   /** Free-form JSON data (plugin config). */
-  | { kind: 'json' };
+  | { kind: 'json' }
+) & { description?: string };
 
 export interface Field {
   shape: Shape;
@@ -67,11 +71,14 @@ export function check(loc: Locator, node: Node | null, shape: Shape, where: stri
       }
       return;
     }
-    case 'number':
-      if (!isScalar(node) || typeof node.value !== 'number' || !Number.isFinite(node.value) || node.value < (shape.min ?? -Infinity)) {
-        throw loc.error(node, `${where} must be a number${shape.min !== undefined ? ` ≥ ${shape.min}` : ''}, found ${describe(node)}`, 'write a plain number such as 2000');
+    case 'number': {
+      const value = isScalar(node) ? node.value : undefined;
+      if (typeof value !== 'number' || !Number.isFinite(value) || (shape.integer && !Number.isInteger(value)) || value < (shape.min ?? -Infinity) || value > (shape.max ?? Infinity)) {
+        const bounds = shape.min !== undefined && shape.max !== undefined ? ` from ${shape.min} to ${shape.max}` : shape.min !== undefined ? ` ≥ ${shape.min}` : shape.max !== undefined ? ` ≤ ${shape.max}` : '';
+        throw loc.error(node, `${where} must be ${shape.integer ? 'a whole number' : 'a number'}${bounds}, found ${describe(node)}`, 'write a plain number such as 2000');
       }
       return;
+    }
     case 'enum':
       if (!isScalar(node) || typeof node.value !== 'string' || !shape.values.includes(node.value)) {
         throw loc.error(node, `${where} must be one of ${shape.values.join(', ')}; found ${describe(node)}`, `pick one of: ${shape.values.join(', ')}`);

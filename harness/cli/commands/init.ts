@@ -47,8 +47,8 @@ export function registerInit(program: Command): void {
             ? [`write ${scenario!.pluginFile}: a cordis plugin with inject: ['tools'] whose apply(ctx) calls ctx.tools.register(defineTool({ name, description, parameters, output, execute })) for each tool (import { defineTool } from 'concord/contract')`]
             : []),
           scenario === undefined
-            ? 'add a scenario: npx concord init --plugin ./src/plugins/<your-tools>.ts (a path from the project root, or a package name) writes one wired to your tool plugin; or write scenarios/<name>.yml by hand (docs/scenarios.md)'
-            : `edit scenarios/${scenario.name}.yml: script a conversation whose programs call your tools (docs/scenarios.md)`,
+            ? 'add a scenario: npx concord init --plugin ./src/plugins/<your-tools>.ts (a path from the project root, or a package name) writes one wired to your tool plugin; or write scenarios/<name>.yml by hand (node_modules/concord/docs/scenarios.md)'
+            : `edit scenarios/${scenario.name}.yml: script a conversation whose programs call your tools (node_modules/concord/docs/scenarios.md)`,
           'npx concord gate --update=new      # runs every scenario × runtime, writes snapshots/',
           'git add concord.config.yml scenarios snapshots .gitignore',
           'in CI: CI=true npx concord gate      # exit 1 with a diff when anything the model sees or runs changes',
