@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
+import { scrubPrintedOutput, takeModelKey } from '../guarded/secret.js';
 import { failAndExit } from './fail.js';
 import { exitOnSignals } from './signals.js';
 import { registerGate } from './commands/gate.js';
@@ -12,6 +13,10 @@ import { registerReview } from './commands/review.js';
 import { registerRun } from './commands/run.js';
 import { registerSdk } from './commands/sdk.js';
 import { registerSkew } from './commands/skew.js';
+
+// The model key leaves the environment before anything runs, and nothing printed from here on shows it.
+takeModelKey();
+scrubPrintedOutput();
 
 const program = new Command('concord')
   .description('A snapshot gate for Code Mode agents')

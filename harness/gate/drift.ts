@@ -5,6 +5,7 @@ import { containerUnavailable } from '../../runtimes/cpython/container-launcher.
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { runtimeTarget } from '../assembly/runtimes.js';
+import { keyExposure } from '../model/key-exposure.js';
 import { LiveModel, registerLiveModel } from '../model/live.js';
 import { describeEndpoint, type EndpointOptions } from '../model/openai.js';
 import { loadScenarios } from '../scenario/discover.js';
@@ -20,9 +21,19 @@ export interface DriftOptions {
   scenariosDir?: string;
   selection: Selection;
   endpoint: EndpointOptions;
+  /** Run `python` programs that share concord's account while it holds the key (see keyExposure). */
+  allowKeyExposure?: boolean;
   defaultTimeoutMs?: number;
   color: boolean;
   out(line: string): void;
+}
+
+/** Live mode refused before anything ran (exit 2). */
+export class DriftRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DriftRefused';
+  }
 }
 
 export type DriftStatus = 'same' | 'drift' | 'failed' | 'skipped';
@@ -45,6 +56,8 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult[]> {
   const { out, color } = options;
   const scenarios = await loadScenarios(options.scenariosDir ?? join(options.root, 'scenarios'));
   const pairs = selectPairs(scenarios, options.selection);
+  const exposure = options.allowKeyExposure ? undefined : keyExposure(pairs.map((p) => p.runtime), options.endpoint.apiKey !== undefined);
+  if (exposure) throw new DriftRefused(exposure);
   const container = pairs.some((p) => p.runtime === 'python-container') ? await containerUnavailable(CPYTHON_DEFAULTS.image) : undefined;
   out(`drift watch: live answers from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}; snapshots are not read or written`);
   const results: DriftResult[] = [];

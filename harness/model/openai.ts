@@ -1,5 +1,6 @@
 import type { ModelRequest, ModelResponse, ToolCall } from '../../contract/model.js';
 import type { JsonValue } from '../../runtimes/seam/types.js';
+import { REDACTED, scrubSecrets, secretForms } from '../guarded/secret.js';
 
 export interface EndpointOptions {
   /** e.g. `https://api.example.com/v1`; `/chat/completions` is appended. */
@@ -40,23 +41,39 @@ export function describeEndpoint(baseUrl: string): string {
   }
 }
 
-/** `text` with the key, the bearer header and URL credentials blanked, folded onto one line. */
+/**
+ * `text` with the key (in its common forms: case, URL-encoding, base64), the bearer header, URL credentials
+ * and every secret this process holds blanked, folded onto one line.
+ */
 export function redact(text: string, endpoint: Pick<EndpointOptions, 'apiKey' | 'baseUrl'>): string {
-  let out = text;
-  const secrets = [endpoint.apiKey, ...urlSecrets(endpoint.baseUrl)].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  let out = scrubSecrets(text);
+  const secrets = [...(endpoint.apiKey ? secretForms(endpoint.apiKey) : []), endpoint.apiKey, ...urlSecrets(endpoint.baseUrl)].filter((s): s is string => typeof s === 'string' && s.length > 0);
   // Longest first, so a key that contains another secret is blanked whole.
-  for (const secret of secrets.sort((a, b) => b.length - a.length)) out = out.split(secret).join('[redacted]');
-  out = out.replace(/(bearer\s+)\S+/gi, '$1[redacted]');
+  for (const secret of secrets.sort((a, b) => b.length - a.length)) out = out.split(secret).join(REDACTED);
+  out = out.replace(/(bearer\s+)\S+/gi, `$1${REDACTED}`);
   return out.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-function urlSecrets(baseUrl: string): string[] {
+/** Parameters of a query that carry credentials by name, or whose value is long enough to be a token. */
+const SECRET_PARAM = /key|token|secret|sig|auth|pass|code|cred/i;
+const TOKEN_LENGTH = 16;
+
+/** The credentials in an endpoint URL: user, password, and query values that look like keys or tokens. */
+export function urlSecrets(baseUrl: string): string[] {
   try {
     const url = new URL(baseUrl);
-    return [url.username, url.password, decodeURIComponent(url.password), url.search.slice(1)].filter(Boolean);
+    const query = [...url.searchParams].filter(([name, value]) => SECRET_PARAM.test(name) || value.length >= TOKEN_LENGTH).map(([, value]) => value);
+    return [url.username, url.password, decodeURIComponent(url.password), url.search.slice(1), ...query].filter(Boolean);
   } catch {
     return [];
   }
+}
+
+/** `<baseUrl>/chat/completions`, built with URL: the base's path gains one segment and its query is kept. */
+export function completionsUrl(baseUrl: string): URL {
+  const url = new URL(baseUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+  return url;
 }
 
 /** Asks an OpenAI-compatible chat-completions endpoint for one answer; every failure is an EndpointError. */
@@ -71,7 +88,7 @@ export async function completeOverHttp(endpoint: EndpointOptions, request: Model
 }
 
 async function attempt(endpoint: EndpointOptions, request: ModelRequest, where: string): Promise<ModelResponse> {
-  const url = endpoint.baseUrl.replace(/\/+$/, '') + '/chat/completions';
+  const url = completionsUrl(endpoint.baseUrl);
   const body = JSON.stringify(toChatCompletion(endpoint.model, request));
   const size = Buffer.byteLength(body);
   if (size > endpoint.maxRequestBytes) {
@@ -96,7 +113,7 @@ interface RawAnswer {
 }
 
 /** One POST, bounded in time and in the size of what is read back. */
-async function post(endpoint: EndpointOptions, url: string, body: string, where: string): Promise<RawAnswer> {
+async function post(endpoint: EndpointOptions, url: URL, body: string, where: string): Promise<RawAnswer> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {

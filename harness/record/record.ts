@@ -8,6 +8,8 @@ import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { runtimeTarget } from '../assembly/runtimes.js';
 import { runOne } from '../gate/run-one.js';
+import { countSecrets, scrubSecrets } from '../guarded/secret.js';
+import { keyExposure } from '../model/key-exposure.js';
 import { LiveModel, registerLiveModel } from '../model/live.js';
 import { describeEndpoint, type EndpointOptions } from '../model/openai.js';
 import type { Project } from '../project/root.js';
@@ -27,6 +29,8 @@ export interface RecordOptions {
   endpoint: EndpointOptions;
   /** The runtime's time budget for scenarios that set none. */
   defaultTimeoutMs?: number;
+  /** Run `python` programs that share concord's account while it holds the key (see keyExposure). */
+  allowKeyExposure?: boolean;
   out(line: string): void;
 }
 
@@ -69,6 +73,8 @@ export async function record(options: RecordOptions): Promise<void> {
   if (replaced.length > 0 && !options.force) {
     throw new RecordError(`recording would replace:\n${replaced.map((line) => `  ${line}`).join('\n')}\n  hint: pass --force to replace them (the user turn, comments and the rest of each scenario file stay)`, 2);
   }
+  const exposure = options.allowKeyExposure ? undefined : keyExposure(jobs.map((j) => j.runtime), options.endpoint.apiKey !== undefined);
+  if (exposure) throw new RecordError(exposure, 2);
   if (jobs.some((j) => j.runtime === 'python-container')) {
     const reason = await containerUnavailable(CPYTHON_DEFAULTS.image);
     if (reason) throw new RecordError(`python-container cannot run here: ${reason}; record on --runtime python or pyodide instead`, 2);
@@ -88,16 +94,22 @@ export async function record(options: RecordOptions): Promise<void> {
     await disposeSharedRuntimes();
   }
 
+  const texts = recorded.map(({ scenario, language, recording }) => ({ file: recordingPath(scenario.file, language), ...withoutSecrets(scenario, language, recording) }));
+  const leaking = texts.find((t) => t.left > 0);
+  if (leaking) {
+    throw new RecordError(`${shown(leaking.file)}: the recording would still hold the model key (in a part concord does not rewrite, such as the model name); nothing was written`, 2);
+  }
   for (const scenario of new Set(recorded.map((r) => r.scenario))) {
     if (!isUserTurnOnly(scenario.script)) {
       await keepOnlyUserTurn(scenario.file);
       out(`${shown(scenario.file)}: removed the hand-written steps after the user turn`);
     }
   }
-  for (const { scenario, language, recording } of recorded) {
-    const file = recordingPath(scenario.file, language);
-    await writeFileAtomic(file, renderRecording(scenario, language, recording));
+  for (const [i, { scenario, language, recording }] of recorded.entries()) {
+    const { file, text, scrubbed } = texts[i]!;
+    await writeFileAtomic(file, text);
     out(`wrote ${shown(file)}`);
+    if (scrubbed > 0) out(`note: the model echoed the key ${scrubbed} time(s) in ${shown(file)}; each is written as [redacted] and replayed so`);
     const calls = recording.script.filter((s) => s.kind === 'assistant').length;
     if (scenario.expect.runs && scenario.expect.runs.length !== calls) {
       out(`note: expect.runs in ${shown(scenario.file)} lists ${scenario.expect.runs.length} outcome(s), the ${language} recording makes ${calls} call(s): adjust it before gating`);
@@ -105,6 +117,27 @@ export async function record(options: RecordOptions): Promise<void> {
   }
   const names = [...new Set(recorded.map((r) => r.scenario.name))];
   out(`next: concord gate --scenario ${names.join(' ')} --update=new, then commit the scenario folder and snapshots/`);
+}
+
+/**
+ * The recording's text with the key scrubbed from what the model said (its words, programs and
+ * descriptions), how many times it was, and how many forms of it are left elsewhere (the user turn or the
+ * model name holding it): such a recording is refused, not written.
+ */
+function withoutSecrets(scenario: Scenario, language: Language, recording: Recording): { text: string; scrubbed: number; left: number } {
+  let scrubbed = 0;
+  const clean = (text: string) => {
+    scrubbed += countSecrets(text);
+    return scrubSecrets(text);
+  };
+  const script = recording.script.map((step): ScriptStep => {
+    if (step.kind === 'user') return step;
+    if (step.kind !== 'assistant') return { ...step, text: clean(step.text) };
+    const programs = Object.fromEntries(Object.entries(step.runCode.programs).map(([lang, code]) => [lang, clean(code ?? '')]));
+    return { ...step, text: clean(step.text), runCode: { description: clean(step.runCode.description), programs } };
+  });
+  const text = renderRecording(scenario, language, { ...recording, script });
+  return { text, scrubbed, left: countSecrets(text) };
 }
 
 function choose(scenarios: readonly Scenario[], names: readonly string[] | undefined): Scenario[] {

@@ -1,4 +1,5 @@
 import { appendFile } from 'node:fs/promises';
+import { scrubSecrets } from '../guarded/secret.js';
 import type { PairResult } from '../gate/report.js';
 import { isFailing } from '../gate/report.js';
 import { runChangeGroups } from '../snapshot/change-groups.js';
@@ -53,6 +54,6 @@ export function stepSummary(input: ReportInput & { pairs: readonly PairResult[] 
 export async function appendStepSummary(text: string, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
   const file = env.GITHUB_STEP_SUMMARY;
   if (!file) return undefined;
-  await appendFile(file, text);
+  await appendFile(file, scrubSecrets(text));
   return file;
 }

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { alive } from '../../runtimes/seam/owned-temp-dir.js';
+import { scrubContent } from '../guarded/secret.js';
 
 /** Temp files of interrupted writes start with this, so they can be recognised and swept. */
 export const TEMP_PREFIX = '.concord-tmp-';
@@ -14,6 +15,7 @@ const TEMP_NAME = new RegExp(`^${TEMP_PREFIX.replace(/[.]/g, '\\.')}.*-(\\d+)-[0
  * Replaces `path` with `content` so that a reader (or a crash at any instant, SIGKILL included) sees the
  * old file or the new one, never a torn mix: the bytes go to a temp file in the same directory, are flushed
  * to disk, then renamed over the target. The temp file is created exclusively and never through a link.
+ * Every secret the process holds (the model key) is scrubbed from the content first.
  */
 export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
@@ -21,7 +23,7 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
   const temp = join(dir, `${TEMP_PREFIX}${basename(path)}-${process.pid}-${randomBytes(4).toString('hex')}`);
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
   try {
-    await handle.writeFile(content);
+    await handle.writeFile(scrubContent(content));
     await handle.sync();
   } finally {
     await handle.close();

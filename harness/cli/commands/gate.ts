@@ -95,7 +95,7 @@ export function registerGate(program: Command): void {
         console.error(`concord gate: ${(error as Error).message}`);
         process.exit(2);
       }
-      if (endpoint) return watchDrift(root, selection, endpoint, Boolean(flags.liveFail), project.config.timeoutMs);
+      if (endpoint) return watchDrift(root, selection, endpoint, { liveFail: Boolean(flags.liveFail), allowKeyExposure: Boolean(flags.allowKeyExposure) }, project.config.timeoutMs);
       const update: UpdateMode = flags.update === undefined ? 'none' : flags.update === true ? 'all' : flags.update;
       const ci = ciIsSet();
       const [{ runGate }, { junitXml }, { junitTarget }] = await Promise.all([import('../../gate/gate.js'), import('../../gate/report.js'), import('../../report/write.js')]);
@@ -148,15 +148,20 @@ export function registerGate(program: Command): void {
 }
 
 /** `gate --live`: exit 1 when a pair could not be judged, or drifted under --live-fail; 0 otherwise. */
-async function watchDrift(root: string, selection: Selection, endpoint: EndpointOptions, liveFail: boolean, defaultTimeoutMs: number | undefined): Promise<never> {
-  const { runDrift } = await import('../../gate/drift.js');
+async function watchDrift(root: string, selection: Selection, endpoint: EndpointOptions, flags: { liveFail: boolean; allowKeyExposure: boolean }, defaultTimeoutMs: number | undefined): Promise<never> {
+  const { runDrift, DriftRefused } = await import('../../gate/drift.js');
+  const { liveFail } = flags;
   try {
-    const results = await runDrift({ root, selection, endpoint, color: colorWanted(), out: (line) => console.log(line), ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}) });
+    const results = await runDrift({ root, selection, endpoint, allowKeyExposure: flags.allowKeyExposure, color: colorWanted(), out: (line) => console.log(line), ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}) });
     const failed = results.some((r) => r.status === 'failed');
     const drifted = results.some((r) => r.status === 'drift');
     console.log(failed ? 'drift watch: FAILED (a run could not be judged)' : drifted ? `drift watch: drifted${liveFail ? '' : ' (reported only; --live-fail makes this exit 1)'}` : 'drift watch: every conversation is as recorded');
     process.exit(failed || (drifted && liveFail) ? 1 : 0);
   } catch (error) {
+    if (error instanceof DriftRefused) {
+      console.error(`concord gate: ${error.message}`);
+      process.exit(2);
+    }
     failAndExit('gate', error);
   }
 }

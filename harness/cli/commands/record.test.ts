@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,11 +59,11 @@ interface Ran {
 }
 
 /** Runs the built CLI without blocking this process, which serves the stand-in model. */
-function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
+function cli(args: string[], env: Record<string, string | undefined> = {}, as?: { uid: number; gid: number }): Promise<Ran> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete childEnv[name];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], ...(as ?? {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -279,5 +279,114 @@ describe('concord gate --live', () => {
 
     expect(await tree(root)).toEqual(before);
     for (const r of [same, drifted, strict, down]) expect(r.stdout + r.stderr).not.toContain(KEY);
+  });
+});
+
+/** A key with characters that URL-encoding and base64 change, so each echoed form differs from the key. */
+const HOSTILE_KEY = 'sk-Concord/Test+9f8e=7d6c5b4a';
+
+/** Every form of HOSTILE_KEY the stand-in echoes, and the key without its prefix, found in `text`. */
+function leaks(text: string): string[] {
+  const forms = [
+    HOSTILE_KEY,
+    HOSTILE_KEY.slice(3),
+    HOSTILE_KEY.toUpperCase(),
+    HOSTILE_KEY.toLowerCase(),
+    encodeURIComponent(HOSTILE_KEY),
+    Buffer.from(HOSTILE_KEY).toString('base64').replace(/=+$/, ''),
+    Buffer.from(`Bearer ${HOSTILE_KEY}`).toString('base64').replace(/=+$/, ''),
+  ];
+  return forms.filter((form) => text.includes(form));
+}
+
+const hostile = (root: string, behaviour: string, ...more: string[]) =>
+  cli(['record', '--root', root, '--model-url', model.url(behaviour), '--model', 'stand-in-1', ...more], { CONCORD_MODEL_API_KEY: HOSTILE_KEY });
+
+describe('the model key is never written or shown', () => {
+  it('is scrubbed from a recording in every form the model echoes it, and never reaches a run (as root)', { timeout: 600_000 }, async () => {
+    const root = await project();
+    const recorded = await hostile(root, 'echo-key');
+    expect(recorded.stderr).toBe('');
+    expect(recorded.status).toBe(0);
+    // The key went to the endpoint.
+    expect(model.seen.some((s) => s.path.startsWith('/echo-key/') && s.authorization === `Bearer ${HOSTILE_KEY}`)).toBe(true);
+    expect(recorded.stdout).toMatch(/note: the model echoed the key \d+ time\(s\) in scenarios\/cities\.recorded\.python\.yml; each is written as \[redacted\]/);
+    const files = await tree(root);
+    for (const language of ['python', 'typescript']) {
+      const text = files.get(`scenarios/cities.recorded.${language}.yml`)!;
+      expect(leaks(text)).toEqual([]);
+      expect(text).toContain('description: Look for [redacted]');
+      // Neither the run's environment nor any /proc/<pid>/environ it can read holds the key.
+      expect(text).toMatch(/"environ": ?false/);
+      expect(text).toMatch(/"proc": ?0\b/);
+    }
+    expect(files.get('scenarios/cities.recorded.python.yml')).toContain('key = "[redacted]"');
+    expect(leaks(recorded.stdout + recorded.stderr)).toEqual([]);
+
+    // The gate replays the scrubbed conversation; nothing it prints or writes holds the key.
+    const update = await cli(['gate', '--root', root, '--update=new'], { CI: undefined, CONCORD_MODEL_API_KEY: HOSTILE_KEY });
+    expect(update.stdout).toContain('gate: everything agrees');
+    expect(update.status).toBe(0);
+    expect(leaks([...(await tree(root)).values(), update.stdout, update.stderr].join('\n'))).toEqual([]);
+  });
+
+  it('is scrubbed from what gate --live prints, on every runtime', { timeout: 600_000 }, async () => {
+    const root = await project(SCENARIO.replace('runtimes: [typescript, python]', 'runtimes: [typescript, python, pyodide]'));
+    expect((await record(root, 'ok')).status).toBe(0);
+    const live = await cli(['gate', '--root', root, '--live', '--model-url', model.url('echo-key'), '--model', 'stand-in-2'], { CONCORD_MODEL_API_KEY: HOSTILE_KEY });
+    expect(live.stdout).toContain('~ drift   cities × pyodide');
+    expect(live.stdout).toContain('[redacted]');
+    expect(leaks(live.stdout + live.stderr)).toEqual([]);
+  });
+
+  it('is scrubbed from error lines: a tool named after it, an HTTP error naming it upper-cased and in base64, a query echoed back', { timeout: 300_000 }, async () => {
+    const root = await project();
+    const tool = await hostile(root, 'key-tool', '--runtime', 'typescript');
+    expect(tool.status).toBe(1);
+    expect(tool.stderr).toContain('the model called "[redacted]", a tool the request does not offer');
+    const status = await hostile(root, 'key-status', '--runtime', 'typescript');
+    expect(status.status).toBe(1);
+    expect(status.stderr).toContain('answered HTTP 401: no access for [redacted] ([redacted]');
+    for (const failed of [tool, status]) expect(leaks(failed.stdout + failed.stderr)).toEqual([]);
+    expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
+
+    // A key in the endpoint's query is sent (the URL is built with its query kept) and never written or printed.
+    const query = await cli(['record', '--root', root, '--runtime', 'typescript', '--model-url', `${model.url('echo-url')}?api-key=${encodeURIComponent(HOSTILE_KEY)}`, '--model', 'stand-in-1'], {});
+    expect(query.status).toBe(0);
+    expect(model.seen.at(-1)!.path).toBe(`/echo-url/v1/chat/completions?api-key=${encodeURIComponent(HOSTILE_KEY)}`);
+    expect(query.stdout).toContain(`recording from stand-in-1 at ${model.url('echo-url')}\n`);
+    expect(leaks([...(await tree(root)).values(), query.stdout, query.stderr].join('\n'))).toEqual([]);
+    expect((await tree(root)).get('scenarios/cities.recorded.typescript.yml')).toContain('final: You asked on /echo-url/v1/chat/completions?[redacted]');
+  });
+
+  it('refuses a recording that would still hold it (a user turn naming it), exit 2, nothing written', { timeout: 300_000 }, async () => {
+    const root = await project(SCENARIO.replace('Which cities have a forecast?', `Which cities have a forecast? My key is ${HOSTILE_KEY}`));
+    const refused = await hostile(root, 'ok', '--runtime', 'typescript');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toBe('concord record: scenarios/cities.recorded.typescript.yml: the recording would still hold the model key (in a part concord does not rewrite, such as the model name); nothing was written\n');
+    expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
+  });
+
+  it('not as root, live mode refuses python runs that could read it from /proc unless --allow-key-exposure', { timeout: 300_000 }, async () => {
+    const nobody = { uid: 65534, gid: 65534 };
+    const root = await project();
+    for (const path of [root, join(root, 'scenarios'), join(root, 'scenarios', 'plugins'), join(root, 'scenarios', 'cities.yml'), join(root, 'scenarios', 'plugins', 'cities.ts')]) await chown(path, nobody.uid, nobody.gid);
+    const env = { CONCORD_MODEL_API_KEY: HOSTILE_KEY, HOME: root, TMPDIR: undefined };
+    const asked = model.seen.length;
+    const refused = await cli(['record', '--root', root, '--runtime', 'python', '--model-url', model.url('echo-key'), '--model', 'stand-in-1'], env, nobody);
+    expect(refused.stderr).toMatch(/^concord record: python runs share concord's account here \(uid 65534, not root\), so a program could read CONCORD_MODEL_API_KEY from \/proc\/\d+\/environ; .* or pass --allow-key-exposure to accept that risk\n$/);
+    expect(refused.status).toBe(2);
+    const drift = await cli(['gate', '--root', root, '--live', '--runtime', 'python', '--model-url', model.url('echo-key'), '--model', 'stand-in-1'], env, nobody);
+    expect(drift.stderr).toContain('or pass --allow-key-exposure to accept that risk');
+    expect(drift.status).toBe(2);
+    expect(model.seen.length).toBe(asked);
+
+    // With the flag the run goes ahead and shows the boundary: the program finds the key in concord's /proc environ.
+    const allowed = await cli(['record', '--root', root, '--runtime', 'python', '--allow-key-exposure', '--model-url', model.url('echo-key'), '--model', 'stand-in-1'], env, nobody);
+    expect(allowed.stderr).toMatch(/^concord: CPython process runs are not isolated from: other runs/);
+    expect(allowed.status).toBe(0);
+    const text = (await tree(root)).get('scenarios/cities.recorded.python.yml')!;
+    expect(text).toMatch(/"proc": ?[1-9]/);
+    expect(leaks(text + allowed.stdout)).toEqual([]);
   });
 });

@@ -50,6 +50,7 @@ export function registerRecord(program: Command): void {
           ...(runtimes ? { runtimes } : {}),
           force: Boolean(flags.force),
           endpoint,
+          allowKeyExposure: Boolean(flags.allowKeyExposure),
           ...(project.config.timeoutMs !== undefined ? { defaultTimeoutMs: project.config.timeoutMs } : {}),
           out: (line) => console.log(line),
         });

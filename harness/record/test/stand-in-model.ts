@@ -12,7 +12,12 @@ import type { AddressInfo } from 'node:net';
  * - `/flaky/v1` answers 429 to every other request first (a retry succeeds);
  * - `/hang/v1` never answers; `/junk/v1` answers with text that is not JSON;
  * - `/unknown-tool/v1` calls a tool the request does not offer; `/loop/v1` never gives a final answer;
- * - `/huge/v1` answers with 5 MB; `/fail-python/v1` answers a TypeScript SDK as `/ok` and a Python one with 400.
+ * - `/huge/v1` answers with 5 MB; `/fail-python/v1` answers a TypeScript SDK as `/ok` and a Python one with 400;
+ * - `/echo-key/v1` echoes the bearer token it got (as sent, upper case, base64, URL-encoded) in its words, in
+ *   a program that also looks for it in its environment and every `/proc/<pid>/environ`, in the program's
+ *   description and in the final answer, which quotes the program's result;
+ * - `/key-tool/v1` calls a tool named after the token; `/key-status/v1` answers 401 naming the token upper-cased
+ *   and in base64; `/echo-url/v1` answers in words with the path and query it was asked on.
  */
 export class StandInModel {
   readonly seen: Array<{ path: string; authorization?: string; body: any }> = [];
@@ -71,8 +76,22 @@ export class StandInModel {
       res.end('<html>gateway error</html>');
       return;
     }
+    const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (behaviour === 'key-status') {
+      res.statusCode = 401;
+      res.end(`no access for ${token.toUpperCase()} (${Buffer.from(token).toString('base64')})`);
+      return;
+    }
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ choices: [{ message: this.answer(behaviour, body) }] }));
+    const message =
+      behaviour === 'echo-key'
+        ? echoKey(token, body)
+        : behaviour === 'key-tool'
+          ? call(token, {})
+          : behaviour === 'echo-url'
+            ? { role: 'assistant', content: `You asked on ${req.url ?? ''}` }
+            : this.answer(behaviour, body);
+    res.end(JSON.stringify({ choices: [{ message }] }));
   }
 
   private answer(behaviour: string, body: any): unknown {
@@ -98,6 +117,37 @@ function shownPython(body: any): boolean {
   const system: string = body.messages[0]?.content ?? '';
   const runCode = (body.tools as any[]).find((t) => t.function.name === 'run_code');
   return system.includes('```python') && /python/i.test(runCode?.function.description ?? '');
+}
+
+/** The token in every common form. */
+function forms(token: string): string {
+  return `${token} ${token.toUpperCase()} ${token.toLowerCase()} ${Buffer.from(`Bearer ${token}`).toString('base64')} ${encodeURIComponent(token)}`;
+}
+
+function echoKey(token: string, body: any): unknown {
+  const results = (body.messages as any[]).filter((m) => m.role === 'tool');
+  if (results.length > 0) return { role: 'assistant', content: `Your key: ${forms(token)}. The program found: ${results.at(-1).content}` };
+  const key = JSON.stringify(token);
+  const code = shownPython(body)
+    ? [
+        'import os',
+        `key = ${key}`,
+        'found = []',
+        'for name in os.listdir("/proc"):',
+        '    if name.isdigit():',
+        '        try:',
+        '            with open("/proc/" + name + "/environ", "rb") as f:',
+        '                if key.encode() in f.read():',
+        '                    found.append(name)',
+        '        except OSError:',
+        '            pass',
+        'return {"echo": key, "environ": key in repr(dict(os.environ)), "proc": len(found)}',
+        '',
+      ].join('\n')
+    : `const key = ${key};\nconst host = globalThis as unknown as { process?: { env: object } };\nreturn { echo: key, environ: JSON.stringify(host.process?.env ?? {}).includes(key), proc: 0 };\n`;
+  const answer = call('run_code', { code, description: `Look for ${token}` }) as { content: unknown };
+  answer.content = `I will use ${forms(token)}`;
+  return answer;
 }
 
 function call(name: string, args: unknown): unknown {

@@ -1,0 +1,116 @@
+/**
+ * Secrets this process holds (the model key, credentials in the endpoint URL) and the one scrubber every
+ * printed line and every written file passes through. A secret is matched in the forms it commonly takes
+ * when something echoes it back: as given, upper or lower case, URL-encoded, and base64 (standard and
+ * URL-safe alphabet, at any of the three byte alignments inside a longer encoded text).
+ */
+
+export const REDACTED = '[redacted]';
+
+/** Forms shorter than this are not scrubbed: they would blank ordinary words. */
+const MIN_FORM = 6;
+
+const held = new Set<string>();
+let pattern: RegExp | undefined;
+let bytePattern: RegExp | undefined;
+
+/** Every form of `secret` the scrubber looks for, longest first. */
+export function secretForms(secret: string): string[] {
+  const forms = new Set<string>();
+  for (const variant of new Set([secret, secret.toLowerCase(), secret.toUpperCase()])) {
+    forms.add(variant);
+    forms.add(encodeURIComponent(variant));
+    forms.add(encodeURIComponent(variant).replace(/%20/g, '+'));
+    for (const core of base64Cores(variant)) {
+      forms.add(core);
+      forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+  }
+  return [...forms].filter((form) => form.length >= MIN_FORM).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The part of the base64 text of `text` that stays the same wherever `text` sits in a longer byte string:
+ * for each of the three alignments, the characters made only of `text`'s own bits.
+ */
+function base64Cores(text: string): string[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const cores: string[] = [];
+  for (let shift = 0; shift < 3; shift++) {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    const total = shift + bytes.length;
+    cores.push(encoded.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * total) / 6)));
+  }
+  return cores;
+}
+
+/** From now on, `secret` is scrubbed from everything this process prints or writes. */
+export function holdSecret(secret: string): void {
+  if (secret.length === 0 || held.has(secret)) return;
+  held.add(secret);
+  const forms = [...held].flatMap(secretForms).sort((a, b) => b.length - a.length);
+  pattern = forms.length === 0 ? undefined : new RegExp(forms.map(escape).join('|'), 'gi');
+  const latin1 = forms.map((form) => Buffer.from(form, 'utf8').toString('latin1'));
+  bytePattern = latin1.length === 0 ? undefined : new RegExp(latin1.map(escape).join('|'), 'gi');
+}
+
+/** `text` with every form of every held secret replaced by `[redacted]`. */
+export function scrubSecrets(text: string): string {
+  return pattern === undefined ? text : text.replace(pattern, REDACTED);
+}
+
+/** How many times a form of a held secret occurs in `text`. */
+export function countSecrets(text: string): number {
+  return pattern === undefined ? 0 : (text.match(pattern) ?? []).length;
+}
+
+/** The bytes with every held secret scrubbed, compared byte for byte (any encoding of the rest is kept). */
+export function scrubSecretBytes(bytes: Uint8Array): Uint8Array {
+  if (bytePattern === undefined) return bytes;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  bytePattern.lastIndex = 0;
+  if (!bytePattern.test(text)) return bytes;
+  return Buffer.from(text.replace(bytePattern, REDACTED), 'latin1');
+}
+
+/** Text or bytes, scrubbed. */
+export function scrubContent<T extends string | Uint8Array>(content: T): T {
+  return (typeof content === 'string' ? scrubSecrets(content) : scrubSecretBytes(content)) as T;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+let guarded = false;
+
+/** Every later write to stdout and stderr is scrubbed of the held secrets (console.log and error lines included). */
+export function scrubPrintedOutput(): void {
+  if (guarded) return;
+  guarded = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+      write(typeof chunk === 'string' || chunk instanceof Uint8Array ? scrubContent(chunk) : chunk, ...rest)) as typeof stream.write;
+  }
+}
+
+let modelKey: string | undefined;
+let keyTaken = false;
+
+/**
+ * The model key, from CONCORD_MODEL_API_KEY, read once: it is taken out of the environment (so nothing
+ * concord starts inherits it) and held, so it is scrubbed from everything printed or written from then on.
+ */
+export function takeModelKey(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (!keyTaken) {
+    keyTaken = true;
+    const key = env.CONCORD_MODEL_API_KEY;
+    if (key) {
+      modelKey = key;
+      holdSecret(key);
+    }
+  }
+  delete env.CONCORD_MODEL_API_KEY;
+  return modelKey;
+}
