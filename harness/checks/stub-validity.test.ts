@@ -8,7 +8,8 @@ import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
 import type { PythonInterpreter } from '../interpreters/types.js';
 import { cpythonImage } from '../../runtimes/cpython/images.js';
 import type { RuntimeName, Scenario } from '../scenario/types.js';
-import type { RunRecord } from '../snapshot/transcript.js';
+import { snapshotFiles, type RunRecord } from '../snapshot/transcript.js';
+import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { stubValidityCheck } from './stub-validity.js';
 import type { CheckInput } from './types.js';
 
@@ -16,6 +17,12 @@ const LOOKUP: ToolDefinition = {
   name: 'lookup',
   description: 'Finds a word.',
   parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'], additionalProperties: false },
+};
+// An optional field: `NotRequired` from typing where the floor has it (3.11+), a `total=False` class below.
+const DEFINE: ToolDefinition = {
+  name: 'define',
+  description: 'Defines a word.',
+  parameters: { type: 'object', properties: { word: { type: 'string' }, lang: { type: ['string', 'integer'] } }, required: ['word'] },
 };
 // U+A7D1 is a letter from Unicode 14.0: a bare name when rendering for 3.11, not for 3.9 (Unicode 13.0).
 const INSULAR: ToolDefinition = { ...LOOKUP, name: '\u{A7D1}lossary_lookup' };
@@ -70,6 +77,37 @@ describe('stub validity with Pyodide alone', () => {
     expect(matrix[0]).toMatchObject({ unicode: '15.1.0', belowFloor: false });
   });
 
+  it('executes the stubs as a module: a failed import fails the gate with line, column and exception', async () => {
+    const text = valid.replace('from typing import ', 'from typing import NoSuchName, ');
+    const line = text.split('\n').findIndex((l) => l.includes('NoSuchName')) + 1;
+    const findings = await check.run(input('unimportable', 'pyodide', text));
+    expect(findings.map((f) => [f.check, f.severity])).toEqual([['stub-import', 'error']]);
+    expect(findings[0]!.message).toMatch(
+      new RegExp(`^tools-sdk\\.py compiles but fails when executed as a module on pyodide 3\\.13 \\(CPython 3\\.13\\.\\d+, Unicode 15\\.1\\.0, Pyodide .*\\): ImportError at line ${line}, column 20: cannot import name 'NoSuchName'`),
+    );
+    expect(check.matrix().find((c) => c.scenario === 'unimportable')).toMatchObject({ outcome: 'import-failed', error: expect.stringContaining(`${line} | from typing import NoSuchName`) });
+  });
+
+  it('reads the block out of a section with prose around it: lines are the block file\'s', async () => {
+    const text = valid.replace('from typing import ', 'from typing import NoSuchName, ');
+    const line = text.split('\n').findIndex((l) => l.includes('NoSuchName')) + 1;
+    const section = '## Writing code for run_code\nCall `await tools.lookup({"word": w})`.\n\n```py\n' + text + '```\nOnly `tools` and `ToolCallError` exist.\n';
+    const record: RunRecord = {
+      scenario: 'prose',
+      runtime: 'pyodide',
+      language: 'python',
+      isolation: 'wasm',
+      cordisYml: '',
+      exchanges: [{ request: { system: [{ id: 'tools:sdk', text: section }], tools: [], messages: [] } }],
+      programs: [],
+    };
+    const files = snapshotFiles(record, packageRoot());
+    expect(files.get('tools-sdk.py')).toBe(text);
+    const findings = await check.run({ ...input('prose', 'pyodide', undefined), files });
+    expect(findings.map((f) => f.check)).toEqual(['stub-import']);
+    expect(findings[0]!.message).toContain(`ImportError at line ${line}, column 20`);
+  });
+
   it('leaves TypeScript runtimes alone without asking for interpreters', async () => {
     const untouched = stubValidityCheck({ inventory: () => Promise.reject(new Error('no interpreter should be needed')) });
     expect(await untouched.run(input('ts', 'typescript', 'declare const tools: {};\n'))).toEqual([]);
@@ -113,6 +151,27 @@ describe.skipIf(floorPair === undefined)('stub validity around the floor (CPytho
       [true, 'rejected'],
       [false, 'ok'],
     ]);
+  });
+
+  it('fails stubs that compile on the floor but raise there when executed, naming interpreter, line, column and exception', async () => {
+    // Rendered for 3.11: `NotRequired` from typing, which 3.9 lacks (and `str | int`, a TypeError in a 3.9 class body).
+    const modern = renderSdk('python', [DEFINE], { pythonFloor: '3.11' });
+    const line = modern.split('\n').findIndex((l) => /^from typing import .*NotRequired/.test(l)) + 1;
+    const column = modern.split('\n')[line - 1]!.indexOf('NotRequired') + 1;
+    const findings = await check.run(input('modern-at-3.9', 'python', modern, '3.9'));
+    expect(findings.map((f) => [f.check, f.severity])).toEqual([['stub-import', 'error']]);
+    expect(findings[0]!.message).toMatch(
+      new RegExp(`fails when executed as a module on (local|container) 3\\.9 \\(CPython 3\\.9\\.\\d+, .*\\): ImportError at line ${line}, column ${column}: cannot import name 'NotRequired'`),
+    );
+    expect(check.matrix().filter((c) => c.scenario === 'modern-at-3.9').map((c) => c.outcome)).toEqual(['import-failed', 'ok']);
+    // Below the floor the same failure is a note.
+    expect((await check.run(input('modern-at-3.11', 'python', modern, '3.11'))).map((f) => [f.check, f.severity])).toEqual([['stub-import', 'note']]);
+    // `str | int` alone: the class body raises TypeError on 3.9 at the `|`.
+    const union = 'from typing import TypedDict, Union\n\nclass DefineArgs(TypedDict):\n    lang: str | int\n';
+    const [unionFinding] = await check.run(input('union-at-3.9', 'python', union, '3.9'));
+    expect(unionFinding!.message).toMatch(/TypeError at line 4, column 15: unsupported operand type\(s\) for \|/);
+    // Rendered for 3.9, the same tool set imports everywhere.
+    expect(await check.run(input('define-at-3.9', 'python', renderSdk('python', [DEFINE], { pythonFloor: '3.9' }), '3.9'))).toEqual([]);
   });
 
   it('passes the SDK rendered for the floor it runs on', async () => {

@@ -5,6 +5,8 @@ import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.j
 import type { Check, CheckInput, Finding } from './types.js';
 
 const ID = 'stub-validity';
+/** The findings of executing the stubs as a module, beside compiling them. */
+const IMPORT_ID = 'stub-import';
 /** The snapshot file that holds the Python `tools:sdk` block as the model read it. */
 const SDK_FILE = 'tools-sdk.py';
 
@@ -20,7 +22,11 @@ export interface StubCell {
   unicode?: string;
   /** Whether the interpreter is below the floor the stubs promise (its rejections are notes only). */
   belowFloor: boolean;
-  outcome: 'ok' | 'rejected' | 'unavailable';
+  /**
+   * `ok`: compiles and executes as a module; `rejected`: does not compile; `import-failed`: compiles but
+   * raises when executed; `unavailable`: the interpreter could not run one or the other.
+   */
+  outcome: 'ok' | 'rejected' | 'import-failed' | 'unavailable';
   /** The error with line and column, or why the interpreter could not run. */
   error?: string;
 }
@@ -38,9 +44,12 @@ export interface StubValidityCheck extends Check {
 }
 
 /**
- * Compiles the Python `tools:sdk` block of each scenario × python runtime on every interpreter available.
- * A rejection at or above the floor fails; below it is a note. An interpreter that cannot run at all fails
- * too (at or above the floor): the matrix would otherwise pass with a hole in it.
+ * Compiles the Python `tools:sdk` block of each scenario × python runtime on every interpreter available,
+ * and executes it there as a module (one batch per interpreter, all interpreters at once): stubs a model
+ * imitates must not only parse on the floor but run there (`from typing import NotRequired` or `int | str`
+ * in a class body compile on 3.9 and raise when executed). A rejection or a failed import at or above the
+ * floor fails; below it is a note. An interpreter that cannot run at all fails too (at or above the floor):
+ * the matrix would otherwise pass with a hole in it.
  */
 export function stubValidityCheck(options: StubValidityOptions = {}): StubValidityCheck {
   const inventoryOf = options.inventory ?? sharedInventory;
@@ -60,7 +69,8 @@ export function stubValidityCheck(options: StubValidityOptions = {}): StubValidi
     if (!inventory.interpreters.some((i) => compareVersions(i.version, floor) >= 0)) {
       add('error', `no Python interpreter at or above the floor ${floor} is available to compile ${SDK_FILE} (${inventory.absent.join('; ') || 'none found'})`);
     }
-    for (const answer of await inventory.compileEverywhere([sdk])) {
+    const [compiled, imported] = await Promise.all([inventory.compileEverywhere([sdk]), inventory.importEverywhere([sdk])]);
+    compiled.forEach((answer, i) => {
       const { interpreter } = answer;
       const belowFloor = compareVersions(interpreter.version, floor) < 0;
       const base = { scenario: scenario.name, runtime: runtime.name, interpreter: interpreter.label, version: interpreter.version, belowFloor };
@@ -69,18 +79,32 @@ export function stubValidityCheck(options: StubValidityOptions = {}): StubValidi
       if ('error' in answer) {
         row.push({ ...base, outcome: 'unavailable', error: answer.error });
         add(severity, `${interpreter.label} (${interpreter.detail}) could not compile ${SDK_FILE}${floorText}: ${answer.error}`);
-        continue;
+        return;
       }
       const { python, unicode, results } = answer.report;
       const outcome = results[0]!;
-      if (outcome.ok) {
-        row.push({ ...base, python, unicode, outcome: 'ok' });
-        continue;
+      const who = `${interpreter.label} (CPython ${python}, Unicode ${unicode}, ${interpreter.detail})`;
+      if (!outcome.ok) {
+        const error = describeRejection(outcome, sdk);
+        row.push({ ...base, python, unicode, outcome: 'rejected', error });
+        add(severity, `${SDK_FILE} does not compile on ${who}${floorText}: ${error}`);
+        return;
       }
-      const error = describeRejection(outcome, sdk);
-      row.push({ ...base, python, unicode, outcome: 'rejected', error });
-      add(severity, `${SDK_FILE} does not compile on ${interpreter.label} (CPython ${python}, Unicode ${unicode}, ${interpreter.detail})${floorText}: ${error}`);
-    }
+      const ran = imported[i]!;
+      if ('error' in ran) {
+        row.push({ ...base, python, unicode, outcome: 'unavailable', error: ran.error });
+        findings.push({ check: IMPORT_ID, severity, message: `${interpreter.label} (${interpreter.detail}) could not execute ${SDK_FILE} as a module${floorText}: ${ran.error}` });
+        return;
+      }
+      const result = ran.report.results[0]!;
+      if (result.ok) {
+        row.push({ ...base, python, unicode, outcome: 'ok' });
+        return;
+      }
+      const error = describeRejection(result, sdk);
+      row.push({ ...base, python, unicode, outcome: 'import-failed', error });
+      findings.push({ check: IMPORT_ID, severity, message: `${SDK_FILE} compiles but fails when executed as a module on ${who}${floorText}: ${error}` });
+    });
     cells.set(pair, row);
     return findings;
   }

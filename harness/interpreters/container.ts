@@ -8,6 +8,7 @@ import { containerUnavailable } from '../../runtimes/cpython/container-launcher.
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 import { unicodeTableOf } from '../../codemode/index.js';
 import { COMPILE_SCRIPT } from './compile-script.js';
+import { IMPORT_SCRIPT } from './import-script.js';
 import { readCompileReport } from './report.js';
 import type { CompileReport, PythonInterpreter } from './types.js';
 import { onHostExit } from '../../runtimes/seam/host-exit.js';
@@ -71,7 +72,16 @@ export class ContainerInterpreter implements PythonInterpreter {
     this.unicode = unicodeTableOf(version as `3.${number}`).version;
   }
 
-  async compile(sources: readonly string[]): Promise<CompileReport> {
+  compile(sources: readonly string[]): Promise<CompileReport> {
+    return this.#batch('compile', COMPILE_SCRIPT, sources);
+  }
+
+  /** Executes the modules in the same container: no network, read-only root, nobody, a small /tmp. */
+  importModules(sources: readonly string[]): Promise<CompileReport> {
+    return this.#batch('import', IMPORT_SCRIPT, sources);
+  }
+
+  async #batch(what: string, script: string, sources: readonly string[]): Promise<CompileReport> {
     let { started, docker } = await this.#start();
     const container = docker.getContainer(started.getId());
     // The keeper ends an idle container: start a fresh one rather than fail the batch.
@@ -81,7 +91,7 @@ export class ContainerInterpreter implements PythonInterpreter {
       ({ started, docker } = await this.#start());
     }
     const exec = await docker.getContainer(started.getId()).exec({
-      Cmd: ['python3', '-I', '-c', TOUCH + COMPILE_SCRIPT],
+      Cmd: ['python3', '-I', '-c', TOUCH + script],
       AttachStdin: true,
       AttachStdout: true,
       AttachStderr: true,
@@ -108,7 +118,7 @@ export class ContainerInterpreter implements PythonInterpreter {
       stream.end(JSON.stringify(sources));
     }).finally(() => stream.destroy());
     const { ExitCode } = await exec.inspect();
-    if (ExitCode !== 0) throw new Error(`${this.label} (${this.image}): the compile batch exited with ${String(ExitCode)}: ${err().slice(-2000)}`);
+    if (ExitCode !== 0) throw new Error(`${this.label} (${this.image}): the ${what} batch exited with ${String(ExitCode)}: ${err().slice(-2000)}`);
     return readCompileReport(out(), sources.length, `${this.label} (${this.image})`);
   }
 

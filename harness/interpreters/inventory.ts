@@ -22,18 +22,20 @@ interface Seen {
   outcomes: Map<string, CompileOutcome>;
 }
 
+type Mode = 'compile' | 'import';
+
 const KIND_ORDER = { local: 0, container: 1, pyodide: 2 } as const;
 
 /**
- * Every Python interpreter available here, oldest version first, with the reasons some are not. Results are
- * cached by source text for the life of the inventory (one run): a source compiled once on an interpreter is
- * never sent to it again, and a batch carries only the sources it has not seen.
+ * Every Python interpreter available here, oldest version first, with the reasons some are not. Outcomes
+ * (compiled, or executed as a module) are cached by source text for the life of the inventory (one run): a
+ * source is never sent twice to one interpreter for the same job, and a batch carries only new sources.
  */
 export class InterpreterInventory {
   readonly interpreters: readonly PythonInterpreter[];
   /** One line per family or image that is missing, with the reason. */
   readonly absent: readonly string[];
-  readonly #seen = new Map<PythonInterpreter, Seen>();
+  readonly #seen = new Map<PythonInterpreter, Map<Mode, Seen>>();
 
   constructor(interpreters: readonly PythonInterpreter[], absent: readonly string[] = []) {
     this.interpreters = [...interpreters].sort((a, b) => compareVersions(a.version, b.version) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
@@ -59,29 +61,49 @@ export class InterpreterInventory {
   }
 
   /** Compiles `sources` on one interpreter; an empty batch still measures its version and Unicode once. */
-  async compileOn(interpreter: PythonInterpreter, sources: readonly string[]): Promise<CompileReport> {
-    let seen = this.#seen.get(interpreter);
-    const fresh = [...new Set(sources.filter((s) => !seen?.outcomes.has(s)))];
-    if (seen === undefined || fresh.length > 0) {
-      const report = await interpreter.compile(fresh);
-      seen = this.#seen.get(interpreter) ?? { python: report.python, unicode: report.unicode, outcomes: new Map() };
-      fresh.forEach((source, i) => seen!.outcomes.set(source, report.results[i]!));
-      this.#seen.set(interpreter, seen);
-    }
-    const known = seen;
-    return { python: known.python, unicode: known.unicode, results: sources.map((s) => known.outcomes.get(s)!) };
+  compileOn(interpreter: PythonInterpreter, sources: readonly string[]): Promise<CompileReport> {
+    return this.#batch('compile', interpreter, sources);
+  }
+
+  /** Executes `sources` as modules on one interpreter (see PythonInterpreter.importModules), cached alike. */
+  importOn(interpreter: PythonInterpreter, sources: readonly string[]): Promise<CompileReport> {
+    return this.#batch('import', interpreter, sources);
   }
 
   /** Compiles `sources` on every interpreter at once; an interpreter that fails to answer says why. */
   compileEverywhere(sources: readonly string[]): Promise<MatrixAnswer[]> {
+    return this.#everywhere('compile', sources);
+  }
+
+  /** Executes `sources` as modules on every interpreter at once, one batch (one process) per interpreter. */
+  importEverywhere(sources: readonly string[]): Promise<MatrixAnswer[]> {
+    return this.#everywhere('import', sources);
+  }
+
+  #everywhere(mode: Mode, sources: readonly string[]): Promise<MatrixAnswer[]> {
     return Promise.all(
       this.interpreters.map((interpreter) =>
-        this.compileOn(interpreter, sources).then(
+        this.#batch(mode, interpreter, sources).then(
           (report) => ({ interpreter, report }),
           (error: unknown) => ({ interpreter, error: error instanceof Error ? error.message : String(error) }),
         ),
       ),
     );
+  }
+
+  async #batch(mode: Mode, interpreter: PythonInterpreter, sources: readonly string[]): Promise<CompileReport> {
+    const byMode = this.#seen.get(interpreter) ?? new Map<Mode, Seen>();
+    this.#seen.set(interpreter, byMode);
+    let seen = byMode.get(mode);
+    const fresh = [...new Set(sources.filter((s) => !seen?.outcomes.has(s)))];
+    if (seen === undefined || fresh.length > 0) {
+      const report = await (mode === 'compile' ? interpreter.compile(fresh) : interpreter.importModules(fresh));
+      seen = byMode.get(mode) ?? { python: report.python, unicode: report.unicode, outcomes: new Map() };
+      fresh.forEach((source, i) => seen!.outcomes.set(source, report.results[i]!));
+      byMode.set(mode, seen);
+    }
+    const known = seen;
+    return { python: known.python, unicode: known.unicode, results: sources.map((s) => known.outcomes.get(s)!) };
   }
 
   /** Stops every Pyodide instance and container this inventory started. */

@@ -1,7 +1,9 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { COMPILE_SCRIPT } from './compile-script.js';
+import { IMPORT_SCRIPT, IMPORT_SECONDS } from './import-script.js';
 import { readCompileReport } from './report.js';
 import { compareVersions, type CompileReport, type PythonInterpreter } from './types.js';
 
@@ -99,6 +101,57 @@ export function runPythonJson<T>(interpreter: Pick<Interpreter, 'executable'>, s
   return JSON.parse(runPython(interpreter, script, input)) as T;
 }
 
+let unshare: string[] | undefined;
+
+/**
+ * `unshare --net --` where this process may make a network namespace (root with util-linux), so a module
+ * executed here reaches no network; else nothing (the module then shares this machine's network).
+ */
+function withoutNetwork(): string[] {
+  if (unshare === undefined) {
+    const trial = process.getuid?.() === 0 ? spawnSync('unshare', ['--net', '--', 'true'], { stdio: 'ignore', timeout: 10_000 }) : undefined;
+    unshare = trial?.status === 0 ? ['unshare', '--net', '--'] : [];
+  }
+  return unshare;
+}
+
+/**
+ * Runs a Python script on JSON stdin without blocking the event loop (so every interpreter of the matrix
+ * works at once): `-I`, an empty environment, a temporary working folder, killed with its process group
+ * after `timeoutMs`. Resolves with stdout; rejects naming the interpreter.
+ */
+function runPythonAsync(executable: string, script: string, input: unknown, options: { timeoutMs: number; network: boolean }): Promise<string> {
+  const command = [...(options.network ? [] : withoutNetwork()), executable, '-I', '-c', script];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0]!, command.slice(1), { cwd: tmpdir(), env: {}, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, options.timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdin.on('error', () => {});
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`${executable} could not run: ${error.message}`));
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) return reject(new Error(`${executable} did not answer within ${options.timeoutMs / 1000} s`));
+      if (code !== 0) return reject(new Error(`${executable} failed (${signal ?? code}): ${Buffer.concat(err).toString('utf8').slice(-2000)}`));
+      resolve(Buffer.concat(out).toString('utf8'));
+    });
+    child.stdin.end(JSON.stringify(input));
+  });
+}
+
 /** A CPython on this machine; each batch is one short process, so nothing stays running. */
 export class LocalInterpreter implements PythonInterpreter {
   readonly kind = 'local';
@@ -115,7 +168,13 @@ export class LocalInterpreter implements PythonInterpreter {
   }
 
   async compile(sources: readonly string[]): Promise<CompileReport> {
-    return readCompileReport(runPython(this.found, COMPILE_SCRIPT, sources), sources.length, `${this.label} (${this.detail})`);
+    const text = await runPythonAsync(this.found.executable, COMPILE_SCRIPT, sources, { timeoutMs: 120_000, network: true });
+    return readCompileReport(text, sources.length, `${this.label} (${this.detail})`);
+  }
+
+  async importModules(sources: readonly string[]): Promise<CompileReport> {
+    const text = await runPythonAsync(this.found.executable, IMPORT_SCRIPT, sources, { timeoutMs: (sources.length + 2) * IMPORT_SECONDS * 1000, network: false });
+    return readCompileReport(text, sources.length, `${this.label} (${this.detail})`);
   }
 
   async dispose(): Promise<void> {}

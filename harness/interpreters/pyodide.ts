@@ -1,6 +1,7 @@
 import { PYODIDE_DEFAULTS } from '../../runtimes/pyodide/config.js';
 import { PyodideInstance } from '../../runtimes/pyodide/instance.js';
 import { PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
+import { importProgram, IMPORT_SECONDS } from './import-script.js';
 import { readOutcomes } from './report.js';
 import type { CompileReport, PythonInterpreter } from './types.js';
 
@@ -22,7 +23,40 @@ export class PyodideInterpreter implements PythonInterpreter {
     this.unicode = release.unicode;
   }
 
-  async compile(sources: readonly string[]): Promise<CompileReport> {
+  compile(sources: readonly string[]): Promise<CompileReport> {
+    return this.#with(async (instance) => readOutcomes(await instance.compile(JSON.stringify(sources)), sources.length, this.label));
+  }
+
+  /**
+   * Executes the modules as one program of the warm instance (no fork here: each module is dropped with
+   * what it imported). Past its time the instance is killed and the batch fails; a run that left state
+   * behind costs the instance too, so the next batch boots a fresh one.
+   */
+  importModules(sources: readonly string[]): Promise<CompileReport> {
+    return this.#with(async (instance) => {
+      const limitMs = (sources.length + 1) * IMPORT_SECONDS * 1000;
+      const { done } = instance.run(importProgram(sources), '[]', 256 * 1024 * 1024, { onCall: () => {}, onLog: () => {} });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${this.label}: the modules did not finish within ${limitMs / 1000} s`)), limitMs);
+      });
+      try {
+        const outcome = await Promise.race([done, late]);
+        const driver = JSON.parse(outcome.outcomeJson) as { result: string; taint: string | null };
+        if (driver.taint !== null) await this.dispose();
+        const result = JSON.parse(driver.result) as { value?: unknown; error?: { message?: string } };
+        if (!('value' in result)) throw new Error(`${this.label}: the import batch failed: ${result.error?.message ?? driver.result.slice(0, 200)}`);
+        return readOutcomes(JSON.stringify(result.value), sources.length, this.label);
+      } catch (error) {
+        await this.dispose();
+        throw error;
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  }
+
+  async #with(batch: (instance: PyodideInstance) => Promise<CompileReport['results']>): Promise<CompileReport> {
     if (this.#instance === undefined || this.#instance.dead) {
       this.#instance = new PyodideInstance(this.version, PYODIDE_DEFAULTS.memoryLimitBytes);
     }
@@ -30,8 +64,7 @@ export class PyodideInterpreter implements PythonInterpreter {
     instance.hold();
     try {
       const { python, unicode } = await instance.ready;
-      const results = readOutcomes(await instance.compile(JSON.stringify(sources)), sources.length, this.label);
-      return { python, unicode, results };
+      return { python, unicode, results: await batch(instance) };
     } finally {
       instance.release();
     }

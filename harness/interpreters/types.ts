@@ -5,7 +5,7 @@ export type { CompileOutcome } from '../../runtimes/pyodide/compile.js';
 /** Where an interpreter lives: in-process WebAssembly, a runtime container image, or a binary on this machine. */
 export type InterpreterKind = 'pyodide' | 'container' | 'local';
 
-/** What one batch of `compile()` calls produced, with what the interpreter says about itself. */
+/** What one batch of `compile()` calls (or module executions) produced, with what the interpreter says about itself. */
 export interface CompileReport {
   /** `sys.version_info` as `major.minor.micro`. */
   python: string;
@@ -31,6 +31,11 @@ export interface PythonInterpreter {
   readonly unicode: string;
   /** Compiles every source as a module (never runs it), all in one process, exec or instance. */
   compile(sources: readonly string[]): Promise<CompileReport>;
+  /**
+   * Executes every source as a fresh module (see import-script.ts), all in one process, exec or instance,
+   * with no network and each source bounded in time; a failure carries the traceback's line and column.
+   */
+  importModules(sources: readonly string[]): Promise<CompileReport>;
   /** Stops what the interpreter keeps running between batches; compiling again starts it anew. */
   dispose(): Promise<void>;
 }

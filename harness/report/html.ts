@@ -11,7 +11,7 @@ import type { ReportInput, ReportPair } from './markdown.js';
  * and every control is a button or a link, so the keyboard reaches all of it.
  */
 
-const STUB_MARK = { ok: '✓ compiles', rejected: '✗ rejected', unavailable: '? could not run' } as const;
+const STUB_MARK = { ok: '✓ compiles, imports', rejected: '✗ does not compile', 'import-failed': '✗ fails on import', unavailable: '? could not run' } as const;
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const idOf = (pair: { scenario: string; runtime: string }) => `pair-${pair.scenario}-${pair.runtime}`.replace(/[^\w-]/g, '_');
@@ -140,7 +140,7 @@ function stubSection(input: ReportInput): string {
     return `<tr><th scope="row">${escape(pair)}</th>${cells.join('')}</tr>`;
   });
   const errors = input.matrix.filter((c) => c.error !== undefined).map((c) => `<li>${escape(`${c.scenario} × ${c.runtime} on ${c.interpreter}`)}: <pre class="message">${escape(c.error!)}</pre></li>`);
-  return `<section><h2>Stub validity</h2><details><summary>${input.matrix.filter((c) => c.outcome === 'ok').length} of ${input.matrix.length} compilations pass</summary><table class="matrix">${head}${rows.join('')}</table>${errors.length ? `<ul>${errors.join('')}</ul>` : ''}</details></section>`;
+  return `<section><h2>Stub validity</h2><details><summary>${input.matrix.filter((c) => c.outcome === 'ok').length} of ${input.matrix.length} compile and import</summary><table class="matrix">${head}${rows.join('')}</table>${errors.length ? `<ul>${errors.join('')}</ul>` : ''}</details></section>`;
 }
 
 const STYLE = `
@@ -148,7 +148,7 @@ body{font:15px/1.45 system-ui,sans-serif;margin:1.5rem auto;max-width:78rem;padd
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}h4{margin:.8rem 0 .3rem;font-size:.95rem}
 table.matrix{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #c8ccd1;padding:.3rem .6rem;text-align:left}
 .status.pass,.count.pass,.stub.ok{background:#e6f4ea}.status.updated,.count.updated{background:#e3f0fb}
-.status.mismatch,.status.failed,.count.mismatch,.count.failed,.stub.rejected{background:#fde7e9}
+.status.mismatch,.status.failed,.count.mismatch,.count.failed,.stub.rejected,.stub.import-failed{background:#fde7e9}
 .status.skipped,.count.skipped,.stub.unavailable{background:#fff5d6}.count{padding:.1rem .4rem;border-radius:.3rem;margin-right:.3rem}
 details.pair{border:1px solid #c8ccd1;border-radius:.4rem;margin:.4rem 0;padding:.3rem .6rem}details.pair>summary{cursor:pointer}
 pre{overflow:auto;background:#f6f8fa;padding:.5rem;border-radius:.3rem;font-size:13px}pre.message{white-space:pre-wrap}

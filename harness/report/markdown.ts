@@ -44,7 +44,7 @@ export interface ReportInput {
   stepTimes?: { rendererFloor: number; probe: number };
 }
 
-const MARK = { ok: '✓', rejected: '✗', unavailable: '?' } as const;
+const MARK = { ok: '✓', rejected: '✗', 'import-failed': '✗ import', unavailable: '?' } as const;
 
 /** Text safe inside one table cell. */
 function cell(text: string): string {
@@ -94,7 +94,8 @@ export function matrixSection(input: ReportInput): string[] {
   );
   const pairs = [...new Map(input.matrix.map((c) => [`${c.scenario}\u0000${c.runtime}`, c])).values()];
   lines.push(
-    `Each Python \`tools:sdk\` block compiled on every interpreter. ✓ compiles · ✗ rejected · ? the interpreter could not run; ` +
+    `Each Python \`tools:sdk\` block compiled and executed as a module on every interpreter. ✓ compiles and imports · ✗ does not compile · ` +
+      `✗ import compiles but raises when executed · ? the interpreter could not run; ` +
       `(…) below the floor${input.floor ? ` ${input.floor}` : ''}, where a rejection is only a note. Numbers point to the errors below.`,
     '',
   );

@@ -1,0 +1,145 @@
+/**
+ * Executes sources as modules (stdlib only, CPython 3.8+ and Pyodide): `import_sources(sources, seconds)`
+ * gives one outcome per source, in the shape the compile batch reports. Each source is a fresh module
+ * (`<sdk N>`, its own `__name__` in `sys.modules` while it runs); where the interpreter can fork, each runs
+ * in a child of its own, killed after `seconds`, so nothing one leaves behind reaches the next. Where it
+ * cannot (Pyodide), every module a source imported is dropped from `sys.modules` after it.
+ *
+ * A failure's line is the last frame of the traceback inside the source; its column is the instruction's own
+ * (3.11+ positions), else the name an ImportError could not import, else the first `|` of a failing union,
+ * else the statement's first character. A source that does not compile reports its SyntaxError.
+ */
+const DEFINITIONS = String.raw`
+import ast, json, os, re, sys, types
+
+def _chars(text, offset):
+    # AST and code positions count UTF-8 bytes; a finding counts characters.
+    return len(text.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "ignore"))
+
+def _column(source, line, error, code=None, lasti=None):
+    text = source.split("\n")[line - 1] if 0 < line <= source.count("\n") + 1 else ""
+    missing = re.match(r"cannot import name '([^']+)'", str(error))
+    if isinstance(error, ImportError) and missing and re.search(r"\b%s\b" % re.escape(missing.group(1)), text):
+        return re.search(r"\b%s\b" % re.escape(missing.group(1)), text).start() + 1
+    if code is not None and lasti is not None and hasattr(code, "co_positions"):
+        positions = list(code.co_positions())
+        index = lasti // 2
+        if 0 <= index < len(positions):
+            start, _end, column, _end_column = positions[index]
+            if start == line and column is not None:
+                return _chars(text, column) + 1
+    if isinstance(error, TypeError) and "|" in str(error):
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            tree = None
+        for node in ast.walk(tree) if tree is not None else []:
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) and node.lineno == line:
+                return text.find("|", _chars(text, node.left.end_col_offset)) + 1
+    return len(text) - len(text.lstrip()) + 1
+
+def _outcome(source, filename, error):
+    if isinstance(error, SyntaxError):
+        return {"ok": False, "name": type(error).__name__, "message": str(error.msg), "line": error.lineno, "column": error.offset}
+    hit = None
+    trace = error.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_code.co_filename == filename:
+            hit = trace
+        trace = trace.tb_next
+    line = column = None
+    if hit is not None:
+        line = hit.tb_lineno
+        column = _column(source, line, error, hit.tb_frame.f_code, hit.tb_lasti)
+    return {"ok": False, "name": type(error).__name__, "message": str(error), "line": line, "column": column}
+
+def _execute(source, index):
+    filename = "<sdk %d>" % index
+    name = "concord_sdk_%d" % index
+    module = types.ModuleType(name)
+    module.__file__ = filename
+    sys.modules[name] = module
+    try:
+        exec(compile(source, filename, "exec", dont_inherit=True), module.__dict__)
+        return {"ok": True}
+    except BaseException as error:
+        return _outcome(source, filename, error)
+    finally:
+        sys.modules.pop(name, None)
+
+def _in_child(source, index, seconds):
+    import select, signal
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        quiet = os.open(os.devnull, os.O_RDWR)
+        os.dup2(quiet, 0)
+        os.dup2(quiet, 1)
+        try:
+            text = json.dumps(_execute(source, index))
+        except BaseException as error:
+            text = json.dumps({"ok": False, "name": type(error).__name__, "message": str(error), "line": None, "column": None})
+        data = text.encode("utf-8", "surrogatepass")
+        while data:
+            data = data[os.write(write, data):]
+        os._exit(0)
+    os.close(write)
+    chunks = []
+    timed_out = False
+    while True:
+        ready, _, _ = select.select([read], [], [], seconds)
+        if not ready:
+            timed_out = True
+            break
+        chunk = os.read(read, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(read)
+    if timed_out:
+        os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    if timed_out:
+        return {"ok": False, "name": "Timeout", "message": "the module did not finish within %s s" % seconds, "line": None, "column": None}
+    try:
+        return json.loads(b"".join(chunks).decode("utf-8", "surrogatepass"))
+    except ValueError:
+        return {"ok": False, "name": "Crash", "message": "the interpreter ended while executing the module (wait status %d)" % status, "line": None, "column": None}
+
+def import_sources(sources, seconds):
+    results = []
+    for index, source in enumerate(sources):
+        if hasattr(os, "fork") and sys.platform != "emscripten":
+            results.append(_in_child(source, index, seconds))
+            continue
+        before = set(sys.modules)
+        results.append(_execute(source, index))
+        for name in set(sys.modules) - before:
+            del sys.modules[name]
+    return results
+`;
+
+/** Seconds one source may run as a module before it counts as hanging. */
+export const IMPORT_SECONDS = 10;
+
+/**
+ * The batch run by local and container CPythons: JSON sources on stdin, the report (like the compile batch's)
+ * on stdout.
+ */
+export const IMPORT_SCRIPT = `${DEFINITIONS}
+import unicodedata
+_sources = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+_report = {"python": "%d.%d.%d" % sys.version_info[:3], "unicode": unicodedata.unidata_version, "results": import_sources(_sources, ${IMPORT_SECONDS})}
+sys.stdout.write(json.dumps(_report))
+`;
+
+/** A program for a Python runtime (the body of an async function) whose value is the outcomes of `sources`. */
+export function importProgram(sources: readonly string[]): string {
+  return [
+    '_namespace = {"__name__": "concord_import"}',
+    `exec(${JSON.stringify(DEFINITIONS)}, _namespace)`,
+    `return _namespace["import_sources"](_namespace["json"].loads(${JSON.stringify(JSON.stringify(sources))}), ${IMPORT_SECONDS})`,
+    '',
+  ].join('\n');
+}
