@@ -86,3 +86,24 @@ describe.each(['typescript', 'python'] as const)('type-checked %s programs', (la
     ]);
   });
 });
+
+describe('pyright checks for the floor', () => {
+  it('fails a program using syntax the floor lacks (`match` at 3.9) at its own line, and passes it at 3.10', { timeout: 120_000 }, async () => {
+    const input = (await committed('python')).find((i) => i.scenario.name === 'nested-reads')!;
+    const code = 'forecast = await tools.get_forecast({"city": "Lisbon", "days": 3})\nmatch forecast["days"]:\n    case []:\n        return None\n    case _:\n        return forecast["days"][0]\n';
+    const scenario = withProgram(input.scenario, 1, 'python', code);
+    const errors = await errorsOf({ ...input, scenario, floor: '3.9' });
+    expect(errors).toEqual([expect.stringMatching(/run_code call 1 \(python\), line 2, column 1: Match statements require Python 3\.10 or newer/)]);
+    expect(await errorsOf({ ...input, scenario, floor: '3.10' })).toEqual([]);
+  });
+
+  it('fails stubs using what the floor lacks at their own line: `NotRequired` and `|` at 3.9', { timeout: 120_000 }, async () => {
+    const input = (await committed('python')).find((i) => i.scenario.name === 'nested-reads')!;
+    const sdk = 'from typing import NotRequired, TypedDict\n\nclass A(TypedDict):\n    x: NotRequired[int | str]\n\nclass Tools:\n    pass\n\nclass ToolCallError(Exception):\n    pass\n\ntools: Tools\n';
+    const errors = await errorsOf({ ...input, files: new Map([...input.files, ['tools-sdk.py', sdk]]), floor: '3.9' });
+    expect(errors).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^pyright: tools-sdk\.py, line 1, column 20 \(for Python 3\.9\): "NotRequired" is unknown import symbol/),
+      expect.stringMatching(/^pyright: tools-sdk\.py, line 4, column 24 \(for Python 3\.9\): Alternative syntax for unions requires Python 3\.10 or newer/),
+    ]));
+  });
+});

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { dirname, relative } from 'node:path';
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import type { Language } from '../../runtimes/seam/types.js';
-import { compareVersions } from '../interpreters/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { typecheckPython } from './typecheck/python.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './typecheck/types.js';
@@ -11,8 +10,6 @@ import type { Check, CheckInput, Finding } from './types.js';
 
 const ID = 'typecheck-programs';
 const SDK_FILE: Readonly<Record<Language, string>> = { python: 'tools-sdk.py', typescript: 'tools-sdk.ts' };
-/** The stubs import `NotRequired` from `typing`, which typeshed has from 3.11 on. */
-const STUBS_NEED: PythonVersion = '3.11';
 
 /** The programs the scenario's script gives `run_code` in one language, numbered by call. */
 export function scriptedPrograms(scenario: Scenario, language: Language): ScriptedProgram[] {
@@ -21,19 +18,11 @@ export function scriptedPrograms(scenario: Scenario, language: Language): Script
     .map((step, i) => ({ call: i + 1, line: step.line, code: step.runCode.programs[language] ?? '' }));
 }
 
-/**
- * The Python version pyright checks programs for: the floor the SDK must serve, raised to the first version
- * whose typeshed has what the stubs import (below it every `NotRequired` field would read as required).
- */
-export function pyrightVersion(floor: PythonVersion): PythonVersion {
-  return compareVersions(floor, STUBS_NEED) < 0 ? STUBS_NEED : floor;
-}
-
 // The Python SDK is the same on every Python runtime of a scenario: pyright checks it once per gate run.
 const pythonResults = new Map<string, Promise<ProgramDiagnostic[]>>();
 
-function checkPython(scenario: Scenario, sdk: string, programs: ScriptedProgram[], floor: PythonVersion): Promise<ProgramDiagnostic[]> {
-  const version = pyrightVersion(floor);
+/** pyright checks for the floor itself: a program or stub using what the floor lacks fails at its line. */
+function checkPython(scenario: Scenario, sdk: string, programs: ScriptedProgram[], version: PythonVersion): Promise<ProgramDiagnostic[]> {
   const key = createHash('sha256').update(JSON.stringify([scenario.file, version, sdk, programs])).digest('hex');
   let result = pythonResults.get(key);
   if (result === undefined) {
@@ -70,8 +59,9 @@ export const typecheckProgramsCheck: Check = {
     }
     return diagnostics.map(({ program, severity, line, column, message }) => {
       const text = message.replace(/\n\s*/g, '; ');
-      if (program === undefined) return { check: ID, severity, message: `${checker}: ${SDK_FILE[language]} itself does not compile: ${text}` };
       const at = line === undefined ? '' : `, line ${line}, column ${column}`;
+      if (program === undefined && language === 'typescript') return { check: ID, severity, message: `${checker}: ${SDK_FILE[language]} itself does not compile: ${text}` };
+      if (program === undefined) return { check: ID, severity, message: `${checker}: ${SDK_FILE[language]}${at} (for Python ${floor}): ${text}` };
       const what = severity === 'note' ? ' (not checked)' : '';
       return { check: ID, severity, message: `${checker}: ${file}:${program.line} run_code call ${program.call} (${language})${at}${what}: ${text}` };
     });

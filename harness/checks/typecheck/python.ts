@@ -23,13 +23,22 @@ function wrap(code: string): string {
 const untypedSubscript = (message: string, rule: string | undefined) =>
   rule === 'reportIndexIssue' && message.includes('"__getitem__" method not defined on type "Tools"');
 
-/** Type-checks each program against the Python stubs with pyright; positions are the program's own. */
+/**
+ * Type-checks each program against the Python stubs with pyright for `pythonVersion` (the floor); positions
+ * are the program's own. The stubs are checked as the module they are (`.py`, not `.pyi`, whose annotations
+ * may use any version's syntax): syntax or standard library the version lacks is an error at their own line.
+ */
 export async function typecheckPython(stubs: string, programs: readonly ScriptedProgram[], pythonVersion: string): Promise<ProgramDiagnostic[]> {
-  const files = new Map<string, string>([[`${STUB_MODULE}.pyi`, stubs]]);
+  const stubFile = `${STUB_MODULE}.py`;
+  const files = new Map<string, string>([[stubFile, stubs]]);
   const names = programs.map((_, i) => `program_${i + 1}.py`);
   programs.forEach((program, i) => files.set(names[i]!, wrap(program.code)));
-  const results = await pyrightServer(pythonVersion).check({ files, open: names });
-  return programs.flatMap((program, i) =>
+  const results = await pyrightServer(pythonVersion).check({ files, open: [stubFile, ...names] });
+  // Stub methods describe and do not implement: a body of a docstring alone returns nothing, by design.
+  const inStubs = (results.get(stubFile) ?? [])
+    .filter((d) => d.severity === 'error' && d.rule !== 'reportReturnType')
+    .map((d): ProgramDiagnostic => ({ severity: 'error', line: d.line + 1, column: d.character + 1, message: d.message }));
+  return inStubs.concat(programs.flatMap((program, i) =>
     (results.get(names[i]!) ?? [])
       .filter((d) => d.severity === 'error')
       .map((d): ProgramDiagnostic => {
@@ -41,5 +50,5 @@ export async function typecheckPython(stubs: string, programs: readonly Scripted
           message: inProgram ? d.message : `${d.message} (in the import of tools and ToolCallError from the stubs)`,
         };
       }),
-  );
+  ));
 }
