@@ -1,0 +1,61 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadCorpus } from '../../codemode/schema/corpus/load.js';
+import { renderPythonSdk } from '../../codemode/sdk/python/index.js';
+import type { PythonVersion, ToolDefinition } from '../../codemode/tools/types.js';
+import { adversarialTools } from '../probe/adversarial-tools.js';
+import { describeRejection } from './describe.js';
+import { InterpreterInventory } from './inventory.js';
+import { hostileToolSet, randomToolSets } from './test/tool-sets.js';
+import { compareVersions } from './types.js';
+
+// concord's own stubs, executed (not only compiled) as modules on every CPython here from the floor up:
+// local interpreters, the runtime images and each Pyodide release. Rendered for 3.9 and 3.10 they must not
+// import NotRequired (3.11) nor write `A | B` (a TypeError in a 3.9 class body); for 3.11 the modern idioms
+// stay and must run from 3.11 on. One batch, so one process or instance, per interpreter.
+
+const FLOORS: readonly PythonVersion[] = ['3.9', '3.10', '3.11'];
+const corpus = loadCorpus();
+const toolSets: Array<{ name: string; tools: ToolDefinition[] }> = [
+  ...corpus.map((source) => ({ name: `corpus ${source.file}`, tools: source.tools })),
+  { name: 'the whole corpus', tools: corpus.flatMap((source) => source.tools) },
+  { name: 'the adversarial probe', tools: adversarialTools() },
+  { name: 'the hostile set', tools: hostileToolSet() },
+  ...randomToolSets(60).map((tools, i) => ({ name: `random set ${i}`, tools })),
+];
+const rendered = FLOORS.flatMap((floor) => toolSets.map((set) => ({ floor, name: set.name, source: renderPythonSdk(set.tools, { pythonFloor: floor }) })));
+
+const inventory = await InterpreterInventory.discover();
+const interpreters = inventory.interpreters.filter((i) => compareVersions(i.version, FLOORS[0]!) >= 0);
+console.log(`stubs executed on: ${interpreters.map((i) => i.label).join(', ')}${inventory.absent.length ? `; absent: ${inventory.absent.join('; ')}` : ''}`);
+afterAll(() => inventory.dispose());
+
+describe('concord stubs import on every CPython from their floor up', () => {
+  it('at floors 3.9, 3.10 and 3.11, for every tool set of the corpus tests', { timeout: 900_000 }, async () => {
+    expect(rendered.length).toBeGreaterThan(200);
+    const failures = await Promise.all(
+      interpreters.map(async (interpreter) => {
+        const mine = rendered.filter((r) => compareVersions(interpreter.version, r.floor) >= 0);
+        const report = await inventory.importOn(interpreter, mine.map((r) => r.source));
+        return report.results.flatMap((outcome, i) =>
+          outcome.ok ? [] : [`${interpreter.label} (CPython ${report.python}), ${mine[i]!.name} at floor ${mine[i]!.floor}: ${describeRejection(outcome, mine[i]!.source)}`],
+        );
+      }),
+    );
+    expect(failures.flat()).toEqual([]);
+  });
+
+  it('below 3.11 import no NotRequired/Required from typing (executing them on 3.9 and 3.10 proves the rest)', () => {
+    for (const { floor, name, source } of rendered) {
+      if (floor === '3.11') continue;
+      expect(source.split('\n').filter((line) => /^from typing import .*\b(NotRequired|Required)\b/.test(line)), `${name} at ${floor}`).toEqual([]);
+    }
+  });
+
+  it('the import check can fail: stubs for 3.11 raise on an interpreter below it', { timeout: 300_000 }, async () => {
+    const older = interpreters.find((i) => compareVersions(i.version, '3.11') < 0);
+    if (older === undefined) return;
+    const modern = rendered.find((r) => r.floor === '3.11' && r.source.includes('NotRequired'))!;
+    const [outcome] = (await inventory.importOn(older, [modern.source])).results;
+    expect(outcome).toMatchObject({ ok: false, name: 'ImportError', line: expect.any(Number), column: expect.any(Number) });
+  });
+});
