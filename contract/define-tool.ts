@@ -38,7 +38,7 @@ type JsonResult<Output> = [Output] extends [JsonShaped<Output>] ? unknown : { ex
  * }));
  * ```
  *
- * A thrown error reaches the program as `ToolCallError` (see `ToolError` for a code and data it can read).
+ * A thrown error reaches the program as `ToolCallError`; throw a `ToolError` to give it a code and data it can read.
  */
 export function defineTool<Args = JsonValue, Output = JsonValue>(tool: TypedTool<Args, Output> & JsonResult<Output>): RegisteredTool {
   const { execute, ...definition } = tool;

@@ -4,3 +4,4 @@ export * from './sdk-section.js';
 export type * from './model.js';
 export type * from '../runtimes/seam/types.js';
 export * from './define-tool.js';
+export * from './tool-error.js';

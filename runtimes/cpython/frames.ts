@@ -1,4 +1,4 @@
-import { namespaceShapes, type CallAnswer } from '../seam/calls.js';
+import { failureJson, namespaceShapes, type CallAnswer } from '../seam/calls.js';
 import { JsonValueError, rebuildJsonValue } from '../seam/json.js';
 import { readGuestResult } from '../seam/result.js';
 import type { BindingNamespace, JsonValue, RunError } from '../seam/types.js';
@@ -122,7 +122,7 @@ export function encodeRunFrame(
 }
 
 export function encodeReplyFrame(call: number, outcome: CallAnswer): string {
-  if ('error' in outcome) return JSON.stringify({ type: 'reply', call, error: outcome.error }) + '\n';
+  if ('error' in outcome) return `{"type":"reply","call":${call},${failureJson(outcome).slice(1)}\n`;
   return `{"type":"reply","call":${call},"ok":${outcome.okJson}}\n`;
 }
 

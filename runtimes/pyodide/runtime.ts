@@ -1,4 +1,4 @@
-import { answerCallText, namespaceShapes } from '../seam/calls.js';
+import { answerCallText, failureJson, namespaceShapes } from '../seam/calls.js';
 import { toJsonText } from '../seam/json.js';
 import { runMessages } from '../seam/messages.js';
 import { runTimeoutMs } from '../seam/options.js';
@@ -126,7 +126,7 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}): Pyodide
     const { runId, done } = worker.run(request.program, JSON.stringify(namespaceShapes(bindings)), outputLimitBytes, {
       onCall: (callId, namespace, member, argsJson) => {
         void answerCallText(bindings, namespace, member, argsJson).then((answer) =>
-          worker.reply(runId, callId, 'okJson' in answer ? `{"ok":${answer.okJson}}` : JSON.stringify({ error: answer.error })),
+          worker.reply(runId, callId, 'okJson' in answer ? `{"ok":${answer.okJson}}` : failureJson(answer)),
         );
       },
       onLog: (line) => {

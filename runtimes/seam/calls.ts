@@ -6,7 +6,7 @@ import type { BindingNamespace, JsonValue } from './types.js';
  * needs to build its globals, and one way to resolve, run and answer a call. Whatever goes wrong (a member
  * that does not exist, arguments or a result that are not lossless JSON, a host function that throws, a
  * result whose getter throws, a cycle, a BigInt) becomes an error answer the program receives as the
- * namespace's error class. Answering never rejects, so a caller can fire it and forget it.
+ * namespace's error class, with the thrown error's `code` and `data` when it had them. Answering never rejects, so a caller can fire it and forget it.
  */
 
 /** What a guest needs to know of a namespace: its global name, member names and error class. */
@@ -29,8 +29,23 @@ export function callLabel(namespace: string, member: string): string {
   return jsonPathStep(namespace, member);
 }
 
-/** A call's answer: the result as checked lossless JSON text, or the message of the error to raise. */
-export type CallAnswer = { okJson: string } | { error: string };
+/**
+ * What a failed call raises in the program: the message, and what the thrown error carried besides it: its
+ * `code` (a string or a safe integer) and its `data` (a lossless JSON value) when it had them.
+ */
+export interface CallFailure {
+  error: string;
+  code?: string | number;
+  data?: JsonValue;
+}
+
+/** A call's answer: the result as checked lossless JSON text, or the failure to raise. */
+export type CallAnswer = { okJson: string } | CallFailure;
+
+/** The JSON object a guest receives for a failed call: `{"error": message, "code"?: …, "data"?: …}`. */
+export function failureJson(failure: CallFailure): string {
+  return JSON.stringify({ error: failure.error, ...(failure.code === undefined ? {} : { code: failure.code }), ...(failure.data === undefined ? {} : { data: failure.data }) });
+}
 
 /** The message of anything thrown, without trusting it: a thrown value may itself throw when read. */
 function thrownMessage(error: unknown): string {
@@ -40,6 +55,35 @@ function thrownMessage(error: unknown): string {
   } catch {
     return 'the host function failed with a value that cannot be read';
   }
+}
+
+/** One property of a thrown value, read without trusting it: a getter may throw, a proxy may lie. */
+function thrownProperty(error: unknown, key: 'code' | 'data'): unknown {
+  if ((typeof error !== 'object' && typeof error !== 'function') || error === null) return undefined;
+  try {
+    return (error as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The failure a thrown value becomes: its message, its `code` when that is a string or a safe integer, and
+ * its `data` when that is lossless JSON. Data that is not JSON is left out and the message says so.
+ */
+function thrownFailure(error: unknown, label: string): CallFailure {
+  const failure: CallFailure = { error: thrownMessage(error) };
+  const code = thrownProperty(error, 'code');
+  if (typeof code === 'string' || Number.isSafeInteger(code)) failure.code = code as string | number;
+  const data = thrownProperty(error, 'data');
+  if (data !== undefined) {
+    try {
+      failure.data = JSON.parse(toJsonText(data, `the data of the error ${label} threw`)) as JsonValue;
+    } catch (problem) {
+      failure.error += ` (its data was left out: ${problem instanceof JsonValueError ? problem.message : thrownMessage(problem)})`;
+    }
+  }
+  return failure;
 }
 
 /** The host function behind `namespace.member`, or undefined; a Map lookup, so `__proto__` is just a name. */
@@ -56,7 +100,7 @@ export async function answerCall(bindings: readonly BindingNamespace[], namespac
   try {
     result = await fn(args);
   } catch (error) {
-    return { error: thrownMessage(error) };
+    return thrownFailure(error, label);
   }
   try {
     return { okJson: toJsonText(result, `the result of ${label}`) };

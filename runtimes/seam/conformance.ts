@@ -20,7 +20,9 @@ import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, Languag
  * by `runtime.language`. The bindings are one namespace `tools` with error class `ToolCallError`
  * (member property `toolName`) and these members, fresh for every run:
  *   - `echo(args)` answers `args`; `exotic-name(args)` answers `{exotic: args}`; `__proto__(args)` answers
- *     `{proto: args}`; `fail(args)` rejects with the message `fixture failure: fail`;
+ *     `{proto: args}`; `fail(args)` rejects with the message `fixture failure: fail`; `declined`,
+ *     `not-found`, `odd-payload` and `throws-text` reject with a code and data, a numeric code, a code and
+ *     data that cannot cross, and a thrown string;
  *   - `getter()`, `cyclic()` and `bigint()` answer values that are not JSON (a throwing getter, a cycle, a
  *     BigInt): the program gets the error class, never a hang;
  *   - `barrier(args)` answers `args` once two barrier calls are pending at the same time (so it proves the
@@ -34,6 +36,9 @@ import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, Languag
  *     holding `\n` becomes several lines;
  *   - a rejected host function reaches the program as the namespace's error class: an instance of it, with
  *     the host's message unchanged as its message (`e.message` / `str(e)`) and the member name in `toolName`;
+ *     the thrown error's `code` (a string or a safe integer) and `data` (lossless JSON, built from the
+ *     program's own objects) in `code` and `data`, absent (`undefined` / `None`) when it had none; data
+ *     that is not JSON is left out and the message says so;
  *   - an uncaught error is kind `exception` with the program-side class name in `error.name` (`RangeError`,
  *     `ValueError`, a program's own class `Oops`, `ToolCallError`, `SyntaxError` for a program that does not
  *     parse) and its message inside `error.message`;
@@ -101,6 +106,18 @@ function makeFixture(onStarted?: () => void): Fixture {
     member('__proto__', async (args) => ({ proto: args })),
     member('fail', async () => {
       throw new Error('fixture failure: fail');
+    }),
+    member('declined', async () => {
+      throw Object.assign(new Error('the card was declined'), { code: 'card_declined', data: { limit: 500, reasons: ['over limit', null], nested: { ok: false } } });
+    }),
+    member('not-found', async () => {
+      throw Object.assign(new Error('no such order'), { code: 404 });
+    }),
+    member('odd-payload', async () => {
+      throw Object.assign(new Error('odd'), { code: { not: 'a code' }, data: { when: new Date(0) } });
+    }),
+    member('throws-text', async () => {
+      throw 'plain text';
     }),
     member('barrier', (args) => {
       return new Promise((resolve) => {
@@ -279,6 +296,44 @@ export function describeConformance(
       );
       expectSuccess(result, { isToolError: true, toolName: 'fail', message: 'fixture failure: fail' });
       expect(fixture.calls).toEqual([{ member: 'fail', args: { why: 'test' } }]);
+    });
+
+    it("gives the error class the thrown error's code and JSON data, absent when it had none", async () => {
+      const fixture = makeFixture();
+      const members = ['declined', 'not-found', 'odd-payload', 'throws-text', 'fail'];
+      const result = await run(
+        {
+          typescript: [
+            'const seen = [];',
+            `for (const name of ${JSON.stringify(members)}) {`,
+            '  try {',
+            '    await tools[name]({});',
+            '  } catch (e) {',
+            '    const own = e.data === undefined || (e.data instanceof Object && Object.getPrototypeOf(e.data) === Object.prototype);',
+            '    seen.push([e instanceof ToolCallError, e.toolName, e.message, e.code === undefined ? "absent" : e.code, e.data === undefined ? "absent" : e.data, own]);',
+            '  }',
+            '}',
+            'return seen;',
+          ].join('\n'),
+          python: [
+            'seen = []',
+            `for name in ${JSON.stringify(members)}:`,
+            '    try:',
+            '        await tools[name]({})',
+            '    except ToolCallError as e:',
+            '        seen.append([True, e.toolName, str(e), "absent" if e.code is None else e.code, "absent" if e.data is None else e.data, True])',
+            'return seen',
+          ].join('\n'),
+        },
+        fixture,
+      );
+      expectSuccess(result, [
+        [true, 'declined', 'the card was declined', 'card_declined', { limit: 500, reasons: ['over limit', null], nested: { ok: false } }, true],
+        [true, 'not-found', 'no such order', 404, 'absent', true],
+        [true, 'odd-payload', 'odd (its data was left out: the data of the error tools["odd-payload"] threw: $.when: a Date object is not a plain object)', 'absent', 'absent', true],
+        [true, 'throws-text', 'plain text', 'absent', 'absent', true],
+        [true, 'fail', 'fixture failure: fail', 'absent', 'absent', true],
+      ]);
     });
 
     it('reports an uncaught tool failure as an exception of the error class', async () => {

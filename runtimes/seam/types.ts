@@ -6,10 +6,16 @@ export type Isolation = 'worker-thread' | 'process' | 'container' | 'wasm';
 /** A value that survives JSON without loss: finite numbers, plain objects, dense arrays. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/** A host function a program may call; a rejection reaches the program as the namespace's error class. */
+/**
+ * A host function a program may call; a rejection reaches the program as the namespace's error class, with
+ * the thrown error's message, its `code` (a string or a safe integer) and its `data` (lossless JSON).
+ */
 export type BindingFunction = (args: JsonValue) => Promise<JsonValue>;
 
-/** The error class a namespace raises when one of its functions fails. */
+/**
+ * The error class a namespace raises when one of its functions fails. Each instance carries the message,
+ * the member's name in `memberProperty`, and `code` and `data` (absent: `undefined` / `None`).
+ */
 export interface BindingErrorClass {
   /** Global name of the class inside the program, e.g. `ToolCallError`. */
   name: string;

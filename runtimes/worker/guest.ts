@@ -208,7 +208,7 @@ function onReply(frame: Extract<HostFrame, { type: 'reply' }>): void {
   const resolve = current?.calls.get(frame.id);
   if (resolve === undefined) return;
   current!.calls.delete(frame.id);
-  resolve('ok' in frame ? `o${frame.ok}` : `e${frame.error}`);
+  resolve('ok' in frame ? `o${frame.ok}` : `e${frame.failure}`);
 }
 
 // A rejection nobody awaited is the program's business (as with asyncio tasks), not a crash of the run.

@@ -18,7 +18,8 @@ export function globalNames(namespaces: readonly NamespaceShape[]): string[] {
 export type HostFrame =
   | { type: 'run'; code: string; namespaces: NamespaceShape[]; outputLimitBytes: number }
   | { type: 'reply'; id: number; ok: string }
-  | { type: 'reply'; id: number; error: string };
+  /** `failure`: the JSON text of `{ error, code?, data? }` (see failureJson). */
+  | { type: 'reply'; id: number; failure: string };
 
 export type GuestFailureKind = 'exception' | 'invalid-output' | 'output-limit';
 

@@ -401,13 +401,15 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
   for (const name of ['SharedArrayBuffer', 'Atomics', 'WebAssembly']) delete realm[name];
 
 
-  function makeErrorClass(name: string, memberProperty: string): new (message: string, member: string) => Error {
+  function makeErrorClass(name: string, memberProperty: string): new (message: string, member: string, code: unknown, data: unknown) => Error {
     // The computed key gives the class its portable name, so `e.constructor.name` and `e.name` agree.
     const holder = {
       [name]: class extends ErrorCtor {
-        constructor(message: string, member: string) {
+        constructor(message: string, member: string, code: unknown, data: unknown) {
           super(message);
           defineProperty(this, memberProperty, { value: member, enumerable: true, writable: true, configurable: true });
+          defineProperty(this, 'code', { value: code, enumerable: true, writable: true, configurable: true });
+          defineProperty(this, 'data', { value: data, enumerable: true, writable: true, configurable: true });
         }
       },
     };
@@ -432,8 +434,9 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
           const text = toJsonText(args, 'the arguments of ' + label);
           const reply = await answer(send('call', shape.name, member, text));
           if (reply[0] === 'o') return parseJson(stringSlice(reply, 1));
-          const message = stringSlice(reply, 1);
-          throw errorClass === undefined ? new ErrorCtor(message) : new errorClass(message, member);
+          // Parsed in this realm: the data the program reads is built from this realm's objects only.
+          const failure = parseJson(stringSlice(reply, 1)) as { error: string; code?: unknown; data?: unknown };
+          throw errorClass === undefined ? new ErrorCtor(failure.error) : new errorClass(failure.error, member, failure.code, failure.data);
         };
         defineProperty(namespace, member, { value: invoke, enumerable: true });
       }

@@ -1,4 +1,4 @@
-import { answerCallText, namespaceShapes } from '../seam/calls.js';
+import { answerCallText, failureJson, namespaceShapes } from '../seam/calls.js';
 import { parseJsonValue } from '../seam/json.js';
 import { runMessages } from '../seam/messages.js';
 import { runTimeoutMs } from '../seam/options.js';
@@ -185,6 +185,6 @@ class RunSession {
   async #call(frame: Extract<GuestFrame, { type: 'call' }>): Promise<void> {
     const answer = await answerCallText(this.bindings, frame.namespace, frame.member, frame.args);
     if (this.#settled) return;
-    this.#lease.post('okJson' in answer ? { type: 'reply', id: frame.id, ok: answer.okJson } : { type: 'reply', id: frame.id, error: answer.error });
+    this.#lease.post('okJson' in answer ? { type: 'reply', id: frame.id, ok: answer.okJson } : { type: 'reply', id: frame.id, failure: failureJson(answer) });
   }
 }

@@ -233,6 +233,10 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
     'class ToolCallError(Exception):',
     `${INDENT}"""Raised by a failed tool call."""`,
     `${INDENT}toolName: str`,
+    `${INDENT}# The code the tool gave with its error (such as "card_declined"), or None.`,
+    `${INDENT}code: ${idioms.pipeUnions ? 'str | int | None' : 'Union[str, int, None]'}`,
+    `${INDENT}# JSON data the tool gave with its error, or None.`,
+    `${INDENT}data: Any`,
   ]);
   const toolsClass = ['class Tools:'];
   for (const [index, member] of members.entries()) {

@@ -5,5 +5,6 @@ export const PYTHON_SDK_USAGE = [
   '# below are static stubs for reading only: they do not exist at run time, so never import, construct or',
   '# name them in code. Pass arguments as a plain dict; results come back as plain dicts, lists and values.',
   '# Call a tool with `await tools.name({...})`; a tool listed only in a comment is called by its exact',
-  '# name: `await tools["name"]({...})`. A failed call raises ToolCallError, whose `toolName` names the tool.',
+  '# name: `await tools["name"]({...})`. A failed call raises ToolCallError: `str(error)` says why, `toolName`',
+  '# names the tool, and `code` and `data` carry what the tool gave with its error (None when it gave none).',
 ];

@@ -120,6 +120,10 @@ export const renderTypeScriptSdk: SdkRenderer = (tools) => {
       'declare class ToolCallError extends Error {',
       `${INDENT}/** The name of the tool whose call failed. */`,
       `${INDENT}readonly toolName: string;`,
+      `${INDENT}/** The code the tool gave with its error (such as "card_declined"), if any. */`,
+      `${INDENT}readonly code?: string | number;`,
+      `${INDENT}/** JSON data the tool gave with its error, if any. */`,
+      `${INDENT}readonly data?: unknown;`,
       '}',
     ].join('\n'),
   ];

@@ -11,13 +11,13 @@ This module has two layers.
    ``namespaces``  a list of ``{"name": "tools", "members": ["search", "exotic-name"],
                    "errorClass": {"name": "ToolCallError", "memberProperty": "toolName"}}``
                    (``errorClass`` may be absent or None).
-   ``call_host``   ``async (namespace, member, args) -> {"ok": value} | {"error": message}``.
+   ``call_host``   ``async (namespace, member, args) -> {"ok": value} | {"error": message, "code"?, "data"?}``.
    ``write_log``   ``(line: str) -> None``; receives every line the program prints (stdout and stderr).
 
    The program's globals are a fresh dict holding exactly ``__builtins__`` (the builtins module), one
    object per namespace and one class per error class - no ``__name__``, no ``__file__``. ``tools.name(args)`` and ``tools["exotic-name"](args)`` both call the host with exactly
    one JSON argument; a failed call raises the namespace's error class with the member's name in the
-   ``memberProperty`` attribute (``err.toolName``). Builtins changed through ``import builtins`` are
+   ``memberProperty`` attribute (``err.toolName``) and the host's ``code`` and ``data`` (None when absent). Builtins changed through ``import builtins`` are
    restored when the run ends, and ``sys.stdout`` / ``sys.stderr`` are put back.
 
    The result is ``{"value": json_value}`` or ``{"error": {"kind", "message", "name"}}`` with
@@ -33,7 +33,7 @@ This module has two layers.
    its standard streams reaches the host. Frames (one JSON object per line):
 
    host -> server  ``{"type": "run", "source", "namespaces", "limits": {"memoryBytes", "processes"}}``
-                   ``{"type": "reply", "call": k, "ok": value}`` or ``{"type": "reply", "call": k, "error": msg}``
+                   ``{"type": "reply", "call": k, "ok": value}`` or ``{"type": "reply", "call": k, "error": msg, "code"?, "data"?}``
                    ``{"type": "abort"}`` - kill the running program now.
    server -> host  ``{"type": "ready", "python": "3.11.7"}`` once, at start.
                    ``{"type": "started", "group": pgid}`` - the run's process group, before the program gets
@@ -204,9 +204,11 @@ def json_problem(value):
 def _make_error_class(spec):
     member_property = spec["memberProperty"]
 
-    def __init__(self, message="", member=None):
+    def __init__(self, message="", member=None, code=None, data=None):
         Exception.__init__(self, message)
         setattr(self, member_property, member)
+        self.code = code
+        self.data = data
 
     cls = type(spec["name"], (Exception,), {"__init__": __init__, "__module__": "concord"})
     return cls
@@ -258,7 +260,7 @@ def _make_member(namespace, member, error_class, call_host):
             message = reply["error"]
             if error_class is None:
                 raise RuntimeError(message)
-            raise error_class(message, member)
+            raise error_class(message, member, reply.get("code"), reply.get("data"))
         return reply["ok"]
 
     call.__name__ = call.__qualname__ = member if member.isidentifier() else "call"
@@ -1087,7 +1089,7 @@ class _ChildSession:
             if future is None or future.done():
                 continue
             if "error" in frame:
-                future.set_result({"error": str(frame["error"])})
+                future.set_result({"error": str(frame["error"]), "code": frame.get("code"), "data": frame.get("data")})
             else:
                 future.set_result({"ok": frame.get("ok")})
 
