@@ -155,7 +155,8 @@ describe('concord review on the command line', () => {
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(/^r1 {2}write {3}changed {3}snapshots\/demo\/python\/a\.yaml\n$/);
     const json = cli({}, '--list', '--json');
-    expect(JSON.parse(json.stdout)).toEqual([{ run: 'r1', path: 'demo/python/a.yaml', action: 'write', status: 'changed', stale: false }]);
+    // The same path in both listings: the one a reviewer opens, from the project root.
+    expect(JSON.parse(json.stdout)).toEqual([{ run: 'r1', path: 'snapshots/demo/python/a.yaml', action: 'write', status: 'changed', stale: false }]);
   });
 
   it('writes nothing and exits 2 with CI set, saying why', async () => {

@@ -1,6 +1,4 @@
-import { createInterface } from 'node:readline/promises';
 import { GuardError } from '../guarded/folder.js';
-import { ReviewInterrupted } from './interrupted.js';
 import { pendingRunIds, readPending, settleChange, type PendingChange, type PendingRun } from './pending.js';
 import { reviewGroups, type ReviewGroup } from './review-groups.js';
 import { applyVerdict, snapshotFingerprint } from './store.js';
@@ -14,9 +12,10 @@ export interface ReviewOptions {
   runId?: string;
   /**
    * Decides each group of identical changes (`change` is its first, `diff` what the reviewer reads, the
-   * decision applies to every file of `group`); absent means ask on the terminal.
+   * decision applies to every file of `group`). `quit` stops the review: every change not yet decided stays
+   * pending. On a terminal this is `terminalKeys` (review-keys.ts), which also shows each change.
    */
-  decide?: (change: PendingChange, diff: string, group: ReviewGroup) => Promise<Decision>;
+  decide: (change: PendingChange, diff: string, group: ReviewGroup) => Promise<Decision | 'quit'>;
   color: boolean;
   out(line: string): void;
 }
@@ -25,6 +24,8 @@ export interface ReviewSummary {
   accepted: number;
   rejected: number;
   skipped: number;
+  /** Proposals left undecided by quitting. */
+  left: number;
   /** Proposals made against a snapshot that has changed since: refused, left pending. */
   stale: string[];
   text: string;
@@ -71,9 +72,8 @@ export async function listPending(options: Pick<ReviewOptions, 'snapshotsDir' | 
  */
 export async function reviewPending(options: ReviewOptions): Promise<ReviewSummary> {
   const ids = await runsToReview(options.pendingRoot, options.runId);
-  const summary: ReviewSummary = { accepted: 0, rejected: 0, skipped: 0, stale: [], text: '' };
+  const summary: ReviewSummary = { accepted: 0, rejected: 0, skipped: 0, left: 0, stale: [], text: '' };
   if (ids.length === 0) return { ...summary, text: 'nothing to review: no pending changes' };
-  const ask = options.decide ?? terminalPrompt();
   const fresh: Array<{ run: PendingRun; change: PendingChange }> = [];
   for (const id of ids) {
     const run = await readPending(options.pendingRoot, id);
@@ -86,10 +86,14 @@ export async function reviewPending(options: ReviewOptions): Promise<ReviewSumma
       }
     }
   }
-  for (const group of await reviewGroups(options.snapshotsDir, fresh)) {
+  const groups = await reviewGroups(options.snapshotsDir, fresh);
+  for (const [index, group] of groups.entries()) {
     for (const item of group.items) if (item.unreadable) throw item.unreadable;
-    if (!options.decide) options.out(group.show(options.color));
-    const decision = await ask(group.items[0]!.change, group.show(false), group);
+    const decision = await options.decide(group.items[0]!.change, group.show(false), group);
+    if (decision === 'quit') {
+      summary.left = groups.slice(index).reduce((sum, rest) => sum + rest.items.length, 0);
+      break;
+    }
     if (decision === 'skip') {
       summary.skipped += group.items.length;
       continue;
@@ -107,23 +111,6 @@ export async function reviewPending(options: ReviewOptions): Promise<ReviewSumma
   }
   const scope = options.runId ? `review of ${options.runId}` : 'review';
   const stale = summary.stale.length > 0 ? `, ${summary.stale.length} stale (left pending)` : '';
-  return { ...summary, text: `${scope}: ${summary.accepted} accepted, ${summary.rejected} rejected, ${summary.skipped} skipped${stale}` };
-}
-
-function terminalPrompt(): (change: PendingChange, diff: string, group: ReviewGroup) => Promise<Decision> {
-  return async (change, _diff, group) => {
-    const what = group.items.length > 1 ? `change ${group.number} (${group.items.length} files)` : `snapshots/${change.path} (${change.status})`;
-    const rl = createInterface({ input: process.stdin, output: process.stdout });
-    const interrupted = new Promise<never>((_, reject) => rl.once('SIGINT', () => reject(new ReviewInterrupted())));
-    try {
-      for (;;) {
-        const answer = (await Promise.race([rl.question(`${what}: [a]ccept, [r]eject, [s]kip? `), interrupted])).trim().toLowerCase();
-        if (answer === 'a' || answer === 'accept') return 'accept';
-        if (answer === 'r' || answer === 'reject') return 'reject';
-        if (answer === 's' || answer === 'skip' || answer === '') return 'skip';
-      }
-    } finally {
-      rl.close();
-    }
-  };
+  const left = summary.left > 0 ? `, ${summary.left} left pending (quit)` : '';
+  return { ...summary, text: `${scope}: ${summary.accepted} accepted, ${summary.rejected} rejected, ${summary.skipped} skipped${left}${stale}` };
 }

@@ -24,12 +24,13 @@ export function registerReview(program: Command): void {
     .option('--run <run-id>', 'only the proposals of this run (default: every pending run)')
     .option('--from <dir|file.tgz>', "take the proposals of CI's pending artifact (concord-pending) into .concord/pending/ first, then review them")
     .option('--list', 'list the pending proposals and whether each is stale; writes nothing')
-    .option('--json', 'with --list: print them as a JSON array of {run, path, action, status, stale}')
+    .option('--json', 'with --list: print them as a JSON array of {run, path, action, status, stale} (path as --list prints it: snapshots/…)')
     .addOption(rootOption())
     .addHelpText(
       'after',
-      '\nOn a terminal each change shows its diff and asks: [a]ccept, [r]eject, [s]kip; files with the same change are one group,\n' +
-        'shown and decided once. Without a terminal, pass --accept-all or --reject-all.\n' +
+      '\nOn a terminal each change shows its diff (files with the same change are one group, shown and decided once) and\n' +
+        'takes one key, no Enter: a accept, r reject, s skip, A / R / S the same for it and every change after it, d the whole\n' +
+        'diff, q quit (the rest stays pending), ? help. Without a terminal, pass --accept-all or --reject-all.\n' +
         'Each decision takes effect at once; undecided proposals stay pending. A proposal made against a snapshot that has\n' +
         'changed since is stale: it is not applied (exit 1) until a new gate run replaces it. With CI set, review writes nothing (exit 2).',
     )
@@ -52,7 +53,8 @@ export function registerReview(program: Command): void {
         const where = { snapshotsDir: project.snapshotsDir, pendingRoot: project.pendingRoot, ...(runId ? { runId } : {}) };
         if (flags.list || flags.json) {
           const entries = await listPending(where);
-          if (flags.json) console.log(JSON.stringify(entries, null, 2));
+          // Both listings name a file as the reviewer opens it, from the project root.
+          if (flags.json) console.log(JSON.stringify(entries.map((e) => ({ ...e, path: `snapshots/${e.path}` })), null, 2));
           else if (entries.length === 0) console.log('no pending proposals');
           else for (const e of entries) console.log(`${e.run}  ${e.action === 'delete' ? 'delete' : 'write '}  ${e.status.padEnd(8)}  snapshots/${e.path}${e.stale ? '  (stale: the snapshot changed since; run the gate again)' : ''}`);
           process.exit(0);
@@ -70,7 +72,10 @@ export function registerReview(program: Command): void {
           console.error('concord review: no terminal to ask on; pass --accept-all or --reject-all');
           process.exit(2);
         }
-        const summary = await reviewPending({ ...where, decide: fixed ? async () => fixed : undefined, color: colorWanted(), out: (line) => console.log(line) });
+        const out = (line: string) => console.log(line);
+        const { terminalKeys } = await import('../../snapshot/review-keys.js');
+        const keys = fixed ? undefined : terminalKeys({ input: process.stdin, color: colorWanted(), out });
+        const summary = await reviewPending({ ...where, decide: keys ? (_change, _diff, group) => keys(group) : async () => fixed!, color: colorWanted(), out });
         console.log(summary.text);
         process.exit(summary.stale.length > 0 ? 1 : 0);
       } catch (error) {
