@@ -1,3 +1,4 @@
+import { declaredNames, type WantedName } from '../disambiguate.js';
 import type { PythonNameRules } from '../identifiers/index.js';
 
 /**
@@ -15,19 +16,49 @@ const RESERVED = [
 
 const UNDERSCORE = 0x5f;
 
-/** Hands out unique class names derived from tool and field names, valid on the floor CPython. */
-export class ClassNamer {
-  readonly #rules: PythonNameRules;
-  readonly #used = new Set<string>(RESERVED);
-  readonly #nextCounter = new Map<string, number>();
+/** Stands for a class name in written text until every owner's names are known; escaping keeps NUL out of the rest. */
+const TOKEN = /\u0000(\d+)\u0000/g;
+
+/** A class name as its owner wants it (`name`, which derived names build on) and the token the text holds. */
+export interface ClassName {
+  name: string;
+  token: string;
+}
+
+/**
+ * Class names for one SDK. Each owner (a tool, a shared `$defs` definition) names its classes in its own
+ * namespace, from its own tool and field names alone; text holds tokens until `declare` settles the names
+ * two owners (or an owner and a method of `Tools`) both want, with a suffix derived from each owner.
+ */
+export class ClassNames {
+  readonly rules: PythonNameRules;
+  readonly #wanted: WantedName[] = [];
+  readonly #methods = new Set<string>();
 
   constructor(rules: PythonNameRules) {
-    this.#rules = rules;
+    this.rules = rules;
   }
 
-  /** Keeps `name` (a bare method name of `Tools`) from becoming a class name. */
-  reserve(name: string): void {
-    this.#used.add(name);
+  /** A bare method name of `Tools`: a class so named would be shadowed by it in later annotations. */
+  reserveMethod(name: string): void {
+    this.#methods.add(name);
+  }
+
+  /** A fresh namespace for `owner` (text that names it whatever the tools around it). */
+  namer(owner: string): ClassNamer {
+    return new ClassNamer(this, owner);
+  }
+
+  /** @internal a token for `name` in `owner`'s namespace. */
+  token(owner: string, name: string): string {
+    this.#wanted.push({ owner, name });
+    return `\u0000${this.#wanted.length - 1}\u0000`;
+  }
+
+  /** `text` with every token replaced by its declared name. */
+  declare(text: string): string {
+    const names = declaredNames(this.#wanted, this.#methods);
+    return text.replace(TOKEN, (_, index: string) => names[Number(index)]!);
   }
 
   /** `text` in PascalCase: runs of name characters (underscore splits too), each upper-cased where safe. */
@@ -36,14 +67,14 @@ export class ClassNamer {
     let word: string[] = [];
     for (const char of text) {
       const codePoint = char.codePointAt(0)!;
-      if (codePoint !== UNDERSCORE && this.#rules.isNameContinue(codePoint)) {
+      if (codePoint !== UNDERSCORE && this.rules.isNameContinue(codePoint)) {
         word.push(char);
       } else if (word.length > 0) {
-        words.push(this.#rules.upperFirst(word.join('')));
+        words.push(this.rules.upperFirst(word.join('')));
         word = [];
       }
     }
-    if (word.length > 0) words.push(this.#rules.upperFirst(word.join('')));
+    if (word.length > 0) words.push(this.rules.upperFirst(word.join('')));
     return words.join('').normalize('NFKC');
   }
 
@@ -54,14 +85,29 @@ export class ClassNamer {
   toolBase(toolName: string): string {
     const base = this.pascalCase(toolName);
     const first = base.codePointAt(0);
-    return first === undefined || !this.#rules.isNameStart(first) ? `Tool${base}`.normalize('NFKC') : base;
+    return first === undefined || !this.rules.isNameStart(first) ? `Tool${base}`.normalize('NFKC') : base;
+  }
+}
+
+/** Hands out the class names of one owner: unique within it, valid on the floor CPython. */
+export class ClassNamer {
+  readonly #names: ClassNames;
+  readonly #rules: PythonNameRules;
+  readonly #owner: string;
+  readonly #used = new Set<string>(RESERVED);
+  readonly #nextCounter = new Map<string, number>();
+
+  constructor(names: ClassNames, owner: string) {
+    this.#names = names;
+    this.#rules = names.rules;
+    this.#owner = owner;
   }
 
   /**
-   * A unique class name for `joined` (an allocated parent name plus a segment, or a tool base plus a
-   * suffix): normalized after the join, capped, and given a counter when taken.
+   * A class name for `joined` (an allocated parent name plus a segment, or a tool base plus a suffix):
+   * normalized after the join, capped, and given a counter when this owner already took it.
    */
-  allocate(joined: string): string {
+  allocate(joined: string): ClassName {
     // A join can compose across its seam (Hangul jamo, a combining mark after the last letter): normalize
     // the whole name, then cap it, so two spellings that compile to one symbol also collide here.
     let name = capCodePoints(joined.normalize('NFKC'), MAX_CLASS_NAME).normalize('NFKC');
@@ -74,7 +120,7 @@ export class ClassNamer {
       name = `${name}${counter}`;
     }
     this.#used.add(name);
-    return name;
+    return { name, token: this.#names.token(this.#owner, name) };
   }
 }
 

@@ -2,10 +2,11 @@ import type { CoreSchema, LoweredSchema } from '../../schema/core.js';
 import { lowerSchema } from '../../schema/lower.js';
 import type { SdkRenderer, ToolDefinition } from '../../tools/types.js';
 import { DEFAULT_PYTHON_FLOOR, isDunderName, pythonNameRules, type PythonNameRules } from '../identifiers/index.js';
-import { ClassNamer } from './class-names.js';
+import { ClassNames } from './class-names.js';
 import { pythonCommentLines, pythonDocstring, pythonStringLiteral } from './escape.js';
 import { pythonIdioms, type PythonIdioms } from './idioms.js';
-import { TypeExpressionWriter, type ClassJob, type RefScope } from './type-expressions.js';
+import { sharedDefinitions } from './shared-definitions.js';
+import { definitionName, isClassDefinition, TypeExpressionWriter, type ClassJob } from './type-expressions.js';
 import { PYTHON_SDK_USAGE } from './usage.js';
 
 const INDENT = '    ';
@@ -17,10 +18,9 @@ interface Tool {
   output: LoweredSchema | undefined;
 }
 
-/** The root to write and the scope its references resolve in; a root that refers to itself is a reference. */
-function rootOf(lowered: LoweredSchema, hint: string): { schema: CoreSchema; scope: RefScope } {
-  const scope: RefScope = { definitions: lowered.definitions, names: new Map(), rootHint: hint };
-  return { schema: lowered.definitions.has('#') ? { $ref: '#' } : lowered.schema, scope };
+/** The root to write; a root that refers to itself is a reference. */
+function rootSchema(lowered: LoweredSchema): CoreSchema {
+  return lowered.definitions.has('#') ? { $ref: '#' } : lowered.schema;
 }
 
 function orderKey(tool: ToolDefinition): string {
@@ -115,22 +115,17 @@ function typedDictParts(name: string, keys: string[], required: ReadonlySet<stri
  * SDK names. Field types are written in sorted key order whatever the parts, so nested class names do not
  * depend on the floor.
  */
-function writeClass(
-  job: ClassJob,
-  writer: TypeExpressionWriter,
-  namer: ClassNamer,
-  rules: PythonNameRules,
-  idioms: PythonIdioms,
-): string[] {
+function writeClass(job: ClassJob, writer: TypeExpressionWriter, names: ClassNames, idioms: PythonIdioms): string[] {
+  const rules = names.rules;
   if (job.alias) {
     const description = annotationText(job.schema);
     const lines = description === '' ? [] : pythonCommentLines(description, '');
-    return [...lines, `${job.name} = ${writer.write(job.schema, job.name, 0, job.scope)}`];
+    return [...lines, `${job.token} = ${writer.write(job.schema, job.name, 0, job.scope)}`];
   }
   const properties = job.schema.properties as Record<string, unknown>;
   const keys = Object.keys(properties).sort(compareCodeUnits);
   const required = new Set(Array.isArray(job.schema.required) ? job.schema.required : []);
-  const parts = typedDictParts(job.name, keys, required, rules, idioms);
+  const parts = typedDictParts(job.token, keys, required, rules, idioms);
   const partOf = new Map<string, TypedDictPart>();
   for (const part of parts) for (const key of part.keys) partOf.set(key, part);
   const wrapsOptional = (key: string) => idioms.notRequired && !required.has(key);
@@ -141,7 +136,7 @@ function writeClass(
     const part = partOf.get(key)!;
     // Brackets already open around the type: `TypedDict(` and `{` in the functional form, `NotRequired[`.
     const depth = (part.classForm ? 0 : 2) + (wrapsOptional(key) ? 1 : 0);
-    const segment = namer.pascalCase(key) || 'Field';
+    const segment = names.pascalCase(key) || 'Field';
     const type = writer.write(schema, `${job.name}${segment}`, depth, job.scope);
     const annotated = wrapsOptional(key) ? `NotRequired[${type}]` : type;
     const fieldIndent = part.classForm ? INDENT : INDENT + INDENT;
@@ -160,14 +155,15 @@ function writeClass(
   const lines: string[] = [];
   for (const part of parts) {
     if (lines.length > 0) lines.push('', '');
-    const described = part.name === job.name && description !== '';
+    const described = part.name === job.token && description !== '';
     if (part.classForm) {
       lines.push(`class ${part.name}(${part.base}${part.total ? '' : ', total=False'}):`);
       if (described) lines.push(`${INDENT}${pythonDocstring(description, INDENT)}`);
       for (const key of part.keys) lines.push(...fieldLines.get(key)!);
     } else {
       if (described) lines.push(...pythonCommentLines(description, ''));
-      lines.push(`${part.name} = TypedDict(`, `${INDENT}${pythonStringLiteral(part.name)},`, `${INDENT}{`);
+      // A class name needs no escaping.
+      lines.push(`${part.name} = TypedDict(`, `${INDENT}"${part.name}",`, `${INDENT}{`);
       for (const key of part.keys) lines.push(...fieldLines.get(key)!);
       lines.push(`${INDENT}},`);
       if (!part.total) lines.push(`${INDENT}total=False,`);
@@ -183,6 +179,12 @@ function writeClass(
  * order of names, and `tools: Tools`. The text imports as a module on every CPython from the floor
  * (default 3.9) up, whatever the tool names and schemas: it uses only the typing idioms the floor runs.
  * The same tool set in any order gives the same bytes.
+ *
+ * Names are stable: a `$defs` definition with one structure wherever its name appears is one class named
+ * after it, written once before the tools' classes; every other class is named after its own tool and
+ * path. Adding, removing or renaming a tool changes only its own lines, unless it brings a real collision
+ * (a definition name with another structure, two tools deriving one name), which the colliding classes
+ * settle with a suffix derived from their own tool.
  * Throws only for an unsupported `pythonFloor` (a configuration error, not a tool-set one).
  */
 export const renderPythonSdk: SdkRenderer = (tools, options) => {
@@ -190,30 +192,66 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
   const rules = pythonNameRules(floor);
   const idioms = pythonIdioms(floor);
   const ordered = sortedTools(tools);
-  const namer = new ClassNamer(rules);
+  const names = new ClassNames(rules);
   const isMethodName = (name: string): boolean => rules.isBareName(name) && !isDunderName(name);
   // A method of `Tools` named like a class would shadow it in the annotations that follow it.
-  for (const tool of ordered) if (isMethodName(tool.name)) namer.reserve(tool.name);
+  for (const tool of ordered) if (isMethodName(tool.name)) names.reserveMethod(tool.name);
 
-  const writer = new TypeExpressionWriter(namer, idioms);
+  const writer = new TypeExpressionWriter(names, idioms);
   let nextJob = 0;
   const writePendingClasses = (): string[][] => {
     const blocks: string[][] = [];
-    while (nextJob < writer.jobs.length) blocks.push(writeClass(writer.jobs[nextJob++]!, writer, namer, rules, idioms));
+    while (nextJob < writer.jobs.length) blocks.push(writeClass(writer.jobs[nextJob++]!, writer, names, idioms));
     // Jobs are queued parent first; a class reads best after the classes its fields name.
     return blocks.reverse();
   };
 
+  const roots = ordered.flatMap((tool) => (tool.output === undefined ? [tool.parameters] : [tool.parameters, tool.output]));
+  const shared = sharedDefinitions(roots, (definition) => definitionName(names, definition));
+  const sharedTokens = new Map<string, { name: string; token: string; namer: ReturnType<ClassNames['namer']> }>();
+  for (const { name } of shared.definitions) {
+    const namer = names.namer(`$defs ${name}`);
+    sharedTokens.set(name, { ...namer.allocate(name), namer });
+  }
+  const tokensOf = (lowered: LoweredSchema): Map<string, string> =>
+    new Map([...shared.byRoot.get(lowered)!].map(([key, name]) => [key, sharedTokens.get(name)!.token]));
+
   const blocks: string[][] = [[...PYTHON_SDK_USAGE, idioms.imports]];
+  for (const { name, definition, definitions, shared: keys } of shared.definitions) {
+    const { token, namer } = sharedTokens.get(name)!;
+    const scope = {
+      definitions,
+      names: new Map<string, string>(),
+      merged: new Map<string, string>(),
+      shared: new Map([...keys].map(([key, sharedName]) => [key, sharedTokens.get(sharedName)!.token])),
+      rootHint: name,
+      prefix: name,
+      namer,
+    };
+    writer.jobs.push({ name, token, schema: definition.schema as Record<string, unknown>, scope, alias: !isClassDefinition(definition) });
+    blocks.push(...writePendingClasses());
+  }
+
   const members: string[][] = [];
   for (const tool of ordered) {
-    const base = namer.toolBase(tool.name);
+    const base = names.toolBase(tool.name);
+    const namer = names.namer(tool.name);
+    const written = new Map<string, string>();
+    const own = sharedDefinitions(tool.output === undefined ? [tool.parameters] : [tool.parameters, tool.output], (definition) => definitionName(names, definition));
+    const scopeOf = (lowered: LoweredSchema, rootHint: string) => ({
+      definitions: lowered.definitions,
+      names: written,
+      merged: own.byRoot.get(lowered)!,
+      shared: tokensOf(lowered),
+      rootHint,
+      prefix: base,
+      namer,
+    });
     // `async def name(self, args: T)`: one bracket is open around the argument type.
-    const args = rootOf(tool.parameters, `${base}Args`);
-    const argsType = writer.write(args.schema, `${base}Args`, 1, args.scope);
+    const argsType = writer.write(rootSchema(tool.parameters), `${base}Args`, 1, scopeOf(tool.parameters, `${base}Args`));
     blocks.push(...writePendingClasses());
-    const output = tool.output === undefined ? undefined : rootOf(tool.output, `${base}Output`);
-    const outputType = output === undefined ? 'Any' : writer.write(output.schema, `${base}Output`, 0, output.scope);
+    const outputType =
+      tool.output === undefined ? 'Any' : writer.write(rootSchema(tool.output), `${base}Output`, 0, scopeOf(tool.output, `${base}Output`));
     blocks.push(...writePendingClasses());
     if (isMethodName(tool.name)) {
       const body = tool.description === '' ? '...' : pythonDocstring(tool.description, INDENT + INDENT);
@@ -246,5 +284,5 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
   // Comment lines are not statements: a class listing only subscript-called tools still needs a body.
   if (!members.some((member) => member[0]!.startsWith(`${INDENT}async def`))) toolsClass.push(`${INDENT}pass`);
   blocks.push(toolsClass, ['tools: Tools']);
-  return `${blocks.map((block) => block.join('\n')).join('\n\n\n')}\n`;
+  return names.declare(`${blocks.map((block) => block.join('\n')).join('\n\n\n')}\n`);
 };

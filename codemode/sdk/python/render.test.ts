@@ -49,7 +49,8 @@ describe('layout', () => {
 
   it('never names a class like a method of Tools, which would shadow it in later annotations', () => {
     const text = renderPythonSdk([tool('b', obj({ x: { type: 'string' } })), tool('BArgs')]);
-    expect(text).toContain('async def b(self, args: BArgs2) -> Any:');
+    // A collision: the class takes a suffix derived from its own tool, b.
+    expect(text).toContain('async def b(self, args: BArgs_e70c2d) -> Any:');
     expect(text).toContain('async def BArgs(self, args: dict[str, Any]) -> Any:');
   });
 
@@ -183,7 +184,7 @@ describe('class names', () => {
     expect(names.sort()).toEqual(['TArgs', 'TArgs\u1100', 'TArgs\uac00']);
   });
 
-  it('counts collisions, including names that only collide after normalization', () => {
+  it('settles collisions with a suffix from each tool, including names that only collide after normalization', () => {
     const text = renderPythonSdk([
       tool('a_b', obj({ x: { type: 'string' } })),
       tool('ab', obj({ x: { type: 'string' } })),
@@ -194,7 +195,40 @@ describe('class names', () => {
     ]);
     const names = [...text.matchAll(/^(?:class (\S+)\(TypedDict(?:, total=False)?\)|(\S+) = TypedDict\()/gmu)].map((m) => m[1] ?? m[2]);
     expect(new Set(names).size).toBe(names.length);
-    expect(names).toEqual(expect.arrayContaining(['ABArgs', 'ABArgs2', 'AbArgs', 'AbArgs2', 'AbArgs3']));
+    expect(names.every((name) => /^(AB|Ab)Args_[0-9a-f]{6}$/.test(name ?? ''))).toBe(true);
+    // A tool's suffix is its own: the same tool among other colliding tools keeps its name.
+    const alone = renderPythonSdk([tool('a_b', obj({ x: { type: 'string' } })), tool('a-b', obj({ x: { type: 'string' } }))]);
+    const aB = /async def a_b\(self, args: (\S+)\)/.exec(text)![1]!;
+    expect(/async def a_b\(self, args: (\S+)\)/.exec(alone)![1]).toBe(aB);
+  });
+
+  const order = (name: string, properties: Record<string, unknown>, defs: Record<string, unknown>) =>
+    tool(name, { ...obj(properties, Object.keys(properties)), $defs: defs });
+  const money = { type: 'object', properties: { amount: { type: 'integer' }, currency: { $ref: '#/$defs/Currency' } }, required: ['amount', 'currency'] };
+  const defs = { Money: money, Currency: { enum: ['EUR', 'USD'] } };
+
+  it('writes a $defs definition with one structure as one class named after it, before the tools that share it', () => {
+    const text = renderPythonSdk([
+      order('list_orders', { max: { $ref: '#/$defs/Money' } }, defs),
+      order('get_order', { total: { $ref: '#/$defs/Money' }, tax: { $ref: '#/$defs/Money' } }, defs),
+      { ...order('refund', { amount: { $ref: '#/$defs/Money' } }, defs), output: { $ref: '#/$defs/Money', $defs: defs } },
+    ]);
+    expect(text.match(/^class \S+\(TypedDict\)/gm)).toEqual(['class Money(TypedDict)', 'class GetOrderArgs(TypedDict)', 'class ListOrdersArgs(TypedDict)', 'class RefundArgs(TypedDict)']);
+    expect(text).toContain('Currency = Literal["EUR", "USD"]\n\n\nclass Money(TypedDict):\n    amount: int\n    currency: Currency\n');
+    expect(text).toContain('    tax: Money\n    total: Money\n');
+    expect(text).toContain('async def refund(self, args: RefundArgs) -> Money:');
+  });
+
+  it('keeps a definition name with two structures with each tool, named after the tool', () => {
+    const other = { Money: { type: 'object', properties: { cents: { type: 'integer' } }, required: ['cents'] } };
+    const shared = [order('get_order', { total: { $ref: '#/$defs/Money' } }, defs), order('list_orders', { max: { $ref: '#/$defs/Money' } }, defs)];
+    const text = renderPythonSdk([...shared, order('a_refund', { amount: { $ref: '#/$defs/Money' } }, other)]);
+    expect(text).toContain('class ARefundMoney(TypedDict):\n    cents: int\n');
+    expect(text).toContain('class GetOrderMoney(TypedDict):\n    amount: int\n');
+    expect(text).toContain('class ListOrdersMoney(TypedDict):\n    amount: int\n');
+    // Currency has one structure still: shared.
+    expect(text).toContain('\nCurrency = Literal["EUR", "USD"]\n');
+    expect(text).not.toMatch(/^class Money\(/m);
   });
 
   it('does not upper-case to a letter the floor lacks', () => {

@@ -1,5 +1,5 @@
 import type { CoreDefinition, CoreSchema } from '../../schema/core.js';
-import type { ClassNamer } from './class-names.js';
+import type { ClassNamer, ClassNames } from './class-names.js';
 import { pythonStringLiteral } from './escape.js';
 import type { PythonIdioms } from './idioms.js';
 
@@ -15,12 +15,20 @@ export const MAX_NESTING = 64;
  */
 export const MAX_PIPE_MEMBERS = 6;
 
-/** The definitions one schema root refers to, and the names they got in the SDK. */
+/** The definitions one schema root refers to, the names they got in the SDK, and who names new classes. */
 export interface RefScope {
   definitions: ReadonlyMap<string, CoreDefinition>;
+  /** Definitions this root's owner wrote, to their tokens: keyed by `local`, so a tool's two roots share them. */
   names: Map<string, string>;
+  /** Definition keys whose definition is one structure in both roots of the tool, to its name there. */
+  merged: ReadonlyMap<string, string>;
+  /** Definition keys written once for every tool, to their tokens. */
+  shared: ReadonlyMap<string, string>;
   /** The class name the root itself takes when it refers to itself (`$ref: "#"`). */
   rootHint: string;
+  /** What a definition kept with its owner is named after, before its own name: the tool's base. */
+  prefix: string;
+  namer: ClassNamer;
 }
 
 /**
@@ -28,7 +36,10 @@ export interface RefScope {
  * (`Name = ...`) for a definition of any other shape.
  */
 export interface ClassJob {
+  /** The name as its owner wants it: nested class names build on it. */
   name: string;
+  /** What the text holds until names are declared. */
+  token: string;
   schema: Record<string, unknown>;
   scope: RefScope;
   alias: boolean;
@@ -88,12 +99,12 @@ function scalarChoices(schema: Record<string, unknown>): unknown[] | undefined {
  */
 export class TypeExpressionWriter {
   readonly jobs: ClassJob[] = [];
-  readonly #namer: ClassNamer;
+  readonly #names: ClassNames;
   readonly #idioms: PythonIdioms;
-  #scope: RefScope = { definitions: new Map(), names: new Map(), rootHint: 'Root' };
+  #scope!: RefScope;
 
-  constructor(namer: ClassNamer, idioms: PythonIdioms) {
-    this.#namer = namer;
+  constructor(names: ClassNames, idioms: PythonIdioms) {
+    this.#names = names;
     this.#idioms = idioms;
   }
 
@@ -160,31 +171,38 @@ export class TypeExpressionWriter {
         frames.push({ op: 'dict' }, { op: 'type', schema: schema.additionalProperties, hint: `${hint}Value`, depth: depth + 1 });
         return;
       }
-      const own = typeof schema.name === 'string' ? this.#namer.pascalCase(schema.name) : '';
-      const name = this.#namer.allocate(own || hint);
-      this.jobs.push({ name, schema, scope: this.#scope, alias: false });
-      return void results.push(name);
+      // A definition written in place (a discriminated union's arm) is named after it, within its owner.
+      const own = typeof schema.name === 'string' ? this.#names.pascalCase(schema.name) : '';
+      const { name, token } = this.#scope.namer.allocate(own === '' ? hint : `${this.#scope.prefix}${own}`);
+      this.jobs.push({ name, token, schema, scope: this.#scope, alias: false });
+      return void results.push(token);
     }
     results.push('Any');
   }
 
   /**
-   * The name of a definition's type, allocated (and its body queued) on first use. A definition that
-   * reaches itself is named as a string, a forward reference valid before its class exists.
+   * The name of a definition's type: a shared definition's, else one its owner allocates (and queues the
+   * body of) on first use, named after the tool and the definition. A definition that reaches itself is
+   * named as a string, a forward reference valid before its class exists.
    */
   #reference(key: string): string {
     const scope = this.#scope;
     const definition = scope.definitions.get(key);
     if (definition === undefined) return 'Any';
-    let name = scope.names.get(key);
-    if (name === undefined) {
-      const source = key === '#' ? scope.rootHint : this.#namer.pascalCase(definition.name) || 'Model';
-      name = this.#namer.allocate(source);
-      scope.names.set(key, name);
+    // A definition with one structure in both roots of a tool is one class of that tool.
+    const merged = scope.merged.get(key);
+    const local = merged === undefined ? `${scope.rootHint} ${key}` : `$defs ${merged}`;
+    let token = scope.shared.get(key) ?? scope.names.get(local);
+    if (token === undefined) {
+      const source = key === '#' ? scope.rootHint : `${scope.prefix}${definitionName(this.#names, definition)}`;
+      const allocated = scope.namer.allocate(source);
+      token = allocated.token;
+      scope.names.set(local, token);
       const schema = definition.schema as Record<string, unknown>;
-      this.jobs.push({ name, schema, scope, alias: !isClassShape(schema) });
+      this.jobs.push({ name: allocated.name, token, schema, scope, alias: !isClassShape(schema) });
     }
-    return definition.recursive ? pythonStringLiteral(name) : name;
+    // A class name needs no escaping: the quotes make it a forward reference.
+    return definition.recursive ? `"${token}"` : token;
   }
 
   /**
@@ -230,6 +248,16 @@ export class TypeExpressionWriter {
     frames.push({ op: 'union', count: others.length, literalAt, literals, bracketed });
     for (let i = others.length - 1; i >= 0; i--) frames.push({ op: 'type', schema: others[i], hint, depth: inner });
   }
+}
+
+/** What a definition's class is named after: its own name (or title) in PascalCase. */
+export function definitionName(names: ClassNames, definition: CoreDefinition): string {
+  return names.pascalCase(definition.name) || 'Model';
+}
+
+/** Whether a definition's schema is written as a `TypedDict` (else as an alias). */
+export function isClassDefinition(definition: CoreDefinition): boolean {
+  return isClassShape(definition.schema as Record<string, unknown>);
 }
 
 function joinUnion(rendered: string[], frame: Extract<Frame, { op: 'union' }>, pipeUnions: boolean): string {

@@ -1,7 +1,7 @@
 import { lowerSchema } from '../../schema/lower.js';
 import type { SdkRenderer, ToolDefinition } from '../../tools/types.js';
 import { docComment, propertyName } from './escape.js';
-import { BaseNamer, pascalBase } from './names.js';
+import { pascalBase, toolBases } from './names.js';
 import { schemaDoc, writeType } from './type-text.js';
 import type { CoreSchema } from '../../schema/core.js';
 import { TYPESCRIPT_SDK_USAGE } from './usage.js';
@@ -113,7 +113,7 @@ function typeAliases(base: string, name: string, rendered: RenderedType): string
  */
 export const renderTypeScriptSdk: SdkRenderer = (tools) => {
   const rendered = tools.map(renderTool).sort(compareTools);
-  const namer = new BaseNamer();
+  const bases = toolBases(rendered.map((tool) => tool.name));
   const blocks: string[] = [
     TYPESCRIPT_SDK_USAGE.join('\n'),
     [
@@ -128,8 +128,8 @@ export const renderTypeScriptSdk: SdkRenderer = (tools) => {
     ].join('\n'),
   ];
   const members: string[] = [];
-  for (const tool of rendered) {
-    const base = namer.claim(tool.name);
+  for (const [index, tool] of rendered.entries()) {
+    const base = bases[index]!;
     blocks.push(...typeAliases(base, `${base}Args`, tool.args), ...typeAliases(base, `${base}Output`, tool.output));
     // `new(...)` in a type literal would declare a construct signature, not a method named "new".
     const key = tool.name === 'new' ? `"new"` : propertyName(tool.name);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BaseNamer, MAX_BASE_LENGTH, pascalBase } from './names.js';
+import { MAX_BASE_LENGTH, pascalBase, toolBases } from './names.js';
 
 describe('pascalBase', () => {
   it('joins words in PascalCase and keeps inner capitals', () => {
@@ -22,15 +22,18 @@ describe('pascalBase', () => {
   });
 });
 
-describe('BaseNamer', () => {
-  it('numbers later tools whose base is taken, skipping bases claimed outright', () => {
-    const namer = new BaseNamer();
-    expect(['a-b', 'a_b', 'a b', 'AB2', 'ab'].map((name) => namer.claim(name))).toEqual(['AB', 'AB2', 'AB3', 'AB22', 'Ab']);
+describe('toolBases', () => {
+  it('keeps a base one tool derives and gives colliding tools a suffix from their own names', () => {
+    const bases = toolBases(['a-b', 'a_b', 'a b', 'AB2', 'ab']);
+    expect(bases.slice(3)).toEqual(['AB2', 'Ab']);
+    expect(bases.slice(0, 3).every((base) => /^AB_[0-9a-f]{6}$/.test(base))).toBe(true);
+    expect(new Set(bases).size).toBe(5);
+    // Another tool set around a-b: its colliding base keeps its suffix, whatever sorts before it.
+    expect(toolBases(['0', 'a-b', 'a.b'])[1]).toBe(bases[0]);
   });
 
   it('gives every tool of a large colliding set its own name', () => {
-    const namer = new BaseNamer();
-    const names = Array.from({ length: 2_000 }, (_, index) => namer.claim(index % 2 === 0 ? '検索' : `tool${index}`));
+    const names = toolBases(Array.from({ length: 2_000 }, (_, index) => (index % 2 === 0 ? '検索' : `tool${index}`)));
     expect(new Set(names).size).toBe(names.length);
   });
 });

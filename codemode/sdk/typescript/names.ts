@@ -1,4 +1,6 @@
-/** Longest base a tool name contributes to its type names; counters keep truncated names apart. */
+import { declaredNames } from '../disambiguate.js';
+
+/** Longest base a tool name contributes to its type names; a suffix keeps truncated names apart. */
 export const MAX_BASE_LENGTH = 64;
 
 /**
@@ -21,25 +23,10 @@ export function pascalBase(toolName: string): string {
 }
 
 /**
- * Hands out distinct bases in call order: the first tool keeps its base, later ones that derive the same
- * base get `2`, `3`, … appended (skipping any already taken). Callers go in sorted tool order, so the
- * result does not depend on input order.
+ * The base of each tool's type names, in the order given. A base only one tool derives is kept; tools
+ * whose names derive the same base each get a suffix from their own name (`AB_1c9a3e`), so adding, removing
+ * or renaming one tool never renames another unless the two collide.
  */
-export class BaseNamer {
-  private readonly taken = new Set<string>();
-  private readonly nextCounter = new Map<string, number>();
-
-  claim(toolName: string): string {
-    const base = pascalBase(toolName);
-    if (!this.taken.has(base)) {
-      this.taken.add(base);
-      return base;
-    }
-    let counter = this.nextCounter.get(base) ?? 2;
-    while (this.taken.has(`${base}${counter}`)) counter++;
-    this.nextCounter.set(base, counter + 1);
-    const name = `${base}${counter}`;
-    this.taken.add(name);
-    return name;
-  }
+export function toolBases(toolNames: readonly string[]): string[] {
+  return declaredNames(toolNames.map((name) => ({ owner: name, name: pascalBase(name) })));
 }

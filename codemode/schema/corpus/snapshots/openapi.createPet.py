@@ -13,43 +13,6 @@ class Tag(TypedDict, total=False):
     label: str
 
 
-class _DogRequired(TypedDict):
-    # read-only; format: int64
-    id: int
-    # value ≥ 0
-    packSize: Optional[int]
-    petType: Literal["Dog"]
-
-
-class Dog(_DogRequired, total=False):
-    # length ≤ 64
-    name: Optional[str]
-    tags: Optional[list[Tag]]
-
-
-class _CatRequired(TypedDict):
-    # read-only; format: int64
-    id: int
-    petType: Literal["cat"]
-
-
-class Cat(_CatRequired, total=False):
-    # default: "lazy"
-    huntingSkill: Literal["lazy", "aggressive"]
-    # length ≤ 64
-    name: Optional[str]
-    tags: Optional[list[Tag]]
-
-
-class CreatePetArgs(TypedDict):
-    body: Union[Cat, Dog]
-
-
-class Tag2(TypedDict, total=False):
-    id: int
-    label: str
-
-
 class _PetRequired(TypedDict):
     # read-only; format: int64
     id: int
@@ -59,7 +22,39 @@ class _PetRequired(TypedDict):
 class Pet(_PetRequired, total=False):
     # length ≤ 64
     name: Optional[str]
-    tags: Optional[list[Tag2]]
+    tags: Optional[list[Tag]]
+
+
+class _CreatePetDogRequired(TypedDict):
+    # read-only; format: int64
+    id: int
+    # value ≥ 0
+    packSize: Optional[int]
+    petType: Literal["Dog"]
+
+
+class CreatePetDog(_CreatePetDogRequired, total=False):
+    # length ≤ 64
+    name: Optional[str]
+    tags: Optional[list[Tag]]
+
+
+class _CreatePetCatRequired(TypedDict):
+    # read-only; format: int64
+    id: int
+    petType: Literal["cat"]
+
+
+class CreatePetCat(_CreatePetCatRequired, total=False):
+    # default: "lazy"
+    huntingSkill: Literal["lazy", "aggressive"]
+    # length ≤ 64
+    name: Optional[str]
+    tags: Optional[list[Tag]]
+
+
+class CreatePetArgs(TypedDict):
+    body: Union[CreatePetCat, CreatePetDog]
 
 
 class ToolCallError(Exception):

@@ -20,12 +20,14 @@ class Address(_AddressRequired, total=False):
     postcode: str
 
 
+class Cat(TypedDict):
+    # value ≥ 0
+    meows: int
+    pet_type: Literal["cat"]
+
+
 # An enumeration.
 Color = Literal["red", "green", "blue"]
-
-
-# An enumeration.
-Priority = Literal[1, 2]
 
 
 class Dog(TypedDict):
@@ -34,10 +36,8 @@ class Dog(TypedDict):
     pet_type: Literal["dog"]
 
 
-class Cat(TypedDict):
-    # value ≥ 0
-    meows: int
-    pet_type: Literal["cat"]
+# An enumeration.
+Priority = Literal[1, 2]
 
 
 class _PersonRequired(TypedDict):
@@ -68,22 +68,6 @@ class AdoptArgs(_AdoptArgsRequired, total=False):
     priority: Priority
 
 
-class _Address2Required(TypedDict):
-    # 1 ≤ length ≤ 80
-    city: str
-    street: str
-
-
-class Address2(_Address2Required, total=False):
-    """A postal address."""
-    # pattern: ^[0-9]{5}$
-    postcode: str
-
-
-# An enumeration.
-Color2 = Literal["red", "green", "blue"]
-
-
 class _AdoptOutputRequired(TypedDict):
     # Full name.
     name: str
@@ -96,8 +80,8 @@ class AdoptOutput(_AdoptOutputRequired, total=False):
     # Contact address.
     email: str
     # default: "blue"
-    favourite: Color2
-    home: Address2
+    favourite: Color
+    home: Address
 
 
 class ToolCallError(Exception):

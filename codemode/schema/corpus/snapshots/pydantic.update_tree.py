@@ -26,17 +26,6 @@ class UpdateTreeArgs(TypedDict):
     tree: "TreeNode"
 
 
-class _TreeNode2Required(TypedDict):
-    label: str
-
-
-class TreeNode2(_TreeNode2Required, total=False):
-    """A node of a category tree."""
-    # default: []
-    children: list["TreeNode2"]
-    parent: "TreeNode2"
-
-
 class ToolCallError(Exception):
     """Raised by a failed tool call."""
     toolName: str
@@ -47,7 +36,7 @@ class ToolCallError(Exception):
 
 
 class Tools:
-    async def update_tree(self, args: UpdateTreeArgs) -> "TreeNode2":
+    async def update_tree(self, args: UpdateTreeArgs) -> "TreeNode":
         """Replace a category tree."""
 
 

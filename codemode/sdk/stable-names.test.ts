@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { validSchemaArbitrary } from '../schema/arbitrary.js';
+import type { ToolDefinition } from '../tools/types.js';
+import { renderPythonSdk } from './python/index.js';
+import { addedLines } from './test/added-lines.js';
+import { renderTypeScriptSdk } from './typescript/index.js';
+
+const lineCount = (text: string) => text.split('\n').length;
+
+/** `schema` with its `$defs` named `Zq…`, so the added tool brings definitions no other tool names. */
+function ownDefinitions(schema: unknown): unknown {
+  const rename = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rename);
+    if (typeof value !== 'object' || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) {
+      if (key === '$defs' && typeof field === 'object' && field !== null) {
+        out[key] = Object.fromEntries(Object.entries(field).map(([name, definition]) => [`Zq${name}`, rename(definition)]));
+      } else if (key === '$ref' && typeof field === 'string') out[key] = field.replace('#/$defs/', '#/$defs/Zq');
+      else if (key === 'title' && (field === 'Node' || field === 'Loop')) out[key] = `Zq${field}`;
+      else out[key] = rename(field);
+    }
+    return out;
+  };
+  return rename(schema);
+}
+
+const renderers = [
+  // Each language adds the tool's own lines; the Tools listing's empty body goes when the first member comes.
+  { language: 'python', render: renderPythonSdk, listing: 2 },
+  { language: 'typescript', render: renderTypeScriptSdk, listing: -1 },
+] as const;
+
+/** Tools with distinct identifier-like names (none starting with z), sharing `$defs` names as pydantic writes them. */
+const toolsArbitrary = fc.uniqueArray(
+  fc.record({
+    name: fc.stringMatching(/^[a-y][a-y0-9]{0,8}$/),
+    description: fc.string({ maxLength: 20 }),
+    parameters: validSchemaArbitrary(3),
+    output: validSchemaArbitrary(3),
+  }),
+  { selector: (tool) => tool.name.toLowerCase(), minLength: 1, maxLength: 5 },
+);
+
+describe('adding a tool that sorts first', () => {
+  for (const { language, render, listing } of renderers) {
+    it(`adds only that tool's lines to the ${language} SDK and renames nothing`, () => {
+      fc.assert(
+        fc.property(toolsArbitrary, validSchemaArbitrary(3), validSchemaArbitrary(3), (tools, parameters, output) => {
+          const added: ToolDefinition = { name: '_zq_added', description: 'Added.', parameters: ownDefinitions(parameters), output: ownDefinitions(output) };
+          const before = render(tools);
+          const after = render([added, ...tools]);
+          // No line removed or renamed, and what is added is what the tool renders to alone.
+          expect(addedLines(before, after)?.length).toBe(lineCount(render([added])) - lineCount(render([])) + listing);
+        }),
+        { numRuns: 120 },
+      );
+    });
+  }
+});
