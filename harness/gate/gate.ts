@@ -17,7 +17,9 @@ import { scenarioForLanguage } from '../scenario/recording.js';
 import { RUNTIME_NAMES, type RuntimeName, type Scenario } from '../scenario/types.js';
 import { newRunId, writePending, type PendingChange } from '../snapshot/pending.js';
 import { applyVerdict, compareFolder, snapshotFingerprint, snapshotFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
-import { snapshotFiles } from '../snapshot/transcript.js';
+import { SDK_FILE, snapshotFiles, type SnapshotFiles } from '../snapshot/transcript.js';
+import { measureSdk, sdkBudgetFindings, sdkCost, type SdkSize } from '../report/sdk-cost.js';
+import type { SdkBudget } from '../project/config.js';
 import type { Redaction } from '../snapshot/redactions.js';
 import { renderDiff } from '../text/diff.js';
 import { ms, progressLine, stepsLine, summaryTable, type PairResult } from './report.js';
@@ -47,6 +49,8 @@ export interface GateOptions {
   /** The oldest CPython the Python SDK must serve; every renderer in the run must be pinned to it (default 3.9). */
   floor?: PythonVersion;
   update: UpdateMode;
+  /** Limits on each scenario's SDK in tokens (`sdkBudget` of `concord.config.yml`); passing one fails the gate. */
+  sdkBudget?: SdkBudget;
   /** Pairs run at the same time (default 1); output and snapshots are the same as a serial run's. */
   jobs?: number;
   /** In CI nothing under the snapshots folder is written; proposals go to the pending folder. */
@@ -138,6 +142,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     proposals.splice(0, proposals.length, ...finished.flatMap((f) => f.own));
     // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
     steps = await runSteps(pairs, new Set(skipped.keys()), floor, sharedInventory);
+    steps.findings.push(...sdkBudgetFindings(sdkCost(results), options.sdkBudget));
     out(stepsLine(steps, color));
     // The report reads the inventory's interpreters, so it is written before the inventory is disposed.
     const ran = new Set(results.map((r) => `${r.scenario}/${r.runtime}`));
@@ -211,6 +216,8 @@ async function runPair(
   const problems = [record.failure, ...errors.map((f) => `${f.check}: ${f.message}`)].filter(Boolean).join('\n');
   const folder = `${scenario.name}/${runtime}`;
   const verdicts = await compareFolder(snapshotsDir, folder, files);
+  // Measured before anything is written: the committed snapshot is the baseline.
+  const sdk = await sdkSize(snapshotsDir, folder, target.language, files, verdicts);
   // A run that failed is never written or proposed: its transcript must not become the expected one.
   const written = (v: FileVerdict) => !problems && ((update === 'all' && v.status !== 'same') || (update === 'new' && v.status === 'new'));
   const propose = async (v: FileVerdict) =>
@@ -228,7 +235,18 @@ async function runPair(
     }
   }
   const status = problems ? 'failed' : verdicts.every((v) => v.status === 'same') ? 'pass' : verdicts.every((v) => v.status === 'same' || written(v)) ? 'updated' : 'mismatch';
-  return { ...base, status, times, verdicts, findings, ...(problems ? { reason: problems } : {}) };
+  return { ...base, status, times, verdicts, findings, ...(problems ? { reason: problems } : {}), ...(sdk ? { sdk } : {}) };
+}
+
+/** The size of the pair's SDK block and of its committed snapshot, when the model read one. */
+async function sdkSize(snapshotsDir: string, folder: string, language: keyof typeof SDK_FILE, files: SnapshotFiles, verdicts: readonly FileVerdict[]): Promise<SdkSize | undefined> {
+  const name = SDK_FILE[language];
+  const current = files.get(name);
+  if (current === undefined) return undefined;
+  const verdict = verdicts.find((v) => v.path === `${folder}/${name}`);
+  const committed =
+    verdict?.status === 'same' ? current : verdict?.status === 'changed' ? (await snapshotFolder(snapshotsDir).read(verdict.path))?.toString('utf8') : undefined;
+  return measureSdk(language, current, committed);
 }
 
 /** The scenario with the project's defaults filled in where it sets nothing itself. */

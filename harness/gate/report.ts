@@ -5,6 +5,7 @@ import { COLOR, paint } from '../text/paint.js';
 import type { Finding } from '../checks/types.js';
 import type { PhaseTimes } from './run-one.js';
 import type { RunSteps } from './run-steps.js';
+import type { SdkSize } from '../report/sdk-cost.js';
 
 /** `unstable`: two runs of the pair gave different transcripts, so neither may become the snapshot. */
 export type PairStatus = 'pass' | 'updated' | 'mismatch' | 'unstable' | 'failed' | 'skipped';
@@ -18,6 +19,8 @@ export interface PairResult {
   findings: Finding[];
   /** Why the pair failed or was skipped, in one paragraph. */
   reason?: string;
+  /** The size of the `tools:sdk` block the model read, and of its committed snapshot. */
+  sdk?: SdkSize;
 }
 
 /** The statuses that fail the gate by themselves. */

@@ -2,6 +2,7 @@ import type { Finding } from '../checks/types.js';
 import { RUNTIME_NAMES } from '../scenario/types.js';
 import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
 import { renderDiff } from '../text/diff.js';
+import { sdkCost, sdkCostLines } from '../report/sdk-cost.js';
 import { PENDING_ARTIFACT } from '../snapshot/pending.js';
 import type { UpdateMode } from './gate.js';
 import { isFailing, ms, summaryTable, type PairResult } from './report.js';
@@ -43,6 +44,8 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   if (update !== 'all') for (const line of verdictLines(results, reportFile.replace(/\.md$/, '.html'), color)) out(line);
   const total = { assembly: 0, model: 0, runtime: 0, checks: 0 };
   for (const r of results) for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += r.times[k];
+  const cost = sdkCost(results);
+  if (cost) for (const line of sdkCostLines(cost)) out(line);
   for (const f of runFindings) out(`\n${f.severity} ${f.check}: ${f.message}`);
   const count = (s: string) => results.filter((r) => r.status === s).length;
   out('');

@@ -4,6 +4,7 @@ import { isFailing as failing, STATUS_MARK, type PairStatus } from '../gate/repo
 import type { TextDiff } from '../text/diff.js';
 import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
 import type { ReportInput, ReportPair } from './markdown.js';
+import { sdkCost, sdkDelta } from './sdk-cost.js';
 
 /**
  * `.concord/report.html`: one self-contained page (no network, no external file) that a reviewer opens from
@@ -108,6 +109,23 @@ function pairSection(pair: ReportPair, groupOf: ReadonlyMap<string, ChangeGroup>
   );
 }
 
+/** What the SDK costs every request: one row per scenario and language, then each language's total. */
+function sdkCostSection(input: ReportInput): string {
+  const cost = sdkCost(input.pairs);
+  if (cost === undefined) return '';
+  const n = (value: number) => value.toLocaleString('en-US');
+  const row = (scenario: string, r: { language: string; tokens: number; bytes: number }, delta: string) =>
+    `<tr><td>${scenario}</td><td>${escape(r.language)}</td><td class="num">${n(r.tokens)}</td><td class="num">${n(r.bytes)}</td><td>${escape(delta)}</td></tr>`;
+  const rows = [
+    ...cost.rows.map((r) => row(escape(r.scenario), r, sdkDelta(r, r.committed))),
+    ...cost.totals.map((t) => row('<strong>total</strong>', t, sdkDelta(t, t.committed))),
+  ];
+  return (
+    `<section><h2>SDK cost</h2><p>The <code>tools:sdk</code> block every request carries, in <code>${escape(cost.encoding)}</code> tokens (js-tiktoken) and UTF-8 bytes, against the committed snapshots.</p>` +
+    `<table class="sdk-cost"><tr><th>scenario</th><th>language</th><th>tokens</th><th>bytes</th><th>change</th></tr>${rows.join('')}</table></section>`
+  );
+}
+
 /** The SDK the model read for one scenario, TypeScript and Python side by side. */
 function sdkSection(input: ReportInput): string {
   const sdkOf = (pair: ReportPair | undefined, file: string) => pair?.verdicts?.find((v) => v.path.endsWith(`/${file}`))?.proposed;
@@ -191,6 +209,7 @@ ${run}
 ${input.pairs.map((p) => pairSection(p, groupOf)).join('\n')}
 </section>
 ${changesSection(groups)}
+${sdkCostSection(input)}
 ${sdkSection(input)}
 ${stubSection(input)}
 ${interpreters || (input.absent ?? []).length ? `<section><h2>Interpreters</h2><ul>${interpreters}${(input.absent ?? []).map((a) => `<li>not available: ${escape(a)}</li>`).join('')}</ul></section>` : ''}

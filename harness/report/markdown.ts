@@ -4,6 +4,7 @@ import type { FileVerdict } from '../snapshot/store.js';
 import type { ProbeVerdict } from '../probe/adversarial.js';
 import { groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
 import { renderDiff } from '../text/diff.js';
+import { sdkCost, sdkCostMarkdown, type SdkSize } from './sdk-cost.js';
 
 /** One scenario × runtime as the gate finished it (the gate's PairResult fits). */
 export interface ReportPair {
@@ -16,6 +17,8 @@ export interface ReportPair {
   /** Milliseconds per phase, and what became of each snapshot file (the HTML report shows both). */
   times?: { readonly assembly: number; readonly model: number; readonly runtime: number; readonly checks: number };
   verdicts?: readonly FileVerdict[];
+  /** The size of the `tools:sdk` block, and of its committed snapshot. */
+  sdk?: SdkSize;
 }
 
 export interface ReportInterpreter {
@@ -204,6 +207,7 @@ export function renderReport(input: ReportInput): string {
     `Run \`${input.runId}\`${input.floor ? ` · floor CPython ${input.floor}` : ''} · ${input.pairs.length} scenario × runtime pair(s)${statuses ? `: ${statuses}` : ''}.`,
     '',
     ...changesSection(input, { heading: '## Changes' }),
+    ...sdkCostMarkdown(sdkCost(input.pairs)),
     ...matrixSection(input),
     ...probeSection(input),
     ...interpretersSection(input),

@@ -30,7 +30,7 @@ export interface RunRecord {
 /** The snapshot files of one scenario × runtime: file name → text. */
 export type SnapshotFiles = Map<string, string>;
 
-const SDK_FILE: Readonly<Record<Language, string>> = { python: 'tools-sdk.py', typescript: 'tools-sdk.ts' };
+export const SDK_FILE: Readonly<Record<Language, string>> = { python: 'tools-sdk.py', typescript: 'tools-sdk.ts' };
 export const RUN_CODE_FILE = 'run_code.json';
 export const TRANSCRIPT_FILE = 'transcript.yaml';
 export const CORDIS_FILE = 'cordis.yml';

@@ -113,6 +113,7 @@ export function registerGate(program: Command): void {
           root,
           ...(project.config.timeoutMs !== undefined ? { defaultTimeoutMs: project.config.timeoutMs } : {}),
           ...(project.config.redactions ? { redactions: project.config.redactions } : {}),
+          ...(project.config.sdkBudget ? { sdkBudget: project.config.sdkBudget } : {}),
           selection,
           floor,
           update,

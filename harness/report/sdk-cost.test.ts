@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../scenario/error.js';
+import { parseProjectConfig } from '../project/config.js';
+import { measureSdk, SDK_ENCODING, sdkBudgetFindings, sdkCost, sdkCostLines, sdkCostMarkdown, sdkDelta } from './sdk-cost.js';
+
+const size = (tokens: number, committed?: number) => ({ language: 'python', tokens, bytes: tokens * 4, ...(committed === undefined ? {} : { committed: { tokens: committed, bytes: committed * 4 } }) });
+
+describe('the SDK cost', () => {
+  it('counts o200k_base tokens and UTF-8 bytes, a special token spelled in text included', async () => {
+    const measured = await measureSdk('python', 'class Money(TypedDict):\n    amount: int\n', 'é<|endoftext|>');
+    expect(SDK_ENCODING).toBe('o200k_base');
+    expect(measured.bytes).toBe(40);
+    expect(measured.tokens).toBeGreaterThan(5);
+    expect(measured.tokens).toBeLessThan(20);
+    expect(measured.committed!.bytes).toBe(15);
+    expect(measured.committed!.tokens).toBeGreaterThan(1);
+  });
+
+  it('keeps one row per scenario and language and totals each language against the committed snapshots', () => {
+    const cost = sdkCost([
+      { scenario: 'orders', sdk: size(1_300, 1_000) },
+      { scenario: 'orders', sdk: size(1_300, 1_000) },
+      { scenario: 'refunds', sdk: size(500, 500) },
+      { scenario: 'new-one', sdk: size(100) },
+      { scenario: 'orders', sdk: { ...size(900, 900), language: 'typescript' } },
+      { scenario: 'failed' },
+    ])!;
+    expect(cost.rows.map((r) => `${r.language} ${r.scenario}`)).toEqual(['python new-one', 'python orders', 'python refunds', 'typescript orders']);
+    expect(cost.totals[0]).toMatchObject({ language: 'python', tokens: 1_900, committed: { tokens: 1_500 } });
+    expect(sdkDelta(cost.totals[0]!, cost.totals[0]!.committed)).toBe('+400 tokens, +26.7%');
+    expect(sdkDelta({ tokens: 1_240, bytes: 1 }, { tokens: 12_654, bytes: 2 })).toBe('-11,414 tokens, -90.2%');
+    expect(sdkCostLines(cost)).toEqual([
+      '',
+      'SDK cost (o200k_base tokens, sent with every request):',
+      '  python: 1,900 tokens · 7,600 bytes in 3 scenario(s) (+400 tokens, +26.7%)',
+      '    new-one: 100 tokens · 400 bytes (new)',
+      '    orders: 1,300 tokens · 5,200 bytes (+300 tokens, +30.0%)',
+      '  typescript: 900 tokens · 3,600 bytes in 1 scenario(s) (unchanged)',
+    ]);
+    expect(sdkCostMarkdown(cost)).toContain('| **total** | python | **1,900** | 7,600 | +400 tokens, +26.7% |');
+    expect(sdkCost([{ scenario: 'x' }])).toBeUndefined();
+  });
+
+  it('fails a budget by how much, growth only against a committed snapshot', () => {
+    const cost = sdkCost([{ scenario: 'orders', sdk: size(1_300, 1_000) }, { scenario: 'new-one', sdk: size(2_000) }]);
+    expect(sdkBudgetFindings(cost, { maxTokens: 1_500, maxGrowthTokens: 200, maxGrowthPercent: 10 }).map((f) => `${f.check} ${f.severity}: ${f.message}`)).toEqual([
+      'sdk-budget error: the python SDK of new-one is 2,000 tokens, 500 over sdkBudget.maxTokens (1,500) in concord.config.yml',
+      'sdk-budget error: the python SDK of orders grew by 300 tokens (1,000 → 1,300), 100 over sdkBudget.maxGrowthTokens (200) in concord.config.yml',
+      'sdk-budget error: the python SDK of orders grew by 30.0% (1,000 → 1,300 tokens), 20.0 points over sdkBudget.maxGrowthPercent (10%) in concord.config.yml',
+    ]);
+    expect(sdkBudgetFindings(cost, { maxTokens: 2_000, maxGrowthTokens: 300, maxGrowthPercent: 30 })).toEqual([]);
+    expect(sdkBudgetFindings(cost, undefined)).toEqual([]);
+  });
+
+  it('refuses a bad budget in concord.config.yml at its line and column', () => {
+    const error = (source: string) => {
+      try {
+        parseProjectConfig('/p/concord.config.yml', source);
+      } catch (caught) {
+        if (caught instanceof InputError) return `${caught.line}:${caught.column} ${caught.problem}`;
+      }
+      throw new Error('expected an InputError');
+    };
+    expect(parseProjectConfig('c.yml', 'sdkBudget:\n  maxTokens: 6000\n  maxGrowthPercent: 10\n')).toEqual({ sdkBudget: { maxTokens: 6000, maxGrowthPercent: 10 } });
+    expect(error('sdkBudget:\n  maxTokens: lots\n')).toMatch(/^2:14 concord\.config\.yml\.sdkBudget\.maxTokens must be a number/);
+    expect(error('sdkBudget:\n  maxGrowthPercent: -5\n')).toMatch(/^2:21 concord\.config\.yml\.sdkBudget\.maxGrowthPercent must be a number ≥ 0/);
+    expect(error('sdkBudget:\n  maxGrowth: 5\n')).toMatch(/^2:3 unknown key "maxGrowth"/);
+  });
+});

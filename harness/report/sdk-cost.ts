@@ -1,0 +1,160 @@
+import type { Finding } from '../checks/types.js';
+import type { SdkBudget } from '../project/config.js';
+
+/** The tokenizer the SDK is measured with: OpenAI's current encoding, as `js-tiktoken` ships it. */
+export const SDK_ENCODING = 'o200k_base';
+
+export interface SdkMeasure {
+  bytes: number;
+  tokens: number;
+}
+
+/** What one pair's `tools:sdk` block costs every request, and what the committed snapshot of it cost. */
+export interface SdkSize extends SdkMeasure {
+  language: string;
+  /** The committed `tools-sdk.*` snapshot of the pair; absent when there is none yet. */
+  committed?: SdkMeasure;
+}
+
+let counting: Promise<(text: string) => number> | undefined;
+const counted = new Map<string, number>();
+
+/** Tokens of `text` in SDK_ENCODING. The tokenizer (a few MB of ranks) loads on the first call only. */
+async function countTokens(text: string): Promise<number> {
+  const known = counted.get(text);
+  if (known !== undefined) return known;
+  counting ??= Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/o200k_base')]).then(([{ Tiktoken }, { default: ranks }]) => {
+    const encoder = new Tiktoken(ranks);
+    // Text that spells a special token (`<|endoftext|>`) is counted as the text it is.
+    return (value: string) => encoder.encode(value, [], []).length;
+  });
+  const tokens = (await counting)(text);
+  counted.set(text, tokens);
+  return tokens;
+}
+
+async function measure(text: string): Promise<SdkMeasure> {
+  return { bytes: Buffer.byteLength(text, 'utf8'), tokens: await countTokens(text) };
+}
+
+/** The size of a pair's SDK block (`current`) and of its committed snapshot. */
+export async function measureSdk(language: string, current: string, committed: string | undefined): Promise<SdkSize> {
+  return { language, ...(await measure(current)), ...(committed === undefined ? {} : { committed: await measure(committed) }) };
+}
+
+/** One scenario's SDK in one language (the runtimes of a language render one SDK; the first pair stands for them). */
+export interface SdkCostRow extends SdkSize {
+  scenario: string;
+}
+
+export interface SdkCostTotal extends SdkMeasure {
+  language: string;
+  /** The committed snapshots of the same rows (a new scenario counts as 0). */
+  committed: SdkMeasure;
+}
+
+export interface SdkCost {
+  encoding: string;
+  rows: SdkCostRow[];
+  totals: SdkCostTotal[];
+}
+
+/** Per scenario and language, and in total per language; undefined when no pair measured an SDK. */
+export function sdkCost(pairs: readonly { scenario: string; sdk?: SdkSize }[]): SdkCost | undefined {
+  const rows = new Map<string, SdkCostRow>();
+  for (const pair of pairs) {
+    if (pair.sdk === undefined) continue;
+    const key = `${pair.scenario}\u0000${pair.sdk.language}`;
+    if (!rows.has(key)) rows.set(key, { scenario: pair.scenario, ...pair.sdk });
+  }
+  if (rows.size === 0) return undefined;
+  const languages = [...new Set([...rows.values()].map((row) => row.language))].sort();
+  const totals = languages.map((language) => {
+    const total: SdkCostTotal = { language, bytes: 0, tokens: 0, committed: { bytes: 0, tokens: 0 } };
+    for (const row of rows.values()) {
+      if (row.language !== language) continue;
+      total.bytes += row.bytes;
+      total.tokens += row.tokens;
+      total.committed.bytes += row.committed?.bytes ?? 0;
+      total.committed.tokens += row.committed?.tokens ?? 0;
+    }
+    return total;
+  });
+  const sorted = [...rows.values()].sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0));
+  return { encoding: SDK_ENCODING, rows: sorted, totals };
+}
+
+const number = (value: number) => value.toLocaleString('en-US');
+
+/** `+1,240 tokens, +9.8%` against the committed size; `unchanged`; `new` when nothing was committed. */
+export function sdkDelta(now: SdkMeasure, committed: SdkMeasure | undefined): string {
+  if (committed === undefined || committed.tokens === 0) return committed === undefined || now.tokens > 0 ? 'new' : 'unchanged';
+  const tokens = now.tokens - committed.tokens;
+  const bytes = now.bytes - committed.bytes;
+  if (tokens === 0 && bytes === 0) return 'unchanged';
+  const sign = (value: number) => (value > 0 ? '+' : value < 0 ? '-' : '±');
+  const percent = (tokens / committed.tokens) * 100;
+  return `${sign(tokens)}${number(Math.abs(tokens))} tokens, ${sign(tokens)}${Math.abs(percent).toFixed(1)}%`;
+}
+
+const size = (m: SdkMeasure) => `${number(m.tokens)} tokens · ${number(m.bytes)} bytes`;
+
+/**
+ * The terminal's lines: each language's total with its change, and each scenario whose SDK changed; the
+ * reports list every scenario.
+ */
+export function sdkCostLines(cost: SdkCost): string[] {
+  const lines = ['', `SDK cost (${cost.encoding} tokens, sent with every request):`];
+  for (const total of cost.totals) {
+    lines.push(`  ${total.language}: ${size(total)} in ${cost.rows.filter((r) => r.language === total.language).length} scenario(s) (${sdkDelta(total, total.committed)})`);
+    for (const row of cost.rows) {
+      if (row.language !== total.language) continue;
+      const delta = sdkDelta(row, row.committed);
+      if (delta !== 'unchanged') lines.push(`    ${row.scenario}: ${size(row)} (${delta})`);
+    }
+  }
+  return lines;
+}
+
+/** The Markdown section for `report.md` and the step summary: one row per scenario and language, then totals. */
+export function sdkCostMarkdown(cost: SdkCost | undefined, heading = '## SDK cost'): string[] {
+  if (cost === undefined) return [];
+  const lines = [
+    heading,
+    '',
+    `The \`tools:sdk\` block every request carries, in \`${cost.encoding}\` tokens (js-tiktoken) and UTF-8 bytes, against the committed snapshots.`,
+    '',
+    '| scenario | language | tokens | bytes | change |',
+    '| --- | --- | ---: | ---: | --- |',
+  ];
+  for (const row of cost.rows) lines.push(`| ${row.scenario} | ${row.language} | ${number(row.tokens)} | ${number(row.bytes)} | ${sdkDelta(row, row.committed)} |`);
+  for (const total of cost.totals) lines.push(`| **total** | ${total.language} | **${number(total.tokens)}** | ${number(total.bytes)} | ${sdkDelta(total, total.committed)} |`);
+  lines.push('');
+  return lines;
+}
+
+/**
+ * Errors for every scenario and language whose SDK passes `budget` (`sdkBudget` of `concord.config.yml`),
+ * each saying by how much. Growth is measured against the committed snapshot; a new scenario has none.
+ */
+export function sdkBudgetFindings(cost: SdkCost | undefined, budget: SdkBudget | undefined): Finding[] {
+  if (cost === undefined || budget === undefined) return [];
+  const findings: Finding[] = [];
+  const error = (message: string) => findings.push({ check: 'sdk-budget', severity: 'error', message });
+  for (const row of cost.rows) {
+    const what = `the ${row.language} SDK of ${row.scenario}`;
+    if (budget.maxTokens !== undefined && row.tokens > budget.maxTokens) {
+      error(`${what} is ${number(row.tokens)} tokens, ${number(row.tokens - budget.maxTokens)} over sdkBudget.maxTokens (${number(budget.maxTokens)}) in concord.config.yml`);
+    }
+    if (row.committed === undefined || row.committed.tokens === 0) continue;
+    const growth = row.tokens - row.committed.tokens;
+    if (budget.maxGrowthTokens !== undefined && growth > budget.maxGrowthTokens) {
+      error(`${what} grew by ${number(growth)} tokens (${number(row.committed.tokens)} → ${number(row.tokens)}), ${number(growth - budget.maxGrowthTokens)} over sdkBudget.maxGrowthTokens (${number(budget.maxGrowthTokens)}) in concord.config.yml`);
+    }
+    const percent = (growth / row.committed.tokens) * 100;
+    if (budget.maxGrowthPercent !== undefined && percent > budget.maxGrowthPercent) {
+      error(`${what} grew by ${percent.toFixed(1)}% (${number(row.committed.tokens)} → ${number(row.tokens)} tokens), ${(percent - budget.maxGrowthPercent).toFixed(1)} points over sdkBudget.maxGrowthPercent (${budget.maxGrowthPercent}%) in concord.config.yml`);
+    }
+  }
+  return findings;
+}
