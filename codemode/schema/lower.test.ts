@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mixedSchemaArbitrary, validSchemaArbitrary } from './arbitrary.js';
+import { mixedSchemaArbitrary, validSchemaArbitrary } from './test/arbitrary.js';
 import { lowerSchema } from './lower.js';
 
 const lower = (schema: unknown) => lowerSchema(schema);

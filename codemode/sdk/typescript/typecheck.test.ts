@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toolSetArbitrary } from '../../schema/arbitrary.js';
+import { toolSetArbitrary } from '../../schema/test/arbitrary.js';
 import { listChain, objectChain, oneOfChain } from '../../schema/deep-schemas.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { diagnose } from './test/compile.js';

@@ -5,8 +5,8 @@
  * nodes that no type can express.
  */
 import fc from 'fast-check';
-import type { ToolDefinition } from '../tools/types.js';
-import type { JsonSchema, SchemaScalar } from './types.js';
+import type { ToolDefinition } from '../../tools/types.js';
+import type { JsonSchema, SchemaScalar } from '../types.js';
 
 /** Fragments that have broken generated source before: comment closers, separators, quotes, escapes. */
 const AWKWARD_FRAGMENTS = [
