@@ -8,7 +8,7 @@ import type { CodeRuntime } from '../../runtimes/seam/types.js';
 import { loadScenario } from '../scenario/load.js';
 import { resolveComposition } from '../scenario/plugins.js';
 import { assemble, bootAssembly, composeEntries } from './assemble.js';
-import { bootComposition, EntryError } from './boot.js';
+import { bootComposition } from './boot.js';
 import { runtimeTarget } from './runtimes.js';
 
 afterAll(() => disposeSharedRuntimes());

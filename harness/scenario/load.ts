@@ -3,7 +3,6 @@ import { readInsideRoot } from '../guarded/read-inside.js';
 import type { Node, YAMLMap, YAMLSeq } from 'yaml';
 import { LIMIT_BOUNDS } from '../../runtimes/seam/options.js';
 import type { Language } from '../../runtimes/seam/types.js';
-import { InputError } from './error.js';
 import { MAX_INPUT_BYTES, readYamlInput } from './yaml-input.js';
 import { type Locator, type Shape } from './shape.js';
 import {

@@ -57,7 +57,6 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
   const propertyIsEnumerable = uncurry(Object.prototype.propertyIsEnumerable as Fn) as (o: unknown, k: string) => boolean;
-  const mapGet = uncurry(Map.prototype.get as Fn) as (m: unknown, k: unknown) => unknown;
   const mapSet = uncurry(Map.prototype.set as Fn);
   const mapHas = uncurry(Map.prototype.has as Fn) as (m: unknown, k: unknown) => boolean;
   const mapDelete = uncurry(Map.prototype.delete as Fn);

@@ -1,4 +1,4 @@
-import type { CoreDefinition, CoreSchema } from '../../schema/core.js';
+import type { CoreDefinition } from '../../schema/core.js';
 import type { ClassNamer, ClassNames } from './class-names.js';
 import { pythonStringLiteral } from './escape.js';
 import type { PythonIdioms } from './idioms.js';
