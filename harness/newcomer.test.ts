@@ -6,10 +6,9 @@ import { copyFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containerUnavailable } from '../runtimes/cpython/container-launcher.js';
 import { packageRoot } from '../runtimes/seam/package-root.js';
-import { findInterpreters } from './interpreters/local.js';
 import { SCENARIO_SCHEMA_REFERENCE } from './project/scaffold.js';
+import { Host } from '../test/host-requirements.js';
 
 // A team's first day with concord, from the packed tarball in a folder far from this repository: install,
 // record snapshots, gate in CI, change a tool, see the gate fail with the word, accept, pass again.
@@ -155,12 +154,8 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
   });
 });
 
-// The naive renderer's failure shows on an interpreter whose Unicode is 13.0 (CPython 3.9 or 3.10).
-const unicode13 =
-  findInterpreters().some((i) => i.unicode === '13.0.0') ? undefined : await containerUnavailable('concord-cpython:3.9');
-if (unicode13) console.warn(`the naive renderer's floor failure is not asserted: no CPython with Unicode 13.0 here (${unicode13})`);
-
-describe('a backend with its own registry, agent and naive Python renderer', () => {
+// The naive renderer's failure shows on an interpreter whose Unicode is 13.0: the floor, CPython 3.9.
+(await Host.with('python3.9')).describe('a backend with its own registry, agent and naive Python renderer', () => {
   it('passes its committed snapshots, and fails on floor 3.9 for a tool named past Unicode 13.0, naming the interpreter, line and column', { timeout: 900_000 }, async () => {
     const { dir, source } = await newProject('naive-python');
     const install = npmInstall(dir);
@@ -174,10 +169,8 @@ describe('a backend with its own registry, agent and naive Python renderer', () 
     expect(gate.stdout).toMatch(/✓ pass +lookup × python/);
     expect(gate.stdout).toMatch(/✗ failed +unicode-past-floor × python/);
     expect(gate.status, gate.out).toBe(1);
-    if (!unicode13) {
-      expect(gate.stdout).toMatch(
-        /stub-validity: tools-sdk\.py does not compile on (local|container) 3\.(9|10) \(CPython 3\.\d+\.\d+, Unicode 13\.0\.0, [^)]+\): SyntaxError at line 11, column 15: [^\n]*U\+A7D1\n +11 \| +async def \u{A7D1}lossary_lookup\(/u,
-      );
-    }
+    expect(gate.stdout).toMatch(
+      /stub-validity: tools-sdk\.py does not compile on (local|container) 3\.(9|10) \(CPython 3\.\d+\.\d+, Unicode 13\.0\.0, [^)]+\): SyntaxError at line 11, column 15: [^\n]*U\+A7D1\n +11 \| +async def \u{A7D1}lossary_lookup\(/u,
+    );
   });
 });

@@ -1,6 +1,6 @@
-import { spawnSync } from 'node:child_process';
+import { Host } from '../../test/host-requirements.js';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { builtModule } from '../../runtimes/seam/package-root.js';
 import type { CodeRuntime } from '../../runtimes/seam/types.js';
 import { type BootedApp, bootApp } from '../tools/test/boot-app.js';
@@ -39,8 +39,7 @@ print("sums", x["sum"], y["sum"])
 return {"total": x["sum"] + y["sum"], "failure": failure}
 `;
 
-const python3 = spawnSync('python3', ['--version']).status === 0;
-if (!python3) console.warn('skipping the CPython end-to-end test: no python3 on PATH');
+const python3 = await Host.with('python3');
 
 let app: BootedApp | undefined;
 let runtime: CodeRuntime | undefined;
@@ -50,7 +49,7 @@ afterEach(async () => {
   await runtime?.dispose();
 });
 
-it.skipIf(!python3)('runs a Python program on the CPython process runtime, assembled by the real Loader', async () => {
+python3.it('runs a Python program on the CPython process runtime, assembled by the real Loader', {}, async () => {
   const model = scriptedModel([
     callTools({ id: 'c1', name: 'run_code', arguments: { code: PROGRAM, description: 'add twice, fail once' } }),
     finalAnswer('The total is 10.'),

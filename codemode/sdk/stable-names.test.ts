@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validSchemaArbitrary } from '../schema/arbitrary.js';
+import { validSchemaArbitrary } from '../schema/test/arbitrary.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { renderPythonSdk } from './python/index.js';
 import { addedLines } from './test/added-lines.js';

@@ -12,6 +12,7 @@ import { snapshotFiles, type RunRecord } from '../snapshot/transcript.js';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { stubValidityCheck } from './stub-validity.js';
 import type { CheckInput } from './types.js';
+import { Host } from '../../test/host-requirements.js';
 
 const LOOKUP: ToolDefinition = {
   name: 'lookup',
@@ -118,18 +119,16 @@ const locals = findInterpreters();
 const python39 = locals.find((i) => i.unicode === '13.0.0' && i.version === '3.9');
 const newer = locals.find((i) => Number(i.version.split('.')[1]) >= 11);
 /**
- * The floor and a newer CPython: local interpreters where both are here; in CI (`CI` set) the runtime
- * images otherwise, so the floor is never skipped there (a missing image fails the tests).
+ * The floor and a newer CPython: local interpreters where both are here, the runtime images otherwise (which
+ * need Docker: without it the tests skip locally and fail under CI).
  */
-const floorPair: PythonInterpreter[] | undefined =
-  python39 !== undefined && newer !== undefined
-    ? [new LocalInterpreter(python39), new LocalInterpreter(newer)]
-    : process.env.CI
-      ? [new ContainerInterpreter('3.9', cpythonImage('3.9').tag), new ContainerInterpreter('3.11', cpythonImage('3.11').tag)]
-      : undefined;
+const local = python39 !== undefined && newer !== undefined;
+const floorPair: PythonInterpreter[] = local
+  ? [new LocalInterpreter(python39), new LocalInterpreter(newer)]
+  : [new ContainerInterpreter('3.9', cpythonImage('3.9').tag), new ContainerInterpreter('3.11', cpythonImage('3.11').tag)];
 
-describe.skipIf(floorPair === undefined)('stub validity around the floor (CPython 3.9 and a 3.11+)', () => {
-  const inventory = Promise.resolve(new InterpreterInventory(floorPair!));
+(await Host.with(...(local ? [] : (['docker'] as const)))).describe('stub validity around the floor (CPython 3.9 and a 3.11+)', () => {
+  const inventory = Promise.resolve(new InterpreterInventory(floorPair));
   afterAll(async () => (await inventory).dispose());
   const check = stubValidityCheck({ inventory: () => inventory });
   // Rendered for 3.11, the Unicode 14.0 letter becomes a bare method name that 3.9 cannot read.

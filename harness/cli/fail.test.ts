@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Host } from '../../test/host-requirements.js';
 import { describeFailure } from './fail.js';
 
 let dir = '';
@@ -13,16 +14,21 @@ afterEach(async () => {
 
 const caught = (promise: Promise<unknown>) => promise.then(() => expect.unreachable('expected a failure'), (error: unknown) => error);
 
+const chattr = await Host.with('chattr');
+
 describe('a failure ends in one line with the path and the fix', () => {
-  it('for file-system errors the machine really raises', async (ctx) => {
+  it('for file-system errors the machine really raises', async () => {
     dir = await mkdtemp(join(tmpdir(), 'concord-fail-'));
     const isDir = describeFailure(await caught(writeFile(dir, 'x')));
     expect(isDir).toEqual({ exit: 2, message: `${dir} is a folder where a file is expected (EISDIR on open)\n  hint: move the folder away or name a file` });
     // Node names no path for some calls: the line still says what and how to fix it.
     expect(describeFailure(await caught(readFile(dir)))).toEqual({ exit: 2, message: 'EISDIR: illegal operation on a directory, read\n  hint: move the folder away or name a file' });
+  });
 
+  chattr.it('for a folder nobody may write to, not even root', {}, async () => {
+    dir = await mkdtemp(join(tmpdir(), 'concord-fail-'));
     await mkdir(join(dir, 'locked'));
-    if (spawnSync('chattr', ['+i', join(dir, 'locked')]).status !== 0) ctx.skip('chattr +i is not available here: no folder can be made unwritable for root');
+    expect(spawnSync('chattr', ['+i', join(dir, 'locked')]).status).toBe(0);
     const denied = describeFailure(await caught(writeFile(join(dir, 'locked', 'x.yaml'), 'x')));
     expect(denied.exit).toBe(1);
     expect(denied.message).toBe(`${join(dir, 'locked', 'x.yaml')} cannot be changed: operation not permitted (EPERM on open)\n  hint: check its permissions and attributes (chattr, chmod), or run from a copy you own`);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeStockProject } from '../test/stock-project.js';
+import { Host } from '../../test/host-requirements.js';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { listPending } from '../snapshot/review.js';
 
@@ -35,10 +36,11 @@ const gate = (...args: string[]) =>
 
 const kept = async () => (await listPending({ snapshotsDir, pendingRoot: join(root, '.concord', 'pending') })).map((e) => [e.path, e.action, e.status, e.stale]).sort();
 
+const chattr = await Host.with('chattr');
+
 describe('a gate whose snapshot write fails', () => {
-  it('ends in one line with the path and the fix (exit 1) and keeps the run’s proposals', { timeout: 300_000 }, async (ctx) => {
-    const locked = immutable(snapshotsDir, true);
-    if (locked.status !== 0) ctx.skip(`chattr +i is not available here, so no folder can be made unwritable for root: ${locked.stderr || locked.error?.message}`);
+  chattr.it('ends in one line with the path and the fix (exit 1) and keeps the run’s proposals', { timeout: 300_000 }, async () => {
+    expect(immutable(snapshotsDir, true).status).toBe(0);
     const result = gate();
     expect(result.stderr).toContain(`concord gate: ${join(snapshotsDir, 'mode-both')} cannot be changed: operation not permitted (EPERM on mkdir)\n  hint: `);
     expect(result.stderr).not.toMatch(/\n\s+at /);

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PythonVersion } from '../../codemode/tools/types.js';
 import { PYTHON_KEYWORDS, pythonNameRules } from '../../codemode/sdk/identifiers/index.js';
+import { Host } from '../../test/host-requirements.js';
 import { findInterpreters, runPythonJson } from './local.js';
 
 const interpreters = findInterpreters();
+const floor = await Host.with('python3.9');
 console.log(`identifier cross-check interpreters: ${interpreters.map((i) => i.version).join(', ') || 'none'}`);
 
 /**
@@ -78,9 +80,7 @@ describe('agreement with real interpreters', () => {
   }
 
   const python39 = interpreters.find((i) => i.version === '3.9');
-  // Locally a missing python3.9 skips this; in CI (`CI` set) the floor must be there, so it fails instead.
-  it.skipIf(!python39 && !process.env.CI)('floor 3.9: names built from newer letters are not bare, and python3.9 refuses them', () => {
-    expect(python39, 'CI must provide a local python3.9 (the floor): install it or put it on PATH').toBeDefined();
+  floor.it('floor 3.9: names built from newer letters are not bare, and python3.9 refuses them', {}, () => {
     const rules = pythonNameRules('3.9');
     const newest = pythonNameRules('3.15');
     const newer: string[] = [];

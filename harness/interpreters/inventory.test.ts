@@ -4,6 +4,7 @@ import { ContainerInterpreter, containerInterpreters } from './container.js';
 import { InterpreterInventory } from './inventory.js';
 import { findInterpreters, LocalInterpreter } from './local.js';
 import type { CompileReport, PythonInterpreter } from './types.js';
+import { Host } from '../../test/host-requirements.js';
 
 const BROKEN = 'class Tools:\n    async def look(self, args: dict) -> dict\n        ...\n';
 const VALID = 'x: int = 1\n';
@@ -23,8 +24,9 @@ function counted(interpreter: PythonInterpreter): PythonInterpreter & { batches:
 }
 
 const locals = findInterpreters();
+const floor = await Host.with('python3.9');
 
-describe.skipIf(locals.length === 0)('local interpreters', () => {
+(await Host.with('python3')).describe('local interpreters', () => {
   it('are found once per minor version, oldest first, with their Unicode version', () => {
     const versions = locals.map((l) => l.version);
     expect(new Set(versions).size).toBe(versions.length);
@@ -45,10 +47,8 @@ describe.skipIf(locals.length === 0)('local interpreters', () => {
     expect(interpreter.batches).toEqual([[VALID, BROKEN], ['y = 2\n']]);
   });
 
-  it('reject a name past the interpreter Unicode tables', async () => {
-    const old = locals.find((l) => l.unicode === '13.0.0');
-    if (old === undefined) return;
-    const report = await new LocalInterpreter(old).compile([PAST_3_9]);
+  floor.it('reject a name past the interpreter Unicode tables', {}, async () => {
+    const report = await new LocalInterpreter(locals.find((l) => l.version === '3.9')!).compile([PAST_3_9]);
     expect(report.results[0]).toMatchObject({ ok: false, name: 'SyntaxError', line: 1 });
   });
 });
@@ -61,7 +61,7 @@ async function runningCompileContainers(): Promise<string[]> {
   return list.map((c) => c.Id);
 }
 
-describe.skipIf(containers.interpreters.length === 0)(`container interpreters (${containers.absent.join('; ') || 'Docker answers'})`, () => {
+(await Host.with('docker')).describe('container interpreters', () => {
   const floor = containers.interpreters[0]!;
   afterAll(() => floor.dispose());
 

@@ -1,12 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { PythonVersion } from '../../codemode/tools/types.js';
 import { pythonNameRules } from '../../codemode/sdk/identifiers/index.js';
 import { pythonStringLiteral } from '../../codemode/sdk/python/escape.js';
 import { renderPythonSdk } from '../../codemode/sdk/python/index.js';
+import { Host } from '../../test/host-requirements.js';
 import { findInterpreters, runPythonJson } from './local.js';
 import { HOSTILE_NAMES, HOSTILE_TEXT, hostileToolSet, NEWER_THAN_13, obj, randomToolSets } from './test/tool-sets.js';
 
 const interpreters = findInterpreters();
+const python = await Host.with('python3');
+const floor = await Host.with('python3.9');
 console.log(`python SDK compiled with: ${interpreters.map((i) => i.executable).join(', ') || 'no interpreter found'}`);
 
 function floorFor(version: string): PythonVersion {
@@ -57,7 +60,7 @@ interface Inspection {
   keys?: string[][];
 }
 
-describe.skipIf(interpreters.length === 0)('the Python SDK compiles on every interpreter here', () => {
+python.describe('the Python SDK compiles on every interpreter here', () => {
   const hostile = hostileToolSet();
   const random = randomToolSets(60);
 
@@ -100,9 +103,7 @@ describe.skipIf(interpreters.length === 0)('the Python SDK compiles on every int
   }
 
   const python39 = interpreters.find((i) => i.version === '3.9');
-  // Locally a missing python3.9 skips this; in CI (`CI` set) the floor must be there, so it fails instead.
-  it.skipIf(!python39 && !process.env.CI)('floor 3.9: names from newer Unicode are never bare, so python3.9 compiles the block', () => {
-    expect(python39, 'CI must provide a local python3.9 (the floor): install it or put it on PATH').toBeDefined();
+  floor.it('floor 3.9: names from newer Unicode are never bare, so python3.9 compiles the block', {}, () => {
     const text = renderPythonSdk(NEWER_THAN_13.map((char) => ({ name: `x${char}`, description: '', parameters: obj({ [`y${char}`]: { type: 'string' } }) })));
     for (const char of NEWER_THAN_13) {
       expect(text).toContain(`# await tools[${pythonStringLiteral(`x${char}`)}]`);
@@ -116,7 +117,7 @@ describe.skipIf(interpreters.length === 0)('the Python SDK compiles on every int
   });
 });
 
-describe.skipIf(interpreters.length === 0)('string literals read back exactly', () => {
+python.describe('string literals read back exactly', () => {
   it('every awkward value survives pythonStringLiteral → ast.literal_eval', () => {
     const values = [...HOSTILE_TEXT, ...HOSTILE_NAMES, '\ud83d', '\ude00x', 'a\ud83d\ude00b'];
     const interpreter = interpreters.at(-1)!;

@@ -2,19 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
-import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
+import { afterAll, expect, it } from 'vitest';
+import { Host } from '../../test/host-requirements.js';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { stockScenario, writeStockProject } from '../test/stock-project.js';
-
-const reason = await containerUnavailable(CPYTHON_DEFAULTS.image);
-if (reason) console.warn(`reaper test skipped: ${reason}`);
 
 let root = '';
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-describe.skipIf(reason !== undefined)('containers without a reaper', () => {
+(await Host.with('docker')).describe('containers without a reaper', () => {
   // A user's shell does not set TESTCONTAINERS_RYUK_DISABLED. The loader restores the environment it found at
   // import on every boot, so the stub-check containers, started after a pair's app booted, must still see it.
   it('compile the stubs in the runtime images when the variable is not set in the environment', { timeout: 300_000 }, async () => {

@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { containerInterpreters } from '../interpreters/container.js';
-import { findInterpreters } from '../interpreters/local.js';
+import { Host } from '../../test/host-requirements.js';
 import { plantedCopy, type Plant } from './test/planted-copy.js';
 
 /**
@@ -29,7 +28,7 @@ async function blessedGate(plants: readonly Plant[], runtimes: readonly string[]
 }
 
 const CLASS_NAMES = 'dist/codemode/sdk/python/class-names.js';
-const has39 = findInterpreters().some((i) => i.version === '3.9') || (await containerInterpreters()).interpreters.some((i) => i.version === '3.9');
+const python39 = await Host.with('python3.9');
 
 describe('renderer regressions blessed with --update=all', () => {
   it('the unplanted copy passes, so every failure below is the plant', { timeout: 300_000 }, async () => {
@@ -54,7 +53,7 @@ describe('renderer regressions blessed with --update=all', () => {
     expect(run.stdout, run.stderr).toMatch(/declared names collide: .*가Args.* are one name after NFKC/u);
   });
 
-  it.skipIf(!has39)('fails when __peg_parser__ is no longer a keyword, naming the tool, CPython 3.9, line and column', { timeout: 300_000 }, async () => {
+  python39.it('fails when __peg_parser__ is no longer a keyword, naming the tool, CPython 3.9, line and column', { timeout: 300_000 }, async () => {
     // The reference keeps every dunder out of class bodies as well; that guard goes too, or it alone would hide the keyword.
     const run = await blessedGate(
       [

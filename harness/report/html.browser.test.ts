@@ -1,18 +1,13 @@
-import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { CHROMIUM, Host } from '../../test/host-requirements.js';
 import { packageRoot, sourceAsset } from '../../runtimes/seam/package-root.js';
 import { runGate } from '../gate/gate.js';
 import { htmlReportPath } from './write.js';
-
-/** Debian's Chromium; `.ci/run` installs it. */
-const CHROMIUM = '/usr/bin/chromium';
-const missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
-if (missing) console.warn(`HTML report browser test skipped: ${missing}`);
 
 const scratch: string[] = [];
 let browser: Browser | undefined;
@@ -21,7 +16,7 @@ afterAll(async () => {
   await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-describe.skipIf(missing !== undefined)('the HTML report in a real browser', () => {
+(await Host.with('chromium')).describe('the HTML report in a real browser', () => {
   it('opens from disk with no console error and no network request; a failing pair shows its diff', { timeout: 300_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'concord-html-'));
     scratch.push(dir);

@@ -5,6 +5,7 @@ import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { InterpreterInventory } from '../interpreters/inventory.js';
 import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
+import { Host } from '../../test/host-requirements.js';
 import { formatSkew } from './format.js';
 import { floorInterpreterOf, measureSkew } from './probe.js';
 import { appSource, committedScenario, unpinned } from './test/apps.js';
@@ -23,9 +24,9 @@ describe('the floor interpreter', () => {
   });
 });
 
-const python39 = findInterpreters().find((i) => i.version === '3.9' && i.unicode === '13.0.0');
+const python39 = findInterpreters().find((i) => i.version === '3.9');
 
-describe.skipIf(python39 === undefined)('measuring the skew of the project app against a local CPython 3.9', () => {
+(await Host.with('python3.9')).describe('measuring the skew of the project app against a local CPython 3.9', () => {
   const inventory = new InterpreterInventory([new LocalInterpreter(python39!)]);
   afterAll(() => inventory.dispose());
 

@@ -2,10 +2,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import { InterpreterInventory } from '../interpreters/inventory.js';
 import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
+import { Host } from '../../test/host-requirements.js';
 import { rendererFloorFindings } from './renderer-floor.js';
 import { committedScenario, onPython, unpinned } from './test/apps.js';
 
-const python39 = findInterpreters().find((i) => i.version === '3.9' && i.unicode === '13.0.0');
+const python39 = await Host.with('python3.9');
 const local = findInterpreters().map((i) => new LocalInterpreter(i));
 const inventory = new InterpreterInventory(local);
 
@@ -29,7 +30,7 @@ describe('the renderer floor, through the project app', () => {
     expect(bare!.message).toMatch(/^mode-both \(\S+mode-both\.yml, on python\): the Python renderer is not pinned to the floor 3\.9: it writes (\S+_unicode_\d+_\d+ \(line \d+, column 15\), ){4}\S+_unicode_\d+_\d+ \(line \d+, column 15\) of tools-sdk\.py as bare methods, which CPython 3\.9 \(Unicode 13\.0\.0\) cannot read/);
   });
 
-  it.skipIf(python39 === undefined)('names the floor interpreter that rejects the unpinned SDK, with line and column', { timeout: 120_000 }, async () => {
+  python39.it('names the floor interpreter that rejects the unpinned SDK, with line and column', { timeout: 120_000 }, async () => {
     const scenario = unpinned(await committedScenario('mode-both'));
     const { findings } = await rendererFloorFindings([onPython(scenario)], '3.9', async () => inventory);
     const rejected = findings.find((f) => f.message.includes('local 3.9'));

@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { Host } from '../../test/host-requirements.js';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { writePending } from './pending.js';
 import { listPending } from './review.js';
@@ -13,7 +14,6 @@ let root = '';
 afterEach(() => rm(root, { recursive: true, force: true }));
 
 const PROMPT = '[a]ccept [r]eject [s]kip, A/R/S for all that remain, [d]iff, [q]uit, [?] help';
-const noScript = spawnSync('script', ['--version']).status !== 0 ? 'no `script` command (util-linux) to give the review a terminal' : undefined;
 
 /** A project whose snapshots demo/python/<name> each have a pending change of their own. */
 async function project(changes: Record<string, [committed: string, proposed: string]>) {
@@ -59,7 +59,7 @@ function review() {
   return { exit, waitFor, press, count, output: () => output };
 }
 
-describe.skipIf(noScript)(`review on a terminal${noScript ? ` (skipped: ${noScript})` : ''}`, () => {
+(await Host.with('script')).describe('review on a terminal', () => {
   it('takes single keys: ? shows the keys, an unknown key says so, a accepts, r rejects, q quits leaving the rest pending', { timeout: 60_000 }, async () => {
     const { file, pending } = await project({ 'a.yaml': ['a old\n', 'a new\n'], 'b.yaml': ['b old\n', 'b new\n'], 'c.yaml': ['c old\n', 'c new\n'], 'd.yaml': ['d old\n', 'd new\n'] });
     const session = review();

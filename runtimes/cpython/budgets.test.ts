@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunResult } from '../seam/types.js';
-import { describeNeeding } from '../test/host-requirements.js';
-import { processContainment } from './process-launcher.js';
+import { Host } from '../../test/host-requirements.js';
 import { createCpythonRuntime, type CpythonRuntime } from './runtime.js';
 import { fixtureTools } from './test/fixtures.js';
 
@@ -9,8 +8,6 @@ import { fixtureTools } from './test/fixtures.js';
  * Budgets of a whole `python-process` run, not of one of its processes: memory of every process it starts
  * together (a memory cgroup per run), and bytes kept in its folder (a private tmpfs per run).
  */
-
-const containment = processContainment();
 
 /** Forks `children` processes that each fill `mb` MB and hold it; returns how many got there. */
 function forkedHoarders(children: number, mb: number): string {
@@ -36,8 +33,7 @@ function forkedHoarders(children: number, mb: number): string {
   ].join('\n');
 }
 
-describeNeeding(
-  containment.memoryCgroup === undefined ? `no memory cgroup for runs: ${containment.notIsolated.join('; ')}` : undefined,
+(await Host.with('root', 'memory cgroup')).describe(
   'python-process: one memory budget for all the processes of a run',
   () => {
     let runtime: CpythonRuntime;
@@ -84,8 +80,7 @@ function writeFiles(files: number, bytes: number, catchErrors = false): string {
 
 const MB = 1024 * 1024;
 
-describeNeeding(
-  containment.namespaces === undefined ? `runs have no mount namespace for a private folder: ${containment.notIsolated.join('; ')}` : undefined,
+(await Host.with('root', 'unshare')).describe(
   'python-process: a byte budget for what a run keeps in its folder',
   () => {
     let runtime: CpythonRuntime;

@@ -1,28 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Host } from '../../test/host-requirements.js';
 import { describeConformance } from '../seam/conformance.js';
 import type { RunResult } from '../seam/types.js';
-import { containerUnavailable } from './container-launcher.js';
 import { CPYTHON_IMAGES } from './images.js';
 import { createCpythonRuntime, type CpythonRuntime } from './runtime.js';
 import { fixtureTools, PEERS_PROGRAM, PEERS_PROGRAM_ANSWERS } from './test/fixtures.js';
 
-// Decided before the suites are declared, so a missing engine or image shows as a named skip.
-const unavailable = new Map<string, string | undefined>();
-for (const image of CPYTHON_IMAGES) unavailable.set(image.tag, await containerUnavailable(image.tag));
+const docker = await Host.with('docker');
 
-for (const image of CPYTHON_IMAGES) {
-  const skip = unavailable.get(image.tag) ?? false;
-  describeConformance(
-    `cpython ${image.python} container`,
-    (limits) => createCpythonRuntime({ isolation: 'container', image: image.tag, fallback: 'error', ...limits }),
-    { skip },
-  );
-}
+docker.describe('cpython containers', () => {
+  for (const image of CPYTHON_IMAGES) {
+    describeConformance(`cpython ${image.python} container`, (limits) => createCpythonRuntime({ isolation: 'container', image: image.tag, fallback: 'error', ...limits }));
+  }
+});
 
 const floor = CPYTHON_IMAGES[0]!;
-const floorSkip = unavailable.get(floor.tag);
 
-describe.skipIf(floorSkip !== undefined)(`cpython container isolation: hostile programs (${floorSkip ?? floor.tag})`, () => {
+docker.describe(`cpython container isolation: hostile programs (${floor.tag})`, () => {
   let runtime: CpythonRuntime;
   const run = (program: string, timeoutMs?: number): Promise<RunResult> =>
     runtime.run({ program, bindings: fixtureTools(), ...(timeoutMs === undefined ? {} : { timeoutMs }) });

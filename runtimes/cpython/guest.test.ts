@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { Host } from '../../test/host-requirements.js';
 import { GuestServer } from './guest-server.js';
 import { launchProcessGuest } from './process-launcher.js';
 import { fixtureTools } from './test/fixtures.js';
 
-/** pyenv interpreters from the floor (3.9) up, when this machine has them; never required. */
+/** pyenv interpreters from the floor (3.9) up. */
 function pyenvInterpreters(): string[] {
   let root: string;
   try {
@@ -31,7 +32,7 @@ const interpreters = pyenvInterpreters();
 const settings = { timeoutMs: 20_000, outputLimitBytes: 100_000, limits: { memoryBytes: 512 * 1024 * 1024 } };
 
 // Benign programs only: these interpreters live under a private home, so the server keeps the host's user.
-describe.skipIf(interpreters.length === 0)(`the guest on every local CPython (${interpreters.length} found with pyenv)`, () => {
+(await Host.with('pyenv')).describe(`the guest on every local CPython (${interpreters.length} found with pyenv)`, () => {
   const servers: GuestServer[] = [];
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.kill()));

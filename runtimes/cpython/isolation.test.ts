@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BindingFunction, BindingNamespace, JsonValue, RunResult } from '../seam/types.js';
-import { describeNeeding } from '../test/host-requirements.js';
+import { Host } from '../../test/host-requirements.js';
 import { processContainment } from './process-launcher.js';
 import { createCpythonRuntime, type CpythonRuntime } from './runtime.js';
 import { fixtureTools } from './test/fixtures.js';
@@ -15,8 +15,6 @@ import { fixtureTools } from './test/fixtures.js';
  */
 
 const containment = processContainment();
-const skipUids = containment.runUids === undefined ? `runs do not get uids of their own: ${containment.notIsolated.join('; ')}` : undefined;
-const skipNamespaces = containment.namespaces === undefined ? `no namespaces: ${containment.notIsolated.join('; ')}` : undefined;
 
 /** Tools for two concurrent runs: `report(args)` hands `args` to the test and waits until `release()`. */
 function rendezvous(): { bindings: BindingNamespace[]; reported: Promise<JsonValue>; release: () => void } {
@@ -36,7 +34,7 @@ function rendezvous(): { bindings: BindingNamespace[]; reported: Promise<JsonVal
   return { bindings: [{ name: 'tools', functions, errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } }], reported, release };
 }
 
-describeNeeding(skipUids, `python-process runs cannot touch each other (${containment.reason})`, () => {
+(await Host.with('root')).describe(`python-process runs cannot touch each other (${containment.reason})`, () => {
   let first: CpythonRuntime;
   let second: CpythonRuntime;
   const runOn = (runtime: CpythonRuntime, program: string): Promise<RunResult> =>
@@ -143,7 +141,7 @@ describeNeeding(skipUids, `python-process runs cannot touch each other (${contai
   });
 });
 
-describeNeeding(skipNamespaces, 'python-process runs have no network and no shared /tmp', () => {
+(await Host.with('root', 'unshare')).describe('python-process runs have no network and no shared /tmp', () => {
   let runtime: CpythonRuntime;
   let server: Server;
   let port = 0;

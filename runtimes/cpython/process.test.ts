@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeConformance } from '../seam/conformance.js';
 import type { RunResult } from '../seam/types.js';
-import { inCi } from '../test/host-requirements.js';
+import { Host } from '../../test/host-requirements.js';
 import { processContainment } from './process-launcher.js';
 import { createCpythonRuntime, type CpythonRuntime } from './runtime.js';
 import { fixtureTools } from './test/fixtures.js';
@@ -9,6 +9,7 @@ import { fixtureTools } from './test/fixtures.js';
 describeConformance('cpython process', (limits) => createCpythonRuntime({ isolation: 'process', ...limits }));
 
 const containment = processContainment();
+const asRoot = await Host.with('root');
 
 describe('cpython process isolation: hostile programs', () => {
   let runtime: CpythonRuntime;
@@ -56,7 +57,7 @@ describe('cpython process isolation: hostile programs', () => {
     await expectCleanNextRun();
   });
 
-  it.skipIf(containment.runUids === undefined && !inCi())(`contains a fork bomb (${containment.reason})`, async () => {
+  asRoot.it(`contains a fork bomb (${containment.reason})`, {}, async () => {
     const bomb = 'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass';
     expect((await run(bomb, 2_000)).error?.kind).toBe('timeout');
     // Leftover bomb processes would still count against the process limit and make this fork fail.
@@ -132,7 +133,7 @@ describe('cpython process isolation: hostile programs', () => {
     expect((await run('import json\nreturn [len([1]), json.dumps(1)]')).value).toEqual([1, '1']);
   });
 
-  it.skipIf(containment.runUids === undefined && !inCi())('runs each program under a uid of its own from the reserved range', async () => {
+  asRoot.it('runs each program under a uid of its own from the reserved range', {}, async () => {
     const ids = (await run('import os\nreturn [os.getuid(), os.getgid(), os.getgroups()]')).value as [number, number, number[]];
     const again = (await run('import os\nreturn os.getuid()')).value as number;
     expect(ids[0]).toBeGreaterThanOrEqual(containment.runUids!.first);

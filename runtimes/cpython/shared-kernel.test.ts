@@ -2,8 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { JsonValue, RunResult } from '../seam/types.js';
-import { describeNeeding } from '../test/host-requirements.js';
-import { processContainment } from './process-launcher.js';
+import { Host } from '../../test/host-requirements.js';
 import { createCpythonRuntime, type CpythonRuntime } from './runtime.js';
 import { fixtureTools } from './test/fixtures.js';
 
@@ -13,9 +12,6 @@ import { fixtureTools } from './test/fixtures.js';
  * PID and mount namespaces of its own, and each run a fresh IPC namespace.
  */
 
-const containment = processContainment();
-const missing =
-  containment.runUids === undefined || containment.namespaces === undefined ? `runs are not in namespaces of their own: ${containment.notIsolated.join('; ')}` : undefined;
 
 /** Python with `libc` bound and `IPC_CREAT` defined, for SysV IPC calls through ctypes. */
 const IPC_PRELUDE = [
@@ -64,7 +60,7 @@ function lookForObjects(key: number, length: number): string {
   ].join('\n');
 }
 
-describeNeeding(missing, 'python-process runs share no SysV IPC object', () => {
+(await Host.with('root', 'unshare')).describe('python-process runs share no SysV IPC object', () => {
   let first: CpythonRuntime;
   let second: CpythonRuntime;
   const key = randomInt(0x10000, 0x7fffffff);

@@ -1,12 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { containerUnavailable } from '../cpython/container-launcher.js';
+import { expect, it } from 'vitest';
+import { Host } from '../../test/host-requirements.js';
 import { CPYTHON_DEFAULTS } from '../cpython/runtime.js';
 import { requireLocalImage } from './local-image.js';
 
-const reason = await containerUnavailable(CPYTHON_DEFAULTS.image);
-if (reason) console.warn(`local-image tests skipped: ${reason}`);
-
-describe.skipIf(reason !== undefined)('images are local, never pulled', () => {
+(await Host.with('docker')).describe('images are local, never pulled', () => {
   it('accepts a built runtime image', async () => {
     await expect(requireLocalImage(CPYTHON_DEFAULTS.image)).resolves.toBeUndefined();
   });

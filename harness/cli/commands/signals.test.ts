@@ -2,7 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, type TestContext } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { Host } from '../../../test/host-requirements.js';
 import { CPYTHON_DEFAULTS } from '../../../runtimes/cpython/runtime.js';
 import { builtModule, sourceAsset } from '../../../runtimes/seam/package-root.js';
 
@@ -27,15 +28,6 @@ script:
         python: "import time\\ntime.sleep(60)\\nreturn 1"
   - final: Done.
 `;
-
-/** Why no container test can run here, or undefined. */
-function dockerMissing(): string | undefined {
-  const info = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8', timeout: 20_000 });
-  if (info.status !== 0) return `no Docker engine answers (docker info: ${(info.stderr || info.error?.message || '').trim().split('\n')[0]})`;
-  const image = spawnSync('docker', ['image', 'inspect', CPYTHON_DEFAULTS.image], { encoding: 'utf8', timeout: 20_000 });
-  if (image.status !== 0) return `the Docker engine has no image ${CPYTHON_DEFAULTS.image} yet (npm run provision builds it)`;
-  return undefined;
-}
 
 const containersOf = (pid: number) =>
   spawnSync('docker', ['ps', '-aq', '--filter', `label=org.concord.host-pid=${pid}`], { encoding: 'utf8' })
@@ -75,12 +67,7 @@ afterEach(async () => {
 });
 
 /** Starts `concord <args>` and waits until its runtime container runs and its temp folders exist. */
-async function startWithContainer(ctx: TestContext, ...args: string[]): Promise<{ child: ChildProcess; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; output: () => string }> {
-  const missing = dockerMissing();
-  if (missing) {
-    console.log(`signal tests skipped: ${missing}`);
-    ctx.skip(missing);
-  }
+async function startWithContainer(...args: string[]): Promise<{ child: ChildProcess; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; output: () => string }> {
   let output = '';
   child = spawn(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], { env: { ...process.env, CI: '', TMPDIR: temp }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d: Buffer) => (output += d));
@@ -97,9 +84,9 @@ async function startWithContainer(ctx: TestContext, ...args: string[]): Promise<
   return { child: started, exit, output: () => output };
 }
 
-describe('signals end concord cleanly', () => {
-  it('SIGINT to a real gate running a container scenario: exit 130, no container or temp folder left within 15 s', { timeout: 180_000 }, async (ctx) => {
-    const { child, exit, output } = await startWithContainer(ctx, 'gate', '--root', join(work, 'project'));
+(await Host.with('docker')).describe('signals end concord cleanly', () => {
+  it('SIGINT to a real gate running a container scenario: exit 130, no container or temp folder left within 15 s', { timeout: 180_000 }, async () => {
+    const { child, exit, output } = await startWithContainer('gate', '--root', join(work, 'project'));
     expect((await tempFolders(temp)).some((n) => n.startsWith('concord-assembly-'))).toBe(true);
     const sent = Date.now();
     child.kill('SIGINT');
@@ -110,17 +97,17 @@ describe('signals end concord cleanly', () => {
     expect(output()).not.toMatch(/\n\s+at /);
   });
 
-  it('SIGTERM to `concord run` on python-container: exit 143, its container gone', { timeout: 180_000 }, async (ctx) => {
+  it('SIGTERM to `concord run` on python-container: exit 143, its container gone', { timeout: 180_000 }, async () => {
     const program = join(work, 'sleep.py');
     await writeFile(program, 'import time\ntime.sleep(60)\nreturn 1\n');
-    const { child, exit } = await startWithContainer(ctx, 'run', program, '--runtime', 'python-container', '--timeout-ms', '120000');
+    const { child, exit } = await startWithContainer('run', program, '--runtime', 'python-container', '--timeout-ms', '120000');
     child.kill('SIGTERM');
     expect(await exit).toEqual({ code: 143, signal: null });
     await until('no container and no temp folder left', 15, async () => (containersOf(child.pid!).length === 0 && (await tempFolders(temp)).length === 0 ? true : undefined));
   });
 
-  it('kill -9 of the gate: every container it started ends by itself within 15 s', { timeout: 180_000 }, async (ctx) => {
-    const { child, exit } = await startWithContainer(ctx, 'gate', '--root', join(work, 'project'));
+  it('kill -9 of the gate: every container it started ends by itself within 15 s', { timeout: 180_000 }, async () => {
+    const { child, exit } = await startWithContainer('gate', '--root', join(work, 'project'));
     const sent = Date.now();
     child.kill('SIGKILL');
     expect(await exit).toEqual({ code: null, signal: 'SIGKILL' });
@@ -128,9 +115,7 @@ describe('signals end concord cleanly', () => {
     console.log(`gate after SIGKILL: containers gone ${Date.now() - sent} ms after the kill`);
   });
 
-  it('kill -9 of a host compiling stubs in a container: that container ends by itself within 15 s', { timeout: 180_000 }, async (ctx) => {
-    const missing = dockerMissing();
-    if (missing) ctx.skip(missing);
+  it('kill -9 of a host compiling stubs in a container: that container ends by itself within 15 s', { timeout: 180_000 }, async () => {
     const script = `
       const { ContainerInterpreter } = await import(${JSON.stringify(builtModule('harness/interpreters/container.ts'))});
       const interpreter = new ContainerInterpreter('3.9', ${JSON.stringify(CPYTHON_DEFAULTS.image)});

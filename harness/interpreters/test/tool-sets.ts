@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { toolSetArbitrary } from '../../../codemode/schema/arbitrary.js';
+import { toolSetArbitrary } from '../../../codemode/schema/test/arbitrary.js';
 import { listChain, objectChain, oneOfChain } from '../../../codemode/schema/deep-schemas.js';
 import type { ToolDefinition } from '../../../codemode/tools/types.js';
 
