@@ -3,62 +3,65 @@ import type { Finding } from '../checks/types.js';
 import { isFailing as failing, STATUS_MARK, type PairStatus } from '../gate/report.js';
 import type { TextDiff } from '../text/diff.js';
 import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
+import { createHash } from 'node:crypto';
+import { html, trusted, type Html } from './html-template.js';
 import type { ReportInput, ReportPair } from './markdown.js';
 import { sdkCost, sdkDelta } from './sdk-cost.js';
 
 /**
  * `.concord/report.html`: one self-contained page (no network, no external file) that a reviewer opens from
  * disk or as a CI artifact. Everything is readable without color (every status is also a word and a mark),
- * and every control is a button or a link, so the keyboard reaches all of it.
+ * and every control is a button or a link, so the keyboard reaches all of it. Every value goes through the
+ * `html` tag (escaped by construction), and the page's only style sheet and script are allowed by their
+ * hashes: an injected element could run nothing.
  */
 
 const STUB_MARK = { ok: '✓ compiles, imports', rejected: '✗ does not compile', 'import-failed': '✗ fails on import', unavailable: '? could not run' } as const;
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-const idOf = (pair: { scenario: string; runtime: string }) => `pair-${pair.scenario}-${pair.runtime}`.replace(/[^\w-]/g, '_');
+const idOf = (pair: { scenario: string; runtime: string }) => `pair-${String(pair.scenario)}-${String(pair.runtime)}`.replace(/[^\w-]/g, '_');
+const mark = (status: string) => (Object.hasOwn(STATUS_MARK, status) ? STATUS_MARK[status as PairStatus] : '');
 
-function matrix(input: ReportInput): string {
+function matrix(input: ReportInput): Html {
   const scenarios = [...new Set(input.pairs.map((p) => p.scenario))];
   const runtimes = [...new Set(input.pairs.map((p) => p.runtime))];
-  const head = `<tr><th scope="col">scenario</th>${runtimes.map((r) => `<th scope="col">${escape(r)}</th>`).join('')}</tr>`;
+  const head = html`<tr><th scope="col">scenario</th>${runtimes.map((r) => html`<th scope="col">${r}</th>`)}</tr>`;
   const rows = scenarios.map((scenario) => {
     const cells = runtimes.map((runtime) => {
       const pair = input.pairs.find((p) => p.scenario === scenario && p.runtime === runtime);
-      if (!pair) return '<td></td>';
-      return `<td class="status ${escape(pair.status)}"><a href="#${idOf(pair)}" data-open="${idOf(pair)}">${STATUS_MARK[pair.status as PairStatus] ?? ''} ${escape(pair.status)}</a></td>`;
+      if (!pair) return html`<td></td>`;
+      return html`<td class="status ${pair.status}"><a href="#${idOf(pair)}" data-open="${idOf(pair)}">${mark(pair.status)} ${pair.status}</a></td>`;
     });
-    return `<tr><th scope="row">${escape(scenario)}</th>${cells.join('')}</tr>`;
+    return html`<tr><th scope="row">${scenario}</th>${cells}</tr>`;
   });
-  return `<table class="matrix"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>`;
+  return html`<table class="matrix"><thead>${head}</thead><tbody>${rows}</tbody></table>`;
 }
 
-function counts(pairs: readonly ReportPair[]): string {
+function counts(pairs: readonly ReportPair[]): Html[] {
   const statuses = [...new Set(pairs.map((p) => p.status))];
-  return statuses.map((s) => `<span class="count ${escape(s)}">${STATUS_MARK[s as PairStatus] ?? ''} ${pairs.filter((p) => p.status === s).length} ${escape(s)}</span>`).join(' ');
+  return statuses.map((s) => html`<span class="count ${s}">${mark(s)} ${pairs.filter((p) => p.status === s).length} ${s}</span> `);
 }
 
 /** A changed line pair with just the changed words marked. */
-function wordPair(before: string, after: string): string[] {
+function wordPair(before: string, after: string): Html[] {
   const parts = diffWordsWithSpace(before, after);
-  const side = (keep: 'removed' | 'added', tag: string) =>
+  const side = (keep: 'removed' | 'added') =>
     parts
       .filter((p) => !(keep === 'removed' ? p.added : p.removed))
-      .map((p) => ((keep === 'removed' ? p.removed : p.added) ? `<${tag}>${escape(p.value)}</${tag}>` : escape(p.value)))
-      .join('');
-  return [`<span class="line del">-${side('removed', 'del')}</span>`, `<span class="line ins">+${side('added', 'ins')}</span>`];
+      .map((p) => ((keep === 'removed' ? p.removed : p.added) ? (keep === 'removed' ? html`<del>${p.value}</del>` : html`<ins>${p.value}</ins>`) : html`${p.value}`));
+  return [html`<span class="line del">-${side('removed')}</span>`, html`<span class="line ins">+${side('added')}</span>`];
 }
 
-function diffBlock(diff: TextDiff): string {
-  const lines: string[] = [`<span class="line head">--- ${escape(diff.labels.before)}</span>`, `<span class="line head">+++ ${escape(diff.labels.after)}</span>`];
+function diffBlock(diff: TextDiff): Html {
+  const lines: Html[] = [html`<span class="line head">--- ${diff.labels.before}</span>`, html`<span class="line head">+++ ${diff.labels.after}</span>`];
   for (const hunk of diff.hunks) {
-    lines.push(`<span class="line hunk">@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</span>`);
+    lines.push(html`<span class="line hunk">@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</span>`);
     let removed: string[] = [];
     let added: string[] = [];
     const flush = () => {
       const paired = Math.min(removed.length, added.length);
       for (let i = 0; i < paired; i++) lines.push(...wordPair(removed[i]!, added[i]!));
-      for (const line of removed.slice(paired)) lines.push(`<span class="line del">-${escape(line)}</span>`);
-      for (const line of added.slice(paired)) lines.push(`<span class="line ins">+${escape(line)}</span>`);
+      for (const line of removed.slice(paired)) lines.push(html`<span class="line del">-${line}</span>`);
+      for (const line of added.slice(paired)) lines.push(html`<span class="line ins">+${line}</span>`);
       removed = [];
       added = [];
     };
@@ -67,46 +70,44 @@ function diffBlock(diff: TextDiff): string {
       else if (line.startsWith('+')) added.push(line.slice(1));
       else {
         flush();
-        if (!line.startsWith('\\')) lines.push(`<span class="line">${escape(line)}</span>`);
+        if (!line.startsWith('\\')) lines.push(html`<span class="line">${line}</span>`);
       }
     }
     flush();
   }
-  return `<pre class="diff">${lines.join('')}</pre>`;
+  return html`<pre class="diff">${lines}</pre>`;
 }
 
-function findingItem(f: Finding): string {
-  return `<li><strong>${escape(f.severity)}</strong> <code>${escape(f.check)}</code>: <pre class="message">${escape(f.message)}</pre></li>`;
+function findingItem(f: Finding): Html {
+  return html`<li><strong>${f.severity}</strong> <code>${f.check}</code>: <pre class="message">${f.message}</pre></li>`;
 }
 
 /** Each distinct change once, with the files that share it; pairs link here instead of repeating the diff. */
-function changesSection(groups: readonly ChangeGroup[]): string {
+function changesSection(groups: readonly ChangeGroup[]): Html | string {
   if (groups.length === 0) return '';
   const files = groups.reduce((n, g) => n + g.paths.length, 0);
   const items = groups.map(
-    (g) => `<section class="change" id="change-${g.number}"><h3>change ${g.number}: ${escape(groupHeading(g))}</h3>${g.diff ? diffBlock(g.diff) : g.members[0]?.proposed !== undefined ? `<pre>${escape(g.members[0].proposed)}</pre>` : ''}</section>`,
+    (g) =>
+      html`<section class="change" id="change-${g.number}"><h3>change ${g.number}: ${groupHeading(g)}</h3>${g.diff ? diffBlock(g.diff) : g.members[0]?.proposed !== undefined ? html`<pre>${g.members[0].proposed}</pre>` : ''}</section>`,
   );
-  return `<section><h2>Changes</h2><p>${groups.length} distinct change(s) in ${files} file(s); each is shown once.</p>${items.join('')}</section>`;
+  return html`<section><h2>Changes</h2><p>${groups.length} distinct change(s) in ${files} file(s); each is shown once.</p>${items}</section>`;
 }
 
-function pairSection(pair: ReportPair, groupOf: ReadonlyMap<string, ChangeGroup>): string {
+function pairSection(pair: ReportPair, groupOf: ReadonlyMap<string, ChangeGroup>): Html {
   const times = pair.times ? Object.entries(pair.times).map(([phase, ms]) => `${phase} ${Math.round(ms)} ms`).join(' · ') : '';
   const changed = (pair.verdicts ?? []).filter((v) => v.status !== 'same');
   const body = [
-    times ? `<p class="times">${escape(times)}</p>` : '',
-    pair.reason ? `<pre class="message">${escape(pair.reason)}</pre>` : '',
-    pair.findings.length > 0 ? `<ul class="findings">${pair.findings.map(findingItem).join('')}</ul>` : '',
+    times ? html`<p class="times">${times}</p>` : '',
+    pair.reason ? html`<pre class="message">${pair.reason}</pre>` : '',
+    pair.findings.length > 0 ? html`<ul class="findings">${pair.findings.map(findingItem)}</ul>` : '',
     ...changed.map((v) => {
       const group = groupOf.get(v.path);
-      if (group) return `<h4>${escape(v.status)}: ${escape(v.path)} — <a href="#change-${group.number}">change ${group.number}</a>${group.paths.length > 1 ? ` (shared by ${group.paths.length} files)` : ''}</h4>`;
-      return `<h4>${escape(v.status)}: ${escape(v.path)}</h4>${v.diff ? diffBlock(v.diff) : v.reason ? `<pre class="message">${escape(v.reason)}</pre>` : ''}`;
+      if (group) return html`<h4>${v.status}: ${v.path} — <a href="#change-${group.number}">change ${group.number}</a>${group.paths.length > 1 ? html` (shared by ${group.paths.length} files)` : ''}</h4>`;
+      return html`<h4>${v.status}: ${v.path}</h4>${v.diff ? diffBlock(v.diff) : v.reason ? html`<pre class="message">${v.reason}</pre>` : ''}`;
     }),
-    !pair.reason && pair.findings.length === 0 && changed.length === 0 ? '<p>Every snapshot file agrees; no check found anything.</p>' : '',
-  ].join('');
-  return (
-    `<details class="pair ${escape(pair.status)}" id="${idOf(pair)}" data-runtime="${escape(pair.runtime)}" data-failing="${failing(pair.status)}">` +
-    `<summary><span class="status ${escape(pair.status)}">${STATUS_MARK[pair.status as PairStatus] ?? ''} ${escape(pair.status)}</span> ${escape(pair.scenario)} × ${escape(pair.runtime)}</summary>${body}</details>`
-  );
+    !pair.reason && pair.findings.length === 0 && changed.length === 0 ? html`<p>Every snapshot file agrees; no check found anything.</p>` : '',
+  ];
+  return html`<details class="pair ${pair.status}" id="${idOf(pair)}" data-runtime="${pair.runtime}" data-failing="${String(failing(pair.status))}"><summary><span class="status ${pair.status}">${mark(pair.status)} ${pair.status}</span> ${pair.scenario} × ${pair.runtime}</summary>${body}</details>`;
 }
 
 /** What the SDK costs every request: one row per scenario and language, then each language's total. */
@@ -127,38 +128,34 @@ function sdkCostSection(input: ReportInput): string {
 }
 
 /** The SDK the model read for one scenario, TypeScript and Python side by side. */
-function sdkSection(input: ReportInput): string {
+function sdkSection(input: ReportInput): Html | string {
   const sdkOf = (pair: ReportPair | undefined, file: string) => pair?.verdicts?.find((v) => v.path.endsWith(`/${file}`))?.proposed;
   for (const scenario of [...new Set(input.pairs.map((p) => p.scenario))]) {
     const ts = sdkOf(input.pairs.find((p) => p.scenario === scenario && p.runtime === 'typescript'), 'tools-sdk.ts');
     const py = sdkOf(input.pairs.find((p) => p.scenario === scenario && p.runtime !== 'typescript' && sdkOf(p, 'tools-sdk.py') !== undefined), 'tools-sdk.py');
     if (ts === undefined || py === undefined) continue;
-    return (
-      `<section><h2>The SDK the model read: ${escape(scenario)}</h2><div class="side-by-side">` +
-      `<figure><figcaption>TypeScript (tools-sdk.ts)</figcaption><pre>${escape(ts)}</pre></figure>` +
-      `<figure><figcaption>Python (tools-sdk.py)</figcaption><pre>${escape(py)}</pre></figure></div></section>`
-    );
+    return html`<section><h2>The SDK the model read: ${scenario}</h2><div class="side-by-side"><figure><figcaption>TypeScript (tools-sdk.ts)</figcaption><pre>${ts}</pre></figure><figure><figcaption>Python (tools-sdk.py)</figcaption><pre>${py}</pre></figure></div></section>`;
   }
   return '';
 }
 
-function stubSection(input: ReportInput): string {
-  if (input.matrix.length === 0) return '<section><h2>Stub validity</h2><p>No Python <code>tools:sdk</code> block was compiled in this run.</p></section>';
+function stubSection(input: ReportInput): Html {
+  if (input.matrix.length === 0) return html`<section><h2>Stub validity</h2><p>No Python <code>tools:sdk</code> block was compiled in this run.</p></section>`;
   const labels = [...new Set(input.matrix.map((c) => c.interpreter))];
   const unicode = (label: string) => input.interpreters?.find((i) => i.label === label)?.unicode ?? input.matrix.find((c) => c.interpreter === label)?.unicode ?? '?';
-  const head = `<tr><th scope="col">scenario × runtime</th>${labels.map((l) => `<th scope="col">${escape(l)}<br><small>Unicode ${escape(unicode(l))}</small></th>`).join('')}</tr>`;
+  const head = html`<tr><th scope="col">scenario × runtime</th>${labels.map((l) => html`<th scope="col">${l}<br><small>Unicode ${unicode(l)}</small></th>`)}</tr>`;
   const pairs = [...new Map(input.matrix.map((c) => [`${c.scenario} × ${c.runtime}`, c])).keys()];
   const rows = pairs.map((pair) => {
     const cells = labels.map((label) => {
       const c = input.matrix.find((x) => `${x.scenario} × ${x.runtime}` === pair && x.interpreter === label);
-      if (!c) return '<td></td>';
-      const text = `${STUB_MARK[c.outcome]}${c.belowFloor ? ' (below the floor)' : ''}`;
-      return `<td class="stub ${c.outcome}" title="${escape(c.error ?? text)}">${escape(text)}</td>`;
+      if (!c) return html`<td></td>`;
+      const text = `${Object.hasOwn(STUB_MARK, c.outcome) ? STUB_MARK[c.outcome] : String(c.outcome)}${c.belowFloor ? ' (below the floor)' : ''}`;
+      return html`<td class="stub ${c.outcome}" title="${c.error ?? text}">${text}</td>`;
     });
-    return `<tr><th scope="row">${escape(pair)}</th>${cells.join('')}</tr>`;
+    return html`<tr><th scope="row">${pair}</th>${cells}</tr>`;
   });
-  const errors = input.matrix.filter((c) => c.error !== undefined).map((c) => `<li>${escape(`${c.scenario} × ${c.runtime} on ${c.interpreter}`)}: <pre class="message">${escape(c.error!)}</pre></li>`);
-  return `<section><h2>Stub validity</h2><details><summary>${input.matrix.filter((c) => c.outcome === 'ok').length} of ${input.matrix.length} compile and import</summary><table class="matrix">${head}${rows.join('')}</table>${errors.length ? `<ul>${errors.join('')}</ul>` : ''}</details></section>`;
+  const errors = input.matrix.filter((c) => c.error !== undefined).map((c) => html`<li>${`${c.scenario} × ${c.runtime} on ${c.interpreter}`}: <pre class="message">${c.error}</pre></li>`);
+  return html`<section><h2>Stub validity</h2><details><summary>${input.matrix.filter((c) => c.outcome === 'ok').length} of ${input.matrix.length} compile and import</summary><table class="matrix">${head}${rows}</table>${errors.length ? html`<ul>${errors}</ul>` : ''}</details></section>`;
 }
 
 const STYLE = `
@@ -188,31 +185,35 @@ for(const b of document.querySelectorAll('button[data-filter]')){b.addEventListe
 for(const a of document.querySelectorAll('a[data-open]')){a.addEventListener('click',()=>{const d=document.getElementById(a.dataset.open);if(d){d.classList.remove('hidden');d.open=true;}});}
 `;
 
+/** A CSP source allowing exactly this inline text. */
+const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const CSP = `default-src 'none'; style-src ${hashOf(STYLE)}; script-src ${hashOf(SCRIPT)}; base-uri 'none'; form-action 'none'`;
+
 /** The HTML of `.concord/report.html`. */
 export function renderHtmlReport(input: ReportInput): string {
   const groups = runChangeGroups(input.pairs);
   const groupOf = new Map(groups.flatMap((g) => g.paths.map((path) => [path, g] as const)));
   const runtimes = [...new Set(input.pairs.map((p) => p.runtime))];
-  const run = input.runFindings && input.runFindings.length > 0 ? `<section><h2>The whole run</h2><ul class="findings">${input.runFindings.map(findingItem).join('')}</ul></section>` : '';
-  const interpreters = (input.interpreters ?? []).map((i) => `<li>${escape(i.label)}: CPython ${escape(i.version)}, Unicode ${escape(i.unicode)} (${escape(i.detail)})</li>`).join('');
-  return `<!doctype html>
+  const run = input.runFindings && input.runFindings.length > 0 ? html`<section><h2>The whole run</h2><ul class="findings">${input.runFindings.map(findingItem)}</ul></section>` : '';
+  const interpreters = (input.interpreters ?? []).map((i) => html`<li>${i.label}: CPython ${i.version}, Unicode ${i.unicode} (${i.detail})</li>`);
+  const absent = (input.absent ?? []).map((a) => html`<li>not available: ${a}</li>`);
+  return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-<title>concord gate report ${escape(input.runId)}</title><style>${STYLE}</style></head>
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<title>concord gate report ${input.runId}</title><style>${trusted(STYLE)}</style></head>
 <body><main>
 <h1>concord gate report</h1>
-<p>Run <code>${escape(input.runId)}</code>${input.floor ? ` · floor CPython ${escape(input.floor)}` : ''} · ${input.pairs.length} scenario × runtime pair(s): ${counts(input.pairs)}</p>
+<p>Run <code>${input.runId}</code>${input.floor ? html` · floor CPython ${input.floor}` : ''} · ${input.pairs.length} scenario × runtime pair(s): ${counts(input.pairs)}</p>
 <section><h2>Scenarios × runtimes</h2>${matrix(input)}</section>
 ${run}
 <section><h2>Pairs</h2>
-<div class="filters" role="group" aria-label="Filters"><button type="button" data-filter="failures" aria-pressed="false">Failures only</button>${runtimes.map((r) => `<button type="button" data-filter="runtime" data-runtime="${escape(r)}" aria-pressed="false">${escape(r)} only</button>`).join('')}</div>
-${input.pairs.map((p) => pairSection(p, groupOf)).join('\n')}
-</section>
+<div class="filters" role="group" aria-label="Filters"><button type="button" data-filter="failures" aria-pressed="false">Failures only</button>${runtimes.map((r) => html`<button type="button" data-filter="runtime" data-runtime="${r}" aria-pressed="false">${r} only</button>`)}</div>
+${input.pairs.map((p) => html`${pairSection(p, groupOf)}\n`)}</section>
 ${changesSection(groups)}
 ${sdkCostSection(input)}
 ${sdkSection(input)}
 ${stubSection(input)}
-${interpreters || (input.absent ?? []).length ? `<section><h2>Interpreters</h2><ul>${interpreters}${(input.absent ?? []).map((a) => `<li>not available: ${escape(a)}</li>`).join('')}</ul></section>` : ''}
-</main><script>${SCRIPT}</script></body></html>
-`;
+${interpreters.length || absent.length ? html`<section><h2>Interpreters</h2><ul>${interpreters}${absent}</ul></section>` : ''}
+</main><script>${trusted(SCRIPT)}</script></body></html>
+`.text;
 }

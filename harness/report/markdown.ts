@@ -5,6 +5,7 @@ import type { ProbeVerdict } from '../probe/adversarial.js';
 import { groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
 import { renderDiff } from '../text/diff.js';
 import { sdkCost, sdkCostMarkdown, type SdkSize } from './sdk-cost.js';
+import { codeSpan } from './github-markdown.js';
 
 /** One scenario × runtime as the gate finished it (the gate's PairResult fits). */
 export interface ReportPair {
@@ -71,7 +72,7 @@ export function changesSection(input: Pick<ReportInput, 'pairs'>, options: { hea
   const files = groups.reduce((n, g) => n + g.paths.length, 0);
   const lines = [options.heading, '', `${groups.length} distinct change(s) in ${files} file(s); each is shown once.`, ''];
   for (const g of groups) {
-    lines.push(`**change ${g.number}** — ${groupHeading(g).replace(/snapshots\/\S+/g, (p) => `\`${p.replace(/,$/, '')}\`${p.endsWith(',') ? ',' : ''}`)}`, '');
+    lines.push(`**change ${g.number}** — ${groupHeading(g).replace(/snapshots\/\S+/g, (p) => `${codeSpan(p.replace(/,$/, ''))}${p.endsWith(',') ? ',' : ''}`)}`, '');
     if (!g.diff) continue;
     const diff = renderDiff(g.diff, false).split('\n');
     const cut = options.maxLines !== undefined && diff.length > options.maxLines;

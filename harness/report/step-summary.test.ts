@@ -31,6 +31,23 @@ describe('the pull-request summary', () => {
     expect(text).toContain('concord review --from concord-pending');
   });
 
+  it('keeps hostile folder, scenario and runtime names inside their code spans and table cells', () => {
+    const evil = 'x` | <img src=x onerror=alert(1)> [link](https://evil.example) *bold* |';
+    const pairs: PairResult[] = [
+      { scenario: evil, runtime: 'typescript', status: 'pass', times, verdicts: [], findings: [] },
+      { scenario: evil, runtime: evil, status: 'mismatch', times, findings: [], reason: evil, verdicts: [{ path: `${evil}/python/run\`\`code.json`, status: 'changed', diff: textDiff({ before: 'a', after: 'b' }, 'one\n', 'two\n') }] },
+    ];
+    const text = stepSummary({ runId: 'r1', pairs, matrix: [] }, { ok: false, obsolete: [`${evil}/python`] });
+    // No raw HTML, link or emphasis survives in the matrix or the failing pairs: each special character is escaped.
+    for (const line of text.split('\n').filter((l) => l.startsWith('|') || l.startsWith('- **'))) expect(line.replace(/^- \*\*|\*\*:/g, '')).not.toMatch(/(^|[^\\])[<[*]/);
+    // The matrix keeps its columns: a header, a separator and a row with exactly 3 cell boundaries each (2 runtimes + the name).
+    const table = text.split('\n').filter((line) => line.startsWith('|'));
+    for (const line of table) expect(line.replace(/\\\|/g, '').split('|').length - 1).toBe(4);
+    // Every code span is closed by a backtick run as long as its opening one, longer than any run inside.
+    expect(text).toContain('- obsolete snapshot folder: `snapshots/x\` \\| <img src=x onerror=alert(1)> [link](https://evil.example) *bold* \\|/python`'.replace('`snapshots', '``snapshots').replace('/python`', '/python``'));
+    expect(text).toContain('```run``code.json```');
+  });
+
   it('is appended only when GITHUB_STEP_SUMMARY names a file', async () => {
     dir = await mkdtemp(join(tmpdir(), 'concord-summary-'));
     const file = join(dir, 'summary.md');

@@ -3,6 +3,7 @@ import { scrubSecrets } from '../guarded/secret.js';
 import type { PairResult } from '../gate/report.js';
 import { isFailing } from '../gate/report.js';
 import { runChangeGroups } from '../snapshot/change-groups.js';
+import { codeSpan, plain } from './github-markdown.js';
 import { changesSection, matrixSection, type ReportInput } from './markdown.js';
 import { sdkCost, sdkCostMarkdown } from './sdk-cost.js';
 
@@ -20,13 +21,13 @@ export function stepSummary(input: ReportInput & { pairs: readonly PairResult[] 
   const runtimes = [...new Set(input.pairs.map((p) => p.runtime))];
   const scenarios = [...new Set(input.pairs.map((p) => p.scenario))];
   const lines = [`## concord gate: ${verdict.ok ? '✅ everything agrees' : '❌ FAILED'}`, ''];
-  lines.push(`| scenario | ${runtimes.join(' | ')} |`, `| --- | ${runtimes.map(() => ':---:').join(' | ')} |`);
+  lines.push(`| scenario | ${runtimes.map(plain).join(' | ')} |`, `| --- | ${runtimes.map(() => ':---:').join(' | ')} |`);
   for (const scenario of scenarios) {
     const cells = runtimes.map((runtime) => {
       const pair = input.pairs.find((p) => p.scenario === scenario && p.runtime === runtime);
-      return pair ? (MARK[pair.status] ?? pair.status) : '';
+      return pair ? (Object.hasOwn(MARK, pair.status) ? MARK[pair.status]! : plain(pair.status)) : '';
     });
-    lines.push(`| ${scenario} | ${cells.join(' | ')} |`);
+    lines.push(`| ${plain(scenario)} | ${cells.join(' | ')} |`);
   }
   lines.push('');
   // Each failing pair in one line naming its changes; each distinct change once below.
@@ -35,14 +36,14 @@ export function stepSummary(input: ReportInput & { pairs: readonly PairResult[] 
   const failing = input.pairs.filter((p) => isFailing(p.status));
   if (failing.length > 0) lines.push('### Failing pairs', '');
   for (const pair of failing) {
-    const changes = (pair.verdicts ?? []).filter((v) => groupOf.has(v.path)).map((v) => `\`${v.path.slice(v.path.lastIndexOf('/') + 1)}\` change ${groupOf.get(v.path)}`);
-    const reason = pair.reason ? ` — ${pair.reason.split('\n')[0]}` : '';
-    lines.push(`- **${pair.scenario} × ${pair.runtime}**: ${pair.status}${changes.length > 0 ? ` (${changes.join(', ')})` : ''}${reason}`);
+    const changes = (pair.verdicts ?? []).filter((v) => groupOf.has(v.path)).map((v) => `${codeSpan(v.path.slice(v.path.lastIndexOf('/') + 1))} change ${groupOf.get(v.path)}`);
+    const reason = pair.reason ? ` — ${plain(pair.reason.split('\n')[0]!)}` : '';
+    lines.push(`- **${plain(pair.scenario)} × ${plain(pair.runtime)}**: ${plain(pair.status)}${changes.length > 0 ? ` (${changes.join(', ')})` : ''}${reason}`);
   }
   if (failing.length > 0) lines.push('');
   lines.push(...changesSection({ pairs: judged }, { heading: '### Changes', maxLines: DIFF_LINES, rest: 'the HTML report (.concord/report.html)' }));
   lines.push(...sdkCostMarkdown(sdkCost(input.pairs), '### SDK cost'));
-  for (const folder of verdict.obsolete) lines.push(`- obsolete snapshot folder: \`snapshots/${folder}\``);
+  for (const folder of verdict.obsolete) lines.push(`- obsolete snapshot folder: ${codeSpan(`snapshots/${folder}`)}`);
   if (verdict.obsolete.length > 0) lines.push('');
   const [, ...stubs] = matrixSection(input);
   lines.push('<details><summary>Stub validity</summary>', '', ...stubs, '</details>', '');
