@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, type TestOptions } from 'vitest';
 import { findInterpreters } from '../harness/interpreters/local.js';
-import { containerUnavailable } from '../runtimes/cpython/container-launcher.js';
+import { containerUnavailable } from '../runtimes/seam/docker-engine.js';
 import { CPYTHON_IMAGES } from '../runtimes/cpython/images.js';
 import { processContainment } from '../runtimes/cpython/process-launcher.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
-import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
+import { containerUnavailable } from '../../runtimes/seam/docker-engine.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { runtimeTarget } from '../assembly/runtimes.js';

@@ -1,7 +1,5 @@
 import { join } from 'node:path';
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
-import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
-import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import { runtimeTarget } from '../assembly/runtimes.js';
 import { CHECKS } from '../checks/index.js';
@@ -23,6 +21,7 @@ import type { SdkBudget } from '../project/config.js';
 import type { Redaction } from '../snapshot/redactions.js';
 import { progressLine, stepsLine, type PairResult } from './report.js';
 import { inOrder } from './concurrent.js';
+import { runtimesNotRun } from './availability.js';
 import { gateVerdict, printSummary } from './summary.js';
 import { runOne } from './run-one.js';
 import { runSteps, type RunSteps } from './run-steps.js';
@@ -41,6 +40,8 @@ export interface GateOptions {
   /** Where `.concord/report.md` is written below (default `root`). */
   reportRoot?: string;
   selection: Selection;
+  /** `--skip-runtime`: runtimes left out on purpose (their pairs are skipped, and the summary says so). */
+  skipRuntimes?: readonly RuntimeName[];
   /** The runtime's time budget for scenarios that set none (`timeoutMs` of `concord.config.yml`). */
   defaultTimeoutMs?: number;
   /** The project's own redactions (`concord.config.yml`), applied with the built-in ones before compare and write. */
@@ -99,7 +100,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     out(`--shard ${shard.index}/${shard.count}: none of the ${whole} scenario × runtime pair(s) of the selection falls in this shard; nothing to run here`);
   }
   const floor = options.floor ?? DEFAULT_PYTHON_FLOOR;
-  const skipped = await unavailableRuntimes(new Set(pairs.map((p) => p.runtime)), out);
+  const skipped = await runtimesNotRun({ pairs, skip: options.skipRuntimes ?? [], ci: options.ci, snapshotsDir, out });
   const runId = newRunId();
   const results: PairResult[] = [];
   const proposals: Proposal[] = [];
@@ -124,10 +125,10 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
       pairs,
       options.jobs ?? 1,
       async ({ scenario, runtime }) => {
-        const reason = skipped.get(runtime);
+        const notRun = skipped.get(runtime);
         const own: Proposal[] = [];
-        const result: PairResult = reason
-          ? { scenario: scenario.name, runtime, status: 'skipped', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason }
+        const result: PairResult = notRun
+          ? { scenario: scenario.name, runtime, status: notRun.status, times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: notRun.reason }
           : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, own, floor, options.redactions ?? []).catch((error: unknown) => {
               proposals.push(...own);
               return keepingProposals(error);
@@ -252,21 +253,6 @@ async function sdkSize(snapshotsDir: string, folder: string, language: keyof typ
 function withDefaults(scenario: Scenario, options: GateOptions): Scenario {
   if (options.defaultTimeoutMs === undefined || 'timeoutMs' in scenario.runtimeConfig) return scenario;
   return { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs: options.defaultTimeoutMs } };
-}
-
-/** Runtimes that cannot run here, with the reason said once. */
-async function unavailableRuntimes(wanted: Set<RuntimeName>, out: (line: string) => void): Promise<Map<RuntimeName, string>> {
-  const skipped = new Map<RuntimeName, string>();
-  if (wanted.has('python-container')) {
-    const reason = await containerUnavailable(CPYTHON_DEFAULTS.image);
-    if (reason) {
-      skipped.set('python-container', `python-container skipped: ${reason}`);
-      out(`python-container skipped: ${reason}`);
-    } else {
-      out(`python-container: runs in ${CPYTHON_DEFAULTS.image} (a Docker engine answers)`);
-    }
-  }
-  return skipped;
 }
 
 /** Snapshot folders in the selection that no scenario × declared runtime produces. */

@@ -54,9 +54,9 @@ export function parseShard(text: string): { index: number; count: number } {
   return { index, count };
 }
 
-export function parseRuntimes(names: readonly string[]): RuntimeName[] {
+export function parseRuntimes(names: readonly string[], option = '--runtime'): RuntimeName[] {
   for (const name of names) {
-    if (!(RUNTIME_NAMES as readonly string[]).includes(name)) throw new Error(`--runtime ${name}: unknown runtime (known: ${RUNTIME_NAMES.join(', ')})`);
+    if (!(RUNTIME_NAMES as readonly string[]).includes(name)) throw new Error(`${option} ${name}: unknown runtime (known: ${RUNTIME_NAMES.join(', ')})`);
   }
   return names as RuntimeName[];
 }

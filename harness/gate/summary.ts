@@ -51,6 +51,7 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   out('');
   out(`time: assembly ${ms(total.assembly)} · model ${ms(total.model)} · runtime ${ms(total.runtime)} · checks ${ms(total.checks)}`);
   out(`${results.length} run(s): ${count('pass')} pass, ${count('updated')} updated, ${count('mismatch')} mismatch, ${count('failed')} failed, ${count('skipped')} skipped; ${obsolete.length} obsolete folder(s)`);
+  for (const line of skippedRuntimeLines(results)) out(line);
   if (pendingDir) {
     out(
       ci
@@ -60,6 +61,17 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   }
   out(`report: ${reportFile} (the stub-validity matrix, the probe's verdict and every finding)`);
   out(ok ? 'gate: everything agrees' : 'gate: FAILED');
+}
+
+/** Each runtime whose pairs were skipped, once, with why: a skip is never silent. */
+function skippedRuntimeLines(results: readonly PairResult[]): string[] {
+  const reasons = new Map<string, { count: number; reason: string }>();
+  for (const r of results) {
+    if (r.status !== 'skipped') continue;
+    const seen = reasons.get(r.runtime) ?? { count: 0, reason: r.reason ?? 'skipped' };
+    reasons.set(r.runtime, { ...seen, count: seen.count + 1 });
+  }
+  return [...reasons].map(([runtime, { count, reason }]) => `skipped: ${count} ${runtime} pair(s) — ${reason}`);
 }
 
 /** Lines of one distinct diff the terminal shows; the HTML report holds every line. */

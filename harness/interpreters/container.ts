@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type Dockerode from 'dockerode';
-import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
+import { GenericContainer, type StartedTestContainer } from 'testcontainers';
+import { containerUnavailable, dockerEngine } from '../../runtimes/seam/docker-engine.js';
 import { requireLocalImage } from '../../runtimes/seam/local-image.js';
 import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../../runtimes/seam/container-tether.js';
-import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 import { unicodeTableOf } from '../../codemode/index.js';
 import { COMPILE_SCRIPT } from './compile-script.js';
@@ -134,7 +134,7 @@ export class ContainerInterpreter implements PythonInterpreter {
 
   #start(): Promise<Running> {
     this.#running ??= (async () => {
-      const client = await getContainerRuntimeClient();
+      const client = await dockerEngine();
       const container = withHostStdin(new GenericContainer(this.image))
         .withNetworkMode('none')
         .withUser(USER)
@@ -162,7 +162,7 @@ export class ContainerInterpreter implements PythonInterpreter {
  */
 export async function containerInterpreters(): Promise<{ interpreters: ContainerInterpreter[]; absent: string[] }> {
   try {
-    await getContainerRuntimeClient();
+    await dockerEngine();
   } catch {
     const reason = await containerUnavailable(CPYTHON_IMAGES[0]!.tag);
     return { interpreters: [], absent: [`containers: ${reason ?? 'no Docker engine answers'}`] };

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { parseDocument, type Node, type YAMLSeq } from 'yaml';
 import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
-import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
+import { containerUnavailable } from '../../runtimes/seam/docker-engine.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { runtimeTarget } from '../assembly/runtimes.js';

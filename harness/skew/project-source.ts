@@ -1,4 +1,4 @@
-import { containerUnavailable } from '../../runtimes/cpython/container-launcher.js';
+import { containerUnavailable } from '../../runtimes/seam/docker-engine.js';
 import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import { RootError } from '../project/root.js';

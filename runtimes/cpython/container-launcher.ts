@@ -1,12 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type Dockerode from 'dockerode';
-import {
-  GenericContainer,
-  getContainerRuntimeClient,
-  type ContainerRuntimeClient,
-  type StartedTestContainer,
-} from 'testcontainers';
+import { GenericContainer, type StartedTestContainer } from 'testcontainers';
+import { dockerEngine } from '../seam/docker-engine.js';
 import { requireLocalImage } from '../seam/local-image.js';
 import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../seam/container-tether.js';
 import { guestServerCommand } from './guest-source.js';
@@ -73,26 +69,6 @@ class RuntimeContainer extends GenericContainer {
   }
 }
 
-/** Why no container can be used, in one plain message; undefined when Docker answers and the image exists. */
-export async function containerUnavailable(image: string): Promise<string | undefined> {
-  let client: ContainerRuntimeClient;
-  try {
-    client = await getContainerRuntimeClient();
-  } catch (error) {
-    return (
-      'no Docker engine answers (testcontainers looked at DOCKER_HOST, ~/.testcontainers.properties and ' +
-      `/var/run/docker.sock: ${(error as Error).message.split('\n')[0]}). Install and start one with ` +
-      '`npm run provision`.'
-    );
-  }
-  try {
-    await client.container.dockerode.getImage(image).inspect();
-  } catch {
-    return `the Docker engine answers but has no image ${image}. Build the runtime images with \`npm run provision\`.`;
-  }
-  return undefined;
-}
-
 const liveContainers = new Set<string>();
 // Containers still running when the host exits without disposing its runtimes (no reaper removes them).
 onHostExit(() => {
@@ -109,7 +85,7 @@ export class RuntimeContainerHost {
 
   static async start(image: string, memoryMb: number): Promise<RuntimeContainerHost> {
     // Ryuk is not available here; containers are removed by dispose() and by the exit hook instead.
-    const client = await getContainerRuntimeClient();
+    const client = await dockerEngine();
     const runChannel = await RunChannelListener.open({ owner: CONTAINER_OWNER, guestDir: RUN_CHANNEL_DIR });
     let started: StartedTestContainer;
     try {

@@ -1,5 +1,7 @@
 import './no-reaper.js';
-import { getContainerRuntimeClient, ImageName } from 'testcontainers';
+import { ImageName } from 'testcontainers';
+import { dockerEngine } from './docker-engine.js';
+import { provisionCommand } from './provision-hint.js';
 
 /** Tries before an image counts as missing: a busy engine has been seen to answer "no such image" for one that exists. */
 const TRIES = 3;
@@ -11,11 +13,11 @@ const TRIES = 3;
  * follows does not ask again.
  */
 export async function requireLocalImage(image: string): Promise<void> {
-  const client = await getContainerRuntimeClient();
+  const client = await dockerEngine();
   const name = ImageName.fromString(image);
   for (let attempt = 1; attempt <= TRIES; attempt++) {
     if (await client.image.exists(name)) return;
     if (attempt < TRIES) await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
   }
-  throw new Error(`the image ${image} is not on this Docker engine; build it with \`npm run provision\` (concord never pulls its images)`);
+  throw new Error(`the image ${image} is not on this Docker engine; build it with \`${provisionCommand()}\` (concord never pulls its images)`);
 }

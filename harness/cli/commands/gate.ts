@@ -5,6 +5,7 @@ import { DEFAULT_PYTHON_FLOOR, isPythonVersion } from '../../../codemode/index.j
 import { SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/index.js';
 import type { UpdateMode } from '../../gate/gate.js';
 import { parseRuntimes, parseShard, shardFromEnvironment, type Selection } from '../../gate/select.js';
+import type { RuntimeName } from '../../scenario/types.js';
 import { pairDurations } from '../../results/durations.js';
 import { colorWanted } from '../../text/paint.js';
 import { ciIsSet } from '../ci.js';
@@ -18,6 +19,7 @@ import { modelOptions } from '../model-options.js';
 interface GateFlags extends EndpointFlags {
   scenario?: string[];
   runtime?: string[];
+  skipRuntime?: string[];
   shard?: string;
   floor?: string;
   update?: UpdateMode | true;
@@ -44,6 +46,7 @@ export function registerGate(program: Command): void {
     .description('Run every scenario × runtime, compare the transcripts with snapshots/, run the checks; exit 1 on any mismatch or failure')
     .option('--scenario <name...>', 'only these scenarios (obsolete snapshots are judged within the selection only)')
     .option('--runtime <name...>', 'only these runtimes: typescript, python, pyodide, python-container')
+    .option('--skip-runtime <name...>', 'leave these runtimes out on purpose (the summary says so); without it a runtime with committed snapshots that cannot run here fails the gate in CI')
     .option('--shard <i/n|auto>', 'run the i-th of n stable slices of the selection; auto: the slice the CI says (GitLab, Buildkite, CircleCI variables, or CONCORD_SHARD_INDEX/CONCORD_SHARD_TOTAL)')
     .option('--shard-durations <results.json>', 'deal the shards out by the pair times of an earlier --results file instead of by name')
     .option('--results <file>', 'write the run as JSON for `concord merge` (pairs, times, findings, diffs, interpreters, proposals)')
@@ -84,7 +87,9 @@ export function registerGate(program: Command): void {
         process.exit(2);
       }
       let selection: Selection;
+      let skipRuntimes: RuntimeName[] = [];
       try {
+        skipRuntimes = parseRuntimes(flags.skipRuntime ?? [], '--skip-runtime');
         selection = {
           ...(flags.scenario ? { scenarios: flags.scenario } : {}),
           ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : project.config.runtimes ? { runtimes: project.config.runtimes, runtimesFrom: `runtimes in ${project.configFile}` } : {}),
@@ -115,6 +120,7 @@ export function registerGate(program: Command): void {
           ...(project.config.redactions ? { redactions: project.config.redactions } : {}),
           ...(project.config.sdkBudget ? { sdkBudget: project.config.sdkBudget } : {}),
           selection,
+          skipRuntimes,
           floor,
           update,
           jobs: flags.jobs ?? availableParallelism(),

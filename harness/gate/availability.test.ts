@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sourceAsset } from '../../runtimes/seam/package-root.js';
+import { stockScenario, writeStockProject } from '../test/stock-project.js';
+
+// A closed port on loopback: nothing answers there, while /var/run/docker.sock may well answer.
+const NOWHERE = 'tcp://127.0.0.1:9';
+
+let dir = '';
+const gate = (env: Record<string, string>, ...args: string[]) =>
+  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'gate', '--jobs', '1', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+    env: { ...process.env, CI: '', NO_COLOR: '1', GITHUB_STEP_SUMMARY: '', ...env },
+  });
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'concord-availability-'));
+  await writeStockProject(dir);
+  const made = gate({}, '--update=new');
+  expect(made.status, made.stdout + made.stderr).toBe(0);
+  // The container's snapshots are committed: the TypeScript folder stands in for them (this gate never runs it).
+  await cp(join(dir, 'snapshots', 'stock', 'typescript'), join(dir, 'snapshots', 'stock', 'python-container'), { recursive: true });
+  await writeFile(join(dir, 'scenarios', 'stock.yml'), stockScenario('stock', '[typescript, python-container]'));
+}, 180_000);
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('a runtime with committed snapshots that cannot run', () => {
+  it('fails a CI gate, naming the runtime, DOCKER_HOST and how to enable or skip it; no other engine is tried', { timeout: 120_000 }, () => {
+    const run = gate({ CI: 'true', DOCKER_HOST: NOWHERE });
+    const output = run.stdout + run.stderr;
+    expect(run.status, output).toBe(1);
+    expect(output).toContain(`error: python-container cannot run here, and 1 committed snapshot folder(s) of it would go unchecked: no Docker engine answers (DOCKER_HOST=${NOWHERE} does not answer`);
+    expect(output).toContain('`npm run provision`');
+    expect(output).toContain('--skip-runtime python-container');
+    expect(output).toMatch(/✗ stock × python-container: failed/);
+    expect(output.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
+  });
+
+  it('warns locally and passes on what did run', { timeout: 120_000 }, () => {
+    const run = gate({ DOCKER_HOST: NOWHERE });
+    const output = run.stdout + run.stderr;
+    expect(run.status, output).toBe(0);
+    expect(output).toContain('warning: python-container skipped on this machine: no Docker engine answers');
+    expect(output).toContain('CI fails on this');
+    expect(output).toMatch(/skipped: 1 python-container pair\(s\) — /);
+  });
+
+  it('--skip-runtime opts out explicitly in CI, and the summary says so', { timeout: 120_000 }, () => {
+    const run = gate({ CI: 'true', DOCKER_HOST: NOWHERE }, '--skip-runtime', 'python-container');
+    const output = run.stdout + run.stderr;
+    expect(run.status, output).toBe(0);
+    expect(output).toContain('skipped: 1 python-container pair(s) — python-container skipped by --skip-runtime; 1 committed snapshot folder(s) of it are not checked');
+    expect(output).not.toContain('127.0.0.1:9');
+  });
+
+  it('--skip-runtime names only known runtimes', () => {
+    const run = gate({}, '--skip-runtime', 'cobol');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--skip-runtime cobol: unknown runtime (known: typescript, python, pyodide, python-container)');
+  });
+});

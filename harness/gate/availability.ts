@@ -1,0 +1,73 @@
+import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
+import { containerUnavailable } from '../../runtimes/seam/docker-engine.js';
+import type { RuntimeName } from '../scenario/types.js';
+import { snapshotFolders } from '../snapshot/store.js';
+import type { Pair } from './select.js';
+
+/** What becomes of every pair of a runtime that does not run: skipped, or failed (an unchecked snapshot in CI). */
+export interface NotRun {
+  status: 'skipped' | 'failed';
+  reason: string;
+}
+
+export interface AvailabilityOptions {
+  pairs: readonly Pair[];
+  /** `--skip-runtime`: runtimes the user opted out of, explicitly. */
+  skip: readonly RuntimeName[];
+  ci: boolean;
+  snapshotsDir: string;
+  out(line: string): void;
+}
+
+/** Why a runtime cannot run on this machine (undefined: it can). Only the container needs something outside Node. */
+const PROBES: Partial<Record<RuntimeName, () => Promise<string | undefined>>> = {
+  'python-container': () => containerUnavailable(CPYTHON_DEFAULTS.image),
+};
+
+/** Where a runtime that runs says so once, before the pairs. */
+const RUNS_IN: Partial<Record<RuntimeName, string>> = {
+  'python-container': `runs in ${CPYTHON_DEFAULTS.image} (a Docker engine answers)`,
+};
+
+/**
+ * The runtimes of the run that will not run, each said once. A runtime that cannot run here while the
+ * selection has committed snapshots for it fails the gate in CI (those snapshots would go unchecked) and
+ * warns locally; `--skip-runtime` is the explicit way out, and is said as plainly.
+ */
+export async function runtimesNotRun(options: AvailabilityOptions): Promise<Map<RuntimeName, NotRun>> {
+  const { pairs, skip, ci, out } = options;
+  const wanted = [...new Set(pairs.map((p) => p.runtime))];
+  const committed = new Set(await snapshotFolders(options.snapshotsDir));
+  const unchecked = (runtime: RuntimeName) => pairs.filter((p) => p.runtime === runtime && committed.has(`${p.scenario.name}/${runtime}`)).length;
+  const notRun = new Map<RuntimeName, NotRun>();
+  for (const runtime of wanted) {
+    const snapshots = unchecked(runtime);
+    const left = snapshots > 0 ? `; ${snapshots} committed snapshot folder(s) of it are not checked` : '';
+    if (skip.includes(runtime)) {
+      const reason = `${runtime} skipped by --skip-runtime${left}`;
+      notRun.set(runtime, { status: 'skipped', reason });
+      out(reason);
+      continue;
+    }
+    const why = await PROBES[runtime]?.();
+    if (why === undefined) {
+      if (RUNS_IN[runtime]) out(`${runtime}: ${RUNS_IN[runtime]}`);
+      continue;
+    }
+    const optOut = `or pass --skip-runtime ${runtime} to leave it out on purpose`;
+    if (snapshots === 0) {
+      const reason = `${runtime} skipped: ${why}`;
+      notRun.set(runtime, { status: 'skipped', reason });
+      out(reason);
+    } else if (ci) {
+      const reason = `${runtime} cannot run here, and ${snapshots} committed snapshot folder(s) of it would go unchecked: ${why} (${optOut})`;
+      notRun.set(runtime, { status: 'failed', reason });
+      out(`error: ${reason}`);
+    } else {
+      const reason = `${runtime} skipped on this machine: ${why} (${snapshots} committed snapshot folder(s) of it are not checked; CI fails on this; ${optOut})`;
+      notRun.set(runtime, { status: 'skipped', reason });
+      out(`warning: ${reason}`);
+    }
+  }
+  return notRun;
+}

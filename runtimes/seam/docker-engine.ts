@@ -1,0 +1,75 @@
+import './no-reaper.js';
+import { readFile } from 'node:fs/promises';
+import { request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import type { ContainerRuntimeClient } from 'testcontainers';
+import { provisionCommand } from './provision-hint.js';
+
+/** How long the engine DOCKER_HOST names has to answer `/_ping`. */
+const PING_TIMEOUT_MS = 3000;
+
+/**
+ * The Docker engine client testcontainers uses, honouring `DOCKER_HOST` exactly: when it is set and the
+ * engine it names does not answer, this throws instead of letting testcontainers fall back to
+ * /var/run/docker.sock (a different engine than the one the user chose).
+ */
+export async function dockerEngine(): Promise<ContainerRuntimeClient> {
+  const host = process.env.DOCKER_HOST;
+  if (host !== undefined && host !== '') {
+    const why = await pingFailure(host);
+    if (why) throw new Error(`DOCKER_HOST=${host} does not answer (${why}); concord uses the engine DOCKER_HOST names and no other: start it, or unset DOCKER_HOST to use the local socket`);
+  }
+  const { getContainerRuntimeClient } = await import('testcontainers');
+  return getContainerRuntimeClient();
+}
+
+/** Why no container can be used, in one plain message naming the fix; undefined when Docker answers and the image exists. */
+export async function containerUnavailable(image: string): Promise<string | undefined> {
+  let client: ContainerRuntimeClient;
+  try {
+    client = await dockerEngine();
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0]!;
+    const where = message.startsWith('DOCKER_HOST=') ? message : `testcontainers looked at DOCKER_HOST, ~/.testcontainers.properties and /var/run/docker.sock: ${message}`;
+    return `no Docker engine answers (${where}). Install and start one with \`${provisionCommand()}\`.`;
+  }
+  try {
+    await client.container.dockerode.getImage(image).inspect();
+  } catch {
+    return `the Docker engine answers but has no image ${image}. Build the runtime images with \`${provisionCommand()}\`.`;
+  }
+  return undefined;
+}
+
+/** Why `GET /_ping` on the engine `host` names failed, or undefined when it answered OK. */
+async function pingFailure(host: string): Promise<string | undefined> {
+  let url: URL;
+  try {
+    url = new URL(host);
+  } catch {
+    return 'not a URL such as unix:///var/run/docker.sock or tcp://127.0.0.1:2375';
+  }
+  const options: RequestOptions = { path: '/_ping', method: 'GET', timeout: PING_TIMEOUT_MS };
+  let tls = false;
+  if (url.protocol === 'unix:') options.socketPath = url.pathname;
+  else if (url.protocol === 'tcp:' || url.protocol === 'http:' || url.protocol === 'https:') {
+    tls = url.protocol === 'https:' || process.env.DOCKER_TLS_VERIFY === '1';
+    options.host = url.hostname;
+    options.port = url.port || (tls ? 2376 : 2375);
+    if (tls && process.env.DOCKER_CERT_PATH) {
+      const dir = process.env.DOCKER_CERT_PATH;
+      const [ca, cert, key] = await Promise.all(['ca.pem', 'cert.pem', 'key.pem'].map((f) => readFile(join(dir, f)).catch(() => undefined)));
+      Object.assign(options, { ca, cert, key });
+    }
+  } else return `the scheme ${url.protocol} is not one concord can reach (unix:, tcp:)`;
+  return new Promise((resolve) => {
+    const req = (tls ? httpsRequest : httpRequest)(options, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200 ? undefined : `GET /_ping answered ${String(res.statusCode)}`);
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${PING_TIMEOUT_MS / 1000} s`)));
+    req.on('error', (error) => resolve(error.message));
+    req.end();
+  });
+}
