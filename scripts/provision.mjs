@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `npm run provision`: a Docker engine and the CPython runtime images, built idempotently.
+// `npm run provision` here, `npx concord provision` in a project: a Docker engine and the CPython runtime images, built idempotently.
 // Every step prints one line with its timing; a failed step names itself and what to do, and exits 1.
 import { spawn } from 'node:child_process';
 import { accessSync, closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,6 +29,9 @@ class StepFailure extends Error {
 
 const { CPYTHON_IMAGES, CONTENT_HASH_LABEL, DEBIAN_MIRROR, cpythonImage } = await importBuilt('runtimes/cpython/images.js');
 const { runtimeImageHash } = await importBuilt('runtimes/cpython/content-hash.js');
+const { provisionCommand } = await importBuilt('runtimes/seam/provision-hint.js');
+/** How the user runs this script where they are: `npx concord provision` in a project, `npm run provision` here. */
+const self = provisionCommand(root);
 
 const cli = new Command('provision')
   .description(
@@ -38,11 +41,19 @@ const cli = new Command('provision')
   .option('--dry-run', 'print the plan without changing anything')
   .option('--only <versions>', 'comma-separated CPython versions to build (default: all)', parseVersions)
   .option('--no-registry', 'do not probe a registry for python:3.X-slim; build bases from Debian')
+  .option('--cache-key', 'print the key of the runtime images (their CPython versions and the hash of the Dockerfile and guest) and exit')
+  .option('--image-cache <dir>', 'load the runtime images from DIR/<key>.tar when it exists, else build them and save them there (for a CI cache)')
   .showHelpAfterError()
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2));
 cli.parse(process.argv);
 const options = cli.opts();
 const images = options.only ?? CPYTHON_IMAGES;
+const cacheKey = `concord-images-${images.map((image) => image.python).join('-')}-${runtimeImageHash(cpythonDir).slice(0, 16)}`;
+if (options.cacheKey) {
+  console.log(cacheKey);
+  process.exit(0);
+}
+const cacheFile = options.imageCache === undefined ? undefined : path.resolve(options.imageCache, `${cacheKey}.tar`);
 
 $.verbose = false;
 $.quiet = true;
@@ -52,6 +63,10 @@ async function provision() {
   await step('install packages', installPackages);
   const engineUp = await step('start the Docker engine', startEngine);
   if (options.dryRun && !engineUp) console.log('provision: no engine answers yet: the image steps assume nothing exists');
+  if (cacheFile !== undefined && (await step('load the runtime images from the cache', loadCachedImages))) {
+    console.log('provision: done');
+    return;
+  }
   const registryAnswers = await step('probe a registry for python:3.X-slim', probeRegistry);
   const bases = new Map();
   const present = await inspectImages(images.flatMap((image) => [image.registryBase, image.debianBase]));
@@ -62,6 +77,7 @@ async function provision() {
   for (const image of images) {
     await step(`runtime image ${image.tag}`, () => buildRuntimeImage(image, bases.get(image.python), built));
   }
+  if (cacheFile !== undefined) await step('save the runtime images for the cache', saveCachedImages);
   console.log(options.dryRun ? 'provision: plan complete' : 'provision: done');
 }
 
@@ -129,6 +145,36 @@ async function startEngine() {
   };
 }
 
+/** With --image-cache: the images of this key, loaded once; true when every one is then current. */
+async function loadCachedImages() {
+  if (!existsSync(cacheFile)) return { skip: `${cacheFile} does not exist yet: the images are built and saved there`, value: false };
+  return {
+    plan: `docker load -i ${cacheFile}`,
+    dryValue: false,
+    run: async () => {
+      await $`docker load -i ${cacheFile}`;
+      const present = await inspectImages(images.map((image) => image.tag));
+      const hash = runtimeImageHash(cpythonDir);
+      const stale = images.filter((image) => present.get(image.tag)?.labels[CONTENT_HASH_LABEL] !== hash);
+      if (stale.length > 0) console.log(`      ${stale.map((image) => image.tag).join(', ')} not current after the load: built again`);
+      return stale.length === 0;
+    },
+  };
+}
+
+async function saveCachedImages() {
+  if (existsSync(cacheFile)) return { skip: `${cacheFile} exists` };
+  return {
+    plan: `docker save ${images.map((image) => image.tag).join(' ')} to ${cacheFile}`,
+    run: async () => {
+      await mkdir(path.dirname(cacheFile), { recursive: true });
+      const partial = `${cacheFile}.partial`;
+      await $`docker save -o ${partial} ${images.map((image) => image.tag)}`;
+      await rename(partial, cacheFile);
+    },
+  };
+}
+
 async function probeRegistry() {
   if (!options.registry) return { skip: 'disabled by --no-registry', value: false };
   try {
@@ -184,12 +230,12 @@ async function buildRuntimeImage(image, base, present) {
   const reason = current === undefined ? 'missing' : 'Dockerfile, guest or base changed';
   return {
     plan: `docker build on ${base} (${reason})`,
-    hint: `fix the error above in runtimes/cpython/Dockerfile or the guest, then rerun npm run provision`,
+    hint: `fix the error above in runtimes/cpython/Dockerfile or the guest, then rerun ${self}`,
     run: async () => {
       if (!existsSync(guestDir)) {
         throw new StepFailure(
           `${path.relative(root, guestDir)}/ does not exist, and every runtime image copies it`,
-          'restore the guest module from version control, then rerun npm run provision',
+          `restore the guest module from version control, then rerun ${self}`,
         );
       }
       const previousId = present.get(image.tag)?.id;
@@ -302,7 +348,7 @@ function hasCommand(name) {
 }
 
 function requireRoot(what) {
-  if (process.getuid?.() !== 0) throw new StepFailure(`${what} needs root`, 'rerun npm run provision as root (CI runs as root)');
+  if (process.getuid?.() !== 0) throw new StepFailure(`${what} needs root`, `rerun ${self} as root (CI runs as root)`);
 }
 
 function parseVersions(value) {

@@ -8,6 +8,7 @@ import { exitOnSignals } from './signals.js';
 import { registerGate } from './commands/gate.js';
 import { registerInit } from './commands/init.js';
 import { registerMerge } from './commands/merge.js';
+import { registerProvision } from './commands/provision.js';
 import { registerRecord } from './commands/record.js';
 import { registerReview } from './commands/review.js';
 import { registerRun } from './commands/run.js';
@@ -27,7 +28,7 @@ const program = new Command('concord')
     process.exit(err.exitCode === 0 ? 0 : 2);
   });
 
-for (const register of [registerGate, registerInit, registerMerge, registerRecord, registerReview, registerRun, registerSdk, registerSkew]) register(program);
+for (const register of [registerGate, registerInit, registerMerge, registerProvision, registerRecord, registerReview, registerRun, registerSdk, registerSkew]) register(program);
 
 // `--debug` anywhere on the line: failures also print their stack.
 const argv = process.argv.filter((arg) => arg !== '--debug');
