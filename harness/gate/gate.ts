@@ -77,6 +77,8 @@ export interface GateResult {
   report: ReportInput;
   /** Every change this run proposed (in the pending folder, or written with --update). */
   proposals: Proposal[];
+  /** The absolute path of each selected scenario's file, by scenario name (for annotations). */
+  scenarioFiles: Record<string, string>;
 }
 
 /** Runs the selected scenario × runtime pairs, compares them with the snapshots and reports. */
@@ -176,7 +178,8 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const pendingDir = await keep(proposals);
   const ok = gateVerdict(results, obsolete, update, steps.findings);
   printSummary(options, { results, obsolete, update, pendingDir, ok, runFindings: steps.findings, reportFile, ci: options.ci });
-  return { ok, results, obsolete, runId, runFindings: steps.findings, steps, reportFile, report: reportInput, proposals, ...(pendingDir ? { pendingDir } : {}) };
+  const scenarioFiles = Object.fromEntries(pairs.map((p) => [p.scenario.name, p.scenario.file]));
+  return { ok, results, obsolete, runId, runFindings: steps.findings, steps, reportFile, report: reportInput, proposals, scenarioFiles, ...(pendingDir ? { pendingDir } : {}) };
 }
 
 async function runPair(

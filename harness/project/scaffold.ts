@@ -1,11 +1,14 @@
 import { existsSync } from 'node:fs';
-import { readFile, readdir, mkdir, writeFile, appendFile } from 'node:fs/promises';
+import { readFile, readdir, mkdir, writeFile, appendFile, copyFile, rename } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { isScenarioFile } from '../scenario/load.js';
 import { inside } from '../guarded/inside.js';
 import { CONFIG_FILE, RootError } from './root.js';
 import { githubWorkflow } from '../init/github-workflow.js';
+import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
+import { DEFAULT_PYTHON_FLOOR } from '../../codemode/index.js';
+import { loadProjectConfig } from './config.js';
 
 /** Where `concord init --ci github` writes the workflow. */
 export const GITHUB_WORKFLOW = '.github/workflows/concord.yml';
@@ -17,7 +20,7 @@ const CONCORD_DIR = '.concord/';
 export interface ScaffoldStep {
   /** Path relative to the root, with `/` separators. */
   file: string;
-  action: 'wrote' | 'kept' | 'appended';
+  action: 'wrote' | 'kept' | 'appended' | 'updated';
   /** Why a file was kept, or what was appended. */
   note?: string;
 }
@@ -187,7 +190,16 @@ function freeScenarioName(root: string, base: string): string {
  * file, never writes a second scenario for a plugin a scenario already names, and never takes a scenario
  * name or entry id that is in use: running it again changes nothing, and the gate runs as before.
  */
-export async function scaffoldProject(root: string, plugin: string | undefined, options: { githubShards?: number } = {}): Promise<ScaffoldResult> {
+export interface ScaffoldOptions {
+  /** Write a GitHub Actions workflow with this many shard jobs (1: one job). */
+  githubShards?: number;
+  /** A concord tarball (`npm pack`) to keep in the repository: copied to `vendor/` and named in package.json. */
+  vendor?: string;
+}
+
+export async function scaffoldProject(root: string, plugin: string | undefined, options: ScaffoldOptions = {}): Promise<ScaffoldResult> {
+  // Every input is checked before anything is written.
+  const tarball = options.vendor === undefined ? undefined : await vendorSource(options.vendor);
   const target = plugin === undefined ? undefined : scenarioPluginReference(plugin, root);
   const steps: ScaffoldStep[] = [];
   await writeNew(root, CONFIG_FILE, configText(), steps);
@@ -215,6 +227,59 @@ export async function scaffoldProject(root: string, plugin: string | undefined, 
       steps.push({ file: '.gitignore', action: 'appended', note: CONCORD_DIR });
     }
   }
-  if (options.githubShards !== undefined) await writeNew(root, GITHUB_WORKFLOW, githubWorkflow(options.githubShards), steps);
+  if (tarball !== undefined) await vendorPackage(root, tarball, steps);
+  if (options.githubShards !== undefined) {
+    const floor = (await loadProjectConfig(join(root, CONFIG_FILE))).floor ?? DEFAULT_PYTHON_FLOOR;
+    const newest = CPYTHON_IMAGES.at(-1)!.python;
+    await writeNew(root, GITHUB_WORKFLOW, githubWorkflow({ shards: options.githubShards, pythons: [...new Set([floor, newest])] }), steps);
+  }
   return { steps, ...(scenario !== undefined ? { scenario } : {}) };
+}
+
+/** Where `--vendor` keeps the tarball, below the root. */
+export const VENDOR_DIR = 'vendor';
+
+/** The tarball `--vendor` names: an existing `.tgz` file. */
+async function vendorSource(file: string): Promise<string> {
+  const path = resolve(file);
+  if (!existsSync(path) || !path.endsWith('.tgz')) throw new RootError(`--vendor ${file}: no such .tgz file`, 'name the tarball `npm pack` wrote in concord\'s checkout, e.g. --vendor ../concord/concord-0.1.0.tgz');
+  return path;
+}
+
+/**
+ * Keeps the concord tarball in the repository (`vendor/<name>.tgz`) and points package.json at it
+ * (`file:vendor/<name>.tgz`), so `npm ci` installs it on a fresh clone. A tarball already there is kept;
+ * package.json is written atomically and only its concord entry changes.
+ */
+async function vendorPackage(root: string, tarball: string, steps: ScaffoldStep[]): Promise<void> {
+  const file = `${VENDOR_DIR}/${basename(tarball)}`;
+  const target = join(root, file);
+  if (resolve(tarball) === target) steps.push({ file, action: 'kept', note: 'it is the tarball named' });
+  else if (existsSync(target)) steps.push({ file, action: 'kept', note: 'it exists' });
+  else {
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(tarball, target);
+    steps.push({ file, action: 'wrote' });
+  }
+  const spec = `file:${file}`;
+  const manifestFile = join(root, 'package.json');
+  const exists = existsSync(manifestFile);
+  let manifest: Record<string, unknown>;
+  try {
+    manifest = exists ? (JSON.parse(await readFile(manifestFile, 'utf8')) as Record<string, unknown>) : { name: basename(root).toLowerCase().replace(/[^a-z0-9-]+/g, '-'), private: true };
+  } catch (error) {
+    throw new RootError(`package.json: not JSON (${(error as Error).message})`, 'fix package.json, then run concord init --vendor again');
+  }
+  const section = (['dependencies', 'devDependencies'] as const).find((key) => typeof (manifest[key] as Record<string, unknown> | undefined)?.concord === 'string') ?? 'devDependencies';
+  const deps = { ...((manifest[section] as Record<string, string> | undefined) ?? {}) };
+  if (deps.concord === spec) {
+    steps.push({ file: 'package.json', action: 'kept', note: `concord is ${spec}` });
+    return;
+  }
+  deps.concord = spec;
+  manifest[section] = deps;
+  const partial = `${manifestFile}.concord-init`;
+  await writeFile(partial, JSON.stringify(manifest, null, 2) + '\n');
+  await rename(partial, manifestFile);
+  steps.push({ file: 'package.json', action: exists ? 'updated' : 'wrote', note: `${section}.concord: ${spec}; run npm install to update the lockfile` });
 }

@@ -138,6 +138,8 @@ export function registerGate(program: Command): void {
           await writeFileAtomic(file, JSON.stringify(gateResults(result, { root, selection, floor, update, ci }), null, 2) + '\n');
           console.log(`results: ${file}`);
         }
+        const { githubAnnotations, onGithubActions } = await import('../../report/annotations.js');
+        if (onGithubActions()) for (const line of await githubAnnotations(result.results.map((pair) => ({ pair, file: result.scenarioFiles[pair.scenario]! })))) console.log(line);
         const { appendStepSummary, stepSummary } = await import('../../report/step-summary.js');
         const summaryFile = await appendStepSummary(stepSummary({ ...result.report, pairs: result.results }, { ok: result.ok, obsolete: result.obsolete, ...(result.pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }));
         if (summaryFile) console.log(`pull-request summary: appended to ${summaryFile}`);

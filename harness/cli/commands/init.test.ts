@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,13 +132,25 @@ describe('concord init', () => {
     expect(existsSync(join(dir, 'backend', 'src', 'scenarios'))).toBe(false);
   });
 
-  it('with --ci github writes the sharded workflow once, and keeps it on a second run', () => {
+  it('with --ci github writes one job by default, and --shards 1 is the same', () => {
+    expect(cli(dir, 'init', '--ci', 'github').status).toBe(0);
+    const written = readFileSync(join(dir, '.github/workflows/concord.yml'), 'utf8');
+    expect(written).toBe(githubWorkflow({ shards: 1, pythons: ['3.9', '3.14'] }));
+    const other = join(dir, 'other');
+    mkdirSync(other);
+    // The floor the config names is the one set up.
+    writeFileSync(join(other, 'concord.config.yml'), "floor: '3.11'\n");
+    expect(cli(other, 'init', '--ci', 'github', '--shards', '1').status).toBe(0);
+    expect(readFileSync(join(other, '.github/workflows/concord.yml'), 'utf8')).toBe(githubWorkflow({ shards: 1, pythons: ['3.11', '3.14'] }));
+  });
+
+  it('with --ci github --shards N writes the sharded workflow once, and keeps it on a second run', () => {
     const first = cli(dir, 'init', '--ci', 'github', '--shards', '2');
     expect(first.status).toBe(0);
     expect(first.stdout).toContain('wrote    .github/workflows/concord.yml');
     expect(existsSync(join(dir, 'scenarios'))).toBe(false);
     const written = readFileSync(join(dir, '.github/workflows/concord.yml'), 'utf8');
-    expect(written).toBe(githubWorkflow(2));
+    expect(written).toBe(githubWorkflow({ shards: 2, pythons: ['3.9', '3.14'] }));
     const second = cli(dir, 'init', '--ci', 'github', '--shards', '5');
     expect(second.stdout).toContain('kept     .github/workflows/concord.yml (it exists)');
     expect(readFileSync(join(dir, '.github/workflows/concord.yml'), 'utf8')).toBe(written);

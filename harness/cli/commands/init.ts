@@ -10,6 +10,7 @@ interface InitFlags {
   root?: string;
   ci?: 'github';
   shards: number;
+  vendor?: string;
 }
 
 /** `--shards N`: 1 to 64 CI jobs. */
@@ -24,8 +25,9 @@ export function registerInit(program: Command): void {
     .command('init')
     .description('Make this backend repository a project of the gate: concord.config.yml, .concord/ in .gitignore, and with --plugin one scenario wired to your tool plugin')
     .option('--plugin <ref>', 'the plugin that registers your tools: a path from the project root starting with ./ (a .ts file needs no build) or an installed package name; without it no scenario is written')
-    .addOption(new Option('--ci <provider>', 'also write a CI workflow: github → .github/workflows/concord.yml (shard jobs and a merge job; see docs/ci.md)').choices(['github']))
-    .option('--shards <n>', 'shard jobs in the CI workflow', parseShards, 3)
+    .addOption(new Option('--ci <provider>', 'also write a CI workflow: github → .github/workflows/concord.yml (one job; with --shards N an images job, N shard jobs and a merge job; see docs/ci.md)').choices(['github']))
+    .option('--shards <n>', 'shard jobs in the CI workflow (1: one job)', parseShards, 1)
+    .option('--vendor <file.tgz>', "keep concord's tarball in the repository: copy it to vendor/ and point package.json at file:vendor/<file> (then run npm install)")
     .addOption(rootOption())
     .addHelpText(
       'after',
@@ -37,7 +39,7 @@ export function registerInit(program: Command): void {
       let result;
       try {
         const root = findProjectRoot(flags.root === undefined ? {} : { root: flags.root });
-        result = await scaffoldProject(root, flags.plugin, flags.ci === 'github' ? { githubShards: flags.shards } : {});
+        result = await scaffoldProject(root, flags.plugin, { ...(flags.ci === 'github' ? { githubShards: flags.shards } : {}), ...(flags.vendor !== undefined ? { vendor: flags.vendor } : {}) });
         console.log(`concord init in ${root}`);
         for (const step of result.steps) console.log(`  ${step.action.padEnd(8)} ${step.file}${step.note ? ` (${step.action === 'appended' ? 'added ' : ''}${step.note})` : ''}`);
         const scenario = result.scenario;
@@ -49,8 +51,9 @@ export function registerInit(program: Command): void {
           scenario === undefined
             ? 'add a scenario: npx concord init --plugin ./src/plugins/<your-tools>.ts (a path from the project root, or a package name) writes one wired to your tool plugin; or write scenarios/<name>.yml by hand (node_modules/concord/docs/scenarios.md)'
             : `edit scenarios/${scenario.name}.yml: script a conversation whose programs call your tools (node_modules/concord/docs/scenarios.md)`,
+          ...(flags.vendor !== undefined ? ['npm install      # installs concord from vendor/ and updates the lockfile, so npm ci works on a fresh clone'] : []),
           'npx concord gate --update=new      # runs every scenario × runtime, writes snapshots/',
-          'git add concord.config.yml scenarios snapshots .gitignore',
+          `git add concord.config.yml scenarios snapshots .gitignore${flags.vendor !== undefined ? ' vendor package.json package-lock.json' : ''}${flags.ci === 'github' ? ' .github' : ''}`,
           'in CI: CI=true npx concord gate      # exit 1 with a diff when anything the model sees or runs changes',
           'after an intended change: npx concord review      # accept or reject the proposed snapshots (from CI: review --from concord-pending)',
         ];

@@ -1,0 +1,166 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { packageRoot } from '../../runtimes/seam/package-root.js';
+import { STOCK_PLUGIN } from '../test/stock-project.js';
+
+// A backend's repository as a new user makes it: the packed tarball kept in vendor/ by `init --vendor`, the
+// workflow `init --ci github` writes, snapshots committed; then a fresh clone with an empty npm cache runs the
+// workflow's `run:` steps in order, as a runner would.
+
+interface Step {
+  id?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, string>;
+}
+
+let work = '';
+let tarball = '';
+const log: string[] = [];
+
+/** The environment of a shell far from this repository: nothing of the npm script that runs these tests. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!/^npm_|^CI$|^INIT_CWD$|^GITHUB_|^RUNNER_/i.test(key)) env[key] = value;
+  return { ...env, NO_COLOR: '1', ...extra };
+}
+
+function sh(cwd: string, command: string, args: string[], extra: Record<string, string> = {}) {
+  const run = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 900_000, env: cleanEnv(extra) });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr, out: `${run.stdout}${run.stderr}` };
+}
+
+/** `actions/setup-python`, emulated: each requested CPython found among the local interpreters goes on PATH. */
+function setupPython(versions: string[]): { path: string[]; missing: string[] } {
+  const root = sh(work, 'pyenv', ['root']).stdout.trim();
+  const installed = root && existsSync(join(root, 'versions')) ? readdirSync(join(root, 'versions')) : [];
+  const path: string[] = [];
+  const missing: string[] = [];
+  for (const version of versions) {
+    const found = installed.find((v) => v === version || v.startsWith(`${version}.`));
+    if (found) path.push(join(root, 'versions', found, 'bin'));
+    else missing.push(version);
+  }
+  return { path, missing };
+}
+
+/** `${{ … }}` expressions the generated workflow uses, from what the emulated runner knows. */
+function expand(text: string, context: { outputs: Record<string, Record<string, string>>; runnerTemp: string }): string {
+  return text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expression: string) => {
+    const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expression);
+    if (output) return context.outputs[output[1]!]?.[output[2]!] ?? '';
+    if (expression === 'runner.temp') return context.runnerTemp;
+    throw new Error(`the emulated runner does not know \${{ ${expression} }}`);
+  });
+}
+
+/**
+ * The `run:` steps of one job, in order, under bash -e as the runner runs them; `uses:` steps are skipped
+ * except setup-python (local interpreters). `sudo` is dropped: these tests run as root, as CI does.
+ */
+function runJob(job: { steps: Step[] }, cwd: string, env: Record<string, string>): Array<{ run: string; status: number | null; out: string }> {
+  const runnerTemp = env.RUNNER_TEMP!;
+  const outputFile = join(runnerTemp, 'github-output');
+  const outputs: Record<string, Record<string, string>> = {};
+  let path = env.PATH ?? process.env.PATH!;
+  const ran: Array<{ run: string; status: number | null; out: string }> = [];
+  for (const step of job.steps) {
+    if (step.uses?.startsWith('actions/setup-python@')) {
+      const { path: bins, missing } = setupPython(String(step.with!['python-version']).trim().split(/\s+/));
+      path = [...bins, path].join(delimiter);
+      if (missing.length > 0) log.push(`setup-python: no local CPython ${missing.join(', ')}; the gate uses what it finds`);
+      continue;
+    }
+    if (step.run === undefined) continue;
+    const script = expand(step.run, { outputs, runnerTemp }).replace(/^sudo /, '');
+    writeFileSync(outputFile, '');
+    const run = sh(cwd, 'bash', ['-e', '-c', script], { ...env, PATH: path, GITHUB_OUTPUT: outputFile });
+    ran.push({ run: script, status: run.status, out: run.out });
+    log.push(`$ ${script}\n${run.out.split('\n').slice(-8).join('\n')}`);
+    if (run.status !== 0) break;
+    if (step.id) {
+      const text = spawnSync('cat', [outputFile], { encoding: 'utf8' }).stdout;
+      outputs[step.id] = Object.fromEntries(text.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    }
+  }
+  return ran;
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'concord-workflow-'));
+  // dist/ is built by the test setup; packing must not build again.
+  const pack = sh(packageRoot(), 'npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work]);
+  expect(pack.status, pack.stderr).toBe(0);
+  tarball = join(work, (JSON.parse(pack.stdout) as Array<{ filename: string }>)[0]!.filename);
+}, 300_000);
+
+afterAll(async () => {
+  if (log.length > 0) console.log(log.join('\n'));
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('the workflow concord init writes, run as a runner would', () => {
+  it('init --vendor keeps the tarball in the repository; a fresh clone with an empty npm cache runs every run: step green, and a changed tool fails with an annotation at the scenario', { timeout: 1_800_000 }, async () => {
+    const project = join(work, 'shop');
+    await mkdir(join(project, 'src', 'plugins'), { recursive: true });
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }, null, 2) + '\n');
+    await writeFile(join(project, 'src', 'plugins', 'stock.ts'), STOCK_PLUGIN);
+    const init = sh(project, process.execPath, [join(packageRoot(), 'bin', 'concord.mjs'), 'init', '--vendor', tarball, '--plugin', './src/plugins/stock.ts', '--ci', 'github']);
+    expect(init.status, init.out).toBe(0);
+    const file = tarball.slice(tarball.lastIndexOf('/') + 1);
+    expect(init.stdout).toContain(`wrote    vendor/${file}`);
+    expect(init.stdout).toContain(`updated  package.json (devDependencies.concord: file:vendor/${file}`);
+    const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(manifest.devDependencies.concord).toBe(`file:vendor/${file}`);
+    // A second init changes nothing.
+    const again = sh(project, process.execPath, [join(packageRoot(), 'bin', 'concord.mjs'), 'init', '--vendor', tarball, '--ci', 'github']);
+    expect(again.stdout).toContain(`kept     package.json (concord is file:vendor/${file})`);
+
+    const install = sh(project, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund']);
+    expect(install.status, install.out).toBe(0);
+    const record = sh(project, 'npx', ['--no', '--', 'concord', 'gate', '--update=new']);
+    expect(record.status, record.out).toBe(0);
+    for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'gate']]) {
+      expect(sh(project, 'git', args).status).toBe(0);
+    }
+
+    const clone = join(work, 'clone');
+    expect(sh(work, 'git', ['clone', '-q', project, clone]).status).toBe(0);
+    const workflow = parse(await readFile(join(clone, '.github', 'workflows', 'concord.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
+    expect(Object.keys(workflow.jobs)).toEqual(['gate']);
+    const npmCache = await mkdtemp(join(tmpdir(), 'concord-npm-cache-'));
+    const runnerTemp = await mkdtemp(join(tmpdir(), 'concord-runner-'));
+    const summary = join(runnerTemp, 'step-summary.md');
+    const env = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: clone, GITHUB_STEP_SUMMARY: summary, RUNNER_TEMP: runnerTemp, npm_config_cache: npmCache };
+    try {
+      const ran = runJob(workflow.jobs.gate!, clone, env);
+      const failed = ran.find((r) => r.status !== 0);
+      expect(failed, failed && `${failed.run}\n${failed.out}`).toBeUndefined();
+      expect(ran.map((r) => r.run.split(' ').slice(0, 3).join(' '))).toEqual(['npm ci', 'echo "key=$(npx concord', 'env "PATH=$PATH" npx', 'npx concord gate']);
+      // The images were saved under their content-hash key for the next run's cache.
+      expect(readdirSync(join(runnerTemp, 'concord-images'))).toEqual([expect.stringMatching(/^concord-images-3\.9-3\.11-3\.13-3\.14-[0-9a-f]{16}\.tar$/)]);
+      expect(ran.at(-1)!.out).toContain('gate: everything agrees');
+      expect(ran.at(-1)!.out).not.toContain('::error');
+      expect(await readFile(summary, 'utf8')).toContain('## concord gate: ✅ everything agrees');
+      expect(existsSync(join(clone, '.concord', 'junit.xml'))).toBe(true);
+
+      // A tool's description changes: the same gate step fails and annotates the pair at its scenario file.
+      const plugin = join(clone, 'src', 'plugins', 'stock.ts');
+      await writeFile(plugin, (await readFile(plugin, 'utf8')).replace('Counts the items', 'Tallies the items'));
+      const gateStep = workflow.jobs.gate!.steps.filter((s) => s.run?.startsWith('npx concord gate'));
+      const failing = runJob({ steps: gateStep }, clone, env)[0]!;
+      expect(failing.status, failing.out).toBe(1);
+      const scenario = await readFile(join(clone, 'scenarios', 'stock.yml'), 'utf8');
+      const nameLine = scenario.split('\n').findIndex((l) => l.startsWith('name:')) + 1;
+      expect(failing.out).toMatch(new RegExp(`^::error file=scenarios/stock\\.yml,line=${nameLine},title=concord%3A stock × typescript mismatch::changed: snapshots/stock/typescript/`, 'm'));
+    } finally {
+      await rm(npmCache, { recursive: true, force: true });
+      await rm(runnerTemp, { recursive: true, force: true });
+    }
+  });
+});

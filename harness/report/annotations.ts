@@ -1,0 +1,50 @@
+import { readFile } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
+import { isFailing, type PairResult } from '../gate/report.js';
+
+/** A failing pair and the scenario file it comes from. */
+export interface AnnotatedPair {
+  pair: PairResult;
+  /** Absolute path of the scenario file. */
+  file: string;
+}
+
+/** GitHub Actions is running this: `GITHUB_ACTIONS=true`. */
+export const onGithubActions = (env: NodeJS.ProcessEnv = process.env): boolean => env.GITHUB_ACTIONS === 'true';
+
+/**
+ * The line a failing pair is annotated at: the line of the `runtimes:` key naming its runtime (or the list
+ * item below it), else the scenario's `name:` line, else 1.
+ */
+export function pairLine(text: string, runtime: string): number {
+  const lines = text.split(/\r?\n/);
+  const word = new RegExp(`(^|[\\s\\[,'"])${runtime.replace(/[-]/g, '\\-')}($|[\\s\\],'"])`);
+  const key = lines.findIndex((l) => /^runtimes\s*:/.test(l));
+  if (key >= 0) {
+    if (word.test(lines[key]!.replace(/^runtimes\s*:/, ''))) return key + 1;
+    for (let i = key + 1; i < lines.length && /^\s+(-|#)|^\s*$/.test(lines[i]!); i++) if (word.test(lines[i]!)) return i + 1;
+  }
+  const name = lines.findIndex((l) => /^name\s*:/.test(l));
+  return name >= 0 ? name + 1 : 1;
+}
+
+/** GitHub's workflow-command escaping: properties and message must not break the `::error …::` line. */
+const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+/**
+ * One `::error file=…,line=…::` line per failing pair, at its scenario file (relative to the workspace) and
+ * the line that declares its runtime, so the pull request shows the failure beside the scenario.
+ */
+export async function githubAnnotations(pairs: readonly AnnotatedPair[], workspace: string = process.env.GITHUB_WORKSPACE ?? process.cwd()): Promise<string[]> {
+  const lines: string[] = [];
+  for (const { pair, file } of pairs) {
+    if (!isFailing(pair.status)) continue;
+    const text = await readFile(file, 'utf8').catch(() => '');
+    const path = relative(workspace, file).split(sep).join('/');
+    const changed = pair.verdicts.filter((v) => v.status !== 'same').map((v) => `${v.status}: snapshots/${v.path}`);
+    const message = [pair.reason?.split('\n')[0], ...changed].filter(Boolean).join('\n') || pair.status;
+    lines.push(`::error file=${escapeProperty(path)},line=${pairLine(text, pair.runtime)},title=${escapeProperty(`concord: ${pair.scenario} × ${pair.runtime} ${pair.status}`)}::${escapeData(message)}`);
+  }
+  return lines;
+}
