@@ -70,3 +70,37 @@ describe('provision --dry-run', () => {
     expect(stdout).toContain('concord-cpython:3.9');
   });
 });
+
+describe('concord provision', () => {
+  const concord = fileURLToPath(new URL('../bin/concord.mjs', import.meta.url));
+  const cli = async (...args: string[]): Promise<Outcome> => {
+    try {
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [concord, 'provision', ...args], { timeout: 60_000 });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code?: number; stdout?: string; stderr?: string };
+      return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+    }
+  };
+
+  it('is the same script: its options pass through, and its exit code comes back', async () => {
+    const plan = await cli('--dry-run', '--no-registry', '--only', '3.9');
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(stepLine(plan.stdout, 'runtime image concord-cpython:3.9')).toBeDefined();
+    expect((await cli('--dry-run', '--only', '3.10')).code).toBe(2);
+  });
+
+  it('--cache-key names the images by their versions and the hash of what they are built from', async () => {
+    const { stdout } = await cli('--cache-key');
+    expect(stdout.trim()).toMatch(new RegExp(`^concord-images-${CPYTHON_IMAGES.map((i) => i.python.replace('.', '\\.')).join('-')}-[0-9a-f]{16}$`));
+    expect((await cli('--cache-key', '--only', '3.9')).stdout.trim()).toMatch(/^concord-images-3\.9-[0-9a-f]{16}$/);
+  });
+
+  it('--image-cache plans to load the images from DIR/<key>.tar, or to build and save them there', async () => {
+    const key = (await cli('--cache-key', '--only', '3.9')).stdout.trim();
+    const { code, stdout } = await cli('--dry-run', '--no-registry', '--only', '3.9', '--image-cache', '/nonexistent-cache');
+    expect(code).toBe(0);
+    expect(stepLine(stdout, 'load the runtime images from the cache')).toContain(`/nonexistent-cache/${key}.tar does not exist yet`);
+    expect(stepLine(stdout, 'save the runtime images for the cache')).toContain(`docker save concord-cpython:3.9 to /nonexistent-cache/${key}.tar`);
+  });
+});
