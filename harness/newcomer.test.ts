@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../runtimes/seam/package-root.js';
 import { SCENARIO_SCHEMA_REFERENCE } from './project/scaffold.js';
 import { Host } from '../test/host-requirements.js';
+import { findInterpreters } from './interpreters/local.js';
 
 // A team's first day with concord, from the packed tarball in a folder far from this repository: install,
 // record snapshots, gate in CI, change a tool, see the gate fail with the word, accept, pass again.
@@ -172,5 +173,46 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
     expect(gate.stdout).toMatch(
       /stub-validity: tools-sdk\.py does not compile on (local|container) 3\.(9|10) \(CPython 3\.\d+\.\d+, Unicode 13\.0\.0, [^)]+\): SyntaxError at line 11, column 15: [^\n]*U\+A7D1\n +11 \| +async def \u{A7D1}lossary_lookup\(/u,
     );
+  });
+});
+
+describe('a backend whose sections are a prose guide and one fenced block per language', () => {
+  it('passes its plain pairs; an upstream-style Python renderer fails on floor 3.9 with each problem named; prose in the other language is a finding', { timeout: 900_000 }, async () => {
+    const { dir, source } = await newProject('prose-sections');
+    const install = npmInstall(dir);
+    expect(install.status, install.out).toBe(0);
+    await copyRest(source, dir, false);
+    const types = sh('tsc --noEmit (prose)', dir, 'npx', ['--no', '--', 'tsc', '-p', '.']);
+    expect(types.status, types.out).toBe(0);
+
+    const plain = concord('gate --update=new (prose sections)', dir, ['gate', '--update=new']);
+    expect(plain.stdout).toMatch(/updated +lookup × typescript/);
+    expect(plain.stdout).toMatch(/updated +lookup × python/);
+    expect(plain.status, plain.out).toBe(0);
+    expect(plain.stdout).toContain('gate: everything agrees');
+    // The snapshot keeps the prose beside the block's file; the file holds the block alone.
+    const transcript = await readFile(join(dir, 'snapshots', 'lookup', 'python', 'transcript.yaml'), 'utf8');
+    expect(transcript).toContain('Writing code for run_code');
+    expect(transcript).toContain('file: tools-sdk.py');
+    expect(await readFile(join(dir, 'snapshots', 'lookup', 'python', 'tools-sdk.py'), 'utf8')).toMatch(/^from typing import Any, Dict\n/);
+
+    for (const variant of ['upstream-past-floor', 'upstream-zwnj', 'upstream-not-required', 'crossed-prose']) {
+      await copyFile(join(dir, 'variants', `${variant}.yml`), join(dir, 'scenarios', `${variant}.yml`));
+    }
+    const gate = concord('gate --floor 3.9 --update=new (upstream renderer)', dir, ['gate', '--floor', '3.9', '--update=new']);
+    expect(gate.status, gate.out).toBe(1);
+    expect(gate.stdout).toMatch(/✓ pass +lookup × python/);
+    expect(gate.stdout).toMatch(/✓ pass +lookup × typescript/);
+    for (const variant of ['upstream-past-floor', 'upstream-zwnj', 'upstream-not-required', 'crossed-prose']) expect(gate.stdout).toMatch(new RegExp(`✗ failed +${variant} × python`));
+    const local39 = findInterpreters().some((i) => i.version === '3.9');
+    if (local39) {
+      // Line 17 is the method of the one tool (after the TypedDict, ToolCallError and Tools lines).
+      expect(gate.stdout).toMatch(/stub-validity: tools-sdk\.py does not compile on local 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0, [^)]+\): SyntaxError at line \d+, column 15: [^\n]*U\+A7D1/u);
+      expect(gate.stdout).toMatch(/stub-validity: tools-sdk\.py does not compile on local 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0, [^)]+\): SyntaxError at line \d+, column \d+: [^\n]*U\+200C/u);
+      expect(gate.stdout).toMatch(/stub-import: tools-sdk\.py compiles but fails when executed as a module on local 3\.9 \(CPython 3\.9\.\d+, [^)]+\): ImportError at line 1, column 31: cannot import name 'NotRequired' from 'typing'/);
+    }
+    expect(gate.stdout).toMatch(/language-agreement: the tools:sdk prose around the block on the python runtime \(Python\) speaks TypeScript: the name TypeScript/);
+    // The run-level renderer-floor step reads the block out of the same prose sections.
+    expect(gate.stdout).toMatch(/renderer-floor: upstream-[a-z-]+ \([^)]*\): the Python renderer is not pinned to the floor 3\.9/);
   });
 });
