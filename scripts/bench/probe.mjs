@@ -1,7 +1,10 @@
 // `npm run bench -- probe`: what the run-level steps add to one gate run: the adversarial probe per language
 // and the renderer-floor step over every committed Python scenario, each timed cold (interpreters and runtimes
 // starting, as in a gate run whose pairs were all TypeScript) and warm (as after the pairs kept them running).
-// CONCORD_BENCH_RUNS sets the warm runs (default 5).
+// Then what executing the stubs as modules (the stub-import half of stub validity) costs per interpreter and
+// adds to a gate's checks phase: every committed scenario runs once on the python runtime (not timed), then
+// every check runs on all of them, with the import and with it answered as a pass without running anything,
+// on the same warm interpreters with fresh caches. CONCORD_BENCH_RUNS sets the warm runs (default 5).
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +15,8 @@ const built = (relative) => import(new URL(relative, dist).href);
 const RUNS = Number(process.env.CONCORD_BENCH_RUNS ?? 5);
 /** A warm probe of one language may take this long: a small share of a gate run of a few minutes. */
 const TARGETS = { warmProbeMs: 5000 };
+/** The stub import may add this share to the checks phase. */
+const TARGET_SHARE = 0.15;
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -54,9 +59,82 @@ export default async function bench(log) {
       log(`${name.padEnd(28)} cold ${Math.round(cold)} ms · warm p50 ${Math.round(median(warm))} ms`);
       if (name.startsWith('probe')) verdicts.push({ name, ok: median(warm) <= TARGETS.warmProbeMs, text: `${name}: warm p50 ${Math.round(median(warm))} ms (target ≤ ${TARGETS.warmProbeMs} ms)` });
     }
+    verdicts.push(await benchStubImport(log, RUNS, root));
   } finally {
     await disposeSharedRuntimes();
     await disposeSharedInventory();
   }
   for (const v of verdicts) log(`${v.ok ? 'ok  ' : 'MISS'} ${v.text}`);
+}
+
+async function benchStubImport(log, runs, root) {
+  const { loadScenarios } = await built('harness/scenario/discover.js');
+  const { runtimeTarget } = await built('harness/assembly/runtimes.js');
+  const { runOne } = await built('harness/gate/run-one.js');
+  const { snapshotFiles } = await built('harness/snapshot/transcript.js');
+  const { CHECKS } = await built('harness/checks/index.js');
+  const { stubValidity, stubValidityCheck } = await built('harness/checks/stub-validity.js');
+  const { InterpreterInventory, sharedInventory } = await built('harness/interpreters/inventory.js');
+
+  const inputs = [];
+  for (const scenario of await loadScenarios(join(root, 'scenarios'), root)) {
+    if (!scenario.runtimes.includes('python')) continue;
+    const target = runtimeTarget('python', scenario.runtimeConfig);
+    const { record } = await runOne(scenario, target);
+    if (record.exchanges.length > 0) inputs.push({ scenario, runtime: target, record, files: snapshotFiles(record, root), floor: '3.9' });
+  }
+  const base = await sharedInventory();
+  const sdks = inputs.map((input) => input.files.get('tools-sdk.py')).filter((sdk) => sdk !== undefined);
+  // Boot every interpreter once (Pyodide, containers): the gate's pairs have them running by the checks.
+  await base.importEverywhere(sdks);
+  await base.compileEverywhere(sdks);
+
+  /** An inventory over the same interpreters with empty caches; `skipImport` answers every import as a pass. */
+  const fresh = (skipImport) => {
+    const interpreters = base.interpreters.map((i) =>
+      skipImport
+        ? { label: i.label, kind: i.kind, version: i.version, detail: i.detail, unicode: i.unicode, compile: (sources) => i.compile(sources), importModules: async (sources) => ({ python: i.version, unicode: i.unicode, results: sources.map(() => ({ ok: true })) }), dispose: async () => {} }
+        : i,
+    );
+    return new InterpreterInventory(interpreters, base.absent);
+  };
+  const others = CHECKS.filter((check) => check !== stubValidity);
+  const checksPhase = async (skipImport) => {
+    const inventory = fresh(skipImport);
+    const checks = [stubValidityCheck({ inventory: async () => inventory }), ...others];
+    const started = performance.now();
+    for (const input of inputs) for (const check of checks) await check.run(input);
+    return performance.now() - started;
+  };
+
+  const perInterpreter = new Map();
+  const wall = [];
+  for (let i = 0; i < runs; i++) {
+    const inventory = fresh(false);
+    const started = performance.now();
+    await Promise.all(
+      inventory.interpreters.map(async (interpreter) => {
+        const own = performance.now();
+        await inventory.importOn(interpreter, sdks);
+        perInterpreter.set(interpreter.label, [...(perInterpreter.get(interpreter.label) ?? []), performance.now() - own]);
+      }),
+    );
+    wall.push(performance.now() - started);
+  }
+  log(`stub import: ${sdks.length} SDK texts, one batch per interpreter, all interpreters at once`);
+  for (const [label, times] of perInterpreter) log(`  ${label.padEnd(16)} p50 ${Math.round(median(times))} ms`);
+  log(`  all at once      p50 ${Math.round(median(wall))} ms`);
+
+  // Once untimed: pyright and the runtimes' probe programs keep what they learn for the run, as in a gate.
+  await checksPhase(false);
+  const withImport = [];
+  const without = [];
+  for (let i = 0; i < runs; i++) {
+    without.push(await checksPhase(true));
+    withImport.push(await checksPhase(false));
+  }
+  const added = median(withImport) - median(without);
+  const share = added / median(withImport);
+  log(`checks phase (${inputs.length} python pairs, every check): p50 ${Math.round(median(withImport))} ms with the import, ${Math.round(median(without))} ms without`);
+  return { ok: share < TARGET_SHARE, text: `stub import adds ${Math.round(added)} ms, ${(share * 100).toFixed(1)}% of the checks phase (target < ${TARGET_SHARE * 100}%)` };
 }
