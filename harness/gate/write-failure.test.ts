@@ -65,7 +65,7 @@ describe('a gate whose snapshot write fails', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(result.status).toBe(2);
     expect(await readFile(join(outside, 'python', 'precious.txt'), 'utf8')).toBe('keep me\n');
-    // The pair's own files were written before the obsolete folders were judged; nothing else was due.
-    expect((await readdir(join(snapshotsDir, 'mode-both', 'typescript'))).sort()).toEqual(['cordis.yml', 'run_code.json', 'tools-sdk.ts', 'transcript.yaml']);
+    // The link is refused while the committed folders are read, before any pair runs: nothing is written.
+    expect(await readdir(snapshotsDir)).toEqual(['ghost']);
   });
 });
