@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InputError } from '../scenario/error.js';
 import { parseProjectConfig } from './config.js';
 import { findProjectRoot, openProject, RootError } from './root.js';
+import { configRefusal } from './test/config-refusal.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -32,14 +32,7 @@ describe('the project root', () => {
   });
 
   it('refuses a bad config at its line and column', () => {
-    const error = (source: string) => {
-      try {
-        parseProjectConfig('/p/concord.config.yml', source);
-      } catch (caught) {
-        if (caught instanceof InputError) return `${caught.line}:${caught.column} ${caught.problem}`;
-      }
-      throw new Error('expected an InputError');
-    };
+    const error = configRefusal;
     expect(error('floor: "3.9"\nruntimes: [typescript, cobol]\n')).toBe('2:24 concord.config.yml.runtimes[1] must be one of typescript, python, pyodide, python-container; found "cobol"');
     expect(error('timeoutMs: -1\n')).toMatch(/^1:12 concord\.config\.yml\.timeoutMs must be a whole number from 1 to 3600000/);
     expect(error('flor: "3.9"\n')).toMatch(/^1:1 unknown key "flor"/);

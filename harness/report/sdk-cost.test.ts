@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../scenario/error.js';
+import { configRefusal } from '../project/test/config-refusal.js';
 import { parseProjectConfig } from '../project/config.js';
 import { measureSdk, SDK_ENCODING, sdkBudgetFindings, sdkCost, sdkCostLines, sdkCostMarkdown, sdkDelta } from './sdk-cost.js';
 
@@ -53,14 +53,7 @@ describe('the SDK cost', () => {
   });
 
   it('refuses a bad budget in concord.config.yml at its line and column', () => {
-    const error = (source: string) => {
-      try {
-        parseProjectConfig('/p/concord.config.yml', source);
-      } catch (caught) {
-        if (caught instanceof InputError) return `${caught.line}:${caught.column} ${caught.problem}`;
-      }
-      throw new Error('expected an InputError');
-    };
+    const error = configRefusal;
     expect(parseProjectConfig('c.yml', 'sdkBudget:\n  maxTokens: 6000\n  maxGrowthPercent: 10\n')).toEqual({ sdkBudget: { maxTokens: 6000, maxGrowthPercent: 10 } });
     expect(error('sdkBudget:\n  maxTokens: lots\n')).toMatch(/^2:14 concord\.config\.yml\.sdkBudget\.maxTokens must be a number/);
     expect(error('sdkBudget:\n  maxGrowthPercent: -5\n')).toMatch(/^2:21 concord\.config\.yml\.sdkBudget\.maxGrowthPercent must be a number ≥ 0/);

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseProjectConfig } from '../project/config.js';
-import { InputError } from '../scenario/error.js';
+import { configRefusal } from '../project/test/config-refusal.js';
 import { Normalizer } from './normalize.js';
 import { snapshotFiles, TRANSCRIPT_FILE, type RunRecord } from './transcript.js';
 
 const config = (source: string) => parseProjectConfig('/p/concord.config.yml', source);
-const refusal = (source: string) => {
-  try {
-    config(source);
-  } catch (caught) {
-    if (caught instanceof InputError) return `${caught.line}:${caught.column} ${caught.problem}`;
-    throw caught;
-  }
-  throw new Error('expected an InputError');
-};
+const refusal = configRefusal;
 
 /** A run whose one program called create_order, which answered with a fresh id and time. */
 const record = (output: Record<string, unknown>): RunRecord => ({
