@@ -50,7 +50,9 @@ function pushObject(schema: JsonSchema, depth: number, stack: Step[]): void {
   const names = Object.keys(properties);
   const extra = schema.additionalProperties;
   if (names.length === 0) {
-    if (typeof extra === 'object') stack.push('>', { schema: extra, depth, asArrayElement: false }, 'Record<string, ');
+    // An index signature, not `Record<string, X>`: the compiler defers an object type's members, so a map
+    // whose values are the type itself (`additionalProperties: { $ref: '#' }`) is not a circular alias.
+    if (typeof extra === 'object') stack.push(' }', { schema: extra, depth, asArrayElement: false }, '{ [key: string]: ');
     else stack.push(extra === false ? 'Record<string, never>' : 'Record<string, unknown>');
     return;
   }

@@ -97,6 +97,17 @@ describe('the rendered TypeScript SDK under the TypeScript compiler', () => {
     expect(wrong('const n: number = (await tools.search_docs({ query: "x" }))[0]!.url;').join('\n')).toMatch(/not assignable/);
   });
 
+  it('accepts a map whose values are the schema itself, and types its values', () => {
+    // A `Record<string, A>` alias naming itself is a circular alias to the compiler; an index signature is not.
+    const tools: ToolDefinition[] = [
+      { name: 'tree', description: '', parameters: { type: 'object' }, output: { type: 'object', additionalProperties: { $ref: '#' } } },
+    ];
+    const sdk = renderTypeScriptSdk(tools);
+    expect(diagnose(sdk, 'export {};\n')).toEqual([]);
+    const program = 'async function main(): Promise<void> { const t = await tools.tree({}); const n: number = t["a"]; }\nexport {};\n';
+    expect(diagnose(sdk, program).join('\n')).toMatch(/not assignable to type 'number'/);
+  });
+
   it('accepts the SDK of random tool sets, valid schemas or not', () => {
     // Each run builds a whole program; a few dozen keep the file fast on a shared machine.
     fc.assert(
