@@ -45,12 +45,15 @@ export function shardFromEnvironment(env: NodeJS.ProcessEnv = process.env): { in
   throw new Error(`--shard auto: none of ${CI_SHARD_VARIABLES.map((v) => `${v.index}/${v.total}`).join(', ')} is set; pass --shard i/n, or set CONCORD_SHARD_INDEX and CONCORD_SHARD_TOTAL from your CI's matrix`);
 }
 
-/** `i/n` with 1 ≤ i ≤ n; anything else is a usage error naming the accepted form. */
+/** The most shards a run may be split into (a results file claiming more is refused by `concord merge`). */
+export const MAX_SHARDS = 1000;
+
+/** `i/n` with 1 ≤ i ≤ n ≤ MAX_SHARDS; anything else is a usage error naming the accepted form. */
 export function parseShard(text: string): { index: number; count: number } {
   const match = /^(\d+)\/(\d+)$/.exec(text);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count) throw new Error(`--shard ${text}: expected i/n with 1 ≤ i ≤ n, e.g. --shard 2/4`);
+  if (!match || count < 1 || index < 1 || index > count || count > MAX_SHARDS) throw new Error(`--shard ${text}: expected i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. --shard 2/4`);
   return { index, count };
 }
 

@@ -1,29 +1,40 @@
-import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
+import { GuardError } from '../guarded/folder.js';
+import { jsonChecker, parseJsonText } from '../guarded/json-input.js';
+import { readRegularFile } from '../guarded/read-regular.js';
 import { RUNTIME_NAMES } from '../scenario/types.js';
+import { repeatedPath } from '../snapshot/pending-schema.js';
 import { RESULTS_VERSION, type GateResults } from './format.js';
+import { RESULTS_SCHEMA } from './schema.js';
 
 /** Results that cannot be merged; the message names the files and what to do. Exit 2. */
 export class MergeError extends Error {
   override name = 'MergeError';
 }
 
-/** Reads one results file; anything but a results file of this version is a MergeError naming it. */
+/** A results file above this is refused before it is read: a real one is a few MB. */
+export const MAX_RESULTS_BYTES = 256 * 1024 * 1024;
+
+const FIX = 'pass the files written by `concord gate --results FILE`, from every shard of one run with one concord version';
+let checkResults: ((data: unknown) => string | undefined) | undefined;
+
+/**
+ * Reads one results file, never through a link; anything but a results file of this version, every field
+ * of the type the merge reads, is refused naming the file and the JSON path (GuardError, exit 2).
+ */
 export async function readResults(file: string): Promise<GateResults> {
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    throw new MergeError(`${file}: not a readable results file (${(error as Error).message.split('\n')[0]}); pass the files written by \`concord gate --results FILE\``);
-  }
-  const version = (data as { concordResults?: unknown } | null)?.concordResults;
+  const parsed = parseJsonText((await readRegularFile(file, 'a results file', MAX_RESULTS_BYTES)).toString('utf8'));
+  if ('problem' in parsed) throw new GuardError(file, parsed.problem, FIX);
+  const version = (parsed.value as { concordResults?: unknown } | null)?.concordResults;
   if (version !== RESULTS_VERSION) {
-    throw new MergeError(`${file}: results format ${JSON.stringify(version ?? null)}, this concord reads format ${RESULTS_VERSION}; run every shard and the merge with one concord version`);
+    throw new GuardError(file, `results format ${JSON.stringify(version ?? null)}, this concord reads format ${RESULTS_VERSION}`, 'run every shard and the merge with one concord version');
   }
-  const results = data as GateResults;
-  if (!Array.isArray(results.pairs) || !Array.isArray(results.proposals) || typeof results.configuration !== 'object') {
-    throw new MergeError(`${file}: results file without pairs, proposals or configuration; it was cut short or edited — run the shard again`);
-  }
+  checkResults ??= jsonChecker(RESULTS_SCHEMA);
+  const problem = checkResults(parsed.value);
+  if (problem !== undefined) throw new GuardError(file, `${problem}; the file was cut short or edited`, FIX);
+  const results = parsed.value as GateResults;
+  const repeated = repeatedPath(results.proposals.map((p) => p.path));
+  if (repeated) throw new GuardError(file, `$.proposals[${repeated.index}].path names the file of $.proposals[${repeated.earlier}].path again`, FIX);
   return results;
 }
 
@@ -73,7 +84,8 @@ export function mergeResults(files: ReadonlyArray<{ file: string; results: GateR
       indexes.set(results.shard.index, file);
     });
     const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !indexes.has(i));
-    if (missing.length > 0) throw new MergeError(`shard ${missing.map((i) => `${i}/${count}`).join(', ')} missing: the merged verdict would not be the whole run's; pass every shard's results`);
+    const named = missing.slice(0, 10).map((i) => `${i}/${count}`).join(', ') + (missing.length > 10 ? ` and ${missing.length - 10} more` : '');
+    if (missing.length > 0) throw new MergeError(`shard ${named} missing: the merged verdict would not be the whole run's; pass every shard's results`);
   }
 
   const pairs = files.flatMap((f) => f.results.pairs).sort(pairOrder);

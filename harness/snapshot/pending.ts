@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { GuardedFolder, GuardError, relativeSegments } from '../guarded/folder.js';
+import { jsonChecker, parseJsonText } from '../guarded/json-input.js';
+import { manifestSchema, repeatedPath } from './pending-schema.js';
 import type { FileStatus } from './store.js';
 
 /** A proposed change to one snapshot file, waiting for `concord review`. */
@@ -26,8 +28,8 @@ export interface PendingRun {
 /** What the CI recipes call the uploaded `.concord/pending/` folder; `concord review --from` takes it back. */
 export const PENDING_ARTIFACT = 'concord-pending';
 
-const MANIFEST = 'manifest.json';
-const FILES = 'files';
+export const MANIFEST = 'manifest.json';
+export const FILES = 'files';
 
 /** A fresh run id: sortable by time, unique across concurrent runs. */
 export function newRunId(now = new Date()): string {
@@ -82,34 +84,40 @@ export async function pendingRunIds(pendingRoot: string): Promise<string[]> {
     .sort();
 }
 
-const ACTIONS: ReadonlyArray<PendingChange['action']> = ['write', 'delete'];
+let checkers: Map<boolean, (data: unknown) => string | undefined> | undefined;
 
-export async function readPending(pendingRoot: string, runId: string): Promise<PendingRun> {
+/**
+ * The changes of a pending manifest (its bytes, `file` naming it in messages). The pending folder travels
+ * as a CI artifact, so the manifest is untrusted input: checked against the manifest schema (`knownFiles`:
+ * only snapshot files of known kinds, for an artifact from elsewhere), every path's segments checked, and a
+ * path named twice (after case folding and NFC) refused. Every refusal names the file and the JSON path.
+ */
+export function parseManifest(bytes: Buffer, file: string, fix: string, knownFiles = false): PendingChange[] {
+  const parsed = parseJsonText(bytes.toString('utf8'));
+  if ('problem' in parsed) throw new GuardError(file, `cannot read the pending manifest: it ${parsed.problem}`, fix);
+  checkers ??= new Map();
+  let check = checkers.get(knownFiles);
+  if (!check) checkers.set(knownFiles, (check = jsonChecker(manifestSchema(knownFiles))));
+  const problem = check(parsed.value);
+  if (problem !== undefined) throw new GuardError(file, problem, fix);
+  const entries = (parsed.value as { changes: Array<PendingChange & { base?: string | null }> }).changes;
+  entries.forEach((entry, i) => relativeSegments(entry.path, `${file}: $.changes[${i}].path`));
+  const repeated = repeatedPath(entries.map((e) => e.path));
+  if (repeated) throw new GuardError(file, `$.changes[${repeated.index}].path ${JSON.stringify(entries[repeated.index]!.path)} names the file of $.changes[${repeated.earlier}].path again`, fix);
+  // A manifest without a base cannot prove what it was made against: it reads as stale.
+  return entries.map(({ path, action, status, base }) => ({ path, action, status, base: base === undefined ? 'unknown' : base }));
+}
+
+/** The manifest of one pending run; `knownFiles` as in parseManifest. */
+export async function readPending(pendingRoot: string, runId: string, knownFiles = false): Promise<PendingRun> {
   const pending = pendingFolder(pendingRoot);
   relativeSegments(runId, '--run');
   const dir = join(pendingRoot, runId);
   const file = join(dir, MANIFEST);
   const fix = `remove ${dir} and run the gate again`;
-  let manifest: { changes?: unknown };
-  try {
-    const bytes = await pending.read(`${runId}/${MANIFEST}`);
-    if (bytes === undefined) throw new Error('it is missing');
-    manifest = JSON.parse(bytes.toString('utf8')) as { changes?: unknown };
-  } catch (error) {
-    if (error instanceof GuardError) throw error;
-    throw new GuardError(file, `cannot read the pending manifest (${(error as Error).message})`, fix);
-  }
-  // The pending folder travels as a CI artifact: its manifest is untrusted input, checked entry by entry.
-  if (!Array.isArray(manifest.changes)) throw new GuardError(file, '"changes" is not a list', fix);
-  const changes = manifest.changes.map((raw, i): PendingChange => {
-    const entry = (raw ?? {}) as Record<string, unknown>;
-    relativeSegments(entry.path, `${file}: changes[${i}].path`);
-    if (!ACTIONS.includes(entry.action as PendingChange['action'])) throw new GuardError(file, `changes[${i}].action is ${JSON.stringify(entry.action)}, not "write" or "delete"`, fix);
-    const base = typeof entry.base === 'string' || entry.base === null ? entry.base : undefined;
-    // A manifest without a base cannot prove what it was made against: it reads as stale.
-    return { path: entry.path as string, action: entry.action as PendingChange['action'], status: entry.status as FileStatus, base: base === undefined ? 'unknown' : base };
-  });
-  return { runId, dir, changes };
+  const bytes = await pending.read(`${runId}/${MANIFEST}`);
+  if (bytes === undefined) throw new GuardError(file, 'cannot read the pending manifest (it is missing)', fix);
+  return { runId, dir, changes: parseManifest(bytes, file, fix, knownFiles) };
 }
 
 export async function proposedFile(run: PendingRun, change: PendingChange): Promise<string> {

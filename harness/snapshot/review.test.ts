@@ -174,10 +174,10 @@ describe('concord review on the command line', () => {
     const stale = cli({}, '--accept-all');
     expect(stale.status).toBe(1);
     expect(stale.stdout).toContain('stale: snapshots/demo/python/a.yaml');
-    await writeFile(join(pendingRoot, 'r1', 'manifest.json'), JSON.stringify({ changes: [{ path: '../../etc', action: 'delete', base: null }] }));
+    await writeFile(join(pendingRoot, 'r1', 'manifest.json'), JSON.stringify({ changes: [{ path: '../../etc', action: 'delete', status: 'obsolete', base: null }] }));
     const hostile = cli({}, '--accept-all');
     expect(hostile.status).toBe(2);
-    expect(hostile.stderr).toContain(`concord review: ${join(pendingRoot, 'r1', 'manifest.json')}: changes[0].path: "../../etc" has an empty, "." or ".." segment`);
+    expect(hostile.stderr).toContain(`concord review: ${join(pendingRoot, 'r1', 'manifest.json')}: $.changes[0].path: "../../etc" has an empty, "." or ".." segment`);
     expect(hostile.stderr).not.toMatch(/\n\s+at /);
   });
 });
