@@ -10,6 +10,7 @@ import { packageRoot } from '../runtimes/seam/package-root.js';
 import { SCENARIO_SCHEMA_REFERENCE } from './project/scaffold.js';
 import { Host } from '../test/host-requirements.js';
 import { findInterpreters } from './interpreters/local.js';
+import { packTarball } from '../test/packed.js';
 
 // A team's first day with concord, from the packed tarball in a folder far from this repository: install,
 // record snapshots, gate in CI, change a tool, see the gate fail with the word, accept, pass again.
@@ -69,11 +70,7 @@ const copyRest = (source: string, dir: string, keepSnapshots: boolean) =>
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'concord-newcomer-'));
   // dist/ is built by the test setup; packing must not build again.
-  const pack = sh('npm pack', packageRoot(), 'npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work]);
-  expect(pack.status, pack.stderr).toBe(0);
-  const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  tarball = join(work, info!.filename);
-  packed = info!.files.map((f) => f.path);
+  ({ tarball, files: packed } = packTarball(work));
 }, 120_000);
 
 afterAll(async () => {

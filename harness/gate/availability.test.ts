@@ -1,18 +1,21 @@
 import { spawnSync } from 'node:child_process';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { stockScenario, writeStockProject } from '../test/stock-project.js';
+import { installedWithout } from '../../test/packed.js';
 
 // A closed port on loopback: nothing answers there, while /var/run/docker.sock may well answer.
 const NOWHERE = 'tcp://127.0.0.1:9';
 
 let dir = '';
-const gate = (env: Record<string, string>, ...args: string[]) =>
-  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'gate', '--jobs', '1', ...args], {
-    cwd: dir,
+const gate = (env: Record<string, string>, ...args: string[]) => gateWith(sourceAsset('bin/concord.mjs'), dir, env, ...args);
+const gateWith = (bin: string, cwd: string, env: Record<string, string>, ...args: string[]) =>
+  spawnSync(process.execPath, [bin, 'gate', '--jobs', '1', ...args], {
+    cwd,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 120_000,
@@ -63,5 +66,35 @@ describe('a runtime with committed snapshots that cannot run', () => {
     const run = gate({}, '--skip-runtime', 'cobol');
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--skip-runtime cobol: unknown runtime (known: typescript, python, pyodide, python-container)');
+  });
+});
+
+describe('the container runtime without testcontainers installed (an optional peer)', () => {
+  let project = '';
+  let bin = '';
+  beforeAll(async () => {
+    project = await mkdtemp(join(tmpdir(), 'concord-no-testcontainers-'));
+    await cp(join(dir, 'scenarios'), join(project, 'scenarios'), { recursive: true });
+    await cp(join(dir, 'snapshots'), join(project, 'snapshots'), { recursive: true });
+    bin = await installedWithout(project, ['testcontainers']);
+  }, 120_000);
+  afterAll(() => rm(project, { recursive: true, force: true }));
+  const install = `npm install --save-dev testcontainers@${(createRequire(import.meta.url)('../../package.json') as { peerDependencies: Record<string, string> }).peerDependencies.testcontainers}`;
+
+  it('fails a CI gate with committed container snapshots, in one line naming the install command', { timeout: 120_000 }, () => {
+    const run = gateWith(bin, project, { CI: 'true' });
+    const output = run.stdout + run.stderr;
+    expect(run.status, output).toBe(1);
+    expect(output).toContain(`error: python-container cannot run here, and 1 committed snapshot folder(s) of it would go unchecked: the CPython container runtime needs testcontainers, which is not installed: run \`${install}\`. (or pass --skip-runtime python-container`);
+    expect(output).toMatch(/✓ pass +stock × typescript/);
+    expect(output.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
+  });
+
+  it('warns locally, and --skip-runtime opts out in CI', { timeout: 120_000 }, () => {
+    const local = gateWith(bin, project, {});
+    expect(local.status, local.stdout + local.stderr).toBe(0);
+    expect(local.stdout + local.stderr).toContain(`warning: python-container skipped on this machine: the CPython container runtime needs testcontainers, which is not installed: run \`${install}\``);
+    const skipped = gateWith(bin, project, { CI: 'true' }, '--skip-runtime', 'python-container');
+    expect(skipped.status, skipped.stdout + skipped.stderr).toBe(0);
   });
 });

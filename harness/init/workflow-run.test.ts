@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { STOCK_PLUGIN } from '../test/stock-project.js';
+import { packTarball } from '../../test/packed.js';
 
 // A backend's repository as a new user makes it: the packed tarball kept in vendor/ by `init --vendor`, the
 // workflow `init --ci github` writes, snapshots committed; then a fresh clone with an empty npm cache runs the
@@ -94,9 +95,7 @@ function runJob(job: { steps: Step[] }, cwd: string, env: Record<string, string>
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'concord-workflow-'));
   // dist/ is built by the test setup; packing must not build again.
-  const pack = sh(packageRoot(), 'npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work]);
-  expect(pack.status, pack.stderr).toBe(0);
-  tarball = join(work, (JSON.parse(pack.stdout) as Array<{ filename: string }>)[0]!.filename);
+  ({ tarball } = packTarball(work));
 }, 300_000);
 
 afterAll(async () => {

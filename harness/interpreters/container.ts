@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type Dockerode from 'dockerode';
-import { GenericContainer, type StartedTestContainer } from 'testcontainers';
+import type { StartedTestContainer } from 'testcontainers';
 import { containerUnavailable, dockerEngine } from '../../runtimes/seam/docker-engine.js';
 import { requireLocalImage } from '../../runtimes/seam/local-image.js';
+import { testcontainers } from '../../runtimes/seam/testcontainers.js';
 import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../../runtimes/seam/container-tether.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 import { unicodeTableOf } from '../../codemode/index.js';
@@ -135,6 +136,7 @@ export class ContainerInterpreter implements PythonInterpreter {
   #start(): Promise<Running> {
     this.#running ??= (async () => {
       const client = await dockerEngine();
+      const { GenericContainer } = await testcontainers();
       const container = withHostStdin(new GenericContainer(this.image))
         .withNetworkMode('none')
         .withUser(USER)

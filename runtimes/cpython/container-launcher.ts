@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type Dockerode from 'dockerode';
-import { GenericContainer, type StartedTestContainer } from 'testcontainers';
+import type { GenericContainer, StartedTestContainer } from 'testcontainers';
 import { dockerEngine } from '../seam/docker-engine.js';
+import { testcontainers } from '../seam/testcontainers.js';
 import { requireLocalImage } from '../seam/local-image.js';
 import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../seam/container-tether.js';
 import { guestServerCommand } from './guest-source.js';
@@ -49,14 +50,16 @@ const CONTAINER_RUN_PLACES = JSON.stringify({ scratch: '/tmp', wipe: ['/tmp'] })
 /** Kills every process of the run user except PID 1 and the killer itself (kill(2) with pid -1). */
 const KILL_ALL = 'import os, signal; os.kill(-1, signal.SIGKILL)';
 
-/** Read-only root, no network, memory / pids / CPU limits. */
-class RuntimeContainer extends GenericContainer {
-  constructor(image: string, memoryMb: number, runChannelDir: string) {
-    super(image);
-    withHostStdin(this);
-    this.hostConfig.ReadonlyRootfs = true;
-    this.hostConfig.PidsLimit = CONTAINER_PIDS_LIMIT;
-    this.withNetworkMode('none')
+/** The runtime container: read-only root, no network, memory / pids / CPU limits. */
+async function runtimeContainer(image: string, memoryMb: number, runChannelDir: string): Promise<GenericContainer> {
+  const { GenericContainer } = await testcontainers();
+  const container = withHostStdin(new GenericContainer(image));
+  const { hostConfig } = container as unknown as { hostConfig: { ReadonlyRootfs?: boolean; PidsLimit?: number } };
+  hostConfig.ReadonlyRootfs = true;
+  hostConfig.PidsLimit = CONTAINER_PIDS_LIMIT;
+  return (
+    container
+      .withNetworkMode('none')
       .withUser(CONTAINER_USER)
       .withTmpFs({ '/tmp': 'rw,nosuid,nodev,size=64m' })
       // A local engine makes the host's run-channel socket reachable; a remote one mounts an empty
@@ -65,8 +68,8 @@ class RuntimeContainer extends GenericContainer {
       .withResourcesQuota({ memory: (memoryMb + SERVER_HEADROOM_MB) / 1024, cpu: 1 })
       .withWorkingDir('/tmp')
       .withLabels({ 'org.concord.runtime': 'cpython', 'org.concord.host-pid': String(process.pid) })
-      .withCommand(['python3', '-I', '-S', '-c', KEEPER]);
-  }
+      .withCommand(['python3', '-I', '-S', '-c', KEEPER])
+  );
 }
 
 const liveContainers = new Set<string>();
@@ -90,7 +93,7 @@ export class RuntimeContainerHost {
     let started: StartedTestContainer;
     try {
       await requireLocalImage(image);
-      started = await new RuntimeContainer(image, memoryMb, runChannel.dir).start();
+      started = await (await runtimeContainer(image, memoryMb, runChannel.dir)).start();
     } catch (error) {
       await runChannel.close();
       throw error;

@@ -4,7 +4,9 @@ import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { ContainerRuntimeClient } from 'testcontainers';
+import { MissingPackageError } from './optional-package.js';
 import { provisionCommand } from './provision-hint.js';
+import { testcontainers } from './testcontainers.js';
 
 /** How long the engine DOCKER_HOST names has to answer `/_ping`. */
 const PING_TIMEOUT_MS = 3000;
@@ -12,15 +14,16 @@ const PING_TIMEOUT_MS = 3000;
 /**
  * The Docker engine client testcontainers uses, honouring `DOCKER_HOST` exactly: when it is set and the
  * engine it names does not answer, this throws instead of letting testcontainers fall back to
- * /var/run/docker.sock (a different engine than the one the user chose).
+ * /var/run/docker.sock (a different engine than the one the user chose). Throws a MissingPackageError
+ * when testcontainers is not installed.
  */
 export async function dockerEngine(): Promise<ContainerRuntimeClient> {
+  const { getContainerRuntimeClient } = await testcontainers();
   const host = process.env.DOCKER_HOST;
   if (host !== undefined && host !== '') {
     const why = await pingFailure(host);
     if (why) throw new Error(`DOCKER_HOST=${host} does not answer (${why}); concord uses the engine DOCKER_HOST names and no other: start it, or unset DOCKER_HOST to use the local socket`);
   }
-  const { getContainerRuntimeClient } = await import('testcontainers');
   return getContainerRuntimeClient();
 }
 
@@ -30,6 +33,7 @@ export async function containerUnavailable(image: string): Promise<string | unde
   try {
     client = await dockerEngine();
   } catch (error) {
+    if (error instanceof MissingPackageError) return `${error.message}.`;
     const message = (error as Error).message.split('\n')[0]!;
     const where = message.startsWith('DOCKER_HOST=') ? message : `testcontainers looked at DOCKER_HOST, ~/.testcontainers.properties and /var/run/docker.sock: ${message}`;
     return `no Docker engine answers (${where}). Install and start one with \`${provisionCommand()}\`.`;

@@ -1,6 +1,5 @@
-import './no-reaper.js';
-import { ImageName } from 'testcontainers';
 import { dockerEngine } from './docker-engine.js';
+import { testcontainers } from './testcontainers.js';
 import { provisionCommand } from './provision-hint.js';
 
 /** Tries before an image counts as missing: a busy engine has been seen to answer "no such image" for one that exists. */
@@ -14,6 +13,7 @@ const TRIES = 3;
  */
 export async function requireLocalImage(image: string): Promise<void> {
   const client = await dockerEngine();
+  const { ImageName } = await testcontainers();
   const name = ImageName.fromString(image);
   for (let attempt = 1; attempt <= TRIES; attempt++) {
     if (await client.image.exists(name)) return;

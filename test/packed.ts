@@ -1,0 +1,44 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, readdir, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { packageRoot } from '../runtimes/seam/package-root.js';
+
+export interface Packed {
+  /** The `.tgz` `npm pack` wrote. */
+  tarball: string;
+  /** The paths inside the package (`dist/harness/cli/main.js`, …). */
+  files: string[];
+}
+
+/** Packs this checkout into `destination` as `npm pack` does for a release; dist/ must be built (it is not built again). */
+export function packTarball(destination: string): Packed {
+  const pack = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], { cwd: packageRoot(), encoding: 'utf8', timeout: 120_000 });
+  if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
+  const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  return { tarball: join(destination, info!.filename), files: info!.files.map((f) => f.path) };
+}
+
+/**
+ * A project at `dir` that has concord installed from its packed tarball, beside every package this checkout
+ * has installed except `missing`: the install of a user who did not add those optional peers, made without
+ * a registry. concord's files are real files under `dir/node_modules/concord`, so what they import resolves
+ * from there and never reaches this checkout's node_modules. Returns the path of the installed CLI.
+ */
+export async function installedWithout(dir: string, missing: readonly string[]): Promise<string> {
+  const installed = join(dir, 'node_modules', 'concord');
+  await mkdir(installed, { recursive: true });
+  const { tarball } = packTarball(dir);
+  const unpack = spawnSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], { encoding: 'utf8' });
+  if (unpack.status !== 0) throw new Error(`could not unpack ${tarball}: ${unpack.stderr}`);
+  const from = join(packageRoot(), 'node_modules');
+  for (const entry of await readdir(from)) {
+    if (entry === '.bin' || entry === 'concord' || entry.startsWith('.')) continue;
+    if (entry.startsWith('@')) {
+      await mkdir(join(dir, 'node_modules', entry), { recursive: true });
+      for (const scoped of await readdir(join(from, entry))) {
+        if (!missing.includes(`${entry}/${scoped}`)) await symlink(join(from, entry, scoped), join(dir, 'node_modules', entry, scoped));
+      }
+    } else if (!missing.includes(entry)) await symlink(join(from, entry), join(dir, 'node_modules', entry));
+  }
+  return join(installed, 'bin', 'concord.mjs');
+}
