@@ -28,11 +28,16 @@ export function shortView(full: string): string {
   return [...lines.slice(0, SHORT_DIFF_LINES), `… ${lines.length - SHORT_DIFF_LINES} more line(s): press d to see the whole diff`].join('\n');
 }
 
-/** One key press from a terminal in raw mode (no Enter); Ctrl-C interrupts the review. */
-function readKey(input: NodeJS.ReadStream): Promise<string> {
+/**
+ * Shows the prompt and reads one key press from a terminal in raw mode (no Enter); Ctrl-C interrupts the
+ * review. Raw mode is on before the prompt is shown: a Ctrl-C typed as soon as the prompt appears is a key
+ * here, not a SIGINT from the terminal.
+ */
+function readKey(input: NodeJS.ReadStream, prompt: () => void): Promise<string> {
   return new Promise((resolve, reject) => {
     input.setRawMode(true);
     input.resume();
+    prompt();
     input.once('data', (chunk: Buffer) => {
       input.setRawMode(false);
       input.pause();
@@ -57,8 +62,7 @@ export function terminalKeys(options: { input: NodeJS.ReadStream; color: boolean
     options.out(shortView(full));
     const what = group.items.length > 1 ? `change ${group.number} (${group.items.length} files)` : `snapshots/${group.items[0]!.path} (${group.items[0]!.status})`;
     for (;;) {
-      options.out(`${what}: [a]ccept [r]eject [s]kip, A/R/S for all that remain, [d]iff, [q]uit, [?] help`);
-      const key = await readKey(options.input);
+      const key = await readKey(options.input, () => options.out(`${what}: [a]ccept [r]eject [s]kip, A/R/S for all that remain, [d]iff, [q]uit, [?] help`));
       if (Object.hasOwn(ONE, key)) return ONE[key]!;
       if (Object.hasOwn(ALL, key)) return (rest = ALL[key]!);
       if (key === 'q') return 'quit';
