@@ -1,11 +1,11 @@
-import { PYODIDE_PYTHON_VERSIONS, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
+import { DEFAULT_PYODIDE_VERSION, PYODIDE_PYTHON_VERSIONS, pyodideInstalled, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
 import { containerInterpreters } from './container.js';
 import { findInterpreters, LocalInterpreter } from './local.js';
 import { pyodideInterpreters } from './pyodide.js';
 import { compareVersions, type CompileOutcome, type CompileReport, type PythonInterpreter } from './types.js';
 
 export interface InventoryOptions {
-  /** Pyodide releases to use: all installed ones by default, `false` for none. */
+  /** Pyodide releases to use (each must be installed): every installed one by default, `false` for none. */
   pyodide?: boolean | readonly PyodidePythonVersion[];
   /** Runtime images, when a Docker engine answers (default true). */
   containers?: boolean;
@@ -46,7 +46,7 @@ export class InterpreterInventory {
     const interpreters: PythonInterpreter[] = [];
     const absent: string[] = [];
     const pyodide = options.pyodide ?? true;
-    if (pyodide !== false) interpreters.push(...pyodideInterpreters(pyodide === true ? PYODIDE_PYTHON_VERSIONS : pyodide));
+    if (pyodide !== false) interpreters.push(...pyodideInterpreters(pyodide === true ? PYODIDE_PYTHON_VERSIONS.filter(pyodideInstalled) : pyodide));
     if (options.containers ?? true) {
       const found = await containerInterpreters();
       interpreters.push(...found.interpreters);
@@ -115,10 +115,20 @@ export class InterpreterInventory {
 }
 
 let shared: Promise<InterpreterInventory> | undefined;
+let projectPyodides: readonly PyodidePythonVersion[] = [DEFAULT_PYODIDE_VERSION];
+
+/**
+ * The Pyodide releases of the project's stub matrix: `pyodide.versions` of its concord.config.yml (checked
+ * installed when the config is read), else the default release, the one concord installs.
+ */
+export function usePyodides(versions: readonly PyodidePythonVersion[] | undefined): readonly PyodidePythonVersion[] {
+  projectPyodides = versions ?? [DEFAULT_PYODIDE_VERSION];
+  return projectPyodides;
+}
 
 /** The inventory of this run: discovered once, shared by every check that compiles. */
 export function sharedInventory(): Promise<InterpreterInventory> {
-  shared ??= InterpreterInventory.discover();
+  shared ??= InterpreterInventory.discover({ pyodide: projectPyodides });
   shared.catch(() => (shared = undefined));
   return shared;
 }

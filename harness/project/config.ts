@@ -3,8 +3,10 @@ import type { Shape } from '../scenario/shape.js';
 import { readYamlInput } from '../scenario/yaml-input.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../scenario/types.js';
 import { SUPPORTED_PYTHON_VERSIONS } from '../../codemode/index.js';
-import { isMap, type Node } from 'yaml';
+import { isMap, isSeq, type Node } from 'yaml';
 import { LIMIT_BOUNDS } from '../../runtimes/seam/options.js';
+import { PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES, pyodideInstalled, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
+import { installCommand } from '../../runtimes/seam/optional-package.js';
 import { compileRedactions, JSON_PATH, PLACEHOLDER, type Redaction, type RedactionEntry } from '../snapshot/redactions.js';
 
 /** How the gate treats a registered tool that no scenario's program called. */
@@ -33,6 +35,11 @@ export interface ProjectConfig {
   /** Registered tools no scenario called: a warning (default) or an error that fails the gate. */
   coverage?: CoverageLevel;
   sdkBudget?: SdkBudget;
+  /**
+   * The Pyodide releases (by the CPython each embeds) the stub matrix compiles and imports the SDK on; each
+   * must be installed. Default: the one concord installs (DEFAULT_PYODIDE_VERSION).
+   */
+  pyodide?: { versions: PyodidePythonVersion[] };
 }
 
 type RawConfig = Omit<ProjectConfig, 'redactions'> & { redactions?: RedactionEntry[] };
@@ -68,6 +75,14 @@ const CONFIG: Shape = {
         },
       },
     },
+    pyodide: {
+      shape: {
+        kind: 'map',
+        fields: {
+          versions: { shape: { kind: 'list', of: { kind: 'enum', values: PYODIDE_PYTHON_VERSIONS }, min: 1 }, required: true, hint: `add versions: a list such as ["${PYODIDE_PYTHON_VERSIONS.join('", "')}"]` },
+        },
+      },
+    },
   },
 };
 
@@ -79,6 +94,15 @@ export function parseProjectConfig(file: string, source: string): ProjectConfig 
   // An empty file is a valid config: it only marks the root.
   const { loc, root, data } = readYamlInput<RawConfig>(file, source, CONFIG, 'concord.config.yml', { hint: 'check the indentation and quoting near this position', allowEmpty: true });
   const { redactions, ...rest } = data;
+  if (rest.pyodide !== undefined) {
+    const list = isMap(root) ? root.getIn(['pyodide', 'versions'], true) : undefined;
+    rest.pyodide.versions.forEach((version, i) => {
+      if (pyodideInstalled(version)) return;
+      const release = PYODIDE_RELEASES[version];
+      const at = (isSeq(list) ? list.items[i] : list) as Node;
+      throw loc.error(at, `pyodide.versions[${i}]: Pyodide ${release.pyodide} (Python ${version}) is not installed`, `run \`${installCommand(release.packageName)}\`, or leave ${version} out`);
+    });
+  }
   if (redactions === undefined) return rest;
   return { ...rest, redactions: compileRedactions(redactions, loc, isMap(root) ? (root.get('redactions', true) as Node) : null) };
 }

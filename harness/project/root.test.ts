@@ -29,6 +29,8 @@ describe('the project root', () => {
     expect(project).toMatchObject({ root: dir, configFile: join(dir, 'concord.config.yml'), scenariosDir: join(dir, 'scenarios'), snapshotsDir: join(dir, 'snapshots'), pendingRoot: join(dir, '.concord', 'pending') });
     expect(project.config).toEqual({ floor: '3.11', runtimes: ['typescript', 'python'], timeoutMs: 5000 });
     expect(parseProjectConfig('c.yml', '')).toEqual({});
+    // Further Pyodides for the stub matrix (installed here: concord's own checkout has them all).
+    expect(parseProjectConfig('c.yml', "pyodide:\n  versions: ['3.11', '3.14']\n")).toEqual({ pyodide: { versions: ['3.11', '3.14'] } });
   });
 
   it('refuses a bad config at its line and column', () => {
@@ -37,5 +39,7 @@ describe('the project root', () => {
     expect(error('timeoutMs: -1\n')).toMatch(/^1:12 concord\.config\.yml\.timeoutMs must be a whole number from 1 to 3600000/);
     expect(error('flor: "3.9"\n')).toMatch(/^1:1 unknown key "flor"/);
     expect(error('floor: [\n')).toMatch(/^2:1 not valid YAML/);
+    expect(error('pyodide:\n  versions: [3.12]\n')).toBe('2:14 concord.config.yml.pyodide.versions[0] must be one of 3.11, 3.12, 3.13, 3.14; found 3.12');
+    expect(error('pyodide: {}\n')).toMatch(/^1:10 .*versions/);
   });
 });

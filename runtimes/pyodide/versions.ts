@@ -1,8 +1,8 @@
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { MissingPackageError, resolveOptional } from '../seam/optional-package.js';
 
 /**
- * The Pyodide releases installed as npm aliases, keyed by the CPython version each one embeds.
+ * The Pyodide releases concord knows, as npm aliases, keyed by the CPython version each one embeds.
  * Unicode versions are what `unicodedata.unidata_version` reports (checked by the tests).
  */
 export const PYODIDE_RELEASES = {
@@ -26,8 +26,23 @@ export function isPyodidePythonVersion(value: unknown): value is PyodidePythonVe
   return typeof value === 'string' && Object.hasOwn(PYODIDE_RELEASES, value);
 }
 
-/** Folder of the installed Pyodide package for a CPython version (Pyodide's `indexURL`). */
+/**
+ * Folder of the installed Pyodide package for a CPython version (Pyodide's `indexURL`). Only the default
+ * release is a dependency of concord; another one not installed throws a MissingPackageError naming the
+ * command that adds it.
+ */
 export function pyodidePackageDir(version: PyodidePythonVersion): string {
-  const manifest = createRequire(import.meta.url).resolve(`${PYODIDE_RELEASES[version].packageName}/package.json`);
-  return dirname(manifest);
+  const release = PYODIDE_RELEASES[version];
+  return dirname(resolveOptional(`${release.packageName}/package.json`, `Pyodide ${release.pyodide} (Python ${version})`));
+}
+
+/** Whether the Pyodide release for `version` is installed. */
+export function pyodideInstalled(version: PyodidePythonVersion): boolean {
+  try {
+    pyodidePackageDir(version);
+    return true;
+  } catch (error) {
+    if (error instanceof MissingPackageError) return false;
+    throw error;
+  }
 }

@@ -80,6 +80,7 @@ export function registerGate(program: Command): void {
         process.exit(2);
       }
       const project = await projectOrExit('gate', flags);
+      (await import('../../interpreters/inventory.js')).usePyodides(project.config.pyodide?.versions);
       const root = project.root;
       const floor = flags.floor ?? project.config.floor ?? DEFAULT_PYTHON_FLOOR;
       if (!isPythonVersion(floor) || !SUPPORTED_PYTHON_VERSIONS.includes(floor)) {

@@ -32,7 +32,7 @@ export function registerSkew(program: Command): void {
         console.error(`concord skew: --floor: expected one of ${SUPPORTED_PYTHON_VERSIONS.join(', ')}, got ${JSON.stringify(floor)}`);
         process.exit(2);
       }
-      const [{ InterpreterInventory }, { measureSkew }, { formatSkew }, { projectSdkSource }] = await Promise.all([
+      const [{ InterpreterInventory, usePyodides }, { measureSkew }, { formatSkew }, { projectSdkSource }] = await Promise.all([
         import('../../interpreters/inventory.js'),
         import('../../skew/probe.js'),
         import('../../skew/format.js'),
@@ -43,7 +43,7 @@ export function registerSkew(program: Command): void {
         console.error(`concord skew: ${source}`);
         process.exit(2);
       }
-      const inventory = await InterpreterInventory.discover();
+      const inventory = await InterpreterInventory.discover({ pyodide: usePyodides(project.config.pyodide?.versions) });
       try {
         const report = await measureSkew(floor as PythonVersion, inventory, source);
         process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatSkew(report));
