@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile, readdir, mkdir, writeFile, appendFile, copyFile, rename } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -9,6 +9,7 @@ import { githubWorkflow } from '../init/github-workflow.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 import { DEFAULT_PYTHON_FLOOR } from '../../codemode/index.js';
 import { loadProjectConfig } from './config.js';
+import { checkInitPaths, type InitPath } from './init-paths.js';
 
 /** Where `concord init --ci github` writes the workflow. */
 export const GITHUB_WORKFLOW = '.github/workflows/concord.yml';
@@ -163,6 +164,8 @@ async function scenarioNaming(root: string, reference: string): Promise<string |
   } catch {
     return undefined;
   }
+  // Each is read below: none may be a link or a pipe.
+  await checkInitPaths(root, names.map((name) => ({ path: `scenarios/${name}`, kind: 'file' })));
   for (const name of names) {
     let data: unknown;
     try {
@@ -201,11 +204,19 @@ export async function scaffoldProject(root: string, plugin: string | undefined, 
   // Every input is checked before anything is written.
   const tarball = options.vendor === undefined ? undefined : await vendorSource(options.vendor);
   const target = plugin === undefined ? undefined : scenarioPluginReference(plugin, root);
+  const paths: InitPath[] = [
+    { path: CONFIG_FILE, kind: 'file' },
+    { path: '.gitignore', kind: 'file' },
+    ...(target !== undefined ? [{ path: 'scenarios', kind: 'folder' } as const] : []),
+    ...(tarball !== undefined ? [{ path: `${VENDOR_DIR}/${basename(tarball)}`, kind: 'file' } as const, { path: 'package.json', kind: 'file' } as const] : []),
+    ...(options.githubShards !== undefined ? [{ path: GITHUB_WORKFLOW, kind: 'file' } as const] : []),
+  ];
+  await checkInitPaths(root, paths);
+  const existing = target === undefined ? undefined : await scenarioNaming(root, target.reference);
   const steps: ScaffoldStep[] = [];
   await writeNew(root, CONFIG_FILE, configText(), steps);
   let scenario: ScaffoldedScenario | undefined;
   if (target !== undefined) {
-    const existing = await scenarioNaming(root, target.reference);
     const name = existing?.replace(/\.ya?ml$/, '') ?? freeScenarioName(root, scenarioNameFor(plugin!));
     if (existing !== undefined) {
       steps.push({ file: `scenarios/${existing}`, action: 'kept', note: `it already gates ${target.reference}` });
@@ -242,7 +253,7 @@ export const VENDOR_DIR = 'vendor';
 /** The tarball `--vendor` names: an existing `.tgz` file. */
 async function vendorSource(file: string): Promise<string> {
   const path = resolve(file);
-  if (!existsSync(path) || !path.endsWith('.tgz')) throw new RootError(`--vendor ${file}: no such .tgz file`, 'name the tarball `npm pack` wrote in concord\'s checkout, e.g. --vendor ../concord/concord-0.1.0.tgz');
+  if (!existsSync(path) || !statSync(path).isFile() || !path.endsWith('.tgz')) throw new RootError(`--vendor ${file}: no such .tgz file`, 'name the tarball `npm pack` wrote in concord\'s checkout, e.g. --vendor ../concord/concord-0.1.0.tgz');
   return path;
 }
 
