@@ -72,7 +72,7 @@ export function changesSection(input: Pick<ReportInput, 'pairs'>, options: { hea
   const files = groups.reduce((n, g) => n + g.paths.length, 0);
   const lines = [options.heading, '', `${groups.length} distinct change(s) in ${files} file(s); each is shown once.`, ''];
   for (const g of groups) {
-    lines.push(`**change ${g.number}** — ${groupHeading(g).replace(/snapshots\/\S+/g, (p) => `${codeSpan(p.replace(/,$/, ''))}${p.endsWith(',') ? ',' : ''}`)}`, '');
+    lines.push(`**change ${g.number}** — ${groupHeading(g, codeSpan)}`, '');
     if (!g.diff) continue;
     const diff = renderDiff(g.diff, false).split('\n');
     const cut = options.maxLines !== undefined && diff.length > options.maxLines;

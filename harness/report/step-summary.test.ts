@@ -48,6 +48,18 @@ describe('the pull-request summary', () => {
     expect(text).toContain('```run``code.json```');
   });
 
+  it('shows a changed file whose folder holds a space, or a comma, as one code span in the Changes heading', () => {
+    const diff = textDiff({ before: 'a', after: 'b' }, 'one\n', 'two\n');
+    const pair = (scenario: string, runtime: string, path: string): PairResult => ({ scenario, runtime, status: 'mismatch', times, findings: [], verdicts: [{ path, status: 'changed', diff }] });
+    const one = stepSummary({ runId: 'r1', pairs: [pair('my checkout', 'python', 'my checkout/python/transcript.yaml')], matrix: [] }, { ok: false, obsolete: [] });
+    expect(one).toContain('**change 1** — changed: `snapshots/my checkout/python/transcript.yaml`\n');
+    const shared = stepSummary(
+      { runId: 'r1', pairs: [pair('a b, c', 'python', 'a b, c/python/transcript.yaml'), pair('a b, c', 'pyodide', 'a b, c/pyodide/transcript.yaml'), pair('d', 'python', 'd/python/run_code.json')].map((p, i) => (i === 2 ? { ...p, verdicts: [{ ...p.verdicts[0]!, diff }] } : p)), matrix: [] },
+      { ok: false, obsolete: [] },
+    );
+    expect(shared).toContain('**change 1** — the same change in 3 files: `snapshots/a b, c/{python,pyodide}/transcript.yaml`, `snapshots/d/python/run_code.json`\n');
+  });
+
   it('is appended only when GITHUB_STEP_SUMMARY names a file', async () => {
     dir = await mkdtemp(join(tmpdir(), 'concord-summary-'));
     const file = join(dir, 'summary.md');

@@ -68,6 +68,10 @@ const basename = (path: string) => path.slice(path.lastIndexOf('/') + 1);
  * `{a,b}/{python,pyodide}/tools-sdk.py`; anything else is listed.
  */
 export function compactPaths(paths: readonly string[]): string {
+  return compactPathList(paths).join(', ');
+}
+
+function compactPathList(paths: readonly string[]): string[] {
   const byName = new Map<string, string[]>();
   for (const path of paths) byName.set(basename(path), [...(byName.get(basename(path)) ?? []), path]);
   const parts: string[] = [];
@@ -84,11 +88,14 @@ export function compactPaths(paths: readonly string[]): string {
     }
     parts.push(...list);
   }
-  return parts.map((p) => `snapshots/${p}`).join(', ');
+  return parts.map((p) => `snapshots/${p}`);
 }
 
-/** The line said above a group's one diff: how many files share it, and which. */
-export function groupHeading(group: Pick<ChangeGroup, 'paths' | 'status'>): string {
-  if (group.paths.length === 1) return `${group.status}: snapshots/${group.paths[0]}`;
-  return `the same ${group.status === 'new' ? 'new file' : 'change'} in ${group.paths.length} files: ${compactPaths(group.paths)}`;
+/**
+ * The line said above a group's one diff: how many files share it, and which. `quote` shows each path (or
+ * compacted set of paths), e.g. as a markdown code span, so a path with spaces or commas stays one piece.
+ */
+export function groupHeading(group: Pick<ChangeGroup, 'paths' | 'status'>, quote: (path: string) => string = (path) => path): string {
+  if (group.paths.length === 1) return `${group.status}: ${quote(`snapshots/${group.paths[0]}`)}`;
+  return `the same ${group.status === 'new' ? 'new file' : 'change'} in ${group.paths.length} files: ${compactPathList(group.paths).map(quote).join(', ')}`;
 }
