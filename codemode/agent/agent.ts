@@ -1,7 +1,7 @@
 import { type Context, Service } from 'cordis';
 import type { JsonValue } from '../../runtimes/seam/types.js';
 import { parseRunCodeArgs, type ProgramRun, type ToolCallRecord } from '../run-code/execute.js';
-import { RUN_CODE_TOOL_NAME } from '../run-code/wire-tool.js';
+import { RUN_CODE_TOOL } from '../../contract/backend.js';
 import '../tools/context.js';
 import { type AgentConfig, parseAgentConfig } from './config.js';
 import type { ChatMessage, ModelRequest, ToolCall, WireTool } from '../../contract/model.js';
@@ -83,7 +83,7 @@ export class Agent extends Service<AgentConfig> {
     if (!wire.some((tool) => tool.name === call.name)) {
       return `error: no tool named ${JSON.stringify(call.name)} is offered (offered: ${wire.map((tool) => tool.name).join(', ')})`;
     }
-    if (call.name === RUN_CODE_TOOL_NAME) {
+    if (call.name === RUN_CODE_TOOL) {
       let args;
       try {
         args = parseRunCodeArgs(call.arguments);

@@ -1,5 +1,5 @@
 import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, Language, RunResult } from '../../runtimes/seam/types.js';
-import { RUN_CODE_TOOL_NAME } from './wire-tool.js';
+import { RUN_CODE_TOOL } from '../../contract/backend.js';
 
 /** The arguments of a `run_code` call, checked. */
 export interface RunCodeArgs {
@@ -35,7 +35,7 @@ export type ToolExecutor = (name: string, args: JsonValue) => Promise<JsonValue>
 /** Reads `run_code` arguments; anything but two strings is refused with the reason. */
 export function parseRunCodeArgs(args: JsonValue): RunCodeArgs {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw new Error(`${RUN_CODE_TOOL_NAME}: arguments must be an object with "code" and "description", got ${JSON.stringify(args)}`);
+    throw new Error(`${RUN_CODE_TOOL}: arguments must be an object with "code" and "description", got ${JSON.stringify(args)}`);
   }
   const problems: string[] = [];
   for (const key of ['code', 'description']) {
@@ -44,7 +44,7 @@ export function parseRunCodeArgs(args: JsonValue): RunCodeArgs {
   for (const key of Object.keys(args)) {
     if (key !== 'code' && key !== 'description') problems.push(`unknown argument "${key}"`);
   }
-  if (problems.length > 0) throw new Error(`${RUN_CODE_TOOL_NAME}: ${problems.join('; ')}`);
+  if (problems.length > 0) throw new Error(`${RUN_CODE_TOOL}: ${problems.join('; ')}`);
   return { code: args['code'] as string, description: args['description'] as string };
 }
 

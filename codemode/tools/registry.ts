@@ -3,7 +3,8 @@ import type { JsonValue, Language } from '../../runtimes/seam/types.js';
 import type { WireTool } from '../../contract/model.js';
 import { type ProgramRun, type RunCodeArgs, runProgram } from '../run-code/execute.js';
 import { renderSdkSection } from '../run-code/sdk-section.js';
-import { RUN_CODE_TOOL_NAME, runCodeWireTool } from '../run-code/wire-tool.js';
+import { RUN_CODE_TOOL } from '../../contract/backend.js';
+import { runCodeWireTool } from '../run-code/wire-tool.js';
 import { parseToolsConfig, type ToolMode, type ToolsConfig } from './config.js';
 import type { RegisteredTool } from './types.js';
 import './context.js';
@@ -83,10 +84,10 @@ export class ToolRegistry extends Service<ToolsConfig> {
 
   /** Executes a `run_code` call on the mounted runtime; `callId` prefixes the ids of its tool calls. */
   async runCode(args: RunCodeArgs, callId: string, signal?: AbortSignal): Promise<ProgramRun> {
-    if (this.mode === 'native') throw new Error(`${RUN_CODE_TOOL_NAME}: not offered in mode native (use mode code or both)`);
+    if (this.mode === 'native') throw new Error(`${RUN_CODE_TOOL}: not offered in mode native (use mode code or both)`);
     const runtime = this.home.get('codeRuntime');
     if (runtime === undefined) {
-      throw new Error(`${RUN_CODE_TOOL_NAME}: no code runtime is mounted (add a runtime plugin that provides ctx.codeRuntime)`);
+      throw new Error(`${RUN_CODE_TOOL}: no code runtime is mounted (add a runtime plugin that provides ctx.codeRuntime)`);
     }
     const names = this.list().map((tool) => tool.name);
     return runProgram(runtime, names, (name, toolArgs) => this.execute(name, toolArgs), args, callId, signal);
@@ -103,7 +104,7 @@ export class ToolRegistry extends Service<ToolsConfig> {
 function checkTool(tool: RegisteredTool): void {
   const label = typeof tool?.name === 'string' ? `tools: tool ${JSON.stringify(tool.name)}` : 'tools: a tool';
   if (typeof tool?.name !== 'string' || tool.name === '') throw new Error(`${label} needs a non-empty string name`);
-  if (tool.name === RUN_CODE_TOOL_NAME) throw new Error(`${label}: the name is reserved for the code tool; rename the tool`);
+  if (tool.name === RUN_CODE_TOOL) throw new Error(`${label}: the name is reserved for the code tool; rename the tool`);
   if (typeof tool.description !== 'string') throw new Error(`${label} needs a string description`);
   if (typeof tool.execute !== 'function') throw new Error(`${label} needs an execute(args) function`);
 }

@@ -1,5 +1,98 @@
-import type { Language } from '../../runtimes/seam/types.js';
-import { RUNTIME_LANGUAGE, type RuntimeName } from '../scenario/types.js';
+import { CPYTHON_IMAGES, FLOOR_IMAGE, cpythonImage } from '../../runtimes/cpython/images.js';
+import { PYODIDE_PYTHON_VERSIONS } from '../../runtimes/pyodide/versions.js';
+import type { CodeRuntime, Language } from '../../runtimes/seam/types.js';
+
+/**
+ * The one table of the runtimes concord knows: every command, check, probe and report reads it. The order is
+ * the gate's order and the cheapest first (a probe only renders, so it takes the cheapest of a language).
+ */
+export const RUNTIME_NAMES = ['typescript', 'python', 'pyodide', 'python-container'] as const;
+export type RuntimeName = (typeof RUNTIME_NAMES)[number];
+
+export interface RuntimeEntry {
+  language: Language;
+  /** What it runs in, for help texts: `local python3`. */
+  runsIn: string;
+  /** The runtime plugin (source path below the package) and the config of the composition's `runtime` entry. */
+  plugin: string;
+  config: Readonly<Record<string, unknown>>;
+  /** The interpreter versions `concord run --runtime NAME:3.X` accepts; absent when the runtime takes none. */
+  versions?: readonly string[];
+  /** Why it cannot run on this machine, in one plain message; absent when it always can. */
+  unavailable?(): Promise<string | undefined>;
+  /** What an available runtime runs in, said once per run (only for runtimes that can be unavailable). */
+  availableNote?: string;
+  /** The runtime alone, outside any composition (`concord run`); `version` is one of `versions`. */
+  create(options: { version?: string; timeoutMs?: number }): Promise<CodeRuntime>;
+}
+
+const timeout = (timeoutMs: number | undefined): { timeoutMs?: number } => (timeoutMs === undefined ? {} : { timeoutMs });
+
+export const RUNTIMES: Readonly<Record<RuntimeName, RuntimeEntry>> = {
+  typescript: {
+    language: 'typescript',
+    runsIn: 'worker thread',
+    plugin: 'runtimes/worker/plugin',
+    config: {},
+    create: async ({ timeoutMs }) => (await import('../../runtimes/worker/index.js')).createWorkerRuntime(timeout(timeoutMs)),
+  },
+  python: {
+    language: 'python',
+    runsIn: 'local python3',
+    plugin: 'runtimes/cpython/plugin',
+    config: { isolation: 'process' },
+    create: async ({ timeoutMs }) => (await import('../../runtimes/cpython/runtime.js')).createCpythonRuntime({ isolation: 'process', ...timeout(timeoutMs) }),
+  },
+  pyodide: {
+    language: 'python',
+    runsIn: 'CPython in WebAssembly',
+    plugin: 'runtimes/pyodide/plugin',
+    config: {},
+    versions: PYODIDE_PYTHON_VERSIONS,
+    create: async ({ version, timeoutMs }) => {
+      const { createPyodideRuntime } = await import('../../runtimes/pyodide/runtime.js');
+      const { isPyodidePythonVersion } = await import('../../runtimes/pyodide/versions.js');
+      return createPyodideRuntime({ ...(isPyodidePythonVersion(version) ? { version } : {}), ...timeout(timeoutMs) });
+    },
+  },
+  'python-container': {
+    language: 'python',
+    runsIn: 'Docker image',
+    plugin: 'runtimes/cpython/plugin',
+    // Asked for by name, a container never falls back silently: a process run would be snapshotted as a container's.
+    config: { isolation: 'container', fallback: 'error' },
+    versions: CPYTHON_IMAGES.map((image) => image.python),
+    unavailable: async () => (await import('../../runtimes/seam/docker-engine.js')).containerUnavailable(FLOOR_IMAGE),
+    availableNote: `runs in ${FLOOR_IMAGE} (a Docker engine answers)`,
+    create: async ({ version, timeoutMs }) =>
+      (await import('../../runtimes/cpython/runtime.js')).createCpythonRuntime({
+        isolation: 'container',
+        fallback: 'error',
+        ...(version === undefined ? {} : { image: cpythonImage(version).tag }),
+        ...timeout(timeoutMs),
+      }),
+  },
+};
+
+export function runtimeLanguage(name: RuntimeName): Language {
+  return RUNTIMES[name].language;
+}
+
+/** Whether a name read from outside (an option, a results file) is a runtime concord knows. */
+export function isRuntimeName(name: string): name is RuntimeName {
+  return (RUNTIME_NAMES as readonly string[]).includes(name);
+}
+
+/** The runtimes among `wanted` that cannot run here, each with its reason; every question is asked once. */
+export async function unavailableRuntimes(wanted: Iterable<RuntimeName>): Promise<Map<RuntimeName, string>> {
+  const reasons = new Map<RuntimeName, string>();
+  for (const name of RUNTIME_NAMES) {
+    if (![...wanted].includes(name)) continue;
+    const reason = await RUNTIMES[name].unavailable?.();
+    if (reason !== undefined) reasons.set(name, reason);
+  }
+  return reasons;
+}
 
 /** How the gate mounts one runtime: its plugin (source path) and the config of the `runtime` entry. */
 export interface RuntimeTarget {
@@ -9,19 +102,11 @@ export interface RuntimeTarget {
   config: Record<string, unknown>;
 }
 
-const PLUGINS: Readonly<Record<RuntimeName, { plugin: string; config: Record<string, unknown> }>> = {
-  typescript: { plugin: 'runtimes/worker/plugin', config: {} },
-  python: { plugin: 'runtimes/cpython/plugin', config: { isolation: 'process' } },
-  // The gate checks for Docker itself and skips the container plainly; a silent fallback would snapshot a process run.
-  'python-container': { plugin: 'runtimes/cpython/plugin', config: { isolation: 'container', fallback: 'error' } },
-  pyodide: { plugin: 'runtimes/pyodide/plugin', config: {} },
-};
-
 /**
  * The runtime entry for a scenario: every runtime comes from the process-wide pool (`shared`), so containers
  * and Pyodide start once per gate run; scenario settings such as `timeoutMs` go on top.
  */
 export function runtimeTarget(name: RuntimeName, scenarioConfig: Record<string, unknown>): RuntimeTarget {
-  const { plugin, config } = PLUGINS[name];
-  return { name, language: RUNTIME_LANGUAGE[name], plugin, config: { ...config, ...scenarioConfig, shared: true } };
+  const { language, plugin, config } = RUNTIMES[name];
+  return { name, language, plugin, config: { ...config, ...scenarioConfig, shared: true } };
 }

@@ -1,5 +1,5 @@
 import type { ModelRequest } from '../../contract/model.js';
-import { RUN_CODE_TOOL as RUN_CODE_TOOL_NAME, TOOLS_SDK_SECTION as SDK_SECTION } from '../../contract/backend.js';
+import { RUN_CODE_TOOL, TOOLS_SDK_SECTION as SDK_SECTION } from '../../contract/backend.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { readSdkSection, SDK_FENCE_WORDS } from '../../contract/sdk-section.js';
 import { codeMarkersOf, LANGUAGE_NAME, otherLanguage, proseMarkersOf } from './language/markers.js';
@@ -54,12 +54,12 @@ function requestProblems(request: ModelRequest, expected: Language, runtime: str
     }
   }
 
-  const runCode = request.tools.find((t) => t.name === RUN_CODE_TOOL_NAME);
+  const runCode = request.tools.find((t) => t.name === RUN_CODE_TOOL);
   if (runCode !== undefined) {
     const code = codeParameterDescription(runCode.parameters);
     const surfaces: Array<[string, string | undefined]> = [
-      [`the ${RUN_CODE_TOOL_NAME} description`, runCode.description],
-      [`the ${RUN_CODE_TOOL_NAME} \`code\` parameter description`, code],
+      [`the ${RUN_CODE_TOOL} description`, runCode.description],
+      [`the ${RUN_CODE_TOOL} \`code\` parameter description`, code],
     ];
     for (const [surface, text] of surfaces) {
       if (text === undefined) {

@@ -2,9 +2,9 @@ import { RUN_CODE_TOOL } from '../../contract/backend.js';
 import { sdkBlockOf } from '../snapshot/transcript.js';
 import type { Check, CheckInput, Finding } from './types.js';
 import { namingProblems, type Registered } from './sdk-names/index.js';
+import { SDK_FILE } from '../snapshot/transcript.js';
 
 const ID = 'sdk-names';
-const SDK_FILE = { python: 'tools-sdk.py', typescript: 'tools-sdk.ts' } as const;
 
 /**
  * The tools the app registered, as seen at the gate's seams: the `tools` namespace of the first program

@@ -3,12 +3,13 @@ import { sharedInventory, type InterpreterInventory } from '../interpreters/inve
 import { compareVersions } from '../interpreters/types.js';
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import type { Check, CheckInput, Finding } from './types.js';
+import { SDK_FILE } from '../snapshot/transcript.js';
 
 const ID = 'stub-validity';
 /** The findings of executing the stubs as a module, beside compiling them. */
 const IMPORT_ID = 'stub-import';
 /** The snapshot file that holds the Python `tools:sdk` block as the model read it. */
-const SDK_FILE = 'tools-sdk.py';
+const STUBS = SDK_FILE.python;
 
 /** One cell of the matrix: how one interpreter took the SDK of one scenario × runtime. */
 export interface StubCell {
@@ -58,7 +59,7 @@ export function stubValidityCheck(options: StubValidityOptions = {}): StubValidi
   async function run({ scenario, runtime, files, floor: gateFloor }: CheckInput): Promise<Finding[]> {
     const pair = `${scenario.name}/${runtime.name}`;
     cells.delete(pair);
-    const sdk = files.get(SDK_FILE);
+    const sdk = files.get(STUBS);
     if (runtime.language !== 'python' || sdk === undefined) return [];
     const floor = options.floor ?? gateFloor ?? DEFAULT_PYTHON_FLOOR;
     const inventory = await inventoryOf();
@@ -67,7 +68,7 @@ export function stubValidityCheck(options: StubValidityOptions = {}): StubValidi
     const add = (severity: Finding['severity'], message: string) => findings.push({ check: ID, severity, message });
 
     if (!inventory.interpreters.some((i) => compareVersions(i.version, floor) >= 0)) {
-      add('error', `no Python interpreter at or above the floor ${floor} is available to compile ${SDK_FILE} (${inventory.absent.join('; ') || 'none found'})`);
+      add('error', `no Python interpreter at or above the floor ${floor} is available to compile ${STUBS} (${inventory.absent.join('; ') || 'none found'})`);
     }
     const [compiled, imported] = await Promise.all([inventory.compileEverywhere([sdk]), inventory.importEverywhere([sdk])]);
     compiled.forEach((answer, i) => {
@@ -78,7 +79,7 @@ export function stubValidityCheck(options: StubValidityOptions = {}): StubValidi
       const floorText = belowFloor ? ` (below the floor ${floor}: not a failure)` : '';
       if ('error' in answer) {
         row.push({ ...base, outcome: 'unavailable', error: answer.error });
-        add(severity, `${interpreter.label} (${interpreter.detail}) could not compile ${SDK_FILE}${floorText}: ${answer.error}`);
+        add(severity, `${interpreter.label} (${interpreter.detail}) could not compile ${STUBS}${floorText}: ${answer.error}`);
         return;
       }
       const { python, unicode, results } = answer.report;
@@ -87,13 +88,13 @@ export function stubValidityCheck(options: StubValidityOptions = {}): StubValidi
       if (!outcome.ok) {
         const error = describeRejection(outcome, sdk);
         row.push({ ...base, python, unicode, outcome: 'rejected', error });
-        add(severity, `${SDK_FILE} does not compile on ${who}${floorText}: ${error}`);
+        add(severity, `${STUBS} does not compile on ${who}${floorText}: ${error}`);
         return;
       }
       const ran = imported[i]!;
       if ('error' in ran) {
         row.push({ ...base, python, unicode, outcome: 'unavailable', error: ran.error });
-        findings.push({ check: IMPORT_ID, severity, message: `${interpreter.label} (${interpreter.detail}) could not execute ${SDK_FILE} as a module${floorText}: ${ran.error}` });
+        findings.push({ check: IMPORT_ID, severity, message: `${interpreter.label} (${interpreter.detail}) could not execute ${STUBS} as a module${floorText}: ${ran.error}` });
         return;
       }
       const result = ran.report.results[0]!;
@@ -103,7 +104,7 @@ export function stubValidityCheck(options: StubValidityOptions = {}): StubValidi
       }
       const error = describeRejection(result, sdk);
       row.push({ ...base, python, unicode, outcome: 'import-failed', error });
-      findings.push({ check: IMPORT_ID, severity, message: `${SDK_FILE} compiles but fails when executed as a module on ${who}${floorText}: ${error}` });
+      findings.push({ check: IMPORT_ID, severity, message: `${STUBS} compiles but fails when executed as a module on ${who}${floorText}: ${error}` });
     });
     cells.set(pair, row);
     return findings;

@@ -7,9 +7,9 @@ import { typecheckPython } from './typecheck/python.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './typecheck/types.js';
 import { typecheckTypeScript } from './typecheck/typescript.js';
 import type { Check, CheckInput, Finding } from './types.js';
+import { SDK_FILE } from '../snapshot/transcript.js';
 
 const ID = 'typecheck-programs';
-const SDK_FILE: Readonly<Record<Language, string>> = { python: 'tools-sdk.py', typescript: 'tools-sdk.ts' };
 
 /** The programs the scenario's script gives `run_code` in one language, numbered by call. */
 export function scriptedPrograms(scenario: Scenario, language: Language): ScriptedProgram[] {

@@ -1,62 +1,30 @@
 import { readFile } from 'node:fs/promises';
-import { CPYTHON_IMAGES, cpythonImage } from '../../runtimes/cpython/images.js';
-import { PYODIDE_PYTHON_VERSIONS, isPyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
 import type { BindingFunction, BindingNamespace, CodeRuntime } from '../../runtimes/seam/types.js';
+import { RUNTIME_NAMES, RUNTIMES, type RuntimeEntry, type RuntimeName } from '../assembly/runtimes.js';
 import type { RunOptions } from './commands/run.js';
 
 /** What `concord run` does once its options are parsed (the command is declared in `commands/run.ts`). */
 
-type RuntimeFactory = (options: { version?: string; timeoutMs?: number }) => Promise<CodeRuntime>;
-
-interface RuntimeKind {
-  /** The CPython versions accepted as `KIND:3.X`; absent when the kind takes no version. */
-  versions?: readonly string[];
-  create: RuntimeFactory;
-}
-
-const limits = (timeoutMs: number | undefined): { timeoutMs?: number } => (timeoutMs === undefined ? {} : { timeoutMs });
-
-/** The runtimes `--runtime` accepts; each loads its backend only when asked for. */
-const RUNTIMES: Record<string, RuntimeKind> = {
-  typescript: {
-    create: async ({ timeoutMs }) => (await import('../../runtimes/worker/index.js')).createWorkerRuntime(limits(timeoutMs)),
-  },
-  'python-process': {
-    create: async ({ timeoutMs }) => (await import('../../runtimes/cpython/runtime.js')).createCpythonRuntime({ isolation: 'process', ...limits(timeoutMs) }),
-  },
-  'python-container': {
-    versions: CPYTHON_IMAGES.map((image) => image.python),
-    // Asked for a container by name: no silent fallback to a local process.
-    create: async ({ version, timeoutMs }) =>
-      (await import('../../runtimes/cpython/runtime.js')).createCpythonRuntime({
-        isolation: 'container',
-        fallback: 'error',
-        ...(version === undefined ? {} : { image: cpythonImage(version).tag }),
-        ...limits(timeoutMs),
-      }),
-  },
-  pyodide: {
-    versions: PYODIDE_PYTHON_VERSIONS,
-    create: async ({ version, timeoutMs }) =>
-      (await import('../../runtimes/pyodide/runtime.js')).createPyodideRuntime({ ...(isPyodidePythonVersion(version) ? { version } : {}), ...limits(timeoutMs) }),
-  },
-};
+/** Names `--runtime` took before it spoke the gate's names; still accepted, with a note. */
+const OLD_NAMES: Readonly<Record<string, RuntimeName>> = { 'python-process': 'python' };
 
 class UsageError extends Error {}
 
-function parseRuntime(spec: string): { kind: RuntimeKind; version?: string } {
-  const [name = '', version, ...rest] = spec.split(':');
-  const kind = Object.hasOwn(RUNTIMES, name) ? RUNTIMES[name] : undefined;
-  const known = Object.keys(RUNTIMES)
-    .map((key) => (RUNTIMES[key]!.versions === undefined ? key : `${key}[:3.X]`))
-    .join(', ');
-  if (kind === undefined) throw new UsageError(`--runtime ${JSON.stringify(spec)}: unknown runtime (known: ${known})`);
-  if (rest.length > 0 || (version !== undefined && !(kind.versions ?? []).includes(version))) {
+/** `NAME` or `NAME:3.X`, as the runtime table knows them; resolves the old spelling with a note on stderr. */
+function parseRuntime(spec: string, note: (line: string) => void): { name: RuntimeName; entry: RuntimeEntry; version?: string } {
+  const [written = '', version, ...rest] = spec.split(':');
+  const renamed = Object.hasOwn(OLD_NAMES, written) ? OLD_NAMES[written]! : undefined;
+  const name = renamed ?? (RUNTIME_NAMES as readonly string[]).find((known) => known === written);
+  const known = RUNTIME_NAMES.map((key) => (RUNTIMES[key].versions === undefined ? key : `${key}[:3.X]`)).join(', ');
+  if (name === undefined) throw new UsageError(`--runtime ${JSON.stringify(spec)}: unknown runtime (known: ${known})`);
+  const entry = RUNTIMES[name as RuntimeName];
+  if (rest.length > 0 || (version !== undefined && !(entry.versions ?? []).includes(version))) {
     const hint =
-      kind.versions === undefined ? `${name} without a version` : `${name} or ${name}:3.X with 3.X one of ${kind.versions.join(', ')}`;
+      entry.versions === undefined ? `${name} without a version` : `${name} or ${name}:3.X with 3.X one of ${entry.versions.join(', ')}`;
     throw new UsageError(`--runtime ${JSON.stringify(spec)}: write ${hint}`);
   }
-  return version === undefined ? { kind } : { kind, version };
+  if (renamed !== undefined) note(`--runtime ${written} is now called ${renamed}, the name scenarios and the gate use; ${written} still works`);
+  return { name: name as RuntimeName, entry, ...(version === undefined ? {} : { version }) };
 }
 
 /** Tool names from a tools file: a JSON array of objects with a string `name` (other fields are ignored). */
@@ -106,7 +74,7 @@ export async function runProgram(programFile: string, options: RunOptions): Prom
   let toolNames: string[];
   let runtimeSpec: ReturnType<typeof parseRuntime>;
   try {
-    runtimeSpec = parseRuntime(options.runtime);
+    runtimeSpec = parseRuntime(options.runtime, (line) => process.stderr.write(`concord run: ${line}\n`));
     toolNames = options.tools === undefined ? ['echo', 'fail'] : await readToolNames(options.tools);
     try {
       program = await readFile(programFile, 'utf8');
@@ -121,7 +89,7 @@ export async function runProgram(programFile: string, options: RunOptions): Prom
 
   let runtime: CodeRuntime;
   try {
-    runtime = await runtimeSpec.kind.create({
+    runtime = await runtimeSpec.entry.create({
       ...(runtimeSpec.version === undefined ? {} : { version: runtimeSpec.version }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });

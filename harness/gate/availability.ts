@@ -1,6 +1,4 @@
-import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
-import { containerUnavailable } from '../../runtimes/seam/docker-engine.js';
-import type { RuntimeName } from '../scenario/types.js';
+import { RUNTIMES, type RuntimeName } from '../assembly/runtimes.js';
 import { snapshotFolders } from '../snapshot/store.js';
 import type { Pair } from './select.js';
 
@@ -18,16 +16,6 @@ export interface AvailabilityOptions {
   snapshotsDir: string;
   out(line: string): void;
 }
-
-/** Why a runtime cannot run on this machine (undefined: it can). Only the container needs something outside Node. */
-const PROBES: Partial<Record<RuntimeName, () => Promise<string | undefined>>> = {
-  'python-container': () => containerUnavailable(CPYTHON_DEFAULTS.image),
-};
-
-/** Where a runtime that runs says so once, before the pairs. */
-const RUNS_IN: Partial<Record<RuntimeName, string>> = {
-  'python-container': `runs in ${CPYTHON_DEFAULTS.image} (a Docker engine answers)`,
-};
 
 /**
  * The runtimes of the run that will not run, each said once. A runtime that cannot run here while the
@@ -49,9 +37,10 @@ export async function runtimesNotRun(options: AvailabilityOptions): Promise<Map<
       out(reason);
       continue;
     }
-    const why = await PROBES[runtime]?.();
+    const why = await RUNTIMES[runtime].unavailable?.();
     if (why === undefined) {
-      if (RUNS_IN[runtime]) out(`${runtime}: ${RUNS_IN[runtime]}`);
+      const note = RUNTIMES[runtime].availableNote;
+      if (note !== undefined) out(`${runtime}: ${note}`);
       continue;
     }
     const optOut = `or pass --skip-runtime ${runtime} to leave it out on purpose`;

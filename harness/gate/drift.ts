@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
-import { containerUnavailable } from '../../runtimes/seam/docker-engine.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import type { Language } from '../../runtimes/seam/types.js';
-import { runtimeTarget } from '../assembly/runtimes.js';
+import { runtimeTarget, unavailableRuntimes } from '../assembly/runtimes.js';
 import { keyExposure } from '../model/key-exposure.js';
 import { LiveModel, registerLiveModel } from '../model/live.js';
 import { describeEndpoint, type EndpointOptions } from '../model/openai.js';
@@ -58,14 +56,15 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult[]> {
   const pairs = selectPairs(scenarios, options.selection);
   const exposure = options.allowKeyExposure ? undefined : keyExposure(pairs.map((p) => p.runtime), options.endpoint.apiKey !== undefined);
   if (exposure) throw new DriftRefused(exposure);
-  const container = pairs.some((p) => p.runtime === 'python-container') ? await containerUnavailable(CPYTHON_DEFAULTS.image) : undefined;
+  const unavailable = await unavailableRuntimes(new Set(pairs.map((p) => p.runtime)));
   out(`drift watch: live answers from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}; snapshots are not read or written`);
   const results: DriftResult[] = [];
   try {
     for (const { scenario, runtime } of pairs) {
+      const reason = unavailable.get(runtime);
       const result =
-        runtime === 'python-container' && container
-          ? { scenario: scenario.name, runtime, status: 'skipped' as const, reason: `python-container skipped: ${container}` }
+        reason !== undefined
+          ? { scenario: scenario.name, runtime, status: 'skipped' as const, reason: `${runtime} skipped: ${reason}` }
           : await watchOne(scenario, runtime, options);
       results.push(result);
       out(driftLine(result, color));

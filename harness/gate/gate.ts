@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
-import { runtimeTarget } from '../assembly/runtimes.js';
+import { runtimeTarget, type RuntimeName } from '../assembly/runtimes.js';
 import { CHECKS } from '../checks/index.js';
 import { stubValidity } from '../checks/stub-validity.js';
 import type { Finding } from '../checks/types.js';
@@ -12,7 +12,7 @@ import { concordFolder, writeReport } from '../report/write.js';
 import { loadScenarios } from '../scenario/discover.js';
 import { importPlugins } from '../assembly/plugin-import.js';
 import { scenarioForLanguage } from '../scenario/recording.js';
-import { type RuntimeName, type Scenario } from '../scenario/types.js';
+import type { Scenario } from '../scenario/types.js';
 import { newRunId, writePending, type PendingChange } from '../snapshot/pending.js';
 import { applyVerdict, compareFolder, snapshotFingerprint, snapshotFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
 import { SDK_FILE, snapshotFiles, type SnapshotFiles } from '../snapshot/transcript.js';

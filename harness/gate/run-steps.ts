@@ -4,7 +4,8 @@ import type { Finding } from '../checks/types.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
 import { runProbe, type ProbeVerdict } from '../probe/adversarial.js';
 import { probeTarget, type ProbeTarget } from '../probe/targets.js';
-import { RUNTIME_LANGUAGE, type RuntimeName, type Scenario } from '../scenario/types.js';
+import { runtimeLanguage, type RuntimeName } from '../assembly/runtimes.js';
+import type { Scenario } from '../scenario/types.js';
 import { rendererFloorFindings } from '../skew/renderer-floor.js';
 
 /** What the steps judged once per gate run (not per pair) found, and what they cost. */
@@ -32,7 +33,7 @@ export async function runSteps(
   inventory: () => Promise<InterpreterInventory>,
 ): Promise<RunSteps> {
   const running = pairs.filter((p) => !unavailable.has(p.runtime));
-  const scenariosOf = (language: Language) => [...new Set(running.filter((p) => RUNTIME_LANGUAGE[p.runtime] === language).map((p) => p.scenario))];
+  const scenariosOf = (language: Language) => [...new Set(running.filter((p) => runtimeLanguage(p.runtime) === language).map((p) => p.scenario))];
   const targetsOf = (language: Language) => scenariosOf(language).flatMap((s) => probeTarget(s, language, unavailable) ?? []);
 
   const floorTargets: ProbeTarget[] = targetsOf('python');

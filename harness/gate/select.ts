@@ -1,4 +1,5 @@
-import { RUNTIME_NAMES, type RuntimeName, type Scenario } from '../scenario/types.js';
+import { isRuntimeName, RUNTIME_NAMES, type RuntimeName } from '../assembly/runtimes.js';
+import type { Scenario } from '../scenario/types.js';
 
 export interface Selection {
   scenarios?: readonly string[];
@@ -59,7 +60,7 @@ export function parseShard(text: string): { index: number; count: number } {
 
 export function parseRuntimes(names: readonly string[], option = '--runtime'): RuntimeName[] {
   for (const name of names) {
-    if (!(RUNTIME_NAMES as readonly string[]).includes(name)) throw new Error(`${option} ${name}: unknown runtime (known: ${RUNTIME_NAMES.join(', ')})`);
+    if (!isRuntimeName(name)) throw new Error(`${option} ${name}: unknown runtime (known: ${RUNTIME_NAMES.join(', ')})`);
   }
   return names as RuntimeName[];
 }

@@ -1,5 +1,5 @@
 import type { Finding } from '../checks/types.js';
-import { RUNTIME_NAMES } from '../scenario/types.js';
+import { RUNTIME_NAMES } from '../assembly/runtimes.js';
 import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
 import { renderDiff } from '../text/diff.js';
 import { sdkCost, sdkCostLines } from '../report/sdk-cost.js';

@@ -1,4 +1,5 @@
 import type { ChatMessage, ModelRequest, ModelResponse } from '../../contract/model.js';
+import { RUN_CODE_TOOL } from '../../contract/backend.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import type { Scenario, ScriptStep } from '../scenario/types.js';
 import { firstDifference, formatDifference } from './difference.js';
@@ -14,7 +15,6 @@ export class ScriptMismatch extends Error {
 type AssistantStep = Extract<ScriptStep, { kind: 'assistant' }>;
 
 /** The name of the code tool on the wire. */
-const RUN_CODE = 'run_code';
 
 /** Deterministic ids of the scripted tool calls: `call-1`, `call-2`, … */
 export const scriptedCallId = (index: number): string => `call-${index + 1}`;
@@ -50,8 +50,8 @@ export class ScriptedAnswers {
     const index = this.next;
     const where = `${this.scenario.scriptFile ?? this.scenario.file}: request ${index + 1}`;
     if (index > this.turns.length) throw new ScriptMismatch(`${where}: the script already gave its final answer; the agent asked again`);
-    if (!request.tools.some((t) => t.name === RUN_CODE)) {
-      throw new ScriptMismatch(`${where}: the script calls ${RUN_CODE}, but the request offers only: ${request.tools.map((t) => t.name).join(', ') || '(no tools)'}`);
+    if (!request.tools.some((t) => t.name === RUN_CODE_TOOL)) {
+      throw new ScriptMismatch(`${where}: the script calls ${RUN_CODE_TOOL}, but the request offers only: ${request.tools.map((t) => t.name).join(', ') || '(no tools)'}`);
     }
     this.checkMessages(request.messages, index, where);
     this.next++;
@@ -65,7 +65,7 @@ export class ScriptedAnswers {
     if (code === undefined) throw new ScriptMismatch(`${this.scenario.scriptFile ?? this.scenario.file}: the step at line ${step.line} has no ${this.language} program`);
     return {
       content: step.text,
-      toolCalls: [{ id: scriptedCallId(index), name: RUN_CODE, arguments: { code, description: step.runCode.description } }],
+      toolCalls: [{ id: scriptedCallId(index), name: RUN_CODE_TOOL, arguments: { code, description: step.runCode.description } }],
     };
   }
 

@@ -10,9 +10,9 @@ import { exposure, windowTools } from '../skew/windows.js';
 import { adversarialTools } from './adversarial-tools.js';
 import { AppProbe, type ProbeView } from './app-probe.js';
 import type { ProbeTarget } from './targets.js';
+import { SDK_FILE } from '../snapshot/transcript.js';
 
 const ID = 'probe';
-const SDK_FILE: Readonly<Record<Language, string>> = { python: 'tools-sdk.py', typescript: 'tools-sdk.ts' };
 
 /** The probe's verdict for one language: which app rendered it, how each judge took it, how long it took. */
 export interface ProbeVerdict {

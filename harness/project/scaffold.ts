@@ -80,7 +80,7 @@ function configText(): string {
     '# Marks this folder as the root of the concord gate: scenarios/, snapshots/ and .concord/ live here.',
     '',
     '# The oldest CPython the Python SDK must serve (--floor overrides it).',
-    "floor: '3.9'",
+    `floor: '${DEFAULT_PYTHON_FLOOR}'`,
     '',
     '# The runtimes `concord gate` runs when --runtime is not given (default: all of them).',
     '# runtimes: [typescript, python, pyodide, python-container]',

@@ -2,11 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { parseDocument, type Node, type YAMLSeq } from 'yaml';
-import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
-import { containerUnavailable } from '../../runtimes/seam/docker-engine.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import type { Language } from '../../runtimes/seam/types.js';
-import { runtimeTarget } from '../assembly/runtimes.js';
 import { runOne } from '../gate/run-one.js';
 import { countSecrets, scrubSecrets } from '../guarded/secret.js';
 import { keyExposure } from '../model/key-exposure.js';
@@ -16,7 +13,8 @@ import type { Project } from '../project/root.js';
 import { loadScenarios } from '../scenario/discover.js';
 import { isUserTurnOnly } from '../scenario/load.js';
 import { parseRecording, recordingPath, renderRecording, type Recording } from '../scenario/recording.js';
-import { RUNTIME_LANGUAGE, RUNTIME_NAMES, type RuntimeName, type Scenario, type ScriptStep } from '../scenario/types.js';
+import { RUNTIME_NAMES, runtimeLanguage, runtimeTarget, unavailableRuntimes, type RuntimeName } from '../assembly/runtimes.js';
+import type { Scenario, ScriptStep } from '../scenario/types.js';
 import { writeFileAtomic } from '../snapshot/atomic.js';
 
 export interface RecordOptions {
@@ -75,9 +73,8 @@ export async function record(options: RecordOptions): Promise<void> {
   }
   const exposure = options.allowKeyExposure ? undefined : keyExposure(jobs.map((j) => j.runtime), options.endpoint.apiKey !== undefined);
   if (exposure) throw new RecordError(exposure, 2);
-  if (jobs.some((j) => j.runtime === 'python-container')) {
-    const reason = await containerUnavailable(CPYTHON_DEFAULTS.image);
-    if (reason) throw new RecordError(`python-container cannot run here: ${reason}; record on --runtime python or pyodide instead`, 2);
+  for (const [runtime, reason] of await unavailableRuntimes(new Set(jobs.map((j) => j.runtime)))) {
+    throw new RecordError(`${runtime} cannot run here: ${reason}; record on --runtime python or pyodide instead`, 2);
   }
 
   out(`recording from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}`);
@@ -151,7 +148,7 @@ function choose(scenarios: readonly Scenario[], names: readonly string[] | undef
 }
 
 function languagesOf(scenario: Scenario): Language[] {
-  return [...new Set(scenario.runtimes.map((r) => RUNTIME_LANGUAGE[r]))];
+  return [...new Set(scenario.runtimes.map((r) => runtimeLanguage(r)))];
 }
 
 /** One runtime per language: the first the scenario declares in the gate's order (worker, process, Pyodide, container). */
@@ -159,7 +156,7 @@ function jobsOf(scenario: Scenario, only: readonly RuntimeName[] | undefined): J
   const jobs: Job[] = [];
   for (const runtime of RUNTIME_NAMES) {
     if (!scenario.runtimes.includes(runtime) || (only && !only.includes(runtime))) continue;
-    const language = RUNTIME_LANGUAGE[runtime];
+    const language = runtimeLanguage(runtime);
     if (!jobs.some((j) => j.language === language)) jobs.push({ scenario, language, runtime });
   }
   return jobs;

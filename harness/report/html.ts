@@ -4,6 +4,9 @@ import { isFailing as failing, STATUS_MARK, type PairStatus } from '../gate/repo
 import type { TextDiff } from '../text/diff.js';
 import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
 import { createHash } from 'node:crypto';
+import type { Language } from '../../runtimes/seam/types.js';
+import { isRuntimeName, runtimeLanguage } from '../assembly/runtimes.js';
+import { SDK_FILE } from '../snapshot/transcript.js';
 import { html, trusted, type Html } from './html-template.js';
 import type { ReportInput, ReportPair } from './markdown.js';
 import { sdkCost, sdkDelta } from './sdk-cost.js';
@@ -131,10 +134,14 @@ function sdkCostSection(input: ReportInput): string {
 function sdkSection(input: ReportInput): Html | string {
   const sdkOf = (pair: ReportPair | undefined, file: string) => pair?.verdicts?.find((v) => v.path.endsWith(`/${file}`))?.proposed;
   for (const scenario of [...new Set(input.pairs.map((p) => p.scenario))]) {
-    const ts = sdkOf(input.pairs.find((p) => p.scenario === scenario && p.runtime === 'typescript'), 'tools-sdk.ts');
-    const py = sdkOf(input.pairs.find((p) => p.scenario === scenario && p.runtime !== 'typescript' && sdkOf(p, 'tools-sdk.py') !== undefined), 'tools-sdk.py');
+    const ofLanguage = (language: Language) => {
+      const pair = input.pairs.find((p) => p.scenario === scenario && isRuntimeName(p.runtime) && runtimeLanguage(p.runtime) === language && sdkOf(p, SDK_FILE[language]) !== undefined);
+      return sdkOf(pair, SDK_FILE[language]);
+    };
+    const ts = ofLanguage('typescript');
+    const py = ofLanguage('python');
     if (ts === undefined || py === undefined) continue;
-    return html`<section><h2>The SDK the model read: ${scenario}</h2><div class="side-by-side"><figure><figcaption>TypeScript (tools-sdk.ts)</figcaption><pre>${ts}</pre></figure><figure><figcaption>Python (tools-sdk.py)</figcaption><pre>${py}</pre></figure></div></section>`;
+    return html`<section><h2>The SDK the model read: ${scenario}</h2><div class="side-by-side"><figure><figcaption>TypeScript (${SDK_FILE.typescript})</figcaption><pre>${ts}</pre></figure><figure><figcaption>Python (${SDK_FILE.python})</figcaption><pre>${py}</pre></figure></div></section>`;
   }
   return '';
 }

@@ -6,7 +6,8 @@ import type { Language } from '../../runtimes/seam/types.js';
 import { InputError } from './error.js';
 import { checkScriptOrder, isUserTurnOnly, scriptStepShape, toScriptStep } from './load.js';
 import type { Shape } from './shape.js';
-import { RUNTIME_NAMES, type RuntimeName, type Scenario, type ScriptStep } from './types.js';
+import { RUNTIME_NAMES, type RuntimeName } from '../assembly/runtimes.js';
+import type { Scenario, ScriptStep } from './types.js';
 
 /**
  * A recorded conversation lives beside its scenario, one file per language: a model shown a Python SDK

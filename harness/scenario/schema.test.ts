@@ -9,7 +9,7 @@ import { scaffoldProject } from '../project/scaffold.js';
 import { InputError } from './error.js';
 import { OUTCOMES, parseScenario, SCENARIO_SHAPE } from './load.js';
 import { SCENARIO_SCHEMA_FILE, scenarioJsonSchema, scenarioSchemaText } from './schema.js';
-import { RUNTIME_NAMES } from './types.js';
+import { RUNTIME_NAMES } from '../assembly/runtimes.js';
 import { readYamlInput } from './yaml-input.js';
 
 const schemaFile = sourceAsset(SCENARIO_SCHEMA_FILE);

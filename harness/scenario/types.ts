@@ -1,15 +1,7 @@
 import type { Language } from '../../runtimes/seam/types.js';
+import type { RuntimeName } from '../assembly/runtimes.js';
 
-/** The runtimes a scenario can run on; each maps to one runtime plugin and its isolation. */
-export const RUNTIME_NAMES = ['typescript', 'python', 'pyodide', 'python-container'] as const;
-export type RuntimeName = (typeof RUNTIME_NAMES)[number];
-
-export const RUNTIME_LANGUAGE: Readonly<Record<RuntimeName, Language>> = {
-  typescript: 'typescript',
-  python: 'python',
-  pyodide: 'python',
-  'python-container': 'python',
-};
+export type { RuntimeName };
 
 /** One cordis entry of the composition, as written in the scenario. */
 export interface CompositionEntry {

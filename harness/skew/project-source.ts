@@ -1,12 +1,10 @@
-import { containerUnavailable } from '../../runtimes/seam/docker-engine.js';
-import { CPYTHON_DEFAULTS } from '../../runtimes/cpython/runtime.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import { RootError } from '../project/root.js';
 import { InputError } from '../scenario/error.js';
 import { loadScenarios } from '../scenario/discover.js';
 import { probeOnce } from '../probe/app-probe.js';
 import { probeTarget } from '../probe/targets.js';
-import type { RuntimeName } from '../scenario/types.js';
+import { RUNTIME_NAMES, unavailableRuntimes } from '../assembly/runtimes.js';
 import type { SdkSource } from './probe.js';
 
 /**
@@ -21,7 +19,7 @@ export async function projectSdkSource(scenariosDir: string, root: string, scena
     if (error instanceof RootError || error instanceof InputError) return error.message;
     throw error;
   }
-  const unavailable = new Set<RuntimeName>((await containerUnavailable(CPYTHON_DEFAULTS.image)) ? ['python-container'] : []);
+  const unavailable = new Set((await unavailableRuntimes(RUNTIME_NAMES)).keys());
   const candidates = scenarioName === undefined ? scenarios : scenarios.filter((s) => s.name === scenarioName);
   if (candidates.length === 0) return `--scenario ${scenarioName}: no such scenario in ${scenariosDir} (there are: ${scenarios.map((s) => s.name).join(', ')})`;
   const target = candidates.map((s) => probeTarget(s, 'python', unavailable)).find((t) => t !== undefined);

@@ -30,6 +30,7 @@ export interface RunRecord {
 /** The snapshot files of one scenario × runtime: file name → text. */
 export type SnapshotFiles = Map<string, string>;
 
+/** The snapshot file holding the SDK block of each language; checks find the SDK under this name. */
 export const SDK_FILE: Readonly<Record<Language, string>> = { python: 'tools-sdk.py', typescript: 'tools-sdk.ts' };
 export const RUN_CODE_FILE = 'run_code.json';
 export const TRANSCRIPT_FILE = 'transcript.yaml';
@@ -52,7 +53,7 @@ export function snapshotFiles(record: RunRecord, packageRoot: string, redactions
   const sdkFile = SDK_FILE[record.language];
   const block = sdkBlockOf(first);
   if (block !== undefined) files.set(sdkFile, normalizer.text(block.body));
-  const runCode = first?.tools.find((t) => t.name === 'run_code');
+  const runCode = first?.tools.find((t) => t.name === RUN_CODE_TOOL);
   if (runCode) files.set(RUN_CODE_FILE, normalizer.text(JSON.stringify(runCode, null, 2) + '\n'));
 
   files.set(TRANSCRIPT_FILE, normalizer.text(transcriptYaml(record, block && { file: sdkFile, block })));
@@ -76,7 +77,7 @@ function transcriptYaml(record: RunRecord, sdk: SdkFile | undefined): string {
   if (first) {
     data.system = sections(first.system, sdk);
     data.tools = first.tools.map((t) => t.name);
-    const native = first.tools.filter((t) => t.name !== 'run_code');
+    const native = first.tools.filter((t) => t.name !== RUN_CODE_TOOL);
     if (native.length > 0) data.native_tools = native;
   }
   data.turns = turns(record, sdk);

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { sourceAsset } from '../seam/package-root.js';
-import { CPYTHON_IMAGES, FLOOR_PYTHON, GUEST_DIR_IN_IMAGE, cpythonImage, debianBaseTag } from './images.js';
+import { PYTHON_FLOOR } from '../seam/python-floor.js';
+import { CPYTHON_IMAGES, FLOOR_IMAGE, GUEST_DIR_IN_IMAGE, cpythonImage, debianBaseTag } from './images.js';
 
 interface ComposeService {
   image: string;
@@ -24,7 +25,8 @@ function composeDefault(value: string): string {
 describe('CPython runtime images', () => {
   it('starts at the floor and lists each version once, oldest first', () => {
     const versions = CPYTHON_IMAGES.map((image) => image.python);
-    expect(versions[0]).toBe(FLOOR_PYTHON);
+    expect(versions[0]).toBe(PYTHON_FLOOR);
+    expect(FLOOR_IMAGE).toBe(`concord-cpython:${PYTHON_FLOOR}`);
     expect(versions).toEqual(['3.9', '3.11', '3.13', '3.14']);
   });
 

@@ -1,3 +1,5 @@
+import { PYTHON_FLOOR } from '../seam/python-floor.js';
+
 /**
  * The CPython runtime images concord supports: one per interpreter version, each built from
  * `runtimes/cpython/Dockerfile` on a base image. Where a registry answers the base is the official
@@ -21,8 +23,6 @@ export interface CpythonImage {
   readonly debianBase: string;
 }
 
-/** The oldest CPython concord supports: SDK stubs must compile here, and identifier rules follow its Unicode. */
-export const FLOOR_PYTHON = '3.9';
 
 /** Where the Dockerfile copies `runtimes/cpython/guest/` inside every runtime image. */
 export const GUEST_DIR_IN_IMAGE = '/opt/concord/guest';
@@ -65,3 +65,6 @@ export function cpythonImage(python: string): CpythonImage {
   }
   return found;
 }
+
+/** The image of the floor CPython: the container runtime's default. */
+export const FLOOR_IMAGE = cpythonImage(PYTHON_FLOOR).tag;

@@ -10,7 +10,7 @@ import type { CodeRuntime, RunRequest, RunResult } from '../seam/types.js';
 import { RuntimeContainerHost } from './container-launcher.js';
 import { containerUnavailable } from '../seam/docker-engine.js';
 import { GuestServer, type GuestTransport, type RunSettings } from './guest-server.js';
-import { FLOOR_PYTHON, cpythonImage } from './images.js';
+import { FLOOR_IMAGE } from './images.js';
 import { makeCgroupFolder, removeCgroupFolder } from './memory-cgroup.js';
 import { launchProcessGuest, processContainment, resolveInterpreter, RUN_PROCESS_LIMIT, type RunPlaces } from './process-launcher.js';
 import { RunChannelListener } from './run-channel.js';
@@ -39,7 +39,7 @@ export interface CpythonRuntimeConfig {
 
 export const CPYTHON_DEFAULTS = {
   python: 'python3',
-  image: cpythonImage(FLOOR_PYTHON).tag,
+  image: FLOOR_IMAGE,
   timeoutMs: 30_000,
   memoryMb: 512,
   diskMb: 256,

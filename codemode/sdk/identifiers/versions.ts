@@ -1,3 +1,4 @@
+import { PYTHON_FLOOR } from '../../../runtimes/seam/python-floor.js';
 import type { PythonVersion } from '../../tools/types.js';
 import type { EncodedUnicodeTable } from './table.js';
 import { table as unicode121 } from './tables/unicode-12.1.js';
@@ -8,7 +9,7 @@ import { table as unicode151 } from './tables/unicode-15.1.js';
 import { table as unicode160 } from './tables/unicode-16.0.js';
 import { table as unicode170 } from './tables/unicode-17.0.js';
 
-export const DEFAULT_PYTHON_FLOOR: PythonVersion = '3.9';
+export const DEFAULT_PYTHON_FLOOR: PythonVersion = PYTHON_FLOOR;
 
 /** The Unicode database each supported CPython ships (`unicodedata.unidata_version`). */
 const UNICODE_OF_PYTHON: ReadonlyMap<string, EncodedUnicodeTable> = new Map([

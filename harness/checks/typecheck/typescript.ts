@@ -1,5 +1,6 @@
 import ts from 'typescript';
 import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
+import { SDK_FILE } from '../../snapshot/transcript.js';
 
 const OPTIONS: ts.CompilerOptions = {
   strict: true,
@@ -12,7 +13,7 @@ const OPTIONS: ts.CompilerOptions = {
 };
 
 const DIR = '/concord-typecheck';
-const SDK_FILE = `${DIR}/tools-sdk.ts`;
+const SDK_PATH = `${DIR}/${SDK_FILE.typescript}`;
 const GLOBALS_FILE = `${DIR}/runtime-globals.d.ts`;
 
 /**
@@ -45,7 +46,7 @@ const libFiles = new Map<string, ts.SourceFile | undefined>();
 export function typecheckTypeScript(sdk: string, programs: readonly ScriptedProgram[]): ProgramDiagnostic[] {
   const names = programs.map((_, i) => `${DIR}/program-${i + 1}.ts`);
   const files = new Map<string, string>([
-    [SDK_FILE, sdk],
+    [SDK_PATH, sdk],
     [GLOBALS_FILE, RUNTIME_GLOBALS],
   ]);
   programs.forEach((program, i) => files.set(names[i]!, `${WRAPPER_OPEN}${program.code}\n}\n`));

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_PYTHON_FLOOR, isPythonVersion } from '../../../codemode/index.js';
 import { SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/index.js';
+import { RUNTIME_NAMES } from '../../assembly/runtimes.js';
 import type { UpdateMode } from '../../gate/gate.js';
 import { parseRuntimes, parseShard, shardFromEnvironment, type Selection } from '../../gate/select.js';
 import type { RuntimeName } from '../../scenario/types.js';
@@ -45,7 +46,7 @@ export function registerGate(program: Command): void {
     .command('gate')
     .description('Run every scenario × runtime, compare the transcripts with snapshots/, run the checks; exit 1 on any mismatch or failure')
     .option('--scenario <name...>', 'only these scenarios (obsolete snapshots are judged within the selection only)')
-    .option('--runtime <name...>', 'only these runtimes: typescript, python, pyodide, python-container')
+    .option('--runtime <name...>', `only these runtimes: ${RUNTIME_NAMES.join(', ')}`)
     .option('--skip-runtime <name...>', 'leave these runtimes out on purpose (the summary says so); without it a runtime with committed snapshots that cannot run here fails the gate in CI')
     .option('--shard <i/n|auto>', 'run the i-th of n stable slices of the selection; auto: the slice the CI says (GitLab, Buildkite, CircleCI variables, or CONCORD_SHARD_INDEX/CONCORD_SHARD_TOTAL)')
     .option('--shard-durations <results.json>', 'deal the shards out by the pair times of an earlier --results file instead of by name')

@@ -58,9 +58,18 @@ describe('concord run', () => {
 
   it('runs a Python program in a local CPython process', async () => {
     const program = await file('program.py', 'r = await tools.echo({"a": 1})\nprint("got", r["a"])\nreturn r');
-    const { code, stdout } = await concord('--runtime', 'python-process', program);
+    const { code, stdout, stderr } = await concord('--runtime', 'python', program);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ value: { a: 1 }, logs: ['got 1'], error: null });
+    expect(stderr).toBe('');
+  });
+
+  it('still takes the old name python-process for the local CPython process, and says the new one', async () => {
+    const program = await file('old-name.py', 'return 1');
+    const { code, stdout, stderr } = await concord('--runtime', 'python-process', program);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ value: 1, error: null });
+    expect(stderr).toBe('concord run: --runtime python-process is now called python, the name scenarios and the gate use; python-process still works\n');
   });
 
   it('applies --timeout-ms', async () => {
@@ -71,11 +80,11 @@ describe('concord run', () => {
   });
 
   it.each([
-    [['--runtime', 'cobol', 'PROGRAM'], /--runtime "cobol": unknown runtime \(known: typescript/],
+    [['--runtime', 'cobol', 'PROGRAM'], /--runtime "cobol": unknown runtime \(known: typescript, python, pyodide\[:3\.X\], python-container\[:3\.X\]\)/],
     [['--runtime', 'typescript:3.11', 'PROGRAM'], /write typescript without a version/],
     [['--runtime', 'pyodide:2.7', 'PROGRAM'], /write pyodide or pyodide:3\.X with 3\.X one of 3\.11, 3\.12, 3\.13, 3\.14/],
     [['--runtime', 'typescript', '--timeout-ms', '-5', 'PROGRAM'], /expected a whole number of milliseconds from 1 to 3600000/],
-    ...['typescript', 'python-process', 'python-container', 'pyodide'].map((runtime): [string[], RegExp] => [
+    ...['typescript', 'python', 'python-container', 'pyodide'].map((runtime): [string[], RegExp] => [
       ['--runtime', runtime, '--timeout-ms', '99999999999', 'PROGRAM'],
       /--timeout-ms.*from 1 to 3600000/,
     ]),

@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { RUNTIME_NAMES, RUNTIMES } from '../../assembly/runtimes.js';
 import { LIMIT_BOUNDS } from '../../../runtimes/seam/options.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 
@@ -31,7 +32,7 @@ export function registerRun(program: Command): void {
     .argument('<PROGRAM_FILE>', 'the program: the body of an async function (top-level await and return work)')
     .requiredOption(
       '--runtime <runtime>',
-      'where to run it: typescript (worker thread), python-process (local python3), python-container[:3.X] (Docker image), pyodide[:3.X] (CPython in WebAssembly)',
+      `where to run it: ${RUNTIME_NAMES.map((name) => `${name}${RUNTIMES[name].versions ? '[:3.X]' : ''} (${RUNTIMES[name].runsIn})`).join(', ')}`,
     )
     .option('--tools <FILE.json>', 'tools to bind: a JSON array of {name, ...}; each answers with its arguments, or fails when its name starts with "fail" (default: echo and fail)')
     .option('--timeout-ms <N>', 'time budget of the run in milliseconds (default: timeoutMs of concord.config.yml, else the runtime\'s)', parseTimeout)
