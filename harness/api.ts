@@ -1,5 +1,6 @@
 // concord's programmatic API: run the gate from a script, and the types a gated backend implements.
-export { runGate, type GateOptions, type GateResult, type UpdateMode } from './gate/gate.js';
+export { runGate, type GateOptions, type GateResult } from './gate/gate.js';
+export type { UpdateMode } from './snapshot/decide.js';
 export { openProject, findProjectRoot, type Project } from './project/root.js';
 export type { PairResult } from './gate/report.js';
 export * from '../contract/index.js';

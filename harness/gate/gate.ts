@@ -18,6 +18,7 @@ import { applyVerdict, compareFolder, snapshotFingerprint, snapshotFolder, snaps
 import { SDK_FILE, snapshotFiles, type SnapshotFiles } from '../snapshot/transcript.js';
 import { measureSdk, sdkBudgetFindings, sdkCost, type SdkSize } from '../report/sdk-cost.js';
 import type { SdkBudget } from '../project/config.js';
+import { decide, writesEverything, type UpdateMode } from '../snapshot/decide.js';
 import type { Redaction } from '../snapshot/redactions.js';
 import { progressLine, stepsLine, type PairResult } from './report.js';
 import { inOrder } from './concurrent.js';
@@ -26,8 +27,6 @@ import { gateVerdict, printSummary } from './summary.js';
 import { runOne } from './run-one.js';
 import { runSteps, type RunSteps } from './run-steps.js';
 import { inSelection, selectPairs, type Selection } from './select.js';
-
-export type UpdateMode = 'none' | 'new' | 'all';
 
 export type Proposal = PendingChange & { proposed?: string };
 
@@ -87,8 +86,8 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const snapshotsDir = options.snapshotsDir ?? join(options.root, 'snapshots');
   const pendingRoot = options.pendingRoot ?? join(options.root, '.concord', 'pending');
   const { out, color } = options;
-  const update: UpdateMode = options.ci ? 'none' : options.update;
-  if (options.ci && options.update !== 'none') out(`CI is set: --update=${options.update} is ignored; nothing under snapshots/ is written, proposals go to ${pendingRoot}`);
+  const { update, ci } = options;
+  if (ci && update !== 'none') out(`CI is set: --update=${update} is ignored; nothing under snapshots/ is written, proposals go to ${pendingRoot}`);
 
   // Folders concord writes into must be real folders before anything runs: a link or a file there is bad input.
   for (const folder of [snapshotFolder(snapshotsDir), concordFolder(options.reportRoot ?? options.root), new GuardedFolder(pendingRoot, '.concord/pending')]) await folder.check();
@@ -131,7 +130,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
         const own: Proposal[] = [];
         const result: PairResult = notRun
           ? { scenario: scenario.name, runtime, status: notRun.status, times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: notRun.reason }
-          : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, update, own, floor, options.redactions ?? []).catch((error: unknown) => {
+          : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, { update, ci }, own, floor, options.redactions ?? []).catch((error: unknown) => {
               proposals.push(...own);
               return keepingProposals(error);
             });
@@ -171,13 +170,13 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
 
   const obsolete = await obsoleteFolders(snapshotsDir, scenarios, options.selection).catch(keepingProposals);
   for (const folder of obsolete) {
-    if (update === 'all') await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' }).catch(keepingProposals);
+    if (decide('obsolete', update, ci) === 'write') await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' }).catch(keepingProposals);
     else proposals.push({ path: folder, action: 'delete', status: 'obsolete', base: await snapshotFingerprint(snapshotsDir, folder).catch(keepingProposals) });
   }
 
   const pendingDir = await keep(proposals);
-  const ok = gateVerdict(results, obsolete, update, steps.findings);
-  printSummary(options, { results, obsolete, update, pendingDir, ok, runFindings: steps.findings, reportFile, ci: options.ci });
+  const ok = gateVerdict(results, obsolete, { update, ci }, steps.findings);
+  printSummary(options, { results, obsolete, inPlace: writesEverything(update, ci), pendingDir, ok, runFindings: steps.findings, reportFile, ci });
   const scenarioFiles = Object.fromEntries(pairs.map((p) => [p.scenario.name, p.scenario.file]));
   return { ok, results, obsolete, runId, runFindings: steps.findings, steps, reportFile, report: reportInput, proposals, scenarioFiles, ...(pendingDir ? { pendingDir } : {}) };
 }
@@ -187,7 +186,7 @@ async function runPair(
   runtime: RuntimeName,
   snapshotsDir: string,
   root: string,
-  update: UpdateMode,
+  { update, ci }: { update: UpdateMode; ci: boolean },
   proposals: Proposal[],
   floor: PythonVersion,
   redactions: readonly Redaction[],
@@ -222,12 +221,12 @@ async function runPair(
   // Measured before anything is written: the committed snapshot is the baseline.
   const sdk = await sdkSize(snapshotsDir, folder, target.language, files, verdicts);
   // A run that failed is never written or proposed: its transcript must not become the expected one.
-  const written = (v: FileVerdict) => !problems && ((update === 'all' && v.status !== 'same') || (update === 'new' && v.status === 'new'));
+  const written = (v: FileVerdict) => !problems && decide(v.status, update, ci) === 'write';
   const propose = async (v: FileVerdict) =>
     proposals.push({ path: v.path, action: v.proposed === undefined ? 'delete' : 'write', status: v.status, base: await snapshotFingerprint(snapshotsDir, v.path), ...(v.proposed !== undefined ? { proposed: v.proposed } : {}) });
   const toWrite = verdicts.filter(written);
   // Proposed before anything is written: a write that fails leaves every change of the pair proposed.
-  for (const v of verdicts) if (v.status !== 'same' && !problems && !written(v)) await propose(v);
+  for (const v of verdicts) if (!problems && decide(v.status, update, ci) === 'propose') await propose(v);
   if (toWrite.length > 0) await sweepFolder(snapshotsDir, folder);
   for (const [i, v] of toWrite.entries()) {
     try {

@@ -4,14 +4,14 @@ import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/cha
 import { renderDiff } from '../text/diff.js';
 import { sdkCost, sdkCostLines } from '../report/sdk-cost.js';
 import { PENDING_ARTIFACT } from '../snapshot/pending.js';
-import type { UpdateMode } from './gate.js';
+import { writesEverything, type UpdateMode } from '../snapshot/decide.js';
 import { isFailing, ms, summaryTable, type PairResult } from './report.js';
 
 /** Exit 0 only when every pair agrees, no obsolete folder is left, and no run finding is an error. */
-export function gateVerdict(results: readonly PairResult[], obsolete: readonly string[], update: UpdateMode, runFindings: readonly Finding[]): boolean {
+export function gateVerdict(results: readonly PairResult[], obsolete: readonly string[], run: { update: UpdateMode; ci: boolean }, runFindings: readonly Finding[]): boolean {
   return (
     results.every((r) => r.status === 'pass' || r.status === 'updated' || r.status === 'skipped') &&
-    (obsolete.length === 0 || update === 'all') &&
+    (obsolete.length === 0 || writesEverything(run.update, run.ci)) &&
     !runFindings.some((f) => f.severity === 'error')
   );
 }
@@ -19,7 +19,8 @@ export function gateVerdict(results: readonly PairResult[], obsolete: readonly s
 export interface Summary {
   results: readonly PairResult[];
   obsolete: readonly string[];
-  update: UpdateMode;
+  /** The run wrote every difference in place (`writesEverything`): obsolete folders are removed, diffs are not shown. */
+  inPlace: boolean;
   pendingDir: string | undefined;
   ok: boolean;
   runFindings: readonly Finding[];
@@ -30,18 +31,18 @@ export interface Summary {
 
 /** The end of a gate (or merge) run on the console: the matrix, the diffs, the totals and the verdict. */
 export function printSummary({ out, color }: { out(line: string): void; color: boolean }, summary: Summary): void {
-  const { results, obsolete, update, pendingDir, ok, runFindings, reportFile, ci } = summary;
+  const { results, obsolete, inPlace, pendingDir, ok, runFindings, reportFile, ci } = summary;
   out('');
   const runtimes = RUNTIME_NAMES.filter((r) => results.some((x) => x.runtime === r));
   if (results.length > 0) out(summaryTable(results, runtimes, color));
-  for (const folder of obsolete) out(`obsolete snapshot folder: snapshots/${folder} (no scenario declares it)${update === 'all' ? ' — removed' : ''}`);
+  for (const folder of obsolete) out(`obsolete snapshot folder: snapshots/${folder} (no scenario declares it)${inPlace ? ' — removed' : ''}`);
   for (const r of results) {
     for (const v of r.verdicts) {
       if (v.status === 'garbage') out(`\n${v.reason}`);
-      if (v.status === 'obsolete' && update !== 'all') out(`obsolete snapshot file: snapshots/${v.path}`);
+      if (v.status === 'obsolete' && !inPlace) out(`obsolete snapshot file: snapshots/${v.path}`);
     }
   }
-  if (update !== 'all') for (const line of verdictLines(results, reportFile.replace(/\.md$/, '.html'), color)) out(line);
+  if (!inPlace) for (const line of verdictLines(results, reportFile.replace(/\.md$/, '.html'), color)) out(line);
   const total = { assembly: 0, model: 0, runtime: 0, checks: 0 };
   for (const r of results) for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += r.times[k];
   const cost = sdkCost(results);

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
-import type { GateResult, UpdateMode } from '../gate/gate.js';
+import type { GateResult } from '../gate/gate.js';
+import type { UpdateMode } from '../snapshot/decide.js';
 import type { Selection } from '../gate/select.js';
 import { RESULTS_VERSION, type GateResults } from './format.js';
 

@@ -4,7 +4,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_PYTHON_FLOOR, isPythonVersion } from '../../../codemode/index.js';
 import { SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/index.js';
 import { RUNTIME_NAMES } from '../../assembly/runtimes.js';
-import type { UpdateMode } from '../../gate/gate.js';
+import type { UpdateMode } from '../../snapshot/decide.js';
 import { parseRuntimes, parseShard, shardFromEnvironment, type Selection } from '../../gate/select.js';
 import type { RuntimeName } from '../../scenario/types.js';
 import { pairDurations } from '../../results/durations.js';

@@ -5,6 +5,7 @@ import { PENDING_ARTIFACT } from '../../snapshot/pending.js';
 import { ciIsSet } from '../ci.js';
 import { failAndExit } from '../fail.js';
 import { projectOrExit, rootOption } from '../project-option.js';
+import { writesEverything } from '../../snapshot/decide.js';
 
 interface MergeFlags {
   root?: string;
@@ -51,9 +52,9 @@ export function registerMerge(program: Command): void {
         const junit = await junitTarget(project.root, flags.junitFile);
         await junit.write(junitXml(merged.pairs, merged.obsolete));
         const junitFile = junit.path;
-        const ok = gateVerdict(merged.pairs, merged.obsolete, merged.configuration.update, merged.runFindings);
+        const ok = gateVerdict(merged.pairs, merged.obsolete, merged.configuration, merged.runFindings);
         out(`merged ${files.length} results file(s): ${merged.pairs.length} run(s) of commit ${merged.commit ?? '(unknown)'}`);
-        printSummary({ out, color }, { results: merged.pairs, obsolete: merged.obsolete, update: merged.configuration.update, pendingDir, ok, runFindings: merged.runFindings, reportFile, ci: ciIsSet() });
+        printSummary({ out, color }, { results: merged.pairs, obsolete: merged.obsolete, inPlace: writesEverything(merged.configuration.update, merged.configuration.ci), pendingDir, ok, runFindings: merged.runFindings, reportFile, ci: ciIsSet() });
         out(`junit report: ${junitFile}`);
         const { appendStepSummary, stepSummary } = await import('../../report/step-summary.js');
         const summaryFile = await appendStepSummary(
