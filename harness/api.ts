@@ -2,5 +2,6 @@
 export { runGate, type GateOptions, type GateResult } from './gate/gate.js';
 export type { UpdateMode } from './snapshot/decide.js';
 export { openProject, findProjectRoot, type Project } from './project/root.js';
+export { UserError, type Place } from './user-error.js';
 export type { PairResult } from './gate/report.js';
 export * from '../contract/index.js';

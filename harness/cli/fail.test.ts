@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
+import { RuntimeOptionError } from '../../runtimes/seam/options.js';
+import { InputError } from '../scenario/error.js';
+import { UserError } from '../user-error.js';
 import { describeFailure } from './fail.js';
 
 let dir = '';
@@ -43,5 +46,25 @@ describe('a failure ends in one line with the path and the fix', () => {
 
   it('for anything else, pointing at --debug for the stack', () => {
     expect(describeFailure(new TypeError('x is not a function'))).toEqual({ exit: 1, message: 'x is not a function (run with --debug for the stack)' });
+  });
+
+  it('for what the user can fix: the place, the problem and the hint, exit 2 unless it says 1', () => {
+    expect(describeFailure(new InputError('/p/scenarios/a.yml', 3, 7, 'unknown key "runtimez"', 'did you mean runtimes?'))).toEqual({
+      exit: 2,
+      message: '/p/scenarios/a.yml:3:7: unknown key "runtimez"\n  hint: did you mean runtimes?',
+    });
+    expect(describeFailure(new UserError('--live-fail goes with --live'))).toEqual({ exit: 2, message: '--live-fail goes with --live' });
+    expect(describeFailure(new UserError('the model stopped answering; nothing was written', { exitCode: 1, place: { file: 'x.yml', line: 2 } }))).toEqual({
+      exit: 1,
+      message: 'x.yml:2: the model stopped answering; nothing was written',
+    });
+  });
+
+  it('for a runtime option out of bounds: bad usage, exit 2', () => {
+    expect(describeFailure(new RuntimeOptionError('timeoutMs must be an integer from 1 to 3600000, got 0'))).toEqual({ exit: 2, message: 'timeoutMs must be an integer from 1 to 3600000, got 0' });
+  });
+
+  it('by its type, never by its text: a bug whose message starts with -- is still a bug', () => {
+    expect(describeFailure(new Error('--runtime x: this text proves nothing'))).toEqual({ exit: 1, message: '--runtime x: this text proves nothing (run with --debug for the stack)' });
   });
 });

@@ -1,8 +1,6 @@
-import { SelectionError } from '../gate/select.js';
-import { GuardError } from '../guarded/folder.js';
-import { RootError } from '../project/root.js';
-import { InputError } from '../scenario/error.js';
+import { RuntimeOptionError } from '../../runtimes/seam/options.js';
 import { ReviewInterrupted } from '../snapshot/interrupted.js';
+import { UserError } from '../user-error.js';
 
 /** What a file-system error means and how to fix it, and whether it is the user's input (exit 2) or the machine (exit 1). */
 const ERRNO: Readonly<Record<string, { what: string; fix: string; exit: 1 | 2 }>> = {
@@ -25,10 +23,16 @@ export function debugWanted(): boolean {
   return process.env.CONCORD_DEBUG === '1';
 }
 
-/** The one line a failure ends in, and its exit code: 2 for input the user can fix, 1 for the rest, 130 for Ctrl-C. */
+/**
+ * The one place a failure becomes what the command line prints and its exit code: a `UserError` says what
+ * to fix (exit 2, or 1 when the input was fine but the run could not go on), a runtime option out of bounds
+ * is bad usage (2), a file-system error names the path and the fix, Ctrl-C is 130, and anything else is a
+ * bug in concord: exit 1, the stack with --debug.
+ */
 export function describeFailure(error: unknown): { message: string; exit: number } {
   if (error instanceof ReviewInterrupted) return { message: error.message, exit: 130 };
-  if (error instanceof InputError || error instanceof RootError || error instanceof GuardError || error instanceof SelectionError) return { message: error.message, exit: 2 };
+  if (error instanceof UserError) return { message: error.message, exit: error.exitCode };
+  if (error instanceof RuntimeOptionError) return { message: error.message, exit: 2 };
   const errno = error as NodeJS.ErrnoException;
   const known = errno?.code ? ERRNO[errno.code] : undefined;
   if (known && errno.path) {
@@ -36,7 +40,6 @@ export function describeFailure(error: unknown): { message: string; exit: number
     return { message: `${errno.path}${dest ? ` (to ${dest})` : ''} ${known.what} (${errno.code} on ${errno.syscall ?? 'access'})\n  hint: ${known.fix}`, exit: known.exit };
   }
   if (known) return { message: `${errno.message}\n  hint: ${known.fix}`, exit: known.exit };
-  if (error instanceof Error && error.message.startsWith('--')) return { message: error.message, exit: 2 };
   const message = error instanceof Error ? error.message : String(error);
   return { message: `${message}${debugWanted() ? '' : ' (run with --debug for the stack)'}`, exit: 1 };
 }

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { BindingFunction, BindingNamespace, CodeRuntime } from '../../runtimes/seam/types.js';
+import { RuntimeOptionError } from '../../runtimes/seam/options.js';
 import { RUNTIME_NAMES, RUNTIMES, type RuntimeEntry, type RuntimeName } from '../assembly/runtimes.js';
+import { UserError } from '../user-error.js';
 import type { RunOptions } from './commands/run.js';
 
 /** What `concord run` does once its options are parsed (the command is declared in `commands/run.ts`). */
@@ -8,20 +10,18 @@ import type { RunOptions } from './commands/run.js';
 /** Names `--runtime` took before it spoke the gate's names; still accepted, with a note. */
 const OLD_NAMES: Readonly<Record<string, RuntimeName>> = { 'python-process': 'python' };
 
-class UsageError extends Error {}
-
 /** `NAME` or `NAME:3.X`, as the runtime table knows them; resolves the old spelling with a note on stderr. */
 function parseRuntime(spec: string, note: (line: string) => void): { name: RuntimeName; entry: RuntimeEntry; version?: string } {
   const [written = '', version, ...rest] = spec.split(':');
   const renamed = Object.hasOwn(OLD_NAMES, written) ? OLD_NAMES[written]! : undefined;
   const name = renamed ?? (RUNTIME_NAMES as readonly string[]).find((known) => known === written);
   const known = RUNTIME_NAMES.map((key) => (RUNTIMES[key].versions === undefined ? key : `${key}[:3.X]`)).join(', ');
-  if (name === undefined) throw new UsageError(`--runtime ${JSON.stringify(spec)}: unknown runtime (known: ${known})`);
+  if (name === undefined) throw new UserError(`--runtime ${JSON.stringify(spec)}: unknown runtime (known: ${known})`);
   const entry = RUNTIMES[name as RuntimeName];
   if (rest.length > 0 || (version !== undefined && !(entry.versions ?? []).includes(version))) {
     const hint =
       entry.versions === undefined ? `${name} without a version` : `${name} or ${name}:3.X with 3.X one of ${entry.versions.join(', ')}`;
-    throw new UsageError(`--runtime ${JSON.stringify(spec)}: write ${hint}`);
+    throw new UserError(`--runtime ${JSON.stringify(spec)}: write ${hint}`);
   }
   if (renamed !== undefined) note(`--runtime ${written} is now called ${renamed}, the name scenarios and the gate use; ${written} still works`);
   return { name: name as RuntimeName, entry, ...(version === undefined ? {} : { version }) };
@@ -33,20 +33,20 @@ async function readToolNames(file: string): Promise<string[]> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`${file}: cannot read the tools file (${(error as Error).message})`);
+    throw new UserError(`${file}: cannot read the tools file (${(error as Error).message})`);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${file}: not valid JSON (${(error as Error).message})`);
+    throw new UserError(`${file}: not valid JSON (${(error as Error).message})`);
   }
-  if (!Array.isArray(parsed)) throw new UsageError(`${file}: $: expected an array of tools like [{"name": "search"}]`);
+  if (!Array.isArray(parsed)) throw new UserError(`${file}: $: expected an array of tools like [{"name": "search"}]`);
   const names: string[] = [];
   parsed.forEach((tool: unknown, index) => {
     const name = tool !== null && typeof tool === 'object' && Object.hasOwn(tool, 'name') ? (tool as { name: unknown }).name : undefined;
-    if (typeof name !== 'string' || name === '') throw new UsageError(`${file}: $[${index}].name: expected a non-empty string`);
-    if (names.includes(name)) throw new UsageError(`${file}: $[${index}].name: the tool "${name}" is listed twice`);
+    if (typeof name !== 'string' || name === '') throw new UserError(`${file}: $[${index}].name: expected a non-empty string`);
+    if (names.includes(name)) throw new UserError(`${file}: $[${index}].name: the tool "${name}" is listed twice`);
     names.push(name);
   });
   return names;
@@ -68,23 +68,16 @@ function fixtureTools(names: readonly string[]): BindingNamespace {
   return { name: 'tools', functions, errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } };
 }
 
-/** Runs the program and prints its result; resolves to the exit code. */
-export async function runProgram(programFile: string, options: RunOptions): Promise<number> {
+/** Runs the program and prints its result, whatever the program did; what stops it from running is thrown. */
+export async function runProgram(programFile: string, options: RunOptions): Promise<void> {
+  // Bad usage throws a UserError: the command line prints it in one line and exits 2 (cli/fail.ts).
+  const runtimeSpec = parseRuntime(options.runtime, (line) => process.stderr.write(`concord run: ${line}\n`));
+  const toolNames = options.tools === undefined ? ['echo', 'fail'] : await readToolNames(options.tools);
   let program: string;
-  let toolNames: string[];
-  let runtimeSpec: ReturnType<typeof parseRuntime>;
   try {
-    runtimeSpec = parseRuntime(options.runtime, (line) => process.stderr.write(`concord run: ${line}\n`));
-    toolNames = options.tools === undefined ? ['echo', 'fail'] : await readToolNames(options.tools);
-    try {
-      program = await readFile(programFile, 'utf8');
-    } catch (error) {
-      throw new UsageError(`${programFile}: cannot read the program file (${(error as Error).message})`);
-    }
+    program = await readFile(programFile, 'utf8');
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`concord run: ${error.message}\n`);
-    return 2;
+    throw new UserError(`${programFile}: cannot read the program file (${(error as Error).message})`);
   }
 
   let runtime: CodeRuntime;
@@ -94,13 +87,12 @@ export async function runProgram(programFile: string, options: RunOptions): Prom
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
   } catch (error) {
-    process.stderr.write(`concord run: cannot start the ${options.runtime} runtime: ${(error as Error).message}\n`);
-    return 1;
+    if (error instanceof RuntimeOptionError) throw error;
+    throw new UserError(`cannot start the ${options.runtime} runtime: ${(error as Error).message}`, { exitCode: 1 });
   }
   try {
     const result = await runtime.run({ program, bindings: [fixtureTools(toolNames)] });
     process.stdout.write(`${JSON.stringify({ value: result.value ?? null, logs: result.logs, error: result.error ?? null }, null, 2)}\n`);
-    return 0;
   } finally {
     await runtime.dispose();
   }

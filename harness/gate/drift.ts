@@ -13,6 +13,7 @@ import { renderDiff, textDiff } from '../text/diff.js';
 import { COLOR, paint } from '../text/paint.js';
 import { runOne } from './run-one.js';
 import { selectPairs, type Selection } from './select.js';
+import { UserError } from '../user-error.js';
 
 export interface DriftOptions {
   root: string;
@@ -27,12 +28,7 @@ export interface DriftOptions {
 }
 
 /** Live mode refused before anything ran (exit 2). */
-export class DriftRefused extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DriftRefused';
-  }
-}
+export class DriftRefused extends UserError {}
 
 export type DriftStatus = 'same' | 'drift' | 'failed' | 'skipped';
 

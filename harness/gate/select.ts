@@ -1,5 +1,6 @@
 import { isRuntimeName, RUNTIME_NAMES, type RuntimeName } from '../assembly/runtimes.js';
 import type { Scenario } from '../scenario/types.js';
+import { UserError } from '../user-error.js';
 
 export interface Selection {
   scenarios?: readonly string[];
@@ -40,10 +41,10 @@ export function shardFromEnvironment(env: NodeJS.ProcessEnv = process.env): { in
     const total = env[v.total];
     if (index === undefined || total === undefined) continue;
     const shard = `${Number(index) + 1 - v.base}/${total}`;
-    if (!/^\d+$/.test(index) || !/^\d+$/.test(total)) throw new Error(`--shard auto: ${v.index}=${JSON.stringify(index)} and ${v.total}=${JSON.stringify(total)} (${v.ci}) are not whole numbers`);
+    if (!/^\d+$/.test(index) || !/^\d+$/.test(total)) throw new SelectionError(`--shard auto: ${v.index}=${JSON.stringify(index)} and ${v.total}=${JSON.stringify(total)} (${v.ci}) are not whole numbers`);
     return parseShard(shard);
   }
-  throw new Error(`--shard auto: none of ${CI_SHARD_VARIABLES.map((v) => `${v.index}/${v.total}`).join(', ')} is set; pass --shard i/n, or set CONCORD_SHARD_INDEX and CONCORD_SHARD_TOTAL from your CI's matrix`);
+  throw new SelectionError(`--shard auto: none of ${CI_SHARD_VARIABLES.map((v) => `${v.index}/${v.total}`).join(', ')} is set; pass --shard i/n, or set CONCORD_SHARD_INDEX and CONCORD_SHARD_TOTAL from your CI's matrix`);
 }
 
 /** The most shards a run may be split into (a results file claiming more is refused by `concord merge`). */
@@ -54,13 +55,13 @@ export function parseShard(text: string): { index: number; count: number } {
   const match = /^(\d+)\/(\d+)$/.exec(text);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count || count > MAX_SHARDS) throw new Error(`--shard ${text}: expected i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. --shard 2/4`);
+  if (!match || count < 1 || index < 1 || index > count || count > MAX_SHARDS) throw new SelectionError(`--shard ${text}: expected i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. --shard 2/4`);
   return { index, count };
 }
 
 export function parseRuntimes(names: readonly string[], option = '--runtime'): RuntimeName[] {
   for (const name of names) {
-    if (!isRuntimeName(name)) throw new Error(`${option} ${name}: unknown runtime (known: ${RUNTIME_NAMES.join(', ')})`);
+    if (!isRuntimeName(name)) throw new SelectionError(`${option} ${name}: unknown runtime (known: ${RUNTIME_NAMES.join(', ')})`);
   }
   return names as RuntimeName[];
 }
@@ -100,7 +101,7 @@ function balancedShards(keys: readonly string[], shard: Shard & { durations: Rea
 export function selectPairs(scenarios: readonly Scenario[], selection: Selection): Pair[] {
   const known = new Set(scenarios.map((s) => s.name));
   for (const name of selection.scenarios ?? []) {
-    if (!known.has(name)) throw new Error(`--scenario ${name}: no such scenario (known: ${[...known].sort().join(', ')})`);
+    if (!known.has(name)) throw new SelectionError(`--scenario ${name}: no such scenario (known: ${[...known].sort().join(', ')})`);
   }
   const { shard, ...unsharded } = selection;
   const pairs: Pair[] = [];
@@ -119,12 +120,7 @@ export function selectPairs(scenarios: readonly Scenario[], selection: Selection
 }
 
 /** A selection that leaves nothing to run: a gate that judges nothing must not pass. */
-export class SelectionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SelectionError';
-  }
-}
+export class SelectionError extends UserError {}
 
 /** Names the filter that emptied the selection, applying them in the order the user reads them. */
 function emptySelection(scenarios: readonly Scenario[], selection: Selection): SelectionError {

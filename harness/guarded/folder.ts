@@ -3,16 +3,16 @@ import { constants, type Dirent, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sweepTempFiles, TEMP_PREFIX, writeFileAtomic } from '../snapshot/atomic.js';
+import { UserError } from '../user-error.js';
 
 /** A write, delete or read below a guarded folder that would leave it or go through a link. Exit 2: the tree needs fixing. */
-export class GuardError extends Error {
+export class GuardError extends UserError {
   constructor(
     readonly path: string,
-    readonly problem: string,
-    readonly hint: string,
+    problem: string,
+    hint: string,
   ) {
-    super(`${path}: ${problem}\n  hint: ${hint}`);
-    this.name = 'GuardError';
+    super(problem, { place: { file: path }, hint });
   }
 }
 

@@ -1,3 +1,4 @@
+import { UserError } from '../user-error.js';
 import { ENDPOINT_DEFAULTS, urlSecrets, type EndpointOptions } from './openai.js';
 import { holdSecret, takeModelKey } from '../guarded/secret.js';
 
@@ -11,12 +12,7 @@ export interface EndpointFlags {
 }
 
 /** A missing or malformed endpoint setting: a usage error. */
-export class EndpointConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EndpointConfigError';
-  }
-}
+export class EndpointConfigError extends UserError {}
 
 /**
  * The endpoint from the flags, else CONCORD_MODEL_BASE_URL / CONCORD_MODEL_NAME. The key comes from

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadProjectConfig, type ProjectConfig } from './config.js';
+import { UserError } from '../user-error.js';
 
 /** The file that marks a folder as a concord project root. Optional: without one the working directory is the root. */
 export const CONFIG_FILE = 'concord.config.yml';
@@ -57,12 +58,8 @@ export async function openProject(options: RootOptions = {}): Promise<Project> {
 }
 
 /** A root that cannot serve: the message names the folder, the hint says what to do. */
-export class RootError extends Error {
-  constructor(
-    problem: string,
-    readonly hint: string,
-  ) {
-    super(`${problem}\n  hint: ${hint}`);
-    this.name = 'RootError';
+export class RootError extends UserError {
+  constructor(problem: string, hint: string) {
+    super(problem, { hint });
   }
 }

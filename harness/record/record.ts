@@ -16,6 +16,7 @@ import { parseRecording, recordingPath, renderRecording, type Recording } from '
 import { RUNTIME_NAMES, runtimeLanguage, runtimeTarget, unavailableRuntimes, type RuntimeName } from '../assembly/runtimes.js';
 import type { Scenario, ScriptStep } from '../scenario/types.js';
 import { writeFileAtomic } from '../snapshot/atomic.js';
+import { UserError } from '../user-error.js';
 
 export interface RecordOptions {
   project: Project;
@@ -33,13 +34,9 @@ export interface RecordOptions {
 }
 
 /** Refused before anything ran (exit 2) or failed while recording (exit 1); in both cases nothing was written. */
-export class RecordError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2,
-  ) {
-    super(message);
-    this.name = 'RecordError';
+export class RecordError extends UserError {
+  constructor(message: string, exitCode: 1 | 2) {
+    super(message, { exitCode });
   }
 }
 

@@ -4,13 +4,12 @@ import { jsonChecker, parseJsonText } from '../guarded/json-input.js';
 import { readRegularFile } from '../guarded/read-regular.js';
 import { RUNTIME_NAMES } from '../assembly/runtimes.js';
 import { repeatedPath } from '../snapshot/pending-schema.js';
+import { UserError } from '../user-error.js';
 import { RESULTS_VERSION, type GateResults } from './format.js';
 import { RESULTS_SCHEMA } from './schema.js';
 
 /** Results that cannot be merged; the message names the files and what to do. Exit 2. */
-export class MergeError extends Error {
-  override name = 'MergeError';
-}
+export class MergeError extends UserError {}
 
 /** A results file above this is refused before it is read: a real one is a few MB. */
 export const MAX_RESULTS_BYTES = 256 * 1024 * 1024;

@@ -1,13 +1,14 @@
+import { UserError } from '../user-error.js';
+
 /** A bad input file, reported as `file:line:column: message` followed by a hint on how to fix it. */
-export class InputError extends Error {
+export class InputError extends UserError {
   constructor(
     readonly file: string,
     readonly line: number,
     readonly column: number,
-    readonly problem: string,
-    readonly hint: string,
+    problem: string,
+    hint: string,
   ) {
-    super(`${file}:${line}:${column}: ${problem}\n  hint: ${hint}`);
-    this.name = 'InputError';
+    super(problem, { place: { file, line, column }, hint });
   }
 }

@@ -8,6 +8,7 @@ import { checkScriptOrder, isUserTurnOnly, scriptStepShape, toScriptStep } from 
 import type { Shape } from './shape.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../assembly/runtimes.js';
 import type { Scenario, ScriptStep } from './types.js';
+import { UserError } from '../user-error.js';
 
 /**
  * A recorded conversation lives beside its scenario, one file per language: a model shown a Python SDK
@@ -28,10 +29,9 @@ export interface Recording {
 }
 
 /** A scenario whose conversation is to be recorded but has not been, for this language. */
-export class NotRecordedError extends Error {
+export class NotRecordedError extends UserError {
   constructor(scenario: Scenario, language: Language) {
-    super(`${scenario.file}: not recorded yet for ${language} (the script holds only its user turn) — run concord record --scenario ${scenario.name}`);
-    this.name = 'NotRecordedError';
+    super(`not recorded yet for ${language} (the script holds only its user turn) — run concord record --scenario ${scenario.name}`, { place: { file: scenario.file } });
   }
 }
 

@@ -1,6 +1,5 @@
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
-import { RootError } from '../project/root.js';
-import { InputError } from '../scenario/error.js';
+import { UserError } from '../user-error.js';
 import { loadScenarios } from '../scenario/discover.js';
 import { probeOnce } from '../probe/app-probe.js';
 import { probeTarget } from '../probe/targets.js';
@@ -16,7 +15,7 @@ export async function projectSdkSource(scenariosDir: string, root: string, scena
   try {
     scenarios = await loadScenarios(scenariosDir, root);
   } catch (error) {
-    if (error instanceof RootError || error instanceof InputError) return error.message;
+    if (error instanceof UserError) return error.message;
     throw error;
   }
   const unavailable = new Set((await unavailableRuntimes(RUNTIME_NAMES)).keys());

@@ -6,14 +6,14 @@ import { SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/index.js';
 import { RUNTIME_NAMES } from '../../assembly/runtimes.js';
 import type { UpdateMode } from '../../snapshot/decide.js';
 import { parseRuntimes, parseShard, shardFromEnvironment, type Selection } from '../../gate/select.js';
-import type { RuntimeName } from '../../scenario/types.js';
 import { pairDurations } from '../../results/durations.js';
 import { colorWanted } from '../../text/paint.js';
 import { ciIsSet } from '../ci.js';
 import { PENDING_ARTIFACT } from '../../snapshot/pending.js';
 import { failAndExit } from '../fail.js';
 import { projectOrExit, rootOption } from '../project-option.js';
-import { EndpointConfigError, endpointOptions, type EndpointFlags } from '../../model/endpoint-config.js';
+import { endpointOptions, type EndpointFlags } from '../../model/endpoint-config.js';
+import { UserError } from '../../user-error.js';
 import type { EndpointOptions } from '../../model/openai.js';
 import { modelOptions } from '../model-options.js';
 
@@ -63,45 +63,28 @@ export function registerGate(program: Command): void {
   command
     .addHelpText('after', '\nIn CI (CI set) nothing under snapshots/ is written; proposed files go to .concord/pending/<run-id>/ for `concord review`.')
     .action(async (flags: GateFlags) => {
+      // Bad usage throws a UserError: the command line prints it in one line and exits 2 (cli/fail.ts).
       let endpoint: EndpointOptions | undefined;
       if (flags.live) {
-        if (flags.update !== undefined || flags.reporter !== 'default') {
-          console.error('concord gate: --live compares with the recordings only; it takes neither --update nor --reporter');
-          process.exit(2);
-        }
-        try {
-          endpoint = endpointOptions(flags);
-        } catch (error) {
-          if (!(error instanceof EndpointConfigError)) throw error;
-          console.error(`concord gate: ${error.message}`);
-          process.exit(2);
-        }
+        if (flags.update !== undefined || flags.reporter !== 'default') throw new UserError('--live compares with the recordings only; it takes neither --update nor --reporter');
+        endpoint = endpointOptions(flags);
       } else if (flags.liveFail) {
-        console.error('concord gate: --live-fail goes with --live');
-        process.exit(2);
+        throw new UserError('--live-fail goes with --live');
       }
       const project = await projectOrExit('gate', flags);
       (await import('../../interpreters/inventory.js')).usePyodides(project.config.pyodide?.versions);
       const root = project.root;
       const floor = flags.floor ?? project.config.floor ?? DEFAULT_PYTHON_FLOOR;
       if (!isPythonVersion(floor) || !SUPPORTED_PYTHON_VERSIONS.includes(floor)) {
-        console.error(`concord gate: --floor ${floor}: unsupported CPython version (supported: ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`);
-        process.exit(2);
+        throw new UserError(`--floor ${floor}: unsupported CPython version (supported: ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`);
       }
-      let selection: Selection;
-      let skipRuntimes: RuntimeName[] = [];
-      try {
-        skipRuntimes = parseRuntimes(flags.skipRuntime ?? [], '--skip-runtime');
-        selection = {
-          ...(flags.scenario ? { scenarios: flags.scenario } : {}),
-          ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : project.config.runtimes ? { runtimes: project.config.runtimes, runtimesFrom: `runtimes in ${project.configFile}` } : {}),
-          ...(flags.shard ? { shard: { ...(flags.shard === 'auto' ? shardFromEnvironment() : parseShard(flags.shard)), ...(flags.shardDurations ? { durations: await pairDurations(flags.shardDurations) } : {}) } } : {}),
-        };
-        if (flags.shardDurations && !flags.shard) throw new Error('--shard-durations needs --shard i/n or --shard auto');
-      } catch (error) {
-        console.error(`concord gate: ${(error as Error).message}`);
-        process.exit(2);
-      }
+      if (flags.shardDurations && !flags.shard) throw new UserError('--shard-durations needs --shard i/n or --shard auto');
+      const skipRuntimes = parseRuntimes(flags.skipRuntime ?? [], '--skip-runtime');
+      const selection: Selection = {
+        ...(flags.scenario ? { scenarios: flags.scenario } : {}),
+        ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : project.config.runtimes ? { runtimes: project.config.runtimes, runtimesFrom: `runtimes in ${project.configFile}` } : {}),
+        ...(flags.shard ? { shard: { ...(flags.shard === 'auto' ? shardFromEnvironment() : parseShard(flags.shard)), ...(flags.shardDurations ? { durations: await pairDurations(flags.shardDurations) } : {}) } } : {}),
+      };
       if (endpoint) return watchDrift(root, selection, endpoint, { liveFail: Boolean(flags.liveFail), allowKeyExposure: Boolean(flags.allowKeyExposure) }, project.config.timeoutMs);
       const update: UpdateMode = flags.update === undefined ? 'none' : flags.update === true ? 'all' : flags.update;
       const ci = ciIsSet();
@@ -160,7 +143,7 @@ export function registerGate(program: Command): void {
 
 /** `gate --live`: exit 1 when a pair could not be judged, or drifted under --live-fail; 0 otherwise. */
 async function watchDrift(root: string, selection: Selection, endpoint: EndpointOptions, flags: { liveFail: boolean; allowKeyExposure: boolean }, defaultTimeoutMs: number | undefined): Promise<never> {
-  const { runDrift, DriftRefused } = await import('../../gate/drift.js');
+  const { runDrift } = await import('../../gate/drift.js');
   const { liveFail } = flags;
   try {
     const results = await runDrift({ root, selection, endpoint, allowKeyExposure: flags.allowKeyExposure, color: colorWanted(), out: (line) => console.log(line), ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}) });
@@ -169,10 +152,6 @@ async function watchDrift(root: string, selection: Selection, endpoint: Endpoint
     console.log(failed ? 'drift watch: FAILED (a run could not be judged)' : drifted ? `drift watch: drifted${liveFail ? '' : ' (reported only; --live-fail makes this exit 1)'}` : 'drift watch: every conversation is as recorded');
     process.exit(failed || (drifted && liveFail) ? 1 : 0);
   } catch (error) {
-    if (error instanceof DriftRefused) {
-      console.error(`concord gate: ${error.message}`);
-      process.exit(2);
-    }
     failAndExit('gate', error);
   }
 }

@@ -27,7 +27,7 @@ export function registerMerge(program: Command): void {
     )
     .action(async (files: string[], flags: MergeFlags) => {
       const project = await projectOrExit('merge', flags);
-      const [{ MergeError, mergeResults, readResults }, { gateVerdict, printSummary }, { junitXml }, { junitTarget, writeReport }, { newRunId, writePending }] = await Promise.all([
+      const [{ mergeResults, readResults }, { gateVerdict, printSummary }, { junitXml }, { junitTarget, writeReport }, { newRunId, writePending }] = await Promise.all([
         import('../../results/merge.js'),
         import('../../gate/summary.js'),
         import('../../gate/report.js'),
@@ -63,10 +63,6 @@ export function registerMerge(program: Command): void {
         if (summaryFile) out(`pull-request summary: appended to ${summaryFile}`);
         process.exit(ok ? 0 : 1);
       } catch (error) {
-        if (error instanceof MergeError) {
-          console.error(`concord merge: ${error.message}`);
-          process.exit(2);
-        }
         failAndExit('merge', error);
       }
     });

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { parseRuntimes } from '../../gate/select.js';
-import { EndpointConfigError, endpointOptions, type EndpointFlags } from '../../model/endpoint-config.js';
-import { RootError } from '../../project/root.js';
-import { InputError } from '../../scenario/error.js';
+import { endpointOptions, type EndpointFlags } from '../../model/endpoint-config.js';
+import { UserError } from '../../user-error.js';
+import { failAndExit } from '../fail.js';
 import { modelOptions } from '../model-options.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 
@@ -29,20 +29,11 @@ export function registerRecord(program: Command): void {
         'The key (CONCORD_MODEL_API_KEY) is sent as a bearer token and never written or printed.',
     )
     .action(async (flags: RecordFlags) => {
-      const fail = (message: string, code: number): never => {
-        console.error(`concord record: ${message}`);
-        process.exit(code);
-      };
-      let endpoint;
-      let runtimes;
-      try {
-        endpoint = endpointOptions(flags);
-        runtimes = flags.runtime ? parseRuntimes(flags.runtime) : undefined;
-      } catch (error) {
-        return fail((error as Error).message, 2);
-      }
+      // Bad usage throws a UserError: the command line prints it in one line and exits 2 (cli/fail.ts).
+      const endpoint = endpointOptions(flags);
+      const runtimes = flags.runtime ? parseRuntimes(flags.runtime) : undefined;
       const project = await projectOrExit('record', flags);
-      const { record, RecordError } = await import('../../record/record.js');
+      const { record } = await import('../../record/record.js');
       try {
         await record({
           project,
@@ -56,11 +47,10 @@ export function registerRecord(program: Command): void {
         });
         process.exit(0);
       } catch (error) {
-        if (error instanceof RecordError) return fail(error.message, error.exitCode);
-        if (error instanceof InputError || error instanceof RootError || error instanceof EndpointConfigError) return fail((error as Error).message, 2);
+        if (error instanceof UserError) failAndExit('record', error);
         // Anything unforeseen still ends in one line; its text passes through the same redaction as endpoint errors.
         const { redact } = await import('../../model/openai.js');
-        return fail(redact((error as Error).message ?? String(error), endpoint), 1);
+        failAndExit('record', new Error(redact((error as Error).message ?? String(error), endpoint)));
       }
     });
 }

@@ -4,6 +4,7 @@ import { colorWanted } from '../../text/paint.js';
 import { ciIsSet } from '../ci.js';
 import { PENDING_ARTIFACT } from '../../snapshot/pending.js';
 import { projectOrExit, rootOption } from '../project-option.js';
+import { UserError } from '../../user-error.js';
 
 interface ReviewFlags {
   acceptAll?: boolean;
@@ -42,8 +43,7 @@ export function registerReview(program: Command): void {
         let runId = flags.run;
         if (flags.from !== undefined) {
           if (ciIsSet()) {
-            console.error(`concord review: CI is set, and with CI set nothing under snapshots/ is written; download the ${PENDING_ARTIFACT} artifact to your machine and run \`concord review --from ${PENDING_ARTIFACT}\` there`);
-            process.exit(2);
+            throw new UserError(`CI is set, and with CI set nothing under snapshots/ is written; download the ${PENDING_ARTIFACT} artifact to your machine and run \`concord review --from ${PENDING_ARTIFACT}\` there`);
           }
           const { importPending } = await import('../../snapshot/import-pending.js');
           const runs = await importPending(flags.from, project.pendingRoot);
@@ -60,17 +60,14 @@ export function registerReview(program: Command): void {
           process.exit(0);
         }
         if (ciIsSet()) {
-          console.error(`concord review: CI is set, and with CI set nothing under snapshots/ is written; download the ${PENDING_ARTIFACT} artifact to your machine and run \`concord review --from ${PENDING_ARTIFACT}\` there (a folder or .tgz), or list the proposals here with \`concord review --list\``);
-          process.exit(2);
+          throw new UserError(`CI is set, and with CI set nothing under snapshots/ is written; download the ${PENDING_ARTIFACT} artifact to your machine and run \`concord review --from ${PENDING_ARTIFACT}\` there (a folder or .tgz), or list the proposals here with \`concord review --list\``);
         }
         if (flags.acceptAll && flags.rejectAll) {
-          console.error('concord review: choose one of --accept-all and --reject-all');
-          process.exit(2);
+          throw new UserError('choose one of --accept-all and --reject-all');
         }
         const fixed: Decision | undefined = flags.acceptAll ? 'accept' : flags.rejectAll ? 'reject' : undefined;
         if (!fixed && !process.stdin.isTTY) {
-          console.error('concord review: no terminal to ask on; pass --accept-all or --reject-all');
-          process.exit(2);
+          throw new UserError('no terminal to ask on; pass --accept-all or --reject-all');
         }
         const out = (line: string) => console.log(line);
         const { terminalKeys } = await import('../../snapshot/review-keys.js');

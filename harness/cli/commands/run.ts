@@ -45,6 +45,6 @@ export function registerRun(program: Command): void {
       const project = await projectOrExit('run', options);
       const timeoutMs = options.timeoutMs ?? project.config.timeoutMs;
       const { runProgram } = await import('../run-program.js');
-      process.exitCode = await runProgram(programFile, { ...options, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+      await runProgram(programFile, { ...options, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
     });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_PYTHON_FLOOR, SUPPORTED_PYTHON_VERSIONS, type PythonVersion } from '../../../codemode/index.js';
 import { projectOrExit, rootOption } from '../project-option.js';
+import { UserError } from '../../user-error.js';
 
 interface SkewFlags {
   floor?: string;
@@ -29,8 +30,7 @@ export function registerSkew(program: Command): void {
       const project = await projectOrExit('skew', flags);
       const floor = flags.floor ?? project.config.floor ?? DEFAULT_PYTHON_FLOOR;
       if (!(SUPPORTED_PYTHON_VERSIONS as readonly string[]).includes(floor)) {
-        console.error(`concord skew: --floor: expected one of ${SUPPORTED_PYTHON_VERSIONS.join(', ')}, got ${JSON.stringify(floor)}`);
-        process.exit(2);
+        throw new UserError(`--floor: expected one of ${SUPPORTED_PYTHON_VERSIONS.join(', ')}, got ${JSON.stringify(floor)}`);
       }
       const [{ InterpreterInventory, usePyodides }, { measureSkew }, { formatSkew }, { projectSdkSource }] = await Promise.all([
         import('../../interpreters/inventory.js'),
@@ -39,10 +39,7 @@ export function registerSkew(program: Command): void {
         import('../../skew/project-source.js'),
       ]);
       const source = await projectSdkSource(project.scenariosDir, project.root, flags.scenario);
-      if (typeof source === 'string') {
-        console.error(`concord skew: ${source}`);
-        process.exit(2);
-      }
+      if (typeof source === 'string') throw new UserError(source);
       const inventory = await InterpreterInventory.discover({ pyodide: usePyodides(project.config.pyodide?.versions) });
       try {
         const report = await measureSkew(floor as PythonVersion, inventory, source);
