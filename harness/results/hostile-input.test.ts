@@ -61,6 +61,8 @@ describe('concord merge refuses a results file that is not one, naming the file 
     ['a null field of a pair', edited((r) => ((r.pairs as Array<Record<string, unknown>>)[0]!.verdicts = null)), '$.pairs[0].verdicts is null'],
     ['a numeric status', edited((r) => ((r.pairs as Array<Record<string, unknown>>)[0]!.status = 3)), '$.pairs[0].status is 3, expected one of "pass"'],
     ['a missing field', edited((r) => delete r.proposals), '$.proposals is missing'],
+    ['a JSON file that is no results file', { shard: { index: 2, count: 2 } }, 'has no `concordResults` field: it is not a results file of `concord gate --results`'],
+    ['a results file of another format', edited((r) => (r.concordResults = 2)), 'results format 2, this concord reads format 1'],
     ['a proposal writing a file that is no snapshot', edited((r) => (r.proposals = [{ path: 'evil.sh', action: 'write', status: 'new', base: null, proposed: 'rm -rf ~' }])), '$.proposals[0].path is "evil.sh"'],
     ['a proposal path with an escape character', edited((r) => (r.proposals = [{ path: 's/python/\u001b[2Jtranscript.yaml', action: 'delete', status: 'obsolete', base: null }])), '$.proposals[0].path is "s/python/\\u001b[2J'],
     ['one file proposed twice (after case folding)', edited((r) => (r.proposals = ['s/python/transcript.yaml', 'S/Python/transcript.yaml'].map((path) => ({ path, action: 'write', status: 'new', base: null, proposed: 'x' })))), '$.proposals[1].path names the file of $.proposals[0].path again'],

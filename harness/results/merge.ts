@@ -26,7 +26,8 @@ export async function readResults(file: string): Promise<GateResults> {
   if ('problem' in parsed) throw new GuardError(file, parsed.problem, FIX);
   const version = (parsed.value as { concordResults?: unknown } | null)?.concordResults;
   if (version !== RESULTS_VERSION) {
-    throw new GuardError(file, `results format ${JSON.stringify(version ?? null)}, this concord reads format ${RESULTS_VERSION}`, 'run every shard and the merge with one concord version');
+    if (version === undefined) throw new GuardError(file, 'has no `concordResults` field: it is not a results file of `concord gate --results`', FIX);
+    throw new GuardError(file, `results format ${JSON.stringify(version)}, this concord reads format ${RESULTS_VERSION}`, 'run every shard and the merge with one concord version');
   }
   checkResults ??= jsonChecker(RESULTS_SCHEMA);
   const problem = checkResults(parsed.value);
