@@ -6,6 +6,7 @@ import { stringify } from 'yaml';
 import { builtModule } from '../../runtimes/seam/package-root.js';
 import type { Scenario } from '../scenario/types.js';
 import { bootComposition, EntryError, type BootedApp } from './boot.js';
+import type { Session } from '../session.js';
 import type { RuntimeTarget } from './runtimes.js';
 import { enableTypeScriptPlugins, isTypeScript } from './typescript-plugins.js';
 import { removeOnHostExit } from '../../runtimes/seam/host-exit.js';
@@ -73,12 +74,12 @@ export async function assemble(entries: CordisEntry[]): Promise<Assembly> {
   return { dir, cordisYml, entries };
 }
 
-/** Boots an assembly; disposing the app also removes its directory. */
-export async function bootAssembly(assembly: Assembly): Promise<BootedApp> {
+/** Boots an assembly within `session` (see `bootComposition`); disposing the app also removes its directory. */
+export async function bootAssembly(assembly: Assembly, session?: Session): Promise<BootedApp> {
   if (assembly.entries.some((e) => isTypeScript(e.name))) enableTypeScriptPlugins();
   let app: BootedApp;
   try {
-    app = await bootComposition(join(assembly.dir, 'cordis.yml'), assembly.dir, assembly.entries);
+    app = await bootComposition(join(assembly.dir, 'cordis.yml'), assembly.dir, assembly.entries, session);
   } catch (error) {
     await rm(assembly.dir, { recursive: true, force: true });
     throw error;

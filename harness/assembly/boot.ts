@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import '../../runtimes/seam/no-reaper.js';
 import Loader from '@cordisjs/loader';
 import { Context, Logger, type ForkScope } from 'cordis';
+import { RUNTIME_POOL_SERVICE } from '../../runtimes/seam/pool.js';
+import { SESSION_SERVICE, type Session } from '../session.js';
 
 /** An entry of the assembled file that could not be loaded, named by its id and its plugin. */
 export class EntryError extends Error {
@@ -38,14 +40,20 @@ Logger.levels.base = 0;
 /**
  * Boots `filename` with the real @cordisjs/loader. The loader writes the config back (and empties it on stop),
  * so it boots a copy in `workDir` and the assembled file stays as written. Resolves once every entry is active.
+ * A `session` is set on the root context before any entry loads: its runtime pool for the runtime plugins,
+ * itself for the model plugin.
  */
-export async function bootComposition(filename: string, workDir: string, entries: ReadonlyArray<{ id: string; name: string }>): Promise<BootedApp> {
+export async function bootComposition(filename: string, workDir: string, entries: ReadonlyArray<{ id: string; name: string }>, session?: Session): Promise<BootedApp> {
   const bootDir = join(workDir, 'boot');
   await mkdir(bootDir, { recursive: true });
   const copy = join(bootDir, 'cordis.yml');
   await copyFile(filename, copy);
 
   const ctx = new Context();
+  if (session) {
+    ctx.set(SESSION_SERVICE, session);
+    ctx.set(RUNTIME_POOL_SERVICE, session.runtimes);
+  }
   const errors: string[] = [];
   ctx.on('internal/error', (error: unknown) => void errors.push(describe(error)));
   const loaderFork = ctx.plugin(Loader, { name: 'cordis', filename: copy }) as ForkScope;

@@ -1,6 +1,7 @@
 import { CPYTHON_IMAGES, FLOOR_IMAGE, cpythonImage } from '../../runtimes/cpython/images.js';
 import { PYODIDE_PYTHON_VERSIONS } from '../../runtimes/pyodide/versions.js';
 import type { CodeRuntime, Language } from '../../runtimes/seam/types.js';
+import type { Session } from '../session.js';
 
 /**
  * The one table of the runtimes concord knows: every command, check, probe and report reads it. The order is
@@ -100,13 +101,15 @@ export interface RuntimeTarget {
   language: Language;
   plugin: string;
   config: Record<string, unknown>;
+  /** The session whose pool the runtime is borrowed from (absent: the process's default pool). */
+  session?: Session;
 }
 
 /**
- * The runtime entry for a scenario: every runtime comes from the process-wide pool (`shared`), so containers
+ * The runtime entry for a scenario: every runtime comes from the session's pool (`shared`), so containers
  * and Pyodide start once per gate run; scenario settings such as `timeoutMs` go on top.
  */
-export function runtimeTarget(name: RuntimeName, scenarioConfig: Record<string, unknown>): RuntimeTarget {
+export function runtimeTarget(name: RuntimeName, scenarioConfig: Record<string, unknown>, session?: Session): RuntimeTarget {
   const { language, plugin, config } = RUNTIMES[name];
-  return { name, language, plugin, config: { ...config, ...scenarioConfig, shared: true } };
+  return { name, language, plugin, config: { ...config, ...scenarioConfig, shared: true }, ...(session ? { session } : {}) };
 }

@@ -39,7 +39,7 @@ export function boundNamesCheck(options: BoundNamesOptions = {}): Check {
         { content: 'probe done', toolCalls: [] },
       ];
 
-      const app = await bootAssembly(await assemble(composeWithModel(scenario, runtime, { plugin: CANNED_MODEL_PLUGIN, config: { responses } })));
+      const app = await bootAssembly(await assemble(composeWithModel(scenario, runtime, { plugin: CANNED_MODEL_PLUGIN, config: { responses } })), runtime.session);
       let run: RunResult | undefined;
       let failure: string | undefined;
       try {

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { runtimeTarget, unavailableRuntimes } from '../assembly/runtimes.js';
 import { keyExposure } from '../model/key-exposure.js';
-import { LiveModel, registerLiveModel } from '../model/live.js';
+import { LiveModel } from '../model/live.js';
+import { Session } from '../session.js';
 import { describeEndpoint, type EndpointOptions } from '../model/openai.js';
 import { loadScenarios } from '../scenario/discover.js';
 import { scenarioForLanguage, stepData } from '../scenario/recording.js';
@@ -55,18 +55,19 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult[]> {
   const unavailable = await unavailableRuntimes(new Set(pairs.map((p) => p.runtime)));
   out(`drift watch: live answers from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}; snapshots are not read or written`);
   const results: DriftResult[] = [];
+  const session = new Session();
   try {
     for (const { scenario, runtime } of pairs) {
       const reason = unavailable.get(runtime);
       const result =
         reason !== undefined
           ? { scenario: scenario.name, runtime, status: 'skipped' as const, reason: `${runtime} skipped: ${reason}` }
-          : await watchOne(scenario, runtime, options);
+          : await watchOne(scenario, runtime, options, session);
       results.push(result);
       out(driftLine(result, color));
     }
   } finally {
-    await disposeSharedRuntimes();
+    await session.dispose();
   }
   const count = (s: DriftStatus) => results.filter((r) => r.status === s).length;
   out('');
@@ -74,12 +75,12 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult[]> {
   return results;
 }
 
-async function watchOne(scenario: Scenario, runtime: RuntimeName, options: DriftOptions): Promise<DriftResult> {
+async function watchOne(scenario: Scenario, runtime: RuntimeName, options: DriftOptions, session: Session): Promise<DriftResult> {
   const base = { scenario: scenario.name, runtime };
   if (options.defaultTimeoutMs !== undefined && !('timeoutMs' in scenario.runtimeConfig)) {
     scenario = { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs: options.defaultTimeoutMs } };
   }
-  const target = runtimeTarget(runtime, scenario.runtimeConfig);
+  const target = runtimeTarget(runtime, scenario.runtimeConfig, session);
   let expected: Scenario;
   try {
     expected = scenarioForLanguage(scenario, target.language);
@@ -87,7 +88,7 @@ async function watchOne(scenario: Scenario, runtime: RuntimeName, options: Drift
     return { ...base, status: 'failed', reason: (error as Error).message.split('\n')[0]! };
   }
   const live = new LiveModel(options.endpoint, target.language);
-  const handle = registerLiveModel(live);
+  const handle = session.registerLiveModel(live);
   let failure: string | undefined;
   try {
     const { record } = await runOne(scenario, target, { live: handle.token });

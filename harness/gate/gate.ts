@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
-import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import { runtimeTarget, type RuntimeName } from '../assembly/runtimes.js';
 import { CHECKS } from '../checks/index.js';
 import { stubValidity } from '../checks/stub-validity.js';
@@ -25,6 +24,7 @@ import { inOrder } from './concurrent.js';
 import { runtimesNotRun } from './availability.js';
 import { gateVerdict, printSummary } from './summary.js';
 import { runOne } from './run-one.js';
+import { Session } from '../session.js';
 import { runSteps, type RunSteps } from './run-steps.js';
 import { inSelection, selectPairs, type Selection } from './select.js';
 
@@ -103,6 +103,8 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const floor = options.floor ?? DEFAULT_PYTHON_FLOOR;
   const skipped = await runtimesNotRun({ pairs, skip: options.skipRuntimes ?? [], ci: options.ci, snapshotsDir, out });
   const runId = newRunId();
+  // What the run's apps share (pooled runtimes, the parsed scenarios), owned by this run alone.
+  const session = new Session();
   const results: PairResult[] = [];
   const proposals: Proposal[] = [];
   let reportFile: string;
@@ -130,7 +132,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
         const own: Proposal[] = [];
         const result: PairResult = notRun
           ? { scenario: scenario.name, runtime, status: notRun.status, times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: notRun.reason }
-          : await runPair(withDefaults(scenario, options), runtime, snapshotsDir, options.root, { update, ci }, own, floor, options.redactions ?? []).catch((error: unknown) => {
+          : await runPair(withDefaults(scenario, options), runtime, session, snapshotsDir, options.root, { update, ci }, own, floor, options.redactions ?? []).catch((error: unknown) => {
               proposals.push(...own);
               return keepingProposals(error);
             });
@@ -142,7 +144,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     results.push(...finished.map((f) => f.result));
     proposals.splice(0, proposals.length, ...finished.flatMap((f) => f.own));
     // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
-    steps = await runSteps(pairs, new Set(skipped.keys()), floor, sharedInventory);
+    steps = await runSteps(pairs, new Set(skipped.keys()), floor, sharedInventory, session);
     steps.findings.push(...sdkBudgetFindings(sdkCost(results), options.sdkBudget));
     out(stepsLine(steps, color));
     // The report reads the inventory's interpreters, so it is written before the inventory is disposed.
@@ -162,7 +164,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     reportFile = await writeReport(options.reportRoot ?? options.root, reportInput);
   } finally {
     try {
-      await disposeSharedRuntimes();
+      await session.dispose();
     } finally {
       await disposeSharedInventory();
     }
@@ -184,6 +186,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
 async function runPair(
   scenario: Scenario,
   runtime: RuntimeName,
+  session: Session,
   snapshotsDir: string,
   root: string,
   { update, ci }: { update: UpdateMode; ci: boolean },
@@ -191,7 +194,7 @@ async function runPair(
   floor: PythonVersion,
   redactions: readonly Redaction[],
 ): Promise<PairResult> {
-  const target = runtimeTarget(runtime, scenario.runtimeConfig);
+  const target = runtimeTarget(runtime, scenario.runtimeConfig, session);
   const base = { scenario: scenario.name, runtime } as const;
   let one;
   try {

@@ -30,7 +30,8 @@ export async function runOne(scenario: Scenario, runtime: RuntimeTarget, model: 
   const times: PhaseTimes = { assembly: 0, model: 0, runtime: 0, checks: 0 };
   let started = performance.now();
   const assembly = await assemble(composeEntries(scenario, runtime, model));
-  const app: BootedApp = await bootAssembly(assembly);
+  runtime.session?.handOver(scenario, runtime.language);
+  const app: BootedApp = await bootAssembly(assembly, runtime.session);
   times.assembly = performance.now() - started;
   try {
     const keyless = app.service<KeylessModel>('model');

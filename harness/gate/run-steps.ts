@@ -6,6 +6,7 @@ import { runProbe, type ProbeVerdict } from '../probe/adversarial.js';
 import { probeTarget, type ProbeTarget } from '../probe/targets.js';
 import { runtimeLanguage, type RuntimeName } from '../assembly/runtimes.js';
 import type { Scenario } from '../scenario/types.js';
+import type { Session } from '../session.js';
 import { rendererFloorFindings } from '../skew/renderer-floor.js';
 
 /** What the steps judged once per gate run (not per pair) found, and what they cost. */
@@ -24,17 +25,18 @@ const LANGUAGES: readonly Language[] = ['typescript', 'python'];
 /**
  * The steps of a gate run that judge renderers rather than pairs: the renderer floor on each selected
  * scenario that runs Python, and the adversarial probe once per language, each through the project's own
- * app booted on a runtime that runs here (`unavailable` are the ones skipped).
+ * app booted on a runtime that runs here (`unavailable` are the ones skipped), borrowed from the run's session.
  */
 export async function runSteps(
   pairs: ReadonlyArray<{ scenario: Scenario; runtime: RuntimeName }>,
   unavailable: ReadonlySet<RuntimeName>,
   floor: PythonVersion,
   inventory: () => Promise<InterpreterInventory>,
+  session: Session,
 ): Promise<RunSteps> {
   const running = pairs.filter((p) => !unavailable.has(p.runtime));
   const scenariosOf = (language: Language) => [...new Set(running.filter((p) => runtimeLanguage(p.runtime) === language).map((p) => p.scenario))];
-  const targetsOf = (language: Language) => scenariosOf(language).flatMap((s) => probeTarget(s, language, unavailable) ?? []);
+  const targetsOf = (language: Language) => scenariosOf(language).flatMap((s) => probeTarget(s, language, unavailable, session) ?? []);
 
   const floorTargets: ProbeTarget[] = targetsOf('python');
   const floorStep = await rendererFloorFindings(floorTargets, floor, inventory);

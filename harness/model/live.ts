@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Model, ModelRequest, ModelResponse } from '../../contract/model.js';
 import { RUN_CODE_TOOL } from '../../contract/backend.js';
 import type { Language } from '../../runtimes/seam/types.js';
@@ -79,27 +78,4 @@ export class LiveModel implements Model {
     this.steps.push({ kind: 'assistant', text: response.content, runCode: { description, programs: { [this.language]: code } }, resultIncludes: [], line: 0 });
     return response;
   }
-}
-
-/**
- * Live models handed to the model plugin of an assembled app by a token in its config: the endpoint and its
- * key stay in this process's memory and never go into a `cordis.yml`. Kept on `globalThis` because the
- * plugin may be loaded from another copy of this module (built versus source).
- */
-const REGISTRY_KEY = Symbol.for('concord.liveModels');
-function registry(): Map<string, Model> {
-  const holder = globalThis as { [REGISTRY_KEY]?: Map<string, Model> };
-  return (holder[REGISTRY_KEY] ??= new Map());
-}
-
-export function registerLiveModel(model: Model): { token: string; release(): void } {
-  const token = randomBytes(8).toString('hex');
-  registry().set(token, model);
-  return { token, release: () => registry().delete(token) };
-}
-
-export function liveModel(token: string): Model {
-  const model = registry().get(token);
-  if (!model) throw new Error(`model: no live model is registered under this token; live models are handed over by concord record and concord gate --live in the same process`);
-  return model;
 }

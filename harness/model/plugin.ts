@@ -4,14 +4,14 @@ import type { Model, ModelRequest, ModelResponse } from '../../contract/model.js
 import type { Language } from '../../runtimes/seam/types.js';
 import { parseScenario } from '../scenario/load.js';
 import { scenarioForLanguage } from '../scenario/recording.js';
-import { liveModel } from './live.js';
+import { SESSION_SERVICE, type Session } from '../session.js';
 import { ScriptedAnswers } from './script.js';
 
 export interface KeylessModelConfig {
   /** Absolute path of the scenario file whose script answers. */
   scenario: string;
   language: Language;
-  /** A live model registered in this process (concord record, concord gate --live) answers instead of the script. */
+  /** A live model handed over by the session that boots the app (concord record, concord gate --live) answers instead of the script. */
   live?: string;
 }
 
@@ -37,11 +37,15 @@ export default class KeylessModel extends Service implements Model {
 
   constructor(ctx: Context, config: KeylessModelConfig) {
     super(ctx, 'model');
+    // The session that booted this app hands over the live model and the scenario it parsed already.
+    const session = ctx.get(SESSION_SERVICE) as Session | undefined;
     if (config.live !== undefined) {
-      this.live = liveModel(config.live);
+      const live = session?.liveModel(config.live);
+      if (!live) throw new Error('model: no live model is handed over under this token; live models come from concord record and concord gate --live, in the app they boot');
+      this.live = live;
       this.answers = this.live;
     } else {
-      const scenario = scenarioForLanguage(parseScenario(config.scenario, readFileSync(config.scenario, 'utf8')), config.language);
+      const scenario = session?.scenario(config.scenario, config.language) ?? scenarioForLanguage(parseScenario(config.scenario, readFileSync(config.scenario, 'utf8')), config.language);
       const script = new ScriptedAnswers(scenario, config.language);
       this.script = script;
       this.answers = { complete: (request) => script.answer(request) };

@@ -45,7 +45,7 @@ export class AppProbe {
   /** Assembles and boots the scenario's composition on `runtime`; throws what the boot throws. */
   static async boot(scenario: Scenario, runtime: RuntimeTarget): Promise<AppProbe> {
     const assembly = await assemble(composeWithModel(scenario, runtime, { plugin: CANNED_MODEL_PLUGIN, config: { responses: [], otherwise: { content: PROBE_ANSWER, toolCalls: [] } } }));
-    return new AppProbe(scenario, runtime, await bootAssembly(assembly));
+    return new AppProbe(scenario, runtime, await bootAssembly(assembly, runtime.session));
   }
 
   /**

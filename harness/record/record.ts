@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { parseDocument, type Node, type YAMLSeq } from 'yaml';
-import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { runOne } from '../gate/run-one.js';
 import { countSecrets, scrubSecrets } from '../guarded/secret.js';
 import { keyExposure } from '../model/key-exposure.js';
-import { LiveModel, registerLiveModel } from '../model/live.js';
+import { LiveModel } from '../model/live.js';
+import { Session } from '../session.js';
 import { describeEndpoint, type EndpointOptions } from '../model/openai.js';
 import type { Project } from '../project/root.js';
 import { loadScenarios } from '../scenario/discover.js';
@@ -76,16 +76,17 @@ export async function record(options: RecordOptions): Promise<void> {
 
   out(`recording from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}`);
   const recorded: Array<Job & { recording: Recording }> = [];
+  const session = new Session();
   try {
     for (const job of jobs) {
       const started = performance.now();
-      const recording = await recordOne(job, options);
+      const recording = await recordOne(job, options, session);
       recorded.push({ ...job, recording });
       const calls = recording.script.filter((s) => s.kind === 'assistant').length;
       out(`✓ ${job.scenario.name} × ${job.runtime} (${job.language}): ${calls} run_code call(s) and a final answer, ${Math.round(performance.now() - started)} ms`);
     }
   } finally {
-    await disposeSharedRuntimes();
+    await session.dispose();
   }
 
   const texts = recorded.map(({ scenario, language, recording }) => ({ file: recordingPath(scenario.file, language), ...withoutSecrets(scenario, language, recording) }));
@@ -185,16 +186,16 @@ async function describeRecording(file: string, language: Language): Promise<stri
   }
 }
 
-async function recordOne(job: Job, options: RecordOptions): Promise<Recording> {
+async function recordOne(job: Job, options: RecordOptions, session: Session): Promise<Recording> {
   const live = new LiveModel(options.endpoint, job.language);
-  const handle = registerLiveModel(live);
+  const handle = session.registerLiveModel(live);
   const where = `${job.scenario.name} × ${job.runtime}`;
   let scenario = job.scenario;
   if (options.defaultTimeoutMs !== undefined && !('timeoutMs' in scenario.runtimeConfig)) {
     scenario = { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs: options.defaultTimeoutMs } };
   }
   try {
-    const { record: run } = await runOne(scenario, runtimeTarget(job.runtime, scenario.runtimeConfig), { live: handle.token });
+    const { record: run } = await runOne(scenario, runtimeTarget(job.runtime, scenario.runtimeConfig, session), { live: handle.token });
     const failure = live.failure ?? run.failure;
     if (failure !== undefined || !live.finished) throw new RecordError(`${where}: ${firstLine(failure ?? 'the conversation ended without a final answer')}; nothing was written`, 1);
     return { model: options.endpoint.model, runtime: job.runtime, script: live.steps.map((step, i): ScriptStep => ({ ...step, line: i + 1 })) };

@@ -1,10 +1,10 @@
-import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import { UserError } from '../user-error.js';
 import { loadScenarios } from '../scenario/discover.js';
 import { probeOnce } from '../probe/app-probe.js';
 import { probeTarget } from '../probe/targets.js';
 import { RUNTIME_NAMES, unavailableRuntimes } from '../assembly/runtimes.js';
 import type { SdkSource } from './probe.js';
+import { Session } from '../session.js';
 
 /**
  * The project's own app as the source of the Python SDK: the scenario named `scenarioName`, else the first
@@ -21,7 +21,8 @@ export async function projectSdkSource(scenariosDir: string, root: string, scena
   const unavailable = new Set((await unavailableRuntimes(RUNTIME_NAMES)).keys());
   const candidates = scenarioName === undefined ? scenarios : scenarios.filter((s) => s.name === scenarioName);
   if (candidates.length === 0) return `--scenario ${scenarioName}: no such scenario in ${scenariosDir} (there are: ${scenarios.map((s) => s.name).join(', ')})`;
-  const target = candidates.map((s) => probeTarget(s, 'python', unavailable)).find((t) => t !== undefined);
+  const session = new Session();
+  const target = candidates.map((s) => probeTarget(s, 'python', unavailable, session)).find((t) => t !== undefined);
   if (target === undefined) {
     return scenarioName === undefined
       ? `no scenario in ${scenariosDir} declares a Python runtime that runs here; name one with --scenario`
@@ -32,6 +33,6 @@ export async function projectSdkSource(scenariosDir: string, root: string, scena
     async render(tools) {
       return (await probeOnce(target.scenario, target.runtime, tools)).sdk;
     },
-    dispose: disposeSharedRuntimes,
+    dispose: () => session.dispose(),
   };
 }

@@ -5,7 +5,7 @@ import Loader from '@cordisjs/loader';
 import { Context } from 'cordis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { builtModule } from './package-root.js';
-import { disposeSharedRuntimes, sharedRuntimeKeys } from './pool.js';
+import { disposeSharedRuntimes, RUNTIME_POOL_SERVICE, RuntimePool, sharedRuntimeKeys } from './pool.js';
 import type { CodeRuntime } from './types.js';
 
 // Booted by the real @cordisjs/loader from a cordis.yml in a fresh directory (the Loader writes the file back).
@@ -25,12 +25,14 @@ afterEach(async () => {
   await disposeSharedRuntimes();
 });
 
-async function boot(config: string): Promise<Booted> {
+/** Boots a cordis.yml holding one worker runtime entry; a `pool` is handed over as a host does. */
+async function boot(config: string, pool?: RuntimePool): Promise<Booted> {
   const dir = await mkdtemp(join(tmpdir(), 'concord-plugin-'));
   dirs.push(dir);
   const plugin = builtModule('runtimes/worker/plugin.ts');
   await writeFile(join(dir, 'cordis.yml'), `- id: runtime\n  name: ${plugin}\n  config:\n${config}`);
   const ctx = new Context();
+  if (pool) ctx.set(RUNTIME_POOL_SERVICE, pool);
   const errors: string[] = [];
   let reportError!: (message: string) => void;
   const firstError = new Promise<string>((resolve) => (reportError = resolve));
@@ -92,6 +94,22 @@ describe('runtimePlugin booted by @cordisjs/loader', () => {
     const second = await boot('    shared: true\n    timeoutMs: 6000\n');
     await Promise.all([serviceOf(first.ctx), serviceOf(second.ctx)]);
     expect(sharedRuntimeKeys()).toHaveLength(2);
+  });
+
+  it("borrows from the pool its host hands over: two hosts' pools share nothing, and disposing one leaves the other's runtime running", async () => {
+    await using first = new RuntimePool();
+    await using second = new RuntimePool();
+    const shared = '    shared: true\n    timeoutMs: 5000\n';
+    const [a, b] = await Promise.all([boot(shared, first), boot(shared, second)]);
+    const [fromFirst, fromSecond] = await Promise.all([serviceOf(a.ctx), serviceOf(b.ctx)]);
+    expect(first.keys()).toHaveLength(1);
+    expect(second.keys()).toHaveLength(1);
+    expect(sharedRuntimeKeys()).toEqual([]);
+    await unload(a.ctx);
+    await first.dispose();
+    await expect(fromFirst.run(returnOne)).rejects.toThrow(/disposed/);
+    expect(await fromSecond.run(returnOne)).toEqual({ value: 1, logs: [] });
+    await unload(b.ctx);
   });
 
   it('reports a bad config through cordis with the field named, and provides nothing', async () => {

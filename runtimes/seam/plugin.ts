@@ -1,6 +1,6 @@
 import type { Context } from 'cordis';
 import { runObserved } from './observe.js';
-import { sharedRuntime, trackDisposal } from './pool.js';
+import { defaultRuntimePool, RUNTIME_POOL_SERVICE, type RuntimePool } from './pool.js';
 import type { CodeRuntime, RunRequest, RunResult } from './types.js';
 
 /**
@@ -18,9 +18,10 @@ import type { CodeRuntime, RunRequest, RunResult } from './types.js';
  *
  * Loaded by path from a `cordis.yml` (`name: <abs>/dist/runtimes/<backend>/plugin.js`). The service value is
  * a facade over the runtime: consumers call `run()`; its `dispose()` releases the runtime only when the
- * plugin owns it. With `shared: true` the runtime comes from the process-wide pool (`pool.ts`) and survives
- * the plugin; `disposeSharedRuntimes()` releases it. Otherwise the runtime is disposed with the plugin
- * (cordis disposes synchronously: `disposeSharedRuntimes()` also awaits those disposals).
+ * plugin owns it. With `shared: true` the runtime comes from the host's pool (`pool.ts`: the
+ * `codeRuntimePool` service the host set on the root context, else the process's default pool) and
+ * survives the plugin; disposing the pool releases it. Otherwise the runtime is disposed with the plugin
+ * (cordis disposes synchronously: the pool's `dispose()` also awaits those disposals).
  * The plugin is reusable: two entries in separate (isolated) contexts each get their own runtime.
  */
 
@@ -29,7 +30,7 @@ export const CODE_RUNTIME_SERVICE = 'codeRuntime';
 
 /** Config every runtime plugin accepts. */
 export interface SharedRuntimeConfig {
-  /** Borrow the runtime from the process-wide pool instead of owning one. */
+  /** Borrow the runtime from the host's pool instead of owning one. */
   shared?: boolean;
 }
 
@@ -99,16 +100,17 @@ export function runtimePlugin<C extends SharedRuntimeConfig>(definition: Runtime
       return config;
     },
     async apply(ctx: Context, config: C): Promise<void> {
+      const pool = (ctx.get(RUNTIME_POOL_SERVICE) as RuntimePool | undefined) ?? defaultRuntimePool();
       const owned = config.shared !== true;
       const runtime = owned
         ? await definition.create(config)
-        : await sharedRuntime(definition.key?.(config) ?? configKey(definition.name, config), () => definition.create(config));
+        : await pool.shared(definition.key?.(config) ?? configKey(definition.name, config), () => definition.create(config));
       // The plugin may have been disposed while the runtime was starting: then nobody will ever use it.
       if (ctx.scope.uid === null) {
-        if (owned) trackDisposal(runtime);
+        if (owned) pool.trackDisposal(runtime);
         return;
       }
-      if (owned) ctx.on('dispose', () => trackDisposal(runtime));
+      if (owned) ctx.on('dispose', () => pool.trackDisposal(runtime));
       ctx.set(CODE_RUNTIME_SERVICE, serviceFacade(runtime, owned));
     },
   };

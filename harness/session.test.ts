@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { Model } from '../contract/model.js';
+import { runtimeTarget } from './assembly/runtimes.js';
+import { committedScenarios } from './checks/test/run-pair.js';
+import { runOne } from './gate/run-one.js';
+import type { Scenario } from './scenario/types.js';
+import { Session } from './session.js';
+
+const nestedReads = async (): Promise<Scenario> => (await committedScenarios()).find((s) => s.name === 'nested-reads')!;
+
+describe('a session owns what the apps of one command share, and nothing of another session', () => {
+  it("two sessions in one process keep their own runtimes: disposing one leaves the other's running", { timeout: 120_000 }, async () => {
+    const scenario = await nestedReads();
+    await using first = new Session();
+    await using second = new Session();
+    const onFirst = await runOne(scenario, runtimeTarget('typescript', scenario.runtimeConfig, first));
+    const onSecond = await runOne(scenario, runtimeTarget('typescript', scenario.runtimeConfig, second));
+    expect([onFirst.record.failure, onSecond.record.failure]).toEqual([undefined, undefined]);
+    expect(first.runtimes.keys()).toHaveLength(1);
+    expect(second.runtimes.keys()).toHaveLength(1);
+    await first.dispose();
+    expect(first.runtimes.keys()).toEqual([]);
+    // The second session's pooled worker outlived the first session's disposal and serves its next app.
+    const again = await runOne(scenario, runtimeTarget('typescript', scenario.runtimeConfig, second));
+    expect(again.record.failure).toBeUndefined();
+    expect(second.runtimes.keys()).toHaveLength(1);
+  });
+
+  it('hands the scenario it parsed to the model plugin, which does not read the file again', { timeout: 120_000 }, async () => {
+    const scenario = await nestedReads();
+    const answer = 'The answer from the scenario the session handed over.';
+    const handed: Scenario = { ...scenario, script: scenario.script.map((step) => (step.kind === 'final' ? { ...step, text: answer } : step)) };
+    await using session = new Session();
+    const { record } = await runOne(handed, runtimeTarget('typescript', scenario.runtimeConfig, session));
+    expect(record.failure).toBeUndefined();
+    expect(record.answer).toBe(answer);
+  });
+
+  it("an app booted in one session cannot use a live model handed over in another", { timeout: 120_000 }, async () => {
+    const scenario = await nestedReads();
+    await using owner = new Session();
+    await using other = new Session();
+    const model: Model = { complete: () => Promise.resolve({ content: 'from the owner', toolCalls: [] }) };
+    const handle = owner.registerLiveModel(model);
+    await expect(runOne(scenario, runtimeTarget('typescript', scenario.runtimeConfig, other), { live: handle.token })).rejects.toThrow(/no live model is handed over under this token/);
+    const { record } = await runOne(scenario, runtimeTarget('typescript', scenario.runtimeConfig, owner), { live: handle.token });
+    expect(record.answer).toBe('from the owner');
+  });
+});
