@@ -5,6 +5,7 @@ import { CHECKS } from '../checks/index.js';
 import { stubValidity } from '../checks/stub-validity.js';
 import type { Finding } from '../checks/types.js';
 import { disposeSharedInventory, sharedInventory } from '../interpreters/inventory.js';
+import { cacheLine, useVerdictCache } from '../cache/verdict-cache.js';
 import type { ReportInput } from '../report/markdown.js';
 import { GuardedFolder } from '../guarded/folder.js';
 import { concordFolder, writeReport } from '../report/write.js';
@@ -54,6 +55,8 @@ export interface GateOptions {
   jobs?: number;
   /** In CI nothing under the snapshots folder is written; proposals go to the pending folder. */
   ci: boolean;
+  /** Reuse and store verdicts in `<root>/.concord/cache/` (stub compile and import, pyright); default false. */
+  cache?: boolean;
   color: boolean;
   out(line: string): void;
 }
@@ -120,6 +123,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     throw error;
   };
 
+  const cache = useVerdictCache(options.cache ? options.root : undefined);
   try {
     // Pairs run side by side on the shared runtimes. Each pair's proposals join the run's as it finishes, so a
     // failure keeps them; once all are done they are put in pair order, so the output and every file written
@@ -147,6 +151,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     steps = await runSteps(pairs, new Set(skipped.keys()), floor, sharedInventory, session);
     steps.findings.push(...sdkBudgetFindings(sdkCost(results), options.sdkBudget));
     out(stepsLine(steps, color));
+    if (cache) out(cacheLine(cache));
     // The report reads the inventory's interpreters, so it is written before the inventory is disposed.
     const ran = new Set(results.map((r) => `${r.scenario}/${r.runtime}`));
     const matrix = stubValidity.matrix().filter((c) => ran.has(`${c.scenario}/${c.runtime}`));
@@ -163,6 +168,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     };
     reportFile = await writeReport(options.reportRoot ?? options.root, reportInput);
   } finally {
+    useVerdictCache(undefined);
     try {
       await session.dispose();
     } finally {

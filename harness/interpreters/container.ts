@@ -62,6 +62,7 @@ export class ContainerInterpreter implements PythonInterpreter {
   readonly detail: string;
   readonly unicode: string;
   #running: Promise<Running> | undefined;
+  #identity: Promise<string> | undefined;
 
   constructor(
     readonly version: string,
@@ -71,6 +72,17 @@ export class ContainerInterpreter implements PythonInterpreter {
     this.label = `container ${version}`;
     this.detail = image;
     this.unicode = unicodeTableOf(version as `3.${number}`).version;
+  }
+
+  /** The image's id: a rebuilt image (another CPython patch release, another Debian) is another interpreter. */
+  identity(): Promise<string> {
+    this.#identity ??= (async () => {
+      const client = await dockerEngine();
+      const { Id } = await client.container.dockerode.getImage(this.image).inspect();
+      return `container ${this.image} ${Id}`;
+    })();
+    this.#identity.catch(() => (this.#identity = undefined));
+    return this.#identity;
   }
 
   compile(sources: readonly string[]): Promise<CompileReport> {

@@ -16,6 +16,8 @@ export interface Interpreter {
   python: string;
   /** `unicodedata.unidata_version` */
   unicode: string;
+  /** `sys.version`: the version with its build (date, compiler); absent when not measured. */
+  build?: string;
 }
 
 /** The oldest CPython worth listing: the identifier tables start with 3.8's Unicode 12.1. */
@@ -30,14 +32,14 @@ function pyenvRoot(): string | undefined {
   }
 }
 
-const PROBE = 'import json, sys, unicodedata; print(json.dumps(["%d.%d" % sys.version_info[:2], "%d.%d.%d" % sys.version_info[:3], unicodedata.unidata_version]))';
+const PROBE = 'import json, sys, unicodedata; print(json.dumps(["%d.%d" % sys.version_info[:2], "%d.%d.%d" % sys.version_info[:3], unicodedata.unidata_version, sys.version]))';
 
 function probe(executable: string): Omit<Interpreter, 'executable'> | undefined {
   const result = spawnSync(executable, ['-I', '-c', PROBE], { encoding: 'utf8' });
   if (result.status !== 0) return undefined;
   try {
-    const [version, python, unicode] = JSON.parse(result.stdout) as [string, string, string];
-    return { version, python, unicode };
+    const [version, python, unicode, build] = JSON.parse(result.stdout) as [string, string, string, string];
+    return { version, python, unicode, build };
   } catch {
     return undefined;
   }
@@ -165,6 +167,10 @@ export class LocalInterpreter implements PythonInterpreter {
     this.version = found.version;
     this.detail = found.executable;
     this.unicode = found.unicode;
+  }
+
+  async identity(): Promise<string> {
+    return `local ${this.found.executable} ${this.found.build ?? this.found.python}`;
   }
 
   async compile(sources: readonly string[]): Promise<CompileReport> {

@@ -23,6 +23,10 @@ export class PyodideInterpreter implements PythonInterpreter {
     this.unicode = release.unicode;
   }
 
+  async identity(): Promise<string> {
+    return `pyodide ${this.detail}`;
+  }
+
   compile(sources: readonly string[]): Promise<CompileReport> {
     return this.#with(async (instance) => readOutcomes(await instance.compile(JSON.stringify(sources)), sources.length, this.label));
   }

@@ -1,6 +1,7 @@
 import type { CompileOutcome, CompileReport } from './types.js';
 
-function isOutcome(value: unknown): value is CompileOutcome {
+/** Whether `value` has the shape of one compile or import outcome. */
+export function isOutcome(value: unknown): value is CompileOutcome {
   if (value === null || typeof value !== 'object') return false;
   const outcome = value as Record<string, unknown>;
   if (outcome.ok === true) return true;

@@ -29,6 +29,12 @@ export interface PythonInterpreter {
    * release table for Pyodide, the CPython→Unicode map for images. A compile report holds the measured one.
    */
   readonly unicode: string;
+  /**
+   * What makes a verdict of this interpreter reusable in a later run: its version and build (a local
+   * binary's `sys.version` and path, an image's id, a Pyodide release). Two interpreters with one identity
+   * judge every source alike.
+   */
+  identity(): Promise<string>;
   /** Compiles every source as a module (never runs it), all in one process, exec or instance. */
   compile(sources: readonly string[]): Promise<CompileReport>;
   /**

@@ -93,7 +93,7 @@ async function benchStubImport(log, runs, root) {
   const fresh = (skipImport) => {
     const interpreters = base.interpreters.map((i) =>
       skipImport
-        ? { label: i.label, kind: i.kind, version: i.version, detail: i.detail, unicode: i.unicode, compile: (sources) => i.compile(sources), importModules: async (sources) => ({ python: i.version, unicode: i.unicode, results: sources.map(() => ({ ok: true })) }), dispose: async () => {} }
+        ? { label: i.label, kind: i.kind, version: i.version, detail: i.detail, unicode: i.unicode, identity: () => i.identity(), compile: (sources) => i.compile(sources), importModules: async (sources) => ({ python: i.version, unicode: i.unicode, results: sources.map(() => ({ ok: true })) }), dispose: async () => {} }
         : i,
     );
     return new InterpreterInventory(interpreters, base.absent);

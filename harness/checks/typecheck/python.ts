@@ -1,4 +1,4 @@
-import { pyrightServer } from './pyright-server.js';
+import { checkWithPyright } from './cached-pyright.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
 
 const STUB_MODULE = 'tools_sdk';
@@ -33,7 +33,7 @@ export async function typecheckPython(stubs: string, programs: readonly Scripted
   const files = new Map<string, string>([[stubFile, stubs]]);
   const names = programs.map((_, i) => `program_${i + 1}.py`);
   programs.forEach((program, i) => files.set(names[i]!, wrap(program.code)));
-  const results = await pyrightServer(pythonVersion).check({ files, open: [stubFile, ...names] });
+  const results = await checkWithPyright(pythonVersion, { files, open: [stubFile, ...names] });
   // Stub methods describe and do not implement: a body of a docstring alone returns nothing, by design.
   const inStubs = (results.get(stubFile) ?? [])
     .filter((d) => d.severity === 'error' && d.rule !== 'reportReturnType')

@@ -16,6 +16,7 @@ import { endpointOptions, type EndpointFlags } from '../../model/endpoint-config
 import { UserError } from '../../user-error.js';
 import type { EndpointOptions } from '../../model/openai.js';
 import { modelOptions } from '../model-options.js';
+import { cacheDisabledByEnvironment } from '../../cache/verdict-cache.js';
 
 interface GateFlags extends EndpointFlags {
   scenario?: string[];
@@ -32,6 +33,8 @@ interface GateFlags extends EndpointFlags {
   shardDurations?: string;
   live?: boolean;
   liveFail?: boolean;
+  /** false with --no-cache. */
+  cache: boolean;
 }
 
 /** `--jobs N`: a whole number from 1 to 64. */
@@ -57,6 +60,7 @@ export function registerGate(program: Command): void {
     .addOption(new Option('-u, --update [which]', 'write snapshots: "new" (missing files only) or "all" (also changed and obsolete; the default of a bare -u / --update); ignored when CI is set').choices(['new', 'all']))
     .addOption(new Option('--reporter <name>', 'also write a report for CI').choices(['default', 'junit']).default('default'))
     .option('--junit-file <path>', 'where --reporter junit writes (default .concord/junit.xml)')
+    .option('--no-cache', 'compute every verdict afresh: neither read nor write .concord/cache/ (also CONCORD_NO_CACHE=1)')
     .option('--live', 'drift watch: answer from the live model (CONCORD_MODEL_* or --model-url/--model) and report where each conversation departs from its recording; writes nothing')
     .option('--live-fail', 'with --live: exit 1 when a conversation drifted (default: report only)');
   for (const option of modelOptions()) command.addOption(option);
@@ -110,6 +114,7 @@ export function registerGate(program: Command): void {
           update,
           jobs: flags.jobs ?? availableParallelism(),
           ci,
+          cache: flags.cache && !cacheDisabledByEnvironment(),
           color: colorWanted(),
           out: (line) => {
             if (line !== '') lastLine = line;

@@ -1,0 +1,38 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runGate, type GateOptions } from '../gate/gate.js';
+import { findInterpreters } from '../interpreters/local.js';
+import { stockScenario, writeStockProject } from '../test/stock-project.js';
+
+// A project of its own with one Python pair: its first gate fills .concord/cache, its second reuses all of it.
+let root = '';
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'concord-gate-cache-'));
+  await writeStockProject(root);
+  await writeFile(join(root, 'scenarios', 'stock.yml'), stockScenario('stock', '[python]'));
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const gate = (lines: string[], overrides: Partial<GateOptions> = {}) =>
+  runGate({ root, selection: {}, update: 'all', ci: false, cache: true, color: false, out: (line) => lines.push(line), ...overrides });
+const cacheLines = (lines: string[]) => lines.filter((l) => l.startsWith('verdict cache:'));
+
+describe.skipIf(findInterpreters().length === 0)('the gate with its verdict cache', () => {
+  it('stores verdicts on the first run and reuses every one on the second; without the cache it says nothing', { timeout: 300_000 }, async () => {
+    const first: string[] = [];
+    expect((await gate(first)).ok).toBe(true);
+    expect(cacheLines(first)).toEqual([expect.stringMatching(/^verdict cache: 0 reused, [1-9]\d* computed \(\.concord\/cache\)$/)]);
+    expect((await readdir(join(root, '.concord', 'cache'))).sort()).toEqual(['compile', 'import', 'pyright']);
+
+    const second: string[] = [];
+    expect((await gate(second)).ok).toBe(true);
+    // Every stub compile and import of the stubs, the probe and the renderer floor comes from disk now.
+    expect(cacheLines(second)).toEqual([expect.stringMatching(/^verdict cache: [1-9]\d* reused, 0 computed \(\.concord\/cache\)$/)]);
+
+    const off: string[] = [];
+    expect((await gate(off, { cache: false })).ok).toBe(true);
+    expect(cacheLines(off)).toEqual([]);
+  });
+});

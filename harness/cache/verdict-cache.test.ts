@@ -1,0 +1,145 @@
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
+import { InterpreterInventory } from '../interpreters/inventory.js';
+import type { PythonInterpreter } from '../interpreters/types.js';
+import { cacheLine, useVerdictCache, VerdictCache } from './verdict-cache.js';
+
+const found = findInterpreters()[0];
+const GOOD = 'from typing import TypedDict\nclass A(TypedDict):\n    x: int\n';
+const BAD = 'x = 1\nraise ValueError("planted")\n';
+
+/** A real local CPython that counts the batches it is sent. */
+function counted(): { interpreter: PythonInterpreter; batches: string[][] } {
+  const real = new LocalInterpreter(found!);
+  const batches: string[][] = [];
+  const interpreter: PythonInterpreter = {
+    label: real.label,
+    kind: real.kind,
+    version: real.version,
+    detail: real.detail,
+    unicode: real.unicode,
+    identity: () => real.identity(),
+    compile: (sources) => (batches.push([...sources]), real.compile(sources)),
+    importModules: (sources) => (batches.push([...sources]), real.importModules(sources)),
+    dispose: () => real.dispose(),
+  };
+  return { interpreter, batches };
+}
+
+let root = '';
+const entries = async (kind: string): Promise<string[]> => {
+  const dir = join(root, '.concord', 'cache', kind);
+  const out: string[] = [];
+  for (const sub of await readdir(dir).catch(() => [])) for (const file of await readdir(join(dir, sub))) out.push(join(dir, sub, file));
+  return out;
+};
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'concord-cache-'));
+});
+afterEach(async () => {
+  useVerdictCache(undefined);
+  await rm(root, { recursive: true, force: true });
+});
+afterAll(() => useVerdictCache(undefined));
+
+describe.skipIf(found === undefined)('the verdict cache under the stub matrix', () => {
+  it('sends one source once per interpreter within a run, however many ask at once', async () => {
+    const { interpreter, batches } = counted();
+    const inventory = new InterpreterInventory([interpreter]);
+    const answers = await Promise.all([inventory.importEverywhere([GOOD]), inventory.importEverywhere([GOOD, GOOD]), inventory.importEverywhere([GOOD])]);
+    expect(batches).toEqual([[GOOD]]);
+    expect(answers.flatMap((a) => a.flatMap((x) => ('report' in x ? x.report.results : [])))).toEqual([{ ok: true }, { ok: true }, { ok: true }, { ok: true }]);
+  });
+
+  it('reuses a verdict of an earlier run without starting the interpreter, and misses for a changed source', async () => {
+    const first = useVerdictCache(root)!;
+    const a = counted();
+    const before = await new InterpreterInventory([a.interpreter]).importOn(a.interpreter, [GOOD, BAD]);
+    expect(a.batches).toEqual([[GOOD, BAD]]);
+    expect(first.stats).toMatchObject({ hits: 0, misses: 2, stored: 2 });
+    expect(before.results.map((r) => r.ok)).toEqual([true, false]);
+
+    const second = useVerdictCache(root)!;
+    const b = counted();
+    const again = await new InterpreterInventory([b.interpreter]).importOn(b.interpreter, [GOOD, BAD]);
+    expect(b.batches).toEqual([]);
+    expect(again).toEqual(before);
+    expect(second.stats).toMatchObject({ hits: 2, misses: 0 });
+    expect(cacheLine(second)).toBe('verdict cache: 2 reused, 0 computed (.concord/cache)');
+
+    const changed = `${GOOD}y = 2\n`;
+    const third = useVerdictCache(root)!;
+    const c = counted();
+    await new InterpreterInventory([c.interpreter]).importOn(c.interpreter, [GOOD, changed]);
+    expect(c.batches).toEqual([[changed]]);
+    expect(third.stats).toMatchObject({ hits: 1, misses: 1, stored: 1 });
+    // Compiling is another verdict than executing: it misses too.
+    const d = counted();
+    await new InterpreterInventory([d.interpreter]).compileOn(d.interpreter, [GOOD]);
+    expect(d.batches).toEqual([[GOOD]]);
+  });
+
+  it('ignores a corrupted entry, and a forged one claiming a pass for a failing module, and rewrites both', async () => {
+    useVerdictCache(root);
+    const a = counted();
+    await new InterpreterInventory([a.interpreter]).importOn(a.interpreter, [BAD]);
+    const [file] = await entries('import');
+    const stored = JSON.parse(await readFile(file!, 'utf8')) as { parts: string[]; value: { outcome: unknown } };
+    expect(stored.value.outcome).toMatchObject({ ok: false, name: 'ValueError', line: 2 });
+
+    const forgeries = [
+      'not json {',
+      JSON.stringify({ ...stored, value: { ...stored.value, outcome: { ok: 'yes' } } }),
+      JSON.stringify({ ...stored, parts: [...stored.parts.slice(0, -1), 'import:0000'], value: { ...stored.value, outcome: { ok: true } } }),
+      JSON.stringify({ ...stored, concord: '0.0.0-other', value: { ...stored.value, outcome: { ok: true } } }),
+    ];
+    for (const forged of forgeries) {
+      await writeFile(file!, forged);
+      const cache = useVerdictCache(root)!;
+      const b = counted();
+      const report = await new InterpreterInventory([b.interpreter]).importOn(b.interpreter, [BAD]);
+      expect(b.batches).toEqual([[BAD]]);
+      expect(report.results[0]).toMatchObject({ ok: false, name: 'ValueError' });
+      expect(cache.stats).toMatchObject({ hits: 0, rejected: 1, stored: 1 });
+      expect(cacheLine(cache)).toContain('1 unreadable or mismatched entry ignored');
+      expect(JSON.parse(await readFile(file!, 'utf8'))).toEqual(stored);
+    }
+  });
+
+  it('never follows a link where an entry belongs', async () => {
+    useVerdictCache(root);
+    const a = counted();
+    await new InterpreterInventory([a.interpreter]).importOn(a.interpreter, [GOOD]);
+    const [file] = await entries('import');
+    const outside = join(root, 'outside.json');
+    await writeFile(outside, await readFile(file!));
+    await rm(file!);
+    await symlink(outside, file!);
+    const cache = useVerdictCache(root)!;
+    const b = counted();
+    await new InterpreterInventory([b.interpreter]).importOn(b.interpreter, [GOOD]);
+    expect(b.batches).toEqual([[GOOD]]);
+    expect(cache.stats).toMatchObject({ hits: 0, rejected: 1, unwritable: 1 });
+  });
+
+  it('reads and writes nothing when the run has no cache', async () => {
+    useVerdictCache(undefined);
+    const a = counted();
+    await new InterpreterInventory([a.interpreter]).importOn(a.interpreter, [GOOD]);
+    expect(await readdir(root)).toEqual([]);
+  });
+});
+
+describe('VerdictCache', () => {
+  it('keys entries by concord version: another version misses', async () => {
+    const valid = (v: unknown): v is number => typeof v === 'number';
+    await new VerdictCache(root, '1.0.0').put('pyright', ['a'], 7);
+    expect(await new VerdictCache(root, '1.0.0').get('pyright', ['a'], valid)).toBe(7);
+    expect(await new VerdictCache(root, '1.0.1').get('pyright', ['a'], valid)).toBeUndefined();
+    expect(await new VerdictCache(root, '1.0.0').get('pyright', ['b'], valid)).toBeUndefined();
+  });
+});

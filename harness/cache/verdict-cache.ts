@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { GuardedFolder } from '../guarded/folder.js';
+import { concordVersion } from '../results/write.js';
+
+/** What a cached verdict judged: a compile or module run on one interpreter, or a pyright check. */
+export type CacheKind = 'compile' | 'import' | 'pyright';
+
+/** Bumped when the entry layout changes: older entries then miss. */
+const FORMAT = 1;
+/** An entry larger than this is no entry concord wrote: it is ignored, never parsed. */
+const MAX_ENTRY_BYTES = 4 * 1024 * 1024;
+
+/** What one run did with the cache. `rejected`: entries found unreadable or not matching their key (ignored). */
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  stored: number;
+  rejected: number;
+  /** Entries that could not be written (a link or a folder in the way, a full disk): the run goes on without them. */
+  unwritable: number;
+}
+
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Verdicts by content, on disk under `<root>/.concord/cache/`: `<kind>/<2 hex>/<sha256>.json`, where the hash
+ * covers the concord version, the kind and the key's parts (the interpreter's identity, the checker's own
+ * text, the sha256 of the judged source). An entry repeats its key, and is used only when the key, its
+ * layout and its value's shape all check out: anything else is a miss, counted as rejected, and the fresh
+ * verdict overwrites it. Every write is atomic and goes through the guarded `.concord` folder (no link is
+ * ever followed).
+ */
+export class VerdictCache {
+  readonly folder: GuardedFolder;
+  readonly stats: CacheStats = { hits: 0, misses: 0, stored: 0, rejected: 0, unwritable: 0 };
+  readonly #version: string;
+
+  constructor(
+    readonly root: string,
+    version: string = concordVersion(),
+  ) {
+    this.folder = new GuardedFolder(join(root, '.concord', 'cache'), '.concord/cache');
+    this.#version = version;
+  }
+
+  #file(kind: CacheKind, parts: readonly string[]): string {
+    const hash = sha256(JSON.stringify([FORMAT, this.#version, kind, ...parts]));
+    return `${kind}/${hash.slice(0, 2)}/${hash}.json`;
+  }
+
+  /** The value stored for `parts`, when an entry is there, matches the key exactly and `valid` accepts its value. */
+  async get<T>(kind: CacheKind, parts: readonly string[], valid: (value: unknown) => value is T): Promise<T | undefined> {
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await this.folder.read(this.#file(kind, parts));
+    } catch {
+      // A link, a folder or an unreadable file where an entry belongs: not trusted, not followed.
+      this.stats.rejected++;
+      this.stats.misses++;
+      return undefined;
+    }
+    if (bytes === undefined) {
+      this.stats.misses++;
+      return undefined;
+    }
+    const value = bytes.length <= MAX_ENTRY_BYTES ? this.#read(bytes, kind, parts, valid) : undefined;
+    if (value === undefined) {
+      this.stats.rejected++;
+      this.stats.misses++;
+      return undefined;
+    }
+    this.stats.hits++;
+    return value;
+  }
+
+  #read<T>(bytes: Buffer, kind: CacheKind, parts: readonly string[], valid: (value: unknown) => value is T): T | undefined {
+    let entry: unknown;
+    try {
+      entry = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return undefined;
+    }
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
+    const e = entry as Record<string, unknown>;
+    const sameKey = Array.isArray(e.parts) && e.parts.length === parts.length && e.parts.every((p, i) => p === parts[i]);
+    if (e.format !== FORMAT || e.concord !== this.#version || e.kind !== kind || !sameKey || !('value' in e)) return undefined;
+    return valid(e.value) ? e.value : undefined;
+  }
+
+  /** Stores `value` for `parts` (atomically); a write that fails is counted and otherwise ignored. */
+  async put(kind: CacheKind, parts: readonly string[], value: unknown): Promise<void> {
+    const entry = JSON.stringify({ format: FORMAT, concord: this.#version, kind, parts, value });
+    try {
+      await this.folder.write(this.#file(kind, parts), entry + '\n');
+      this.stats.stored++;
+    } catch {
+      this.stats.unwritable++;
+    }
+  }
+}
+
+let current: VerdictCache | undefined;
+
+/** True when the environment turns the cache off (`CONCORD_NO_CACHE` set to anything but empty or `0`). */
+export function cacheDisabledByEnvironment(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.CONCORD_NO_CACHE;
+  return value !== undefined && value !== '' && value !== '0';
+}
+
+/** Starts the run's cache under `<root>/.concord/cache/`, or none (`undefined`): every verdict is then computed. */
+export function useVerdictCache(root: string | undefined): VerdictCache | undefined {
+  current = root === undefined ? undefined : new VerdictCache(root);
+  return current;
+}
+
+/** The cache of the running gate, if it uses one. */
+export function verdictCache(): VerdictCache | undefined {
+  return current;
+}
+
+/** `verdict cache: 40 reused, 12 computed (.concord/cache)`, with what was ignored or not written. */
+export function cacheLine(cache: VerdictCache): string {
+  const { hits, misses, rejected, unwritable } = cache.stats;
+  const extra = [rejected > 0 ? `${rejected} unreadable or mismatched entr${rejected === 1 ? 'y' : 'ies'} ignored` : '', unwritable > 0 ? `${unwritable} could not be written` : ''].filter(Boolean);
+  return `verdict cache: ${hits} reused, ${misses} computed (.concord/cache${extra.length > 0 ? `; ${extra.join(', ')}` : ''})`;
+}
