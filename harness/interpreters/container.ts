@@ -183,10 +183,11 @@ export async function containerInterpreters(): Promise<{ interpreters: Container
   }
   const interpreters: ContainerInterpreter[] = [];
   const absent: string[] = [];
-  for (const image of CPYTHON_IMAGES) {
-    const reason = await containerUnavailable(image.tag);
+  const reasons = await Promise.all(CPYTHON_IMAGES.map((image) => containerUnavailable(image.tag)));
+  CPYTHON_IMAGES.forEach((image, i) => {
+    const reason = reasons[i];
     if (reason === undefined) interpreters.push(new ContainerInterpreter(image.python, image.tag));
     else absent.push(`container ${image.python}: ${reason}`);
-  }
+  });
   return { interpreters, absent };
 }

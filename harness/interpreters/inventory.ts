@@ -1,6 +1,6 @@
 import { DEFAULT_PYODIDE_VERSION, PYODIDE_PYTHON_VERSIONS, pyodideInstalled, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
 import { containerInterpreters } from './container.js';
-import { findInterpreters, LocalInterpreter } from './local.js';
+import { discoverInterpreters, LocalInterpreter } from './local.js';
 import { pyodideInterpreters } from './pyodide.js';
 import { compareVersions, type CompileOutcome, type CompileReport, type PythonInterpreter } from './types.js';
 import { sha256, verdictCache } from '../cache/verdict-cache.js';
@@ -65,15 +65,18 @@ export class InterpreterInventory {
     const absent: string[] = [];
     const pyodide = options.pyodide ?? true;
     if (pyodide !== false) interpreters.push(...pyodideInterpreters(pyodide === true ? PYODIDE_PYTHON_VERSIONS.filter(pyodideInstalled) : pyodide));
-    if (options.containers ?? true) {
-      const found = await containerInterpreters();
-      interpreters.push(...found.interpreters);
-      absent.push(...found.absent);
+    // Images and local binaries are looked for at once: discovery is on the first Python pair's path.
+    const [containers, locals] = await Promise.all([
+      (options.containers ?? true) ? containerInterpreters() : undefined,
+      (options.local ?? true) ? discoverInterpreters() : undefined,
+    ]);
+    if (containers !== undefined) {
+      interpreters.push(...containers.interpreters);
+      absent.push(...containers.absent);
     }
-    if (options.local ?? true) {
-      const found = findInterpreters();
-      if (found.length === 0) absent.push('local: no python3.X on PATH or under pyenv');
-      interpreters.push(...found.map((f) => new LocalInterpreter(f)));
+    if (locals !== undefined) {
+      if (locals.length === 0) absent.push('local: no python3.X on PATH or under pyenv');
+      interpreters.push(...locals.map((f) => new LocalInterpreter(f)));
     }
     return new InterpreterInventory(interpreters, absent);
   }

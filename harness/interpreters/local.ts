@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,15 +34,24 @@ function pyenvRoot(): string | undefined {
 
 const PROBE = 'import json, sys, unicodedata; print(json.dumps(["%d.%d" % sys.version_info[:2], "%d.%d.%d" % sys.version_info[:3], unicodedata.unidata_version, sys.version]))';
 
-function probe(executable: string): Omit<Interpreter, 'executable'> | undefined {
-  const result = spawnSync(executable, ['-I', '-c', PROBE], { encoding: 'utf8' });
-  if (result.status !== 0) return undefined;
+function readProbe(stdout: string): Omit<Interpreter, 'executable'> | undefined {
   try {
-    const [version, python, unicode, build] = JSON.parse(result.stdout) as [string, string, string, string];
+    const [version, python, unicode, build] = JSON.parse(stdout) as [string, string, string, string];
     return { version, python, unicode, build };
   } catch {
     return undefined;
   }
+}
+
+function probe(executable: string): Omit<Interpreter, 'executable'> | undefined {
+  const result = spawnSync(executable, ['-I', '-c', PROBE], { encoding: 'utf8' });
+  return result.status === 0 ? readProbe(result.stdout) : undefined;
+}
+
+function probeAsync(executable: string): Promise<Omit<Interpreter, 'executable'> | undefined> {
+  return new Promise((resolve) => {
+    execFile(executable, ['-I', '-c', PROBE], { encoding: 'utf8', timeout: 60_000 }, (error, stdout) => resolve(error ? undefined : readProbe(stdout)));
+  });
 }
 
 /** `python3` and `python3.X` in one PATH directory, newest name first. */
@@ -56,34 +65,65 @@ function pathCandidates(dir: string): string[] {
   return names.filter((name) => /^python3(\.\d+)?$/.test(name)).sort().map((name) => path.join(dir, name));
 }
 
-/**
- * Every CPython 3.8+ on this machine, one per minor version, oldest first: pyenv versions first, then
- * `python3` and `python3.X` on PATH (pyenv's shims skipped: slow, and they only lead to the versions above).
- */
-export function findInterpreters(): Interpreter[] {
-  const candidates: string[] = [];
+/** Where a CPython may be, in order of preference: pyenv versions, then `python3` and `python3.X` on PATH (shims skipped). */
+function candidates(): string[] {
+  const found: string[] = [];
   const root = pyenvRoot();
   if (root !== undefined && existsSync(path.join(root, 'versions'))) {
     for (const version of readdirSync(path.join(root, 'versions')).sort()) {
       const minor = /^(3\.\d+)\./.exec(version)?.[1];
-      if (minor !== undefined) candidates.push(path.join(root, 'versions', version, 'bin', `python${minor}`));
+      if (minor !== undefined) found.push(path.join(root, 'versions', version, 'bin', `python${minor}`));
     }
   }
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir !== '' && !dir.includes(`${path.sep}shims`)) candidates.push(...pathCandidates(dir));
+    if (dir !== '' && !dir.includes(`${path.sep}shims`)) found.push(...pathCandidates(dir));
   }
+  return found.filter((executable) => existsSync(executable));
+}
+
+/** A name already tells the minor version (`python3.11`): such a candidate is needed only once per version. */
+const namedMinor = (executable: string) => /python(3\.\d+)$/.exec(executable)?.[1];
+
+/** Keeps the first probed interpreter of each minor version from 3.8 up, oldest version first. */
+function onePer(probed: ReadonlyArray<readonly [string, Omit<Interpreter, 'executable'> | undefined]>): Interpreter[] {
   const byVersion = new Map<string, Interpreter>();
-  for (const executable of candidates) {
-    if (!existsSync(executable)) continue;
-    // A name already tells the minor version: skip the probe when that version is found.
-    const named = /python(3\.\d+)$/.exec(executable)?.[1];
-    if (named !== undefined && byVersion.has(named)) continue;
-    const found = probe(executable);
+  for (const [executable, found] of probed) {
     if (found === undefined || byVersion.has(found.version)) continue;
     const [major, minor] = found.version.split('.').map(Number);
     if (major === 3 && minor! >= OLDEST_MINOR) byVersion.set(found.version, { ...found, executable });
   }
   return [...byVersion.values()].sort((a, b) => compareVersions(a.version, b.version));
+}
+
+/**
+ * Every CPython 3.8+ on this machine, one per minor version, oldest first: pyenv versions first, then
+ * `python3` and `python3.X` on PATH (pyenv's shims skipped: slow, and they only lead to the versions above).
+ */
+export function findInterpreters(): Interpreter[] {
+  const probed: Array<readonly [string, Omit<Interpreter, 'executable'> | undefined]> = [];
+  const versions = new Set<string>();
+  for (const executable of candidates()) {
+    // A name already tells the minor version: skip the probe when that version is found.
+    const named = namedMinor(executable);
+    if (named !== undefined && versions.has(named)) continue;
+    const found = probe(executable);
+    if (found !== undefined) versions.add(found.version);
+    probed.push([executable, found]);
+  }
+  return onePer(probed);
+}
+
+/** findInterpreters() with every candidate probed at once (the gate's inventory: discovery is on its path). */
+export async function discoverInterpreters(): Promise<Interpreter[]> {
+  const named = new Set<string>();
+  const wanted = candidates().filter((executable) => {
+    const minor = namedMinor(executable);
+    if (minor === undefined) return true;
+    if (named.has(minor)) return false;
+    named.add(minor);
+    return true;
+  });
+  return onePer(await Promise.all(wanted.map(async (executable) => [executable, await probeAsync(executable)] as const)));
 }
 
 /** Runs a Python script with JSON on stdin and returns its stdout (one process). */
