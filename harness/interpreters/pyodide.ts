@@ -1,9 +1,14 @@
+import { readFile } from 'node:fs/promises';
+import { sourceAsset } from '../../runtimes/seam/package-root.js';
+import { sha256 } from '../cache/verdict-cache.js';
 import { PYODIDE_DEFAULTS } from '../../runtimes/pyodide/config.js';
 import { PyodideInstance } from '../../runtimes/pyodide/instance.js';
 import { PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
 import { importProgram, IMPORT_SECONDS } from './import-script.js';
 import { readOutcomes } from './report.js';
 import type { CompileReport, PythonInterpreter } from './types.js';
+
+let driverHash: string | undefined;
 
 /**
  * CPython inside one Pyodide release. Booting takes seconds, so the instance boots on the first batch and
@@ -23,8 +28,10 @@ export class PyodideInterpreter implements PythonInterpreter {
     this.unicode = release.unicode;
   }
 
+  /** The release, and the driver that compiles in it (its text decides the outcomes as much as the release). */
   async identity(): Promise<string> {
-    return `pyodide ${this.detail}`;
+    driverHash ??= sha256(await readFile(sourceAsset('runtimes/pyodide/concord_pyodide.py'), 'utf8'));
+    return `pyodide ${this.detail} driver ${driverHash}`;
   }
 
   compile(sources: readonly string[]): Promise<CompileReport> {
