@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
 import { InterpreterInventory } from '../interpreters/inventory.js';
 import type { PythonInterpreter } from '../interpreters/types.js';
-import { cacheLine, useVerdictCache, VerdictCache } from './verdict-cache.js';
+import { cacheDisabledByEnvironment, cacheLine, useVerdictCache, VerdictCache } from './verdict-cache.js';
 
 const found = findInterpreters()[0];
 const GOOD = 'from typing import TypedDict\nclass A(TypedDict):\n    x: int\n';
@@ -141,5 +141,13 @@ describe('VerdictCache', () => {
     expect(await new VerdictCache(root, '1.0.0').get('pyright', ['a'], valid)).toBe(7);
     expect(await new VerdictCache(root, '1.0.1').get('pyright', ['a'], valid)).toBeUndefined();
     expect(await new VerdictCache(root, '1.0.0').get('pyright', ['b'], valid)).toBeUndefined();
+  });
+
+  it('is turned off by CONCORD_NO_CACHE set to anything but empty or 0', () => {
+    expect(cacheDisabledByEnvironment({})).toBe(false);
+    expect(cacheDisabledByEnvironment({ CONCORD_NO_CACHE: '' })).toBe(false);
+    expect(cacheDisabledByEnvironment({ CONCORD_NO_CACHE: '0' })).toBe(false);
+    expect(cacheDisabledByEnvironment({ CONCORD_NO_CACHE: '1' })).toBe(true);
+    expect(cacheDisabledByEnvironment({ CONCORD_NO_CACHE: 'true' })).toBe(true);
   });
 });
