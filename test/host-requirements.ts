@@ -50,6 +50,11 @@ const REQUIREMENTS = {
       rmSync(dir, { recursive: true, force: true });
     }
   },
+  /** The npm registry, for tests that install the packed tarball into a fresh project. */
+  'npm registry': () => {
+    const ping = spawnSync('npm', ['ping'], { encoding: 'utf8', timeout: 30_000 });
+    return ping.status === 0 ? undefined : `npm ping failed: ${(ping.stderr || ping.error?.message || '').trim().split('\n')[0]}`;
+  },
   /** `python3` on PATH. */
   python3: () => (spawnSync('python3', ['--version']).status === 0 ? undefined : 'no python3 on PATH'),
   /** A local CPython 3.9, the floor (pyenv or PATH). */

@@ -76,7 +76,7 @@ export async function assemble(entries: CordisEntry[]): Promise<Assembly> {
 
 /** Boots an assembly within `session` (see `bootComposition`); disposing the app also removes its directory. */
 export async function bootAssembly(assembly: Assembly, session?: Session): Promise<BootedApp> {
-  if (assembly.entries.some((e) => isTypeScript(e.name))) enableTypeScriptPlugins();
+  if (assembly.entries.some((e) => isTypeScript(e.name))) await enableTypeScriptPlugins();
   let app: BootedApp;
   try {
     app = await bootComposition(join(assembly.dir, 'cordis.yml'), assembly.dir, assembly.entries, session);

@@ -6,6 +6,7 @@ import { InputError } from '../scenario/error.js';
 import { sourceExcerpt } from '../scenario/yaml-input.js';
 import type { CompositionEntry, Scenario } from '../scenario/types.js';
 import { enableTypeScriptPlugins, isTypeScript } from './typescript-plugins.js';
+import { installCommand, MissingPackageError } from '../../runtimes/seam/optional-package.js';
 
 /** Where an import failed in the plugin's own source, when the error says (or a parse of the file shows). */
 interface Place {
@@ -28,8 +29,8 @@ export async function importPlugins(scenarios: readonly Scenario[]): Promise<voi
       const file = entry.resolved?.file;
       if (file === undefined || entry.resolved?.concord !== undefined || seen.has(file)) continue;
       seen.add(file);
-      if (isTypeScript(file)) enableTypeScriptPlugins();
       try {
+        if (isTypeScript(file)) await enableTypeScriptPlugins();
         await import(pathToFileURL(file).href);
       } catch (error) {
         throw importError(error, file, entry, scenario);
@@ -42,7 +43,10 @@ function importError(error: unknown, file: string, entry: CompositionEntry, scen
   const message = firstLine(error instanceof Error ? error.message : String(error));
   const at = entry.pluginAt ?? { line: entry.line, column: 1 };
   const named = `the plugin of entry "${entry.id}" (${relative(process.cwd(), scenario.file) || scenario.file}:${at.line}:${at.column})`;
-  const hint = 'fix the plugin and run again; concord imports each plugin before anything boots (--debug shows the stack)';
+  const hint =
+    error instanceof MissingPackageError
+      ? `run \`${installCommand(error.packageName)}\``
+      : 'fix the plugin and run again; concord imports each plugin before anything boots (--debug shows the stack)';
   const place = placeOf(error, file);
   const withStack = (input: InputError): InputError => {
     // --debug prints the stack of the failure: the plugin's, not this report's.

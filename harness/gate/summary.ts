@@ -2,7 +2,7 @@ import type { Finding } from '../checks/types.js';
 import { RUNTIME_NAMES } from '../assembly/runtimes.js';
 import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
 import { renderDiff } from '../text/diff.js';
-import { sdkCost, sdkCostLines } from '../report/sdk-cost.js';
+import { sdkCost, sdkCostLines, sdkTokensMissing } from '../report/sdk-cost.js';
 import { PENDING_ARTIFACT } from '../snapshot/pending.js';
 import { writesEverything, type UpdateMode } from '../snapshot/decide.js';
 import { isFailing, ms, summaryTable, type PairResult } from './report.js';
@@ -47,6 +47,7 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   for (const r of results) for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += r.times[k];
   const cost = sdkCost(results);
   if (cost) for (const line of sdkCostLines(cost)) out(line);
+  else if (sdkTokensMissing()) out(`\nSDK cost: not measured: ${sdkTokensMissing()}`);
   for (const f of runFindings) out(`\n${f.severity} ${f.check}: ${f.message}`);
   const count = (s: string) => results.filter((r) => r.status === s).length;
   out('');

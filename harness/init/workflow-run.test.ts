@@ -107,7 +107,10 @@ describe('the workflow concord init writes, run as a runner would', () => {
   it('init --vendor keeps the tarball in the repository; a fresh clone with an empty npm cache runs every run: step green, and a changed tool fails with an annotation at the scenario', { timeout: 1_800_000 }, async () => {
     const project = join(work, 'shop');
     await mkdir(join(project, 'src', 'plugins'), { recursive: true });
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }, null, 2) + '\n');
+    // The optional peers this backend's gate uses: a .ts plugin (tsx), Python programs type-checked (pyright), the SDK cost in tokens.
+    const pinned = (JSON.parse(await readFile(join(packageRoot(), 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> }).peerDependencies;
+    const peers = Object.fromEntries(['js-tiktoken', 'pyright', 'tsx'].map((name) => [name, pinned[name]!]));
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module', devDependencies: peers }, null, 2) + '\n');
     await writeFile(join(project, 'src', 'plugins', 'stock.ts'), STOCK_PLUGIN);
     const init = sh(project, process.execPath, [join(packageRoot(), 'bin', 'concord.mjs'), 'init', '--vendor', tarball, '--plugin', './src/plugins/stock.ts', '--ci', 'github']);
     expect(init.status, init.out).toBe(0);

@@ -7,7 +7,7 @@ const size = (tokens: number, committed?: number) => ({ language: 'python', toke
 
 describe('the SDK cost', () => {
   it('counts o200k_base tokens and UTF-8 bytes, a special token spelled in text included', async () => {
-    const measured = await measureSdk('python', 'class Money(TypedDict):\n    amount: int\n', 'é<|endoftext|>');
+    const measured = (await measureSdk('python', 'class Money(TypedDict):\n    amount: int\n', 'é<|endoftext|>'))!;
     expect(SDK_ENCODING).toBe('o200k_base');
     expect(measured.bytes).toBe(40);
     expect(measured.tokens).toBeGreaterThan(5);

@@ -1,5 +1,6 @@
 import type { Finding } from '../checks/types.js';
 import type { SdkBudget } from '../project/config.js';
+import { importOptional, MissingPackageError } from '../../runtimes/seam/optional-package.js';
 
 /** The tokenizer the SDK is measured with: OpenAI's current encoding, as `js-tiktoken` ships it. */
 export const SDK_ENCODING = 'o200k_base';
@@ -16,30 +17,55 @@ export interface SdkSize extends SdkMeasure {
   committed?: SdkMeasure;
 }
 
-let counting: Promise<(text: string) => number> | undefined;
+let counting: Promise<((text: string) => number) | undefined> | undefined;
+let tokenizerMissing: string | undefined;
 const counted = new Map<string, number>();
 
-/** Tokens of `text` in SDK_ENCODING. The tokenizer (a few MB of ranks) loads on the first call only. */
-async function countTokens(text: string): Promise<number> {
+/**
+ * Tokens of `text` in SDK_ENCODING. The tokenizer (a few MB of ranks) loads on the first call only; it is an
+ * optional peer (js-tiktoken): without it nothing is counted (undefined) and `sdkTokensMissing` says why.
+ */
+async function countTokens(text: string): Promise<number | undefined> {
   const known = counted.get(text);
   if (known !== undefined) return known;
-  counting ??= Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/o200k_base')]).then(([{ Tiktoken }, { default: ranks }]) => {
-    const encoder = new Tiktoken(ranks);
-    // Text that spells a special token (`<|endoftext|>`) is counted as the text it is.
-    return (value: string) => encoder.encode(value, [], []).length;
-  });
-  const tokens = (await counting)(text);
+  counting ??= Promise.all([
+    importOptional('js-tiktoken', 'the SDK cost in tokens', () => import('js-tiktoken/lite')),
+    importOptional('js-tiktoken', 'the SDK cost in tokens', () => import('js-tiktoken/ranks/o200k_base')),
+  ]).then(
+    ([{ Tiktoken }, { default: ranks }]) => {
+      const encoder = new Tiktoken(ranks);
+      // Text that spells a special token (`<|endoftext|>`) is counted as the text it is.
+      return (value: string) => encoder.encode(value, [], []).length;
+    },
+    (error: unknown) => {
+      if (!(error instanceof MissingPackageError)) throw error;
+      tokenizerMissing = error.message;
+      return undefined;
+    },
+  );
+  const count = await counting;
+  if (count === undefined) return undefined;
+  const tokens = count(text);
   counted.set(text, tokens);
   return tokens;
 }
 
-async function measure(text: string): Promise<SdkMeasure> {
-  return { bytes: Buffer.byteLength(text, 'utf8'), tokens: await countTokens(text) };
+/** Why the SDK was not measured in tokens (js-tiktoken is not installed), once something asked; else undefined. */
+export function sdkTokensMissing(): string | undefined {
+  return tokenizerMissing;
 }
 
-/** The size of a pair's SDK block (`current`) and of its committed snapshot. */
-export async function measureSdk(language: string, current: string, committed: string | undefined): Promise<SdkSize> {
-  return { language, ...(await measure(current)), ...(committed === undefined ? {} : { committed: await measure(committed) }) };
+async function measure(text: string): Promise<SdkMeasure | undefined> {
+  const tokens = await countTokens(text);
+  return tokens === undefined ? undefined : { bytes: Buffer.byteLength(text, 'utf8'), tokens };
+}
+
+/** The size of a pair's SDK block (`current`) and of its committed snapshot; undefined without the tokenizer. */
+export async function measureSdk(language: string, current: string, committed: string | undefined): Promise<SdkSize | undefined> {
+  const now = await measure(current);
+  if (now === undefined) return undefined;
+  const before = committed === undefined ? undefined : await measure(committed);
+  return { language, ...now, ...(before === undefined ? {} : { committed: before }) };
 }
 
 /** One scenario's SDK in one language (the runtimes of a language render one SDK; the first pair stands for them). */
@@ -138,7 +164,10 @@ export function sdkCostMarkdown(cost: SdkCost | undefined, heading = '## SDK cos
  * each saying by how much. Growth is measured against the committed snapshot; a new scenario has none.
  */
 export function sdkBudgetFindings(cost: SdkCost | undefined, budget: SdkBudget | undefined): Finding[] {
-  if (cost === undefined || budget === undefined) return [];
+  if (budget === undefined) return [];
+  const missing = sdkTokensMissing();
+  if (missing !== undefined) return [{ check: 'sdk-budget', severity: 'error', message: `sdkBudget in concord.config.yml is not checked: ${missing}` }];
+  if (cost === undefined) return [];
   const findings: Finding[] = [];
   const error = (message: string) => findings.push({ check: 'sdk-budget', severity: 'error', message });
   for (const row of cost.rows) {

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ownedTempDir } from '../../../runtimes/seam/owned-temp-dir.js';
 import { onHostExit } from '../../../runtimes/seam/host-exit.js';
+import { resolveOptional } from '../../../runtimes/seam/optional-package.js';
 
 /** One diagnostic of pyright, positions 0-based as the language server protocol gives them. */
 export interface PyrightDiagnostic {
@@ -79,9 +79,10 @@ export class PyrightServer {
     pythonVersion: string,
     private readonly timeoutMs = JOB_TIMEOUT_MS,
   ) {
+    // pyright is an optional peer: without it, say so before anything is made.
+    const entry = resolveOptional('pyright/langserver.index.js', 'type-checking Python programs');
     this.workspace = ownedTempDir('concord-pyright');
     writeFileSync(join(this.workspace, 'pyrightconfig.json'), JSON.stringify({ pythonVersion, typeCheckingMode: 'standard' }));
-    const entry = createRequire(import.meta.url).resolve('pyright/langserver.index.js');
     this.child = spawn(process.execPath, [entry, '--stdio'], { cwd: this.workspace, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
     this.child.stderr.on('data', (chunk: Buffer) => void (this.stderr = (this.stderr + chunk.toString()).slice(-4000)));

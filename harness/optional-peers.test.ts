@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installCommand } from '../runtimes/seam/optional-package.js';
+import { installedWithout } from '../test/packed.js';
+import { STOCK_PLUGIN, stockScenario, writeStockProject } from './test/stock-project.js';
+
+// A project whose install left out tsx, pyright and js-tiktoken (optional peers): each feature that needs
+// one says so in one line with the command that adds it, and nothing else breaks.
+
+let dir = '';
+let bin = '';
+const gate = (...args: string[]) => {
+  const run = spawnSync(process.execPath, [bin, 'gate', '--jobs', '1', ...args], { cwd: dir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, CI: '', NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' } });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr, out: run.stdout + run.stderr };
+};
+
+/** The stock plugin as plain JavaScript, which needs no tsx. */
+const STOCK_JS = STOCK_PLUGIN.replace(/^import type .*\n/m, '').replace(': RegisteredTool', '').replace('(ctx: { tools: ToolRegistryService })', '(ctx)');
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'concord-optional-peers-'));
+  await writeStockProject(dir);
+  bin = await installedWithout(dir, ['tsx', 'pyright', 'js-tiktoken']);
+}, 120_000);
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('a project without the optional peers', () => {
+  it('refuses a .ts plugin at its scenario line, naming the tsx install command', { timeout: 120_000 }, () => {
+    const run = gate('--update=new');
+    expect(run.status, run.out).toBe(2);
+    expect(run.stderr).toMatch(/stock\.yml:\d+:\d+: \.\/plugins\/stock\.ts cannot be imported: a TypeScript plugin with no build step needs tsx, which is not installed/);
+    expect(run.stderr).toContain(`hint: run \`${installCommand('tsx')}\``);
+  });
+
+  it('runs a .js plugin; a Python pair fails its type check naming pyright, and the SDK cost says why it is not measured', { timeout: 300_000 }, async () => {
+    await writeFile(join(dir, 'scenarios', 'plugins', 'stock.mjs'), STOCK_JS);
+    await writeFile(join(dir, 'scenarios', 'stock.yml'), stockScenario('stock', '[typescript, pyodide]').replace('./plugins/stock.ts', './plugins/stock.mjs'));
+    const run = gate('--update=new');
+    expect(run.status, run.out).toBe(1);
+    expect(run.stdout).toMatch(/↻ updated +stock × typescript/);
+    expect(run.stdout).toContain(`typecheck-programs: pyright: scenarios/stock.yml run_code calls 1 (python) are unchecked: type-checking Python programs needs pyright, which is not installed: run \`${installCommand('pyright')}\``);
+    expect(run.stdout).toContain(`SDK cost: not measured: the SDK cost in tokens needs js-tiktoken, which is not installed: run \`${installCommand('js-tiktoken')}\``);
+    expect(await readFile(join(dir, 'snapshots', 'stock', 'typescript', 'tools-sdk.ts'), 'utf8')).toContain('count_items');
+  });
+
+  it('fails an sdkBudget it cannot check, rather than passing it unchecked', { timeout: 300_000 }, async () => {
+    await writeFile(join(dir, 'concord.config.yml'), 'sdkBudget:\n  maxTokens: 100000\n');
+    const run = gate('--runtime', 'typescript');
+    expect(run.status, run.out).toBe(1);
+    expect(run.stdout).toContain(`sdkBudget in concord.config.yml is not checked: the SDK cost in tokens needs js-tiktoken, which is not installed: run \`${installCommand('js-tiktoken')}\``);
+  });
+});
