@@ -21,17 +21,22 @@ export class MissingPackageError extends Error {
 let pinned: Record<string, string> | undefined;
 
 /**
- * `npm install --save-dev NAME@SPEC` with the version concord is tested with (its `peerDependencies` pin,
- * else its `devDependencies` one); an alias such as `pyodide-0.27@npm:pyodide@0.27.7` installs as one.
+ * `NAME@SPEC` with the version concord is tested with (its `peerDependencies` pin, else its `devDependencies`
+ * one); an alias such as `pyodide-0.27@npm:pyodide@0.27.7` installs as one.
  */
-export function installCommand(packageName: string): string {
+export function installSpec(packageName: string): string {
   if (pinned === undefined) {
     const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
     pinned = { ...manifest.devDependencies, ...manifest.peerDependencies };
   }
   const spec = pinned[packageName];
   if (spec === undefined) throw new Error(`concord: ${packageName} is no optional dependency of concord`);
-  return `npm install --save-dev ${packageName}@${spec}`;
+  return `${packageName}@${spec}`;
+}
+
+/** The command that adds an optional package to the user's project: `npm install --save-dev NAME@SPEC`. */
+export function installCommand(packageName: string): string {
+  return `npm install --save-dev ${installSpec(packageName)}`;
 }
 
 /** Whether `error` says that `packageName` itself (not something it imports) cannot be found. */

@@ -240,3 +240,16 @@ describe('concord init never breaks a project', () => {
     expect(existsSync(join(dir, 'snapshots', 'stock-2', 'typescript', 'tools-sdk.ts'))).toBe(true);
   });
 });
+
+describe('init names the optional peers the gate will use', () => {
+  it('lists tsx (for a .ts plugin), pyright and js-tiktoken at their pinned versions, and only those not installed', async () => {
+    const { peerDependencies } = JSON.parse(readFileSync(sourceAsset('package.json'), 'utf8')) as { peerDependencies: Record<string, string> };
+    const first = cli(dir, 'init', '--plugin', './src/plugins/shop.ts');
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain(`npm install --save-dev tsx@${peerDependencies.tsx} pyright@${peerDependencies.pyright} js-tiktoken@${peerDependencies['js-tiktoken']}      # the optional peers this gate uses`);
+    for (const name of ['tsx', 'pyright']) mkdirSync(join(dir, 'node_modules', name), { recursive: true });
+    const again = cli(dir, 'init', '--plugin', './lib/plugin.mjs');
+    expect(again.stdout).toContain(`npm install --save-dev js-tiktoken@${peerDependencies['js-tiktoken']}      #`);
+    expect(again.stdout).not.toContain('tsx@');
+  });
+});
