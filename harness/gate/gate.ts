@@ -17,7 +17,7 @@ import { newRunId, writePending, type PendingChange } from '../snapshot/pending.
 import { applyVerdict, compareFolder, snapshotFingerprint, snapshotFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
 import { SDK_FILE, snapshotFiles, type SnapshotFiles } from '../snapshot/transcript.js';
 import { measureSdk, sdkBudgetFindings, sdkCost, type SdkSize } from '../report/sdk-cost.js';
-import type { SdkBudget } from '../project/config.js';
+import type { CoverageLevel, SdkBudget } from '../project/config.js';
 import { decide, writesEverything, type UpdateMode } from '../snapshot/decide.js';
 import type { Redaction } from '../snapshot/redactions.js';
 import { progressLine, stepsLine, type PairResult } from './report.js';
@@ -26,6 +26,8 @@ import { runtimesNotRun } from './availability.js';
 import { gateVerdict, printSummary } from './summary.js';
 import { runOne } from './run-one.js';
 import { Session } from '../session.js';
+import { pairTools, toolCoverage, type ToolCoverage } from './coverage.js';
+import { firstDifference, instabilityHint, unstableReason } from './stability.js';
 import { runSteps, type RunSteps } from './run-steps.js';
 import { inSelection, selectPairs, type Selection } from './select.js';
 
@@ -51,6 +53,8 @@ export interface GateOptions {
   update: UpdateMode;
   /** Limits on each scenario's SDK in tokens (`sdkBudget` of `concord.config.yml`); passing one fails the gate. */
   sdkBudget?: SdkBudget;
+  /** Registered tools no scenario's program called: listed as a warning (default), or an error that fails the gate. */
+  uncalledTools?: CoverageLevel;
   /** Pairs run at the same time (default 1); output and snapshots are the same as a serial run's. */
   jobs?: number;
   /** In CI nothing under the snapshots folder is written; proposals go to the pending folder. */
@@ -81,6 +85,8 @@ export interface GateResult {
   proposals: Proposal[];
   /** The absolute path of each selected scenario's file, by scenario name (for annotations). */
   scenarioFiles: Record<string, string>;
+  /** Registered tools no program of the run called, per language. */
+  coverage: ToolCoverage;
 }
 
 /** Runs the selected scenario × runtime pairs, compares them with the snapshots and reports. */
@@ -113,8 +119,9 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   let reportFile: string;
   let reportInput: ReportInput;
   let steps: RunSteps;
+  let coverage: ToolCoverage;
   // The newest run wins: older proposals for the folders this run compared are dropped from pending.
-  const compared = (path: string) => results.some((r) => r.verdicts.length > 0 && path.startsWith(`${r.scenario}/${r.runtime}/`));
+  const compared = (path: string) => results.some((r) => (r.verdicts.length > 0 || r.status === 'unstable') && path.startsWith(`${r.scenario}/${r.runtime}/`));
   const keep = (list: Proposal[]) => writePending(pendingRoot, runId, list, compared);
   // A snapshot that cannot be written or read (a read-only folder, a full disk, a link) must not cost the run its proposals.
   const keepingProposals = async (error: unknown): Promise<never> => {
@@ -156,8 +163,10 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     const ran = new Set(results.map((r) => `${r.scenario}/${r.runtime}`));
     const matrix = stubValidity.matrix().filter((c) => ran.has(`${c.scenario}/${c.runtime}`));
     const inventory = matrix.length > 0 || steps.probes.some((p) => p.language === 'python') ? await sharedInventory() : undefined;
+    coverage = toolCoverage(results, options.uncalledTools);
     reportInput = {
       runId,
+      coverage,
       floor,
       pairs: results,
       matrix,
@@ -183,10 +192,10 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   }
 
   const pendingDir = await keep(proposals);
-  const ok = gateVerdict(results, obsolete, { update, ci }, steps.findings);
-  printSummary(options, { results, obsolete, inPlace: writesEverything(update, ci), pendingDir, ok, runFindings: steps.findings, reportFile, ci });
+  const ok = gateVerdict(results, obsolete, { update, ci }, steps.findings, coverage);
+  printSummary(options, { results, obsolete, inPlace: writesEverything(update, ci), pendingDir, ok, runFindings: steps.findings, reportFile, ci, coverage });
   const scenarioFiles = Object.fromEntries(pairs.map((p) => [p.scenario.name, p.scenario.file]));
-  return { ok, results, obsolete, runId, runFindings: steps.findings, steps, reportFile, report: reportInput, proposals, scenarioFiles, ...(pendingDir ? { pendingDir } : {}) };
+  return { ok, results, obsolete, runId, runFindings: steps.findings, steps, reportFile, report: reportInput, proposals, scenarioFiles, coverage, ...(pendingDir ? { pendingDir } : {}) };
 }
 
 async function runPair(
@@ -211,6 +220,7 @@ async function runPair(
     return { ...base, status: 'failed', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: (error as Error).message };
   }
   const { record, times } = one;
+  const tools = pairTools(record);
   const files = snapshotFiles(record, root, redactions);
   const started = performance.now();
   const findings: Finding[] = [];
@@ -227,6 +237,23 @@ async function runPair(
   const problems = [record.failure, ...errors.map((f) => `${f.check}: ${f.message}`)].filter(Boolean).join('\n');
   const folder = `${scenario.name}/${runtime}`;
   const verdicts = await compareFolder(snapshotsDir, folder, files);
+  // Before anything is written or proposed, the pair runs once more: a transcript that two runs do not agree
+  // on would be blessed only to fail the next run. Pairs that agree with their snapshots do not pay for this.
+  if (!problems && verdicts.some((v) => decide(v.status, update, ci) !== 'keep')) {
+    let again;
+    try {
+      again = await runOne(scenario, target);
+    } catch (error) {
+      return { ...base, status: 'failed', times, verdicts, findings, tools, reason: `the second run (made before writing or proposing) failed: ${(error as Error).message}` };
+    }
+    for (const phase of ['assembly', 'model', 'runtime'] as const) times[phase] += again.times[phase];
+    const difference = firstDifference(files, snapshotFiles(again.record, root, redactions));
+    if (difference) {
+      const timeoutMs = scenario.runtimeConfig.timeoutMs;
+      const hint = instabilityHint(record, again.record, typeof timeoutMs === 'number' ? timeoutMs : undefined);
+      return { ...base, status: 'unstable', times, verdicts: [], findings, tools, reason: unstableReason(difference, hint) };
+    }
+  }
   // Measured before anything is written: the committed snapshot is the baseline.
   const sdk = await sdkSize(snapshotsDir, folder, target.language, files, verdicts);
   // A run that failed is never written or proposed: its transcript must not become the expected one.
@@ -246,7 +273,7 @@ async function runPair(
     }
   }
   const status = problems ? 'failed' : verdicts.every((v) => v.status === 'same') ? 'pass' : verdicts.every((v) => v.status === 'same' || written(v)) ? 'updated' : 'mismatch';
-  return { ...base, status, times, verdicts, findings, ...(problems ? { reason: problems } : {}), ...(sdk ? { sdk } : {}) };
+  return { ...base, status, times, verdicts, findings, tools, ...(problems ? { reason: problems } : {}), ...(sdk ? { sdk } : {}) };
 }
 
 /** The size of the pair's SDK block and of its committed snapshot, when the model read one. */

@@ -3,6 +3,7 @@ import { groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
 import { renderDiff } from '../text/diff.js';
 import { COLOR, paint } from '../text/paint.js';
 import type { Finding } from '../checks/types.js';
+import type { PairTools } from './coverage.js';
 import type { PhaseTimes } from './run-one.js';
 import type { RunSteps } from './run-steps.js';
 import type { SdkSize } from '../report/sdk-cost.js';
@@ -21,6 +22,8 @@ export interface PairResult {
   reason?: string;
   /** The size of the `tools:sdk` block the model read, and of its committed snapshot. */
   sdk?: SdkSize;
+  /** The tools the pair's app registered and the ones it called (absent when nothing ran). */
+  tools?: PairTools;
 }
 
 /** The statuses that fail the gate by themselves. */

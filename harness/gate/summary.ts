@@ -5,11 +5,16 @@ import { renderDiff } from '../text/diff.js';
 import { sdkCost, sdkCostLines, sdkTokensMissing } from '../report/sdk-cost.js';
 import { PENDING_ARTIFACT } from '../snapshot/pending.js';
 import { writesEverything, type UpdateMode } from '../snapshot/decide.js';
+import { COVERAGE_HINT, coverageFails, coverageSentences, type ToolCoverage } from './coverage.js';
 import { isFailing, ms, summaryTable, type PairResult } from './report.js';
 
-/** Exit 0 only when every pair agrees, no obsolete folder is left, and no run finding is an error. */
-export function gateVerdict(results: readonly PairResult[], obsolete: readonly string[], run: { update: UpdateMode; ci: boolean }, runFindings: readonly Finding[]): boolean {
+/**
+ * Exit 0 only when every pair agrees, no obsolete folder is left, no run finding is an error, and no tool is
+ * uncalled under `coverage: { uncalled: error }`.
+ */
+export function gateVerdict(results: readonly PairResult[], obsolete: readonly string[], run: { update: UpdateMode; ci: boolean }, runFindings: readonly Finding[], coverage?: ToolCoverage): boolean {
   return (
+    !coverageFails(coverage) &&
     results.every((r) => r.status === 'pass' || r.status === 'updated' || r.status === 'skipped') &&
     (obsolete.length === 0 || writesEverything(run.update, run.ci)) &&
     !runFindings.some((f) => f.severity === 'error')
@@ -27,11 +32,12 @@ export interface Summary {
   reportFile: string;
   /** CI is set: the proposals are reviewed on another machine, from the uploaded artifact. */
   ci?: boolean;
+  coverage?: ToolCoverage;
 }
 
 /** The end of a gate (or merge) run on the console: the matrix, the diffs, the totals and the verdict. */
 export function printSummary({ out, color }: { out(line: string): void; color: boolean }, summary: Summary): void {
-  const { results, obsolete, inPlace, pendingDir, ok, runFindings, reportFile, ci } = summary;
+  const { results, obsolete, inPlace, pendingDir, ok, runFindings, reportFile, ci, coverage } = summary;
   out('');
   const runtimes = RUNTIME_NAMES.filter((r) => results.some((x) => x.runtime === r));
   if (results.length > 0) out(summaryTable(results, runtimes, color));
@@ -49,10 +55,16 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   if (cost) for (const line of sdkCostLines(cost)) out(line);
   else if (sdkTokensMissing()) out(`\nSDK cost: not measured: ${sdkTokensMissing()}`);
   for (const f of runFindings) out(`\n${f.severity} ${f.check}: ${f.message}`);
+  const uncalled = coverageSentences(coverage);
+  if (uncalled.length > 0) {
+    out('');
+    for (const sentence of uncalled) out(`${coverage!.level === 'error' ? 'error' : 'warning'} tool-coverage: ${sentence}`);
+    out(`  ${COVERAGE_HINT}`);
+  }
   const count = (s: string) => results.filter((r) => r.status === s).length;
   out('');
   out(`time: assembly ${ms(total.assembly)} · model ${ms(total.model)} · runtime ${ms(total.runtime)} · checks ${ms(total.checks)}`);
-  out(`${results.length} run(s): ${count('pass')} pass, ${count('updated')} updated, ${count('mismatch')} mismatch, ${count('failed')} failed, ${count('skipped')} skipped; ${obsolete.length} obsolete folder(s)`);
+  out(`${results.length} run(s): ${count('pass')} pass, ${count('updated')} updated, ${count('mismatch')} mismatch, ${count('unstable')} unstable, ${count('failed')} failed, ${count('skipped')} skipped; ${obsolete.length} obsolete folder(s)`);
   for (const line of skippedRuntimeLines(results)) out(line);
   if (pendingDir) {
     out(

@@ -12,6 +12,12 @@ import { compileRedactions, JSON_PATH, PLACEHOLDER, type Redaction, type Redacti
 /** How the gate treats a registered tool that no scenario's program called. */
 export type CoverageLevel = 'warn' | 'error';
 
+/** `coverage:` of `concord.config.yml`. */
+export interface CoverageConfig {
+  /** A registered tool no scenario's program called: listed as a warning (default), or an error that fails the gate. */
+  uncalled?: CoverageLevel;
+}
+
 /** Limits on the `tools:sdk` section, per language: absolute, and growth against the committed snapshots. */
 export interface SdkBudget {
   /** Tokens any one scenario's section may have. */
@@ -32,8 +38,8 @@ export interface ProjectConfig {
   timeoutMs?: number;
   /** The project's own volatile values, compiled; applied before every compare and write. */
   redactions?: Redaction[];
-  /** Registered tools no scenario called: a warning (default) or an error that fails the gate. */
-  coverage?: CoverageLevel;
+  /** What the gate says of registered tools no scenario called. */
+  coverage?: CoverageConfig;
   sdkBudget?: SdkBudget;
   /**
    * The Pyodide releases (by the CPython each embeds) the stub matrix compiles and imports the SDK on; each
@@ -64,7 +70,7 @@ const CONFIG: Shape = {
         },
       },
     },
-    coverage: { shape: { kind: 'enum', values: ['warn', 'error'] } },
+    coverage: { shape: { kind: 'map', fields: { uncalled: { shape: { kind: 'enum', values: ['warn', 'error'] } } } } },
     sdkBudget: {
       shape: {
         kind: 'map',

@@ -41,5 +41,8 @@ describe('the project root', () => {
     expect(error('floor: [\n')).toMatch(/^2:1 not valid YAML/);
     expect(error('pyodide:\n  versions: [3.12]\n')).toBe('2:14 concord.config.yml.pyodide.versions[0] must be one of 3.11, 3.12, 3.13, 3.14; found 3.12');
     expect(error('pyodide: {}\n')).toMatch(/^1:10 .*versions/);
+    expect(error('coverage:\n  uncalled: fail\n')).toBe('2:13 concord.config.yml.coverage.uncalled must be one of warn, error; found "fail"');
+    expect(error('coverage: error\n')).toMatch(/^1:11 concord\.config\.yml\.coverage must be a map/);
+    expect(parseProjectConfig('c.yml', 'coverage: { uncalled: error }\n')).toEqual({ coverage: { uncalled: 'error' } });
   });
 });

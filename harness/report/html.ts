@@ -1,5 +1,6 @@
 import { diffWordsWithSpace } from 'diff';
 import type { Finding } from '../checks/types.js';
+import { COVERAGE_HINT, coverageSentences } from '../gate/coverage.js';
 import { isFailing as failing, STATUS_MARK, type PairStatus } from '../gate/report.js';
 import type { TextDiff } from '../text/diff.js';
 import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
@@ -170,7 +171,7 @@ body{font:15px/1.45 system-ui,sans-serif;margin:1.5rem auto;max-width:78rem;padd
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}h4{margin:.8rem 0 .3rem;font-size:.95rem}
 table.matrix{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #c8ccd1;padding:.3rem .6rem;text-align:left}
 .status.pass,.count.pass,.stub.ok{background:#e6f4ea}.status.updated,.count.updated{background:#e3f0fb}
-.status.mismatch,.status.failed,.count.mismatch,.count.failed,.stub.rejected,.stub.import-failed{background:#fde7e9}
+.status.mismatch,.status.failed,.status.unstable,.count.mismatch,.count.failed,.count.unstable,.stub.rejected,.stub.import-failed{background:#fde7e9}
 .status.skipped,.count.skipped,.stub.unavailable{background:#fff5d6}.count{padding:.1rem .4rem;border-radius:.3rem;margin-right:.3rem}
 details.pair{border:1px solid #c8ccd1;border-radius:.4rem;margin:.4rem 0;padding:.3rem .6rem}details.pair>summary{cursor:pointer}
 pre{overflow:auto;background:#f6f8fa;padding:.5rem;border-radius:.3rem;font-size:13px}pre.message{white-space:pre-wrap}
@@ -180,7 +181,7 @@ del{background:#f5a3ab;text-decoration:line-through}ins{background:#95dca6;text-
 .filters{display:flex;gap:.5rem;flex-wrap:wrap;margin:.5rem 0}.filters button[aria-pressed=true]{font-weight:700;outline:2px solid #0969da}
 .hidden{display:none}
 @media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}pre{background:#161b22}th,td,details.pair{border-color:#30363d}
-.status.pass,.count.pass,.stub.ok,.diff .ins{background:#12361f}.status.mismatch,.status.failed,.count.mismatch,.count.failed,.stub.rejected,.diff .del{background:#4a1419}
+.status.pass,.count.pass,.stub.ok,.diff .ins{background:#12361f}.status.mismatch,.status.failed,.status.unstable,.count.mismatch,.count.failed,.count.unstable,.stub.rejected,.diff .del{background:#4a1419}
 .status.skipped,.count.skipped,.stub.unavailable{background:#3b2e05}.status.updated,.count.updated{background:#0c2d4a}del{background:#8e1519}ins{background:#196c2e}}
 `;
 
@@ -202,6 +203,11 @@ export function renderHtmlReport(input: ReportInput): string {
   const groupOf = new Map(groups.flatMap((g) => g.paths.map((path) => [path, g] as const)));
   const runtimes = [...new Set(input.pairs.map((p) => p.runtime))];
   const run = input.runFindings && input.runFindings.length > 0 ? html`<section><h2>The whole run</h2><ul class="findings">${input.runFindings.map(findingItem)}</ul></section>` : '';
+  const uncalled = coverageSentences(input.coverage);
+  const coverage =
+    uncalled.length > 0
+      ? html`<section><h2>Tool coverage</h2><ul class="findings">${uncalled.map((s) => html`<li><strong>${input.coverage!.level === 'error' ? 'error' : 'warning'}</strong> ${s}</li>`)}</ul><p>${COVERAGE_HINT}</p></section>`
+      : '';
   const interpreters = (input.interpreters ?? []).map((i) => html`<li>${i.label}: CPython ${i.version}, Unicode ${i.unicode} (${i.detail})</li>`);
   const absent = (input.absent ?? []).map((a) => html`<li>not available: ${a}</li>`);
   return html`<!doctype html>
@@ -213,6 +219,7 @@ export function renderHtmlReport(input: ReportInput): string {
 <p>Run <code>${input.runId}</code>${input.floor ? html` · floor CPython ${input.floor}` : ''} · ${input.pairs.length} scenario × runtime pair(s): ${counts(input.pairs)}</p>
 <section><h2>Scenarios × runtimes</h2>${matrix(input)}</section>
 ${run}
+${coverage}
 <section><h2>Pairs</h2>
 <div class="filters" role="group" aria-label="Filters"><button type="button" data-filter="failures" aria-pressed="false">Failures only</button>${runtimes.map((r) => html`<button type="button" data-filter="runtime" data-runtime="${r}" aria-pressed="false">${r} only</button>`)}</div>
 ${input.pairs.map((p) => html`${pairSection(p, groupOf)}\n`)}</section>

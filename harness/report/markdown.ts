@@ -5,7 +5,8 @@ import type { ProbeVerdict } from '../probe/adversarial.js';
 import { groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
 import { renderDiff } from '../text/diff.js';
 import { sdkCost, sdkCostMarkdown, type SdkSize } from './sdk-cost.js';
-import { codeSpan } from './github-markdown.js';
+import { codeSpan, plain } from './github-markdown.js';
+import { COVERAGE_HINT, coverageSentences, type ToolCoverage } from '../gate/coverage.js';
 
 /** One scenario × runtime as the gate finished it (the gate's PairResult fits). */
 export interface ReportPair {
@@ -46,6 +47,8 @@ export interface ReportInput {
   probes?: readonly ProbeVerdict[];
   /** Milliseconds of the run-level steps. */
   stepTimes?: { rendererFloor: number; probe: number };
+  /** Registered tools no program of the run called, per language. */
+  coverage?: ToolCoverage;
 }
 
 const MARK = { ok: '✓', rejected: '✗', 'import-failed': '✗ import', unavailable: '?' } as const;
@@ -198,6 +201,14 @@ function findingsSection(input: ReportInput): string[] {
   return lines;
 }
 
+/** Registered tools no program called, per language: a warning, or an error under `coverage: { uncalled: error }`. */
+export function coverageSection(input: Pick<ReportInput, 'coverage'>, heading: string): string[] {
+  const sentences = coverageSentences(input.coverage);
+  if (sentences.length === 0) return [];
+  const word = input.coverage!.level === 'error' ? '**error**' : '**warning**';
+  return [heading, '', ...sentences.map((s) => `- ${word} ${plain(s)}`), '', COVERAGE_HINT.replace(/^./, (c) => c.toUpperCase()) + '.', ''];
+}
+
 /** The Markdown of `.concord/report.md`. */
 export function renderReport(input: ReportInput): string {
   const count = (status: string) => input.pairs.filter((p) => p.status === status).length;
@@ -209,6 +220,7 @@ export function renderReport(input: ReportInput): string {
     '',
     ...changesSection(input, { heading: '## Changes' }),
     ...sdkCostMarkdown(sdkCost(input.pairs)),
+    ...coverageSection(input, '## Tool coverage'),
     ...matrixSection(input),
     ...probeSection(input),
     ...interpretersSection(input),

@@ -4,8 +4,8 @@ import type { PairResult } from '../gate/report.js';
 import { isFailing } from '../gate/report.js';
 import { runChangeGroups } from '../snapshot/change-groups.js';
 import { codeSpan, plain } from './github-markdown.js';
-import { changesSection, matrixSection, type ReportInput } from './markdown.js';
 import { sdkCost, sdkCostMarkdown } from './sdk-cost.js';
+import { changesSection, coverageSection, matrixSection, type ReportInput } from './markdown.js';
 
 /** Lines of each failure's diff shown in the summary; the HTML report and the artifact hold the rest. */
 const DIFF_LINES = 20;
@@ -43,6 +43,7 @@ export function stepSummary(input: ReportInput & { pairs: readonly PairResult[] 
   if (failing.length > 0) lines.push('');
   lines.push(...changesSection({ pairs: judged }, { heading: '### Changes', maxLines: DIFF_LINES, rest: 'the HTML report (.concord/report.html)' }));
   lines.push(...sdkCostMarkdown(sdkCost(input.pairs), '### SDK cost'));
+  lines.push(...coverageSection(input, '### Tool coverage'));
   for (const folder of verdict.obsolete) lines.push(`- obsolete snapshot folder: ${codeSpan(`snapshots/${folder}`)}`);
   if (verdict.obsolete.length > 0) lines.push('');
   const [, ...stubs] = matrixSection(input);

@@ -37,8 +37,9 @@ const PAIR = object(
     findings: { type: 'array', items: FINDING },
     reason: STRING,
     sdk: object({ bytes: COUNT, tokens: COUNT, language: STRING, committed: MEASURE }, ['committed']),
+    tools: object({ registered: { type: 'array', items: NAME }, called: { type: 'array', items: NAME } }),
   },
-  ['reason', 'sdk'],
+  ['reason', 'sdk', 'tools'],
 );
 const CELL = object(
   {

@@ -108,6 +108,7 @@ export function registerGate(program: Command): void {
           ...(project.config.timeoutMs !== undefined ? { defaultTimeoutMs: project.config.timeoutMs } : {}),
           ...(project.config.redactions ? { redactions: project.config.redactions } : {}),
           ...(project.config.sdkBudget ? { sdkBudget: project.config.sdkBudget } : {}),
+          ...(project.config.coverage?.uncalled ? { uncalledTools: project.config.coverage.uncalled } : {}),
           selection,
           skipRuntimes,
           floor,

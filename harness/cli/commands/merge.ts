@@ -36,6 +36,9 @@ export function registerMerge(program: Command): void {
       ]);
       try {
         const merged = mergeResults(await Promise.all(files.map(async (file) => ({ file, results: await readResults(resolve(file)) }))));
+        // Coverage is judged over every shard's pairs: a tool one shard never called another may have.
+        const { toolCoverage } = await import('../../gate/coverage.js');
+        const coverage = toolCoverage(merged.pairs, project.config.coverage?.uncalled);
         const color = colorWanted();
         const out = (line: string) => console.log(line);
         const runId = newRunId();
@@ -48,17 +51,18 @@ export function registerMerge(program: Command): void {
           interpreters: merged.interpreters,
           absent: merged.absent,
           runFindings: merged.runFindings,
+          coverage,
         });
         const junit = await junitTarget(project.root, flags.junitFile);
         await junit.write(junitXml(merged.pairs, merged.obsolete));
         const junitFile = junit.path;
-        const ok = gateVerdict(merged.pairs, merged.obsolete, merged.configuration, merged.runFindings);
+        const ok = gateVerdict(merged.pairs, merged.obsolete, merged.configuration, merged.runFindings, coverage);
         out(`merged ${files.length} results file(s): ${merged.pairs.length} run(s) of commit ${merged.commit ?? '(unknown)'}`);
-        printSummary({ out, color }, { results: merged.pairs, obsolete: merged.obsolete, inPlace: writesEverything(merged.configuration.update, merged.configuration.ci), pendingDir, ok, runFindings: merged.runFindings, reportFile, ci: ciIsSet() });
+        printSummary({ out, color }, { results: merged.pairs, obsolete: merged.obsolete, inPlace: writesEverything(merged.configuration.update, merged.configuration.ci), pendingDir, ok, runFindings: merged.runFindings, reportFile, ci: ciIsSet(), coverage });
         out(`junit report: ${junitFile}`);
         const { appendStepSummary, stepSummary } = await import('../../report/step-summary.js');
         const summaryFile = await appendStepSummary(
-          stepSummary({ runId, floor: merged.configuration.floor, pairs: merged.pairs, matrix: merged.matrix, interpreters: merged.interpreters, absent: merged.absent, runFindings: merged.runFindings }, { ok, obsolete: merged.obsolete, ...(pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }),
+          stepSummary({ runId, floor: merged.configuration.floor, pairs: merged.pairs, matrix: merged.matrix, interpreters: merged.interpreters, absent: merged.absent, runFindings: merged.runFindings, coverage }, { ok, obsolete: merged.obsolete, ...(pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }),
         );
         if (summaryFile) out(`pull-request summary: appended to ${summaryFile}`);
         process.exit(ok ? 0 : 1);

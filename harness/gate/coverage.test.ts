@@ -1,0 +1,75 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sourceAsset } from '../../runtimes/seam/package-root.js';
+import { STOCK_PLUGIN, writeStockProject } from '../test/stock-project.js';
+import { toolCoverage } from './coverage.js';
+
+/** The stock plugin with a second tool that the stock scenario's program never calls. */
+const WITH_RESTOCK = STOCK_PLUGIN.replace(
+  'export default',
+  `const restock: RegisteredTool = {
+  name: 'restock',
+  description: 'Orders more of an item.',
+  parameters: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'] },
+  execute: async () => ({ ordered: true }),
+};
+export default`,
+).replace('ctx.tools.register(count);', 'ctx.tools.register(count); ctx.tools.register(restock);');
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'concord-coverage-'));
+  await writeStockProject(dir);
+  await writeFile(join(dir, 'scenarios', 'plugins', 'stock.ts'), WITH_RESTOCK);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const cli = (env: Record<string, string>, ...args: string[]) =>
+  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 240_000,
+    env: { ...process.env, CI: '', NO_COLOR: '1', ...env },
+  });
+
+describe('tool coverage', () => {
+  it('is judged per language over every pair: a tool called only in TypeScript is still uncalled in Python', () => {
+    const tools = (registered: string[], called: string[]) => ({ registered, called });
+    const coverage = toolCoverage([
+      { scenario: 'a', runtime: 'typescript', tools: tools(['get', 'put'], ['get']) },
+      { scenario: 'b', runtime: 'typescript', tools: tools(['get', 'put'], ['put']) },
+      { scenario: 'a', runtime: 'python', tools: tools(['get', 'put'], ['get']) },
+      { scenario: 'a', runtime: 'pyodide', tools: tools(['get', 'put', 'zap'], []) },
+      { scenario: 'c', runtime: 'python-container' },
+    ]);
+    expect(coverage).toEqual({ level: 'warn', uncalled: [{ language: 'python', tools: ['put', 'zap'], scenarios: 1 }] });
+  });
+
+  it('lists a registered tool no program called as a warning in the terminal, report.md, report.html and the step summary; coverage.uncalled: error fails the gate', { timeout: 300_000 }, async () => {
+    const summary = join(dir, 'step-summary.md');
+    const warned = cli({ GITHUB_STEP_SUMMARY: summary }, 'gate', '--update=new');
+    expect(warned.status, warned.stdout + warned.stderr).toBe(0);
+    const sentence = "typescript: 1 registered tool(s) no scenario's program called (of 1 scenario(s)): restock";
+    expect(warned.stdout).toContain(`warning tool-coverage: ${sentence}`);
+    expect(warned.stdout).toContain('gate: everything agrees');
+    expect(await readFile(join(dir, '.concord', 'report.md'), 'utf8')).toContain(`## Tool coverage\n\n- **warning** ${sentence}`);
+    expect(await readFile(join(dir, '.concord', 'report.html'), 'utf8')).toContain(`<h2>Tool coverage</h2><ul class="findings"><li><strong>warning</strong> typescript: 1 registered tool(s) no scenario&#39;s program called`);
+    expect(await readFile(summary, 'utf8')).toContain(`### Tool coverage\n\n- **warning** ${sentence}`);
+
+    await writeFile(join(dir, 'concord.config.yml'), 'coverage:\n  uncalled: error\n');
+    const failed = cli({}, 'gate');
+    expect(failed.status, failed.stdout + failed.stderr).toBe(1);
+    expect(failed.stdout).toContain(`error tool-coverage: ${sentence}`);
+    expect(failed.stdout.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
+
+    await writeFile(join(dir, 'concord.config.yml'), 'coverage:\n  uncalled: fatal\n');
+    const bad = cli({}, 'gate');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(`${join(dir, 'concord.config.yml')}:2:13`);
+    expect(bad.stderr).toContain('coverage.uncalled must be one of warn, error; found "fatal"');
+  });
+});
