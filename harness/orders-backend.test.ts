@@ -1,0 +1,96 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200k from 'js-tiktoken/ranks/o200k_base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addedLines } from '../codemode/sdk/test/added-lines.js';
+import { packageRoot } from '../runtimes/seam/package-root.js';
+import { runGate } from './gate/gate.js';
+
+/**
+ * examples/orders: its own plugin with five tools that each carry `$defs.Money`, three scenarios, every
+ * runtime. A pull request adds a tool that sorts first; the SDKs change by that tool's lines alone, Money
+ * stays one Python class, and the gate says what the change costs each request.
+ */
+const example = join(packageRoot(), 'examples', 'orders');
+const SCENARIOS = ['checkout', 'order-status', 'refund'];
+const ADDED_TOOL = `  {
+    name: 'add_discount',
+    description: 'Takes an amount off an open order.',
+    parameters: withMoney({ id: { type: 'string' }, amount: money }, ['id', 'amount']),
+    output: orderOutput,
+    async execute(args: unknown) {
+      return structuredClone(orderOf(args));
+    },
+  },
+`;
+
+let root = '';
+let pendingRoot = '';
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'concord-orders-'));
+  pendingRoot = await mkdtemp(join(tmpdir(), 'concord-orders-pending-'));
+  await cp(example, root, { recursive: true, filter: (source) => !/[/\\](node_modules|\.concord)$/.test(source) });
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+  await rm(pendingRoot, { recursive: true, force: true });
+});
+
+const gate = async (options: { sdkBudget?: { maxGrowthTokens: number } } = {}) => {
+  const lines: string[] = [];
+  const result = await runGate({ root, pendingRoot, selection: { runtimes: ['typescript', 'python'] }, update: 'none', ci: true, color: false, out: (line) => lines.push(line), ...options });
+  return { result, lines };
+};
+
+describe('the orders backend', () => {
+  it('passes on its committed snapshots, its Python SDK declaring Money once', { timeout: 600_000 }, async () => {
+    const { result, lines } = await gate();
+    expect(result.results.map((r) => `${r.scenario} × ${r.runtime}: ${r.status}`), lines.join('\n')).toEqual(
+      SCENARIOS.flatMap((s) => [`${s} × typescript: pass`, `${s} × python: pass`]),
+    );
+    const python = await readFile(join(root, 'snapshots', 'checkout', 'python', 'tools-sdk.py'), 'utf8');
+    expect(python.match(/^class Money\(/gm)).toHaveLength(1);
+    expect(python).not.toMatch(/Money\w/);
+    expect(lines).toContain('SDK cost (o200k_base tokens, sent with every request):');
+    expect(lines.some((line) => /^ {2}python: [\d,]+ tokens · [\d,]+ bytes in 3 scenario\(s\) \(unchanged\)$/.test(line))).toBe(true);
+  });
+
+  it('shows a pull request adding a tool that sorts first as that tool\'s lines alone, with what it costs', { timeout: 600_000 }, async () => {
+    const plugin = join(root, 'src', 'plugins', 'orders.ts');
+    await writeFile(plugin, (await readFile(plugin, 'utf8')).replace('const tools = [\n', `const tools = [\n${ADDED_TOOL}`));
+    const { result, lines } = await gate({ sdkBudget: { maxGrowthTokens: 10 } });
+    expect(result.ok).toBe(false);
+    const encoder = new Tiktoken(o200k);
+    const tokens = (text: string) => encoder.encode(text, [], []).length;
+    let growth = 0;
+    let before = 0;
+    for (const [runtime, file] of [['python', 'tools-sdk.py'], ['typescript', 'tools-sdk.ts']] as const) {
+      for (const scenario of SCENARIOS) {
+        const pair = result.results.find((r) => r.scenario === scenario && r.runtime === runtime)!;
+        const verdict = pair.verdicts.find((v) => v.path === `${scenario}/${runtime}/${file}`)!;
+        expect(verdict.status).toBe('changed');
+        const committed = await readFile(join(root, 'snapshots', scenario, runtime, file), 'utf8');
+        const added = addedLines(committed, verdict.proposed!);
+        // Nothing removed or renamed: every committed line is still there, in order.
+        expect(added, `${scenario} ${file}`).toBeDefined();
+        const declared = added!.filter((line) => /^(class|type) /.test(line));
+        expect(declared.length).toBeGreaterThan(0);
+        for (const line of declared) expect(line).toMatch(/^(class _?AddDiscount\w+\(|type AddDiscount\w+ = )/);
+        expect(added!.some((line) => line.includes('add_discount('))).toBe(true);
+        if (runtime === 'python') {
+          expect(verdict.proposed!.match(/^class Money\(/gm)).toHaveLength(1);
+          growth += tokens(verdict.proposed!) - tokens(committed);
+          before += tokens(committed);
+        }
+      }
+    }
+    const percent = ((growth / before) * 100).toFixed(1);
+    const total = lines.find((line) => line.startsWith('  python: '));
+    expect(total, lines.join('\n')).toMatch(new RegExp(`in 3 scenario\\(s\\) \\(\\+${growth.toLocaleString('en-US')} tokens, \\+${percent.replace('.', '\\.')}%\\)$`));
+    expect(lines.filter((line) => /^ {4}(checkout|order-status|refund): .*\(\+[\d,]+ tokens, \+[\d.]+%\)$/.test(line))).toHaveLength(6);
+    expect(lines.join('\n').match(/^error sdk-budget: the python SDK of /gm)).toHaveLength(3);
+    expect(lines.join('\n')).toMatch(new RegExp(`the python SDK of checkout grew by ${(growth / 3).toLocaleString('en-US')} tokens \\([\\d,]+ → [\\d,]+\\), ${(growth / 3 - 10).toLocaleString('en-US')} over sdkBudget\\.maxGrowthTokens \\(10\\)`));
+  });
+});
