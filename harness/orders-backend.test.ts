@@ -58,8 +58,13 @@ describe('the orders backend', () => {
   });
 
   it('shows a pull request adding a tool that sorts first as that tool\'s lines alone, with what it costs', { timeout: 600_000 }, async () => {
+    // The pull request's plugin under a new path: this process already imported the committed one.
     const plugin = join(root, 'src', 'plugins', 'orders.ts');
-    await writeFile(plugin, (await readFile(plugin, 'utf8')).replace('const tools = [\n', `const tools = [\n${ADDED_TOOL}`));
+    await writeFile(join(root, 'src', 'plugins', 'orders-pr.ts'), (await readFile(plugin, 'utf8')).replace('const tools = [\n', `const tools = [\n${ADDED_TOOL}`));
+    for (const scenario of SCENARIOS) {
+      const file = join(root, 'scenarios', `${scenario}.yml`);
+      await writeFile(file, (await readFile(file, 'utf8')).replace('../src/plugins/orders.ts', '../src/plugins/orders-pr.ts'));
+    }
     const { result, lines } = await gate({ sdkBudget: { maxGrowthTokens: 10 } });
     expect(result.ok).toBe(false);
     const encoder = new Tiktoken(o200k);
