@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,12 +7,14 @@ import o200k from 'js-tiktoken/ranks/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addedLines } from '../codemode/sdk/test/added-lines.js';
 import { packageRoot } from '../runtimes/seam/package-root.js';
-import { runGate } from './gate/gate.js';
+import { installedWithout } from '../test/packed.js';
+import type { GateResults } from './results/format.js';
 
 /**
  * examples/orders: its own plugin with five tools that each carry `$defs.Money`, three scenarios, every
  * runtime. A pull request adds a tool that sorts first; the SDKs change by that tool's lines alone, Money
- * stays one Python class, and the gate says what the change costs each request.
+ * stays one Python class, and the gate says what the change costs each request. The gate runs from a copy
+ * outside this repository with concord installed from its packed tarball, as the snapshots were recorded.
  */
 const example = join(packageRoot(), 'examples', 'orders');
 const SCENARIOS = ['checkout', 'order-status', 'refund'];
@@ -27,29 +30,35 @@ const ADDED_TOOL = `  {
 `;
 
 let root = '';
-let pendingRoot = '';
+let bin = '';
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'concord-orders-'));
-  pendingRoot = await mkdtemp(join(tmpdir(), 'concord-orders-pending-'));
   await cp(example, root, { recursive: true, filter: (source) => !/[/\\](node_modules|\.concord)$/.test(source) });
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-  await rm(pendingRoot, { recursive: true, force: true });
-});
+  bin = await installedWithout(root, []);
+}, 120_000);
+afterAll(() => rm(root, { recursive: true, force: true }));
 
-const gate = async (options: { sdkBudget?: { maxGrowthTokens: number } } = {}) => {
-  const lines: string[] = [];
-  const result = await runGate({ root, pendingRoot, selection: { runtimes: ['typescript', 'python'] }, update: 'none', ci: true, color: false, out: (line) => lines.push(line), ...options });
-  return { result, lines };
-};
+/** `concord gate` in CI on the TypeScript worker and the local CPython: its output lines and its results file. */
+async function gate(): Promise<{ status: number | null; lines: string[]; results: GateResults }> {
+  const file = join(root, '.concord', 'results.json');
+  const run = spawnSync(process.execPath, [bin, 'gate', '--runtime', 'typescript', 'python', '--results', file], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 600_000,
+    env: { ...process.env, CI: 'true', NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' },
+  });
+  const results = JSON.parse(await readFile(file, 'utf8').catch(() => `{"pairs":[],"error":${JSON.stringify(run.stdout + run.stderr)}}`)) as GateResults;
+  return { status: run.status, lines: (run.stdout + run.stderr).split('\n'), results };
+}
 
 describe('the orders backend', () => {
   it('passes on its committed snapshots, its Python SDK declaring Money once', { timeout: 600_000 }, async () => {
-    const { result, lines } = await gate();
-    expect(result.results.map((r) => `${r.scenario} × ${r.runtime}: ${r.status}`), lines.join('\n')).toEqual(
+    const { status, lines, results } = await gate();
+    expect(results.pairs.map((r) => `${r.scenario} × ${r.runtime}: ${r.status}`), lines.join('\n')).toEqual(
       SCENARIOS.flatMap((s) => [`${s} × typescript: pass`, `${s} × python: pass`]),
     );
+    expect(status, lines.join('\n')).toBe(0);
     const python = await readFile(join(root, 'snapshots', 'checkout', 'python', 'tools-sdk.py'), 'utf8');
     expect(python.match(/^class Money\(/gm)).toHaveLength(1);
     expect(python).not.toMatch(/Money\w/);
@@ -58,22 +67,19 @@ describe('the orders backend', () => {
   });
 
   it('shows a pull request adding a tool that sorts first as that tool\'s lines alone, with what it costs', { timeout: 600_000 }, async () => {
-    // The pull request's plugin under a new path: this process already imported the committed one.
     const plugin = join(root, 'src', 'plugins', 'orders.ts');
-    await writeFile(join(root, 'src', 'plugins', 'orders-pr.ts'), (await readFile(plugin, 'utf8')).replace('const tools = [\n', `const tools = [\n${ADDED_TOOL}`));
-    for (const scenario of SCENARIOS) {
-      const file = join(root, 'scenarios', `${scenario}.yml`);
-      await writeFile(file, (await readFile(file, 'utf8')).replace('../src/plugins/orders.ts', '../src/plugins/orders-pr.ts'));
-    }
-    const { result, lines } = await gate({ sdkBudget: { maxGrowthTokens: 10 } });
-    expect(result.ok).toBe(false);
+    await writeFile(plugin, (await readFile(plugin, 'utf8')).replace('const tools = [\n', `const tools = [\n${ADDED_TOOL}`));
+    const config = join(root, 'concord.config.yml');
+    await writeFile(config, (await readFile(config, 'utf8')).replace('sdkBudget:\n', 'sdkBudget:\n  maxGrowthTokens: 10\n'));
+    const { status, lines, results } = await gate();
+    expect(status, lines.join('\n')).toBe(1);
     const encoder = new Tiktoken(o200k);
     const tokens = (text: string) => encoder.encode(text, [], []).length;
     let growth = 0;
     let before = 0;
     for (const [runtime, file] of [['python', 'tools-sdk.py'], ['typescript', 'tools-sdk.ts']] as const) {
       for (const scenario of SCENARIOS) {
-        const pair = result.results.find((r) => r.scenario === scenario && r.runtime === runtime)!;
+        const pair = results.pairs.find((r) => r.scenario === scenario && r.runtime === runtime)!;
         const verdict = pair.verdicts.find((v) => v.path === `${scenario}/${runtime}/${file}`)!;
         expect(verdict.status).toBe('changed');
         const committed = await readFile(join(root, 'snapshots', scenario, runtime, file), 'utf8');
