@@ -7,6 +7,7 @@ import o200k from 'js-tiktoken/ranks/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addedLines } from '../codemode/sdk/test/added-lines.js';
 import { packageRoot } from '../runtimes/seam/package-root.js';
+import { Host } from '../test/host-requirements.js';
 import { installedWithout } from '../test/packed.js';
 import type { GateResults } from './results/format.js';
 
@@ -38,19 +39,27 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-/** `concord gate` in CI on the TypeScript worker and the local CPython: its output lines and its results file. */
-async function gate(): Promise<{ status: number | null; lines: string[]; results: GateResults }> {
+/**
+ * `concord gate` in CI (by default on the TypeScript worker and the local CPython): its output lines, its
+ * results file and the pull-request summary it appends.
+ */
+async function gate(runtimes: readonly string[] = ['typescript', 'python']): Promise<{ status: number | null; lines: string[]; results: GateResults; summary: string }> {
   const file = join(root, '.concord', 'results.json');
-  const run = spawnSync(process.execPath, [bin, 'gate', '--runtime', 'typescript', 'python', '--results', file], {
+  const summaryFile = join(root, '.concord', 'step-summary.md');
+  await rm(summaryFile, { force: true });
+  const run = spawnSync(process.execPath, [bin, 'gate', '--runtime', ...runtimes, '--results', file], {
     cwd: root,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 600_000,
-    env: { ...process.env, CI: 'true', NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' },
+    env: { ...process.env, CI: 'true', NO_COLOR: '1', GITHUB_STEP_SUMMARY: summaryFile },
   });
   const results = JSON.parse(await readFile(file, 'utf8').catch(() => `{"pairs":[],"error":${JSON.stringify(run.stdout + run.stderr)}}`)) as GateResults;
-  return { status: run.status, lines: (run.stdout + run.stderr).split('\n'), results };
+  return { status: run.status, lines: (run.stdout + run.stderr).trimEnd().split('\n'), results, summary: await readFile(summaryFile, 'utf8').catch(() => '') };
 }
+
+/** What a reviewer reads of a pull request's verdict, in lines: the CI output, and the pull-request summary. */
+const VERDICT_BUDGET = 250;
 
 describe('the orders backend', () => {
   it('passes on its committed snapshots, its Python SDK declaring Money once', { timeout: 600_000 }, async () => {
@@ -103,5 +112,23 @@ describe('the orders backend', () => {
     expect(lines.filter((line) => /^ {4}(checkout|order-status|refund): .*\(\+[\d,]+ tokens, \+[\d.]+%\)$/.test(line))).toHaveLength(6);
     expect(lines.join('\n').match(/^error sdk-budget: the python SDK of /gm)).toHaveLength(3);
     expect(lines.join('\n')).toMatch(new RegExp(`the python SDK of checkout grew by ${(growth / 3).toLocaleString('en-US')} tokens \\([\\d,]+ → [\\d,]+\\), ${(growth / 3 - 10).toLocaleString('en-US')} over sdkBudget\\.maxGrowthTokens \\(10\\)`));
+  });
+});
+
+// The same pull request on every runtime (the committed snapshots cover all four): one diff per language
+// however many runtimes and scenarios read it, and a verdict that fits the budget.
+(await Host.with('docker')).describe('the orders pull request on every runtime', () => {
+  it(`reads in at most ${VERDICT_BUDGET} lines of CI output and of pull-request summary, each distinct diff once`, { timeout: 900_000 }, async () => {
+    const { status, lines, summary } = await gate(['typescript', 'python', 'pyodide', 'python-container']);
+    const output = lines.join('\n');
+    expect(status, output).toBe(1);
+    expect(output).toContain('2 distinct change(s) in 12 file(s):');
+    expect(output).toContain('the same change in 9 files: snapshots/{checkout,order-status,refund}/{python,pyodide,python-container}/tools-sdk.py');
+    expect(output).toContain('  ✗ checkout, order-status, refund × python, pyodide, python-container: mismatch — tools-sdk.py changed [change 2]');
+    expect(output).toMatch(/^warning tool-coverage: python: .*add_discount$/m);
+    expect(summary).toContain('- **checkout, order-status, refund × python, pyodide, python-container**: mismatch (`tools-sdk.py` change 2)');
+    console.log(`orders pull request on every runtime: ${lines.length} line(s) of CI output, ${summary.trimEnd().split('\n').length} line(s) of pull-request summary`);
+    expect(lines.length, output).toBeLessThanOrEqual(VERDICT_BUDGET);
+    expect(summary.trimEnd().split('\n').length, summary).toBeLessThanOrEqual(VERDICT_BUDGET);
   });
 });

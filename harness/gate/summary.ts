@@ -7,6 +7,7 @@ import { PENDING_ARTIFACT } from '../snapshot/pending.js';
 import { writesEverything, type UpdateMode } from '../snapshot/decide.js';
 import { COVERAGE_HINT, coverageFails, coverageSentences, type ToolCoverage } from './coverage.js';
 import { isFailing, ms, summaryTable, type PairResult } from './report.js';
+import { pairGroups } from './pair-groups.js';
 
 /**
  * Exit 0 only when every pair agrees, no obsolete folder is left, no run finding is an error, and no tool is
@@ -105,17 +106,19 @@ export function verdictLines(results: readonly PairResult[], htmlReport: string,
   const lines: string[] = [];
   const failing = results.filter((r) => isFailing(r.status));
   if (failing.length > 0) lines.push('', `failing pairs (${failing.length}):`);
-  for (const r of failing) {
+  // Pairs that fail alike (the same status, the same changes, no reason of their own) are one line.
+  const lineOf = (r: PairResult) => {
     const changes = r.verdicts
       .filter((v) => numberOf.has(v.path))
       .map((v) => `${v.path.slice(v.path.lastIndexOf('/') + 1)} ${v.status === 'new' ? 'new' : 'changed'} [change ${numberOf.get(v.path)!.number}]`);
     const errors = r.findings.filter((f) => f.severity === 'error').length;
-    lines.push(`  ✗ ${r.scenario} × ${r.runtime}: ${r.status}${changes.length > 0 ? ` — ${changes.join(', ')}` : ''}${errors > 0 ? ` · ${errors} check error(s)` : ''}`);
-    if (r.reason) {
-      const reason = r.reason.split('\n');
-      lines.push(...reason.slice(0, REASON_LINES).map((l) => `      ${l}`));
-      if (reason.length > REASON_LINES) lines.push(`      … ${reason.length - REASON_LINES} more line(s) in ${htmlReport}`);
-    }
+    return `${r.status}${changes.length > 0 ? ` — ${changes.join(', ')}` : ''}${errors > 0 ? ` · ${errors} check error(s)` : ''}`;
+  };
+  for (const { pairs, names, line } of pairGroups(failing, lineOf, (r) => r.reason !== undefined)) {
+    lines.push(`  ✗ ${names}: ${line}`);
+    const reason = pairs[0]!.reason?.split('\n') ?? [];
+    lines.push(...reason.slice(0, REASON_LINES).map((l) => `      ${l}`));
+    if (reason.length > REASON_LINES) lines.push(`      … ${reason.length - REASON_LINES} more line(s) in ${htmlReport}`);
   }
   const shown = groups.filter((g) => g.diff !== undefined || g.status === 'new');
   if (shown.length > 0) {

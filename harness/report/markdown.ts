@@ -107,26 +107,28 @@ export function matrixSection(input: ReportInput): string[] {
     '',
   );
   lines.push(tableRow(['scenario', 'runtime', ...columns.map(cell)]), tableRow(['---', '---', ...columns.map(() => ':---:')]));
-  const errors: string[] = [];
+  // One numbered error per distinct (interpreter, error) however many pairs it shows in: one renderer
+  // change read by every Python runtime and scenario is one error to read.
+  const errors = new Map<string, { number: number; pairs: string[]; text: string }>();
   for (const pair of pairs) {
     const row = columns.map((label) => {
       const found = input.matrix.find((c) => c.scenario === pair.scenario && c.runtime === pair.runtime && c.interpreter === label);
       if (found === undefined) return '';
       let mark: string = MARK[found.outcome];
       if (found.error !== undefined) {
-        errors.push(
-          `${errors.length + 1}. **${found.scenario} × ${found.runtime}** on ${found.interpreter}` +
-            `${found.python ? ` (CPython ${found.python}, Unicode ${found.unicode})` : ''}${found.belowFloor ? ', below the floor' : ''}:\n\n` +
-            fenced(found.error).replace(/^/gm, '   '),
-        );
-        mark += ` ${errors.length}`;
+        const on = `on ${found.interpreter}${found.python ? ` (CPython ${found.python}, Unicode ${found.unicode})` : ''}${found.belowFloor ? ', below the floor' : ''}`;
+        const key = `${on}\u0000${found.error}`;
+        const error = errors.get(key) ?? { number: errors.size + 1, pairs: [], text: `${on}:\n\n${fenced(found.error).replace(/^/gm, '   ')}` };
+        errors.set(key, error);
+        error.pairs.push(`**${found.scenario} × ${found.runtime}**`);
+        mark += ` ${error.number}`;
       }
       return found.belowFloor ? `(${mark})` : mark;
     });
     lines.push(tableRow([cell(pair.scenario), cell(pair.runtime), ...row]));
   }
   lines.push('');
-  if (errors.length > 0) lines.push(...errors.flatMap((e) => [e, '']));
+  for (const e of errors.values()) lines.push(`${e.number}. ${e.pairs.length > 1 ? `the same error in ${e.pairs.length} pairs, ` : ''}${e.pairs.join(', ')} ${e.text}`, '');
   return lines;
 }
 

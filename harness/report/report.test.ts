@@ -66,6 +66,19 @@ describe('the report', () => {
     expect(text).toContain('3. **past-floor × pyodide** on pyodide 3.13:');
   });
 
+  it('numbers one error once however many pairs show it on the same interpreter, and points every cell at it', () => {
+    const shared = renderReport({
+      ...input,
+      matrix: [...input.matrix, cell('orders', 'python', 'local 3.9', { outcome: 'rejected', error: REJECTION }), cell('orders', 'pyodide', 'local 3.9', { outcome: 'rejected', error: REJECTION })],
+    });
+    expect(shared).toContain('2. the same error in 3 pairs, **past-floor × pyodide**, **orders × python**, **orders × pyodide** on local 3.9 (CPython 3.13.2, Unicode 15.1.0):');
+    expect(shared).toContain('| orders | python |  | ✗ 2 |  |');
+    expect(shared).toContain('| orders | pyodide |  | ✗ 2 |  |');
+    const section = shared.slice(shared.indexOf('## Stub validity'), shared.indexOf('\n## ', shared.indexOf('## Stub validity')));
+    expect(section.match(/invalid character 'ꟑ'/g)).toHaveLength(1);
+    expect(shared).toContain('3. **past-floor × pyodide** on pyodide 3.13:');
+  });
+
   it("lists the interpreters, what is absent, and every check's findings", () => {
     expect(text).toContain('| local 3.9 | 3.9 | 13.0.0 | /usr/bin/python3.9 |');
     expect(text).toContain('- not available: containers: no Docker engine answers');

@@ -2,6 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import { scrubSecrets } from '../guarded/secret.js';
 import type { PairResult } from '../gate/report.js';
 import { isFailing } from '../gate/report.js';
+import { pairGroups } from '../gate/pair-groups.js';
 import { runChangeGroups } from '../snapshot/change-groups.js';
 import { codeSpan, plain } from './github-markdown.js';
 import { sdkCost, sdkCostMarkdown } from './sdk-cost.js';
@@ -35,10 +36,14 @@ export function stepSummary(input: ReportInput & { pairs: readonly PairResult[] 
   const groupOf = new Map(runChangeGroups(judged).flatMap((g) => g.paths.map((path) => [path, g.number] as const)));
   const failing = input.pairs.filter((p) => isFailing(p.status));
   if (failing.length > 0) lines.push('### Failing pairs', '');
-  for (const pair of failing) {
+  // Pairs that fail alike (the same status and changes, no reason of their own) are one line.
+  const lineOf = (pair: (typeof failing)[number]) => {
     const changes = (pair.verdicts ?? []).filter((v) => groupOf.has(v.path)).map((v) => `${codeSpan(v.path.slice(v.path.lastIndexOf('/') + 1))} change ${groupOf.get(v.path)}`);
-    const reason = pair.reason ? ` — ${plain(pair.reason.split('\n')[0]!)}` : '';
-    lines.push(`- **${plain(pair.scenario)} × ${plain(pair.runtime)}**: ${plain(pair.status)}${changes.length > 0 ? ` (${changes.join(', ')})` : ''}${reason}`);
+    return `${plain(pair.status)}${changes.length > 0 ? ` (${changes.join(', ')})` : ''}`;
+  };
+  for (const { pairs, names, line } of pairGroups(failing, lineOf, (pair) => pair.reason !== undefined)) {
+    const reason = pairs[0]!.reason ? ` — ${plain(pairs[0]!.reason.split('\n')[0]!)}` : '';
+    lines.push(`- **${plain(names)}**: ${line}${reason}`);
   }
   if (failing.length > 0) lines.push('');
   lines.push(...changesSection({ pairs: judged }, { heading: '### Changes', maxLines: DIFF_LINES, rest: 'the HTML report (.concord/report.html)' }));
