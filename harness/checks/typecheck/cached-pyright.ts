@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { sha256, verdictCache } from '../../cache/verdict-cache.js';
+import { resolveOptional } from '../../../runtimes/seam/optional-package.js';
 import { pyrightServer, type PyrightDiagnostic, type PyrightJob } from './pyright-server.js';
 
 let version: string | undefined;
 
 /** The installed pyright's version: another pyright may judge the same files otherwise. */
 function pyrightVersion(): string {
-  version ??= (JSON.parse(readFileSync(createRequire(import.meta.url).resolve('pyright/package.json'), 'utf8')) as { version: string }).version;
+  version ??= (JSON.parse(readFileSync(resolveOptional('pyright/package.json', 'type-checking Python programs'), 'utf8')) as { version: string }).version;
   return version;
 }
 
