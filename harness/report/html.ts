@@ -115,20 +115,17 @@ function pairSection(pair: ReportPair, groupOf: ReadonlyMap<string, ChangeGroup>
 }
 
 /** What the SDK costs every request: one row per scenario and language, then each language's total. */
-function sdkCostSection(input: ReportInput): string {
+function sdkCostSection(input: ReportInput): Html | string {
   const cost = sdkCost(input.pairs);
   if (cost === undefined) return '';
   const n = (value: number) => value.toLocaleString('en-US');
-  const row = (scenario: string, r: { language: string; tokens: number; bytes: number }, delta: string) =>
-    `<tr><td>${scenario}</td><td>${escape(r.language)}</td><td class="num">${n(r.tokens)}</td><td class="num">${n(r.bytes)}</td><td>${escape(delta)}</td></tr>`;
+  const row = (scenario: Html | string, r: { language: string; tokens: number; bytes: number }, delta: string) =>
+    html`<tr><td>${scenario}</td><td>${r.language}</td><td class="num">${n(r.tokens)}</td><td class="num">${n(r.bytes)}</td><td>${delta}</td></tr>`;
   const rows = [
-    ...cost.rows.map((r) => row(escape(r.scenario), r, sdkDelta(r, r.committed))),
-    ...cost.totals.map((t) => row('<strong>total</strong>', t, sdkDelta(t, t.committed))),
+    ...cost.rows.map((r) => row(r.scenario, r, sdkDelta(r, r.committed))),
+    ...cost.totals.map((t) => row(html`<strong>total</strong>`, t, sdkDelta(t, t.committed))),
   ];
-  return (
-    `<section><h2>SDK cost</h2><p>The <code>tools:sdk</code> block every request carries, in <code>${escape(cost.encoding)}</code> tokens (js-tiktoken) and UTF-8 bytes, against the committed snapshots.</p>` +
-    `<table class="sdk-cost"><tr><th>scenario</th><th>language</th><th>tokens</th><th>bytes</th><th>change</th></tr>${rows.join('')}</table></section>`
-  );
+  return html`<section><h2>SDK cost</h2><p>The <code>tools:sdk</code> block every request carries, in <code>${cost.encoding}</code> tokens (js-tiktoken) and UTF-8 bytes, against the committed snapshots.</p><table class="sdk-cost"><tr><th>scenario</th><th>language</th><th>tokens</th><th>bytes</th><th>change</th></tr>${rows}</table></section>`;
 }
 
 /** The SDK the model read for one scenario, TypeScript and Python side by side. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configRefusal } from '../project/test/config-refusal.js';
 import { parseProjectConfig } from '../project/config.js';
+import { renderHtmlReport } from './html.js';
 import { measureSdk, SDK_ENCODING, sdkBudgetFindings, sdkCost, sdkCostLines, sdkCostMarkdown, sdkDelta } from './sdk-cost.js';
 
 const size = (tokens: number, committed?: number) => ({ language: 'python', tokens, bytes: tokens * 4, ...(committed === undefined ? {} : { committed: { tokens: committed, bytes: committed * 4 } }) });
@@ -58,5 +59,20 @@ describe('the SDK cost', () => {
     expect(error('sdkBudget:\n  maxTokens: lots\n')).toMatch(/^2:14 concord\.config\.yml\.sdkBudget\.maxTokens must be a number/);
     expect(error('sdkBudget:\n  maxGrowthPercent: -5\n')).toMatch(/^2:21 concord\.config\.yml\.sdkBudget\.maxGrowthPercent must be a number ≥ 0/);
     expect(error('sdkBudget:\n  maxGrowth: 5\n')).toMatch(/^2:3 unknown key "maxGrowth"/);
+  });
+});
+
+describe('the SDK cost in report.html', () => {
+  it('is a table of the page, each name escaped as text', () => {
+    const times = { assembly: 0, model: 0, runtime: 0, checks: 0 };
+    const page = renderHtmlReport({
+      runId: 'r1',
+      matrix: [],
+      pairs: [{ scenario: 'a<b>&', runtime: 'python', status: 'pass', findings: [], verdicts: [], times, sdk: { language: 'python', tokens: 10, bytes: 40, committed: { tokens: 9, bytes: 30 } } }],
+    });
+    expect(page).toContain('<section><h2>SDK cost</h2>');
+    expect(page).toContain('<tr><td>a&lt;b&gt;&amp;</td><td>python</td><td class="num">10</td><td class="num">40</td><td>+1 tokens, +11.1%</td></tr>');
+    expect(page).toContain('<tr><td><strong>total</strong></td><td>python</td>');
+    expect(page).not.toContain('&lt;section&gt;');
   });
 });
