@@ -13,9 +13,13 @@ afterAll(() => Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force
 const ELEMENT = '<img src=x onerror=alert(1)><script>alert(2)</script>';
 const ATTRIBUTE = 'x" onmouseover="alert(3)" data-x="';
 
-/** A results file as a shard writes it, with markup in the fields a report shows. */
+/**
+ * A results file as a shard writes it, valid in every field merge checks (the schema refuses markup where a
+ * number or one of a few words belongs), with markup in every free-text field a report shows.
+ */
 function hostileResults(): unknown {
-  const hunk = { oldStart: ELEMENT, oldLines: ATTRIBUTE, newStart: 1, newLines: 1, lines: [`-${ELEMENT}`, `+${ATTRIBUTE}`, ' same'] };
+  const hunk = { oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [`-${ELEMENT}`, `+${ATTRIBUTE}`, ' same'] };
+  const scenario = `evil${ELEMENT}${ATTRIBUTE}`;
   return {
     concordResults: 1,
     commit: null,
@@ -24,18 +28,19 @@ function hostileResults(): unknown {
     runId: 'r1',
     pairs: [
       {
-        scenario: `evil${ELEMENT}`,
-        runtime: ATTRIBUTE,
-        status: ATTRIBUTE,
-        times: { [ELEMENT]: 1 },
-        verdicts: [{ path: `evil/${ELEMENT}`, status: 'changed', diff: { labels: { before: ELEMENT, after: ATTRIBUTE }, jsonSplit: false, hunks: [hunk] } }],
-        findings: [{ check: ELEMENT, severity: ATTRIBUTE, message: ELEMENT }],
+        scenario,
+        runtime: 'python',
+        status: 'mismatch',
+        times: { assembly: 1, model: 1, runtime: 1, checks: 1 },
+        verdicts: [{ path: `${scenario}/python/transcript.yaml`, status: 'changed', diff: { labels: { before: ELEMENT, after: ATTRIBUTE }, jsonSplit: false, hunks: [hunk] } }],
+        findings: [{ check: ELEMENT, severity: 'error', message: `${ELEMENT}${ATTRIBUTE}` }],
         reason: ELEMENT,
+        tools: { registered: [ELEMENT, ATTRIBUTE], called: [ELEMENT] },
       },
     ],
     obsolete: [],
-    runFindings: [],
-    matrix: [{ scenario: ELEMENT, runtime: 'python', interpreter: ATTRIBUTE, version: '3.9', unicode: ELEMENT, belowFloor: false, outcome: ATTRIBUTE, error: ELEMENT }],
+    runFindings: [{ check: ATTRIBUTE, severity: 'note', message: ELEMENT }],
+    matrix: [{ scenario, runtime: 'python', interpreter: ATTRIBUTE, version: '3.9', python: ELEMENT, unicode: ELEMENT, belowFloor: false, outcome: 'rejected', error: ELEMENT }],
     interpreters: [{ label: ELEMENT, version: ATTRIBUTE, unicode: ELEMENT, detail: ELEMENT }],
     absent: [ELEMENT],
     proposals: [],
@@ -65,6 +70,7 @@ describe('report.html from a hostile results file', () => {
     await writeFile(join(root, 'concord.config.yml'), 'floor: "3.9"\n');
     await writeFile(join(root, 'results.json'), JSON.stringify(hostileResults()));
     const merged = spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'merge', '--root', root, join(root, 'results.json')], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' } });
+    expect(merged.stderr).not.toMatch(/\$\./);
     const html = await readFile(join(root, '.concord', 'report.html'), 'utf8').catch(() => `(no report: ${merged.stderr})`);
     const { elements, attributes, scripts, styles, csp } = markup(html);
     expect([...elements].filter((e) => !ELEMENTS.includes(e))).toEqual([]);
