@@ -17,7 +17,7 @@ declare class ToolCallError extends Error {
 /** UpdateArgs */
 type UpdateTreeArgs = {
   id: string;
-  patch: Record<string, string | number | boolean>;
+  patch: { [key: string]: string | number | boolean };
   tree: UpdateTree_TreeNode;
 };
 
