@@ -1,11 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { STOCK_PLUGIN, writeStockProject } from '../test/stock-project.js';
 import { toolCoverage } from './coverage.js';
+import { concordIn } from '../test/concord-cli.js';
 
 /** The stock plugin with a second tool that the stock scenario's program never calls. */
 const WITH_RESTOCK = STOCK_PLUGIN.replace(
@@ -27,14 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const cli = (env: Record<string, string>, ...args: string[]) =>
-  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 240_000,
-    env: { ...process.env, CI: '', NO_COLOR: '1', ...env },
-  });
+const cli = concordIn(() => dir, 240_000);
 
 describe('tool coverage', () => {
   it('is judged per language over every pair: a tool called only in TypeScript is still uncalled in Python', () => {

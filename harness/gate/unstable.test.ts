@@ -1,11 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { writeStockProject } from '../test/stock-project.js';
+import { concordIn } from '../test/concord-cli.js';
 
 /** A tool that reads a clock: every call answers something new, so no two runs of a program that polls it agree. */
 const CLOCK_PLUGIN = `import type { RegisteredTool, ToolRegistryService } from 'concord/contract';
@@ -60,14 +59,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const cli = (env: Record<string, string>, ...args: string[]) =>
-  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 240_000,
-    env: { ...process.env, CI: '', NO_COLOR: '1', ...env },
-  });
+const cli = concordIn(() => dir, 240_000);
 const pendingRuns = async () => (existsSync(join(dir, '.concord', 'pending')) ? (await readdir(join(dir, '.concord', 'pending'))).filter((n) => !n.startsWith('.')) : []);
 
 describe('a pair whose two runs differ is unstable, never blessed', () => {

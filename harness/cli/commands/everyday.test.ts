@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 import { writePending } from '../../snapshot/pending.js';
 import { stockScenario, writeStockProject } from '../../test/stock-project.js';
+import { concordIn } from '../../test/concord-cli.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -14,14 +14,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const cli = (env: Record<string, string>, ...args: string[]) =>
-  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 120_000,
-    env: { ...process.env, CI: '', NO_COLOR: '1', ...env },
-  });
+const cli = concordIn(() => dir, 120_000);
 
 describe('what users expect of a command line', () => {
   it('concord --version prints the package version', () => {
