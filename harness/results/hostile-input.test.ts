@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
-import type { GateResults } from './format.js';
+import { wellFormedShard } from './test/shard-results.js';
 
 let root = '';
 beforeEach(async () => {
@@ -16,21 +16,7 @@ afterEach(() => rm(root, { recursive: true, force: true }));
 const concord = (args: string[]) =>
   spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args, '--root', root], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: '', NO_COLOR: '1' }, timeout: 60_000 });
 
-/** A well-formed results file of shard `index` of 2. */
-const shard = (index: number): GateResults => ({
-  concordResults: 1,
-  commit: 'abc',
-  configuration: { concordVersion: '0.1.0', floor: '3.9', update: 'none', ci: true, scenarios: null, runtimes: null },
-  shard: { index, count: 2 },
-  runId: `run-${index}`,
-  pairs: [{ scenario: `s${index}`, runtime: 'python', status: 'pass', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [] }],
-  obsolete: [],
-  runFindings: [],
-  matrix: [],
-  interpreters: [],
-  absent: [],
-  proposals: [],
-});
+const shard = wellFormedShard;
 
 /** `concord merge` of shard 1 (well-formed) and `second` as given; returns its exit code and output. */
 async function merge(second: unknown): Promise<{ status: number | null; output: string }> {

@@ -10,6 +10,7 @@ import type { Selection } from '../gate/select.js';
 import type { GateResults } from './format.js';
 import { mergeResults, MergeError } from './merge.js';
 import { gateResults } from './write.js';
+import { wellFormedShard } from './test/shard-results.js';
 
 const exec = promisify(execFile);
 const scratch: string[] = [];
@@ -62,20 +63,7 @@ describe('merging shard results', () => {
   });
 
   it('refuses results of other commits, other options, overlapping and missing shards, naming the files', () => {
-    const base = (index: number): GateResults => ({
-      concordResults: 1,
-      commit: 'abc',
-      configuration: { concordVersion: '0.1.0', floor: '3.9', update: 'none', ci: true, scenarios: null, runtimes: null },
-      shard: { index, count: 2 },
-      runId: `run-${index}`,
-      pairs: [{ scenario: `s${index}`, runtime: 'python', status: 'pass', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [] }],
-      obsolete: [],
-      runFindings: [],
-      matrix: [],
-      interpreters: [],
-      absent: [],
-      proposals: [],
-    });
+    const base = wellFormedShard;
     const refusal = (files: Array<{ file: string; results: GateResults }>) => {
       try {
         mergeResults(files);
