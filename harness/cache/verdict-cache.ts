@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { GuardedFolder } from '../guarded/folder.js';
 import { concordVersion } from '../results/write.js';
 
-/** What a cached verdict judged: a compile or module run on one interpreter, or a pyright check. */
-export type CacheKind = 'compile' | 'import' | 'pyright';
+/** What a cached verdict judged: a compile or module run on one interpreter, a pyright check, or an SDK's token count. */
+export type CacheKind = 'compile' | 'import' | 'pyright' | 'tokens';
 
 /** Bumped when the entry layout changes: older entries then miss. */
 const FORMAT = 1;

@@ -1,6 +1,7 @@
 import type { Finding } from '../checks/types.js';
 import type { SdkBudget } from '../project/config.js';
 import { importOptional, MissingPackageError } from '../../runtimes/seam/optional-package.js';
+import { sha256, verdictCache } from '../cache/verdict-cache.js';
 
 /** The tokenizer the SDK is measured with: OpenAI's current encoding, as `js-tiktoken` ships it. */
 export const SDK_ENCODING = 'o200k_base';
@@ -21,13 +22,10 @@ let counting: Promise<((text: string) => number) | undefined> | undefined;
 let tokenizerMissing: string | undefined;
 const counted = new Map<string, number>();
 
-/**
- * Tokens of `text` in SDK_ENCODING. The tokenizer (a few MB of ranks) loads on the first call only; it is an
- * optional peer (js-tiktoken): without it nothing is counted (undefined) and `sdkTokensMissing` says why.
- */
-async function countTokens(text: string): Promise<number | undefined> {
-  const known = counted.get(text);
-  if (known !== undefined) return known;
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+/** The encoder, built on the first call only (a few MB of ranks, about a second of CPU); undefined without js-tiktoken. */
+function tokenCounter(): Promise<((text: string) => number) | undefined> {
   counting ??= Promise.all([
     importOptional('js-tiktoken', 'the SDK cost in tokens', () => import('js-tiktoken/lite')),
     importOptional('js-tiktoken', 'the SDK cost in tokens', () => import('js-tiktoken/ranks/o200k_base')),
@@ -43,9 +41,26 @@ async function countTokens(text: string): Promise<number | undefined> {
       return undefined;
     },
   );
-  const count = await counting;
-  if (count === undefined) return undefined;
-  const tokens = count(text);
+  return counting;
+}
+
+/**
+ * Tokens of `text` in SDK_ENCODING. A count is kept in the run's verdict cache by the text's hash, so a gate
+ * whose SDKs did not change never builds the encoder. js-tiktoken is an optional peer: without it (and
+ * without a cached count) nothing is counted (undefined) and `sdkTokensMissing` says why.
+ */
+async function countTokens(text: string): Promise<number | undefined> {
+  const known = counted.get(text);
+  if (known !== undefined) return known;
+  const cache = verdictCache();
+  const key = [SDK_ENCODING, sha256(text)];
+  let tokens = await cache?.get('tokens', key, isCount);
+  if (tokens === undefined) {
+    const count = await tokenCounter();
+    if (count === undefined) return undefined;
+    tokens = count(text);
+    await cache?.put('tokens', key, tokens);
+  }
   counted.set(text, tokens);
   return tokens;
 }
