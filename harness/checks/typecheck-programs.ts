@@ -8,6 +8,7 @@ import type { ProgramDiagnostic, ScriptedProgram } from './typecheck/types.js';
 import { typecheckTypeScript } from './typecheck/typescript.js';
 import type { Check, CheckInput, Finding } from './types.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
+import { MissingPackageError } from '../../runtimes/seam/optional-package.js';
 
 const ID = 'typecheck-programs';
 
@@ -53,6 +54,11 @@ export const typecheckProgramsCheck: Check = {
     try {
       diagnostics = language === 'typescript' ? typecheckTypeScript(sdk, programs) : await checkPython(scenario, sdk, programs, floor);
     } catch (error) {
+      // An optional checker that is not installed skips the check, saying so and how to install it; the
+      // summary then reports the run as not checked in full, never as all green.
+      if (error instanceof MissingPackageError) {
+        return [{ check: ID, severity: 'note', skipped: error.message, message: `${checker}: ${file} run_code calls ${programs.map((p) => p.call).join(', ')} (${language}) are not type-checked: ${error.message}` }];
+      }
       // A checker that did not answer has not passed the programs: the gate fails rather than skip them.
       const calls = programs.map((p) => p.call).join(', ');
       return [{ check: ID, severity: 'error', message: `${checker}: ${file} run_code calls ${calls} (${language}) are unchecked: ${(error as Error).message}` }];

@@ -9,6 +9,11 @@ export interface Finding {
   /** Errors fail the gate; notes are printed only. */
   severity: 'error' | 'note';
   message: string;
+  /**
+   * Set when the check could not run at all (a note then): why, with the command that makes it run. A run
+   * that skipped a check does not report that everything agrees.
+   */
+  skipped?: string;
 }
 
 /** What every check receives: the scenario, the runtime it ran on, the raw record and the snapshot files. */

@@ -67,6 +67,7 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   out(`time: assembly ${ms(total.assembly)} · model ${ms(total.model)} · runtime ${ms(total.runtime)} · checks ${ms(total.checks)}`);
   out(`${results.length} run(s): ${count('pass')} pass, ${count('updated')} updated, ${count('mismatch')} mismatch, ${count('unstable')} unstable, ${count('failed')} failed, ${count('skipped')} skipped; ${obsolete.length} obsolete folder(s)`);
   for (const line of skippedRuntimeLines(results)) out(line);
+  for (const line of skippedCheckLines(results)) out(line);
   if (pendingDir) {
     out(
       ci
@@ -75,7 +76,34 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
     );
   }
   out(`report: ${reportFile} (the stub-validity matrix, the probe's verdict and every finding)`);
-  out(ok ? 'gate: everything agrees' : 'gate: FAILED');
+  out(ok ? `gate: everything agrees${notEverythingRan(results)}` : 'gate: FAILED');
+}
+
+/** Skipped pairs and checks that did not run, counted; empty when everything ran. */
+export function skippedCounts(results: readonly PairResult[]): string[] {
+  const pairs = results.filter((r) => r.status === 'skipped').length;
+  const checks = results.reduce((n, r) => n + r.findings.filter((f) => f.skipped !== undefined).length, 0);
+  return [pairs > 0 ? `${pairs} pair(s)` : '', checks > 0 ? `${checks} check(s)` : ''].filter(Boolean);
+}
+
+/** `, but not everything ran (skipped: …)` when a pair or a check was skipped: such a run is never reported all green. */
+function notEverythingRan(results: readonly PairResult[]): string {
+  const skipped = skippedCounts(results);
+  return skipped.length === 0 ? '' : `, but not everything ran (skipped: ${skipped.join(', ')}; see the skipped lines above)`;
+}
+
+/** Each check that could not run, once per reason, with how many pairs it left unchecked and how to run it. */
+export function skippedCheckLines(results: readonly PairResult[]): string[] {
+  const reasons = new Map<string, { check: string; reason: string; pairs: number }>();
+  for (const r of results) {
+    for (const f of r.findings) {
+      if (f.skipped === undefined) continue;
+      const key = `${f.check}\0${f.skipped}`;
+      const seen = reasons.get(key) ?? { check: f.check, reason: f.skipped, pairs: 0 };
+      reasons.set(key, { ...seen, pairs: seen.pairs + 1 });
+    }
+  }
+  return [...reasons.values()].map(({ check, reason, pairs }) => `skipped: the ${check} check on ${pairs} pair(s) — ${reason}`);
 }
 
 /** Each runtime whose pairs were skipped, once, with why: a skip is never silent. */

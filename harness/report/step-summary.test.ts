@@ -31,6 +31,19 @@ describe('the pull-request summary', () => {
     expect(text).toContain('concord review --from concord-pending');
   });
 
+  it('does not report a run that skipped a check as all green: it names the check, the pairs and the install command', () => {
+    const skipped = { check: 'typecheck-programs', severity: 'note' as const, message: 'pyright: not type-checked', skipped: 'type-checking Python programs needs pyright, which is not installed: run `npm i pyright`' };
+    const pairs: PairResult[] = [
+      { scenario: 'alpha', runtime: 'python', status: 'pass', times, verdicts: [], findings: [skipped] },
+      { scenario: 'alpha', runtime: 'pyodide', status: 'pass', times, verdicts: [], findings: [skipped] },
+    ];
+    const text = stepSummary({ runId: 'r1', pairs, matrix: [] }, { ok: true, obsolete: [] });
+    expect(text).toContain('## concord gate: ⚠️ everything that ran agrees (skipped: 2 check(s))');
+    expect(text).not.toContain('✅ everything agrees');
+    expect(text).toContain('- skipped: the typecheck-programs check on 2 pair(s) — type-checking Python programs needs pyright, which is not installed: run \\`npm i pyright\\`');
+    expect(stepSummary({ runId: 'r1', pairs: pairs.map((p) => ({ ...p, findings: [] })), matrix: [] }, { ok: true, obsolete: [] })).toContain('## concord gate: ✅ everything agrees');
+  });
+
   it('keeps hostile folder, scenario and runtime names inside their code spans and table cells', () => {
     const evil = 'x` | <img src=x onerror=alert(1)> [link](https://evil.example) *bold* |';
     const pairs: PairResult[] = [

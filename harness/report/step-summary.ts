@@ -3,6 +3,7 @@ import { scrubSecrets } from '../guarded/secret.js';
 import type { PairResult } from '../gate/report.js';
 import { isFailing } from '../gate/report.js';
 import { pairGroups } from '../gate/pair-groups.js';
+import { skippedCheckLines, skippedCounts } from '../gate/summary.js';
 import { runChangeGroups } from '../snapshot/change-groups.js';
 import { codeSpan, plain } from './github-markdown.js';
 import { sdkCost, sdkCostMarkdown } from './sdk-cost.js';
@@ -21,7 +22,9 @@ const MARK: Readonly<Record<string, string>> = { pass: '✅ pass', updated: '�
 export function stepSummary(input: ReportInput & { pairs: readonly PairResult[] }, verdict: { ok: boolean; obsolete: readonly string[]; pendingArtifact?: string }): string {
   const runtimes = [...new Set(input.pairs.map((p) => p.runtime))];
   const scenarios = [...new Set(input.pairs.map((p) => p.scenario))];
-  const lines = [`## concord gate: ${verdict.ok ? '✅ everything agrees' : '❌ FAILED'}`, ''];
+  const skipped = skippedCounts(input.pairs);
+  const head = !verdict.ok ? '❌ FAILED' : skipped.length > 0 ? `⚠️ everything that ran agrees (skipped: ${skipped.join(', ')})` : '✅ everything agrees';
+  const lines = [`## concord gate: ${head}`, ''];
   lines.push(`| scenario | ${runtimes.map(plain).join(' | ')} |`, `| --- | ${runtimes.map(() => ':---:').join(' | ')} |`);
   for (const scenario of scenarios) {
     const cells = runtimes.map((runtime) => {
@@ -46,6 +49,8 @@ export function stepSummary(input: ReportInput & { pairs: readonly PairResult[] 
     lines.push(`- **${plain(names)}**: ${line}${reason}`);
   }
   if (failing.length > 0) lines.push('');
+  const skips = skippedCheckLines(input.pairs);
+  if (skips.length > 0) lines.push(...skips.map((line) => `- ${plain(line)}`), '');
   lines.push(...changesSection({ pairs: judged }, { heading: '### Changes', maxLines: DIFF_LINES, rest: 'the HTML report (.concord/report.html)' }));
   lines.push(...sdkCostMarkdown(sdkCost(input.pairs), '### SDK cost'));
   lines.push(...coverageSection(input, '### Tool coverage'));

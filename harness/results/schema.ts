@@ -14,7 +14,7 @@ const object = (properties: Record<string, unknown>, optional: readonly string[]
   properties,
 });
 
-const FINDING = object({ check: STRING, severity: { enum: ['error', 'note'] }, message: STRING });
+const FINDING = object({ check: STRING, severity: { enum: ['error', 'note'] }, message: STRING, skipped: STRING }, ['skipped']);
 const MEASURE = object({ bytes: COUNT, tokens: COUNT });
 const HUNK = object({ oldStart: COUNT, oldLines: COUNT, newStart: COUNT, newLines: COUNT, lines: STRINGS });
 const VERDICT = object(
