@@ -1,11 +1,11 @@
-import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
 import { InterpreterInventory } from '../interpreters/inventory.js';
 import type { PythonInterpreter } from '../interpreters/types.js';
-import { cacheDisabledByEnvironment, cacheLine, useVerdictCache, VerdictCache } from './verdict-cache.js';
+import { cacheDisabledByEnvironment, cacheLine, cacheMaxBytes, DEFAULT_CACHE_MAX_MB, useVerdictCache, VerdictCache } from './verdict-cache.js';
 
 const found = findInterpreters()[0];
 const GOOD = 'from typing import TypedDict\nclass A(TypedDict):\n    x: int\n';
@@ -141,6 +141,66 @@ describe('VerdictCache', () => {
     expect(await new VerdictCache(root, '1.0.0').get('pyright', ['a'], valid)).toBe(7);
     expect(await new VerdictCache(root, '1.0.1').get('pyright', ['a'], valid)).toBeUndefined();
     expect(await new VerdictCache(root, '1.0.0').get('pyright', ['b'], valid)).toBeUndefined();
+  });
+
+  describe('its size cap', () => {
+    const valid = (v: unknown): v is string => typeof v === 'string';
+    /** Three entries, written a second apart in the order a, b, c, then `a` read (so `b` is the least recently used). */
+    async function filled(): Promise<{ sizes: Record<string, number>; total: number }> {
+      const cache = new VerdictCache(root, '1.0.0');
+      const sizes: Record<string, number> = {};
+      const when = Date.now() / 1000 - 100;
+      for (const [i, key] of ['a', 'b', 'c'].entries()) {
+        await cache.put('pyright', [key], key.repeat(100 * (i + 1)));
+        const [file] = (await entries('pyright')).filter((f) => !known.has(f));
+        known.set(file!, key);
+        sizes[key] = (await stat(file!)).size;
+        await utimes(file!, when + i, when + i);
+      }
+      expect(await cache.get('pyright', ['a'], valid)).toBe('a'.repeat(100));
+      return { sizes, total: sizes.a! + sizes.b! + sizes.c! };
+    }
+    const known = new Map<string, string>();
+    const left = async () => (await entries('pyright')).map((f) => known.get(f)).sort();
+    beforeEach(() => known.clear());
+
+    it('keeps every entry when they hold exactly the cap or one byte less', async () => {
+      const { total } = await filled();
+      for (const cap of [total + 1, total]) {
+        const cache = new VerdictCache(root, '1.0.0', cap);
+        await cache.prune();
+        expect(cache.stats.pruned).toBe(0);
+        expect(await left()).toEqual(['a', 'b', 'c']);
+      }
+    });
+
+    it('removes the least recently used entry when they hold one byte more than the cap, and says so', async () => {
+      const { total } = await filled();
+      const cache = new VerdictCache(root, '1.0.0', total - 1);
+      await cache.prune();
+      expect(cache.stats.pruned).toBe(1);
+      // b was written before c and never read; a was written first but read last.
+      expect(await left()).toEqual(['a', 'c']);
+      expect(cacheLine(cache)).toContain('1 least recently used removed to stay within');
+    });
+
+    it('removes as many as it takes, oldest use first, and nothing that is not an entry', async () => {
+      const { sizes } = await filled();
+      await writeFile(join(root, '.concord', 'cache', 'notes.txt'), 'x'.repeat(10_000));
+      const cache = new VerdictCache(root, '1.0.0', sizes.a!);
+      await cache.prune();
+      expect(cache.stats.pruned).toBe(2);
+      expect(await left()).toEqual(['a']);
+      expect(await readFile(join(root, '.concord', 'cache', 'notes.txt'), 'utf8')).toHaveLength(10_000);
+    });
+
+    it('is read from CONCORD_CACHE_MAX_MB; a value that is no whole number of megabytes is refused', () => {
+      expect(cacheMaxBytes({})).toBe(DEFAULT_CACHE_MAX_MB * 1024 * 1024);
+      expect(cacheMaxBytes({ CONCORD_CACHE_MAX_MB: '' })).toBe(DEFAULT_CACHE_MAX_MB * 1024 * 1024);
+      expect(cacheMaxBytes({ CONCORD_CACHE_MAX_MB: '0' })).toBe(0);
+      expect(cacheMaxBytes({ CONCORD_CACHE_MAX_MB: '64' })).toBe(64 * 1024 * 1024);
+      for (const bad of ['-1', '1.5', '64MB', ' 64']) expect(() => cacheMaxBytes({ CONCORD_CACHE_MAX_MB: bad })).toThrow(/CONCORD_CACHE_MAX_MB=.* is not a whole number of megabytes/);
+    });
   });
 
   it('is turned off by CONCORD_NO_CACHE set to anything but empty or 0', () => {

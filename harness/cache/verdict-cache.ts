@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GuardedFolder } from '../guarded/folder.js';
 import { concordVersion } from '../results/write.js';
+import { UserError } from '../user-error.js';
 
 /** What a cached verdict judged: a compile or module run on one interpreter, a pyright check, or an SDK's token count. */
 export type CacheKind = 'compile' | 'import' | 'pyright' | 'tokens';
@@ -10,6 +12,10 @@ export type CacheKind = 'compile' | 'import' | 'pyright' | 'tokens';
 const FORMAT = 1;
 /** An entry larger than this is no entry concord wrote: it is ignored, never parsed. */
 const MAX_ENTRY_BYTES = 4 * 1024 * 1024;
+/** What the cache may hold on disk unless `CONCORD_CACHE_MAX_MB` says otherwise. */
+export const DEFAULT_CACHE_MAX_MB = 256;
+/** The file names concord gives entries; anything else under the cache folder is never counted nor removed. */
+const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
 
 /** What one run did with the cache. `rejected`: entries found unreadable or not matching their key (ignored). */
 export interface CacheStats {
@@ -19,6 +25,8 @@ export interface CacheStats {
   rejected: number;
   /** Entries that could not be written (a link or a folder in the way, a full disk): the run goes on without them. */
   unwritable: number;
+  /** Entries removed at the end of the run to keep the cache within its size cap (the least recently used first). */
+  pruned: number;
 }
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -33,12 +41,14 @@ export const sha256 = (text: string): string => createHash('sha256').update(text
  */
 export class VerdictCache {
   readonly folder: GuardedFolder;
-  readonly stats: CacheStats = { hits: 0, misses: 0, stored: 0, rejected: 0, unwritable: 0 };
+  readonly stats: CacheStats = { hits: 0, misses: 0, stored: 0, rejected: 0, unwritable: 0, pruned: 0 };
   readonly #version: string;
 
+  /** @param maxBytes what `prune` keeps the cache folder's entries within */
   constructor(
     readonly root: string,
     version: string = concordVersion(),
+    readonly maxBytes: number = DEFAULT_CACHE_MAX_MB * 1024 * 1024,
   ) {
     this.folder = new GuardedFolder(join(root, '.concord', 'cache'), '.concord/cache');
     this.#version = version;
@@ -53,7 +63,8 @@ export class VerdictCache {
   async get<T>(kind: CacheKind, parts: readonly string[], valid: (value: unknown) => value is T): Promise<T | undefined> {
     let bytes: Buffer | undefined;
     try {
-      bytes = await this.folder.read(this.#file(kind, parts));
+      // A read marks the entry as used now: pruning removes the least recently used first.
+      bytes = await this.folder.read(this.#file(kind, parts), { touch: true });
     } catch {
       // A link, a folder or an unreadable file where an entry belongs: not trusted, not followed.
       this.stats.rejected++;
@@ -98,6 +109,44 @@ export class VerdictCache {
       this.stats.unwritable++;
     }
   }
+
+  /**
+   * Keeps the entries within `maxBytes`: when they hold more, the least recently used (read or written) go
+   * first until the rest fit. Only files named as concord names entries are counted or removed; a folder
+   * that cannot be listed or an entry that cannot be removed is left as it is (the next run tries again).
+   */
+  async prune(): Promise<void> {
+    const entries: Array<{ rel: string; size: number; used: number }> = [];
+    try {
+      for (const kind of await this.folder.list('')) {
+        if (!kind.isDirectory()) continue;
+        for (const shard of await this.folder.list(kind.name)) {
+          if (!shard.isDirectory() || !/^[0-9a-f]{2}$/.test(shard.name)) continue;
+          for (const file of await this.folder.list(`${kind.name}/${shard.name}`)) {
+            if (!file.isFile() || !ENTRY_NAME.test(file.name) || !file.name.startsWith(shard.name)) continue;
+            const rel = `${kind.name}/${shard.name}/${file.name}`;
+            const stats = await lstat(this.folder.path(rel));
+            entries.push({ rel, size: stats.size, used: stats.mtimeMs });
+          }
+        }
+      }
+    } catch {
+      return;
+    }
+    let total = entries.reduce((sum, e) => sum + e.size, 0);
+    if (total <= this.maxBytes) return;
+    entries.sort((a, b) => a.used - b.used || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    for (const entry of entries) {
+      if (total <= this.maxBytes) break;
+      try {
+        await this.folder.remove(entry.rel);
+        total -= entry.size;
+        this.stats.pruned++;
+      } catch {
+        // Not removable here (a read-only cache): kept, and counted as still there.
+      }
+    }
+  }
 }
 
 let current: VerdictCache | undefined;
@@ -108,9 +157,22 @@ export function cacheDisabledByEnvironment(env: NodeJS.ProcessEnv = process.env)
   return value !== undefined && value !== '' && value !== '0';
 }
 
+/**
+ * The size cap of the cache in bytes: `CONCORD_CACHE_MAX_MB` (a whole number of megabytes, 0 keeping
+ * nothing past the run) or DEFAULT_CACHE_MAX_MB. Any other value is bad input: a UserError naming it.
+ */
+export function cacheMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const value = env.CONCORD_CACHE_MAX_MB;
+  if (value === undefined || value === '') return DEFAULT_CACHE_MAX_MB * 1024 * 1024;
+  if (!/^[0-9]{1,7}$/.test(value)) {
+    throw new UserError(`CONCORD_CACHE_MAX_MB=${JSON.stringify(value)} is not a whole number of megabytes`, { hint: `set it to a number such as ${DEFAULT_CACHE_MAX_MB}, or unset it for the default (${DEFAULT_CACHE_MAX_MB} MB)` });
+  }
+  return Number(value) * 1024 * 1024;
+}
+
 /** Starts the run's cache under `<root>/.concord/cache/`, or none (`undefined`): every verdict is then computed. */
 export function useVerdictCache(root: string | undefined): VerdictCache | undefined {
-  current = root === undefined ? undefined : new VerdictCache(root);
+  current = root === undefined ? undefined : new VerdictCache(root, concordVersion(), cacheMaxBytes());
   return current;
 }
 
@@ -121,7 +183,11 @@ export function verdictCache(): VerdictCache | undefined {
 
 /** `verdict cache: 40 reused, 12 computed (.concord/cache)`, with what was ignored or not written. */
 export function cacheLine(cache: VerdictCache): string {
-  const { hits, misses, rejected, unwritable } = cache.stats;
-  const extra = [rejected > 0 ? `${rejected} unreadable or mismatched entr${rejected === 1 ? 'y' : 'ies'} ignored` : '', unwritable > 0 ? `${unwritable} could not be written` : ''].filter(Boolean);
+  const { hits, misses, rejected, unwritable, pruned } = cache.stats;
+  const extra = [
+    rejected > 0 ? `${rejected} unreadable or mismatched entr${rejected === 1 ? 'y' : 'ies'} ignored` : '',
+    unwritable > 0 ? `${unwritable} could not be written` : '',
+    pruned > 0 ? `${pruned} least recently used removed to stay within ${cache.maxBytes / (1024 * 1024)} MB` : '',
+  ].filter(Boolean);
   return `verdict cache: ${hits} reused, ${misses} computed (.concord/cache${extra.length > 0 ? `; ${extra.join(', ')}` : ''})`;
 }

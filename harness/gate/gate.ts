@@ -158,7 +158,10 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     steps = await runSteps(pairs, new Set(skipped.keys()), floor, sharedInventory, session);
     steps.findings.push(...sdkBudgetFindings(sdkCost(results), options.sdkBudget));
     out(stepsLine(steps, color));
-    if (cache) out(cacheLine(cache));
+    if (cache) {
+      await cache.prune();
+      out(cacheLine(cache));
+    }
     // The report reads the inventory's interpreters, so it is written before the inventory is disposed.
     const ran = new Set(results.map((r) => `${r.scenario}/${r.runtime}`));
     const matrix = stubValidity.matrix().filter((c) => ran.has(`${c.scenario}/${c.runtime}`));

@@ -78,8 +78,11 @@ export class GuardedFolder {
     await rm(target, { recursive: stats.isDirectory(), force: true });
   }
 
-  /** The bytes of the regular file `rel`, or undefined when absent; never read through a link. */
-  async read(rel: string): Promise<Buffer | undefined> {
+  /**
+   * The bytes of the regular file `rel`, or undefined when absent; never read through a link. With `touch`,
+   * the file's times are set to now through the open file (a cache marks what it used).
+   */
+  async read(rel: string, { touch = false }: { touch?: boolean } = {}): Promise<Buffer | undefined> {
     const segments = relativeSegments(rel, this.dir);
     const parent = await this.folderOf(segments, false);
     if (parent === undefined) return undefined;
@@ -96,7 +99,13 @@ export class GuardedFolder {
     try {
       const stats = await handle.stat();
       if (!stats.isFile()) throw new GuardError(target, `is ${kind(stats)}, not a regular file`, 'remove it; concord keeps a file there');
-      return await handle.readFile();
+      const bytes = await handle.readFile();
+      if (touch) {
+        const now = new Date();
+        // A file the user may read but not change (a cache restored read-only) is read all the same.
+        await handle.utimes(now, now).catch(() => {});
+      }
+      return bytes;
     } finally {
       await handle.close();
     }

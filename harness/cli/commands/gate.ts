@@ -16,7 +16,7 @@ import { endpointOptions, type EndpointFlags } from '../../model/endpoint-config
 import { UserError } from '../../user-error.js';
 import type { EndpointOptions } from '../../model/openai.js';
 import { modelOptions } from '../model-options.js';
-import { cacheDisabledByEnvironment } from '../../cache/verdict-cache.js';
+import { cacheDisabledByEnvironment, cacheMaxBytes } from '../../cache/verdict-cache.js';
 
 interface GateFlags extends EndpointFlags {
   scenario?: string[];
@@ -103,6 +103,8 @@ export function registerGate(program: Command): void {
       try {
         // Checked before any scenario runs: a bad target would otherwise fail only after the whole run.
         const junit = flags.reporter === 'junit' ? await junitTarget(root, flags.junitFile) : undefined;
+        const cache = flags.cache && !cacheDisabledByEnvironment();
+        if (cache) cacheMaxBytes();
         const result = await runGate({
           root,
           ...(project.config.timeoutMs !== undefined ? { defaultTimeoutMs: project.config.timeoutMs } : {}),
@@ -115,7 +117,7 @@ export function registerGate(program: Command): void {
           update,
           jobs: flags.jobs ?? availableParallelism(),
           ci,
-          cache: flags.cache && !cacheDisabledByEnvironment(),
+          cache,
           color: colorWanted(),
           out: (line) => {
             if (line !== '') lastLine = line;
