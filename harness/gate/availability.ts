@@ -1,4 +1,4 @@
-import { RUNTIMES, type RuntimeName } from '../assembly/runtimes.js';
+import { RUNTIMES, unavailableRuntimes, type RuntimeName } from '../assembly/runtimes.js';
 import { snapshotFolders } from '../snapshot/store.js';
 import type { Pair } from './select.js';
 
@@ -27,6 +27,7 @@ export async function runtimesNotRun(options: AvailabilityOptions): Promise<Map<
   const wanted = [...new Set(pairs.map((p) => p.runtime))];
   const committed = new Set(await snapshotFolders(options.snapshotsDir));
   const unchecked = (runtime: RuntimeName) => pairs.filter((p) => p.runtime === runtime && committed.has(`${p.scenario.name}/${runtime}`)).length;
+  const unavailable = await unavailableRuntimes(wanted.filter((runtime) => !skip.includes(runtime)));
   const notRun = new Map<RuntimeName, NotRun>();
   for (const runtime of wanted) {
     const snapshots = unchecked(runtime);
@@ -37,7 +38,7 @@ export async function runtimesNotRun(options: AvailabilityOptions): Promise<Map<
       out(reason);
       continue;
     }
-    const why = await RUNTIMES[runtime].unavailable?.();
+    const why = unavailable.get(runtime);
     if (why === undefined) {
       const note = RUNTIMES[runtime].availableNote;
       if (note !== undefined) out(`${runtime}: ${note}`);

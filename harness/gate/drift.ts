@@ -1,18 +1,17 @@
-import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { Language } from '../../runtimes/seam/types.js';
-import { runtimeTarget, unavailableRuntimes } from '../assembly/runtimes.js';
+import { unavailableRuntimes } from '../assembly/runtimes.js';
 import { keyExposure } from '../model/key-exposure.js';
 import { LiveModel } from '../model/live.js';
 import { Session } from '../session.js';
 import { describeEndpoint, type EndpointOptions } from '../model/openai.js';
-import { loadScenarios } from '../scenario/discover.js';
 import { scenarioForLanguage, stepData } from '../scenario/recording.js';
 import type { RuntimeName, Scenario, ScriptStep } from '../scenario/types.js';
 import { renderDiff, textDiff } from '../text/diff.js';
 import { COLOR, paint } from '../text/paint.js';
 import { runOne } from './run-one.js';
-import { selectPairs, type Selection } from './select.js';
+import type { Pair, Selection } from './select.js';
+import { drivePairs, loadPairs, type ReadyPair } from '../pairs/drive.js';
 import { UserError } from '../user-error.js';
 
 export interface DriftOptions {
@@ -48,26 +47,22 @@ export interface DriftResult {
  */
 export async function runDrift(options: DriftOptions): Promise<DriftResult[]> {
   const { out, color } = options;
-  const scenarios = await loadScenarios(options.scenariosDir ?? join(options.root, 'scenarios'));
-  const pairs = selectPairs(scenarios, options.selection);
+  const { pairs } = await loadPairs(options.root, options.selection, options.scenariosDir);
   const exposure = options.allowKeyExposure ? undefined : keyExposure(pairs.map((p) => p.runtime), options.endpoint.apiKey !== undefined);
   if (exposure) throw new DriftRefused(exposure);
   const unavailable = await unavailableRuntimes(new Set(pairs.map((p) => p.runtime)));
   out(`drift watch: live answers from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}; snapshots are not read or written`);
-  const results: DriftResult[] = [];
-  const session = new Session();
-  try {
-    for (const { scenario, runtime } of pairs) {
-      const reason = unavailable.get(runtime);
-      const result =
-        reason !== undefined
-          ? { scenario: scenario.name, runtime, status: 'skipped' as const, reason: `${runtime} skipped: ${reason}` }
-          : await watchOne(scenario, runtime, options, session);
-      results.push(result);
-      out(driftLine(result, color));
-    }
-  } finally {
-    await session.dispose();
+  let results: DriftResult[];
+  {
+    await using session = new Session();
+    results = await drivePairs({
+      session,
+      pairs,
+      defaultTimeoutMs: options.defaultTimeoutMs,
+      notRun: { runtimes: unavailable, result: ({ scenario, runtime }, reason): DriftResult => ({ scenario: scenario.name, runtime, status: 'skipped', reason: `${runtime} skipped: ${reason}` }) },
+      run: (ready) => watchOne(ready, options, session),
+      settled: (result) => out(driftLine(result, color)),
+    });
   }
   const count = (s: DriftStatus) => results.filter((r) => r.status === s).length;
   out('');
@@ -75,12 +70,8 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult[]> {
   return results;
 }
 
-async function watchOne(scenario: Scenario, runtime: RuntimeName, options: DriftOptions, session: Session): Promise<DriftResult> {
-  const base = { scenario: scenario.name, runtime };
-  if (options.defaultTimeoutMs !== undefined && !('timeoutMs' in scenario.runtimeConfig)) {
-    scenario = { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs: options.defaultTimeoutMs } };
-  }
-  const target = runtimeTarget(runtime, scenario.runtimeConfig, session);
+async function watchOne({ scenario, target }: ReadyPair<Pair>, options: DriftOptions, session: Session): Promise<DriftResult> {
+  const base = { scenario: scenario.name, runtime: target.name };
   let expected: Scenario;
   try {
     expected = scenarioForLanguage(scenario, target.language);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
-import { runtimeTarget, type RuntimeName } from '../assembly/runtimes.js';
+import type { RuntimeName, RuntimeTarget } from '../assembly/runtimes.js';
 import { CHECKS } from '../checks/index.js';
 import { stubValidity } from '../checks/stub-validity.js';
 import type { Finding } from '../checks/types.js';
@@ -9,7 +9,6 @@ import { cacheLine, useVerdictCache } from '../cache/verdict-cache.js';
 import type { ReportInput } from '../report/markdown.js';
 import { GuardedFolder } from '../guarded/folder.js';
 import { concordFolder, writeReport } from '../report/write.js';
-import { loadScenarios } from '../scenario/discover.js';
 import { importPlugins } from '../assembly/plugin-import.js';
 import { scenarioForLanguage } from '../scenario/recording.js';
 import type { Scenario } from '../scenario/types.js';
@@ -21,7 +20,6 @@ import type { CoverageLevel, SdkBudget } from '../project/config.js';
 import { decide, writesEverything, type UpdateMode } from '../snapshot/decide.js';
 import type { Redaction } from '../snapshot/redactions.js';
 import { progressLine, stepsLine, type PairResult } from './report.js';
-import { inOrder } from './concurrent.js';
 import { runtimesNotRun } from './availability.js';
 import { gateVerdict, printSummary } from './summary.js';
 import { runOne } from './run-one.js';
@@ -30,6 +28,7 @@ import { pairTools, toolCoverage, type ToolCoverage } from './coverage.js';
 import { firstDifference, instabilityHint, unstableReason } from './stability.js';
 import { runSteps, type RunSteps } from './run-steps.js';
 import { inSelection, selectPairs, type Selection } from './select.js';
+import { drivePairs, loadPairs } from '../pairs/drive.js';
 
 export type Proposal = PendingChange & { proposed?: string };
 
@@ -100,8 +99,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
 
   // Folders concord writes into must be real folders before anything runs: a link or a file there is bad input.
   for (const folder of [snapshotFolder(snapshotsDir), concordFolder(options.reportRoot ?? options.root), new GuardedFolder(pendingRoot, '.concord/pending')]) await folder.check();
-  const scenarios = await loadScenarios(scenariosDir, options.root);
-  const pairs = selectPairs(scenarios, options.selection);
+  const { scenarios, pairs } = await loadPairs(options.root, options.selection, scenariosDir);
   // A plugin that cannot be imported is the user's input to fix: one error at its place, before any pair runs.
   await importPlugins([...new Set(pairs.map((p) => p.scenario))]);
   const { shard } = options.selection;
@@ -135,23 +133,29 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     // Pairs run side by side on the shared runtimes. Each pair's proposals join the run's as it finishes, so a
     // failure keeps them; once all are done they are put in pair order, so the output and every file written
     // are the same as a serial run's.
-    const finished = await inOrder(
+    const finished = await drivePairs({
+      session,
       pairs,
-      options.jobs ?? 1,
-      async ({ scenario, runtime }) => {
-        const notRun = skipped.get(runtime);
+      jobs: options.jobs ?? 1,
+      defaultTimeoutMs: options.defaultTimeoutMs,
+      notRun: {
+        runtimes: skipped,
+        result: ({ scenario, runtime }, notRun): { result: PairResult; own: Proposal[] } => ({
+          result: { scenario: scenario.name, runtime, status: notRun.status, times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: notRun.reason },
+          own: [],
+        }),
+      },
+      run: async ({ scenario, target }) => {
         const own: Proposal[] = [];
-        const result: PairResult = notRun
-          ? { scenario: scenario.name, runtime, status: notRun.status, times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: notRun.reason }
-          : await runPair(withDefaults(scenario, options), runtime, session, snapshotsDir, options.root, { update, ci }, own, floor, options.redactions ?? []).catch((error: unknown) => {
-              proposals.push(...own);
-              return keepingProposals(error);
-            });
+        const result = await runPair(scenario, target, snapshotsDir, options.root, { update, ci }, own, floor, options.redactions ?? []).catch((error: unknown) => {
+          proposals.push(...own);
+          return keepingProposals(error);
+        });
         proposals.push(...own);
         return { result, own };
       },
-      ({ result }) => out(progressLine(result, color)),
-    );
+      settled: ({ result }) => out(progressLine(result, color)),
+    });
     results.push(...finished.map((f) => f.result));
     proposals.splice(0, proposals.length, ...finished.flatMap((f) => f.own));
     // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
@@ -203,8 +207,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
 
 async function runPair(
   scenario: Scenario,
-  runtime: RuntimeName,
-  session: Session,
+  target: RuntimeTarget,
   snapshotsDir: string,
   root: string,
   { update, ci }: { update: UpdateMode; ci: boolean },
@@ -212,7 +215,7 @@ async function runPair(
   floor: PythonVersion,
   redactions: readonly Redaction[],
 ): Promise<PairResult> {
-  const target = runtimeTarget(runtime, scenario.runtimeConfig, session);
+  const runtime = target.name;
   const base = { scenario: scenario.name, runtime } as const;
   let one;
   try {
@@ -288,12 +291,6 @@ async function sdkSize(snapshotsDir: string, folder: string, language: keyof typ
   const committed =
     verdict?.status === 'same' ? current : verdict?.status === 'changed' ? (await snapshotFolder(snapshotsDir).read(verdict.path))?.toString('utf8') : undefined;
   return measureSdk(language, current, committed);
-}
-
-/** The scenario with the project's defaults filled in where it sets nothing itself. */
-function withDefaults(scenario: Scenario, options: GateOptions): Scenario {
-  if (options.defaultTimeoutMs === undefined || 'timeoutMs' in scenario.runtimeConfig) return scenario;
-  return { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs: options.defaultTimeoutMs } };
 }
 
 /** Snapshot folders in the selection that no scenario × declared runtime produces. */

@@ -13,7 +13,8 @@ import type { Project } from '../project/root.js';
 import { loadScenarios } from '../scenario/discover.js';
 import { isUserTurnOnly } from '../scenario/load.js';
 import { parseRecording, recordingPath, renderRecording, type Recording } from '../scenario/recording.js';
-import { RUNTIME_NAMES, runtimeLanguage, runtimeTarget, unavailableRuntimes, type RuntimeName } from '../assembly/runtimes.js';
+import { RUNTIME_NAMES, runtimeLanguage, unavailableRuntimes, type RuntimeName } from '../assembly/runtimes.js';
+import { drivePairs, type ReadyPair } from '../pairs/drive.js';
 import type { Scenario, ScriptStep } from '../scenario/types.js';
 import { writeFileAtomic } from '../snapshot/atomic.js';
 import { UserError } from '../user-error.js';
@@ -75,18 +76,23 @@ export async function record(options: RecordOptions): Promise<void> {
   }
 
   out(`recording from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}`);
-  const recorded: Array<Job & { recording: Recording }> = [];
-  const session = new Session();
-  try {
-    for (const job of jobs) {
-      const started = performance.now();
-      const recording = await recordOne(job, options, session);
-      recorded.push({ ...job, recording });
-      const calls = recording.script.filter((s) => s.kind === 'assistant').length;
-      out(`✓ ${job.scenario.name} × ${job.runtime} (${job.language}): ${calls} run_code call(s) and a final answer, ${Math.round(performance.now() - started)} ms`);
-    }
-  } finally {
-    await session.dispose();
+  let recorded: Array<Job & { recording: Recording; ms: number }>;
+  {
+    await using session = new Session();
+    recorded = await drivePairs({
+      session,
+      pairs: jobs,
+      defaultTimeoutMs: options.defaultTimeoutMs,
+      run: async (ready) => {
+        const started = performance.now();
+        const recording = await recordOne(ready, options, session);
+        return { ...ready.pair, recording, ms: performance.now() - started };
+      },
+      settled: ({ scenario, runtime, language, recording, ms }) => {
+        const calls = recording.script.filter((s) => s.kind === 'assistant').length;
+        out(`✓ ${scenario.name} × ${runtime} (${language}): ${calls} run_code call(s) and a final answer, ${Math.round(ms)} ms`);
+      },
+    });
   }
 
   const texts = recorded.map(({ scenario, language, recording }) => ({ file: recordingPath(scenario.file, language), ...withoutSecrets(scenario, language, recording) }));
@@ -186,16 +192,12 @@ async function describeRecording(file: string, language: Language): Promise<stri
   }
 }
 
-async function recordOne(job: Job, options: RecordOptions, session: Session): Promise<Recording> {
+async function recordOne({ pair: job, scenario, target }: ReadyPair<Job>, options: RecordOptions, session: Session): Promise<Recording> {
   const live = new LiveModel(options.endpoint, job.language);
   const handle = session.registerLiveModel(live);
   const where = `${job.scenario.name} × ${job.runtime}`;
-  let scenario = job.scenario;
-  if (options.defaultTimeoutMs !== undefined && !('timeoutMs' in scenario.runtimeConfig)) {
-    scenario = { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs: options.defaultTimeoutMs } };
-  }
   try {
-    const { record: run } = await runOne(scenario, runtimeTarget(job.runtime, scenario.runtimeConfig, session), { live: handle.token });
+    const { record: run } = await runOne(scenario, target, { live: handle.token });
     const failure = live.failure ?? run.failure;
     if (failure !== undefined || !live.finished) throw new RecordError(`${where}: ${firstLine(failure ?? 'the conversation ended without a final answer')}; nothing was written`, 1);
     return { model: options.endpoint.model, runtime: job.runtime, script: live.steps.map((step, i): ScriptStep => ({ ...step, line: i + 1 })) };

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { runtimeTarget, type RuntimeName, type RuntimeTarget } from '../assembly/runtimes.js';
+import { inOrder } from '../gate/concurrent.js';
+import { selectPairs, type Pair, type Selection } from '../gate/select.js';
+import { loadScenarios } from '../scenario/discover.js';
+import type { Scenario } from '../scenario/types.js';
+import type { Session } from '../session.js';
+
+/** A command's scenarios, each parsed once, and the scenario × runtime pairs of its selection. */
+export async function loadPairs(root: string, selection: Selection, scenariosDir = join(root, 'scenarios')): Promise<{ scenarios: Scenario[]; pairs: Pair[] }> {
+  const scenarios = await loadScenarios(scenariosDir, root);
+  return { scenarios, pairs: selectPairs(scenarios, selection) };
+}
+
+/** A pair about to run: its scenario with the project's defaults filled in, its runtime borrowed from the session's pool. */
+export interface ReadyPair<P extends Pair> {
+  pair: P;
+  scenario: Scenario;
+  target: RuntimeTarget;
+}
+
+export interface DriveOptions<P extends Pair, R, W> {
+  /** Owns the runtimes the pairs borrow; the command that created it disposes it once. */
+  session: Session;
+  pairs: readonly P[];
+  /** Runs one pair whose runtime runs here. */
+  run(ready: ReadyPair<P>): Promise<R>;
+  /** Runtimes that do not run, each with why: their pairs are not booted, `result` says what they become. */
+  notRun?: { runtimes: ReadonlyMap<RuntimeName, W>; result(pair: P, why: W): R };
+  /** The runtime's time budget for scenarios that set none (`timeoutMs` of `concord.config.yml`). */
+  defaultTimeoutMs?: number | undefined;
+  /** Pairs run at the same time (default 1); results come back in pair order whatever finishes first. */
+  jobs?: number;
+  /** Called with each result in pair order, as soon as every earlier pair has finished. */
+  settled?(result: R): void;
+}
+
+/**
+ * Runs every pair of a command (the gate, a drift watch, a recording): a pair of a runtime that does not run
+ * here becomes what `notRun` says; every other gets the project's defaults and its runtime from the session,
+ * and is handed to `run`.
+ */
+export function drivePairs<P extends Pair, R, W = string>(options: DriveOptions<P, R, W>): Promise<R[]> {
+  const { session, notRun, defaultTimeoutMs } = options;
+  return inOrder(
+    options.pairs,
+    options.jobs ?? 1,
+    async (pair) => {
+      const why = notRun?.runtimes.get(pair.runtime);
+      if (notRun && why !== undefined) return notRun.result(pair, why);
+      const scenario = withDefaultTimeout(pair.scenario, defaultTimeoutMs);
+      return options.run({ pair, scenario, target: runtimeTarget(pair.runtime, scenario.runtimeConfig, session) });
+    },
+    (result) => options.settled?.(result),
+  );
+}
+
+/** The scenario with the project's `timeoutMs` where it sets none itself. */
+function withDefaultTimeout(scenario: Scenario, timeoutMs: number | undefined): Scenario {
+  if (timeoutMs === undefined || 'timeoutMs' in scenario.runtimeConfig) return scenario;
+  return { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs } };
+}
