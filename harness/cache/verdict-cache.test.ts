@@ -10,6 +10,7 @@ import { cacheDisabledByEnvironment, cacheLine, cacheMaxBytes, DEFAULT_CACHE_MAX
 const found = findInterpreters()[0];
 const GOOD = 'from typing import TypedDict\nclass A(TypedDict):\n    x: int\n';
 const BAD = 'x = 1\nraise ValueError("planted")\n';
+const BROKEN = 'def f(:\n    pass\n';
 
 /** A real local CPython that counts the batches it is sent. */
 function counted(): { interpreter: PythonInterpreter; batches: string[][] } {
@@ -23,7 +24,7 @@ function counted(): { interpreter: PythonInterpreter; batches: string[][] } {
     unicode: real.unicode,
     identity: () => real.identity(),
     compile: (sources) => (batches.push([...sources]), real.compile(sources)),
-    importModules: (sources) => (batches.push([...sources]), real.importModules(sources)),
+    verify: (sources) => (batches.push([...sources]), real.verify(sources)),
     dispose: () => real.dispose(),
   };
   return { interpreter, batches };
@@ -50,43 +51,66 @@ describe.skipIf(found === undefined)('the verdict cache under the stub matrix', 
   it('sends one source once per interpreter within a run, however many ask at once', async () => {
     const { interpreter, batches } = counted();
     const inventory = new InterpreterInventory([interpreter]);
-    const answers = await Promise.all([inventory.importEverywhere([GOOD]), inventory.importEverywhere([GOOD, GOOD]), inventory.importEverywhere([GOOD])]);
+    const answers = await Promise.all([inventory.verifyEverywhere([GOOD]), inventory.verifyEverywhere([GOOD, GOOD]), inventory.verifyEverywhere([GOOD])]);
     expect(batches).toEqual([[GOOD]]);
-    expect(answers.flatMap((a) => a.flatMap((x) => ('report' in x ? x.report.results : [])))).toEqual([{ ok: true }, { ok: true }, { ok: true }, { ok: true }]);
+    expect(answers.flatMap((a) => a.flatMap((x) => ('report' in x ? x.report.imports : [])))).toEqual([{ ok: true }, { ok: true }, { ok: true }, { ok: true }]);
+    // The round trip that executed the source compiled it too.
+    expect((await inventory.compileOn(interpreter, [GOOD])).results).toEqual([{ ok: true }]);
+    expect(batches).toEqual([[GOOD]]);
+  });
+
+  it('gives both verdicts from one round trip, and executes nothing that does not compile', async () => {
+    const cache = useVerdictCache(root)!;
+    const { interpreter, batches } = counted();
+    const report = await new InterpreterInventory([interpreter]).verifyOn(interpreter, [GOOD, BROKEN, BAD]);
+    expect(batches).toEqual([[GOOD, BROKEN, BAD]]);
+    expect(report.results.map((r) => r.ok)).toEqual([true, false, true]);
+    expect(report.imports[0]).toEqual({ ok: true });
+    expect(report.imports[1]).toBeNull();
+    expect(report.imports[2]).toMatchObject({ ok: false, name: 'ValueError', line: 2 });
+    expect(cache.stats).toMatchObject({ stored: 5 });
+    expect((await entries('compile')).length).toBe(3);
+    expect((await entries('import')).length).toBe(2);
+    // A source that does not compile is answered from its compile entry alone.
+    const again = useVerdictCache(root)!;
+    const b = counted();
+    expect(await new InterpreterInventory([b.interpreter]).verifyOn(b.interpreter, [BROKEN])).toMatchObject({ imports: [null] });
+    expect(b.batches).toEqual([]);
+    expect(again.stats).toMatchObject({ hits: 1, misses: 0 });
   });
 
   it('reuses a verdict of an earlier run without starting the interpreter, and misses for a changed source', async () => {
     const first = useVerdictCache(root)!;
     const a = counted();
-    const before = await new InterpreterInventory([a.interpreter]).importOn(a.interpreter, [GOOD, BAD]);
+    const before = await new InterpreterInventory([a.interpreter]).verifyOn(a.interpreter, [GOOD, BAD]);
     expect(a.batches).toEqual([[GOOD, BAD]]);
-    expect(first.stats).toMatchObject({ hits: 0, misses: 2, stored: 2 });
-    expect(before.results.map((r) => r.ok)).toEqual([true, false]);
+    expect(first.stats).toMatchObject({ hits: 0, misses: 2, stored: 4 });
+    expect(before.imports.map((r) => r?.ok)).toEqual([true, false]);
 
     const second = useVerdictCache(root)!;
     const b = counted();
-    const again = await new InterpreterInventory([b.interpreter]).importOn(b.interpreter, [GOOD, BAD]);
+    const again = await new InterpreterInventory([b.interpreter]).verifyOn(b.interpreter, [GOOD, BAD]);
     expect(b.batches).toEqual([]);
     expect(again).toEqual(before);
-    expect(second.stats).toMatchObject({ hits: 2, misses: 0 });
-    expect(cacheLine(second)).toBe('verdict cache: 2 reused, 0 computed (.concord/cache)');
+    expect(second.stats).toMatchObject({ hits: 4, misses: 0 });
+    expect(cacheLine(second)).toBe('verdict cache: 4 reused, 0 computed (.concord/cache)');
 
     const changed = `${GOOD}y = 2\n`;
     const third = useVerdictCache(root)!;
     const c = counted();
-    await new InterpreterInventory([c.interpreter]).importOn(c.interpreter, [GOOD, changed]);
+    await new InterpreterInventory([c.interpreter]).verifyOn(c.interpreter, [GOOD, changed]);
     expect(c.batches).toEqual([[changed]]);
-    expect(third.stats).toMatchObject({ hits: 1, misses: 1, stored: 1 });
-    // Compiling is another verdict than executing: it misses too.
+    expect(third.stats).toMatchObject({ hits: 2, misses: 1, stored: 2 });
+    // The compile verdict stored by the round trip serves a later compile.
     const d = counted();
     await new InterpreterInventory([d.interpreter]).compileOn(d.interpreter, [GOOD]);
-    expect(d.batches).toEqual([[GOOD]]);
+    expect(d.batches).toEqual([]);
   });
 
   it('ignores a corrupted entry, and a forged one claiming a pass for a failing module, and rewrites both', async () => {
     useVerdictCache(root);
     const a = counted();
-    await new InterpreterInventory([a.interpreter]).importOn(a.interpreter, [BAD]);
+    await new InterpreterInventory([a.interpreter]).verifyOn(a.interpreter, [BAD]);
     const [file] = await entries('import');
     const stored = JSON.parse(await readFile(file!, 'utf8')) as { parts: string[]; value: { outcome: unknown } };
     expect(stored.value.outcome).toMatchObject({ ok: false, name: 'ValueError', line: 2 });
@@ -101,10 +125,11 @@ describe.skipIf(found === undefined)('the verdict cache under the stub matrix', 
       await writeFile(file!, forged);
       const cache = useVerdictCache(root)!;
       const b = counted();
-      const report = await new InterpreterInventory([b.interpreter]).importOn(b.interpreter, [BAD]);
+      const report = await new InterpreterInventory([b.interpreter]).verifyOn(b.interpreter, [BAD]);
       expect(b.batches).toEqual([[BAD]]);
-      expect(report.results[0]).toMatchObject({ ok: false, name: 'ValueError' });
-      expect(cache.stats).toMatchObject({ hits: 0, rejected: 1, stored: 1 });
+      expect(report.imports[0]).toMatchObject({ ok: false, name: 'ValueError' });
+      // The compile entry is sound and read; the module entry is not, so the round trip runs again.
+      expect(cache.stats).toMatchObject({ hits: 1, rejected: 1, stored: 2 });
       expect(cacheLine(cache)).toContain('1 unreadable or mismatched entry ignored');
       expect(JSON.parse(await readFile(file!, 'utf8'))).toEqual(stored);
     }
@@ -113,7 +138,7 @@ describe.skipIf(found === undefined)('the verdict cache under the stub matrix', 
   it('never follows a link where an entry belongs', async () => {
     useVerdictCache(root);
     const a = counted();
-    await new InterpreterInventory([a.interpreter]).importOn(a.interpreter, [GOOD]);
+    await new InterpreterInventory([a.interpreter]).verifyOn(a.interpreter, [GOOD]);
     const [file] = await entries('import');
     const outside = join(root, 'outside.json');
     await writeFile(outside, await readFile(file!));
@@ -121,15 +146,15 @@ describe.skipIf(found === undefined)('the verdict cache under the stub matrix', 
     await symlink(outside, file!);
     const cache = useVerdictCache(root)!;
     const b = counted();
-    await new InterpreterInventory([b.interpreter]).importOn(b.interpreter, [GOOD]);
+    await new InterpreterInventory([b.interpreter]).verifyOn(b.interpreter, [GOOD]);
     expect(b.batches).toEqual([[GOOD]]);
-    expect(cache.stats).toMatchObject({ hits: 0, rejected: 1, unwritable: 1 });
+    expect(cache.stats).toMatchObject({ hits: 1, rejected: 1, unwritable: 1 });
   });
 
   it('reads and writes nothing when the run has no cache', async () => {
     useVerdictCache(undefined);
     const a = counted();
-    await new InterpreterInventory([a.interpreter]).importOn(a.interpreter, [GOOD]);
+    await new InterpreterInventory([a.interpreter]).verifyOn(a.interpreter, [GOOD]);
     expect(await readdir(root)).toEqual([]);
   });
 });

@@ -46,7 +46,7 @@ export interface StubValidityCheck extends Check {
 
 /**
  * Compiles the Python `tools:sdk` block of each scenario × python runtime on every interpreter available,
- * and executes it there as a module (one batch per interpreter, all interpreters at once): stubs a model
+ * and executes it there as a module (one round trip per interpreter for both, all interpreters at once): stubs a model
  * imitates must not only parse on the floor but run there (`from typing import NotRequired` or `int | str`
  * in a class body compile on 3.9 and raise when executed). A rejection or a failed import at or above the
  * floor fails; below it is a note. An interpreter that cannot run at all fails too (at or above the floor):
@@ -70,8 +70,9 @@ export function stubValidityCheck(options: StubValidityOptions = {}): StubValidi
     if (!inventory.interpreters.some((i) => compareVersions(i.version, floor) >= 0)) {
       add('error', `no Python interpreter at or above the floor ${floor} is available to compile ${STUBS} (${inventory.absent.join('; ') || 'none found'})`);
     }
-    const [compiled, imported] = await Promise.all([inventory.compileEverywhere([sdk]), inventory.importEverywhere([sdk])]);
-    compiled.forEach((answer, i) => {
+    // One round trip per interpreter: each compiles the block and, where it compiled, executes it as a module.
+    const answers = await inventory.verifyEverywhere([sdk]);
+    for (const answer of answers) {
       const { interpreter } = answer;
       const belowFloor = compareVersions(interpreter.version, floor) < 0;
       const base = { scenario: scenario.name, runtime: runtime.name, interpreter: interpreter.label, version: interpreter.version, belowFloor };
@@ -80,32 +81,32 @@ export function stubValidityCheck(options: StubValidityOptions = {}): StubValidi
       if ('error' in answer) {
         row.push({ ...base, outcome: 'unavailable', error: answer.error });
         add(severity, `${interpreter.label} (${interpreter.detail}) could not compile ${STUBS}${floorText}: ${answer.error}`);
-        return;
+        continue;
       }
-      const { python, unicode, results } = answer.report;
+      const { python, unicode, results, imports, importError } = answer.report;
       const outcome = results[0]!;
       const who = `${interpreter.label} (CPython ${python}, Unicode ${unicode}, ${interpreter.detail})`;
       if (!outcome.ok) {
         const error = describeRejection(outcome, sdk);
         row.push({ ...base, python, unicode, outcome: 'rejected', error });
         add(severity, `${STUBS} does not compile on ${who}${floorText}: ${error}`);
-        return;
+        continue;
       }
-      const ran = imported[i]!;
-      if ('error' in ran) {
-        row.push({ ...base, python, unicode, outcome: 'unavailable', error: ran.error });
-        findings.push({ check: IMPORT_ID, severity, message: `${interpreter.label} (${interpreter.detail}) could not execute ${STUBS} as a module${floorText}: ${ran.error}` });
-        return;
+      const result = imports[0];
+      if (importError !== undefined || !result) {
+        const error = importError ?? 'no module verdict came back';
+        row.push({ ...base, python, unicode, outcome: 'unavailable', error });
+        findings.push({ check: IMPORT_ID, severity, message: `${interpreter.label} (${interpreter.detail}) could not execute ${STUBS} as a module${floorText}: ${error}` });
+        continue;
       }
-      const result = ran.report.results[0]!;
       if (result.ok) {
         row.push({ ...base, python, unicode, outcome: 'ok' });
-        return;
+        continue;
       }
       const error = describeRejection(result, sdk);
       row.push({ ...base, python, unicode, outcome: 'import-failed', error });
       findings.push({ check: IMPORT_ID, severity, message: `${STUBS} compiles but fails when executed as a module on ${who}${floorText}: ${error}` });
-    });
+    }
     cells.set(pair, row);
     return findings;
   }

@@ -9,9 +9,9 @@ import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../../runtimes
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 import { unicodeTableOf } from '../../codemode/index.js';
 import { COMPILE_SCRIPT } from './compile-script.js';
-import { IMPORT_SCRIPT } from './import-script.js';
-import { readCompileReport } from './report.js';
-import type { CompileReport, PythonInterpreter } from './types.js';
+import { VERIFY_SCRIPT } from './import-script.js';
+import { readCompileReport, readVerifyReport } from './report.js';
+import type { CompileReport, PythonInterpreter, VerifyReport } from './types.js';
 import { onHostExit } from '../../runtimes/seam/host-exit.js';
 
 /** Compiling needs no privileges: the batch runs as nobody, like programs in the runtime containers. */
@@ -85,16 +85,17 @@ export class ContainerInterpreter implements PythonInterpreter {
     return this.#identity;
   }
 
-  compile(sources: readonly string[]): Promise<CompileReport> {
-    return this.#batch('compile', COMPILE_SCRIPT, sources);
+  async compile(sources: readonly string[]): Promise<CompileReport> {
+    return readCompileReport(await this.#batch('compile', COMPILE_SCRIPT, sources), sources.length, `${this.label} (${this.image})`);
   }
 
-  /** Executes the modules in the same container: no network, read-only root, nobody, a small /tmp. */
-  importModules(sources: readonly string[]): Promise<CompileReport> {
-    return this.#batch('import', IMPORT_SCRIPT, sources);
+  /** One exec compiles and executes the modules in the container: no network, read-only root, nobody, a small /tmp. */
+  async verify(sources: readonly string[]): Promise<VerifyReport> {
+    return readVerifyReport(await this.#batch('verify', VERIFY_SCRIPT, sources), sources.length, `${this.label} (${this.image})`);
   }
 
-  async #batch(what: string, script: string, sources: readonly string[]): Promise<CompileReport> {
+  /** Runs `script` in one exec with the sources on its stdin; resolves with its stdout. */
+  async #batch(what: string, script: string, sources: readonly string[]): Promise<string> {
     let { started, docker } = await this.#start();
     const container = docker.getContainer(started.getId());
     // The keeper ends an idle container: start a fresh one rather than fail the batch.
@@ -132,7 +133,7 @@ export class ContainerInterpreter implements PythonInterpreter {
     }).finally(() => stream.destroy());
     const { ExitCode } = await exec.inspect();
     if (ExitCode !== 0) throw new Error(`${this.label} (${this.image}): the ${what} batch exited with ${String(ExitCode)}: ${err().slice(-2000)}`);
-    return readCompileReport(out(), sources.length, `${this.label} (${this.image})`);
+    return out();
   }
 
   async dispose(): Promise<void> {

@@ -1,3 +1,5 @@
+import { COMPILE_DEFINITIONS } from './compile-script.js';
+
 /**
  * Executes sources as modules (stdlib only, CPython 3.8+ and Pyodide): `import_sources(sources, seconds)`
  * gives one outcome per source, in the shape the compile batch reports. Each source is a fresh module
@@ -53,21 +55,22 @@ def _outcome(source, filename, error):
         column = _column(source, line, error, hit.tb_frame.f_code, hit.tb_lasti)
     return {"ok": False, "name": type(error).__name__, "message": str(error), "line": line, "column": column}
 
-def _execute(source, index):
-    filename = "<sdk %d>" % index
+def _execute(source, index, code=None):
+    # A code object compiled beforehand (from this very source) is executed as it is: compiled once.
+    filename = "<sdk %d>" % index if code is None else code.co_filename
     name = "concord_sdk_%d" % index
     module = types.ModuleType(name)
     module.__file__ = filename
     sys.modules[name] = module
     try:
-        exec(compile(source, filename, "exec", dont_inherit=True), module.__dict__)
+        exec(code if code is not None else compile(source, filename, "exec", dont_inherit=True), module.__dict__)
         return {"ok": True}
     except BaseException as error:
         return _outcome(source, filename, error)
     finally:
         sys.modules.pop(name, None)
 
-def _in_child(source, index, seconds):
+def _in_child(source, index, seconds, code=None):
     import select, signal
     read, write = os.pipe()
     pid = os.fork()
@@ -77,7 +80,7 @@ def _in_child(source, index, seconds):
         os.dup2(quiet, 0)
         os.dup2(quiet, 1)
         try:
-            text = json.dumps(_execute(source, index))
+            text = json.dumps(_execute(source, index, code))
         except BaseException as error:
             text = json.dumps({"ok": False, "name": type(error).__name__, "message": str(error), "line": None, "column": None})
         data = text.encode("utf-8", "surrogatepass")
@@ -107,11 +110,11 @@ def _in_child(source, index, seconds):
     except ValueError:
         return {"ok": False, "name": "Crash", "message": "the interpreter ended while executing the module (wait status %d)" % status, "line": None, "column": None}
 
-def import_sources(sources, seconds):
+def import_sources(sources, seconds, codes=None):
     results = []
     for index, source in enumerate(sources):
         if hasattr(os, "fork") and sys.platform != "emscripten":
-            results.append(_in_child(source, index, seconds))
+            results.append(_in_child(source, index, seconds, None if codes is None else codes[index]))
             continue
         before = set(sys.modules)
         results.append(_execute(source, index))
@@ -124,13 +127,28 @@ def import_sources(sources, seconds):
 export const IMPORT_SECONDS = 10;
 
 /**
- * The batch run by local and container CPythons: JSON sources on stdin, the report (like the compile batch's)
- * on stdout.
+ * The one batch local and container CPythons run per SDK text: JSON sources on stdin; each is compiled
+ * (compile-script.ts), and each that compiled is then executed as a module as above, so one process (one
+ * exec) gives both verdicts; each module runs the code object its compile made. The report on stdout is the compile batch's with `imports`: one outcome per
+ * source, null where it did not compile (and so was not executed). Should executing fail as a whole (no
+ * fork left), the compile verdicts still come back, with `import_error` instead of `imports`.
  */
-export const IMPORT_SCRIPT = `${DEFINITIONS}
-import unicodedata
-_sources = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-_report = {"python": "%d.%d.%d" % sys.version_info[:3], "unicode": unicodedata.unidata_version, "results": import_sources(_sources, ${IMPORT_SECONDS})}
+export const VERIFY_SCRIPT = `${COMPILE_DEFINITIONS}${DEFINITIONS}
+_sources = read_sources()
+_report = about()
+_codes = []
+_report["results"] = compile_sources(_sources, _codes)
+_compiled = [index for index, code in enumerate(_codes) if code is not None]
+# Every stub imports typing: each fork finds it loaded rather than importing it again (nothing of a source
+# ever runs in this process, so each module still starts from the same state).
+import typing
+try:
+    _imports = [None] * len(_sources)
+    for index, outcome in zip(_compiled, import_sources([_sources[index] for index in _compiled], ${IMPORT_SECONDS}, [_codes[index] for index in _compiled])):
+        _imports[index] = outcome
+    _report["imports"] = _imports
+except BaseException as error:
+    _report["import_error"] = "%s: %s" % (type(error).__name__, error)
 sys.stdout.write(json.dumps(_report))
 `;
 

@@ -3,9 +3,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { COMPILE_SCRIPT } from './compile-script.js';
-import { IMPORT_SCRIPT, IMPORT_SECONDS } from './import-script.js';
-import { readCompileReport } from './report.js';
-import { compareVersions, type CompileReport, type PythonInterpreter } from './types.js';
+import { IMPORT_SECONDS, VERIFY_SCRIPT } from './import-script.js';
+import { readCompileReport, readVerifyReport } from './report.js';
+import { compareVersions, type CompileReport, type PythonInterpreter, type VerifyReport } from './types.js';
 
 /** A CPython binary on this machine. */
 export interface Interpreter {
@@ -218,9 +218,10 @@ export class LocalInterpreter implements PythonInterpreter {
     return readCompileReport(text, sources.length, `${this.label} (${this.detail})`);
   }
 
-  async importModules(sources: readonly string[]): Promise<CompileReport> {
-    const text = await runPythonAsync(this.found.executable, IMPORT_SCRIPT, sources, { timeoutMs: (sources.length + 2) * IMPORT_SECONDS * 1000, network: false });
-    return readCompileReport(text, sources.length, `${this.label} (${this.detail})`);
+  /** One process, in its own network namespace where one can be made: compiles, then executes each module in a fork. */
+  async verify(sources: readonly string[]): Promise<VerifyReport> {
+    const text = await runPythonAsync(this.found.executable, VERIFY_SCRIPT, sources, { timeoutMs: (sources.length + 2) * IMPORT_SECONDS * 1000, network: false });
+    return readVerifyReport(text, sources.length, `${this.label} (${this.detail})`);
   }
 
   async dispose(): Promise<void> {}

@@ -6,7 +6,7 @@ import { PyodideInstance } from '../../runtimes/pyodide/instance.js';
 import { PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
 import { importProgram, IMPORT_SECONDS } from './import-script.js';
 import { readOutcomes } from './report.js';
-import type { CompileReport, PythonInterpreter } from './types.js';
+import type { CompileReport, PythonInterpreter, VerifyReport } from './types.js';
 
 let driverHash: string | undefined;
 
@@ -39,32 +39,45 @@ export class PyodideInterpreter implements PythonInterpreter {
   }
 
   /**
-   * Executes the modules as one program of the warm instance (no fork here: each module is dropped with
-   * what it imported). Past its time the instance is killed and the batch fails; a run that left state
-   * behind costs the instance too, so the next batch boots a fresh one.
+   * Compiles the sources, then executes those that compiled as one program of the same warm instance (no
+   * fork here: each module is dropped with what it imported). Past its time the instance is killed and the
+   * execution fails as a whole; a run that left state behind costs the instance too, so the next batch boots
+   * a fresh one.
    */
-  importModules(sources: readonly string[]): Promise<CompileReport> {
-    return this.#with(async (instance) => {
-      const limitMs = (sources.length + 1) * IMPORT_SECONDS * 1000;
-      const { done } = instance.run(importProgram(sources), '[]', 256 * 1024 * 1024, { onCall: () => {}, onLog: () => {} });
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${this.label}: the modules did not finish within ${limitMs / 1000} s`)), limitMs);
-      });
-      try {
-        const outcome = await Promise.race([done, late]);
-        const driver = JSON.parse(outcome.outcomeJson) as { result: string; taint: string | null };
-        if (driver.taint !== null) await this.dispose();
-        const result = JSON.parse(driver.result) as { value?: unknown; error?: { message?: string } };
-        if (!('value' in result)) throw new Error(`${this.label}: the import batch failed: ${result.error?.message ?? driver.result.slice(0, 200)}`);
-        return readOutcomes(JSON.stringify(result.value), sources.length, this.label);
-      } catch (error) {
-        await this.dispose();
-        throw error;
-      } finally {
-        clearTimeout(timer);
-      }
+  async verify(sources: readonly string[]): Promise<VerifyReport> {
+    const report = await this.compile(sources);
+    const compiled = sources.flatMap((source, i) => (report.results[i]!.ok ? [{ source, i }] : []));
+    const imports: VerifyReport['imports'] = sources.map(() => null);
+    if (compiled.length === 0) return { ...report, imports };
+    try {
+      const outcomes = await this.#with(async (instance) => this.#execute(instance, compiled.map((c) => c.source)));
+      compiled.forEach(({ i }, j) => (imports[i] = outcomes.results[j]!));
+      return { ...report, imports };
+    } catch (error) {
+      return { ...report, imports, importError: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  async #execute(instance: PyodideInstance, sources: readonly string[]): Promise<CompileReport['results']> {
+    const limitMs = (sources.length + 1) * IMPORT_SECONDS * 1000;
+    const { done } = instance.run(importProgram(sources), '[]', 256 * 1024 * 1024, { onCall: () => {}, onLog: () => {} });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${this.label}: the modules did not finish within ${limitMs / 1000} s`)), limitMs);
     });
+    try {
+      const outcome = await Promise.race([done, late]);
+      const driver = JSON.parse(outcome.outcomeJson) as { result: string; taint: string | null };
+      if (driver.taint !== null) await this.dispose();
+      const result = JSON.parse(driver.result) as { value?: unknown; error?: { message?: string } };
+      if (!('value' in result)) throw new Error(`${this.label}: the import batch failed: ${result.error?.message ?? driver.result.slice(0, 200)}`);
+      return readOutcomes(JSON.stringify(result.value), sources.length, this.label);
+    } catch (error) {
+      await this.dispose();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async #with(batch: (instance: PyodideInstance) => Promise<CompileReport['results']>): Promise<CompileReport> {

@@ -1,4 +1,4 @@
-import type { CompileOutcome, CompileReport } from './types.js';
+import type { CompileOutcome, CompileReport, VerifyReport } from './types.js';
 
 /** Whether `value` has the shape of one compile or import outcome. */
 export function isOutcome(value: unknown): value is CompileOutcome {
@@ -33,4 +33,18 @@ export function readCompileReport(text: string, count: number, who: string): Com
     throw new Error(`${who} answered the compile batch with an unreadable report: ${text.slice(0, 200)}`);
   }
   return { python: value.python, unicode: value.unicode, results: readOutcomes(JSON.stringify(value.results), count, who) };
+}
+
+/** Checks the report of the CPython verify batch (import-script.ts) for `count` sources. */
+export function readVerifyReport(text: string, count: number, who: string): VerifyReport {
+  const report = readCompileReport(text, count, who);
+  const value = JSON.parse(text) as { imports?: unknown; import_error?: unknown };
+  if (typeof value.import_error === 'string') return { ...report, imports: report.results.map(() => null), importError: value.import_error };
+  const imports = value.imports;
+  const readable =
+    Array.isArray(imports) &&
+    imports.length === count &&
+    imports.every((outcome: unknown, i) => (report.results[i]!.ok ? isOutcome(outcome) : outcome === null));
+  if (!readable) throw new Error(`${who} answered the verify batch with unreadable module outcomes: ${JSON.stringify(imports)?.slice(0, 200)}`);
+  return { ...report, imports: imports as Array<CompileOutcome | null> };
 }

@@ -35,10 +35,14 @@ describe('concord stubs import on every CPython from their floor up', () => {
     const failures = await Promise.all(
       interpreters.map(async (interpreter) => {
         const mine = rendered.filter((r) => compareVersions(interpreter.version, r.floor) >= 0);
-        const report = await inventory.importOn(interpreter, mine.map((r) => r.source));
-        return report.results.flatMap((outcome, i) =>
-          outcome.ok ? [] : [`${interpreter.label} (CPython ${report.python}), ${mine[i]!.name} at floor ${mine[i]!.floor}: ${describeRejection(outcome, mine[i]!.source)}`],
-        );
+        const report = await inventory.verifyOn(interpreter, mine.map((r) => r.source));
+        const who = (i: number) => `${interpreter.label} (CPython ${report.python}), ${mine[i]!.name} at floor ${mine[i]!.floor}`;
+        if (report.importError !== undefined) return [`${interpreter.label}: ${report.importError}`];
+        return report.results.flatMap((compiled, i) => {
+          if (!compiled.ok) return [`${who(i)} does not compile: ${describeRejection(compiled, mine[i]!.source)}`];
+          const imported = report.imports[i]!;
+          return imported.ok ? [] : [`${who(i)}: ${describeRejection(imported, mine[i]!.source)}`];
+        });
       }),
     );
     expect(failures.flat()).toEqual([]);
@@ -55,7 +59,7 @@ describe('concord stubs import on every CPython from their floor up', () => {
     const older = interpreters.find((i) => compareVersions(i.version, '3.11') < 0);
     if (older === undefined) return;
     const modern = rendered.find((r) => r.floor === '3.11' && r.source.includes('NotRequired'))!;
-    const [outcome] = (await inventory.importOn(older, [modern.source])).results;
+    const [outcome] = (await inventory.verifyOn(older, [modern.source])).imports;
     expect(outcome).toMatchObject({ ok: false, name: 'ImportError', line: expect.any(Number), column: expect.any(Number) });
   });
 });

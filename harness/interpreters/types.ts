@@ -15,6 +15,16 @@ export interface CompileReport {
   results: CompileOutcome[];
 }
 
+/**
+ * A compile batch whose sources that compiled were then executed as modules, in the same process, exec or
+ * instance: `imports` holds one outcome per source, null where the source did not compile (nothing was
+ * executed). `importError` instead says why executing failed as a whole (the compile verdicts still hold).
+ */
+export interface VerifyReport extends CompileReport {
+  imports: Array<CompileOutcome | null>;
+  importError?: string;
+}
+
 /** One Python interpreter concord can compile sources with. */
 export interface PythonInterpreter {
   /** Short and unique within an inventory, e.g. `pyodide 3.13`, `container 3.9`, `local 3.11`. */
@@ -38,10 +48,11 @@ export interface PythonInterpreter {
   /** Compiles every source as a module (never runs it), all in one process, exec or instance. */
   compile(sources: readonly string[]): Promise<CompileReport>;
   /**
-   * Executes every source as a fresh module (see import-script.ts), all in one process, exec or instance,
-   * with no network and each source bounded in time; a failure carries the traceback's line and column.
+   * Compiles every source, then executes each that compiled as a fresh module (see import-script.ts), all
+   * in one round trip (one process, exec or instance), with no network and each module bounded in time; an
+   * execution's failure carries the traceback's line and column.
    */
-  importModules(sources: readonly string[]): Promise<CompileReport>;
+  verify(sources: readonly string[]): Promise<VerifyReport>;
   /** Stops what the interpreter keeps running between batches; compiling again starts it anew. */
   dispose(): Promise<void>;
 }
