@@ -120,12 +120,14 @@ function skippedRuntimeLines(results: readonly PairResult[]): string[] {
 /** Lines of one distinct diff the terminal shows; the HTML report holds every line. */
 export const TERMINAL_DIFF_LINES = 60;
 /** Lines of a failing pair's reason the terminal shows. */
-const REASON_LINES = 6;
+export const REASON_LINES = 6;
+/** Distinct changes whose diff the terminal shows; the rest are counted and left to the HTML report. */
+export const TERMINAL_CHANGES = 3;
 
 /**
  * The verdict in one screen: each failing pair with what failed, naming its changes by number, then each
- * distinct change once (a renderer change on every Python runtime is one diff), cut at a few dozen lines
- * with a pointer to the report for the rest.
+ * distinct change once (a renderer change on every Python runtime is one diff), cut at a few dozen lines;
+ * past the first few changes only their count, with a pointer to the report for the rest.
  */
 export function verdictLines(results: readonly PairResult[], htmlReport: string, color: boolean): string[] {
   const groups = runChangeGroups(results.filter((r) => r.status !== 'updated'));
@@ -153,12 +155,18 @@ export function verdictLines(results: readonly PairResult[], htmlReport: string,
     const files = shown.reduce((n, g) => n + g.paths.length, 0);
     lines.push('', `${shown.length} distinct change(s) in ${files} file(s):`);
   }
-  for (const g of shown) {
+  for (const g of shown.slice(0, TERMINAL_CHANGES)) {
     lines.push('', `[change ${g.number}] ${groupHeading(g)}`);
     if (!g.diff) continue;
     const diff = renderDiff(g.diff, color).split('\n');
     lines.push(...diff.slice(0, TERMINAL_DIFF_LINES));
     if (diff.length > TERMINAL_DIFF_LINES) lines.push(`… ${diff.length - TERMINAL_DIFF_LINES} more line(s) of this change in ${htmlReport}`);
+  }
+  const rest = shown.slice(TERMINAL_CHANGES);
+  if (rest.length > 0) {
+    const files = rest.reduce((n, g) => n + g.paths.length, 0);
+    const numbers = `change${rest.length === 1 ? '' : 's'} ${rest.map((g) => g.number).join(', ')}`;
+    lines.push('', `… ${rest.length} more distinct change(s) in ${files} file(s) (${numbers}) in ${htmlReport}`);
   }
   return lines;
 }

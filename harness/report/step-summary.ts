@@ -10,7 +10,7 @@ import { sdkCost, sdkCostMarkdown } from './sdk-cost.js';
 import { changesSection, coverageSection, matrixSection, type ReportInput } from './markdown.js';
 
 /** Lines of each failure's diff shown in the summary; the HTML report and the artifact hold the rest. */
-const DIFF_LINES = 20;
+export const DIFF_LINES = 20;
 
 const MARK: Readonly<Record<string, string>> = { pass: '✅ pass', updated: '🔄 updated', mismatch: '❌ mismatch', unstable: '〰️ unstable', failed: '❌ failed', skipped: '⏭️ skipped' };
 
