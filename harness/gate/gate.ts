@@ -60,6 +60,8 @@ export interface GateOptions {
   ci: boolean;
   /** Reuse and store verdicts in `<root>/.concord/cache/` (stub compile and import, pyright); default false. */
   cache?: boolean;
+  /** Internal, for `npm run bench -- gate` alone: false never runs a pair twice before writing or proposing. */
+  stabilityRerun?: boolean;
   color: boolean;
   out(line: string): void;
 }
@@ -147,7 +149,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
       },
       run: async ({ scenario, target }) => {
         const own: Proposal[] = [];
-        const result = await runPair(scenario, target, snapshotsDir, options.root, { update, ci }, own, floor, options.redactions ?? []).catch((error: unknown) => {
+        const result = await runPair(scenario, target, snapshotsDir, options.root, { update, ci, rerun: options.stabilityRerun !== false }, own, floor, options.redactions ?? []).catch((error: unknown) => {
           proposals.push(...own);
           return keepingProposals(error);
         });
@@ -210,7 +212,7 @@ async function runPair(
   target: RuntimeTarget,
   snapshotsDir: string,
   root: string,
-  { update, ci }: { update: UpdateMode; ci: boolean },
+  { update, ci, rerun }: { update: UpdateMode; ci: boolean; rerun: boolean },
   proposals: Proposal[],
   floor: PythonVersion,
   redactions: readonly Redaction[],
@@ -245,7 +247,7 @@ async function runPair(
   const verdicts = await compareFolder(snapshotsDir, folder, files);
   // Before anything is written or proposed, the pair runs once more: a transcript that two runs do not agree
   // on would be blessed only to fail the next run. Pairs that agree with their snapshots do not pay for this.
-  if (!problems && verdicts.some((v) => decide(v.status, update, ci) !== 'keep')) {
+  if (rerun && !problems && verdicts.some((v) => decide(v.status, update, ci) !== 'keep')) {
     let again;
     try {
       again = await runOne(scenario, target);
