@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Tiktoken } from 'js-tiktoken/lite';
@@ -13,9 +14,11 @@ import type { GateResults } from './results/format.js';
 
 /**
  * examples/orders: its own plugin with five tools that each carry `$defs.Money`, three scenarios, every
- * runtime. A pull request adds a tool that sorts first; the SDKs change by that tool's lines alone, Money
- * stays one Python class, and the gate says what the change costs each request. The gate runs from a copy
- * outside this repository with concord installed from its packed tarball, as the snapshots were recorded.
+ * runtime. Its committed transcripts hold the time place_order stamps as a placeholder; a scenario that polls
+ * until the time budget stops it is refused as unstable; a pull request adds a tool that sorts first and no
+ * scenario calls: the SDKs change by that tool's lines alone, Money stays one Python class, the tool is listed
+ * as uncalled, and the gate says what the change costs each request. The gate runs from a copy outside this
+ * repository with concord installed from its packed tarball, as the snapshots were recorded.
  */
 const example = join(packageRoot(), 'examples', 'orders');
 const SCENARIOS = ['checkout', 'order-status', 'refund'];
@@ -30,6 +33,42 @@ const ADDED_TOOL = `  {
   },
 `;
 
+/** Polls an open order until the 300 ms budget stops the program: how many calls it makes depends on load. */
+const POLLING_SCENARIO = `name: polling
+description: The agent waits for an open order to ship, polling it until the time budget runs out.
+runtime:
+  timeoutMs: 300
+composition:
+  - id: tools
+    plugin: concord/tools
+    config:
+      mode: code
+  - id: orders
+    plugin: ../src/plugins/orders.ts
+  - id: agent
+    plugin: concord/agent
+    config:
+      persona: You answer questions about a shop's orders.
+script:
+  - user: Tell me when ord-1002 ships.
+  - assistant:
+      run_code:
+        description: Poll the order until it ships
+        typescript: |
+          for (;;) {
+            const order = await tools.get_order({ id: 'ord-1002' });
+            if (order.status === 'shipped') return order;
+          }
+        python: |
+          while True:
+              order = await tools.get_order({"id": "ord-1002"})
+              if order["status"] == "shipped":
+                  return order
+  - final: ord-1002 has not shipped yet.
+expect:
+  runs: [timeout]
+`;
+
 let root = '';
 let bin = '';
 beforeAll(async () => {
@@ -41,18 +80,19 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 
 /**
  * `concord gate` in CI (by default on the TypeScript worker and the local CPython): its output lines, its
- * results file and the pull-request summary it appends.
+ * results file and the pull-request summary it appends. `local` runs it as on a developer's machine instead,
+ * with the arguments given.
  */
-async function gate(runtimes: readonly string[] = ['typescript', 'python']): Promise<{ status: number | null; lines: string[]; results: GateResults; summary: string }> {
+async function gate(runtimes: readonly string[] = ['typescript', 'python'], local?: readonly string[]): Promise<{ status: number | null; lines: string[]; results: GateResults; summary: string }> {
   const file = join(root, '.concord', 'results.json');
   const summaryFile = join(root, '.concord', 'step-summary.md');
   await rm(summaryFile, { force: true });
-  const run = spawnSync(process.execPath, [bin, 'gate', '--runtime', ...runtimes, '--results', file], {
+  const run = spawnSync(process.execPath, [bin, 'gate', '--runtime', ...runtimes, '--results', file, ...(local ?? [])], {
     cwd: root,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 600_000,
-    env: { ...process.env, CI: 'true', NO_COLOR: '1', GITHUB_STEP_SUMMARY: summaryFile },
+    env: { ...process.env, CI: local ? '' : 'true', NO_COLOR: '1', GITHUB_STEP_SUMMARY: summaryFile },
   });
   const results = JSON.parse(await readFile(file, 'utf8').catch(() => `{"pairs":[],"error":${JSON.stringify(run.stdout + run.stderr)}}`)) as GateResults;
   return { status: run.status, lines: (run.stdout + run.stderr).trimEnd().split('\n'), results, summary: await readFile(summaryFile, 'utf8').catch(() => '') };
@@ -73,6 +113,32 @@ describe('the orders backend', () => {
     expect(python).not.toMatch(/Money\w/);
     expect(lines).toContain('SDK cost (o200k_base tokens, sent with every request):');
     expect(lines.some((line) => /^ {2}python: [\d,]+ tokens · [\d,]+ bytes in 3 scenario\(s\) \(unchanged\)$/.test(line))).toBe(true);
+    // place_order answers with the real clock's time: the committed transcripts hold a numbered placeholder,
+    // so the run agrees with them although the clock moved on.
+    for (const runtime of ['typescript', 'python']) {
+      const transcript = await readFile(join(root, 'snapshots', 'checkout', runtime, 'transcript.yaml'), 'utf8');
+      expect(transcript).toContain('placedAt: <timestamp-1>');
+      expect(transcript).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    }
+  });
+
+  it('refuses a scenario that polls an order until the time budget stops it as unstable with --update=new, writing nothing for it', { timeout: 600_000 }, async () => {
+    const scenario = join(root, 'scenarios', 'polling.yml');
+    await writeFile(scenario, POLLING_SCENARIO);
+    try {
+      const { status, lines } = await gate(['typescript', 'python'], ['--update=new']);
+      const output = lines.join('\n');
+      expect(status, output).toBe(1);
+      for (const runtime of ['typescript', 'python']) expect(output).toMatch(new RegExp(`^≈ unstable +polling × ${runtime} `, 'm'));
+      expect(output).toMatch(/^ {4}first difference: transcript\.yaml line \d+: /m);
+      expect(output).toContain('hint: calls cut off by the time budget (timeoutMs 300)');
+      expect(output).toContain('8 run(s): 6 pass, 0 updated, 0 mismatch, 2 unstable, 0 failed, 0 skipped; 0 obsolete folder(s)');
+      expect(existsSync(join(root, 'snapshots', 'polling'))).toBe(false);
+      const pending = join(root, '.concord', 'pending');
+      expect(existsSync(pending) ? (await readdir(pending)).filter((name) => !name.startsWith('.')) : []).toEqual([]);
+    } finally {
+      await rm(scenario);
+    }
   });
 
   it('shows a pull request adding a tool that sorts first as that tool\'s lines alone, with what it costs', { timeout: 600_000 }, async () => {
@@ -111,6 +177,8 @@ describe('the orders backend', () => {
     expect(total, lines.join('\n')).toMatch(new RegExp(`in 3 scenario\\(s\\) \\(\\+${growth.toLocaleString('en-US')} tokens, \\+${percent.replace('.', '\\.')}%\\)$`));
     expect(lines.filter((line) => /^ {4}(checkout|order-status|refund): .*\(\+[\d,]+ tokens, \+[\d.]+%\)$/.test(line))).toHaveLength(6);
     expect(lines.join('\n').match(/^error sdk-budget: the python SDK of /gm)).toHaveLength(3);
+    // No scenario calls the new tool: the gate says so, per language.
+    for (const language of ['typescript', 'python']) expect(lines).toContain(`warning tool-coverage: ${language}: 1 registered tool(s) no scenario's program called (of 3 scenario(s)): add_discount`);
     expect(lines.join('\n')).toMatch(new RegExp(`the python SDK of checkout grew by ${(growth / 3).toLocaleString('en-US')} tokens \\([\\d,]+ → [\\d,]+\\), ${(growth / 3 - 10).toLocaleString('en-US')} over sdkBudget\\.maxGrowthTokens \\(10\\)`));
   });
 });

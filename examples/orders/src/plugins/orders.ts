@@ -56,15 +56,17 @@ function moneyOf(value: unknown, currency: string): Money {
   return { amount, currency };
 }
 
-const orderOutput = withMoney(
-  {
-    id: { type: 'string' },
-    status: { type: 'string', enum: ['open', 'shipped', 'cancelled'] },
-    total: money,
-    refunded: money,
-  },
-  ['id', 'status', 'total', 'refunded'],
-);
+const ORDER_FIELDS = {
+  id: { type: 'string' },
+  status: { type: 'string', enum: ['open', 'shipped', 'cancelled'] },
+  total: money,
+  refunded: money,
+};
+
+const orderOutput = withMoney(ORDER_FIELDS, ['id', 'status', 'total', 'refunded']);
+
+/** A new order says when it was placed: a timestamp of the real clock, as a real backend returns it. */
+const placedOutput = withMoney({ ...ORDER_FIELDS, placedAt: { type: 'string', format: 'date-time' } }, ['id', 'status', 'total', 'refunded', 'placedAt']);
 
 const tools = [
   {
@@ -91,12 +93,12 @@ const tools = [
     name: 'place_order',
     description: 'Places an order for one product and returns it.',
     parameters: withMoney({ product: { type: 'string' }, price: money }, ['product', 'price']),
-    output: orderOutput,
+    output: placedOutput,
     async execute(args: unknown) {
       const { product, price } = (args ?? {}) as { product?: unknown; price?: unknown };
       if (typeof product !== 'string' || product === '') throw new Error('product must be a name');
       const total = moneyOf(price, 'EUR');
-      return { id: 'ord-1003', status: 'open', total, refunded: { amount: 0, currency: 'EUR' } };
+      return { id: 'ord-1003', status: 'open', total, refunded: { amount: 0, currency: 'EUR' }, placedAt: new Date().toISOString() };
     },
   },
   {

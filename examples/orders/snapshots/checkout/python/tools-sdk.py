@@ -58,6 +58,8 @@ class PlaceOrderArgs(TypedDict):
 
 class PlaceOrderOutput(TypedDict):
     id: str
+    # format: date-time
+    placedAt: str
     refunded: Money
     status: Literal["open", "shipped", "cancelled"]
     total: Money

@@ -93,6 +93,8 @@ type PlaceOrderOutput = {
   status: "open" | "shipped" | "cancelled";
   total: PlaceOrder_Money2;
   refunded: PlaceOrder_Money2;
+  /** format: date-time */
+  placedAt: string;
 };
 
 /** An amount in minor units (cents) of one currency. */
