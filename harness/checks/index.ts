@@ -4,9 +4,27 @@ import { languageAgreementCheck } from './language-agreement.js';
 import { sdkNamesCheck } from './sdk-names.js';
 import { stubValidity } from './stub-validity.js';
 import { typecheckProgramsCheck } from './typecheck-programs.js';
-import type { Check } from './types.js';
+import type { Check, CheckInput, Finding } from './types.js';
 
 /** Every check the gate runs on each scenario × runtime, in order. Add new checks here. */
 export const CHECKS: readonly Check[] = [expectationsCheck, stubValidity, languageAgreementCheck, sdkNamesCheck, boundNames, typecheckProgramsCheck];
+
+/**
+ * Runs `checks` on one scenario × runtime all at once (the interpreters of stub validity, pyright and the
+ * bound-names probe wait on different processes) and returns their findings in the order of `checks`. A
+ * check that throws is a finding of its own, never the end of the others.
+ */
+export async function runChecks(input: CheckInput, checks: readonly Check[] = CHECKS): Promise<Finding[]> {
+  const each = await Promise.all(
+    checks.map(async (check): Promise<Finding[]> => {
+      try {
+        return await check.run(input);
+      } catch (error) {
+        return [{ check: check.id, severity: 'error', message: `the check itself failed: ${(error as Error).message}` }];
+      }
+    }),
+  );
+  return each.flat();
+}
 
 export type { Check, CheckInput, Finding } from './types.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import type { RuntimeName, RuntimeTarget } from '../assembly/runtimes.js';
-import { CHECKS } from '../checks/index.js';
+import { runChecks } from '../checks/index.js';
 import { stubValidity } from '../checks/stub-validity.js';
 import type { Finding } from '../checks/types.js';
 import { disposeSharedInventory, sharedInventory } from '../interpreters/inventory.js';
@@ -231,14 +231,7 @@ async function runPair(
   const tools = pairTools(record);
   const files = snapshotFiles(record, root, redactions);
   const started = performance.now();
-  const findings: Finding[] = [];
-  for (const check of CHECKS) {
-    try {
-      findings.push(...(await check.run({ scenario, runtime: target, record, files, floor })));
-    } catch (error) {
-      findings.push({ check: check.id, severity: 'error', message: `the check itself failed: ${(error as Error).message}` });
-    }
-  }
+  const findings: Finding[] = await runChecks({ scenario, runtime: target, record, files, floor });
   times.checks = performance.now() - started;
 
   const errors = findings.filter((f) => f.severity === 'error');

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { runChecks, type Check, type CheckInput } from './index.js';
+
+const input = {} as CheckInput;
+const finding = (check: string) => ({ check, severity: 'error' as const, message: `${check} found something` });
+
+describe('runChecks', () => {
+  it('runs the checks of a pair at once and keeps their findings in check order', async () => {
+    // The first check waits for the last one to have started: run one after the other, this never ends.
+    let lastStarted!: () => void;
+    const started = new Promise<void>((resolve) => (lastStarted = resolve));
+    const checks: Check[] = [
+      { id: 'first', run: async () => (await started, [finding('first')]) },
+      { id: 'thrown', run: () => { throw new Error('boom'); } },
+      { id: 'last', run: () => (lastStarted(), [finding('last')]) },
+    ];
+    expect(await runChecks(input, checks)).toEqual([
+      finding('first'),
+      { check: 'thrown', severity: 'error', message: 'the check itself failed: boom' },
+      finding('last'),
+    ]);
+  });
+});
