@@ -168,6 +168,28 @@ describe('VerdictCache', () => {
     expect(await new VerdictCache(root, '1.0.0').get('pyright', ['b'], valid)).toBeUndefined();
   });
 
+  it('keeps binary entries (Pyodide snapshots) only while their bytes are exactly the ones written', async () => {
+    const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
+    const cache = new VerdictCache(root, '1.0.0');
+    await cache.putBytes('pyodide-snapshot', ['pyodide 0.29.3', 'files x'], bytes);
+    expect(Buffer.from((await cache.getBytes('pyodide-snapshot', ['pyodide 0.29.3', 'files x']))!)).toEqual(bytes);
+    expect(await cache.getBytes('pyodide-snapshot', ['pyodide 0.29.3', 'files y'])).toBeUndefined();
+    expect(cache.stats.rejected).toBe(0);
+    const [file] = await entries('pyodide-snapshot');
+    expect(file).toMatch(/[0-9a-f]{64}\.bin$/);
+    const stored = await readFile(file!);
+    const altered = Buffer.from(stored);
+    altered[altered.length - 10]! ^= 1;
+    for (const damaged of [altered, stored.subarray(0, stored.length - 1), Buffer.concat([stored, Buffer.from([0])]), stored.subarray(stored.indexOf(0x0a) + 1)]) {
+      await writeFile(file!, damaged);
+      const reader = new VerdictCache(root, '1.0.0');
+      expect(await reader.getBytes('pyodide-snapshot', ['pyodide 0.29.3', 'files x'])).toBeUndefined();
+      expect(reader.stats.rejected).toBe(1);
+    }
+    await cache.dropBytes('pyodide-snapshot', ['pyodide 0.29.3', 'files x']);
+    expect(await entries('pyodide-snapshot')).toEqual([]);
+  });
+
   describe('its size cap', () => {
     const valid = (v: unknown): v is string => typeof v === 'string';
     /** Three entries, written a second apart in the order a, b, c, then `a` read (so `b` is the least recently used). */

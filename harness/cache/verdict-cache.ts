@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import { GuardedFolder } from '../guarded/folder.js';
 import { concordVersion } from '../results/write.js';
 import { UserError } from '../user-error.js';
+import { usePyodideSnapshots } from '../../runtimes/pyodide/snapshot.js';
 
 /** What a cached verdict judged: a compile or module run on one interpreter, a pyright check, or an SDK's token count. */
 export type CacheKind = 'compile' | 'import' | 'pyright' | 'tokens';
+/** What a binary entry holds: a memory snapshot of a booted Pyodide interpreter. */
+export type BlobKind = 'pyodide-snapshot';
 
 /** Bumped when the entry layout changes: older entries then miss. */
 const FORMAT = 1;
@@ -14,8 +17,10 @@ const FORMAT = 1;
 const MAX_ENTRY_BYTES = 4 * 1024 * 1024;
 /** What the cache may hold on disk unless `CONCORD_CACHE_MAX_MB` says otherwise. */
 export const DEFAULT_CACHE_MAX_MB = 256;
+/** A binary entry larger than this is no entry concord wrote (a snapshot is tens of megabytes). */
+const MAX_BLOB_BYTES = 512 * 1024 * 1024;
 /** The file names concord gives entries; anything else under the cache folder is never counted nor removed. */
-const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
+const ENTRY_NAME = /^[0-9a-f]{64}\.(json|bin)$/;
 
 /** What one run did with the cache. `rejected`: entries found unreadable or not matching their key (ignored). */
 export interface CacheStats {
@@ -54,9 +59,55 @@ export class VerdictCache {
     this.#version = version;
   }
 
-  #file(kind: CacheKind, parts: readonly string[]): string {
+  #file(kind: CacheKind | BlobKind, parts: readonly string[], extension = 'json'): string {
     const hash = sha256(JSON.stringify([FORMAT, this.#version, kind, ...parts]));
-    return `${kind}/${hash.slice(0, 2)}/${hash}.json`;
+    return `${kind}/${hash.slice(0, 2)}/${hash}.${extension}`;
+  }
+
+  /**
+   * The bytes stored for `parts` in a binary entry: a header line (JSON: the key, the payload's size and
+   * sha256) and the payload. Anything that does not check out (another key, a short or altered payload, a
+   * link) is undefined and counted as rejected. Binary entries are no verdicts: they count as neither hit nor miss.
+   */
+  async getBytes(kind: BlobKind, parts: readonly string[]): Promise<Uint8Array | undefined> {
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await this.folder.read(this.#file(kind, parts, 'bin'), { touch: true });
+    } catch {
+      this.stats.rejected++;
+      return undefined;
+    }
+    if (bytes === undefined) return undefined;
+    const end = bytes.indexOf(0x0a);
+    let payload: Buffer | undefined;
+    if (bytes.length <= MAX_BLOB_BYTES && end > 0 && end < 64 * 1024) {
+      try {
+        const header = JSON.parse(bytes.subarray(0, end).toString('utf8')) as Record<string, unknown>;
+        const body = bytes.subarray(end + 1);
+        const sameKey = Array.isArray(header.parts) && header.parts.length === parts.length && header.parts.every((p, i) => p === parts[i]);
+        const intact = header.bytes === body.length && header.sha256 === createHash('sha256').update(body).digest('hex');
+        if (header.format === FORMAT && header.concord === this.#version && header.kind === kind && sameKey && intact) payload = body;
+      } catch {
+        // Not JSON: not an entry concord wrote.
+      }
+    }
+    if (payload === undefined) this.stats.rejected++;
+    return payload;
+  }
+
+  /** Stores `bytes` for `parts` as a binary entry (atomically); a write that fails is counted and otherwise ignored. */
+  async putBytes(kind: BlobKind, parts: readonly string[], bytes: Uint8Array): Promise<void> {
+    const header = JSON.stringify({ format: FORMAT, concord: this.#version, kind, parts, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    try {
+      await this.folder.write(this.#file(kind, parts, 'bin'), Buffer.concat([Buffer.from(header + '\n'), bytes]));
+    } catch {
+      this.stats.unwritable++;
+    }
+  }
+
+  /** Removes the binary entry for `parts` (its content proved unusable); a failure leaves it to be rejected again. */
+  async dropBytes(kind: BlobKind, parts: readonly string[]): Promise<void> {
+    await this.folder.remove(this.#file(kind, parts, 'bin')).catch(() => {});
   }
 
   /** The value stored for `parts`, when an entry is there, matches the key exactly and `valid` accepts its value. */
@@ -172,7 +223,16 @@ export function cacheMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
 
 /** Starts the run's cache under `<root>/.concord/cache/`, or none (`undefined`): every verdict is then computed. */
 export function useVerdictCache(root: string | undefined): VerdictCache | undefined {
-  current = root === undefined ? undefined : new VerdictCache(root, concordVersion(), cacheMaxBytes());
+  const cache = root === undefined ? undefined : new VerdictCache(root, concordVersion(), cacheMaxBytes());
+  current = cache;
+  // Pyodide workers boot from a memory snapshot kept beside the verdicts, where the release supports one.
+  usePyodideSnapshots(
+    cache && {
+      read: (key) => cache.getBytes('pyodide-snapshot', key),
+      write: (key, bytes) => cache.putBytes('pyodide-snapshot', key, bytes),
+      drop: (key) => cache.dropBytes('pyodide-snapshot', key),
+    },
+  );
   return current;
 }
 

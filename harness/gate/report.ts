@@ -38,7 +38,8 @@ export const ms = (value: number) => `${Math.round(value)} ms`;
 export function progressLine(r: PairResult, color: boolean): string {
   const head = paint(color, STATUS_COLOR[r.status], `${STATUS_MARK[r.status]} ${r.status.padEnd(8)}`);
   const t = r.times;
-  const timing = r.status === 'skipped' ? '' : `  assembly ${ms(t.assembly)} · model ${ms(t.model)} · runtime ${ms(t.runtime)} · checks ${ms(t.checks)}`;
+  const boot = t.boot !== undefined && Math.round(t.boot) > 0 ? ` · boot ${ms(t.boot)}` : '';
+  const timing = r.status === 'skipped' ? '' : `  assembly ${ms(t.assembly)}${boot} · model ${ms(t.model)} · runtime ${ms(t.runtime)} · checks ${ms(t.checks)}`;
   const changed = r.verdicts.filter((v) => v.status !== 'same').map((v) => `${v.status}: ${v.path}`);
   const detail = [r.reason, ...changed].filter(Boolean).flatMap((text) => text!.split('\n')).map((line) => `\n    ${line}`).join('');
   return `${head} ${r.scenario} × ${r.runtime}${timing}${detail}`;
@@ -91,7 +92,7 @@ export function junitXml(results: readonly PairResult[], obsolete: readonly stri
   const suites = [...new Set(results.map((r) => r.scenario))].map((scenario) => {
     const cases = results.filter((r) => r.scenario === scenario);
     const body = cases.map((r) => {
-      const seconds = ((r.times.assembly + r.times.model + r.times.runtime + r.times.checks) / 1000).toFixed(3);
+      const seconds = ((r.times.assembly + (r.times.boot ?? 0) + r.times.model + r.times.runtime + r.times.checks) / 1000).toFixed(3);
       const open = `    <testcase classname="${xmlAttr(scenario)}" name="${xmlAttr(r.runtime)}" time="${seconds}">`;
       if (r.status === 'skipped') return `${open}<skipped message="${xmlAttr(r.reason ?? '')}"/></testcase>`;
       if (!isFailing(r.status)) return `${open}</testcase>`;

@@ -11,6 +11,8 @@ import { recordRuntimeSeam } from './seam-recorder.js';
 /** Milliseconds per phase of one scenario × runtime. */
 export interface PhaseTimes {
   assembly: number;
+  /** Starting the runtime's interpreter before the first run (a Pyodide boot), for runtimes that start one. */
+  boot?: number;
   model: number;
   runtime: number;
   checks: number;
@@ -39,6 +41,11 @@ export async function runOne(scenario: Scenario, runtime: RuntimeTarget, model: 
     const codeRuntime = app.service<CodeRuntime>('codeRuntime');
     const user = scenario.script[0]!.text;
     // Everything recorded comes from the two seams the gate owns: the model's requests and the runtime's runs.
+    if (codeRuntime.start) {
+      started = performance.now();
+      await codeRuntime.start();
+      times.boot = performance.now() - started;
+    }
     const seam = recordRuntimeSeam(codeRuntime);
     started = performance.now();
     let failure: string | undefined;

@@ -50,8 +50,8 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
     }
   }
   if (!inPlace) for (const line of verdictLines(results, reportFile.replace(/\.md$/, '.html'), color)) out(line);
-  const total = { assembly: 0, model: 0, runtime: 0, checks: 0 };
-  for (const r of results) for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += r.times[k];
+  const total = { assembly: 0, boot: 0, model: 0, runtime: 0, checks: 0 };
+  for (const r of results) for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += r.times[k] ?? 0;
   const cost = sdkCost(results);
   if (cost) for (const line of sdkCostLines(cost)) out(line);
   else if (sdkTokensMissing()) out(`\nSDK cost: not measured: ${sdkTokensMissing()}`);
@@ -64,7 +64,7 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   }
   const count = (s: string) => results.filter((r) => r.status === s).length;
   out('');
-  out(`time: assembly ${ms(total.assembly)} · model ${ms(total.model)} · runtime ${ms(total.runtime)} · checks ${ms(total.checks)}`);
+  out(`time: assembly ${ms(total.assembly)}${Math.round(total.boot) > 0 ? ` · boot ${ms(total.boot)}` : ''} · model ${ms(total.model)} · runtime ${ms(total.runtime)} · checks ${ms(total.checks)}`);
   out(`${results.length} run(s): ${count('pass')} pass, ${count('updated')} updated, ${count('mismatch')} mismatch, ${count('unstable')} unstable, ${count('failed')} failed, ${count('skipped')} skipped; ${obsolete.length} obsolete folder(s)`);
   for (const line of skippedRuntimeLines(results)) out(line);
   for (const line of skippedCheckLines(results)) out(line);

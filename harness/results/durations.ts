@@ -6,7 +6,7 @@ export async function pairDurations(file: string): Promise<Record<string, number
   const durations: Record<string, number> = {};
   for (const pair of results.pairs) {
     const t = pair.times;
-    durations[`${pair.scenario}/${pair.runtime}`] = t.assembly + t.model + t.runtime + t.checks;
+    durations[`${pair.scenario}/${pair.runtime}`] = t.assembly + (t.boot ?? 0) + t.model + t.runtime + t.checks;
   }
   return durations;
 }

@@ -32,7 +32,7 @@ const PAIR = object(
     scenario: NAME,
     runtime: { enum: [...RUNTIME_NAMES] },
     status: { enum: ['pass', 'updated', 'mismatch', 'unstable', 'failed', 'skipped'] },
-    times: object({ assembly: { type: 'number' }, model: { type: 'number' }, runtime: { type: 'number' }, checks: { type: 'number' } }),
+    times: object({ assembly: { type: 'number' }, boot: { type: 'number' }, model: { type: 'number' }, runtime: { type: 'number' }, checks: { type: 'number' } }, ['boot']),
     verdicts: { type: 'array', items: VERDICT },
     findings: { type: 'array', items: FINDING },
     reason: STRING,

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { sourceAsset } from '../seam/package-root.js';
 import { LineSplitter } from '../seam/lines.js';
-import { MAX_FRAME_BYTES, type HostMessage, type WorkerMessage } from './protocol.js';
+import { MAX_FRAME_BYTES, type HostMessage, type SnapshotUse, type WorkerMessage } from './protocol.js';
+import { snapshotKey, snapshotStore, supportsSnapshots, type SnapshotStore } from './snapshot.js';
 import { sandboxLaunch } from './sandbox.js';
 import { pyodidePackageDir, type PyodidePythonVersion } from './versions.js';
 import { onHostExit } from '../seam/host-exit.js';
@@ -60,6 +61,11 @@ function isString(value: unknown): value is string {
   return typeof value === 'string';
 }
 
+function isSnapshotUse(value: unknown): value is SnapshotUse {
+  if (value === 'loaded' || value === 'made' || value === 'none') return true;
+  return value !== null && typeof value === 'object' && typeof (value as { rejected?: unknown }).rejected === 'string';
+}
+
 function isCount(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
 }
@@ -76,7 +82,11 @@ function decodeWorkerMessage(line: string): WorkerMessage | undefined {
   const message = raw as Record<string, unknown>;
   switch (message.type) {
     case 'ready':
-      return isString(message.python) && isString(message.unicode) ? (message as WorkerMessage) : undefined;
+      if (!isString(message.python) || !isString(message.unicode)) return undefined;
+      if (message.snapshot !== undefined && !isSnapshotUse(message.snapshot)) return undefined;
+      return { type: 'ready', python: message.python, unicode: message.unicode, ...(message.snapshot !== undefined ? { snapshot: message.snapshot as SnapshotUse } : {}) };
+    case 'snapshot':
+      return isString(message.data) ? (message as WorkerMessage) : undefined;
     case 'call':
       return isCount(message.runId) && isCount(message.callId) && isString(message.namespace) &&
         isString(message.member) && isString(message.argsJson)
@@ -127,6 +137,13 @@ export class PyodideInstance {
   private readonly compiles = new Map<number, Pending<string>>();
   private markReady!: (versions: InterpreterVersions) => void;
   private failBoot!: (error: Error) => void;
+  /** Where this boot's snapshot comes from or goes to, and under which key (undefined: no snapshots). */
+  private snapshots: { store: SnapshotStore; key: readonly string[]; sent: boolean; wanted: boolean } | undefined;
+  private booted = false;
+  /** Stopped by the host: a boot cut short this way says nothing about the snapshot it used. */
+  private stopped = false;
+  /** How the interpreter booted, once it is ready (`none`: this release or host keeps no snapshots). */
+  snapshotUse: SnapshotUse = 'none';
 
   constructor(
     readonly version: PyodidePythonVersion,
@@ -173,9 +190,19 @@ export class PyodideInstance {
         for (const line of splitter.push(chunk)) if (!oversized) this.receive(line);
       });
     }
-    this.post({ type: 'boot', packageDir: launch.files.packageDir, memoryLimitBytes, ...readGuestSources() });
+    const boot: HostMessage = { type: 'boot', packageDir: launch.files.packageDir, memoryLimitBytes, ...readGuestSources() };
+    const store = supportsSnapshots(version) ? snapshotStore() : undefined;
+    if (store === undefined) this.post(boot);
+    else void this.bootWithSnapshot(boot, store, snapshotKey(version, pyodidePackageDir(version)));
     // An idle warm instance must not keep the host alive; callers hold it while they wait on it.
     this.setRef(false);
+  }
+
+  /** Boots from the stored snapshot when there is one, and asks for one to keep when there is none (or it does not load). */
+  private async bootWithSnapshot(boot: HostMessage & { type: 'boot' }, store: SnapshotStore, key: readonly string[]): Promise<void> {
+    const bytes = await store.read(key).catch(() => undefined);
+    this.snapshots = { store, key, sent: bytes !== undefined, wanted: true };
+    this.post({ ...boot, makeSnapshot: true, ...(bytes !== undefined ? { snapshot: Buffer.from(bytes).toString('base64') } : {}) });
   }
 
   /** True once the worker can no longer serve anything. */
@@ -222,6 +249,7 @@ export class PyodideInstance {
 
   /** Kills the worker process at once, whatever it is doing, and waits until it is gone. */
   async terminate(): Promise<void> {
+    this.stopped = true;
     this.die('the Pyodide worker process was stopped');
     // Whoever awaits the end keeps the host alive until the process is reaped.
     this.setRef(true);
@@ -246,7 +274,17 @@ export class PyodideInstance {
     if (message === undefined) return;
     switch (message.type) {
       case 'ready':
+        this.booted = true;
+        this.snapshotUse = message.snapshot ?? 'none';
+        // A snapshot that did not load is forgotten, unless this boot made one to take its place (same key).
+        if (typeof this.snapshotUse === 'object' && this.snapshots?.wanted === true) void this.snapshots.store.drop(this.snapshots.key).catch(() => {});
         this.markReady({ python: message.python, unicode: message.unicode });
+        return;
+      case 'snapshot':
+        // Taken only while booting, once, and only when asked for: no program has run in the worker yet.
+        if (this.booted || this.snapshots?.wanted !== true) return;
+        this.snapshots.wanted = false;
+        void this.snapshots.store.write(this.snapshots.key, Buffer.from(message.data, 'base64')).catch(() => {});
         return;
       case 'call':
         this.runs.get(message.runId)?.handlers.onCall(message.callId, message.namespace, message.member, message.argsJson);
@@ -275,6 +313,8 @@ export class PyodideInstance {
 
   private die(reason: string): void {
     if (this.gone !== undefined) return;
+    // A worker that died booting from a snapshot may have died of it: the next boot starts afresh.
+    if (!this.booted && !this.stopped && this.snapshots?.sent === true) void this.snapshots.store.drop(this.snapshots.key).catch(() => {});
     const tail = this.stderrTail.trim();
     this.gone = new InstanceGoneError(tail === '' ? reason : `${reason}. Its stderr ends with:\n${tail}`);
     this.failBoot(this.gone);

@@ -15,7 +15,17 @@ export interface PyodideBoot {
   driverSource: string;
   /** Ceiling for the WebAssembly heap; allocations past it raise MemoryError inside Python. */
   memoryLimitBytes: number;
+  /**
+   * A memory snapshot of an earlier boot of this release (base64), to boot from instead of starting the
+   * interpreter afresh. Untrusted: one that does not load is dropped and the interpreter boots afresh.
+   */
+  snapshot?: string;
+  /** Make a snapshot of this boot (after SNAPSHOT_PRELOAD) and send it in a `snapshot` frame before `ready`. */
+  makeSnapshot?: boolean;
 }
+
+/** The standard modules the guest and the driver import, loaded before a snapshot is taken so it holds them. */
+export const SNAPSHOT_PRELOAD = ['ast', 'asyncio', 'builtins', 'gc', 'json', 'math', 'os', 're', 'selectors', 'signal', 'traceback', 'types', 'unicodedata'] as const;
 
 export type HostMessage =
   | ({ type: 'boot' } & PyodideBoot)
@@ -23,8 +33,13 @@ export type HostMessage =
   | { type: 'reply'; runId: number; callId: number; replyJson: string }
   | { type: 'compile'; requestId: number; sourcesJson: string };
 
+/** How the interpreter booted: from a snapshot, afresh, or afresh because the snapshot it was given did not load (why). */
+export type SnapshotUse = 'loaded' | 'made' | 'none' | { rejected: string };
+
 export type WorkerMessage =
-  | { type: 'ready'; python: string; unicode: string }
+  | { type: 'ready'; python: string; unicode: string; snapshot?: SnapshotUse }
+  /** The memory snapshot the boot frame asked for (base64); only taken before `ready`. */
+  | { type: 'snapshot'; data: string }
   | { type: 'call'; runId: number; callId: number; namespace: string; member: string; argsJson: string }
   | { type: 'log'; runId: number; line: string }
   /** `heapBytes`: the WebAssembly heap after the run (it never shrinks). */

@@ -185,6 +185,10 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}): Pyodide
         worker.release();
       }
     },
+    async start() {
+      // A boot that fails is reported by the first run, as without a start.
+      await this.warm().catch(() => {});
+    },
     async run(request) {
       if (disposed) throw runMessages.disposed('Pyodide');
       assertValidBindings(request.bindings);

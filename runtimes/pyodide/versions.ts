@@ -3,13 +3,14 @@ import { MissingPackageError, resolveOptional } from '../seam/optional-package.j
 
 /**
  * The Pyodide releases concord knows, as npm aliases, keyed by the CPython version each one embeds.
- * Unicode versions are what `unicodedata.unidata_version` reports (checked by the tests).
+ * Unicode versions are what `unicodedata.unidata_version` reports (checked by the tests); `memorySnapshot`:
+ * the release can boot from a memory snapshot of an earlier boot (`_loadSnapshot`; 0.25 cannot).
  */
 export const PYODIDE_RELEASES = {
-  '3.11': { packageName: 'pyodide-0.25', pyodide: '0.25.1', unicode: '14.0.0' },
-  '3.12': { packageName: 'pyodide-0.27', pyodide: '0.27.7', unicode: '15.0.0' },
-  '3.13': { packageName: 'pyodide-0.29', pyodide: '0.29.3', unicode: '15.1.0' },
-  '3.14': { packageName: 'pyodide-314', pyodide: '314.0.7', unicode: '16.0.0' },
+  '3.11': { packageName: 'pyodide-0.25', pyodide: '0.25.1', unicode: '14.0.0', memorySnapshot: false },
+  '3.12': { packageName: 'pyodide-0.27', pyodide: '0.27.7', unicode: '15.0.0', memorySnapshot: true },
+  '3.13': { packageName: 'pyodide-0.29', pyodide: '0.29.3', unicode: '15.1.0', memorySnapshot: true },
+  '3.14': { packageName: 'pyodide-314', pyodide: '314.0.7', unicode: '16.0.0', memorySnapshot: true },
 } as const;
 
 export type PyodidePythonVersion = keyof typeof PYODIDE_RELEASES;

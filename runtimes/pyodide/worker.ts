@@ -5,7 +5,7 @@ import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineSplitter } from '../seam/lines.js';
-import { MAX_FRAME_BYTES, type HostMessage, type PyodideBoot, type WorkerMessage } from './protocol.js';
+import { MAX_FRAME_BYTES, SNAPSHOT_PRELOAD, type HostMessage, type PyodideBoot, type SnapshotUse, type WorkerMessage } from './protocol.js';
 
 /**
  * The Pyodide worker process: boots one interpreter, then serves runs and compile requests from the host,
@@ -43,6 +43,7 @@ interface PyodideApi {
   setStderr(options: { write(buffer: Uint8Array): number }): void;
   runPython(code: string): unknown;
   pyimport(name: string): PyModule;
+  makeMemorySnapshot(): Uint8Array;
 }
 
 const GUEST_DIR = '/concord';
@@ -83,8 +84,27 @@ function capWasmMemory(limitBytes: number): void {
         return grown;
       };
     }
-    return instantiate(source, imports);
+    const instance = instantiate(source, imports);
+    // Pyodide only warns when instantiating fails (a snapshot too short for its memory, say) and then waits
+    // forever: the boot in progress is told instead.
+    Promise.resolve(instance).catch((error: unknown) => instantiateFailed?.(error instanceof Error ? error : new Error(String(error))));
+    return instance;
   };
+}
+
+/** Set while a boot waits on Pyodide: fails it when the WebAssembly module cannot be instantiated. */
+let instantiateFailed: ((error: Error) => void) | undefined;
+
+/** `loading`, or the failure to instantiate the WebAssembly module if that comes first. */
+async function unlessInstantiateFails<T>(loading: Promise<T>): Promise<T> {
+  const failed = new Promise<never>((_, reject) => {
+    instantiateFailed = reject;
+  });
+  try {
+    return await Promise.race([loading, failed]);
+  } finally {
+    instantiateFailed = undefined;
+  }
 }
 
 /** Pyodide loads everything from its package folder; it must never try the network for a missing file. */
@@ -104,16 +124,42 @@ function provideConstantsBinding(): void {
   };
 }
 
-async function boot(data: PyodideBoot): Promise<PyModule> {
-  capWasmMemory(data.memoryLimitBytes);
-  disableFetch();
-  provideConstantsBinding();
+/**
+ * The interpreter: from the host's snapshot when it gave one that loads, else afresh (and, when the host asks,
+ * snapshotted right after the standard modules are loaded, before anything of the host's is put in: a
+ * snapshot may hold no JavaScript reference). A snapshot that fails to load costs only the time it took.
+ */
+async function loadInterpreter(data: PyodideBoot): Promise<{ pyodide: PyodideApi; snapshot: SnapshotUse }> {
   const entry = pathToFileURL(join(data.packageDir, 'pyodide.mjs')).href;
   const { loadPyodide } = (await import(entry)) as {
     loadPyodide(options: Record<string, unknown>): Promise<PyodideApi>;
   };
   const discard = (): void => {};
-  const pyodide = await loadPyodide({ indexURL: data.packageDir + '/', stdout: discard, stderr: discard });
+  const options = { indexURL: data.packageDir + '/', stdout: discard, stderr: discard };
+  let rejected: string | undefined;
+  if (data.snapshot !== undefined) {
+    try {
+      const pyodide = await unlessInstantiateFails(loadPyodide({ ...options, _loadSnapshot: Buffer.from(data.snapshot, 'base64') }));
+      if (pyodide.runPython(`import sys\nall(name in sys.modules for name in ${JSON.stringify(SNAPSHOT_PRELOAD)})`) !== true) throw new Error('it lacks the preloaded modules');
+      return { pyodide, snapshot: 'loaded' };
+    } catch (error) {
+      rejected = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const make = data.makeSnapshot === true;
+  const pyodide = await loadPyodide({ ...options, ...(make ? { _makeSnapshot: true } : {}) });
+  if (!make) return { pyodide, snapshot: rejected === undefined ? 'none' : { rejected } };
+  pyodide.runPython(SNAPSHOT_PRELOAD.map((name) => `import ${name}`).join('\n'));
+  // Too long for one frame: no snapshot this time (the boot goes on).
+  trySend({ type: 'snapshot', data: Buffer.from(pyodide.makeMemorySnapshot()).toString('base64') });
+  return { pyodide, snapshot: rejected === undefined ? 'made' : { rejected } };
+}
+
+async function boot(data: PyodideBoot): Promise<{ driver: PyModule; snapshot: SnapshotUse }> {
+  capWasmMemory(data.memoryLimitBytes);
+  disableFetch();
+  provideConstantsBinding();
+  const { pyodide, snapshot } = await loadInterpreter(data);
   // Bytes a program writes to its file descriptors 1 and 2 (os.write) are not shown, but they count
   // against the output cap, as in the CPython isolations. They are counted from the raw buffer, never
   // decoded: a flood must not become a JavaScript string.
@@ -123,7 +169,7 @@ async function boot(data: PyodideBoot): Promise<PyModule> {
   pyodide.FS.writeFile(`${GUEST_DIR}/concord_guest.py`, data.guestSource);
   pyodide.FS.writeFile(`${GUEST_DIR}/concord_pyodide.py`, data.driverSource);
   pyodide.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(GUEST_DIR)})`);
-  return pyodide.pyimport('concord_pyodide');
+  return { driver: pyodide.pyimport('concord_pyodide'), snapshot };
 }
 
 /** The run in progress: tool calls waiting for the host, the output budget left, and whether it ran out. */
@@ -186,7 +232,7 @@ function fail(error: unknown): void {
 }
 
 async function serve(data: PyodideBoot, queue: HostMessage[]): Promise<void> {
-  const driver = await boot(data);
+  const { driver, snapshot } = await boot(data);
   const versions = JSON.parse(driver.install(callHost, writeLog) as string) as { python: string; unicode: string };
   await driver.warm_up();
   let busy = false;
@@ -222,7 +268,7 @@ async function serve(data: PyodideBoot, queue: HostMessage[]): Promise<void> {
     queue.push(message);
     pump().catch(fail);
   };
-  send({ type: 'ready', python: versions.python, unicode: versions.unicode });
+  send({ type: 'ready', python: versions.python, unicode: versions.unicode, snapshot });
   // Requests that arrived while the interpreter booted.
   pump().catch(fail);
 }

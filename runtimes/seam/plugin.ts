@@ -72,6 +72,7 @@ function serviceFacade(runtime: CodeRuntime, owned: boolean): CodeRuntime {
     language: runtime.language,
     isolation: runtime.isolation,
     run: (request: RunRequest): Promise<RunResult> => runObserved(facade, request, (observed) => runtime.run(observed)),
+    ...(runtime.start ? { start: () => runtime.start!() } : {}),
     dispose: async (): Promise<void> => {
       if (owned) await runtime.dispose();
     },

@@ -59,6 +59,12 @@ export interface CodeRuntime {
   readonly language: Language;
   readonly isolation: Isolation;
   run(request: RunRequest): Promise<RunResult>;
+  /**
+   * Optional: starts now what the first run would otherwise start on demand (an interpreter that takes
+   * seconds to boot), so a host can time the start apart from the runs. Resolves once runs can start; a
+   * start that fails resolves too: the run that needs it reports the failure.
+   */
+  start?(): Promise<void>;
   /** Releases processes, containers and workers. Idempotent. */
   dispose(): Promise<void>;
 }

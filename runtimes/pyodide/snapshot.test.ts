@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPyodideRuntime } from './runtime.js';
+import { PyodideInstance } from './instance.js';
+import { snapshotKey, usePyodideSnapshots, type SnapshotStore } from './snapshot.js';
+import { DEFAULT_PYODIDE_VERSION, pyodidePackageDir, PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES } from './versions.js';
+import { PYODIDE_DEFAULTS } from './config.js';
+
+/** A store in memory that counts what the workers did with it. */
+function memoryStore(): SnapshotStore & { entries: Map<string, Uint8Array>; log: string[] } {
+  const entries = new Map<string, Uint8Array>();
+  const log: string[] = [];
+  return {
+    entries,
+    log,
+    read: async (key) => (log.push('read'), entries.get(key.join('\n'))),
+    write: async (key, bytes) => void (log.push('write'), entries.set(key.join('\n'), bytes)),
+    drop: async (key) => void (log.push('drop'), entries.delete(key.join('\n'))),
+  };
+}
+
+/** Boots one worker through `store`, runs a program, and says how it booted. */
+async function bootOnce(store: SnapshotStore): Promise<{ use: unknown; value: unknown }> {
+  usePyodideSnapshots(store);
+  const instance = new PyodideInstance(DEFAULT_PYODIDE_VERSION, PYODIDE_DEFAULTS.memoryLimitBytes);
+  try {
+    instance.hold();
+    await instance.ready;
+    const compiled = JSON.parse(await instance.compile(JSON.stringify(['x: int = 1\n', 'def (:\n']))) as Array<{ ok: boolean }>;
+    return { use: instance.snapshotUse, value: compiled.map((c) => c.ok) };
+  } finally {
+    await instance.terminate();
+  }
+}
+
+/** Writes for the store land after `ready`: wait until the log stops growing. */
+const settled = async (log: string[]) => {
+  for (let seen = -1; seen !== log.length; ) {
+    seen = log.length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+};
+
+afterEach(() => usePyodideSnapshots(undefined));
+
+describe('Pyodide memory snapshots', () => {
+  it('are supported by every release but 0.25', () => {
+    expect(PYODIDE_PYTHON_VERSIONS.filter((v) => PYODIDE_RELEASES[v].memorySnapshot)).toEqual(['3.12', '3.13', '3.14']);
+  });
+
+  it('are made by a first boot, loaded by the next, and a damaged one is dropped and made again', { timeout: 600_000 }, async () => {
+    const store = memoryStore();
+    const first = await bootOnce(store);
+    await settled(store.log);
+    expect(first).toEqual({ use: 'made', value: [true, false] });
+    expect(store.log).toEqual(['read', 'write']);
+    const key = snapshotKey(DEFAULT_PYODIDE_VERSION, pyodidePackageDir(DEFAULT_PYODIDE_VERSION)).join('\n');
+    const made = store.entries.get(key)!;
+    expect(made.length).toBeGreaterThan(1024 * 1024);
+
+    store.log.length = 0;
+    expect(await bootOnce(store)).toEqual({ use: 'loaded', value: [true, false] });
+    await settled(store.log);
+    expect(store.log).toEqual(['read']);
+
+    // Damaged bytes under the right key: the worker boots afresh and makes a new one in their place.
+    for (const damaged of [made.subarray(0, made.length >> 1), Buffer.alloc(made.length, 7)]) {
+      store.entries.set(key, damaged);
+      store.log.length = 0;
+      const again = await bootOnce(store);
+      await settled(store.log);
+      expect(again.value).toEqual([true, false]);
+      expect(again.use).toEqual({ rejected: expect.any(String) });
+      expect(store.log).toEqual(['read', 'write']);
+      expect(store.entries.get(key)?.length).toBe(made.length);
+    }
+  });
+
+  it('are neither read nor made without a store: the worker boots afresh', { timeout: 120_000 }, async () => {
+    usePyodideSnapshots(undefined);
+    const runtime = createPyodideRuntime();
+    try {
+      await runtime.start!();
+      expect(await runtime.run({ program: 'return 6 * 7', bindings: [] })).toEqual({ logs: [], value: 42 });
+    } finally {
+      await runtime.dispose();
+    }
+  });
+});

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SNAPSHOT_PRELOAD } from './protocol.js';
+import { PYODIDE_RELEASES, type PyodidePythonVersion } from './versions.js';
+
+/**
+ * Where memory snapshots of booted interpreters are kept between processes, by key. A host that has such a
+ * place (concord's verdict cache) hands it over with `usePyodideSnapshots`; without one every interpreter
+ * boots afresh. What `read` returns is untrusted: the worker boots afresh from anything that does not load.
+ */
+export interface SnapshotStore {
+  /** The bytes stored for `key`, or undefined (none, or none that checks out). */
+  read(key: readonly string[]): Promise<Uint8Array | undefined>;
+  write(key: readonly string[], bytes: Uint8Array): Promise<void>;
+  /** Forgets the entry for `key`: it did not load. */
+  drop(key: readonly string[]): Promise<void>;
+}
+
+let store: SnapshotStore | undefined;
+
+/** Sets (or, with undefined, clears) the store every Pyodide worker started from now on boots through. */
+export function usePyodideSnapshots(next: SnapshotStore | undefined): void {
+  store = next;
+}
+
+export function snapshotStore(): SnapshotStore | undefined {
+  return store;
+}
+
+/** Whether the release for `version` can make and load memory snapshots (`_makeSnapshot` / `_loadSnapshot`). */
+export function supportsSnapshots(version: PyodidePythonVersion): boolean {
+  return PYODIDE_RELEASES[version].memorySnapshot;
+}
+
+const keys = new Map<string, readonly string[]>();
+
+/**
+ * What a snapshot depends on: the release, the sha256 of its WebAssembly module and standard library as
+ * installed, and the modules loaded before it was taken. Computed once per package folder.
+ */
+export function snapshotKey(version: PyodidePythonVersion, packageDir: string): readonly string[] {
+  let key = keys.get(packageDir);
+  if (key === undefined) {
+    const hash = createHash('sha256');
+    for (const file of ['pyodide.asm.wasm', 'python_stdlib.zip']) hash.update(readFileSync(join(packageDir, file)));
+    key = [`pyodide ${PYODIDE_RELEASES[version].pyodide}`, `files ${hash.digest('hex')}`, `preload ${SNAPSHOT_PRELOAD.join(',')}`];
+    keys.set(packageDir, key);
+  }
+  return key;
+}
