@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installCommand } from '../runtimes/seam/optional-package.js';
 import { installedWithout } from '../test/packed.js';
-import { STOCK_PLUGIN, stockScenario, writeStockProject } from './test/stock-project.js';
+import { STOCK_PLUGIN, stockScenario, writeStockProject } from './project/stock-project.js';
 
 // A project whose install left out tsx, pyright and js-tiktoken (optional peers): each feature that needs
 // one says so in one line with the command that adds it, and nothing else breaks.

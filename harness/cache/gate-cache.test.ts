@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGate, type GateOptions } from '../gate/gate.js';
 import { findInterpreters } from '../interpreters/local.js';
-import { stockScenario, writeStockProject } from '../test/stock-project.js';
+import { stockScenario, writeStockProject } from '../project/stock-project.js';
 
 // A project of its own with one Python pair: its first gate fills .concord/cache, its second reuses all of it.
 let root = '';

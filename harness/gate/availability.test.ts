@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
-import { stockScenario, writeStockProject } from '../test/stock-project.js';
+import { stockScenario, writeStockProject } from '../project/stock-project.js';
 import { installedWithout } from '../../test/packed.js';
 
 // A closed port on loopback: nothing answers there, while /var/run/docker.sock may well answer.

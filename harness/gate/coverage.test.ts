@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STOCK_PLUGIN, writeStockProject } from '../test/stock-project.js';
+import { STOCK_PLUGIN, writeStockProject } from '../project/stock-project.js';
 import { toolCoverage } from './coverage.js';
 import { concordIn } from '../test/concord-cli.js';
 

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeStockProject } from '../test/stock-project.js';
+import { writeStockProject } from '../project/stock-project.js';
 import { concordIn } from '../test/concord-cli.js';
 
 /** A tool that reads a clock: every call answers something new, so no two runs of a program that polls it agree. */

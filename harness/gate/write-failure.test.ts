@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeStockProject } from '../test/stock-project.js';
+import { writeStockProject } from '../project/stock-project.js';
 import { Host } from '../../test/host-requirements.js';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { listPending } from '../snapshot/review.js';

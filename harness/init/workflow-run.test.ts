@@ -6,7 +6,7 @@ import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
-import { STOCK_PLUGIN } from '../test/stock-project.js';
+import { STOCK_PLUGIN } from '../project/stock-project.js';
 import { packTarball } from '../../test/packed.js';
 
 // A backend's repository as a new user makes it: the packed tarball kept in vendor/ by `init --vendor`, the

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installedWithout } from '../../test/packed.js';
-import { stockScenario, writeStockProject } from '../test/stock-project.js';
+import { stockScenario, writeStockProject } from '../project/stock-project.js';
 import { DEFAULT_PYODIDE_VERSION, PYODIDE_RELEASES } from '../../runtimes/pyodide/versions.js';
 
 // A project with concord as a default install has one Pyodide, the runtime's default; the others are opt-in.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
-import { stockScenario, writeStockProject } from '../test/stock-project.js';
+import { stockScenario, writeStockProject } from '../project/stock-project.js';
 
 let root = '';
 afterAll(() => rm(root, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
-import { STOCK_PLUGIN, writeStockProject } from '../test/stock-project.js';
+import { STOCK_PLUGIN, writeStockProject } from '../project/stock-project.js';
 
 let root = '';
 const scratch: string[] = [];

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 import { writePending } from '../../snapshot/pending.js';
-import { stockScenario, writeStockProject } from '../../test/stock-project.js';
+import { stockScenario, writeStockProject } from '../../project/stock-project.js';
 import { concordIn } from '../../test/concord-cli.js';
 
 let dir = '';

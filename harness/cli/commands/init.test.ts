@@ -9,7 +9,7 @@ import { parseProjectConfig } from '../../project/config.js';
 import { loadScenarios } from '../../scenario/discover.js';
 import { githubWorkflow } from '../../init/github-workflow.js';
 import { SCENARIO_SCHEMA_REFERENCE } from '../../project/scaffold.js';
-import { stockScenario, writeStockProject } from '../../test/stock-project.js';
+import { stockScenario, writeStockProject } from '../../project/stock-project.js';
 
 let dir = '';
 beforeEach(async () => {

@@ -1,3 +1,6 @@
+// The smallest project of a user's own, outside concord's repository: one scenario on concord's registry and
+// agent and a tool plugin of the project's, with one program in both languages. The tests and the benches
+// (`npm run bench -- cold`, which runs from dist/) build their projects from it.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -12,8 +15,11 @@ const count: RegisteredTool = {
 export default { name: 'stock', inject: ['tools'], apply(ctx: { tools: ToolRegistryService }) { ctx.tools.register(count); } };
 `;
 
-/** A scenario on concord's registry and agent and the stock plugin, with one program in both languages. */
-export const stockScenario = (name: string, runtimes = '[typescript]') => `name: ${name}
+/**
+ * A scenario on concord's registry and agent and a plugin of the project's (the stock plugin by default; any
+ * plugin that registers `count_items` fits), with one program in both languages.
+ */
+export const stockScenario = (name: string, runtimes = '[typescript]', plugin = './plugins/stock.ts') => `name: ${name}
 description: The model counts the stock.
 runtimes: ${runtimes}
 composition:
@@ -21,7 +27,7 @@ composition:
     plugin: concord/tools
     config: { mode: code }
   - id: stock
-    plugin: ./plugins/stock.ts
+    plugin: ${plugin}
   - id: agent
     plugin: concord/agent
     config: { persona: You keep the shop. }
