@@ -7,6 +7,7 @@ import { renderDiff } from '../text/diff.js';
 import { sdkCost, sdkCostMarkdown, type SdkSize } from './sdk-cost.js';
 import { codeSpan, plain } from './github-markdown.js';
 import { COVERAGE_HINT, coverageSentences, type ToolCoverage } from '../gate/coverage.js';
+import { pairGroups } from '../gate/pair-groups.js';
 
 /** One scenario × runtime as the gate finished it (the gate's PairResult fits). */
 export interface ReportPair {
@@ -195,8 +196,11 @@ function findingsSection(input: ReportInput): string[] {
   if ((input.runFindings ?? []).length > 0) lines.push('### The whole run', '', ...input.runFindings!.map(finding), '');
   const noted = input.pairs.filter((p) => p.findings.length > 0 || p.reason !== undefined);
   if (noted.length === 0 && (input.runFindings ?? []).length === 0) lines.push('No check found anything.', '');
-  for (const pair of noted) {
-    lines.push(`### ${pair.scenario} × ${pair.runtime}: ${pair.status}`, '');
+  // Pairs with the same status, reason and findings (a note every Python runtime gives alike) are said once.
+  const said = (pair: ReportPair) => [pair.status, pair.reason === undefined ? '' : fenced(pair.reason), ...pair.findings.map(finding)].join('\n\n');
+  for (const { pairs, names } of pairGroups(noted, said, () => false)) {
+    const [pair] = pairs as [ReportPair];
+    lines.push(`### ${names}: ${pair.status}`, '');
     if (pair.reason !== undefined) lines.push(fenced(pair.reason), '');
     lines.push(...pair.findings.map(finding), '');
   }

@@ -90,6 +90,19 @@ describe('the report', () => {
     expect(text).toMatch(/^Run `run-1` · floor CPython 3\.9 · 3 scenario × runtime pair\(s\): 2 pass, 1 failed\.$/m);
   });
 
+  it('says findings that pairs share alike once, under the names of every pair that has them', () => {
+    const note = { check: 'stub-import', severity: 'note' as const, message: 'fails on local 3.8 (below the floor 3.9: not a failure)\n63 |     orders: list[Item]' };
+    const pairs = ['checkout', 'refund'].flatMap((scenario) => ['python', 'pyodide'].map((runtime) => ({ scenario, runtime, status: 'mismatch', findings: [note] })));
+    const other = { scenario: 'refund', runtime: 'python-container', status: 'mismatch', findings: [{ ...note, message: 'fails on local 3.8 in its own way' }] };
+    const alike = renderReport({ ...input, runFindings: [], pairs: [...pairs, other, { ...pairs[0]!, scenario: 'track', status: 'failed' }] });
+    const findings = alike.slice(alike.indexOf('## Findings'));
+    expect(findings).toContain('### checkout, refund × python, pyodide: mismatch');
+    expect(findings.match(/orders: list\[Item\]/g)).toHaveLength(2);
+    expect(findings).toContain('### refund × python-container: mismatch\n\n- **note** `stub-import`: fails on local 3.8 in its own way');
+    // Another status is another group, though its findings are the same.
+    expect(findings).toContain('### track × python: failed');
+  });
+
   it("shows the probe's verdict per language with its interpreter matrix and times", () => {
     const probed = renderReport({
       ...input,
