@@ -5,7 +5,7 @@ import type { PythonVersion, ToolDefinition } from '../../codemode/tools/types.j
 import { adversarialTools } from '../probe/adversarial-tools.js';
 import { describeRejection } from './describe.js';
 import { InterpreterInventory } from './inventory.js';
-import { hostileToolSet, randomToolSets } from './test/tool-sets.js';
+import { hostileToolSet, NEWER_THAN_13, obj, randomToolSets } from './test/tool-sets.js';
 import { compareVersions } from './types.js';
 
 // concord's own stubs, executed (not only compiled) as modules on every CPython here from the floor up:
@@ -20,6 +20,8 @@ const toolSets: Array<{ name: string; tools: ToolDefinition[] }> = [
   { name: 'the whole corpus', tools: corpus.flatMap((source) => source.tools) },
   { name: 'the adversarial probe', tools: adversarialTools() },
   { name: 'the hostile set', tools: hostileToolSet() },
+  // Letters newer than Unicode 13.0 (3.9, 3.10): bare names from the floor whose tables know them, else not.
+  { name: 'names newer than Unicode 13.0', tools: NEWER_THAN_13.map((char) => ({ name: `x${char}`, description: '', parameters: obj({ [`y${char}`]: { type: 'string' } }) })) },
   ...randomToolSets(60).map((tools, i) => ({ name: `random set ${i}`, tools })),
 ];
 const rendered = FLOORS.flatMap((floor) => toolSets.map((set) => ({ floor, name: set.name, source: renderPythonSdk(set.tools, { pythonFloor: floor }) })));
