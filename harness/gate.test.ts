@@ -15,15 +15,15 @@ describe('the gate over the committed scenarios', () => {
     const lines: string[] = [];
     // CI mode: whatever happens, nothing under snapshots/ is written.
     const result = await runGate({ root: packageRoot(), pendingRoot, selection: {}, update: 'none', ci: true, color: false, out: (line) => lines.push(line) });
-    const bad = result.results.filter((r) => r.status !== 'pass' && r.status !== 'skipped');
+    const bad = result.pairs.filter((r) => r.status !== 'pass' && r.status !== 'skipped');
     expect(bad.map((r) => `${r.scenario} × ${r.runtime}: ${r.status}\n${r.reason ?? ''}\n${r.verdicts.map((v) => (v.diff ? renderDiff(v.diff, false) : (v.reason ?? ''))).join('\n')}`)).toEqual([]);
     expect(result.obsolete).toEqual([]);
     expect(result.ok).toBe(true);
     for (const runtime of ['typescript', 'python', 'pyodide']) {
-      expect(result.results.filter((r) => r.runtime === runtime && r.status === 'pass').length, runtime).toBeGreaterThanOrEqual(8);
+      expect(result.pairs.filter((r) => r.runtime === runtime && r.status === 'pass').length, runtime).toBeGreaterThanOrEqual(8);
     }
     // The container runs when Docker and the image answer; otherwise the gate says why, once.
-    const skipped = result.results.filter((r) => r.status === 'skipped');
+    const skipped = result.pairs.filter((r) => r.status === 'skipped');
     for (const r of skipped) expect(r.runtime).toBe('python-container');
     if (skipped.length > 0) expect(lines.filter((l) => l.startsWith('python-container skipped: '))).toHaveLength(1);
   });

@@ -34,7 +34,7 @@ describe('the run-level steps in the gate', () => {
     const result = await gate({}, lines);
     expect(result.runFindings).toEqual([]);
     expect(result.ok).toBe(true);
-    expect(result.steps.probes.map((p) => [p.language, p.scenario, p.runtime])).toEqual([['typescript', 'mode-both', 'typescript']]);
+    expect(result.probes.map((p) => [p.language, p.scenario, p.runtime])).toEqual([['typescript', 'mode-both', 'typescript']]);
     expect(lines).toContainEqual(expect.stringMatching(/^renderer-floor: no Python app selected · ✓ probe typescript \d+ ms$/));
     expect(result.reportFile).toBe(join(work, '.concord', 'report.md'));
     expect(lines).toContain(`report: ${result.reportFile} (the stub-validity matrix, the probe's verdict and every finding)`);

@@ -6,31 +6,30 @@ import { stubValidity } from '../checks/stub-validity.js';
 import type { Finding } from '../checks/types.js';
 import { disposeSharedInventory, sharedInventory } from '../interpreters/inventory.js';
 import { cacheLine, useVerdictCache } from '../cache/verdict-cache.js';
-import type { ReportInput } from '../report/markdown.js';
 import { GuardedFolder } from '../guarded/folder.js';
-import { concordFolder, writeReport } from '../report/write.js';
+import { concordFolder } from '../report/write.js';
 import { importPlugins } from '../assembly/plugin-import.js';
 import { scenarioForLanguage } from '../scenario/recording.js';
 import type { Scenario } from '../scenario/types.js';
-import { newRunId, writePending, type PendingChange } from '../snapshot/pending.js';
+import { newRunId } from '../snapshot/pending.js';
 import { applyVerdict, compareFolder, snapshotFingerprint, snapshotFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
 import { SDK_FILE, snapshotFiles, type SnapshotFiles } from '../snapshot/transcript.js';
 import { measureSdk, sdkBudgetFindings, sdkCost, type SdkSize } from '../report/sdk-cost.js';
 import type { CoverageLevel, SdkBudget } from '../project/config.js';
-import { decide, writesEverything, type UpdateMode } from '../snapshot/decide.js';
+import { decide, type UpdateMode } from '../snapshot/decide.js';
 import type { Redaction } from '../snapshot/redactions.js';
 import { progressLine, stepsLine, type PairResult } from './report.js';
-import { runtimesNotRun } from './availability.js';
-import { gateVerdict, printSummary } from './summary.js';
+import { runtimesNotRun, type NotRun } from './availability.js';
 import { runOne } from './run-one.js';
 import { Session } from '../session.js';
-import { pairTools, toolCoverage, type ToolCoverage } from './coverage.js';
+import { pairTools, toolCoverage } from './coverage.js';
 import { firstDifference, instabilityHint, unstableReason } from './stability.js';
 import { runSteps, type RunSteps } from './run-steps.js';
-import { inSelection, selectPairs, type Selection } from './select.js';
+import type { ProbeVerdict } from '../probe/adversarial.js';
+import { inSelection, selectPairs, type Pair, type Selection } from './select.js';
 import { drivePairs, loadPairs } from '../pairs/drive.js';
-
-export type Proposal = PendingChange & { proposed?: string };
+import { finishRun, type FinishOptions, type Proposal, type RunOutcome } from './finish.js';
+import { RunProposals } from './proposals.js';
 
 export interface GateOptions {
   /** The package root: `scenarios/`, `snapshots/` and `.concord/` are found below it unless overridden. */
@@ -62,46 +61,78 @@ export interface GateOptions {
   cache?: boolean;
   /** Internal, for `npm run bench -- gate` alone: false never runs a pair twice before writing or proposing. */
   stabilityRerun?: boolean;
+  /** `--results FILE`: also write the run as JSON for `concord merge`. */
+  resultsFile?: string;
+  /** `--reporter junit`: the JUnit file, its place checked before the run (`junitTarget`). */
+  junit?: FinishOptions['junit'];
+  /** Annotate the pull request on GitHub Actions, and append the step summary when `GITHUB_STEP_SUMMARY` is set (the CLI does both). */
+  github?: boolean;
   color: boolean;
   out(line: string): void;
 }
 
-export interface GateResult {
+/** One gate run, each datum once: what the report, the results file and the summary were made from, and the verdict. */
+export interface GateResult extends RunOutcome {
   ok: boolean;
-  results: PairResult[];
-  /** Obsolete snapshot folders, as `scenario/runtime`. */
-  obsolete: string[];
-  /** Where this run's proposals went, if it made any. */
-  pendingDir?: string;
-  runId: string;
-  /** Findings about the whole run, not one pair: the renderer floor and the adversarial probe. */
-  runFindings: Finding[];
-  /** The run-level steps: the probe's verdict per language and what the steps cost. */
-  steps: RunSteps;
+  probes: ProbeVerdict[];
+  stepTimes: RunSteps['times'];
   /** The written `.concord/report.md`. */
   reportFile: string;
-  /** What the report was written from: the matrix and interpreters of the run too. */
-  report: ReportInput;
-  /** Every change this run proposed (in the pending folder, or written with --update). */
-  proposals: Proposal[];
-  /** The absolute path of each selected scenario's file, by scenario name (for annotations). */
-  scenarioFiles: Record<string, string>;
-  /** Registered tools no program of the run called, per language. */
-  coverage: ToolCoverage;
 }
 
-/** Runs the selected scenario × runtime pairs, compares them with the snapshots and reports. */
-export async function runGate(options: GateOptions): Promise<GateResult> {
-  const scenariosDir = options.scenariosDir ?? join(options.root, 'scenarios');
-  const snapshotsDir = options.snapshotsDir ?? join(options.root, 'snapshots');
-  const pendingRoot = options.pendingRoot ?? join(options.root, '.concord', 'pending');
-  const { out, color } = options;
-  const { update, ci } = options;
-  if (ci && update !== 'none') out(`CI is set: --update=${update} is ignored; nothing under snapshots/ is written, proposals go to ${pendingRoot}`);
+interface GatePaths {
+  scenariosDir: string;
+  snapshotsDir: string;
+  pendingRoot: string;
+  reportRoot: string;
+}
 
+/** What a run is about to do once its input is read: the pairs, the floor and the runtimes that will not run. */
+interface RunPlan {
+  scenarios: Scenario[];
+  pairs: Pair[];
+  floor: PythonVersion;
+  notRun: Map<RuntimeName, NotRun>;
+}
+
+/**
+ * Runs the selected scenario × runtime pairs, compares them with the snapshots and reports, in phases: read
+ * the input, run the pairs and the run-level steps, judge obsolete folders, keep the proposals, finish.
+ */
+export async function runGate(options: GateOptions): Promise<GateResult> {
+  const paths: GatePaths = {
+    scenariosDir: options.scenariosDir ?? join(options.root, 'scenarios'),
+    snapshotsDir: options.snapshotsDir ?? join(options.root, 'snapshots'),
+    pendingRoot: options.pendingRoot ?? join(options.root, '.concord', 'pending'),
+    reportRoot: options.reportRoot ?? options.root,
+  };
+  const { update, ci, out } = options;
+  if (ci && update !== 'none') out(`CI is set: --update=${update} is ignored; nothing under snapshots/ is written, proposals go to ${paths.pendingRoot}`);
+  const plan = await planRun(options, paths);
+  const runId = newRunId();
+  const proposals = new RunProposals(paths.pendingRoot, runId, out);
+  const ran = await runPairs(options, plan, paths, proposals);
+  const obsolete = await settleObsolete(paths.snapshotsDir, plan.scenarios, options, proposals.list).catch((error: unknown) => proposals.rescue(error));
+  const pendingDir = await proposals.keep();
+  const outcome = { runId, floor: plan.floor, ...ran, obsolete, update, ci, proposals: proposals.list, ...(pendingDir ? { pendingDir } : {}) } satisfies RunOutcome;
+  const finished = await finishRun(outcome, {
+    reportRoot: paths.reportRoot,
+    ci,
+    color: options.color,
+    out,
+    ...(options.resultsFile ? { results: { file: options.resultsFile, root: options.root, selection: options.selection } } : {}),
+    ...(options.github ? { github: { scenarioFiles: Object.fromEntries(plan.pairs.map((p) => [p.scenario.name, p.scenario.file])) } } : {}),
+    ...(options.junit ? { junit: options.junit } : {}),
+  });
+  return { ...outcome, ...finished };
+}
+
+/** Reads the input: the folders concord writes into, the scenarios and their plugins, the selection, the runtimes that will not run. */
+async function planRun(options: GateOptions, paths: GatePaths): Promise<RunPlan> {
+  const { out } = options;
   // Folders concord writes into must be real folders before anything runs: a link or a file there is bad input.
-  for (const folder of [snapshotFolder(snapshotsDir), concordFolder(options.reportRoot ?? options.root), new GuardedFolder(pendingRoot, '.concord/pending')]) await folder.check();
-  const { scenarios, pairs } = await loadPairs(options.root, options.selection, scenariosDir);
+  for (const folder of [snapshotFolder(paths.snapshotsDir), concordFolder(paths.reportRoot), new GuardedFolder(paths.pendingRoot, '.concord/pending')]) await folder.check();
+  const { scenarios, pairs } = await loadPairs(options.root, options.selection, paths.scenariosDir);
   // A plugin that cannot be imported is the user's input to fix: one error at its place, before any pair runs.
   await importPlugins([...new Set(pairs.map((p) => p.scenario))]);
   const { shard } = options.selection;
@@ -110,26 +141,20 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     out(`--shard ${shard.index}/${shard.count}: none of the ${whole} scenario × runtime pair(s) of the selection falls in this shard; nothing to run here`);
   }
   const floor = options.floor ?? DEFAULT_PYTHON_FLOOR;
-  const skipped = await runtimesNotRun({ pairs, skip: options.skipRuntimes ?? [], ci: options.ci, snapshotsDir, out });
-  const runId = newRunId();
+  const notRun = await runtimesNotRun({ pairs, skip: options.skipRuntimes ?? [], ci: options.ci, snapshotsDir: paths.snapshotsDir, out });
+  return { scenarios, pairs, floor, notRun };
+}
+
+type RunPairs = Pick<RunOutcome, 'pairs' | 'runFindings' | 'coverage' | 'matrix' | 'interpreters' | 'absent'> & Pick<GateResult, 'probes' | 'stepTimes'>;
+
+/**
+ * Runs the pairs, then once per run on the runtimes they kept warm the renderer floor and the adversarial
+ * probe, all on one session; the verdict cache, the session and the interpreter inventory are released once.
+ */
+async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, proposals: RunProposals): Promise<RunPairs> {
+  const { out, color, update, ci } = options;
   // What the run's apps share (pooled runtimes, the parsed scenarios), owned by this run alone.
   const session = new Session();
-  const results: PairResult[] = [];
-  const proposals: Proposal[] = [];
-  let reportFile: string;
-  let reportInput: ReportInput;
-  let steps: RunSteps;
-  let coverage: ToolCoverage;
-  // The newest run wins: older proposals for the folders this run compared are dropped from pending.
-  const compared = (path: string) => results.some((r) => (r.verdicts.length > 0 || r.status === 'unstable') && path.startsWith(`${r.scenario}/${r.runtime}/`));
-  const keep = (list: Proposal[]) => writePending(pendingRoot, runId, list, compared);
-  // A snapshot that cannot be written or read (a read-only folder, a full disk, a link) must not cost the run its proposals.
-  const keepingProposals = async (error: unknown): Promise<never> => {
-    const kept = await keep(proposals).catch(() => undefined);
-    if (kept) out(`the proposals of this run are kept in ${kept}; accept them with \`concord review\` once the problem is fixed`);
-    throw error;
-  };
-
   const cache = useVerdictCache(options.cache ? options.root : undefined);
   try {
     // Pairs run side by side on the shared runtimes. Each pair's proposals join the run's as it finishes, so a
@@ -137,11 +162,11 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     // are the same as a serial run's.
     const finished = await drivePairs({
       session,
-      pairs,
+      pairs: plan.pairs,
       jobs: options.jobs ?? 1,
       defaultTimeoutMs: options.defaultTimeoutMs,
       notRun: {
-        runtimes: skipped,
+        runtimes: plan.notRun,
         result: ({ scenario, runtime }, notRun): { result: PairResult; own: Proposal[] } => ({
           result: { scenario: scenario.name, runtime, status: notRun.status, times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: notRun.reason },
           own: [],
@@ -149,42 +174,39 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
       },
       run: async ({ scenario, target }) => {
         const own: Proposal[] = [];
-        const result = await runPair(scenario, target, snapshotsDir, options.root, { update, ci, rerun: options.stabilityRerun !== false }, own, floor, options.redactions ?? []).catch((error: unknown) => {
-          proposals.push(...own);
-          return keepingProposals(error);
+        const result = await runPair(scenario, target, paths.snapshotsDir, options.root, { update, ci, rerun: options.stabilityRerun !== false }, own, plan.floor, options.redactions ?? []).catch((error: unknown) => {
+          proposals.list.push(...own);
+          return proposals.rescue(error);
         });
-        proposals.push(...own);
+        proposals.list.push(...own);
         return { result, own };
       },
       settled: ({ result }) => out(progressLine(result, color)),
     });
-    results.push(...finished.map((f) => f.result));
-    proposals.splice(0, proposals.length, ...finished.flatMap((f) => f.own));
+    const pairs = finished.map((f) => f.result);
+    proposals.list.splice(0, proposals.list.length, ...finished.flatMap((f) => f.own));
+    proposals.judged(pairs);
     // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
-    steps = await runSteps(pairs, new Set(skipped.keys()), floor, sharedInventory, session);
-    steps.findings.push(...sdkBudgetFindings(sdkCost(results), options.sdkBudget));
+    const steps = await runSteps(plan.pairs, new Set(plan.notRun.keys()), plan.floor, sharedInventory, session);
+    steps.findings.push(...sdkBudgetFindings(sdkCost(pairs), options.sdkBudget));
     out(stepsLine(steps, color));
     if (cache) {
       await cache.prune();
       out(cacheLine(cache));
     }
-    // The report reads the inventory's interpreters, so it is written before the inventory is disposed.
-    const ran = new Set(results.map((r) => `${r.scenario}/${r.runtime}`));
+    // The report reads the inventory's interpreters: they are taken before the inventory is disposed.
+    const ran = new Set(pairs.map((r) => `${r.scenario}/${r.runtime}`));
     const matrix = stubValidity.matrix().filter((c) => ran.has(`${c.scenario}/${c.runtime}`));
     const inventory = matrix.length > 0 || steps.probes.some((p) => p.language === 'python') ? await sharedInventory() : undefined;
-    coverage = toolCoverage(results, options.uncalledTools);
-    reportInput = {
-      runId,
-      coverage,
-      floor,
-      pairs: results,
+    return {
+      pairs,
+      coverage: toolCoverage(pairs, options.uncalledTools),
       matrix,
       ...(inventory ? { interpreters: inventory.interpreters, absent: inventory.absent } : {}),
       runFindings: steps.findings,
       probes: steps.probes,
       stepTimes: steps.times,
     };
-    reportFile = await writeReport(options.reportRoot ?? options.root, reportInput);
   } finally {
     useVerdictCache(undefined);
     try {
@@ -193,18 +215,16 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
       await disposeSharedInventory();
     }
   }
+}
 
-  const obsolete = await obsoleteFolders(snapshotsDir, scenarios, options.selection).catch(keepingProposals);
+/** Obsolete folders of the selection: removed when the run writes everything, else proposed for deletion. */
+async function settleObsolete(snapshotsDir: string, scenarios: readonly Scenario[], { selection, update, ci }: GateOptions, proposals: Proposal[]): Promise<string[]> {
+  const obsolete = await obsoleteFolders(snapshotsDir, scenarios, selection);
   for (const folder of obsolete) {
-    if (decide('obsolete', update, ci) === 'write') await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' }).catch(keepingProposals);
-    else proposals.push({ path: folder, action: 'delete', status: 'obsolete', base: await snapshotFingerprint(snapshotsDir, folder).catch(keepingProposals) });
+    if (decide('obsolete', update, ci) === 'write') await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' });
+    else proposals.push({ path: folder, action: 'delete', status: 'obsolete', base: await snapshotFingerprint(snapshotsDir, folder) });
   }
-
-  const pendingDir = await keep(proposals);
-  const ok = gateVerdict(results, obsolete, { update, ci }, steps.findings, coverage);
-  printSummary(options, { results, obsolete, inPlace: writesEverything(update, ci), pendingDir, ok, runFindings: steps.findings, reportFile, ci, coverage });
-  const scenarioFiles = Object.fromEntries(pairs.map((p) => [p.scenario.name, p.scenario.file]));
-  return { ok, results, obsolete, runId, runFindings: steps.findings, steps, reportFile, report: reportInput, proposals, scenarioFiles, coverage, ...(pendingDir ? { pendingDir } : {}) };
+  return obsolete;
 }
 
 async function runPair(

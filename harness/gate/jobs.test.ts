@@ -66,7 +66,7 @@ describe('pairs in parallel', () => {
     };
     const serial = await run(1);
     const parallel = await run(3);
-    expect(serial.result.results.map((r) => `${r.scenario}/${r.runtime}: ${r.status}`)).toEqual(parallel.result.results.map((r) => `${r.scenario}/${r.runtime}: ${r.status}`));
+    expect(serial.result.pairs.map((r) => `${r.scenario}/${r.runtime}: ${r.status}`)).toEqual(parallel.result.pairs.map((r) => `${r.scenario}/${r.runtime}: ${r.status}`));
     expect(serial.files.size).toBe(4 * 2 * 4);
     expect([...parallel.files.keys()].sort()).toEqual([...serial.files.keys()].sort());
     for (const [file, bytes] of serial.files) expect(parallel.files.get(file), file).toBe(bytes);

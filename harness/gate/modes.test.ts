@@ -29,7 +29,7 @@ const gate = (overrides: Partial<GateOptions> = {}) =>
 
 /** Runtime and status of each pair; a failed pair also says why, so a red test names what broke. */
 const outcomes = (result: GateResult) =>
-  result.results.map((r) =>
+  result.pairs.map((r) =>
     r.status === 'failed'
       ? [r.runtime, r.status, r.reason ?? '', ...r.findings.filter((f) => f.severity === 'error').map((f) => f.message)]
       : [r.runtime, r.status],
@@ -61,7 +61,7 @@ beforeAll(async () => {
   snapshotsDir = join(work, 'snapshots');
   pendingRoot = join(work, 'pending');
   const first = await gate({ update: 'new' });
-  expect(first.results.map((r) => r.status)).toEqual(['updated', 'updated']);
+  expect(first.pairs.map((r) => r.status)).toEqual(['updated', 'updated']);
 }, 300_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
@@ -85,7 +85,7 @@ describe('gate modes', () => {
       ['typescript', 'pass'],
       ['python', 'mismatch'],
     ]);
-    const changed = result.results.flatMap((r) => r.verdicts.filter((v) => v.status !== 'same'));
+    const changed = result.pairs.flatMap((r) => r.verdicts.filter((v) => v.status !== 'same'));
     expect(changed.map((v) => v.path)).toEqual(['mode-both/python/run_code.json']);
     const diff = renderDiff(changed[0]!.diff!, false);
     expect(diff).toMatch(/^-.*Python script/m);
@@ -103,7 +103,7 @@ describe('gate modes', () => {
   it('--update=all rewrites a changed snapshot locally', { timeout: 300_000 }, async () => {
     await editOneWord();
     const updated = await gate({ update: 'all' });
-    expect(updated.results.map((r) => r.status)).toEqual(['pass', 'updated']);
+    expect(updated.pairs.map((r) => r.status)).toEqual(['pass', 'updated']);
     expect(await readFile(pythonRunCode(), 'utf8')).toContain('Python program');
     expect((await gate()).ok).toBe(true);
   });
@@ -115,7 +115,7 @@ describe('gate modes', () => {
     try {
       const result = await gate();
       expect(result.ok).toBe(false);
-      const garbage = result.results.flatMap((r) => r.verdicts.filter((v) => v.status === 'garbage'));
+      const garbage = result.pairs.flatMap((r) => r.verdicts.filter((v) => v.status === 'garbage'));
       expect(garbage.map((v) => v.reason)).toEqual([expect.stringMatching(/^snapshots\/mode-both\/python\/transcript\.yaml contains NUL bytes/)]);
     } finally {
       await writeFile(transcript, original);

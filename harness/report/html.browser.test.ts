@@ -37,7 +37,7 @@ afterAll(async () => {
     const url = pathToFileURL(htmlReportPath(dir)).href;
     await page.goto(url);
 
-    const scenarios = [...new Set(result.results.map((r) => r.scenario))];
+    const scenarios = [...new Set(result.pairs.map((r) => r.scenario))];
     for (const scenario of scenarios) await expect(page.locator('table.matrix th[scope=row]', { hasText: scenario }).first().isVisible()).resolves.toBe(true);
     // The pair opens from the matrix and links to its change, shown once in the changes section.
     const pair = page.locator('#pair-timeout-typescript');
@@ -54,7 +54,7 @@ afterAll(async () => {
     // The filter hides passing pairs, and the keyboard reaches it.
     await page.locator('button[data-filter="failures"]').focus();
     await page.keyboard.press('Enter');
-    expect(await page.locator('details.pair:not(.hidden)').count()).toBe(result.results.filter((r) => r.status === 'mismatch' || r.status === 'failed').length);
+    expect(await page.locator('details.pair:not(.hidden)').count()).toBe(result.pairs.filter((r) => r.status === 'mismatch' || r.status === 'failed').length);
 
     const artifacts = join(packageRoot(), '.concord', 'test-artifacts');
     await mkdir(artifacts, { recursive: true });

@@ -1,6 +1,6 @@
 import type { Finding } from '../checks/types.js';
 import type { StubCell } from '../checks/stub-validity.js';
-import type { Proposal } from '../gate/gate.js';
+import type { Proposal } from '../gate/finish.js';
 import type { UpdateMode } from '../snapshot/decide.js';
 import type { PairResult } from '../gate/report.js';
 import type { ReportInterpreter } from '../report/markdown.js';

@@ -37,7 +37,7 @@ async function shardResults(snapshotsDir: string, selection: Selection): Promise
     color: false,
     out: () => undefined,
   };
-  return gateResults(await runGate(options), { root: packageRoot(), selection, floor: '3.9', update: 'none', ci: true });
+  return gateResults(await runGate(options), { root: packageRoot(), selection });
 }
 
 const outcome = (r: GateResults) => ({

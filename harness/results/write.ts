@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
-import type { GateResult } from '../gate/gate.js';
-import type { UpdateMode } from '../snapshot/decide.js';
+import type { RunOutcome } from '../gate/finish.js';
 import type { Selection } from '../gate/select.js';
 import { RESULTS_VERSION, type GateResults } from './format.js';
 
@@ -20,26 +19,26 @@ export function concordVersion(): string {
 }
 
 /** The machine-readable result of one gate run. */
-export function gateResults(result: GateResult, run: { root: string; selection: Selection; floor: string; update: UpdateMode; ci: boolean }): GateResults {
+export function gateResults(run: RunOutcome, { root, selection }: { root: string; selection: Selection }): GateResults {
   return {
     concordResults: RESULTS_VERSION,
-    commit: currentCommit(run.root),
+    commit: currentCommit(root),
     configuration: {
       concordVersion: concordVersion(),
       floor: run.floor,
       update: run.update,
       ci: run.ci,
-      scenarios: run.selection.scenarios ? [...run.selection.scenarios].sort() : null,
-      runtimes: run.selection.runtimes ? [...run.selection.runtimes].sort() : null,
+      scenarios: selection.scenarios ? [...selection.scenarios].sort() : null,
+      runtimes: selection.runtimes ? [...selection.runtimes].sort() : null,
     },
-    shard: run.selection.shard ?? null,
-    runId: result.runId,
-    pairs: result.results,
-    obsolete: result.obsolete,
-    runFindings: result.runFindings,
-    matrix: [...result.report.matrix],
-    interpreters: [...(result.report.interpreters ?? [])],
-    absent: [...(result.report.absent ?? [])],
-    proposals: result.proposals,
+    shard: selection.shard ?? null,
+    runId: run.runId,
+    pairs: run.pairs,
+    obsolete: run.obsolete,
+    runFindings: run.runFindings,
+    matrix: [...run.matrix],
+    interpreters: [...(run.interpreters ?? [])],
+    absent: [...(run.absent ?? [])],
+    proposals: run.proposals,
   };
 }

@@ -33,7 +33,7 @@ export default async function run(log) {
       executions = 0;
       const started = performance.now();
       const result = await runGate({ root: packageRoot(), pendingRoot: join(scratch, `pending-${id}`), reportRoot: join(scratch, `report-${id}`), selection, update: 'none', ci: true, jobs, color: false, out: () => undefined, ...extra });
-      return { ms: performance.now() - started, pairs: result.results.length, ok: result.ok, executions };
+      return { ms: performance.now() - started, pairs: result.pairs.length, ok: result.ok, executions };
     };
     const seconds = (run) => `${(run.ms / 1000).toFixed(1)} s${run.ok ? '' : ' (the gate failed)'}`;
     // Every run boots its runtimes afresh; a first, unmeasured run warms the disk cache for all alike.

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_PYTHON_FLOOR, isPythonVersion } from '../../../codemode/index.js';
@@ -9,7 +8,6 @@ import { parseRuntimes, parseShard, shardFromEnvironment, type Selection } from 
 import { pairDurations } from '../../results/durations.js';
 import { colorWanted } from '../../text/paint.js';
 import { ciIsSet } from '../ci.js';
-import { PENDING_ARTIFACT } from '../../snapshot/pending.js';
 import { failAndExit } from '../fail.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 import { endpointOptions, type EndpointFlags } from '../../model/endpoint-config.js';
@@ -92,7 +90,7 @@ export function registerGate(program: Command): void {
       if (endpoint) return watchDrift(root, selection, endpoint, { liveFail: Boolean(flags.liveFail), allowKeyExposure: Boolean(flags.allowKeyExposure) }, project.config.timeoutMs);
       const update: UpdateMode = flags.update === undefined ? 'none' : flags.update === true ? 'all' : flags.update;
       const ci = ciIsSet();
-      const [{ runGate }, { junitXml }, { junitTarget }] = await Promise.all([import('../../gate/gate.js'), import('../../gate/report.js'), import('../../report/write.js')]);
+      const [{ runGate }, { junitTarget }] = await Promise.all([import('../../gate/gate.js'), import('../../report/write.js')]);
       // Every finished run ends in process.exit below. Node also exits, with 0, when its event loop empties
       // while the gate awaits a promise nothing can settle any more: such a run must fail, and say so.
       let lastLine = '';
@@ -118,28 +116,15 @@ export function registerGate(program: Command): void {
           jobs: flags.jobs ?? availableParallelism(),
           ci,
           cache,
+          ...(flags.results ? { resultsFile: flags.results } : {}),
+          ...(junit ? { junit } : {}),
+          github: true,
           color: colorWanted(),
           out: (line) => {
             if (line !== '') lastLine = line;
             console.log(line);
           },
         });
-        if (flags.results) {
-          const { gateResults } = await import('../../results/write.js');
-          const { writeFileAtomic } = await import('../../snapshot/atomic.js');
-          const file = resolve(flags.results);
-          await writeFileAtomic(file, JSON.stringify(gateResults(result, { root, selection, floor, update, ci }), null, 2) + '\n');
-          console.log(`results: ${file}`);
-        }
-        const { githubAnnotations, onGithubActions } = await import('../../report/annotations.js');
-        if (onGithubActions()) for (const line of await githubAnnotations(result.results.map((pair) => ({ pair, file: result.scenarioFiles[pair.scenario]! })))) console.log(line);
-        const { appendStepSummary, stepSummary } = await import('../../report/step-summary.js');
-        const summaryFile = await appendStepSummary(stepSummary({ ...result.report, pairs: result.results }, { ok: result.ok, obsolete: result.obsolete, ...(result.pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }));
-        if (summaryFile) console.log(`pull-request summary: appended to ${summaryFile}`);
-        if (junit) {
-          await junit.write(junitXml(result.results, result.obsolete));
-          console.log(`junit report: ${junit.path}`);
-        }
         // The gate owns this process and has disposed every runtime it started: exit now rather than wait
         // on handles a library may keep open (sockets kept alive, timers).
         process.exit(result.ok ? 0 : 1);

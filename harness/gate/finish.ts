@@ -1,0 +1,75 @@
+import { resolve } from 'node:path';
+import type { Finding } from '../checks/types.js';
+import type { ReportInput } from '../report/markdown.js';
+import { writeReport } from '../report/write.js';
+import { writesEverything, type UpdateMode } from '../snapshot/decide.js';
+import { PENDING_ARTIFACT, type PendingChange } from '../snapshot/pending.js';
+import type { ToolCoverage } from './coverage.js';
+import { junitXml, type PairResult } from './report.js';
+import type { Selection } from './select.js';
+import { gateVerdict, printSummary } from './summary.js';
+
+export type Proposal = PendingChange & { proposed?: string };
+
+/** A gate run as its end reads it: from the gate itself, or merged from its shards' results files. */
+export interface RunOutcome extends ReportInput {
+  pairs: PairResult[];
+  floor: string;
+  runFindings: Finding[];
+  coverage: ToolCoverage;
+  /** Obsolete snapshot folders, as `scenario/runtime`. */
+  obsolete: string[];
+  /** How the run treated differences: an obsolete folder fails it unless it wrote everything in place. */
+  update: UpdateMode;
+  ci: boolean;
+  /** Every change the run proposed (in the pending folder, or written with --update). */
+  proposals: Proposal[];
+  /** Where the run's proposals went, if it made any. */
+  pendingDir?: string;
+}
+
+export interface FinishOptions {
+  /** Where `.concord/report.md` and `report.html` are written below. */
+  reportRoot: string;
+  /** CI is set on this machine: the proposals are reviewed elsewhere, from the uploaded artifact. */
+  ci: boolean;
+  color: boolean;
+  out(line: string): void;
+  /** `--results FILE`: the run as JSON for `concord merge`. */
+  results?: { file: string; root: string; selection: Selection };
+  /** Pull-request extras: annotations on GitHub Actions (by each pair's scenario file) and the step summary when `GITHUB_STEP_SUMMARY` is set. */
+  github?: { scenarioFiles?: Readonly<Record<string, string>> };
+  /** The JUnit file, its place checked before the run. */
+  junit?: { path: string; write(xml: string): Promise<void> };
+}
+
+/**
+ * The end of a gate or merge run, the same for both: the report, the verdict and the summary on the console,
+ * then the results file, the pull-request annotations and summary, and the JUnit file, each when asked for.
+ */
+export async function finishRun(outcome: RunOutcome, options: FinishOptions): Promise<{ ok: boolean; reportFile: string }> {
+  const { out } = options;
+  const reportFile = await writeReport(options.reportRoot, outcome);
+  const { pairs, obsolete, pendingDir, runFindings, coverage } = outcome;
+  const ok = gateVerdict(pairs, obsolete, outcome, runFindings, coverage);
+  printSummary(options, { results: pairs, obsolete, inPlace: writesEverything(outcome.update, outcome.ci), pendingDir, ok, runFindings, reportFile, ci: options.ci, coverage });
+  if (options.results) {
+    const [{ gateResults }, { writeFileAtomic }] = await Promise.all([import('../results/write.js'), import('../snapshot/atomic.js')]);
+    const file = resolve(options.results.file);
+    await writeFileAtomic(file, JSON.stringify(gateResults(outcome, options.results), null, 2) + '\n');
+    out(`results: ${file}`);
+  }
+  if (options.github) {
+    const { githubAnnotations, onGithubActions } = await import('../report/annotations.js');
+    const files = options.github.scenarioFiles;
+    if (files && onGithubActions()) for (const line of await githubAnnotations(pairs.map((pair) => ({ pair, file: files[pair.scenario]! })))) out(line);
+    const { appendStepSummary, stepSummary } = await import('../report/step-summary.js');
+    const summaryFile = await appendStepSummary(stepSummary(outcome, { ok, obsolete, ...(pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }));
+    if (summaryFile) out(`pull-request summary: appended to ${summaryFile}`);
+  }
+  if (options.junit) {
+    await options.junit.write(junitXml(pairs, obsolete));
+    out(`junit report: ${options.junit.path}`);
+  }
+  return { ok, reportFile };
+}
