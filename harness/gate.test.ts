@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../runtimes/seam/package-root.js';
 import { runGate } from './gate/gate.js';
 import { renderDiff } from './text/diff.js';
+import { projectAt } from './project/root.js';
 
 let pendingRoot = '';
 afterAll(() => rm(pendingRoot, { recursive: true, force: true }));
@@ -14,7 +15,7 @@ describe('the gate over the committed scenarios', () => {
     pendingRoot = await mkdtemp(join(tmpdir(), 'concord-gate-pending-'));
     const lines: string[] = [];
     // CI mode: whatever happens, nothing under snapshots/ is written.
-    const result = await runGate({ root: packageRoot(), pendingRoot, selection: {}, update: 'none', ci: true, color: false, out: (line) => lines.push(line) });
+    const result = await runGate({ project: projectAt(packageRoot()), pendingRoot, selection: {}, update: 'none', ci: true, color: false, out: (line) => lines.push(line) });
     const bad = result.pairs.filter((r) => r.status !== 'pass' && r.status !== 'skipped');
     expect(bad.map((r) => `${r.scenario} × ${r.runtime}: ${r.status}\n${r.reason ?? ''}\n${r.verdicts.map((v) => (v.diff ? renderDiff(v.diff, false) : (v.reason ?? ''))).join('\n')}`)).toEqual([]);
     expect(result.obsolete).toEqual([]);

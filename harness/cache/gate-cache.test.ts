@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGate, type GateOptions } from '../gate/gate.js';
 import { findInterpreters } from '../interpreters/local.js';
 import { stockScenario, writeStockProject } from '../project/stock-project.js';
+import { projectAt } from '../project/root.js';
 
 // A project of its own with one Python pair: its first gate fills .concord/cache, its second reuses all of it.
 let root = '';
@@ -16,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const gate = (lines: string[], overrides: Partial<GateOptions> = {}) =>
-  runGate({ root, selection: {}, update: 'all', ci: false, cache: true, color: false, out: (line) => lines.push(line), ...overrides });
+  runGate({ project: projectAt(root), selection: {}, update: 'all', ci: false, cache: true, color: false, out: (line) => lines.push(line), ...overrides });
 const cacheLines = (lines: string[]) => lines.filter((l) => l.startsWith('verdict cache:'));
 
 describe.skipIf(findInterpreters().length === 0)('the gate with its verdict cache', () => {

@@ -13,15 +13,15 @@ import { runOne } from './run-one.js';
 import type { Pair, Selection } from './select.js';
 import { drivePairs, loadPairs, type ReadyPair } from '../pairs/drive.js';
 import { UserError } from '../user-error.js';
+import type { Project } from '../project/root.js';
 
 export interface DriftOptions {
-  root: string;
-  scenariosDir?: string;
+  /** The project: its scenarios, and the `runtimes` and `timeoutMs` of its concord.config.yml where the selection and a scenario set none. */
+  project: Project;
   selection: Selection;
   endpoint: EndpointOptions;
   /** Run `python` programs that share concord's account while it holds the key (see keyExposure). */
   allowKeyExposure?: boolean;
-  defaultTimeoutMs?: number;
   color: boolean;
   out(line: string): void;
 }
@@ -47,7 +47,7 @@ export interface DriftResult {
  */
 export async function runDrift(options: DriftOptions): Promise<DriftResult[]> {
   const { out, color } = options;
-  const { pairs } = await loadPairs(options.root, options.selection, options.scenariosDir);
+  const { pairs } = await loadPairs(options.project, options.selection);
   const exposure = options.allowKeyExposure ? undefined : keyExposure(pairs.map((p) => p.runtime), options.endpoint.apiKey !== undefined);
   if (exposure) throw new DriftRefused(exposure);
   const unavailable = await unavailableRuntimes(new Set(pairs.map((p) => p.runtime)));
@@ -58,7 +58,7 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult[]> {
     results = await drivePairs({
       session,
       pairs,
-      defaultTimeoutMs: options.defaultTimeoutMs,
+      defaultTimeoutMs: options.project.config.timeoutMs,
       notRun: { runtimes: unavailable, result: ({ scenario, runtime }, reason): DriftResult => ({ scenario: scenario.name, runtime, status: 'skipped', reason: `${runtime} skipped: ${reason}` }) },
       run: (ready) => watchOne(ready, options, session),
       settled: (result) => out(driftLine(result, color)),
@@ -106,7 +106,8 @@ function compareSteps(expected: Scenario, live: readonly ScriptStep[], language:
   if (at === -1) return undefined;
   const kind = (steps: readonly ScriptStep[]) => steps[at]?.kind ?? 'nothing';
   const source = expected.scriptFile ?? expected.file;
-  const shown = source.startsWith(options.root + '/') ? source.slice(options.root.length + 1) : source;
+  const { root } = options.project;
+  const shown = source.startsWith(root + '/') ? source.slice(root.length + 1) : source;
   const diff = textDiff({ before: `${shown} (recorded)`, after: `${options.endpoint.model} (live)` }, stringify(want, { lineWidth: 0, blockQuote: 'literal' }), stringify(got, { lineWidth: 0, blockQuote: 'literal' }));
   return { reason: `step ${at + 1} departs: recorded ${kind(expected.script)}, live ${kind(live)}`, diff: renderDiff(diff, options.color) };
 }

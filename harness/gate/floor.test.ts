@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot, sourceAsset } from '../../runtimes/seam/package-root.js';
 import { plantedCopy, type PlantedCopy } from '../probe/test/planted-copy.js';
 import { runGate, type GateOptions } from './gate.js';
+import { projectAt } from '../project/root.js';
 
 // One scenario on the fastest runtime: no Python pair, so the renderer floor has nothing to judge and the
 // interpreters stay asleep; the TypeScript probe still runs once.
@@ -17,7 +18,7 @@ afterAll(() => rm(work, { recursive: true, force: true }));
 
 const gate = (overrides: Partial<GateOptions>, lines: string[]) =>
   runGate({
-    root: packageRoot(),
+    project: projectAt(packageRoot()),
     pendingRoot: join(work, 'pending'),
     reportRoot: work,
     selection: { scenarios: ['mode-both'], runtimes: ['typescript'] },

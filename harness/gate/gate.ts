@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import type { RuntimeName, RuntimeTarget } from '../assembly/runtimes.js';
 import { runChecks } from '../checks/index.js';
 import { stubValidity } from '../checks/stub-validity.js';
 import type { Finding } from '../checks/types.js';
-import { disposeSharedInventory, sharedInventory } from '../interpreters/inventory.js';
+import { disposeSharedInventory, sharedInventory, usePyodides } from '../interpreters/inventory.js';
 import { cacheLine, useVerdictCache } from '../cache/verdict-cache.js';
 import { GuardedFolder } from '../guarded/folder.js';
 import { concordFolder } from '../report/write.js';
@@ -15,7 +14,7 @@ import { newRunId } from '../snapshot/pending.js';
 import { applyVerdict, compareFolder, snapshotFingerprint, snapshotFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
 import { SDK_FILE, snapshotFiles, type SnapshotFiles } from '../snapshot/transcript.js';
 import { measureSdk, sdkBudgetFindings, sdkCost, type SdkSize } from '../report/sdk-cost.js';
-import type { CoverageLevel, SdkBudget } from '../project/config.js';
+import type { Project } from '../project/root.js';
 import { decide, type UpdateMode } from '../snapshot/decide.js';
 import type { Redaction } from '../snapshot/redactions.js';
 import { progressLine, stepsLine, type PairResult } from './report.js';
@@ -32,27 +31,23 @@ import { finishRun, type FinishOptions, type Proposal, type RunOutcome } from '.
 import { RunProposals } from './proposals.js';
 
 export interface GateOptions {
-  /** The package root: `scenarios/`, `snapshots/` and `.concord/` are found below it unless overridden. */
-  root: string;
+  /**
+   * The project (`openProject`): `scenarios/`, `snapshots/` and `.concord/` are found below its root unless
+   * overridden, and its concord.config.yml sets what the options below leave out: the floor, the runtimes,
+   * `timeoutMs`, redactions, the SDK budget, tool coverage and the Pyodide releases of the stub matrix.
+   */
+  project: Project;
   scenariosDir?: string;
   snapshotsDir?: string;
   pendingRoot?: string;
-  /** Where `.concord/report.md` is written below (default `root`). */
+  /** Where `.concord/report.md` is written below (default: the project's root). */
   reportRoot?: string;
   selection: Selection;
   /** `--skip-runtime`: runtimes left out on purpose (their pairs are skipped, and the summary says so). */
   skipRuntimes?: readonly RuntimeName[];
-  /** The runtime's time budget for scenarios that set none (`timeoutMs` of `concord.config.yml`). */
-  defaultTimeoutMs?: number;
-  /** The project's own redactions (`concord.config.yml`), applied with the built-in ones before compare and write. */
-  redactions?: readonly Redaction[];
-  /** The oldest CPython the Python SDK must serve; every renderer in the run must be pinned to it (default 3.9). */
+  /** `--floor`: the oldest CPython the Python SDK must serve; every renderer in the run must be pinned to it (default: the project's floor, else 3.9). */
   floor?: PythonVersion;
   update: UpdateMode;
-  /** Limits on each scenario's SDK in tokens (`sdkBudget` of `concord.config.yml`); passing one fails the gate. */
-  sdkBudget?: SdkBudget;
-  /** Registered tools no scenario's program called: listed as a warning (default), or an error that fails the gate. */
-  uncalledTools?: CoverageLevel;
   /** Pairs run at the same time (default 1); output and snapshots are the same as a serial run's. */
   jobs?: number;
   /** In CI nothing under the snapshots folder is written; proposals go to the pending folder. */
@@ -87,9 +82,10 @@ interface GatePaths {
   reportRoot: string;
 }
 
-/** What a run is about to do once its input is read: the pairs, the floor and the runtimes that will not run. */
+/** What a run is about to do once its input is read: the selection with the project's defaults, its pairs, the floor and the runtimes that will not run. */
 interface RunPlan {
   scenarios: Scenario[];
+  selection: Selection;
   pairs: Pair[];
   floor: PythonVersion;
   notRun: Map<RuntimeName, NotRun>;
@@ -100,11 +96,12 @@ interface RunPlan {
  * the input, run the pairs and the run-level steps, judge obsolete folders, keep the proposals, finish.
  */
 export async function runGate(options: GateOptions): Promise<GateResult> {
+  const { project } = options;
   const paths: GatePaths = {
-    scenariosDir: options.scenariosDir ?? join(options.root, 'scenarios'),
-    snapshotsDir: options.snapshotsDir ?? join(options.root, 'snapshots'),
-    pendingRoot: options.pendingRoot ?? join(options.root, '.concord', 'pending'),
-    reportRoot: options.reportRoot ?? options.root,
+    scenariosDir: options.scenariosDir ?? project.scenariosDir,
+    snapshotsDir: options.snapshotsDir ?? project.snapshotsDir,
+    pendingRoot: options.pendingRoot ?? project.pendingRoot,
+    reportRoot: options.reportRoot ?? project.root,
   };
   const { update, ci, out } = options;
   if (ci && update !== 'none') out(`CI is set: --update=${update} is ignored; nothing under snapshots/ is written, proposals go to ${paths.pendingRoot}`);
@@ -112,7 +109,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const runId = newRunId();
   const proposals = new RunProposals(paths.pendingRoot, runId, out);
   const ran = await runPairs(options, plan, paths, proposals);
-  const obsolete = await settleObsolete(paths.snapshotsDir, plan.scenarios, options, proposals.list).catch((error: unknown) => proposals.rescue(error));
+  const obsolete = await settleObsolete(paths.snapshotsDir, plan, options, proposals.list).catch((error: unknown) => proposals.rescue(error));
   const pendingDir = await proposals.keep();
   const outcome = { runId, floor: plan.floor, ...ran, obsolete, update, ci, proposals: proposals.list, ...(pendingDir ? { pendingDir } : {}) } satisfies RunOutcome;
   const finished = await finishRun(outcome, {
@@ -120,7 +117,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     ci,
     color: options.color,
     out,
-    ...(options.resultsFile ? { results: { file: options.resultsFile, root: options.root, selection: options.selection } } : {}),
+    ...(options.resultsFile ? { results: { file: options.resultsFile, root: project.root, selection: plan.selection } } : {}),
     ...(options.github ? { github: { scenarioFiles: Object.fromEntries(plan.pairs.map((p) => [p.scenario.name, p.scenario.file])) } } : {}),
     ...(options.junit ? { junit: options.junit } : {}),
   });
@@ -129,20 +126,22 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
 
 /** Reads the input: the folders concord writes into, the scenarios and their plugins, the selection, the runtimes that will not run. */
 async function planRun(options: GateOptions, paths: GatePaths): Promise<RunPlan> {
-  const { out } = options;
+  const { out, project } = options;
+  usePyodides(project.config.pyodide?.versions);
   // Folders concord writes into must be real folders before anything runs: a link or a file there is bad input.
   for (const folder of [snapshotFolder(paths.snapshotsDir), concordFolder(paths.reportRoot), new GuardedFolder(paths.pendingRoot, '.concord/pending')]) await folder.check();
-  const { scenarios, pairs } = await loadPairs(options.root, options.selection, paths.scenariosDir);
+  const { scenarios, pairs, selection } = await loadPairs(project, options.selection, paths.scenariosDir);
   // A plugin that cannot be imported is the user's input to fix: one error at its place, before any pair runs.
   await importPlugins([...new Set(pairs.map((p) => p.scenario))]);
-  const { shard } = options.selection;
+  const { shard } = selection;
   if (shard && pairs.length === 0) {
-    const whole = selectPairs(scenarios, { ...options.selection, shard: undefined }).length;
+    const whole = selectPairs(scenarios, { ...selection, shard: undefined }).length;
     out(`--shard ${shard.index}/${shard.count}: none of the ${whole} scenario × runtime pair(s) of the selection falls in this shard; nothing to run here`);
   }
-  const floor = options.floor ?? DEFAULT_PYTHON_FLOOR;
+  // The config's floor was checked against the supported versions when it was read.
+  const floor = options.floor ?? (project.config.floor as PythonVersion | undefined) ?? DEFAULT_PYTHON_FLOOR;
   const notRun = await runtimesNotRun({ pairs, skip: options.skipRuntimes ?? [], ci: options.ci, snapshotsDir: paths.snapshotsDir, out });
-  return { scenarios, pairs, floor, notRun };
+  return { scenarios, selection, pairs, floor, notRun };
 }
 
 type RunPairs = Pick<RunOutcome, 'pairs' | 'runFindings' | 'coverage' | 'matrix' | 'interpreters' | 'absent'> & Pick<GateResult, 'probes' | 'stepTimes'>;
@@ -152,10 +151,11 @@ type RunPairs = Pick<RunOutcome, 'pairs' | 'runFindings' | 'coverage' | 'matrix'
  * probe, all on one session; the verdict cache, the session and the interpreter inventory are released once.
  */
 async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, proposals: RunProposals): Promise<RunPairs> {
-  const { out, color, update, ci } = options;
+  const { out, color, update, ci, project } = options;
+  const { config } = project;
   // What the run's apps share (pooled runtimes, the parsed scenarios), owned by this run alone.
   const session = new Session();
-  const cache = useVerdictCache(options.cache ? options.root : undefined);
+  const cache = useVerdictCache(options.cache ? project.root : undefined);
   try {
     // Pairs run side by side on the shared runtimes. Each pair's proposals join the run's as it finishes, so a
     // failure keeps them; once all are done they are put in pair order, so the output and every file written
@@ -164,7 +164,7 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
       session,
       pairs: plan.pairs,
       jobs: options.jobs ?? 1,
-      defaultTimeoutMs: options.defaultTimeoutMs,
+      defaultTimeoutMs: config.timeoutMs,
       notRun: {
         runtimes: plan.notRun,
         result: ({ scenario, runtime }, notRun): { result: PairResult; own: Proposal[] } => ({
@@ -174,7 +174,7 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
       },
       run: async ({ scenario, target }) => {
         const own: Proposal[] = [];
-        const result = await runPair(scenario, target, paths.snapshotsDir, options.root, { update, ci, rerun: options.stabilityRerun !== false }, own, plan.floor, options.redactions ?? []).catch((error: unknown) => {
+        const result = await runPair(scenario, target, paths.snapshotsDir, project.root, { update, ci, rerun: options.stabilityRerun !== false }, own, plan.floor, config.redactions ?? []).catch((error: unknown) => {
           proposals.list.push(...own);
           return proposals.rescue(error);
         });
@@ -188,7 +188,7 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
     proposals.judged(pairs);
     // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
     const steps = await runSteps(plan.pairs, new Set(plan.notRun.keys()), plan.floor, sharedInventory, session);
-    steps.findings.push(...sdkBudgetFindings(sdkCost(pairs), options.sdkBudget));
+    steps.findings.push(...sdkBudgetFindings(sdkCost(pairs), config.sdkBudget));
     out(stepsLine(steps, color));
     if (cache) {
       await cache.prune();
@@ -200,7 +200,7 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
     const inventory = matrix.length > 0 || steps.probes.some((p) => p.language === 'python') ? await sharedInventory() : undefined;
     return {
       pairs,
-      coverage: toolCoverage(pairs, options.uncalledTools),
+      coverage: toolCoverage(pairs, config.coverage?.uncalled),
       matrix,
       ...(inventory ? { interpreters: inventory.interpreters, absent: inventory.absent } : {}),
       runFindings: steps.findings,
@@ -218,7 +218,7 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
 }
 
 /** Obsolete folders of the selection: removed when the run writes everything, else proposed for deletion. */
-async function settleObsolete(snapshotsDir: string, scenarios: readonly Scenario[], { selection, update, ci }: GateOptions, proposals: Proposal[]): Promise<string[]> {
+async function settleObsolete(snapshotsDir: string, { scenarios, selection }: RunPlan, { update, ci }: GateOptions, proposals: Proposal[]): Promise<string[]> {
   const obsolete = await obsoleteFolders(snapshotsDir, scenarios, selection);
   for (const folder of obsolete) {
     if (decide('obsolete', update, ci) === 'write') await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' });

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { inOrder } from './concurrent.js';
 import { runGate } from './gate.js';
+import { projectAt } from '../project/root.js';
 
 const scratch: string[] = [];
 afterAll(() => Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true }))));
@@ -51,7 +52,7 @@ describe('pairs in parallel', () => {
       const snapshotsDir = await fresh(`concord-jobs-${jobs}-`);
       const lines: string[] = [];
       const result = await runGate({
-        root: packageRoot(),
+        project: projectAt(packageRoot()),
         snapshotsDir,
         pendingRoot: await fresh('concord-jobs-pending-'),
         reportRoot: await fresh('concord-jobs-report-'),

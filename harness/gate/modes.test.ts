@@ -7,6 +7,7 @@ import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { reviewPending } from '../snapshot/review.js';
 import { renderDiff } from '../text/diff.js';
 import { runGate, type GateOptions, type GateResult } from './gate.js';
+import { projectAt } from '../project/root.js';
 
 /** One small scenario on the two fast runtimes, against snapshot and pending folders of its own. */
 let work = '';
@@ -16,7 +17,7 @@ const lines: string[] = [];
 
 const gate = (overrides: Partial<GateOptions> = {}) =>
   runGate({
-    root: packageRoot(),
+    project: projectAt(packageRoot()),
     snapshotsDir,
     pendingRoot,
     selection: { scenarios: ['mode-both'], runtimes: ['typescript', 'python'] },

@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
+import { projectAt } from '../project/root.js';
 import { Session } from '../session.js';
 import { drivePairs, loadPairs } from './drive.js';
 
 describe('the pair driver', () => {
   it('gives each runnable pair the project timeout (unless its scenario sets one) and a runtime of the session; a runtime that does not run is handed back; results in pair order', async () => {
-    const { pairs } = await loadPairs(packageRoot(), { scenarios: ['exotic-names', 'timeout'], runtimes: ['typescript', 'python', 'pyodide'] });
+    const { pairs } = await loadPairs(projectAt(packageRoot()), { scenarios: ['exotic-names', 'timeout'], runtimes: ['typescript', 'python', 'pyodide'] });
     expect(pairs.map((p) => `${p.scenario.name}/${p.runtime}`)).toEqual(['exotic-names/typescript', 'exotic-names/python', 'exotic-names/pyodide', 'timeout/typescript', 'timeout/python', 'timeout/pyodide']);
     await using session = new Session();
     const settled: string[] = [];
@@ -37,8 +38,17 @@ describe('the pair driver', () => {
     expect(settled).toEqual(results);
   });
 
+  it("selects on the project's runtimes (concord.config.yml) when the selection names none, and says where they came from", async () => {
+    const project = projectAt(packageRoot(), { runtimes: ['python', 'typescript'] }, '/p/concord.config.yml');
+    const own = await loadPairs(project, { scenarios: ['exotic-names'] });
+    expect(own.pairs.map((p) => p.runtime)).toEqual(['typescript', 'python']);
+    expect(own.selection).toEqual({ scenarios: ['exotic-names'], runtimes: ['python', 'typescript'], runtimesFrom: 'runtimes in /p/concord.config.yml' });
+    const named = await loadPairs(project, { scenarios: ['exotic-names'], runtimes: ['pyodide'] });
+    expect(named.pairs.map((p) => p.runtime)).toEqual(['pyodide']);
+  });
+
   it('leaves the scenarios as they are without a project timeout', async () => {
-    const { pairs } = await loadPairs(packageRoot(), { scenarios: ['exotic-names'], runtimes: ['typescript'] });
+    const { pairs } = await loadPairs(projectAt(packageRoot()), { scenarios: ['exotic-names'], runtimes: ['typescript'] });
     await using session = new Session();
     const [timeout] = await drivePairs({ session, pairs, run: async ({ scenario, target }) => [scenario.runtimeConfig.timeoutMs, target.config.timeoutMs] });
     expect(timeout).toEqual([undefined, undefined]);

@@ -1,15 +1,20 @@
-import { join } from 'node:path';
 import { runtimeTarget, type RuntimeName, type RuntimeTarget } from '../assembly/runtimes.js';
 import { inOrder } from '../gate/concurrent.js';
 import { selectPairs, type Pair, type Selection } from '../gate/select.js';
+import type { Project } from '../project/root.js';
 import { loadScenarios } from '../scenario/discover.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
 
-/** A command's scenarios, each parsed once, and the scenario × runtime pairs of its selection. */
-export async function loadPairs(root: string, selection: Selection, scenariosDir = join(root, 'scenarios')): Promise<{ scenarios: Scenario[]; pairs: Pair[] }> {
-  const scenarios = await loadScenarios(scenariosDir, root);
-  return { scenarios, pairs: selectPairs(scenarios, selection) };
+/**
+ * A command's scenarios, each parsed once, and the scenario × runtime pairs of its selection; without
+ * runtimes of its own the selection takes the project's (`runtimes` of `concord.config.yml`).
+ */
+export async function loadPairs(project: Project, selection: Selection, scenariosDir = project.scenariosDir): Promise<{ scenarios: Scenario[]; pairs: Pair[]; selection: Selection }> {
+  const scenarios = await loadScenarios(scenariosDir, project.root);
+  const { runtimes } = project.config;
+  const chosen = selection.runtimes || !runtimes ? selection : { ...selection, runtimes, runtimesFrom: `runtimes in ${project.configFile}` };
+  return { scenarios, pairs: selectPairs(scenarios, chosen), selection: chosen };
 }
 
 /** A pair about to run: its scenario with the project's defaults filled in, its runtime borrowed from the session's pool. */

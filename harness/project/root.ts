@@ -45,10 +45,14 @@ export async function openProject(options: RootOptions = {}): Promise<Project> {
   const root = findProjectRoot(options);
   const configFile = join(root, CONFIG_FILE);
   const present = existsSync(configFile);
-  const config = present ? await loadProjectConfig(configFile) : {};
+  return projectAt(root, present ? await loadProjectConfig(configFile) : {}, present ? configFile : undefined);
+}
+
+/** The project at `root` with `config` as its settings (`openProject` reads them from its `concord.config.yml`). */
+export function projectAt(root: string, config: ProjectConfig = {}, configFile?: string): Project {
   return {
     root,
-    ...(present ? { configFile } : {}),
+    ...(configFile !== undefined ? { configFile } : {}),
     config,
     scenariosDir: join(root, 'scenarios'),
     snapshotsDir: join(root, 'snapshots'),

@@ -27,8 +27,6 @@ export interface RecordOptions {
   runtimes?: readonly RuntimeName[];
   force: boolean;
   endpoint: EndpointOptions;
-  /** The runtime's time budget for scenarios that set none. */
-  defaultTimeoutMs?: number;
   /** Run `python` programs that share concord's account while it holds the key (see keyExposure). */
   allowKeyExposure?: boolean;
   out(line: string): void;
@@ -82,7 +80,7 @@ export async function record(options: RecordOptions): Promise<void> {
     recorded = await drivePairs({
       session,
       pairs: jobs,
-      defaultTimeoutMs: options.defaultTimeoutMs,
+      defaultTimeoutMs: project.config.timeoutMs,
       run: async (ready) => {
         const started = performance.now();
         const recording = await recordOne(ready, options, session);

@@ -8,6 +8,7 @@ import { CHROMIUM, Host } from '../../test/host-requirements.js';
 import { packageRoot, sourceAsset } from '../../runtimes/seam/package-root.js';
 import { runGate } from '../gate/gate.js';
 import { htmlReportPath } from './write.js';
+import { projectAt } from '../project/root.js';
 
 const scratch: string[] = [];
 let browser: Browser | undefined;
@@ -24,7 +25,7 @@ afterAll(async () => {
     await cp(sourceAsset('snapshots'), snapshotsDir, { recursive: true });
     const tampered = join(snapshotsDir, 'timeout/typescript/run_code.json');
     await writeFile(tampered, (await readFile(tampered, 'utf8')).replace('program', 'programme'));
-    const result = await runGate({ root: packageRoot(), snapshotsDir, pendingRoot: join(dir, 'pending'), reportRoot: dir, selection: { runtimes: ['typescript', 'python'] }, update: 'none', ci: true, jobs: 2, color: false, out: () => undefined });
+    const result = await runGate({ project: projectAt(packageRoot()), snapshotsDir, pendingRoot: join(dir, 'pending'), reportRoot: dir, selection: { runtimes: ['typescript', 'python'] }, update: 'none', ci: true, jobs: 2, color: false, out: () => undefined });
     expect(result.ok).toBe(false);
 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });

@@ -11,6 +11,7 @@ import type { GateResults } from './format.js';
 import { mergeResults, MergeError } from './merge.js';
 import { gateResults } from './write.js';
 import { wellFormedShard } from './test/shard-results.js';
+import { projectAt } from '../project/root.js';
 
 const exec = promisify(execFile);
 const scratch: string[] = [];
@@ -26,7 +27,7 @@ const SELECTION: Selection = { runtimes: ['typescript'] };
 /** One in-process gate run over `snapshotsDir`, as the results file a shard would write. */
 async function shardResults(snapshotsDir: string, selection: Selection): Promise<GateResults> {
   const options: GateOptions = {
-    root: packageRoot(),
+    project: projectAt(packageRoot()),
     snapshotsDir,
     pendingRoot: await fresh('concord-merge-pending-'),
     reportRoot: await fresh('concord-merge-report-'),

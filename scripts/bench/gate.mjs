@@ -15,6 +15,7 @@ export default async function run(log) {
   const { runGate } = await built('harness/gate/gate.js');
   const { Session } = await built('harness/session.js');
   const { packageRoot } = await built('runtimes/seam/package-root.js');
+  const { projectAt } = await built('harness/project/root.js');
   const cores = os.availableParallelism();
   const scratch = await mkdtemp(join(os.tmpdir(), 'concord-bench-gate-'));
   const selection = { runtimes: ['typescript', 'python', 'pyodide'] };
@@ -32,7 +33,7 @@ export default async function run(log) {
       const id = runs++;
       executions = 0;
       const started = performance.now();
-      const result = await runGate({ root: packageRoot(), pendingRoot: join(scratch, `pending-${id}`), reportRoot: join(scratch, `report-${id}`), selection, update: 'none', ci: true, jobs, color: false, out: () => undefined, ...extra });
+      const result = await runGate({ project: projectAt(packageRoot()), pendingRoot: join(scratch, `pending-${id}`), reportRoot: join(scratch, `report-${id}`), selection, update: 'none', ci: true, jobs, color: false, out: () => undefined, ...extra });
       return { ms: performance.now() - started, pairs: result.pairs.length, ok: result.ok, executions };
     };
     const seconds = (run) => `${(run.ms / 1000).toFixed(1)} s${run.ok ? '' : ' (the gate failed)'}`;

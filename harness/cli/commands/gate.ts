@@ -10,6 +10,7 @@ import { colorWanted } from '../../text/paint.js';
 import { ciIsSet } from '../ci.js';
 import { failAndExit } from '../fail.js';
 import { projectOrExit, rootOption } from '../project-option.js';
+import type { Project } from '../../project/root.js';
 import { endpointOptions, type EndpointFlags } from '../../model/endpoint-config.js';
 import { UserError } from '../../user-error.js';
 import type { EndpointOptions } from '../../model/openai.js';
@@ -74,20 +75,18 @@ export function registerGate(program: Command): void {
         throw new UserError('--live-fail goes with --live');
       }
       const project = await projectOrExit('gate', flags);
-      (await import('../../interpreters/inventory.js')).usePyodides(project.config.pyodide?.versions);
-      const root = project.root;
-      const floor = flags.floor ?? project.config.floor ?? DEFAULT_PYTHON_FLOOR;
-      if (!isPythonVersion(floor) || !SUPPORTED_PYTHON_VERSIONS.includes(floor)) {
+      const { floor } = flags;
+      if (floor !== undefined && (!isPythonVersion(floor) || !SUPPORTED_PYTHON_VERSIONS.includes(floor))) {
         throw new UserError(`--floor ${floor}: unsupported CPython version (supported: ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`);
       }
       if (flags.shardDurations && !flags.shard) throw new UserError('--shard-durations needs --shard i/n or --shard auto');
       const skipRuntimes = parseRuntimes(flags.skipRuntime ?? [], '--skip-runtime');
       const selection: Selection = {
         ...(flags.scenario ? { scenarios: flags.scenario } : {}),
-        ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : project.config.runtimes ? { runtimes: project.config.runtimes, runtimesFrom: `runtimes in ${project.configFile}` } : {}),
+        ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : {}),
         ...(flags.shard ? { shard: { ...(flags.shard === 'auto' ? shardFromEnvironment() : parseShard(flags.shard)), ...(flags.shardDurations ? { durations: await pairDurations(flags.shardDurations) } : {}) } } : {}),
       };
-      if (endpoint) return watchDrift(root, selection, endpoint, { liveFail: Boolean(flags.liveFail), allowKeyExposure: Boolean(flags.allowKeyExposure) }, project.config.timeoutMs);
+      if (endpoint) return watchDrift(project, selection, endpoint, { liveFail: Boolean(flags.liveFail), allowKeyExposure: Boolean(flags.allowKeyExposure) });
       const update: UpdateMode = flags.update === undefined ? 'none' : flags.update === true ? 'all' : flags.update;
       const ci = ciIsSet();
       const [{ runGate }, { junitTarget }] = await Promise.all([import('../../gate/gate.js'), import('../../report/write.js')]);
@@ -100,18 +99,14 @@ export function registerGate(program: Command): void {
       });
       try {
         // Checked before any scenario runs: a bad target would otherwise fail only after the whole run.
-        const junit = flags.reporter === 'junit' ? await junitTarget(root, flags.junitFile) : undefined;
+        const junit = flags.reporter === 'junit' ? await junitTarget(project.root, flags.junitFile) : undefined;
         const cache = flags.cache && !cacheDisabledByEnvironment();
         if (cache) cacheMaxBytes();
         const result = await runGate({
-          root,
-          ...(project.config.timeoutMs !== undefined ? { defaultTimeoutMs: project.config.timeoutMs } : {}),
-          ...(project.config.redactions ? { redactions: project.config.redactions } : {}),
-          ...(project.config.sdkBudget ? { sdkBudget: project.config.sdkBudget } : {}),
-          ...(project.config.coverage?.uncalled ? { uncalledTools: project.config.coverage.uncalled } : {}),
+          project,
           selection,
           skipRuntimes,
-          floor,
+          ...(floor !== undefined ? { floor } : {}),
           update,
           jobs: flags.jobs ?? availableParallelism(),
           ci,
@@ -135,11 +130,11 @@ export function registerGate(program: Command): void {
 }
 
 /** `gate --live`: exit 1 when a pair could not be judged, or drifted under --live-fail; 0 otherwise. */
-async function watchDrift(root: string, selection: Selection, endpoint: EndpointOptions, flags: { liveFail: boolean; allowKeyExposure: boolean }, defaultTimeoutMs: number | undefined): Promise<never> {
+async function watchDrift(project: Project, selection: Selection, endpoint: EndpointOptions, flags: { liveFail: boolean; allowKeyExposure: boolean }): Promise<never> {
   const { runDrift } = await import('../../gate/drift.js');
   const { liveFail } = flags;
   try {
-    const results = await runDrift({ root, selection, endpoint, allowKeyExposure: flags.allowKeyExposure, color: colorWanted(), out: (line) => console.log(line), ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}) });
+    const results = await runDrift({ project, selection, endpoint, allowKeyExposure: flags.allowKeyExposure, color: colorWanted(), out: (line) => console.log(line) });
     const failed = results.some((r) => r.status === 'failed');
     const drifted = results.some((r) => r.status === 'drift');
     console.log(failed ? 'drift watch: FAILED (a run could not be judged)' : drifted ? `drift watch: drifted${liveFail ? '' : ' (reported only; --live-fail makes this exit 1)'}` : 'drift watch: every conversation is as recorded');

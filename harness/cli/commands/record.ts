@@ -42,7 +42,6 @@ export function registerRecord(program: Command): void {
           force: Boolean(flags.force),
           endpoint,
           allowKeyExposure: Boolean(flags.allowKeyExposure),
-          ...(project.config.timeoutMs !== undefined ? { defaultTimeoutMs: project.config.timeoutMs } : {}),
           out: (line) => console.log(line),
         });
         process.exit(0);
