@@ -190,6 +190,18 @@ describe('VerdictCache', () => {
     expect(await entries('pyodide-snapshot')).toEqual([]);
   });
 
+  it('waits for the binary writes and removals started in the background before it prunes or settles', async () => {
+    const bytes = Buffer.alloc(8 * 1024 * 1024, 7);
+    const cache = new VerdictCache(root, '1.0.0');
+    // Started and not awaited, as a worker's boot does: settled() is what a run waits on before it ends.
+    void cache.putBytes('pyodide-snapshot', ['background'], bytes);
+    await cache.settled();
+    expect((await cache.getBytes('pyodide-snapshot', ['background']))?.length).toBe(bytes.length);
+    void cache.dropBytes('pyodide-snapshot', ['background']);
+    await cache.prune();
+    expect(await entries('pyodide-snapshot')).toEqual([]);
+  });
+
   describe('its size cap', () => {
     const valid = (v: unknown): v is string => typeof v === 'string';
     /** Three entries, written a second apart in the order a, b, c, then `a` read (so `b` is the least recently used). */

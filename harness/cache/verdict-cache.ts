@@ -96,18 +96,33 @@ export class VerdictCache {
   }
 
   /** Stores `bytes` for `parts` as a binary entry (atomically); a write that fails is counted and otherwise ignored. */
-  async putBytes(kind: BlobKind, parts: readonly string[], bytes: Uint8Array): Promise<void> {
+  putBytes(kind: BlobKind, parts: readonly string[], bytes: Uint8Array): Promise<void> {
     const header = JSON.stringify({ format: FORMAT, concord: this.#version, kind, parts, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
-    try {
-      await this.folder.write(this.#file(kind, parts, 'bin'), Buffer.concat([Buffer.from(header + '\n'), bytes]));
-    } catch {
-      this.stats.unwritable++;
-    }
+    return this.#track(
+      this.folder.write(this.#file(kind, parts, 'bin'), Buffer.concat([Buffer.from(header + '\n'), bytes])).catch(() => {
+        this.stats.unwritable++;
+      }),
+    );
   }
 
   /** Removes the binary entry for `parts` (its content proved unusable); a failure leaves it to be rejected again. */
-  async dropBytes(kind: BlobKind, parts: readonly string[]): Promise<void> {
-    await this.folder.remove(this.#file(kind, parts, 'bin')).catch(() => {});
+  dropBytes(kind: BlobKind, parts: readonly string[]): Promise<void> {
+    return this.#track(this.folder.remove(this.#file(kind, parts, 'bin')).catch(() => {}));
+  }
+
+  // Binary entries are written from a worker's boot, in the background of the run: the run waits for them
+  // (`settled`) before it prunes and before it ends, so none is cut off by the process exiting.
+  readonly #writing = new Set<Promise<void>>();
+
+  #track(work: Promise<void>): Promise<void> {
+    this.#writing.add(work);
+    void work.finally(() => this.#writing.delete(work));
+    return work;
+  }
+
+  /** Resolves once every binary write and removal started so far has finished. */
+  async settled(): Promise<void> {
+    while (this.#writing.size > 0) await Promise.allSettled([...this.#writing]);
   }
 
   /** The value stored for `parts`, when an entry is there, matches the key exactly and `valid` accepts its value. */
@@ -167,6 +182,7 @@ export class VerdictCache {
    * that cannot be listed or an entry that cannot be removed is left as it is (the next run tries again).
    */
   async prune(): Promise<void> {
+    await this.settled();
     const entries: Array<{ rel: string; size: number; used: number }> = [];
     try {
       for (const kind of await this.folder.list('')) {

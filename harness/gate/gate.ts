@@ -208,11 +208,16 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
       stepTimes: steps.times,
     };
   } finally {
-    useVerdictCache(undefined);
     try {
       await session.dispose();
     } finally {
-      await disposeSharedInventory();
+      try {
+        await disposeSharedInventory();
+      } finally {
+        // A memory snapshot a worker sent is on disk before the run ends, never cut off by the exit.
+        await cache?.settled();
+        useVerdictCache(undefined);
+      }
     }
   }
 }
