@@ -195,8 +195,9 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
       out(cacheLine(cache));
     }
     // The report reads the inventory's interpreters: they are taken before the inventory is disposed.
-    const ran = new Set(pairs.map((r) => `${r.scenario}/${r.runtime}`));
-    const matrix = stubValidity.matrix().filter((c) => ran.has(`${c.scenario}/${c.runtime}`));
+    // In pair order, whatever order the pairs finished in (--jobs): the reports read the same on every run.
+    const cells = stubValidity.matrix();
+    const matrix = pairs.flatMap((r) => cells.filter((c) => c.scenario === r.scenario && c.runtime === r.runtime));
     const inventory = matrix.length > 0 || steps.probes.some((p) => p.language === 'python') ? await sharedInventory() : undefined;
     return {
       pairs,
