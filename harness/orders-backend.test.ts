@@ -195,6 +195,10 @@ describe('the orders backend', () => {
     expect(output).toContain('  ✗ checkout, order-status, refund × python, pyodide, python-container: mismatch — tools-sdk.py changed [change 2]');
     expect(output).toMatch(/^warning tool-coverage: python: .*add_discount$/m);
     expect(summary).toContain('- **checkout, order-status, refund × python, pyodide, python-container**: mismatch (`tools-sdk.py` change 2)');
+    // The stub-validity rows come in the run's pair order, whichever interpreter answered first.
+    const stubs = summary.slice(summary.indexOf('<summary>Stub validity</summary>')).split('\n');
+    const rows = stubs.filter((line) => /^\| (checkout|order-status|refund) \| /.test(line)).map((line) => line.split(' | ').slice(0, 2).join(' ').slice(2));
+    expect(rows).toEqual(SCENARIOS.flatMap((s) => ['python', 'pyodide', 'python-container'].map((r) => `${s} ${r}`)));
     console.log(`orders pull request on every runtime: ${lines.length} line(s) of CI output, ${summary.trimEnd().split('\n').length} line(s) of pull-request summary`);
     expect(lines.length, output).toBeLessThanOrEqual(VERDICT_BUDGET);
     expect(summary.trimEnd().split('\n').length, summary).toBeLessThanOrEqual(VERDICT_BUDGET);
