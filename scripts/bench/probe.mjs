@@ -5,7 +5,8 @@
 // compiling them) costs per interpreter and adds to a gate's checks phase: every committed scenario runs once
 // on the python runtime (not timed), then every check runs on all of them, with the import and with only the
 // compile (the import answered as a pass without running anything), on the same warm interpreters with fresh
-// caches. CONCORD_BENCH_RUNS sets the warm runs (default 5).
+// caches, and pyright asked afresh each round (once per scenario, as a gate asks it). CONCORD_BENCH_RUNS sets
+// the warm runs (default 5).
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,11 +108,27 @@ async function benchStubImport(log, runs, root) {
   /** An inventory over the same interpreters with empty caches; `skipImport` leaves the import out. */
   const fresh = (skipImport) => new InterpreterInventory(base.interpreters.map((i) => (skipImport ? compileOnly(i) : i)), base.absent);
   const others = CHECKS.filter((check) => check !== stubValidity);
+  // A gate type-checks each scenario's programs once, as it verifies each SDK once: each round asks pyright
+  // afresh (its programs carry the round's number in a comment), on the server the first round started.
+  const inRound = (input, round) => ({
+    ...input,
+    scenario: {
+      ...input.scenario,
+      script: input.scenario.script.map((step) =>
+        step.kind === 'assistant' && step.runCode.programs.python !== undefined
+          ? { ...step, runCode: { ...step.runCode, programs: { ...step.runCode.programs, python: `${step.runCode.programs.python}\n# bench round ${round}` } } }
+          : step,
+      ),
+    },
+  });
+  let round = 0;
   const checksPhase = async (skipImport) => {
     const inventory = fresh(skipImport);
     const checks = [stubValidityCheck({ inventory: async () => inventory }), ...others];
+    const these = inputs.map((input) => inRound(input, round));
+    round++;
     const started = performance.now();
-    for (const input of inputs) await runChecks(input, checks);
+    for (const input of these) await runChecks(input, checks);
     return performance.now() - started;
   };
 
@@ -142,7 +159,7 @@ async function benchStubImport(log, runs, root) {
   }
   log(`  all at once      ${String(Math.round(median(compiled.wall))).padStart(5)} ms → ${String(Math.round(median(verified.wall))).padStart(5)} ms`);
 
-  // Once untimed: pyright and the runtimes' probe programs keep what they learn for the run, as in a gate.
+  // Once untimed: pyright's server and the runtimes' probe programs start, as the first pairs of a gate start them.
   await checksPhase(false);
   const withImport = [];
   const without = [];
