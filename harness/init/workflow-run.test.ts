@@ -107,9 +107,10 @@ describe('the workflow concord init writes, run as a runner would', () => {
   it('init --vendor keeps the tarball in the repository; a fresh clone with an empty npm cache runs every run: step green, and a changed tool fails with an annotation at the scenario', { timeout: 1_800_000 }, async () => {
     const project = join(work, 'shop');
     await mkdir(join(project, 'src', 'plugins'), { recursive: true });
-    // The optional peers this backend's gate uses: a .ts plugin (tsx), Python programs type-checked (pyright), the SDK cost in tokens.
+    // The optional peers this backend's gate uses: a .ts plugin (tsx), Python programs type-checked (pyright), the SDK cost
+    // in tokens, and the container runtime the workflow builds images for (testcontainers): every runtime runs, none is skipped.
     const pinned = (JSON.parse(await readFile(join(packageRoot(), 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> }).peerDependencies;
-    const peers = Object.fromEntries(['js-tiktoken', 'pyright', 'tsx'].map((name) => [name, pinned[name]!]));
+    const peers = Object.fromEntries(['js-tiktoken', 'pyright', 'testcontainers', 'tsx'].map((name) => [name, pinned[name]!]));
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module', devDependencies: peers }, null, 2) + '\n');
     await writeFile(join(project, 'src', 'plugins', 'stock.ts'), STOCK_PLUGIN);
     const init = sh(project, process.execPath, [join(packageRoot(), 'bin', 'concord.mjs'), 'init', '--vendor', tarball, '--plugin', './src/plugins/stock.ts', '--ci', 'github']);
@@ -147,6 +148,7 @@ describe('the workflow concord init writes, run as a runner would', () => {
       // The images were saved under their content-hash key for the next run's cache.
       expect(readdirSync(join(runnerTemp, 'concord-images'))).toEqual([expect.stringMatching(/^concord-images-3\.9-3\.11-3\.13-3\.14-[0-9a-f]{16}\.tar$/)]);
       expect(ran.at(-1)!.out).toContain('gate: everything agrees');
+      expect(ran.at(-1)!.out).not.toMatch(/^skipped:/m);
       expect(ran.at(-1)!.out).not.toContain('::error');
       expect(await readFile(summary, 'utf8')).toContain('## concord gate: ✅ everything agrees');
       expect(existsSync(join(clone, '.concord', 'junit.xml'))).toBe(true);
