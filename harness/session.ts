@@ -2,25 +2,97 @@ import { randomBytes } from 'node:crypto';
 import type { Model } from '../contract/model.js';
 import { RuntimePool } from '../runtimes/seam/pool.js';
 import type { Language } from '../runtimes/seam/types.js';
+import { DEFAULT_PYODIDE_VERSION, type PyodidePythonVersion } from '../runtimes/pyodide/versions.js';
+import { cacheMaxBytes, VerdictCache } from './cache/verdict-cache.js';
+import { PyrightServers } from './checks/typecheck/pyright-server.js';
+import { InterpreterInventory } from './interpreters/inventory.js';
+import { concordVersion } from './results/write.js';
 import type { Scenario } from './scenario/types.js';
+import type { StubCell } from './checks/stub-validity.js';
 
 /** The service name under which the apps a session boots find it (`harness/assembly/boot.ts` sets it). */
 export const SESSION_SERVICE = 'concordSession';
 
+export interface SessionOptions {
+  /** The project root whose `.concord/cache/` keeps verdicts between runs; none: every verdict is computed. */
+  cacheRoot?: string;
+  /** The Pyodide releases of the stub matrix (`pyodide.versions` of the project's config); default the one concord installs. */
+  pyodides?: readonly PyodidePythonVersion[];
+  /** How long a pyright job may wait for its answer (tests make pyright impatient). */
+  pyrightTimeoutMs?: number;
+}
+
 /**
- * What one concord command (a gate, a record, a drift watch, a skew) shares between the apps it boots,
- * owned by it and disposed once: the pooled runtimes, the live model handed to the model plugin, and the
- * scenarios it already parsed. It reaches the apps as a service on their root context, never through
+ * What one concord command (a gate, a record, a drift watch, a skew) shares between the apps it boots and
+ * the checks it runs, owned by it and disposed once: the pooled runtimes, the verdict cache (and the Pyodide
+ * memory snapshots kept in it), the pyright servers, the interpreter inventory, the live model handed to
+ * the model plugin, the scenarios it already parsed and what its checks computed once for several pairs.
+ * It reaches the apps as a service on their root context and the checks in their input, never through
  * process-wide state, so two commands in one process see nothing of each other.
  *
  * ```ts
- * await using session = new Session();
+ * await using session = new Session({ cacheRoot: project.root });
  * ```
  */
 export class Session {
-  readonly runtimes = new RuntimePool();
+  readonly cache: VerdictCache | undefined;
+  readonly runtimes: RuntimePool;
+  readonly pyright: PyrightServers;
+  private readonly pyodides: readonly PyodidePythonVersion[];
+  private inventoryFound: Promise<InterpreterInventory> | undefined;
+  /** The stub-validity matrix of the pairs checked so far, by `scenario/runtime` (the reports read it). */
+  readonly stubCells = new Map<string, StubCell[]>();
+  private readonly computed = new Map<string, Promise<unknown>>();
   private readonly liveModels = new Map<string, Model>();
   private readonly scenarios = new Map<string, Scenario>();
+
+  constructor(options: SessionOptions = {}) {
+    const cache = options.cacheRoot === undefined ? undefined : new VerdictCache(options.cacheRoot, concordVersion(), cacheMaxBytes());
+    this.cache = cache;
+    // Pyodide workers boot from a memory snapshot kept beside the verdicts, where the release supports one.
+    this.runtimes = new RuntimePool(
+      cache && {
+        snapshots: {
+          read: (key) => cache.getBytes('pyodide-snapshot', key),
+          write: (key, bytes) => cache.putBytes('pyodide-snapshot', key, bytes),
+          drop: (key) => cache.dropBytes('pyodide-snapshot', key),
+        },
+      },
+    );
+    this.pyright = new PyrightServers(options.pyrightTimeoutMs);
+    this.pyodides = options.pyodides ?? [DEFAULT_PYODIDE_VERSION];
+  }
+
+  /** The Python interpreters of this session (local, container, Pyodide): discovered once, on first use. */
+  inventory(): Promise<InterpreterInventory> {
+    const found = (this.inventoryFound ??= InterpreterInventory.discover({ pyodide: this.pyodides, cache: this.cache, snapshots: this.runtimes.snapshots }));
+    found.catch(() => {
+      if (this.inventoryFound === found) this.inventoryFound = undefined;
+    });
+    return found;
+  }
+
+  /** The inventory if something already asked for it: a report reads it without starting a discovery. */
+  inventoryIfFound(): Promise<InterpreterInventory> | undefined {
+    return this.inventoryFound;
+  }
+
+  /**
+   * What `compute` gives for `key`, computed once per session: several pairs share one answer (pyright on
+   * the Python SDK that every Python runtime of a scenario shows). A failure is not kept.
+   */
+  once<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    let result = this.computed.get(key) as Promise<T> | undefined;
+    if (result === undefined) {
+      const started = compute();
+      result = started;
+      this.computed.set(key, started);
+      started.catch(() => {
+        if (this.computed.get(key) === started) this.computed.delete(key);
+      });
+    }
+    return result;
+  }
 
   /** Hands a live model to the model plugin by a token in its config: the endpoint and key never go into a `cordis.yml`. */
   registerLiveModel(model: Model): { token: string; release(): void } {
@@ -42,11 +114,23 @@ export class Session {
     return this.scenarios.get(`${language}\0${file}`);
   }
 
-  /** Disposes every runtime the session's apps borrowed; errors are thrown together once all are done. */
+  /**
+   * Stops everything the session started: the runtimes its apps borrowed, pyright, the interpreters of the
+   * inventory; then waits for the cache's background writes (a memory snapshot a worker sent is on disk
+   * before the command ends). Every part is stopped even when one fails; the failures are thrown together.
+   */
   async dispose(): Promise<void> {
     this.liveModels.clear();
     this.scenarios.clear();
-    await this.runtimes.dispose();
+    this.computed.clear();
+    this.pyright.stop();
+    const inventory = this.inventoryFound;
+    this.inventoryFound = undefined;
+    const outcomes = await Promise.allSettled([this.runtimes.dispose(), inventory?.then((found) => found.dispose(), () => undefined)]);
+    await this.cache?.settled();
+    const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+    if (failures.length === 1) throw failures[0];
+    if (failures.length > 1) throw new AggregateError(failures, 'stopping the session failed');
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

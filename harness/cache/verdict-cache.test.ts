@@ -1,11 +1,11 @@
 import { mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
 import { InterpreterInventory } from '../interpreters/inventory.js';
 import type { PythonInterpreter } from '../interpreters/types.js';
-import { cacheDisabledByEnvironment, cacheLine, cacheMaxBytes, DEFAULT_CACHE_MAX_MB, useVerdictCache, VerdictCache } from './verdict-cache.js';
+import { cacheDisabledByEnvironment, cacheLine, cacheMaxBytes, DEFAULT_CACHE_MAX_MB, VerdictCache } from './verdict-cache.js';
 
 const found = findInterpreters()[0];
 const GOOD = 'from typing import TypedDict\nclass A(TypedDict):\n    x: int\n';
@@ -31,6 +31,8 @@ function counted(): { interpreter: PythonInterpreter; batches: string[][] } {
 }
 
 let root = '';
+/** The cache the inventories of the current test keep their verdicts in (as a session's would). */
+let cache: VerdictCache | undefined;
 const entries = async (kind: string): Promise<string[]> => {
   const dir = join(root, '.concord', 'cache', kind);
   const out: string[] = [];
@@ -42,15 +44,14 @@ beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'concord-cache-'));
 });
 afterEach(async () => {
-  useVerdictCache(undefined);
+  cache = undefined;
   await rm(root, { recursive: true, force: true });
 });
-afterAll(() => useVerdictCache(undefined));
 
 describe.skipIf(found === undefined)('the verdict cache under the stub matrix', () => {
   it('sends one source once per interpreter within a run, however many ask at once', async () => {
     const { interpreter, batches } = counted();
-    const inventory = new InterpreterInventory([interpreter]);
+    const inventory = new InterpreterInventory([interpreter], [], cache);
     const answers = await Promise.all([inventory.verifyEverywhere([GOOD]), inventory.verifyEverywhere([GOOD, GOOD]), inventory.verifyEverywhere([GOOD])]);
     expect(batches).toEqual([[GOOD]]);
     expect(answers.flatMap((a) => a.flatMap((x) => ('report' in x ? x.report.imports : [])))).toEqual([{ ok: true }, { ok: true }, { ok: true }, { ok: true }]);
@@ -60,57 +61,57 @@ describe.skipIf(found === undefined)('the verdict cache under the stub matrix', 
   });
 
   it('gives both verdicts from one round trip, and executes nothing that does not compile', async () => {
-    const cache = useVerdictCache(root)!;
+    const opened = (cache = new VerdictCache(root));
     const { interpreter, batches } = counted();
-    const report = await new InterpreterInventory([interpreter]).verifyOn(interpreter, [GOOD, BROKEN, BAD]);
+    const report = await new InterpreterInventory([interpreter], [], cache).verifyOn(interpreter, [GOOD, BROKEN, BAD]);
     expect(batches).toEqual([[GOOD, BROKEN, BAD]]);
     expect(report.results.map((r) => r.ok)).toEqual([true, false, true]);
     expect(report.imports[0]).toEqual({ ok: true });
     expect(report.imports[1]).toBeNull();
     expect(report.imports[2]).toMatchObject({ ok: false, name: 'ValueError', line: 2 });
-    expect(cache.stats).toMatchObject({ stored: 5 });
+    expect(opened.stats).toMatchObject({ stored: 5 });
     expect((await entries('compile')).length).toBe(3);
     expect((await entries('import')).length).toBe(2);
     // A source that does not compile is answered from its compile entry alone.
-    const again = useVerdictCache(root)!;
+    const again = (cache = new VerdictCache(root));
     const b = counted();
-    expect(await new InterpreterInventory([b.interpreter]).verifyOn(b.interpreter, [BROKEN])).toMatchObject({ imports: [null] });
+    expect(await new InterpreterInventory([b.interpreter], [], cache).verifyOn(b.interpreter, [BROKEN])).toMatchObject({ imports: [null] });
     expect(b.batches).toEqual([]);
     expect(again.stats).toMatchObject({ hits: 1, misses: 0 });
   });
 
   it('reuses a verdict of an earlier run without starting the interpreter, and misses for a changed source', async () => {
-    const first = useVerdictCache(root)!;
+    const first = (cache = new VerdictCache(root));
     const a = counted();
-    const before = await new InterpreterInventory([a.interpreter]).verifyOn(a.interpreter, [GOOD, BAD]);
+    const before = await new InterpreterInventory([a.interpreter], [], cache).verifyOn(a.interpreter, [GOOD, BAD]);
     expect(a.batches).toEqual([[GOOD, BAD]]);
     expect(first.stats).toMatchObject({ hits: 0, misses: 2, stored: 4 });
     expect(before.imports.map((r) => r?.ok)).toEqual([true, false]);
 
-    const second = useVerdictCache(root)!;
+    const second = (cache = new VerdictCache(root));
     const b = counted();
-    const again = await new InterpreterInventory([b.interpreter]).verifyOn(b.interpreter, [GOOD, BAD]);
+    const again = await new InterpreterInventory([b.interpreter], [], cache).verifyOn(b.interpreter, [GOOD, BAD]);
     expect(b.batches).toEqual([]);
     expect(again).toEqual(before);
     expect(second.stats).toMatchObject({ hits: 4, misses: 0 });
     expect(cacheLine(second)).toBe('verdict cache: 4 reused, 0 computed (.concord/cache)');
 
     const changed = `${GOOD}y = 2\n`;
-    const third = useVerdictCache(root)!;
+    const third = (cache = new VerdictCache(root));
     const c = counted();
-    await new InterpreterInventory([c.interpreter]).verifyOn(c.interpreter, [GOOD, changed]);
+    await new InterpreterInventory([c.interpreter], [], cache).verifyOn(c.interpreter, [GOOD, changed]);
     expect(c.batches).toEqual([[changed]]);
     expect(third.stats).toMatchObject({ hits: 2, misses: 1, stored: 2 });
     // The compile verdict stored by the round trip serves a later compile.
     const d = counted();
-    await new InterpreterInventory([d.interpreter]).compileOn(d.interpreter, [GOOD]);
+    await new InterpreterInventory([d.interpreter], [], cache).compileOn(d.interpreter, [GOOD]);
     expect(d.batches).toEqual([]);
   });
 
   it('ignores a corrupted entry, and a forged one claiming a pass for a failing module, and rewrites both', async () => {
-    useVerdictCache(root);
+    cache = new VerdictCache(root);
     const a = counted();
-    await new InterpreterInventory([a.interpreter]).verifyOn(a.interpreter, [BAD]);
+    await new InterpreterInventory([a.interpreter], [], cache).verifyOn(a.interpreter, [BAD]);
     const [file] = await entries('import');
     const stored = JSON.parse(await readFile(file!, 'utf8')) as { parts: string[]; value: { outcome: unknown } };
     expect(stored.value.outcome).toMatchObject({ ok: false, name: 'ValueError', line: 2 });
@@ -123,38 +124,38 @@ describe.skipIf(found === undefined)('the verdict cache under the stub matrix', 
     ];
     for (const forged of forgeries) {
       await writeFile(file!, forged);
-      const cache = useVerdictCache(root)!;
+      const opened = (cache = new VerdictCache(root));
       const b = counted();
-      const report = await new InterpreterInventory([b.interpreter]).verifyOn(b.interpreter, [BAD]);
+      const report = await new InterpreterInventory([b.interpreter], [], cache).verifyOn(b.interpreter, [BAD]);
       expect(b.batches).toEqual([[BAD]]);
       expect(report.imports[0]).toMatchObject({ ok: false, name: 'ValueError' });
       // The compile entry is sound and read; the module entry is not, so the round trip runs again.
-      expect(cache.stats).toMatchObject({ hits: 1, rejected: 1, stored: 2 });
-      expect(cacheLine(cache)).toContain('1 unreadable or mismatched entry ignored');
+      expect(opened.stats).toMatchObject({ hits: 1, rejected: 1, stored: 2 });
+      expect(cacheLine(opened)).toContain('1 unreadable or mismatched entry ignored');
       expect(JSON.parse(await readFile(file!, 'utf8'))).toEqual(stored);
     }
   });
 
   it('never follows a link where an entry belongs', async () => {
-    useVerdictCache(root);
+    cache = new VerdictCache(root);
     const a = counted();
-    await new InterpreterInventory([a.interpreter]).verifyOn(a.interpreter, [GOOD]);
+    await new InterpreterInventory([a.interpreter], [], cache).verifyOn(a.interpreter, [GOOD]);
     const [file] = await entries('import');
     const outside = join(root, 'outside.json');
     await writeFile(outside, await readFile(file!));
     await rm(file!);
     await symlink(outside, file!);
-    const cache = useVerdictCache(root)!;
+    const opened = (cache = new VerdictCache(root));
     const b = counted();
-    await new InterpreterInventory([b.interpreter]).verifyOn(b.interpreter, [GOOD]);
+    await new InterpreterInventory([b.interpreter], [], cache).verifyOn(b.interpreter, [GOOD]);
     expect(b.batches).toEqual([[GOOD]]);
-    expect(cache.stats).toMatchObject({ hits: 1, rejected: 1, unwritable: 1 });
+    expect(opened.stats).toMatchObject({ hits: 1, rejected: 1, unwritable: 1 });
   });
 
   it('reads and writes nothing when the run has no cache', async () => {
-    useVerdictCache(undefined);
+    cache = undefined;
     const a = counted();
-    await new InterpreterInventory([a.interpreter]).verifyOn(a.interpreter, [GOOD]);
+    await new InterpreterInventory([a.interpreter], [], cache).verifyOn(a.interpreter, [GOOD]);
     expect(await readdir(root)).toEqual([]);
   });
 });

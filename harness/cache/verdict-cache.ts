@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { GuardedFolder } from '../guarded/folder.js';
 import { concordVersion } from '../results/write.js';
 import { UserError } from '../user-error.js';
-import { usePyodideSnapshots } from '../../runtimes/pyodide/snapshot.js';
 
 /** What a cached verdict judged: a compile or module run on one interpreter, a pyright check, or an SDK's token count. */
 export type CacheKind = 'compile' | 'import' | 'pyright' | 'tokens';
@@ -216,8 +215,6 @@ export class VerdictCache {
   }
 }
 
-let current: VerdictCache | undefined;
-
 /** True when the environment turns the cache off (`CONCORD_NO_CACHE` set to anything but empty or `0`). */
 export function cacheDisabledByEnvironment(env: NodeJS.ProcessEnv = process.env): boolean {
   const value = env.CONCORD_NO_CACHE;
@@ -235,26 +232,6 @@ export function cacheMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
     throw new UserError(`CONCORD_CACHE_MAX_MB=${JSON.stringify(value)} is not a whole number of megabytes`, { hint: `set it to a number such as ${DEFAULT_CACHE_MAX_MB}, or unset it for the default (${DEFAULT_CACHE_MAX_MB} MB)` });
   }
   return Number(value) * 1024 * 1024;
-}
-
-/** Starts the run's cache under `<root>/.concord/cache/`, or none (`undefined`): every verdict is then computed. */
-export function useVerdictCache(root: string | undefined): VerdictCache | undefined {
-  const cache = root === undefined ? undefined : new VerdictCache(root, concordVersion(), cacheMaxBytes());
-  current = cache;
-  // Pyodide workers boot from a memory snapshot kept beside the verdicts, where the release supports one.
-  usePyodideSnapshots(
-    cache && {
-      read: (key) => cache.getBytes('pyodide-snapshot', key),
-      write: (key, bytes) => cache.putBytes('pyodide-snapshot', key, bytes),
-      drop: (key) => cache.dropBytes('pyodide-snapshot', key),
-    },
-  );
-  return current;
-}
-
-/** The cache of the running gate, if it uses one. */
-export function verdictCache(): VerdictCache | undefined {
-  return current;
 }
 
 /** `verdict cache: 40 reused, 12 computed (.concord/cache)`, with what was ignored or not written. */

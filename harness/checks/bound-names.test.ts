@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
+import { Session } from '../session.js';
 import type { RunRequest, RunResult } from '../../runtimes/seam/types.js';
 import type { RuntimeName } from '../scenario/types.js';
 import { boundNamesCheck } from './bound-names.js';
@@ -8,7 +8,8 @@ import { committedScenarios, runPair } from './test/run-pair.js';
 import type { CheckInput } from './types.js';
 import { Host } from '../../test/host-requirements.js';
 
-afterAll(() => disposeSharedRuntimes());
+const session = new Session();
+afterAll(() => session.dispose());
 
 const docker = await Host.with('docker');
 
@@ -16,7 +17,7 @@ const inputs = new Map<RuntimeName, CheckInput>();
 async function exoticNames(runtime: RuntimeName): Promise<CheckInput> {
   if (!inputs.has(runtime)) {
     const scenario = (await committedScenarios()).find((s) => s.name === 'exotic-names')!;
-    inputs.set(runtime, await runPair(scenario, runtime));
+    inputs.set(runtime, await runPair(scenario, runtime, session));
   }
   return inputs.get(runtime)!;
 }

@@ -1,16 +1,17 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { Session } from '../session.js';
 import { RUN_CODE_TEXT } from '../../codemode/run-code/descriptions.js';
 import { renderSdkSection } from '../../codemode/run-code/sdk-section.js';
 import { runCodeWireTool } from '../../codemode/run-code/wire-tool.js';
 import type { ToolDefinition } from '../../codemode/tools/types.js';
-import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import type { RunRecord } from '../snapshot/transcript.js';
 import { languageAgreementCheck } from './language-agreement.js';
 import { committedScenarios, runPair, withToolsConfig } from './test/run-pair.js';
 import type { CheckInput } from './types.js';
 
-afterAll(() => disposeSharedRuntimes());
+const session = new Session();
+afterAll(() => session.dispose());
 
 const messagesOf = async (input: CheckInput) => (await languageAgreementCheck.run(input)).map((f) => f.message);
 
@@ -42,7 +43,7 @@ describe('language agreement on real compositions', () => {
   it('passes on every committed scenario, on typescript and python', { timeout: 240_000 }, async () => {
     for (const scenario of await committedScenarios()) {
       for (const runtime of ['typescript', 'python'] as const) {
-        expect([scenario.name, runtime, await messagesOf(await runPair(scenario, runtime))]).toEqual([scenario.name, runtime, []]);
+        expect([scenario.name, runtime, await messagesOf(await runPair(scenario, runtime, session))]).toEqual([scenario.name, runtime, []]);
       }
     }
   });
@@ -50,7 +51,7 @@ describe('language agreement on real compositions', () => {
   it('fails a python runtime whose run_code flavor entry was left in TypeScript', { timeout: 120_000 }, async () => {
     const nested = (await committedScenarios()).find((s) => s.name === 'nested-reads')!;
     const wrong = withToolsConfig(nested, (config) => ({ ...config, runCodeText: { python: RUN_CODE_TEXT.typescript } }));
-    const messages = await messagesOf(await runPair(wrong, 'python'));
+    const messages = await messagesOf(await runPair(wrong, 'python', session));
     expect(messages).toHaveLength(4);
     expect(messages[0]).toBe('the run_code description on the python runtime (Python) never names Python');
     expect(messages[1]).toMatch(/^the run_code description on the python runtime \(Python\) speaks TypeScript: the name TypeScript\/JavaScript \("TypeScript"\), .*`console\.` \("console\.log"\).*; expected Python only$/);

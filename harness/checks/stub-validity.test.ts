@@ -10,7 +10,8 @@ import { cpythonImage } from '../../runtimes/cpython/images.js';
 import type { RuntimeName, Scenario } from '../scenario/types.js';
 import { snapshotFiles, type RunRecord } from '../snapshot/transcript.js';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
-import { stubValidityCheck } from './stub-validity.js';
+import { stubMatrix, stubValidityCheck } from './stub-validity.js';
+import { Session } from '../session.js';
 import type { CheckInput } from './types.js';
 import { Host } from '../../test/host-requirements.js';
 
@@ -28,6 +29,10 @@ const DEFINE: ToolDefinition = {
 // U+A7D1 is a letter from Unicode 14.0: a bare name when rendering for 3.11, not for 3.9 (Unicode 13.0).
 const INSULAR: ToolDefinition = { ...LOOKUP, name: '\u{A7D1}lossary_lookup' };
 
+// The matrix is the session's: every check below records its cells there.
+const session = new Session();
+afterAll(() => session.dispose());
+
 function input(name: string, runtime: RuntimeName, sdk: string | undefined, floor: PythonVersion = '3.9'): CheckInput {
   const scenario = {
     name,
@@ -42,7 +47,7 @@ function input(name: string, runtime: RuntimeName, sdk: string | undefined, floo
   const target = runtimeTarget(runtime, {});
   const file = target.language === 'python' ? 'tools-sdk.py' : 'tools-sdk.ts';
   const files = new Map(sdk === undefined ? [] : [[file, sdk]]);
-  return { scenario, runtime: target, record: {} as RunRecord, files, floor };
+  return { scenario, runtime: target, record: {} as RunRecord, files, floor, session };
 }
 
 /** The valid SDK with the colon of the `lookup` method removed. */
@@ -70,7 +75,7 @@ describe('stub validity with Pyodide alone', () => {
     expect(finding!.message).toMatch(new RegExp(`^tools-sdk\\.py does not compile on pyodide 3\\.13 \\(CPython 3\\.13\\.\\d+, Unicode 15\\.1\\.0, Pyodide .*\\): SyntaxError at line ${line}, column \\d+: `));
     expect(finding!.message).toContain(`${line} |     async def lookup(`);
 
-    const matrix = check.matrix();
+    const matrix = stubMatrix(session).filter((c) => ['valid', 'broken'].includes(c.scenario));
     expect(matrix.map((c) => [c.scenario, c.runtime, c.interpreter, c.outcome])).toEqual([
       ['valid', 'pyodide', 'pyodide 3.13', 'ok'],
       ['broken', 'python', 'pyodide 3.13', 'rejected'],
@@ -86,7 +91,7 @@ describe('stub validity with Pyodide alone', () => {
     expect(findings[0]!.message).toMatch(
       new RegExp(`^tools-sdk\\.py compiles but fails when executed as a module on pyodide 3\\.13 \\(CPython 3\\.13\\.\\d+, Unicode 15\\.1\\.0, Pyodide .*\\): ImportError at line ${line}, column 20: cannot import name 'NoSuchName'`),
     );
-    expect(check.matrix().find((c) => c.scenario === 'unimportable')).toMatchObject({ outcome: 'import-failed', error: expect.stringContaining(`${line} | from typing import NoSuchName`) });
+    expect(stubMatrix(session).find((c) => c.scenario === 'unimportable')).toMatchObject({ outcome: 'import-failed', error: expect.stringContaining(`${line} | from typing import NoSuchName`) });
   });
 
   it('reads the block out of a section with prose around it: lines are the block file\'s', async () => {
@@ -146,7 +151,7 @@ const floorPair: PythonInterpreter[] = local
     expect(findings.map((f) => f.severity)).toEqual(['note']);
     const [finding] = findings;
     expect(finding!.message).toContain('below the floor 3.11');
-    expect(check.matrix().filter((c) => c.scenario === 'above-3.9').map((c) => [c.belowFloor, c.outcome])).toEqual([
+    expect(stubMatrix(session).filter((c) => c.scenario === 'above-3.9').map((c) => [c.belowFloor, c.outcome])).toEqual([
       [true, 'rejected'],
       [false, 'ok'],
     ]);
@@ -162,7 +167,7 @@ const floorPair: PythonInterpreter[] = local
     expect(findings[0]!.message).toMatch(
       new RegExp(`fails when executed as a module on (local|container) 3\\.9 \\(CPython 3\\.9\\.\\d+, .*\\): ImportError at line ${line}, column ${column}: cannot import name 'NotRequired'`),
     );
-    expect(check.matrix().filter((c) => c.scenario === 'modern-at-3.9').map((c) => c.outcome)).toEqual(['import-failed', 'ok']);
+    expect(stubMatrix(session).filter((c) => c.scenario === 'modern-at-3.9').map((c) => c.outcome)).toEqual(['import-failed', 'ok']);
     // Below the floor the same failure is a note.
     expect((await check.run(input('modern-at-3.11', 'python', modern, '3.11'))).map((f) => [f.check, f.severity])).toEqual([['stub-import', 'note']]);
     // `str | int` alone: the class body raises TypeError on 3.9 at the `|`.

@@ -1,5 +1,6 @@
 import { describeRejection } from '../interpreters/describe.js';
-import { sharedInventory, type InterpreterInventory } from '../interpreters/inventory.js';
+import type { InterpreterInventory } from '../interpreters/inventory.js';
+import type { Session } from '../session.js';
 import { compareVersions } from '../interpreters/types.js';
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import type { Check, CheckInput, Finding } from './types.js';
@@ -33,16 +34,12 @@ export interface StubCell {
 }
 
 export interface StubValidityOptions {
-  /** Where the interpreters come from (default: the run's shared inventory). */
+  /** Where the interpreters come from (default: the session's inventory). */
   inventory?: () => Promise<InterpreterInventory>;
   /** The floor the stubs must compile from; default the gate's floor (`CheckInput.floor`). */
   floor?: PythonVersion;
 }
 
-export interface StubValidityCheck extends Check {
-  /** Every cell of the latest run of each scenario × runtime this check saw, in the order it saw them. */
-  matrix(): StubCell[];
-}
 
 /**
  * Compiles the Python `tools:sdk` block of each scenario × python runtime on every interpreter available,
@@ -52,17 +49,15 @@ export interface StubValidityCheck extends Check {
  * floor fails; below it is a note. An interpreter that cannot run at all fails too (at or above the floor):
  * the matrix would otherwise pass with a hole in it.
  */
-export function stubValidityCheck(options: StubValidityOptions = {}): StubValidityCheck {
-  const inventoryOf = options.inventory ?? sharedInventory;
-  const cells = new Map<string, StubCell[]>();
-
-  async function run({ scenario, runtime, files, floor: gateFloor }: CheckInput): Promise<Finding[]> {
+export function stubValidityCheck(options: StubValidityOptions = {}): Check {
+  async function run({ scenario, runtime, files, floor: gateFloor, session }: CheckInput): Promise<Finding[]> {
     const pair = `${scenario.name}/${runtime.name}`;
+    const cells = session.stubCells;
     cells.delete(pair);
     const sdk = files.get(STUBS);
     if (runtime.language !== 'python' || sdk === undefined) return [];
     const floor = options.floor ?? gateFloor ?? DEFAULT_PYTHON_FLOOR;
-    const inventory = await inventoryOf();
+    const inventory = await (options.inventory ?? (() => session.inventory()))();
     const findings: Finding[] = [];
     const row: StubCell[] = [];
     const add = (severity: Finding['severity'], message: string) => findings.push({ check: ID, severity, message });
@@ -111,8 +106,13 @@ export function stubValidityCheck(options: StubValidityOptions = {}): StubValidi
     return findings;
   }
 
-  return { id: ID, run, matrix: () => [...cells.values()].flat() };
+  return { id: ID, run };
 }
 
-/** The instance the gate runs (see index.ts); the report reads its matrix. */
+/** The instance the gate runs (see index.ts). */
 export const stubValidity = stubValidityCheck();
+
+/** Every cell of the latest run of each scenario × runtime the session's stub validity saw, in the order it saw them. */
+export function stubMatrix(session: Session): StubCell[] {
+  return [...session.stubCells.values()].flat();
+}

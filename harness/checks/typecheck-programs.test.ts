@@ -1,23 +1,20 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
+import { Session } from '../session.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { committedScenarios, runPair } from './test/run-pair.js';
 import { typecheckProgramsCheck } from './typecheck-programs.js';
-import { stopPyrightServers } from './typecheck/pyright-server.js';
 import type { CheckInput } from './types.js';
 
-afterAll(async () => {
-  stopPyrightServers();
-  await disposeSharedRuntimes();
-});
+const session = new Session();
+afterAll(() => session.dispose());
 
 const runs = new Map<string, CheckInput>();
 async function committed(language: Language): Promise<CheckInput[]> {
   const inputs: CheckInput[] = [];
   for (const scenario of await committedScenarios()) {
     const key = `${scenario.name}/${language}`;
-    if (!runs.has(key)) runs.set(key, await runPair(scenario, language === 'python' ? 'python' : 'typescript'));
+    if (!runs.has(key)) runs.set(key, await runPair(scenario, language === 'python' ? 'python' : 'typescript', session));
     inputs.push(runs.get(key)!);
   }
   return inputs;

@@ -3,6 +3,7 @@ import { dirname, relative } from 'node:path';
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import type { Scenario } from '../scenario/types.js';
+import type { Session } from '../session.js';
 import { typecheckPython } from './typecheck/python.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './typecheck/types.js';
 import { typecheckTypeScript } from './typecheck/typescript.js';
@@ -19,19 +20,13 @@ export function scriptedPrograms(scenario: Scenario, language: Language): Script
     .map((step, i) => ({ call: i + 1, line: step.line, code: step.runCode.programs[language] ?? '' }));
 }
 
-// The Python SDK is the same on every Python runtime of a scenario: pyright checks it once per gate run.
-const pythonResults = new Map<string, Promise<ProgramDiagnostic[]>>();
-
-/** pyright checks for the floor itself: a program or stub using what the floor lacks fails at its line. */
-function checkPython(scenario: Scenario, sdk: string, programs: ScriptedProgram[], version: PythonVersion): Promise<ProgramDiagnostic[]> {
+/**
+ * pyright checks for the floor itself: a program or stub using what the floor lacks fails at its line. The
+ * Python SDK is the same on every Python runtime of a scenario: pyright checks it once per session.
+ */
+function checkPython(session: Session, scenario: Scenario, sdk: string, programs: ScriptedProgram[], version: PythonVersion): Promise<ProgramDiagnostic[]> {
   const key = createHash('sha256').update(JSON.stringify([scenario.file, version, sdk, programs])).digest('hex');
-  let result = pythonResults.get(key);
-  if (result === undefined) {
-    result = typecheckPython(sdk, programs, version);
-    pythonResults.set(key, result);
-    result.catch(() => pythonResults.delete(key));
-  }
-  return result;
+  return session.once(`typecheck-programs ${key}`, () => typecheckPython(session, sdk, programs, version));
 }
 
 /**
@@ -41,7 +36,7 @@ function checkPython(scenario: Scenario, sdk: string, programs: ScriptedProgram[
  */
 export const typecheckProgramsCheck: Check = {
   id: ID,
-  async run({ scenario, runtime, files, floor = DEFAULT_PYTHON_FLOOR }: CheckInput): Promise<Finding[]> {
+  async run({ scenario, runtime, files, floor = DEFAULT_PYTHON_FLOOR, session }: CheckInput): Promise<Finding[]> {
     const language = runtime.language;
     const sdk = files.get(SDK_FILE[language]);
     const programs = scriptedPrograms(scenario, language);
@@ -52,7 +47,7 @@ export const typecheckProgramsCheck: Check = {
     const checker = language === 'typescript' ? 'tsc' : 'pyright';
     let diagnostics: ProgramDiagnostic[];
     try {
-      diagnostics = language === 'typescript' ? typecheckTypeScript(sdk, programs) : await checkPython(scenario, sdk, programs, floor);
+      diagnostics = language === 'typescript' ? typecheckTypeScript(sdk, programs) : await checkPython(session, scenario, sdk, programs, floor);
     } catch (error) {
       // An optional checker that is not installed skips the check, saying so and how to install it; the
       // summary then reports the run as not checked in full, never as all green.

@@ -1,6 +1,7 @@
 import type { PythonVersion } from '../../codemode/index.js';
 import type { RuntimeTarget } from '../assembly/runtimes.js';
 import type { Scenario } from '../scenario/types.js';
+import type { Session } from '../session.js';
 import type { SnapshotFiles, RunRecord } from '../snapshot/transcript.js';
 
 /** Something a check found wrong (or worth saying) about one scenario × runtime. */
@@ -16,7 +17,10 @@ export interface Finding {
   skipped?: string;
 }
 
-/** What every check receives: the scenario, the runtime it ran on, the raw record and the snapshot files. */
+/**
+ * What every check receives: the scenario, the runtime it ran on, the raw record, the snapshot files and
+ * the session of the command (its verdict cache, pyright, interpreters, and what it computed once).
+ */
 export interface CheckInput {
   scenario: Scenario;
   runtime: RuntimeTarget;
@@ -24,6 +28,7 @@ export interface CheckInput {
   files: SnapshotFiles;
   /** The oldest CPython the Python SDK must serve (the gate's `--floor`); default 3.9. */
   floor?: PythonVersion;
+  session: Session;
 }
 
 /** A check runs after each scenario × runtime; it must not throw for a finding (return it instead). */

@@ -58,7 +58,6 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult[]> {
     results = await drivePairs({
       session,
       pairs,
-      defaultTimeoutMs: options.project.config.timeoutMs,
       notRun: { runtimes: unavailable, result: ({ scenario, runtime }, reason): DriftResult => ({ scenario: scenario.name, runtime, status: 'skipped', reason: `${runtime} skipped: ${reason}` }) },
       run: (ready) => watchOne(ready, options, session),
       settled: (result) => out(driftLine(result, color)),

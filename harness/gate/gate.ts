@@ -1,10 +1,9 @@
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import type { RuntimeName, RuntimeTarget } from '../assembly/runtimes.js';
 import { runChecks } from '../checks/index.js';
-import { stubValidity } from '../checks/stub-validity.js';
+import { stubMatrix } from '../checks/stub-validity.js';
 import type { Finding } from '../checks/types.js';
-import { disposeSharedInventory, sharedInventory, usePyodides } from '../interpreters/inventory.js';
-import { cacheLine, useVerdictCache } from '../cache/verdict-cache.js';
+import { cacheLine } from '../cache/verdict-cache.js';
 import { GuardedFolder } from '../guarded/folder.js';
 import { concordFolder } from '../report/write.js';
 import { importPlugins } from '../assembly/plugin-import.js';
@@ -127,7 +126,6 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
 /** Reads the input: the folders concord writes into, the scenarios and their plugins, the selection, the runtimes that will not run. */
 async function planRun(options: GateOptions, paths: GatePaths): Promise<RunPlan> {
   const { out, project } = options;
-  usePyodides(project.config.pyodide?.versions);
   // Folders concord writes into must be real folders before anything runs: a link or a file there is bad input.
   for (const folder of [snapshotFolder(paths.snapshotsDir), concordFolder(paths.reportRoot), new GuardedFolder(paths.pendingRoot, '.concord/pending')]) await folder.check();
   const { scenarios, pairs, selection } = await loadPairs(project, options.selection, paths.scenariosDir);
@@ -148,79 +146,65 @@ type RunPairs = Pick<RunOutcome, 'pairs' | 'runFindings' | 'coverage' | 'matrix'
 
 /**
  * Runs the pairs, then once per run on the runtimes they kept warm the renderer floor and the adversarial
- * probe, all on one session; the verdict cache, the session and the interpreter inventory are released once.
+ * probe, all on one session, which is stopped once (its runtimes, pyright, interpreters, cache writes).
  */
 async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, proposals: RunProposals): Promise<RunPairs> {
   const { out, color, update, ci, project } = options;
   const { config } = project;
-  // What the run's apps share (pooled runtimes, the parsed scenarios), owned by this run alone.
-  const session = new Session();
-  const cache = useVerdictCache(options.cache ? project.root : undefined);
-  try {
-    // Pairs run side by side on the shared runtimes. Each pair's proposals join the run's as it finishes, so a
-    // failure keeps them; once all are done they are put in pair order, so the output and every file written
-    // are the same as a serial run's.
-    const finished = await drivePairs({
-      session,
-      pairs: plan.pairs,
-      jobs: options.jobs ?? 1,
-      defaultTimeoutMs: config.timeoutMs,
-      notRun: {
-        runtimes: plan.notRun,
-        result: ({ scenario, runtime }, notRun): { result: PairResult; own: Proposal[] } => ({
-          result: { scenario: scenario.name, runtime, status: notRun.status, times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: notRun.reason },
-          own: [],
-        }),
-      },
-      run: async ({ scenario, target }) => {
-        const own: Proposal[] = [];
-        const result = await runPair(scenario, target, paths.snapshotsDir, project.root, { update, ci, rerun: options.stabilityRerun !== false }, own, plan.floor, config.redactions ?? []).catch((error: unknown) => {
-          proposals.list.push(...own);
-          return proposals.rescue(error);
-        });
+  // What the run's apps and checks share (pooled runtimes, the parsed scenarios, the verdict cache, pyright,
+  // the interpreters), owned by this run alone and stopped once, whatever happens.
+  await using session = new Session({ ...(options.cache ? { cacheRoot: project.root } : {}), ...(config.pyodide?.versions ? { pyodides: config.pyodide.versions } : {}) });
+  const { cache } = session;
+  // Pairs run side by side on the shared runtimes. Each pair's proposals join the run's as it finishes, so a
+  // failure keeps them; once all are done they are put in pair order, so the output and every file written
+  // are the same as a serial run's.
+  const finished = await drivePairs({
+    session,
+    pairs: plan.pairs,
+    jobs: options.jobs ?? 1,
+    notRun: {
+      runtimes: plan.notRun,
+      result: ({ scenario, runtime }, notRun): { result: PairResult; own: Proposal[] } => ({
+        result: { scenario: scenario.name, runtime, status: notRun.status, times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: notRun.reason },
+        own: [],
+      }),
+    },
+    run: async ({ scenario, target }) => {
+      const own: Proposal[] = [];
+      const result = await runPair(session, scenario, target, paths.snapshotsDir, project.root, { update, ci, rerun: options.stabilityRerun !== false }, own, plan.floor, config.redactions ?? []).catch((error: unknown) => {
         proposals.list.push(...own);
-        return { result, own };
-      },
-      settled: ({ result }) => out(progressLine(result, color)),
-    });
-    const pairs = finished.map((f) => f.result);
-    proposals.list.splice(0, proposals.list.length, ...finished.flatMap((f) => f.own));
-    proposals.judged(pairs);
-    // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
-    const steps = await runSteps(plan.pairs, new Set(plan.notRun.keys()), plan.floor, sharedInventory, session);
-    steps.findings.push(...sdkBudgetFindings(sdkCost(pairs), config.sdkBudget));
-    out(stepsLine(steps, color));
-    if (cache) {
-      await cache.prune();
-      out(cacheLine(cache));
-    }
-    // The report reads the inventory's interpreters: they are taken before the inventory is disposed.
-    // In pair order, whatever order the pairs finished in (--jobs): the reports read the same on every run.
-    const cells = stubValidity.matrix();
-    const matrix = pairs.flatMap((r) => cells.filter((c) => c.scenario === r.scenario && c.runtime === r.runtime));
-    const inventory = matrix.length > 0 || steps.probes.some((p) => p.language === 'python') ? await sharedInventory() : undefined;
-    return {
-      pairs,
-      coverage: toolCoverage(pairs, config.coverage?.uncalled),
-      matrix,
-      ...(inventory ? { interpreters: inventory.interpreters, absent: inventory.absent } : {}),
-      runFindings: steps.findings,
-      probes: steps.probes,
-      stepTimes: steps.times,
-    };
-  } finally {
-    try {
-      await session.dispose();
-    } finally {
-      try {
-        await disposeSharedInventory();
-      } finally {
-        // A memory snapshot a worker sent is on disk before the run ends, never cut off by the exit.
-        await cache?.settled();
-        useVerdictCache(undefined);
-      }
-    }
+        return proposals.rescue(error);
+      });
+      proposals.list.push(...own);
+      return { result, own };
+    },
+    settled: ({ result }) => out(progressLine(result, color)),
+  });
+  const pairs = finished.map((f) => f.result);
+  proposals.list.splice(0, proposals.list.length, ...finished.flatMap((f) => f.own));
+  proposals.judged(pairs);
+  // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
+  const steps = await runSteps(plan.pairs, new Set(plan.notRun.keys()), plan.floor, session);
+  steps.findings.push(...sdkBudgetFindings(sdkCost(pairs), config.sdkBudget));
+  out(stepsLine(steps, color));
+  if (cache) {
+    await cache.prune();
+    out(cacheLine(cache));
   }
+  // The report reads the inventory's interpreters: they are taken before the inventory is disposed.
+  // In pair order, whatever order the pairs finished in (--jobs): the reports read the same on every run.
+  const cells = stubMatrix(session);
+  const matrix = pairs.flatMap((r) => cells.filter((c) => c.scenario === r.scenario && c.runtime === r.runtime));
+  const inventory = matrix.length > 0 || steps.probes.some((p) => p.language === 'python') ? await session.inventory() : undefined;
+  return {
+    pairs,
+    coverage: toolCoverage(pairs, config.coverage?.uncalled),
+    matrix,
+    ...(inventory ? { interpreters: inventory.interpreters, absent: inventory.absent } : {}),
+    runFindings: steps.findings,
+    probes: steps.probes,
+    stepTimes: steps.times,
+  };
 }
 
 /** Obsolete folders of the selection: removed when the run writes everything, else proposed for deletion. */
@@ -234,6 +218,7 @@ async function settleObsolete(snapshotsDir: string, { scenarios, selection }: Ru
 }
 
 async function runPair(
+  session: Session,
   scenario: Scenario,
   target: RuntimeTarget,
   snapshotsDir: string,
@@ -257,7 +242,7 @@ async function runPair(
   const tools = pairTools(record);
   const files = snapshotFiles(record, root, redactions);
   const started = performance.now();
-  const findings: Finding[] = await runChecks({ scenario, runtime: target, record, files, floor });
+  const findings: Finding[] = await runChecks({ scenario, runtime: target, record, files, floor, session });
   times.checks = performance.now() - started;
 
   const errors = findings.filter((f) => f.severity === 'error');
@@ -282,7 +267,7 @@ async function runPair(
     }
   }
   // Measured before anything is written: the committed snapshot is the baseline.
-  const sdk = await sdkSize(snapshotsDir, folder, target.language, files, verdicts);
+  const sdk = await sdkSize(snapshotsDir, folder, target.language, files, verdicts, session);
   // A run that failed is never written or proposed: its transcript must not become the expected one.
   const written = (v: FileVerdict) => !problems && decide(v.status, update, ci) === 'write';
   const propose = async (v: FileVerdict) =>
@@ -304,14 +289,14 @@ async function runPair(
 }
 
 /** The size of the pair's SDK block and of its committed snapshot, when the model read one. */
-async function sdkSize(snapshotsDir: string, folder: string, language: keyof typeof SDK_FILE, files: SnapshotFiles, verdicts: readonly FileVerdict[]): Promise<SdkSize | undefined> {
+async function sdkSize(snapshotsDir: string, folder: string, language: keyof typeof SDK_FILE, files: SnapshotFiles, verdicts: readonly FileVerdict[], { cache }: Session): Promise<SdkSize | undefined> {
   const name = SDK_FILE[language];
   const current = files.get(name);
   if (current === undefined) return undefined;
   const verdict = verdicts.find((v) => v.path === `${folder}/${name}`);
   const committed =
     verdict?.status === 'same' ? current : verdict?.status === 'changed' ? (await snapshotFolder(snapshotsDir).read(verdict.path))?.toString('utf8') : undefined;
-  return measureSdk(language, current, committed);
+  return measureSdk(language, current, committed, cache);
 }
 
 /** Snapshot folders in the selection that no scenario × declared runtime produces. */

@@ -1,7 +1,6 @@
 import type { PythonVersion } from '../../codemode/index.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import type { Finding } from '../checks/types.js';
-import type { InterpreterInventory } from '../interpreters/inventory.js';
 import { runProbe, type ProbeVerdict } from '../probe/adversarial.js';
 import { probeTarget, type ProbeTarget } from '../probe/targets.js';
 import { runtimeLanguage, type RuntimeName } from '../assembly/runtimes.js';
@@ -31,9 +30,9 @@ export async function runSteps(
   pairs: ReadonlyArray<{ scenario: Scenario; runtime: RuntimeName }>,
   unavailable: ReadonlySet<RuntimeName>,
   floor: PythonVersion,
-  inventory: () => Promise<InterpreterInventory>,
   session: Session,
 ): Promise<RunSteps> {
+  const inventory = () => session.inventory();
   const running = pairs.filter((p) => !unavailable.has(p.runtime));
   const scenariosOf = (language: Language) => [...new Set(running.filter((p) => runtimeLanguage(p.runtime) === language).map((p) => p.scenario))];
   const targetsOf = (language: Language) => scenariosOf(language).flatMap((s) => probeTarget(s, language, unavailable, session) ?? []);

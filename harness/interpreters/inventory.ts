@@ -1,9 +1,10 @@
-import { DEFAULT_PYODIDE_VERSION, PYODIDE_PYTHON_VERSIONS, pyodideInstalled, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
+import { PYODIDE_PYTHON_VERSIONS, pyodideInstalled, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
 import { containerInterpreters } from './container.js';
 import { discoverInterpreters, LocalInterpreter } from './local.js';
 import { pyodideInterpreters } from './pyodide.js';
 import { compareVersions, type CompileOutcome, type CompileReport, type PythonInterpreter, type VerifyReport } from './types.js';
-import { sha256, verdictCache, type VerdictCache } from '../cache/verdict-cache.js';
+import { sha256, type VerdictCache } from '../cache/verdict-cache.js';
+import type { SnapshotStore } from '../../runtimes/seam/snapshot-store.js';
 import { COMPILE_SCRIPT } from './compile-script.js';
 import { VERIFY_SCRIPT } from './import-script.js';
 import { isOutcome } from './report.js';
@@ -15,6 +16,10 @@ export interface InventoryOptions {
   containers?: boolean;
   /** `python3.X` binaries of pyenv and PATH (default true). */
   local?: boolean;
+  /** Where verdicts are kept between runs (the session's verdict cache); none: every verdict is computed. */
+  cache?: VerdictCache;
+  /** Where the Pyodide interpreters keep their boot snapshots (the session's). */
+  snapshots?: SnapshotStore;
 }
 
 /** One interpreter's answer to a batch: its report, or why it could not run the batch at all. */
@@ -81,16 +86,19 @@ export class InterpreterInventory {
   readonly #known = new Map<PythonInterpreter, Known>();
   readonly #about = new Map<PythonInterpreter, Promise<About>>();
 
-  constructor(interpreters: readonly PythonInterpreter[], absent: readonly string[] = []) {
+  readonly #cache: VerdictCache | undefined;
+
+  constructor(interpreters: readonly PythonInterpreter[], absent: readonly string[] = [], cache?: VerdictCache) {
     this.interpreters = [...interpreters].sort((a, b) => compareVersions(a.version, b.version) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
     this.absent = absent;
+    this.#cache = cache;
   }
 
   static async discover(options: InventoryOptions = {}): Promise<InterpreterInventory> {
     const interpreters: PythonInterpreter[] = [];
     const absent: string[] = [];
     const pyodide = options.pyodide ?? true;
-    if (pyodide !== false) interpreters.push(...pyodideInterpreters(pyodide === true ? PYODIDE_PYTHON_VERSIONS.filter(pyodideInstalled) : pyodide));
+    if (pyodide !== false) interpreters.push(...pyodideInterpreters(pyodide === true ? PYODIDE_PYTHON_VERSIONS.filter(pyodideInstalled) : pyodide, options.snapshots));
     // Images and local binaries are looked for at once: discovery is on the first Python pair's path.
     const [containers, locals] = await Promise.all([
       (options.containers ?? true) ? containerInterpreters() : undefined,
@@ -104,7 +112,7 @@ export class InterpreterInventory {
       if (locals.length === 0) absent.push('local: no python3.X on PATH or under pyenv');
       interpreters.push(...locals.map((f) => new LocalInterpreter(f)));
     }
-    return new InterpreterInventory(interpreters, absent);
+    return new InterpreterInventory(interpreters, absent, options.cache);
   }
 
   /** Compiles `sources` on one interpreter; an empty batch still measures its version and Unicode once. */
@@ -207,7 +215,7 @@ export class InterpreterInventory {
 
   /** The verdict cache and the key parts of `interpreter`'s verdicts, when the run has a cache. */
   async #cacheFor(interpreter: PythonInterpreter): Promise<{ cache: VerdictCache; parts: (key: string) => string[] } | undefined> {
-    const cache = verdictCache();
+    const cache = this.#cache;
     const identity = cache === undefined ? undefined : await interpreter.identity().catch(() => undefined);
     if (cache === undefined || identity === undefined) return undefined;
     return { cache, parts: (key) => [identity, CHECKERS, key] };
@@ -279,31 +287,4 @@ export class InterpreterInventory {
     const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
     if (failures.length > 0) throw new AggregateError(failures, 'stopping the Python interpreters failed');
   }
-}
-
-let shared: Promise<InterpreterInventory> | undefined;
-let projectPyodides: readonly PyodidePythonVersion[] = [DEFAULT_PYODIDE_VERSION];
-
-/**
- * The Pyodide releases of the project's stub matrix: `pyodide.versions` of its concord.config.yml (checked
- * installed when the config is read), else the default release, the one concord installs.
- */
-export function usePyodides(versions: readonly PyodidePythonVersion[] | undefined): readonly PyodidePythonVersion[] {
-  projectPyodides = versions ?? [DEFAULT_PYODIDE_VERSION];
-  return projectPyodides;
-}
-
-/** The inventory of this run: discovered once, shared by every check that compiles. */
-export function sharedInventory(): Promise<InterpreterInventory> {
-  shared ??= InterpreterInventory.discover({ pyodide: projectPyodides });
-  shared.catch(() => (shared = undefined));
-  return shared;
-}
-
-/** Ends the run's inventory: stops what it started; the next sharedInventory() discovers again. */
-export async function disposeSharedInventory(): Promise<void> {
-  const current = shared;
-  shared = undefined;
-  const inventory = await current?.catch(() => undefined);
-  await inventory?.dispose();
 }

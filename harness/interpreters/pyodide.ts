@@ -3,6 +3,7 @@ import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { sha256 } from '../cache/verdict-cache.js';
 import { PYODIDE_DEFAULTS } from '../../runtimes/pyodide/config.js';
 import { PyodideInstance } from '../../runtimes/pyodide/instance.js';
+import type { SnapshotStore } from '../../runtimes/seam/snapshot-store.js';
 import { PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
 import { importProgram, IMPORT_SECONDS } from './import-script.js';
 import { readOutcomes } from './report.js';
@@ -21,7 +22,11 @@ export class PyodideInterpreter implements PythonInterpreter {
   readonly unicode: string;
   #instance: PyodideInstance | undefined;
 
-  constructor(readonly version: PyodidePythonVersion) {
+  constructor(
+    readonly version: PyodidePythonVersion,
+    /** Where the instance's boot snapshot is kept (the session's verdict cache), if anywhere. */
+    private readonly snapshots?: SnapshotStore,
+  ) {
     const release = PYODIDE_RELEASES[version];
     this.label = `pyodide ${version}`;
     this.detail = `Pyodide ${release.pyodide} (npm ${release.packageName})`;
@@ -82,7 +87,7 @@ export class PyodideInterpreter implements PythonInterpreter {
 
   async #with(batch: (instance: PyodideInstance) => Promise<CompileReport['results']>): Promise<CompileReport> {
     if (this.#instance === undefined || this.#instance.dead) {
-      this.#instance = new PyodideInstance(this.version, PYODIDE_DEFAULTS.memoryLimitBytes);
+      this.#instance = new PyodideInstance(this.version, PYODIDE_DEFAULTS.memoryLimitBytes, this.snapshots);
     }
     const instance = this.#instance;
     instance.hold();
@@ -104,6 +109,6 @@ export class PyodideInterpreter implements PythonInterpreter {
 }
 
 /** One interpreter per Pyodide release installed through the npm aliases. */
-export function pyodideInterpreters(versions: readonly PyodidePythonVersion[] = PYODIDE_PYTHON_VERSIONS): PyodideInterpreter[] {
-  return versions.map((version) => new PyodideInterpreter(version));
+export function pyodideInterpreters(versions: readonly PyodidePythonVersion[] = PYODIDE_PYTHON_VERSIONS, snapshots?: SnapshotStore): PyodideInterpreter[] {
+  return versions.map((version) => new PyodideInterpreter(version, snapshots));
 }

@@ -7,7 +7,7 @@ import { drivePairs, loadPairs } from './drive.js';
 
 describe('the pair driver', () => {
   it('gives each runnable pair the project timeout (unless its scenario sets one) and a runtime of the session; a runtime that does not run is handed back; results in pair order', async () => {
-    const { pairs } = await loadPairs(projectAt(packageRoot()), { scenarios: ['exotic-names', 'timeout'], runtimes: ['typescript', 'python', 'pyodide'] });
+    const { pairs } = await loadPairs(projectAt(packageRoot(), { timeoutMs: 4321 }), { scenarios: ['exotic-names', 'timeout'], runtimes: ['typescript', 'python', 'pyodide'] });
     expect(pairs.map((p) => `${p.scenario.name}/${p.runtime}`)).toEqual(['exotic-names/typescript', 'exotic-names/python', 'exotic-names/pyodide', 'timeout/typescript', 'timeout/python', 'timeout/pyodide']);
     await using session = new Session();
     const settled: string[] = [];
@@ -15,7 +15,6 @@ describe('the pair driver', () => {
       session,
       pairs,
       jobs: 3,
-      defaultTimeoutMs: 4321,
       notRun: { runtimes: new Map([['pyodide', 'not here']]), result: (pair, why) => `${pair.scenario.name}/${pair.runtime}: ${why}` },
       run: async ({ pair, scenario, target }) => {
         // The later pairs finish first: the order of the results must not follow.

@@ -7,17 +7,26 @@ import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
 
 /**
- * A command's scenarios, each parsed once, and the scenario × runtime pairs of its selection; without
+ * The project's scenarios, each parsed once, with the project's defaults filled in where a scenario sets
+ * none (`timeoutMs` of `concord.config.yml`): every pair, probe and recording of a command reads these.
+ */
+export async function loadProjectScenarios(project: Project, scenariosDir = project.scenariosDir): Promise<Scenario[]> {
+  const scenarios = await loadScenarios(scenariosDir, project.root);
+  return scenarios.map((scenario) => withDefaultTimeout(scenario, project.config.timeoutMs));
+}
+
+/**
+ * A command's scenarios (`loadProjectScenarios`) and the scenario × runtime pairs of its selection; without
  * runtimes of its own the selection takes the project's (`runtimes` of `concord.config.yml`).
  */
 export async function loadPairs(project: Project, selection: Selection, scenariosDir = project.scenariosDir): Promise<{ scenarios: Scenario[]; pairs: Pair[]; selection: Selection }> {
-  const scenarios = await loadScenarios(scenariosDir, project.root);
+  const scenarios = await loadProjectScenarios(project, scenariosDir);
   const { runtimes } = project.config;
   const chosen = selection.runtimes || !runtimes ? selection : { ...selection, runtimes, runtimesFrom: `runtimes in ${project.configFile}` };
   return { scenarios, pairs: selectPairs(scenarios, chosen), selection: chosen };
 }
 
-/** A pair about to run: its scenario with the project's defaults filled in, its runtime borrowed from the session's pool. */
+/** A pair about to run: its scenario, its runtime borrowed from the session's pool. */
 export interface ReadyPair<P extends Pair> {
   pair: P;
   scenario: Scenario;
@@ -32,8 +41,6 @@ export interface DriveOptions<P extends Pair, R, W> {
   run(ready: ReadyPair<P>): Promise<R>;
   /** Runtimes that do not run, each with why: their pairs are not booted, `result` says what they become. */
   notRun?: { runtimes: ReadonlyMap<RuntimeName, W>; result(pair: P, why: W): R };
-  /** The runtime's time budget for scenarios that set none (`timeoutMs` of `concord.config.yml`). */
-  defaultTimeoutMs?: number | undefined;
   /** Pairs run at the same time (default 1); results come back in pair order whatever finishes first. */
   jobs?: number;
   /** Called with each result in pair order, as soon as every earlier pair has finished. */
@@ -42,18 +49,17 @@ export interface DriveOptions<P extends Pair, R, W> {
 
 /**
  * Runs every pair of a command (the gate, a drift watch, a recording): a pair of a runtime that does not run
- * here becomes what `notRun` says; every other gets the project's defaults and its runtime from the session,
- * and is handed to `run`.
+ * here becomes what `notRun` says; every other gets its runtime from the session and is handed to `run`.
  */
 export function drivePairs<P extends Pair, R, W = string>(options: DriveOptions<P, R, W>): Promise<R[]> {
-  const { session, notRun, defaultTimeoutMs } = options;
+  const { session, notRun } = options;
   return inOrder(
     options.pairs,
     options.jobs ?? 1,
     async (pair) => {
       const why = notRun?.runtimes.get(pair.runtime);
       if (notRun && why !== undefined) return notRun.result(pair, why);
-      const scenario = withDefaultTimeout(pair.scenario, defaultTimeoutMs);
+      const { scenario } = pair;
       return options.run({ pair, scenario, target: runtimeTarget(pair.runtime, scenario.runtimeConfig, session) });
     },
     (result) => options.settled?.(result),

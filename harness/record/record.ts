@@ -10,11 +10,10 @@ import { LiveModel } from '../model/live.js';
 import { Session } from '../session.js';
 import { describeEndpoint, type EndpointOptions } from '../model/openai.js';
 import type { Project } from '../project/root.js';
-import { loadScenarios } from '../scenario/discover.js';
+import { drivePairs, loadProjectScenarios, type ReadyPair } from '../pairs/drive.js';
 import { isUserTurnOnly } from '../scenario/load.js';
 import { parseRecording, recordingPath, renderRecording, type Recording } from '../scenario/recording.js';
 import { RUNTIME_NAMES, runtimeLanguage, unavailableRuntimes, type RuntimeName } from '../assembly/runtimes.js';
-import { drivePairs, type ReadyPair } from '../pairs/drive.js';
 import type { Scenario, ScriptStep } from '../scenario/types.js';
 import { writeFileAtomic } from '../snapshot/atomic.js';
 import { UserError } from '../user-error.js';
@@ -53,7 +52,7 @@ interface Job {
 export async function record(options: RecordOptions): Promise<void> {
   const { project, out } = options;
   const shown = (file: string) => relative(project.root, file) || file;
-  const scenarios = await loadScenarios(project.scenariosDir);
+  const scenarios = await loadProjectScenarios(project);
   const chosen = choose(scenarios, options.scenarios);
   // Unnamed scenarios are only completed: a language already recorded is kept.
   const jobs = chosen
@@ -80,7 +79,6 @@ export async function record(options: RecordOptions): Promise<void> {
     recorded = await drivePairs({
       session,
       pairs: jobs,
-      defaultTimeoutMs: project.config.timeoutMs,
       run: async (ready) => {
         const started = performance.now();
         const recording = await recordOne(ready, options, session);

@@ -37,9 +37,9 @@ export interface ReportInput {
   /** The floor the gate checked against, e.g. `3.9`. */
   floor?: string;
   pairs: readonly ReportPair[];
-  /** The stub-validity matrix: `stubValidity.matrix()`. */
+  /** The stub-validity matrix: `stubMatrix(session)`. */
   matrix: readonly StubCell[];
-  /** The interpreters of the run and what is missing (`sharedInventory()`'s `interpreters` and `absent`). */
+  /** The interpreters of the run and what is missing (the session inventory's `interpreters` and `absent`). */
   interpreters?: readonly ReportInterpreter[];
   absent?: readonly string[];
   /** Findings about the whole run rather than one pair, e.g. `rendererFloorFindings(...)`. */

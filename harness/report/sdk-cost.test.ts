@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sha256, useVerdictCache } from '../cache/verdict-cache.js';
+import { sha256, VerdictCache } from '../cache/verdict-cache.js';
 import { configRefusal } from '../project/test/config-refusal.js';
 import { parseProjectConfig } from '../project/config.js';
 import { renderHtmlReport } from './html.js';
@@ -24,18 +24,17 @@ describe('the SDK cost', () => {
   it('takes a count from the verdict cache by the text\'s hash, and stores what it had to count', async () => {
     const root = await mkdtemp(join(tmpdir(), 'concord-sdk-tokens-'));
     try {
-      const cache = useVerdictCache(root)!;
+      const cache = new VerdictCache(root);
       const cached = 'class Cached(TypedDict):\n    amount: int\n';
       // A count no tokenizer would give: only the cache can be its source.
       await cache.put('tokens', [SDK_ENCODING, sha256(cached)], 424_242);
       const fresh = 'class Fresh(TypedDict):\n    amount: int\n';
-      const measured = (await measureSdk('python', cached, fresh))!;
+      const measured = (await measureSdk('python', cached, fresh, cache))!;
       expect(measured.tokens).toBe(424_242);
       expect(measured.committed!.tokens).toBeLessThan(20);
       expect(await cache.get('tokens', [SDK_ENCODING, sha256(fresh)], (v): v is number => typeof v === 'number')).toBe(measured.committed!.tokens);
       expect(cache.stats).toMatchObject({ hits: 2, misses: 1, stored: 2, rejected: 0 });
     } finally {
-      useVerdictCache(undefined);
       await rm(root, { recursive: true, force: true });
     }
   });

@@ -1,7 +1,7 @@
 import type { Finding } from '../checks/types.js';
 import type { SdkBudget } from '../project/config.js';
 import { importOptional, MissingPackageError } from '../../runtimes/seam/optional-package.js';
-import { sha256, verdictCache } from '../cache/verdict-cache.js';
+import { sha256, type VerdictCache } from '../cache/verdict-cache.js';
 
 /** The tokenizer the SDK is measured with: OpenAI's current encoding, as `js-tiktoken` ships it. */
 export const SDK_ENCODING = 'o200k_base';
@@ -49,10 +49,9 @@ function tokenCounter(): Promise<((text: string) => number) | undefined> {
  * whose SDKs did not change never builds the encoder. js-tiktoken is an optional peer: without it (and
  * without a cached count) nothing is counted (undefined) and `sdkTokensMissing` says why.
  */
-async function countTokens(text: string): Promise<number | undefined> {
+async function countTokens(text: string, cache: VerdictCache | undefined): Promise<number | undefined> {
   const known = counted.get(text);
   if (known !== undefined) return known;
-  const cache = verdictCache();
   const key = [SDK_ENCODING, sha256(text)];
   let tokens = await cache?.get('tokens', key, isCount);
   if (tokens === undefined) {
@@ -70,16 +69,16 @@ export function sdkTokensMissing(): string | undefined {
   return tokenizerMissing;
 }
 
-async function measure(text: string): Promise<SdkMeasure | undefined> {
-  const tokens = await countTokens(text);
+async function measure(text: string, cache: VerdictCache | undefined): Promise<SdkMeasure | undefined> {
+  const tokens = await countTokens(text, cache);
   return tokens === undefined ? undefined : { bytes: Buffer.byteLength(text, 'utf8'), tokens };
 }
 
 /** The size of a pair's SDK block (`current`) and of its committed snapshot; undefined without the tokenizer. */
-export async function measureSdk(language: string, current: string, committed: string | undefined): Promise<SdkSize | undefined> {
-  const now = await measure(current);
+export async function measureSdk(language: string, current: string, committed: string | undefined, cache?: VerdictCache): Promise<SdkSize | undefined> {
+  const now = await measure(current, cache);
   if (now === undefined) return undefined;
-  const before = committed === undefined ? undefined : await measure(committed);
+  const before = committed === undefined ? undefined : await measure(committed, cache);
   return { language, ...now, ...(before === undefined ? {} : { committed: before }) };
 }
 

@@ -1,27 +1,29 @@
 import { UserError } from '../user-error.js';
-import { loadScenarios } from '../scenario/discover.js';
 import { probeOnce } from '../probe/app-probe.js';
 import { probeTarget } from '../probe/targets.js';
 import { RUNTIME_NAMES, unavailableRuntimes } from '../assembly/runtimes.js';
+import { loadProjectScenarios } from '../pairs/drive.js';
+import type { Project } from '../project/root.js';
 import type { SdkSource } from './probe.js';
-import { Session } from '../session.js';
+import type { Session } from '../session.js';
 
 /**
  * The project's own app as the source of the Python SDK: the scenario named `scenarioName`, else the first
- * one with a Python runtime that runs here. A string says why there is none (bad input: exit 2).
+ * one with a Python runtime that runs here, booted on a runtime borrowed from `session`. A string says why
+ * there is none (bad input: exit 2).
  */
-export async function projectSdkSource(scenariosDir: string, root: string, scenarioName?: string): Promise<(SdkSource & { dispose(): Promise<void> }) | string> {
+export async function projectSdkSource(session: Session, project: Project, scenarioName?: string): Promise<SdkSource | string> {
   let scenarios;
   try {
-    scenarios = await loadScenarios(scenariosDir, root);
+    scenarios = await loadProjectScenarios(project);
   } catch (error) {
     if (error instanceof UserError) return error.message;
     throw error;
   }
+  const { scenariosDir } = project;
   const unavailable = new Set((await unavailableRuntimes(RUNTIME_NAMES)).keys());
   const candidates = scenarioName === undefined ? scenarios : scenarios.filter((s) => s.name === scenarioName);
   if (candidates.length === 0) return `--scenario ${scenarioName}: no such scenario in ${scenariosDir} (there are: ${scenarios.map((s) => s.name).join(', ')})`;
-  const session = new Session();
   const target = candidates.map((s) => probeTarget(s, 'python', unavailable, session)).find((t) => t !== undefined);
   if (target === undefined) {
     return scenarioName === undefined
@@ -33,6 +35,5 @@ export async function projectSdkSource(scenariosDir: string, root: string, scena
     async render(tools) {
       return (await probeOnce(target.scenario, target.runtime, tools)).sdk;
     },
-    dispose: () => session.dispose(),
   };
 }

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { sourceAsset } from '../seam/package-root.js';
 import { LineSplitter } from '../seam/lines.js';
 import { MAX_FRAME_BYTES, type HostMessage, type SnapshotUse, type WorkerMessage } from './protocol.js';
-import { snapshotKey, snapshotStore, supportsSnapshots, type SnapshotStore } from './snapshot.js';
+import { snapshotKey, supportsSnapshots, type SnapshotStore } from './snapshot.js';
 import { sandboxLaunch } from './sandbox.js';
 import { pyodidePackageDir, type PyodidePythonVersion } from './versions.js';
 import { onHostExit } from '../seam/host-exit.js';
@@ -148,6 +148,8 @@ export class PyodideInstance {
   constructor(
     readonly version: PyodidePythonVersion,
     memoryLimitBytes: number,
+    /** Where the boot's memory snapshot comes from and goes to (none: it boots afresh). */
+    snapshots?: SnapshotStore,
   ) {
     this.ready = new Promise((resolve, reject) => {
       this.markReady = resolve;
@@ -191,7 +193,7 @@ export class PyodideInstance {
       });
     }
     const boot: HostMessage = { type: 'boot', packageDir: launch.files.packageDir, memoryLimitBytes, ...readGuestSources() };
-    const store = supportsSnapshots(version) ? snapshotStore() : undefined;
+    const store = supportsSnapshots(version) ? snapshots : undefined;
     if (store === undefined) this.post(boot);
     else void this.bootWithSnapshot(boot, store, snapshotKey(version, pyodidePackageDir(version)));
     // An idle warm instance must not keep the host alive; callers hold it while they wait on it.

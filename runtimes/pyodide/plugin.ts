@@ -8,5 +8,5 @@ import { createPyodideRuntime } from './runtime.js';
 export default runtimePlugin<PyodideRuntimeConfig>({
   name: 'concord-runtime-pyodide',
   Config: parsePyodideConfig,
-  create: (config) => createPyodideRuntime(config),
+  create: (config, host) => createPyodideRuntime(config, host),
 });

@@ -10,6 +10,7 @@ import { assertValidBindings } from '../seam/validate.js';
 import { PyodideInstance, type RunOutcome } from './instance.js';
 import { parsePyodideConfig, PYODIDE_DEFAULTS, type PyodideRuntimeConfig } from './config.js';
 import type { PyodidePythonVersion } from './versions.js';
+import type { RuntimeHost } from '../seam/plugin.js';
 
 export interface PyodideRuntime extends CodeRuntime {
   readonly version: PyodidePythonVersion;
@@ -60,7 +61,7 @@ function decodeGuestResult(text: string): ReturnType<typeof readGuestResult> & o
  * interpreter or leaves state that cannot be undone costs the worker: its process is killed and a
  * replacement starts booting at once, so the next run finds it warm or nearly so.
  */
-export function createPyodideRuntime(config: PyodideRuntimeConfig = {}): PyodideRuntime {
+export function createPyodideRuntime(config: PyodideRuntimeConfig = {}, host: RuntimeHost = {}): PyodideRuntime {
   const {
     version = PYODIDE_DEFAULTS.version,
     timeoutMs = PYODIDE_DEFAULTS.timeoutMs,
@@ -75,7 +76,7 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}): Pyodide
   const queue = new RunQueue();
 
   const current = (): PyodideInstance => {
-    if (instance === undefined || instance.dead) instance = new PyodideInstance(version, memoryLimitBytes);
+    if (instance === undefined || instance.dead) instance = new PyodideInstance(version, memoryLimitBytes, host.snapshots);
     return instance;
   };
   /** Kills the worker process and starts booting its successor. */

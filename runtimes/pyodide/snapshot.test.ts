@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPyodideRuntime } from './runtime.js';
 import { PyodideInstance } from './instance.js';
-import { snapshotKey, usePyodideSnapshots, type SnapshotStore } from './snapshot.js';
+import { snapshotKey, type SnapshotStore } from './snapshot.js';
 import { DEFAULT_PYODIDE_VERSION, pyodidePackageDir, PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES } from './versions.js';
 import { PYODIDE_DEFAULTS } from './config.js';
 
@@ -20,8 +20,7 @@ function memoryStore(): SnapshotStore & { entries: Map<string, Uint8Array>; log:
 
 /** Boots one worker through `store`, runs a program, and says how it booted. */
 async function bootOnce(store: SnapshotStore): Promise<{ use: unknown; value: unknown }> {
-  usePyodideSnapshots(store);
-  const instance = new PyodideInstance(DEFAULT_PYODIDE_VERSION, PYODIDE_DEFAULTS.memoryLimitBytes);
+  const instance = new PyodideInstance(DEFAULT_PYODIDE_VERSION, PYODIDE_DEFAULTS.memoryLimitBytes, store);
   try {
     instance.hold();
     await instance.ready;
@@ -39,8 +38,6 @@ const settled = async (log: string[]) => {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 };
-
-afterEach(() => usePyodideSnapshots(undefined));
 
 describe('Pyodide memory snapshots', () => {
   it('are supported by every release but 0.25', () => {
@@ -76,8 +73,7 @@ describe('Pyodide memory snapshots', () => {
   });
 
   it('are neither read nor made without a store: the worker boots afresh', { timeout: 120_000 }, async () => {
-    usePyodideSnapshots(undefined);
-    const runtime = createPyodideRuntime();
+    const runtime = createPyodideRuntime({}, {});
     try {
       await runtime.start!();
       expect(await runtime.run({ program: 'return 6 * 7', bindings: [] })).toEqual({ logs: [], value: 42 });

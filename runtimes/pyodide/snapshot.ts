@@ -4,29 +4,7 @@ import { join } from 'node:path';
 import { SNAPSHOT_PRELOAD } from './protocol.js';
 import { PYODIDE_RELEASES, type PyodidePythonVersion } from './versions.js';
 
-/**
- * Where memory snapshots of booted interpreters are kept between processes, by key. A host that has such a
- * place (concord's verdict cache) hands it over with `usePyodideSnapshots`; without one every interpreter
- * boots afresh. What `read` returns is untrusted: the worker boots afresh from anything that does not load.
- */
-export interface SnapshotStore {
-  /** The bytes stored for `key`, or undefined (none, or none that checks out). */
-  read(key: readonly string[]): Promise<Uint8Array | undefined>;
-  write(key: readonly string[], bytes: Uint8Array): Promise<void>;
-  /** Forgets the entry for `key`: it did not load. */
-  drop(key: readonly string[]): Promise<void>;
-}
-
-let store: SnapshotStore | undefined;
-
-/** Sets (or, with undefined, clears) the store every Pyodide worker started from now on boots through. */
-export function usePyodideSnapshots(next: SnapshotStore | undefined): void {
-  store = next;
-}
-
-export function snapshotStore(): SnapshotStore | undefined {
-  return store;
-}
+export type { SnapshotStore } from '../seam/snapshot-store.js';
 
 /** Whether the release for `version` can make and load memory snapshots (`_makeSnapshot` / `_loadSnapshot`). */
 export function supportsSnapshots(version: PyodidePythonVersion): boolean {

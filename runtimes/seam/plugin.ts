@@ -2,6 +2,7 @@ import type { Context } from 'cordis';
 import { runObserved } from './observe.js';
 import { defaultRuntimePool, RUNTIME_POOL_SERVICE, type RuntimePool } from './pool.js';
 import type { CodeRuntime, RunRequest, RunResult } from './types.js';
+import type { SnapshotStore } from './snapshot-store.js';
 
 /**
  * Turns a backend into a cordis plugin that provides `ctx.codeRuntime`.
@@ -39,9 +40,15 @@ export interface RuntimePluginDefinition<C extends SharedRuntimeConfig> {
   name: string;
   /** Validates and normalizes the raw config from `cordis.yml`; throw an Error naming the bad field. */
   Config?: (raw: unknown) => C;
-  create(config: C): CodeRuntime | Promise<CodeRuntime>;
+  /** Creates the runtime; `host` is what the host offers every runtime it creates (see RuntimeHost). */
+  create(config: C, host: RuntimeHost): CodeRuntime | Promise<CodeRuntime>;
   /** Pool key for `shared: true`; runtimes with equal keys are one runtime. Default: name + config. */
   key?(config: C): string;
+}
+
+/** What a host offers the runtimes created for it: a place for boot snapshots, when it keeps one. */
+export interface RuntimeHost {
+  snapshots?: SnapshotStore | undefined;
 }
 
 export interface RuntimePlugin<C extends SharedRuntimeConfig> {
@@ -103,9 +110,10 @@ export function runtimePlugin<C extends SharedRuntimeConfig>(definition: Runtime
     async apply(ctx: Context, config: C): Promise<void> {
       const pool = (ctx.get(RUNTIME_POOL_SERVICE) as RuntimePool | undefined) ?? defaultRuntimePool();
       const owned = config.shared !== true;
+      const host: RuntimeHost = { snapshots: pool.snapshots };
       const runtime = owned
-        ? await definition.create(config)
-        : await pool.shared(definition.key?.(config) ?? configKey(definition.name, config), () => definition.create(config));
+        ? await definition.create(config, host)
+        : await pool.shared(definition.key?.(config) ?? configKey(definition.name, config), () => definition.create(config, host));
       // The plugin may have been disposed while the runtime was starting: then nobody will ever use it.
       if (ctx.scope.uid === null) {
         if (owned) pool.trackDisposal(runtime);

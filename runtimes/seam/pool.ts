@@ -1,3 +1,4 @@
+import type { SnapshotStore } from './snapshot-store.js';
 import type { CodeRuntime } from './types.js';
 
 /** The service name under which a host hands its pool to the runtime plugins of the apps it boots. */
@@ -11,9 +12,15 @@ export const RUNTIME_POOL_SERVICE = 'codeRuntimePool';
  * so two runs in one process never share, or dispose, each other's runtimes.
  */
 export class RuntimePool {
+  /** Where the runtimes created for this host keep boot snapshots (none: they boot afresh). */
+  readonly snapshots: SnapshotStore | undefined;
   private readonly pool = new Map<string, Promise<CodeRuntime>>();
   private readonly disposing = new Set<Promise<void>>();
   private readonly disposalFailures: unknown[] = [];
+
+  constructor(host: { snapshots?: SnapshotStore | undefined } = {}) {
+    this.snapshots = host.snapshots;
+  }
 
   /** The pooled runtime for `key`, created by `create` on first use. A failed creation is not kept. */
   shared(key: string, create: () => CodeRuntime | Promise<CodeRuntime>): Promise<CodeRuntime> {

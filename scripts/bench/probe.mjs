@@ -28,15 +28,17 @@ export default async function bench(log) {
   const { probeTarget } = await built('harness/probe/targets.js');
   const { runProbe } = await built('harness/probe/adversarial.js');
   const { rendererFloorFindings } = await built('harness/skew/renderer-floor.js');
-  const { InterpreterInventory, sharedInventory, disposeSharedInventory } = await built('harness/interpreters/inventory.js');
-  const { disposeSharedRuntimes } = await built('runtimes/seam/pool.js');
+  const { InterpreterInventory } = await built('harness/interpreters/inventory.js');
+  const { Session } = await built('harness/session.js');
+  // One session for the whole bench, as one gate has: its runtimes and interpreters stay warm between rounds.
+  const session = new Session();
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const scenarios = await loadScenarios(join(root, 'scenarios'), root);
   const unavailable = new Set(['python-container']);
-  const targets = (language) => scenarios.flatMap((s) => probeTarget(s, language, unavailable) ?? []);
+  const targets = (language) => scenarios.flatMap((s) => probeTarget(s, language, unavailable, session) ?? []);
   // Every run compiles afresh on the same running interpreters: an inventory remembers what it compiled.
   const inventory = async () => {
-    const base = await sharedInventory();
+    const base = await session.inventory();
     return new InterpreterInventory(base.interpreters, base.absent);
   };
 
@@ -61,31 +63,30 @@ export default async function bench(log) {
       log(`${name.padEnd(28)} cold ${Math.round(cold)} ms · warm p50 ${Math.round(median(warm))} ms`);
       if (name.startsWith('probe')) verdicts.push({ name, ok: median(warm) <= TARGETS.warmProbeMs, text: `${name}: warm p50 ${Math.round(median(warm))} ms (target ≤ ${TARGETS.warmProbeMs} ms)` });
     }
-    verdicts.push(await benchStubImport(log, RUNS, root));
+    verdicts.push(await benchStubImport(log, RUNS, root, session));
   } finally {
-    await disposeSharedRuntimes();
-    await disposeSharedInventory();
+    await session.dispose();
   }
   for (const v of verdicts) log(`${v.ok ? 'ok  ' : 'MISS'} ${v.text}`);
 }
 
-async function benchStubImport(log, runs, root) {
+async function benchStubImport(log, runs, root, session) {
   const { loadScenarios } = await built('harness/scenario/discover.js');
   const { runtimeTarget } = await built('harness/assembly/runtimes.js');
   const { runOne } = await built('harness/gate/run-one.js');
   const { snapshotFiles } = await built('harness/snapshot/transcript.js');
   const { CHECKS, runChecks } = await built('harness/checks/index.js');
   const { stubValidity, stubValidityCheck } = await built('harness/checks/stub-validity.js');
-  const { InterpreterInventory, sharedInventory } = await built('harness/interpreters/inventory.js');
+  const { InterpreterInventory } = await built('harness/interpreters/inventory.js');
 
   const inputs = [];
   for (const scenario of await loadScenarios(join(root, 'scenarios'), root)) {
     if (!scenario.runtimes.includes('python')) continue;
-    const target = runtimeTarget('python', scenario.runtimeConfig);
+    const target = runtimeTarget('python', scenario.runtimeConfig, session);
     const { record } = await runOne(scenario, target);
-    if (record.exchanges.length > 0) inputs.push({ scenario, runtime: target, record, files: snapshotFiles(record, root), floor: '3.9' });
+    if (record.exchanges.length > 0) inputs.push({ scenario, runtime: target, record, files: snapshotFiles(record, root), floor: '3.9', session });
   }
-  const base = await sharedInventory();
+  const base = await session.inventory();
   const sdks = inputs.map((input) => input.files.get('tools-sdk.py')).filter((sdk) => sdk !== undefined);
   // Boot every interpreter once (Pyodide, containers): the gate's pairs have them running by the checks.
   await base.verifyEverywhere(sdks);

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { Session } from '../../session.js';
 import { renderSdk } from '../../../codemode/run-code/sdk-section.js';
-import { disposeSharedRuntimes } from '../../../runtimes/seam/pool.js';
 import { adversarialTools } from '../../probe/adversarial-tools.js';
 import { registeredTools, sdkNamesCheck } from '../sdk-names.js';
 import { committedScenarios, runPair } from '../test/run-pair.js';
@@ -112,11 +112,12 @@ describe('the reference renderers on the adversarial tool set', () => {
 });
 
 describe('the sdk-names check on a real run', () => {
-  afterAll(() => disposeSharedRuntimes());
+  const session = new Session();
+  afterAll(() => session.dispose());
 
   it('takes the registered tools from the runtime seam and passes the committed exotic names', { timeout: 120_000 }, async () => {
     const scenario = (await committedScenarios()).find((s) => s.name === 'exotic-names')!;
-    const input = await runPair(scenario, 'typescript');
+    const input = await runPair(scenario, 'typescript', session);
     expect(registeredTools(input)).toEqual({ names: ['2fa.verify', '__proto__', 'class', 'weather-alerts'], complete: true });
     expect(await sdkNamesCheck.run(input)).toEqual([]);
     const extra = { ...input, record: { ...input.record, programs: input.record.programs.map((p) => ({ ...p, tools: [...p.tools, 'ghost'] })) } };

@@ -6,20 +6,21 @@ import type { RuntimeName, Scenario } from '../../scenario/types.js';
 import { snapshotFiles } from '../../snapshot/transcript.js';
 import { packageRoot } from '../../../runtimes/seam/package-root.js';
 import type { CheckInput } from '../types.js';
+import type { Session } from '../../session.js';
 
 /** The committed scenarios. */
 export const committedScenarios = (): Promise<Scenario[]> => loadScenarios(join(packageRoot(), 'scenarios'));
 
 /**
- * Runs one scenario × runtime the way the gate does and returns what a check receives. A run that stops
+ * Runs one scenario × runtime the way the gate does, on `session`, and returns what a check receives. A run that stops
  * short still gives the checks the requests the model saw (its outcome is the expectations check's affair),
  * but one without a single request has nothing to check.
  */
-export async function runPair(scenario: Scenario, runtime: RuntimeName): Promise<CheckInput> {
-  const target = runtimeTarget(runtime, scenario.runtimeConfig);
+export async function runPair(scenario: Scenario, runtime: RuntimeName, session: Session): Promise<CheckInput> {
+  const target = runtimeTarget(runtime, scenario.runtimeConfig, session);
   const { record } = await runOne(scenario, target);
   if (record.exchanges.length === 0) throw new Error(`${scenario.name} × ${runtime} reached no model request: ${record.failure ?? 'no reason given'}`);
-  return { scenario, runtime: target, record, files: snapshotFiles(record, packageRoot()) };
+  return { scenario, runtime: target, record, files: snapshotFiles(record, packageRoot()), session };
 }
 
 /** The scenario with the `tools` entry's config replaced by `config(old)`. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { sha256, verdictCache } from '../../cache/verdict-cache.js';
+import { sha256, type VerdictCache } from '../../cache/verdict-cache.js';
 import { resolveOptional } from '../../../runtimes/seam/optional-package.js';
-import { pyrightServer, type PyrightDiagnostic, type PyrightJob } from './pyright-server.js';
+import type { PyrightDiagnostic, PyrightJob, PyrightServers } from './pyright-server.js';
 
 let version: string | undefined;
 
@@ -27,17 +27,22 @@ const isDiagnostics = (open: readonly string[]) => (value: unknown): value is Re
   return entries.length === open.length && open.every((name) => Object.hasOwn(value, name)) && entries.every(([, list]) => Array.isArray(list) && list.every(isDiagnostic));
 };
 
+/** Where pyright's answers come from: a session's servers, and its verdict cache when it keeps one. */
+export interface PyrightHost {
+  readonly pyright: PyrightServers;
+  readonly cache?: VerdictCache | undefined;
+}
+
 /**
- * pyright's diagnostics for a job, from the run's verdict cache when an earlier run checked exactly these
- * files with this pyright for this Python version; else from the shared server (and then stored).
+ * pyright's diagnostics for a job, from the verdict cache when an earlier run checked exactly these files
+ * with this pyright for this Python version; else from the host's server (and then stored).
  */
-export async function checkWithPyright(pythonVersion: string, job: PyrightJob): Promise<Map<string, PyrightDiagnostic[]>> {
-  const cache = verdictCache();
+export async function checkWithPyright({ pyright, cache }: PyrightHost, pythonVersion: string, job: PyrightJob): Promise<Map<string, PyrightDiagnostic[]>> {
   const files = [...job.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const parts = [`pyright ${pyrightVersion()}`, `python ${pythonVersion}`, sha256(JSON.stringify([files, job.open]))];
   const cached = await cache?.get('pyright', parts, isDiagnostics(job.open));
   if (cached !== undefined) return new Map(Object.entries(cached));
-  const results = await pyrightServer(pythonVersion).check(job);
+  const results = await pyright.server(pythonVersion).check(job);
   await cache?.put('pyright', parts, Object.fromEntries(job.open.map((name) => [name, results.get(name) ?? []])));
   return results;
 }

@@ -249,20 +249,28 @@ function toDiagnostic(d: LspDiagnostic): PyrightDiagnostic {
   return { line, character, severity: SEVERITY[d.severity ?? 1], message: d.message, ...(d.code === undefined ? {} : { rule: String(d.code) }) };
 }
 
-const servers = new Map<string, PyrightServer>();
+/**
+ * The pyright servers of one session, one per Python version, started on first use and stopped with the
+ * session: a second command in the same process starts its own.
+ */
+export class PyrightServers {
+  private readonly servers = new Map<string, PyrightServer>();
 
-/** The process's server for a Python version, started on first use. */
-export function pyrightServer(pythonVersion: string): PyrightServer {
-  let server = servers.get(pythonVersion);
-  if (server === undefined || server.exitReason !== undefined) {
-    server = new PyrightServer(pythonVersion);
-    servers.set(pythonVersion, server);
+  /** @param timeoutMs how long a job may wait for pyright's answer (tests make pyright impatient). */
+  constructor(private readonly timeoutMs?: number) {}
+
+  /** The server for a Python version; one that exited is replaced. */
+  server(pythonVersion: string): PyrightServer {
+    let server = this.servers.get(pythonVersion);
+    if (server === undefined || server.exitReason !== undefined) {
+      server = new PyrightServer(pythonVersion, this.timeoutMs);
+      this.servers.set(pythonVersion, server);
+    }
+    return server;
   }
-  return server;
-}
 
-/** Stops every server (tests call it; the gate relies on the exit hook). */
-export function stopPyrightServers(): void {
-  for (const server of servers.values()) server.kill();
-  servers.clear();
+  stop(): void {
+    for (const server of this.servers.values()) server.kill();
+    this.servers.clear();
+  }
 }

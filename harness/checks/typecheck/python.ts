@@ -1,4 +1,4 @@
-import { checkWithPyright } from './cached-pyright.js';
+import { checkWithPyright, type PyrightHost } from './cached-pyright.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
 
 const STUB_MODULE = 'tools_sdk';
@@ -28,12 +28,12 @@ const untypedSubscript = (message: string, rule: string | undefined) =>
  * are the program's own. The stubs are checked as the module they are (`.py`, not `.pyi`, whose annotations
  * may use any version's syntax): syntax or standard library the version lacks is an error at their own line.
  */
-export async function typecheckPython(stubs: string, programs: readonly ScriptedProgram[], pythonVersion: string): Promise<ProgramDiagnostic[]> {
+export async function typecheckPython(host: PyrightHost, stubs: string, programs: readonly ScriptedProgram[], pythonVersion: string): Promise<ProgramDiagnostic[]> {
   const stubFile = `${STUB_MODULE}.py`;
   const files = new Map<string, string>([[stubFile, stubs]]);
   const names = programs.map((_, i) => `program_${i + 1}.py`);
   programs.forEach((program, i) => files.set(names[i]!, wrap(program.code)));
-  const results = await checkWithPyright(pythonVersion, { files, open: [stubFile, ...names] });
+  const results = await checkWithPyright(host, pythonVersion, { files, open: [stubFile, ...names] });
   // Stub methods describe and do not implement: a body of a docstring alone returns nothing, by design.
   const inStubs = (results.get(stubFile) ?? [])
     .filter((d) => d.severity === 'error' && d.rule !== 'reportReturnType')

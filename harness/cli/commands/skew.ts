@@ -32,22 +32,18 @@ export function registerSkew(program: Command): void {
       if (!(SUPPORTED_PYTHON_VERSIONS as readonly string[]).includes(floor)) {
         throw new UserError(`--floor: expected one of ${SUPPORTED_PYTHON_VERSIONS.join(', ')}, got ${JSON.stringify(floor)}`);
       }
-      const [{ InterpreterInventory, usePyodides }, { measureSkew }, { formatSkew }, { projectSdkSource }] = await Promise.all([
-        import('../../interpreters/inventory.js'),
+      const [{ Session }, { measureSkew }, { formatSkew }, { projectSdkSource }] = await Promise.all([
+        import('../../session.js'),
         import('../../skew/probe.js'),
         import('../../skew/format.js'),
         import('../../skew/project-source.js'),
       ]);
-      const source = await projectSdkSource(project.scenariosDir, project.root, flags.scenario);
+      // The app that renders the SDK and the interpreters that measure it are the session's, stopped once.
+      await using session = new Session({ ...(project.config.pyodide?.versions ? { pyodides: project.config.pyodide.versions } : {}) });
+      const source = await projectSdkSource(session, project, flags.scenario);
       if (typeof source === 'string') throw new UserError(source);
-      const inventory = await InterpreterInventory.discover({ pyodide: usePyodides(project.config.pyodide?.versions) });
-      try {
-        const report = await measureSkew(floor as PythonVersion, inventory, source);
-        process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatSkew(report));
-        process.exitCode = report.pinned ? 0 : 1;
-      } finally {
-        await source.dispose();
-        await inventory.dispose();
-      }
+      const report = await measureSkew(floor as PythonVersion, await session.inventory(), source);
+      process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatSkew(report));
+      process.exitCode = report.pinned ? 0 : 1;
     });
 }
