@@ -35,13 +35,29 @@ export const STATUS_MARK: Readonly<Record<PairStatus, string>> = { pass: '✓', 
 
 export const ms = (value: number) => `${Math.round(value)} ms`;
 
+/** Lines of a failing pair's reason the terminal shows (in its progress line and in the verdict). */
+export const REASON_LINES = 6;
+/** Changed files a pair's progress line names; the verdict below numbers every change. */
+export const PROGRESS_FILES = 5;
+
+/** `lines`, cut at `cap`, with a last line from `more` saying how many were left out. */
+export function capLines(lines: readonly string[], cap: number, more: (left: number) => string): string[] {
+  return lines.length <= cap ? [...lines] : [...lines.slice(0, cap), more(lines.length - cap)];
+}
+
 export function progressLine(r: PairResult, color: boolean): string {
   const head = paint(color, STATUS_COLOR[r.status], `${STATUS_MARK[r.status]} ${r.status.padEnd(8)}`);
   const t = r.times;
   const boot = t.boot !== undefined && Math.round(t.boot) > 0 ? ` · boot ${ms(t.boot)}` : '';
   const timing = r.status === 'skipped' ? '' : `  assembly ${ms(t.assembly)}${boot} · model ${ms(t.model)} · runtime ${ms(t.runtime)} · checks ${ms(t.checks)}`;
-  const changed = r.verdicts.filter((v) => v.status !== 'same').map((v) => `${v.status}: ${v.path}`);
-  const detail = [r.reason, ...changed].filter(Boolean).flatMap((text) => text!.split('\n')).map((line) => `\n    ${line}`).join('');
+  // A pair's line stays short whatever failed: the verdict at the end and the report hold the rest.
+  const reason = capLines(r.reason?.split('\n') ?? [], REASON_LINES, (left) => `… ${left} more line(s) of this reason in the report`);
+  const changed = capLines(
+    r.verdicts.filter((v) => v.status !== 'same').map((v) => `${v.status}: ${v.path}`),
+    PROGRESS_FILES,
+    (left) => `… ${left} more changed file(s) in the report`,
+  );
+  const detail = [...reason, ...changed].map((line) => `\n    ${line}`).join('');
   return `${head} ${r.scenario} × ${r.runtime}${timing}${detail}`;
 }
 

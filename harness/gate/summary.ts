@@ -6,7 +6,7 @@ import { sdkCost, sdkCostLines, sdkTokensMissing } from '../report/sdk-cost.js';
 import { PENDING_ARTIFACT } from '../snapshot/pending.js';
 import { writesEverything, type UpdateMode } from '../snapshot/decide.js';
 import { COVERAGE_HINT, coverageFails, coverageSentences, type ToolCoverage } from './coverage.js';
-import { isFailing, ms, summaryTable, type PairResult } from './report.js';
+import { capLines, isFailing, ms, REASON_LINES, summaryTable, type PairResult } from './report.js';
 import { pairGroups } from './pair-groups.js';
 
 /**
@@ -119,8 +119,6 @@ function skippedRuntimeLines(results: readonly PairResult[]): string[] {
 
 /** Lines of one distinct diff the terminal shows; the HTML report holds every line. */
 export const TERMINAL_DIFF_LINES = 60;
-/** Lines of a failing pair's reason the terminal shows. */
-export const REASON_LINES = 6;
 /** Distinct changes whose diff the terminal shows; the rest are counted and left to the HTML report. */
 export const TERMINAL_CHANGES = 3;
 
@@ -146,9 +144,8 @@ export function verdictLines(results: readonly PairResult[], htmlReport: string,
   };
   for (const { pairs, names, line } of pairGroups(failing, lineOf, (r) => r.reason !== undefined)) {
     lines.push(`  ✗ ${names}: ${line}`);
-    const reason = pairs[0]!.reason?.split('\n') ?? [];
-    lines.push(...reason.slice(0, REASON_LINES).map((l) => `      ${l}`));
-    if (reason.length > REASON_LINES) lines.push(`      … ${reason.length - REASON_LINES} more line(s) in ${htmlReport}`);
+    const reason = capLines(pairs[0]!.reason?.split('\n') ?? [], REASON_LINES, (left) => `… ${left} more line(s) in ${htmlReport}`);
+    lines.push(...reason.map((l) => `      ${l}`));
   }
   const shown = groups.filter((g) => g.diff !== undefined || g.status === 'new');
   if (shown.length > 0) {

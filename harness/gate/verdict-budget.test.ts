@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DIFF_LINES, stepSummary } from '../report/step-summary.js';
+import { DIFF_LINES, stepSummary, SUMMARY_CHANGES } from '../report/step-summary.js';
 import { snapshotDiff, type FileVerdict } from '../snapshot/store.js';
 import { renderDiff } from '../text/diff.js';
-import type { PairResult } from './report.js';
-import { REASON_LINES, TERMINAL_CHANGES, TERMINAL_DIFF_LINES, verdictLines } from './summary.js';
+import { PROGRESS_FILES, progressLine, REASON_LINES, type PairResult } from './report.js';
+import { TERMINAL_CHANGES, TERMINAL_DIFF_LINES, verdictLines } from './summary.js';
 
 /**
  * Every cap that keeps a failing gate's verdict short, at its edges: one below, at and one above the cap,
@@ -72,7 +72,33 @@ describe('the terminal verdict', () => {
   });
 });
 
+describe("a pair's progress line", () => {
+  it.each([REASON_LINES - 1, REASON_LINES, REASON_LINES + 1])('shows %i lines of its reason up to the cap, counting the rest', (length) => {
+    const reason = Array.from({ length }, (_, i) => `reason line ${i + 1}`).join('\n');
+    const lines = progressLine(failed('checkout', reason), false).split('\n').slice(1);
+    expect(lines.filter((line) => line.startsWith('    reason line '))).toHaveLength(Math.min(length, REASON_LINES));
+    expect(lines.at(-1)).toBe(length > REASON_LINES ? '    … 1 more line(s) of this reason in the report' : `    reason line ${length}`);
+  });
+
+  it.each([PROGRESS_FILES - 1, PROGRESS_FILES, PROGRESS_FILES + 1])('names %i changed files up to the cap, counting the rest', (count) => {
+    const verdicts = Array.from({ length: count }, (_, i) => changeOf(`scenario-${i + 1}`, 5));
+    const lines = progressLine(mismatch('checkout', verdicts), false).split('\n').slice(1);
+    expect(lines.filter((line) => line.startsWith('    changed: '))).toHaveLength(Math.min(count, PROGRESS_FILES));
+    expect(lines.at(-1)).toBe(count > PROGRESS_FILES ? '    … 1 more changed file(s) in the report' : `    changed: scenario-${count}/typescript/tools-sdk.ts`);
+  });
+});
+
 describe('the pull-request summary', () => {
+  it.each([SUMMARY_CHANGES - 1, SUMMARY_CHANGES, SUMMARY_CHANGES + 1])('shows the diffs of %i distinct changes up to the cap, counting the rest', (count) => {
+    const pairs = Array.from({ length: count }, (_, i) => mismatch(`scenario-${i + 1}`, [changeOf(`scenario-${i + 1}`, 5)]));
+    const summary = stepSummary({ runId: 'r', pairs, matrix: [] }, { ok: false, obsolete: [] });
+    expect(summary.match(/```diff\n/g) ?? []).toHaveLength(Math.min(count, SUMMARY_CHANGES));
+    // Every failing pair still names its change, shown or not.
+    for (let i = 1; i <= count; i++) expect(summary).toContain(`**scenario-${i} × typescript**: mismatch (\`tools-sdk.ts\` change ${i})`);
+    if (count > SUMMARY_CHANGES) expect(summary).toContain(`… 1 more distinct change(s) in 1 file(s) (change ${count}) in the HTML report (.concord/report.html)`);
+    else expect(summary).not.toContain('more distinct change(s)');
+  });
+
   it.each([DIFF_LINES - 1, DIFF_LINES, DIFF_LINES + 1])('shows a distinct diff of %i lines up to the cap, pointing to the HTML report for the rest', (length) => {
     const summary = stepSummary({ runId: 'r', pairs: [mismatch('checkout', [changeOf('checkout', length)])], matrix: [] }, { ok: false, obsolete: [] });
     const fence = summary.slice(summary.indexOf('```diff\n') + '```diff\n'.length);

@@ -67,21 +67,29 @@ export function fenced(text: string, info = 'text'): string {
 }
 
 /**
- * Each distinct snapshot change once, with the files that share it (`maxLines` cuts each diff, pointing to
- * `rest` for the remainder). Failing pairs name their changes by these numbers.
+ * Each distinct snapshot change once, with the files that share it (`maxLines` cuts each diff and
+ * `maxChanges` the number of changes shown, pointing to `rest` for the remainder). Failing pairs name their
+ * changes by these numbers.
  */
-export function changesSection(input: Pick<ReportInput, 'pairs'>, options: { heading: string; maxLines?: number; rest?: string }): string[] {
+export function changesSection(input: Pick<ReportInput, 'pairs'>, options: { heading: string; maxLines?: number; maxChanges?: number; rest?: string }): string[] {
   const groups = runChangeGroups(input.pairs);
   if (groups.length === 0) return [];
   const files = groups.reduce((n, g) => n + g.paths.length, 0);
   const lines = [options.heading, '', `${groups.length} distinct change(s) in ${files} file(s); each is shown once.`, ''];
-  for (const g of groups) {
+  const shown = options.maxChanges === undefined ? groups : groups.slice(0, options.maxChanges);
+  for (const g of shown) {
     lines.push(`**change ${g.number}** — ${groupHeading(g, codeSpan)}`, '');
     if (!g.diff) continue;
     const diff = renderDiff(g.diff, false).split('\n');
     const cut = options.maxLines !== undefined && diff.length > options.maxLines;
     lines.push(fenced((cut ? diff.slice(0, options.maxLines) : diff).join('\n'), 'diff'), '');
     if (cut) lines.push(`… ${diff.length - options.maxLines!} more line(s) in ${options.rest ?? 'the HTML report'}`, '');
+  }
+  const left = groups.slice(shown.length);
+  if (left.length > 0) {
+    const leftFiles = left.reduce((n, g) => n + g.paths.length, 0);
+    const numbers = `change${left.length === 1 ? '' : 's'} ${left.map((g) => g.number).join(', ')}`;
+    lines.push(`… ${left.length} more distinct change(s) in ${leftFiles} file(s) (${numbers}) in ${options.rest ?? 'the HTML report'}`, '');
   }
   return lines;
 }

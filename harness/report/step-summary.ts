@@ -11,6 +11,8 @@ import { changesSection, coverageSection, matrixSection, type ReportInput } from
 
 /** Lines of each failure's diff shown in the summary; the HTML report and the artifact hold the rest. */
 export const DIFF_LINES = 20;
+/** Distinct changes whose diff the summary shows; the rest are counted and left to the HTML report. */
+export const SUMMARY_CHANGES = 5;
 
 const MARK: Readonly<Record<string, string>> = { pass: '✅ pass', updated: '🔄 updated', mismatch: '❌ mismatch', unstable: '〰️ unstable', failed: '❌ failed', skipped: '⏭️ skipped' };
 
@@ -51,7 +53,7 @@ export function stepSummary(input: ReportInput & { pairs: readonly PairResult[] 
   if (failing.length > 0) lines.push('');
   const skips = skippedCheckLines(input.pairs);
   if (skips.length > 0) lines.push(...skips.map((line) => `- ${plain(line)}`), '');
-  lines.push(...changesSection({ pairs: judged }, { heading: '### Changes', maxLines: DIFF_LINES, rest: 'the HTML report (.concord/report.html)' }));
+  lines.push(...changesSection({ pairs: judged }, { heading: '### Changes', maxLines: DIFF_LINES, maxChanges: SUMMARY_CHANGES, rest: 'the HTML report (.concord/report.html)' }));
   lines.push(...sdkCostMarkdown(sdkCost(input.pairs), '### SDK cost'));
   lines.push(...coverageSection(input, '### Tool coverage'));
   for (const folder of verdict.obsolete) lines.push(`- obsolete snapshot folder: ${codeSpan(`snapshots/${folder}`)}`);
