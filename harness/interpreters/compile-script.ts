@@ -1,7 +1,8 @@
 /**
  * Compiles sources as modules without running them (stdlib only, 3.8+): `compile_sources(sources)` gives one
  * outcome per source, in the shape the Pyodide driver reports, so every interpreter of the matrix answers
- * alike. Lone surrogates arrive as JSON escapes and fail as the ValueError `compile()` raises for them.
+ * alike. Lone surrogates arrive as JSON escapes and fail as the ValueError `compile()` raises for them. The
+ * checker of local and container CPythons (import-script.ts) serves it.
  */
 export const COMPILE_DEFINITIONS = String.raw`
 import json, sys, unicodedata
@@ -22,17 +23,6 @@ def compile_sources(sources, codes=None):
             codes.append(code)
     return results
 
-def read_sources():
-    # Stdin is decoded as UTF-8 whatever the locale.
-    return json.loads(sys.stdin.buffer.read().decode("utf-8"))
-
 def about():
     return {"python": "%d.%d.%d" % sys.version_info[:3], "unicode": unicodedata.unidata_version}
-`;
-
-/** The batch compiler run by local and container CPythons: JSON sources on stdin, one JSON report on stdout. */
-export const COMPILE_SCRIPT = `${COMPILE_DEFINITIONS}
-_report = about()
-_report["results"] = compile_sources(read_sources())
-sys.stdout.write(json.dumps(_report))
 `;

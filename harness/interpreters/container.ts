@@ -8,8 +8,10 @@ import { testcontainers } from '../../runtimes/seam/testcontainers.js';
 import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../../runtimes/seam/container-tether.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 import { unicodeTableOf } from '../../codemode/index.js';
-import { COMPILE_SCRIPT } from './compile-script.js';
-import { VERIFY_SCRIPT } from './import-script.js';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { Checker, type CheckerProcess } from './checker.js';
+import { CHECKER_SCRIPT, IMPORT_SECONDS } from './import-script.js';
 import { readCompileReport, readVerifyReport } from './report.js';
 import type { CompileReport, PythonInterpreter, VerifyReport } from './types.js';
 import { onHostExit } from '../../runtimes/seam/host-exit.js';
@@ -54,7 +56,9 @@ interface Running {
 
 /**
  * The CPython of one runtime image. One container (no network, read-only root, limits) starts on the first
- * batch and stays until dispose(); each batch is one exec with the sources on its stdin.
+ * batch and stays until dispose(); its checker, one exec beside the keeper, serves every batch on its stdin
+ * and is closed after `idleSeconds` without one (the keeper then ends the container; a later batch starts both
+ * anew).
  */
 export class ContainerInterpreter implements PythonInterpreter {
   readonly kind = 'container';
@@ -63,6 +67,7 @@ export class ContainerInterpreter implements PythonInterpreter {
   readonly unicode: string;
   #running: Promise<Running> | undefined;
   #identity: Promise<string> | undefined;
+  readonly #checker: Checker;
 
   constructor(
     readonly version: string,
@@ -72,6 +77,8 @@ export class ContainerInterpreter implements PythonInterpreter {
     this.label = `container ${version}`;
     this.detail = image;
     this.unicode = unicodeTableOf(version as `3.${number}`).version;
+    // Closed after as long idle as the keeper waits, so the keeper can end the container.
+    this.#checker = new Checker({ who: `${this.label} (${image}):`, start: () => this.#startChecker(), idleMs: idleSeconds * 1000 });
   }
 
   /** The image's id: a rebuilt image (another CPython patch release, another Debian) is another interpreter. */
@@ -85,17 +92,23 @@ export class ContainerInterpreter implements PythonInterpreter {
     return this.#identity;
   }
 
+  /** Starts the container and its checker now, so the first batch does not wait for them. */
+  start(): Promise<void> {
+    return this.#checker.start();
+  }
+
   async compile(sources: readonly string[]): Promise<CompileReport> {
-    return readCompileReport(await this.#batch('compile', COMPILE_SCRIPT, sources), sources.length, `${this.label} (${this.image})`);
+    return readCompileReport(await this.#checker.request({ sources, verify: false }, 120_000), sources.length, `${this.label} (${this.image})`);
   }
 
-  /** One exec compiles and executes the modules in the container: no network, read-only root, nobody, a small /tmp. */
+  /** One batch of the checker: compiles and executes the modules in the container: no network, read-only root, nobody, a small /tmp. */
   async verify(sources: readonly string[]): Promise<VerifyReport> {
-    return readVerifyReport(await this.#batch('verify', VERIFY_SCRIPT, sources), sources.length, `${this.label} (${this.image})`);
+    const text = await this.#checker.request({ sources, verify: true }, (sources.length + 2) * IMPORT_SECONDS * 1000);
+    return readVerifyReport(text, sources.length, `${this.label} (${this.image})`);
   }
 
-  /** Runs `script` in one exec with the sources on its stdin; resolves with its stdout. */
-  async #batch(what: string, script: string, sources: readonly string[]): Promise<string> {
+  /** The checker: one exec beside the keeper, serving batches on its stdin and stdout until it is closed. */
+  async #startChecker(): Promise<CheckerProcess> {
     let { started, docker } = await this.#start();
     const container = docker.getContainer(started.getId());
     // The keeper ends an idle container: start a fresh one rather than fail the batch.
@@ -105,7 +118,7 @@ export class ContainerInterpreter implements PythonInterpreter {
       ({ started, docker } = await this.#start());
     }
     const exec = await docker.getContainer(started.getId()).exec({
-      Cmd: ['python3', '-I', '-c', TOUCH + script],
+      Cmd: ['python3', '-I', '-c', TOUCH + CHECKER_SCRIPT],
       AttachStdin: true,
       AttachStdout: true,
       AttachStderr: true,
@@ -113,30 +126,46 @@ export class ContainerInterpreter implements PythonInterpreter {
       User: USER,
       WorkingDir: '/tmp',
     });
-    const stream = await exec.start({ hijack: true, stdin: true });
-    const stdout = new PassThrough();
+    const stream = (await exec.start({ hijack: true, stdin: true })) as Duplex & Partial<Pick<Socket, 'ref' | 'unref'>>;
+    const reports = new PassThrough();
     const stderr = new PassThrough();
-    docker.modem.demuxStream(stream, stdout, stderr);
-    const collect = (from: PassThrough) => {
-      const chunks: Buffer[] = [];
-      from.on('data', (chunk: Buffer) => chunks.push(chunk));
-      return () => Buffer.concat(chunks).toString('utf8');
-    };
-    const out = collect(stdout);
-    const err = collect(stderr);
-    await new Promise<void>((resolve, reject) => {
+    docker.modem.demuxStream(stream, reports, stderr);
+    let tail = '';
+    stderr.setEncoding('utf8');
+    stderr.on('data', (chunk: string) => (tail = (tail + chunk).slice(-2000)));
+    stream.on('error', () => {});
+    const ended = new Promise<void>((resolve) => {
       stream.once('end', resolve);
       stream.once('close', resolve);
-      stream.once('error', reject);
-      // Half-closing the hijacked connection closes the exec's stdin: the batch is complete.
-      stream.end(JSON.stringify(sources));
-    }).finally(() => stream.destroy());
-    const { ExitCode } = await exec.inspect();
-    if (ExitCode !== 0) throw new Error(`${this.label} (${this.image}): the ${what} batch exited with ${String(ExitCode)}: ${err().slice(-2000)}`);
-    return out();
+    }).then(async () => {
+      stream.destroy();
+      const code = await exec.inspect().then(({ ExitCode }) => String(ExitCode), () => 'an unknown status');
+      return `the checker exited with ${code}: ${tail}`;
+    });
+    return {
+      requests: stream,
+      reports,
+      ended,
+      // Nothing but the container holds the checker's forks: a checker that must die takes its container along.
+      kill: async () => {
+        stream.destroy();
+        await this.#stopContainer();
+      },
+      close: async () => {
+        // Half-closing the hijacked connection closes the exec's stdin: the checker exits.
+        stream.end();
+        await ended;
+      },
+      ref: (on) => (on ? stream.ref?.() : stream.unref?.()),
+    };
   }
 
   async dispose(): Promise<void> {
+    await this.#checker.dispose();
+    await this.#stopContainer();
+  }
+
+  async #stopContainer(): Promise<void> {
     const running = this.#running;
     this.#running = undefined;
     const started = await running?.then((r) => r.started).catch(() => undefined);

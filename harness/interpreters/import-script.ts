@@ -127,29 +127,46 @@ def import_sources(sources, seconds, codes=None):
 export const IMPORT_SECONDS = 10;
 
 /**
- * The one batch local and container CPythons run per SDK text: JSON sources on stdin; each is compiled
- * (compile-script.ts), and each that compiled is then executed as a module as above, so one process (one
- * exec) gives both verdicts; each module runs the code object its compile made. The report on stdout is the compile batch's with `imports`: one outcome per
- * source, null where it did not compile (and so was not executed). Should executing fail as a whole (no
- * fork left), the compile verdicts still come back, with `import_error` instead of `imports`.
+ * The checker of a local or container CPython: one process that serves batches for the whole run, one JSON
+ * request a line on stdin (`{"sources": [...], "verify": bool}`), one JSON report a line on stdout. A batch
+ * compiles each source (compile-script.ts) and, when `verify` is set, executes each that compiled as a module
+ * as above, in a fork of its own running the code object its compile made. The report is the compile batch's
+ * (`python`, `unicode`, `results`) with, for `verify`, `imports`: one outcome per source, null where it did
+ * not compile (and so was not executed); should executing fail as a whole (no fork left), the compile
+ * verdicts still come back, with `import_error` instead of `imports`. Nothing of a source ever runs in this
+ * process (its modules run only in the forks), so every module starts from the same state, whatever batches
+ * came before. The checker ends when its stdin closes.
  */
-export const VERIFY_SCRIPT = `${COMPILE_DEFINITIONS}${DEFINITIONS}
-_sources = read_sources()
-_report = about()
-_codes = []
-_report["results"] = compile_sources(_sources, _codes)
-_compiled = [index for index, code in enumerate(_codes) if code is not None]
-# Every stub imports typing: each fork finds it loaded rather than importing it again (nothing of a source
-# ever runs in this process, so each module still starts from the same state).
+export const CHECKER_SCRIPT = `${COMPILE_DEFINITIONS}${DEFINITIONS}
+def _verify(sources, report):
+    codes = []
+    report["results"] = compile_sources(sources, codes)
+    compiled = [index for index, code in enumerate(codes) if code is not None]
+    try:
+        imports = [None] * len(sources)
+        for index, outcome in zip(compiled, import_sources([sources[index] for index in compiled], ${IMPORT_SECONDS}, [codes[index] for index in compiled])):
+            imports[index] = outcome
+        report["imports"] = imports
+    except BaseException as error:
+        report["import_error"] = "%s: %s" % (type(error).__name__, error)
+
+# Every stub imports typing: loaded once here, each fork finds it loaded rather than importing it again.
 import typing
-try:
-    _imports = [None] * len(_sources)
-    for index, outcome in zip(_compiled, import_sources([_sources[index] for index in _compiled], ${IMPORT_SECONDS}, [_codes[index] for index in _compiled])):
-        _imports[index] = outcome
-    _report["imports"] = _imports
-except BaseException as error:
-    _report["import_error"] = "%s: %s" % (type(error).__name__, error)
-sys.stdout.write(json.dumps(_report))
+_requests = sys.stdin.buffer
+_reports = sys.stdout.buffer
+while True:
+    _line = _requests.readline()
+    if not _line:
+        break
+    # Requests are UTF-8 JSON whatever the locale.
+    _request = json.loads(_line.decode("utf-8"))
+    _report = about()
+    if _request.get("verify"):
+        _verify(_request["sources"], _report)
+    else:
+        _report["results"] = compile_sources(_request["sources"])
+    _reports.write(json.dumps(_report).encode("ascii") + b"\\n")
+    _reports.flush()
 `;
 
 /** A program for a Python runtime (the body of an async function) whose value is the outcomes of `sources`. */

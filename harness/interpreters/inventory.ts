@@ -5,8 +5,7 @@ import { pyodideInterpreters } from './pyodide.js';
 import { compareVersions, type CompileOutcome, type CompileReport, type PythonInterpreter, type VerifyReport } from './types.js';
 import { sha256, type VerdictCache } from '../cache/verdict-cache.js';
 import type { SnapshotStore } from '../../runtimes/seam/snapshot-store.js';
-import { COMPILE_SCRIPT } from './compile-script.js';
-import { VERIFY_SCRIPT } from './import-script.js';
+import { CHECKER_SCRIPT } from './import-script.js';
 import { isOutcome } from './report.js';
 
 export interface InventoryOptions {
@@ -45,7 +44,7 @@ interface Verdict extends About {
 }
 
 /** The checkers' own text: a verdict cached by another version of them is not reused. */
-const CHECKERS = sha256(COMPILE_SCRIPT + VERIFY_SCRIPT);
+const CHECKERS = sha256(CHECKER_SCRIPT);
 
 const isAnswer = (value: unknown): value is Answer => {
   if (value === null || typeof value !== 'object') return false;

@@ -2,8 +2,10 @@ import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { COMPILE_SCRIPT } from './compile-script.js';
-import { IMPORT_SECONDS, VERIFY_SCRIPT } from './import-script.js';
+import type { Socket } from 'node:net';
+import { onHostExit } from '../../runtimes/seam/host-exit.js';
+import { Checker, type CheckerProcess } from './checker.js';
+import { CHECKER_SCRIPT, IMPORT_SECONDS } from './import-script.js';
 import { readCompileReport, readVerifyReport } from './report.js';
 import { compareVersions, type CompileReport, type PythonInterpreter, type VerifyReport } from './types.js';
 
@@ -158,71 +160,97 @@ function withoutNetwork(): string[] {
 }
 
 /**
- * Runs a Python script on JSON stdin without blocking the event loop (so every interpreter of the matrix
- * works at once): `-I`, an empty environment, a temporary working folder, killed with its process group
- * after `timeoutMs`. Resolves with stdout; rejects naming the interpreter.
+ * Starts the checker (`script`: import-script.ts) of a local CPython: `-I`, an empty environment, a temporary
+ * working folder, a network namespace of its own where one can be made, in a process group of its own that
+ * is killed whole (the forks of the modules too) when it is stopped or the host exits.
  */
-function runPythonAsync(executable: string, script: string, input: unknown, options: { timeoutMs: number; network: boolean }): Promise<string> {
-  const command = [...(options.network ? [] : withoutNetwork()), executable, '-I', '-c', script];
+export function startChecker(executable: string, script = CHECKER_SCRIPT): Promise<CheckerProcess> {
+  const command = [...withoutNetwork(), executable, '-I', '-c', script];
+  const child = spawn(command[0]!, command.slice(1), { cwd: tmpdir(), env: {}, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  };
+  const forget = onHostExit(killGroup);
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
+  // The forks of a checker that ended must not outlive it (nor keep its stderr, and so its end, open).
+  child.once('exit', killGroup);
+  const ended = new Promise<string>((resolve) => {
+    child.once('error', (error) => resolve(`could not run: ${error.message}`));
+    child.once('close', (code, signal) => resolve(`failed (${signal ?? code}): ${stderr}`));
+  }).finally(forget);
   return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd: tmpdir(), env: {}, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, options.timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.stdin.on('error', () => {});
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(new Error(`${executable} could not run: ${error.message}`));
-    });
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      if (timedOut) return reject(new Error(`${executable} did not answer within ${options.timeoutMs / 1000} s`));
-      if (code !== 0) return reject(new Error(`${executable} failed (${signal ?? code}): ${Buffer.concat(err).toString('utf8').slice(-2000)}`));
-      resolve(Buffer.concat(out).toString('utf8'));
-    });
-    child.stdin.end(JSON.stringify(input));
+    child.once('error', (error) => reject(new Error(`${executable} could not run: ${error.message}`)));
+    child.once('spawn', () =>
+      resolve({
+        requests: child.stdin,
+        reports: child.stdout,
+        ended,
+        kill: async () => {
+          killGroup();
+          await ended;
+        },
+        close: async () => {
+          child.stdin.end();
+          await ended;
+        },
+        ref: (on) => {
+          for (const handle of [child, child.stdin, child.stdout, child.stderr] as unknown as Array<Pick<Socket, 'ref' | 'unref'>>) {
+            if (on) handle.ref();
+            else handle.unref();
+          }
+        },
+      }),
+    );
   });
 }
 
-/** A CPython on this machine; each batch is one short process, so nothing stays running. */
+/**
+ * A CPython on this machine. Its checker (one process, started on the first batch) serves every batch until
+ * dispose(); between batches it does not keep the host alive, and it ends when the host does.
+ */
 export class LocalInterpreter implements PythonInterpreter {
   readonly kind = 'local';
   readonly label: string;
   readonly version: string;
   readonly detail: string;
   readonly unicode: string;
+  readonly #checker: Checker;
 
   constructor(private readonly found: Interpreter) {
     this.label = `local ${found.version}`;
     this.version = found.version;
     this.detail = found.executable;
     this.unicode = found.unicode;
+    this.#checker = new Checker({ who: found.executable, start: () => startChecker(found.executable) });
   }
 
   async identity(): Promise<string> {
     return `local ${this.found.executable} ${this.found.build ?? this.found.python}`;
   }
 
+  /** Starts the checker now, so the first batch does not wait for it. */
+  start(): Promise<void> {
+    return this.#checker.start();
+  }
+
   async compile(sources: readonly string[]): Promise<CompileReport> {
-    const text = await runPythonAsync(this.found.executable, COMPILE_SCRIPT, sources, { timeoutMs: 120_000, network: true });
+    const text = await this.#checker.request({ sources, verify: false }, 120_000);
     return readCompileReport(text, sources.length, `${this.label} (${this.detail})`);
   }
 
-  /** One process, in its own network namespace where one can be made: compiles, then executes each module in a fork. */
+  /** One batch of the checker: compiles, then executes each module in a fork, in the checker's network namespace. */
   async verify(sources: readonly string[]): Promise<VerifyReport> {
-    const text = await runPythonAsync(this.found.executable, VERIFY_SCRIPT, sources, { timeoutMs: (sources.length + 2) * IMPORT_SECONDS * 1000, network: false });
+    const text = await this.#checker.request({ sources, verify: true }, (sources.length + 2) * IMPORT_SECONDS * 1000);
     return readVerifyReport(text, sources.length, `${this.label} (${this.detail})`);
   }
 
-  async dispose(): Promise<void> {}
+  dispose(): Promise<void> {
+    return this.#checker.dispose();
+  }
 }
