@@ -36,6 +36,18 @@ describe('the JUnit file', () => {
     ]);
   });
 
+  it('writes a finding several pairs share once, and names the pair that has it in the others', () => {
+    const note = { check: 'stub-validity', severity: 'note' as const, message: 'tools-sdk.py does not compile on local 3.8 (below the floor 3.9: not a failure): SyntaxError at line 3' };
+    const error = { check: 'stub-validity', severity: 'error' as const, message: 'tools-sdk.py does not compile on local 3.9: SyntaxError at line 7' };
+    const pair = (runtime: string, findings: PairResult['findings']): PairResult => ({ scenario: 'checkout', runtime, status: 'failed', times, verdicts: [], findings });
+    const cases = parse(junitXml([pair('python', [note, error]), pair('pyodide', [note, error]), pair('python-container', [error])], []));
+    expect(cases.map((c) => c[3])).toEqual([
+      `stub-validity: ${note.message}\nstub-validity: ${error.message}`,
+      'stub-validity: the same note as in checkout × python\nstub-validity: the same finding as in checkout × python',
+      'stub-validity: the same finding as in checkout × python',
+    ]);
+  });
+
   it('keeps characters XML 1.0 allows, astral ones included', () => {
     const fine = 'tab\there \u00e9 \uD7FF \uE000 \uFFFD \u{1F600} \u{10FFFF}';
     const pairs: PairResult[] = [{ scenario: 'ok', runtime: 'python', status: 'failed', times, verdicts: [], findings: [], reason: fine }];

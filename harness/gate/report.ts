@@ -90,8 +90,9 @@ const xml = (text: string) => text.replace(NOT_XML_CHAR, '\uFFFD').replace(/[<>&
 const xmlAttr = (text: string) => xml(text).replace(/[\t\n]/g, (c) => ENTITY[c]!);
 
 /**
- * JUnit XML: one test case per scenario × runtime, grouped by scenario. A change shared by several files is
- * written out in the first case that has it; the others name it, so a CI page shows each diff once.
+ * JUnit XML: one test case per scenario × runtime, grouped by scenario. A change shared by several files, or
+ * a finding several pairs share (the stubs of one SDK rejected on every Python runtime), is written out in the
+ * first case that has it; the others name it, so a CI page shows each once.
  */
 export function junitXml(results: readonly PairResult[], obsolete: readonly string[]): string {
   const groups = runChangeGroups(results.filter((r) => r.status !== 'updated'));
@@ -105,6 +106,14 @@ export function junitXml(results: readonly PairResult[], obsolete: readonly stri
     const body = group.diff ? `\n${renderDiff(group.diff, false)}` : '';
     return `change ${group.number} (shown once for ${owner}): ${groupHeading(group)}${body}`;
   };
+  const findingOwner = new Map<string, string>();
+  const finding = (f: Finding, owner: string): string => {
+    const text = `${f.check}: ${f.message}`;
+    const first = findingOwner.get(text);
+    if (first !== undefined) return `${f.check}: the same ${f.severity === 'note' ? 'note' : 'finding'} as in ${first}`;
+    findingOwner.set(text, owner);
+    return text;
+  };
   const suites = [...new Set(results.map((r) => r.scenario))].map((scenario) => {
     const cases = results.filter((r) => r.scenario === scenario);
     const body = cases.map((r) => {
@@ -113,7 +122,7 @@ export function junitXml(results: readonly PairResult[], obsolete: readonly stri
       if (r.status === 'skipped') return `${open}<skipped message="${xmlAttr(r.reason ?? '')}"/></testcase>`;
       if (!isFailing(r.status)) return `${open}</testcase>`;
       const owner = `${r.scenario} × ${r.runtime}`;
-      const details = [r.reason, ...r.findings.map((f) => `${f.check}: ${f.message}`), ...r.verdicts.filter((v) => v.status !== 'same').map((v) => change(v, owner))].filter(Boolean).join('\n');
+      const details = [r.reason, ...r.findings.map((f) => finding(f, owner)), ...r.verdicts.filter((v) => v.status !== 'same').map((v) => change(v, owner))].filter(Boolean).join('\n');
       return `${open}<failure message="${xmlAttr(r.status)}">${xml(details)}</failure></testcase>`;
     });
     const failures = cases.filter((r) => isFailing(r.status)).length;
