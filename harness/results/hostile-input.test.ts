@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
+import { describeFailure } from '../cli/fail.js';
+import { mergeResults, readResults } from './merge.js';
 import { wellFormedShard } from './test/shard-results.js';
 
 let root = '';
@@ -18,12 +20,33 @@ const concord = (args: string[]) =>
 
 const shard = wellFormedShard;
 
-/** `concord merge` of shard 1 (well-formed) and `second` as given; returns its exit code and output. */
-async function merge(second: unknown): Promise<{ status: number | null; output: string }> {
+/** Writes shard 1 (well-formed) and `second` as given, as `r1.json` and `r2.json`. */
+async function shardFiles(second: unknown): Promise<string[]> {
   await writeFile(join(root, 'r1.json'), JSON.stringify(shard(1)));
   await writeFile(join(root, 'r2.json'), typeof second === 'string' ? second : JSON.stringify(second));
-  const result = concord(['merge', join(root, 'r1.json'), join(root, 'r2.json')]);
+  return [join(root, 'r1.json'), join(root, 'r2.json')];
+}
+
+/** `concord merge` of shard 1 (well-formed) and `second` as given; returns its exit code and output. */
+async function merge(second: unknown): Promise<{ status: number | null; output: string }> {
+  const result = concord(['merge', ...(await shardFiles(second))]);
   return { status: result.status, output: result.stdout + result.stderr };
+}
+
+/**
+ * What `concord merge` makes of the same files, in this process: the reading and merging its command runs, and
+ * the exit code and message its one failure path (`describeFailure`) gives. The command's own wiring is
+ * checked through the CLI by the tests around.
+ */
+async function mergeInProcess(second: unknown): Promise<{ status: number; output: string }> {
+  const files = await shardFiles(second);
+  try {
+    mergeResults(await Promise.all(files.map(async (file) => ({ file, results: await readResults(file) }))));
+    return { status: 0, output: '' };
+  } catch (error) {
+    const { message, exit } = describeFailure(error);
+    return { status: exit, output: message };
+  }
 }
 
 const edited = (edit: (r: Record<string, unknown>) => void) => {
@@ -39,8 +62,15 @@ describe('concord merge refuses a results file that is not one, naming the file 
     expect(status).toBe(0);
   });
 
+  it('refuses a shard count of 1e9 through the command line: exit 2, not a V8 abort', async () => {
+    const { status, output } = await merge(edited((r) => (r.shard = { index: 2, count: 1e9 })));
+    expect(output).toContain(`${join(root, 'r2.json')}: $.shard.count is 1000000000`);
+    expect(status).toBe(2);
+    expect(await readdir(root)).toEqual(['concord.config.yml', 'r1.json', 'r2.json']);
+  });
+
   it.each([
-    ['a shard count of 1e9 (exit 2, not a V8 abort)', edited((r) => (r.shard = { index: 2, count: 1e9 })), '$.shard.count is 1000000000'],
+    ['a shard count of 1e9', edited((r) => (r.shard = { index: 2, count: 1e9 })), '$.shard.count is 1000000000'],
     ['a shard index above its count', edited((r) => (r.shard = { index: 3, count: 2 })), '$.shard.index is 3'],
     ['null pairs', edited((r) => (r.pairs = null)), '$.pairs is null, expected array'],
     ['a null configuration', edited((r) => (r.configuration = null)), '$.configuration is null, expected object'],
@@ -53,7 +83,7 @@ describe('concord merge refuses a results file that is not one, naming the file 
     ['a proposal path with an escape character', edited((r) => (r.proposals = [{ path: 's/python/\u001b[2Jtranscript.yaml', action: 'delete', status: 'obsolete', base: null }])), '$.proposals[0].path is "s/python/\\u001b[2J'],
     ['one file proposed twice (after case folding)', edited((r) => (r.proposals = ['s/python/transcript.yaml', 'S/Python/transcript.yaml'].map((path) => ({ path, action: 'write', status: 'new', base: null, proposed: 'x' })))), '$.proposals[1].path names the file of $.proposals[0].path again'],
   ])('%s', async (_name, file, expected) => {
-    const { status, output } = await merge(file);
+    const { status, output } = await mergeInProcess(file);
     expect(output).toContain(`${join(root, 'r2.json')}: ${expected}`);
     expect(status).toBe(2);
     expect(await readdir(root)).toEqual(['concord.config.yml', 'r1.json', 'r2.json']);
