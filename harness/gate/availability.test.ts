@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { stockScenario, writeStockProject } from '../project/stock-project.js';
 import { installedWithout } from '../../test/packed.js';
+import { keepCache, seedCache } from '../test/warm-cache.js';
 
 // A closed port on loopback: nothing answers there, while /var/run/docker.sock may well answer.
 const NOWHERE = 'tcp://127.0.0.1:9';
@@ -25,8 +26,11 @@ const gateWith = (bin: string, cwd: string, env: Record<string, string>, ...args
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'concord-availability-'));
   await writeStockProject(dir);
+  // Not about a cold start: the gates start from the verdicts earlier gates of the run computed.
+  await seedCache(dir);
   const made = gate({}, '--update=new');
   expect(made.status, made.stdout + made.stderr).toBe(0);
+  await keepCache(dir);
   // The container's snapshots are committed: the TypeScript folder stands in for them (this gate never runs it).
   await cp(join(dir, 'snapshots', 'stock', 'typescript'), join(dir, 'snapshots', 'stock', 'python-container'), { recursive: true });
   await writeFile(join(dir, 'scenarios', 'stock.yml'), stockScenario('stock', '[typescript, python-container]'));

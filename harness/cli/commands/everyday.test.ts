@@ -7,6 +7,7 @@ import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 import { writePending } from '../../snapshot/pending.js';
 import { stockScenario, writeStockProject } from '../../project/stock-project.js';
 import { concordIn } from '../../test/concord-cli.js';
+import { keepCache, seedCache } from '../../test/warm-cache.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -28,7 +29,9 @@ describe('what users expect of a command line', () => {
 
   it('gate -u is --update=all: it rewrites a changed snapshot', { timeout: 180_000 }, async () => {
     await writeStockProject(dir);
+    await seedCache(dir);
     expect(cli({}, 'gate', '--update=new').status).toBe(0);
+    await keepCache(dir);
     const sdk = join(dir, 'snapshots', 'stock', 'typescript', 'tools-sdk.ts');
     const written = await readFile(sdk, 'utf8');
     await writeFile(sdk, written.replace('Counts the items', 'Tallies the items'));

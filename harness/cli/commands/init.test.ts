@@ -10,6 +10,7 @@ import { loadScenarios } from '../../scenario/discover.js';
 import { githubWorkflow } from '../../init/github-workflow.js';
 import { SCENARIO_SCHEMA_REFERENCE } from '../../project/scaffold.js';
 import { stockScenario, writeStockProject } from '../../project/stock-project.js';
+import { keepCache, seedCache } from '../../test/warm-cache.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -169,9 +170,14 @@ describe('concord init', () => {
   });
 });
 
-/** `gate --update=new` on the given runtimes: its exit code, and its last line. */
-function gateNew(cwd: string, runtimes: string[]) {
+/**
+ * `gate --update=new` on the given runtimes: its exit code, and its last line. Not about a cold start: the gate
+ * starts from the verdicts earlier gates of the run computed (in the project at `root`), and leaves its own.
+ */
+async function gateNew(root: string, cwd: string, runtimes: string[]) {
+  await seedCache(root);
   const gate = cli(cwd, 'gate', '--update=new', '--runtime', ...runtimes);
+  await keepCache(root);
   return { status: gate.status, last: gate.stdout.trimEnd().split('\n').at(-1), out: gate.stdout + gate.stderr };
 }
 
@@ -189,7 +195,7 @@ describe('concord init never breaks a project', () => {
 
   it('without --plugin, in a project with scenarios: their files unchanged, and the gate passes as before', { timeout: 180_000 }, async () => {
     await writeStockProject(dir);
-    expect(gateNew(dir, ['typescript']).status).toBe(0);
+    expect((await gateNew(dir, dir, ['typescript'])).status).toBe(0);
     const before = await tree(join(dir, 'scenarios'));
     const run = cli(dir, 'init', '--ci', 'github');
     expect(run.status, run.stderr).toBe(0);
@@ -208,7 +214,7 @@ describe('concord init never breaks a project', () => {
     expect(run.stdout).toContain('wrote    scenarios/tools.yml');
     const [scenario] = await loadScenarios(join(dir, 'scenarios'), dir);
     expect(scenario!.composition.map((e) => e.id)).toEqual(['tools', 'tools-plugin', 'agent']);
-    const gate = gateNew(join(dir, 'src'), ['typescript', 'python']);
+    const gate = await gateNew(dir, join(dir, 'src'), ['typescript', 'python']);
     expect(gate.last, gate.out).toBe('gate: everything agrees');
     expect(gate.status).toBe(0);
     const sdk = await readFile(join(dir, 'snapshots', 'tools', 'typescript', 'tools-sdk.ts'), 'utf8');
@@ -234,7 +240,7 @@ describe('concord init never breaks a project', () => {
     expect(again.stdout).not.toContain('wrote');
     expect(await tree(dir)).toEqual(before);
 
-    const gate = gateNew(dir, ['typescript']);
+    const gate = await gateNew(dir, dir, ['typescript']);
     expect(gate.last, gate.out).toBe('gate: everything agrees');
     expect(gate.status).toBe(0);
     expect(existsSync(join(dir, 'snapshots', 'stock-2', 'typescript', 'tools-sdk.ts'))).toBe(true);

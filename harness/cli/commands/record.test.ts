@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 import { StandInModel } from '../../record/test/stand-in-model.js';
+import { keepCache, seedCache } from '../../test/warm-cache.js';
 
 /** A key distinctive enough that finding it anywhere means it leaked. */
 const KEY = 'sk-concord-test-9f8e7d6c5b4a';
@@ -126,6 +127,8 @@ describe('concord record', () => {
 
   it('records once, then the gate replays keyless with the model gone; the key is nowhere', { timeout: 600_000 }, async () => {
     const root = await project();
+    // Not about a cold start: the gates start from the verdicts earlier gates of the run computed, and leave theirs.
+    await seedCache(root);
     const before = await cli(['gate', '--root', root]);
     expect(before.status).toBe(1);
     expect(before.stdout).toContain('not recorded yet for typescript (the script holds only its user turn) — run concord record --scenario cities');
@@ -158,6 +161,7 @@ describe('concord record', () => {
     expect(ci.stdout).toContain('2 run(s): 2 pass');
     expect(ci.status).toBe(0);
     await model.start();
+    await keepCache(root);
 
     const everything = [...(await tree(root)).values(), ...[before, recorded, update, ci].flatMap((r) => [r.stdout, r.stderr])].join('\n');
     expect(everything).not.toContain(KEY);
@@ -324,6 +328,7 @@ describe('the model key is never written or shown', () => {
     expect(leaks(recorded.stdout + recorded.stderr)).toEqual([]);
 
     // The gate replays the scrubbed conversation; nothing it prints or writes holds the key.
+    await seedCache(root);
     const update = await cli(['gate', '--root', root, '--update=new'], { CI: undefined, CONCORD_MODEL_API_KEY: HOSTILE_KEY });
     expect(update.stdout).toContain('gate: everything agrees');
     expect(update.status).toBe(0);

@@ -1,0 +1,68 @@
+import { copyFile, mkdir, mkdtemp, readdir, rename } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A folder of the test run (made by the global setup) that collects verdict cache entries for every file. */
+    warmCacheDir: string;
+  }
+}
+
+/** The project's verdict cache folder, as the gate names it. */
+const cacheOf = (root: string) => join(root, '.concord', 'cache');
+
+/** Entry names the cache writes (`<sha256>.json|.bin`); a half-copied file never has one. */
+const ENTRY = /^[0-9a-f]{64}\.(json|bin)$/;
+
+/** Copies every entry below `from` that `to` lacks; each lands under a temporary name and is renamed (atomic). */
+async function copyEntries(from: string, to: string): Promise<void> {
+  let entries;
+  try {
+    entries = await readdir(from, { recursive: true, withFileTypes: true });
+  } catch {
+    return;
+  }
+  const have = new Set<string>();
+  try {
+    for (const e of await readdir(to, { recursive: true, withFileTypes: true })) if (e.isFile()) have.add(join(e.parentPath, e.name).slice(to.length));
+  } catch {
+    // nothing there yet
+  }
+  for (const entry of entries) {
+    if (!entry.isFile() || !ENTRY.test(entry.name)) continue;
+    const relative = join(entry.parentPath, entry.name).slice(from.length);
+    if (have.has(relative)) continue;
+    const target = join(to, relative);
+    const partial = `${target}.${process.pid}.partial`;
+    await mkdir(join(target, '..'), { recursive: true });
+    await copyFile(join(entry.parentPath, entry.name), partial);
+    await rename(partial, target);
+  }
+}
+
+/**
+ * Starts `root`'s gates warm: copies into its `.concord/cache` the verdicts (stub compiles and imports on each
+ * interpreter, pyright checks, token counts) and the Pyodide memory snapshot that earlier gates of this test
+ * run computed. A copy: concurrent gates never share a writable cache folder. For tests that are not about a
+ * cold start or about the cache itself.
+ */
+export async function seedCache(root: string): Promise<void> {
+  await copyEntries(inject('warmCacheDir'), cacheOf(root));
+}
+
+/** Adds what `root`'s gates computed to the run's warm cache, for the gates of later tests to start from. */
+export async function keepCache(root: string): Promise<void> {
+  await copyEntries(cacheOf(root), inject('warmCacheDir'));
+}
+
+/**
+ * A fresh folder whose `.concord/cache` holds a copy of the run's warm cache, for in-process gates over a
+ * project the test must not write into (this repository): `runGate({ cache: true, cacheRoot })`.
+ */
+export async function warmCacheRoot(prefix = 'concord-cache-root-'): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  await seedCache(root);
+  return root;
+}
