@@ -53,6 +53,8 @@ export interface GateOptions {
   ci: boolean;
   /** Reuse and store verdicts in `<root>/.concord/cache/` (stub compile and import, pyright); default false. */
   cache?: boolean;
+  /** With `cache`: the folder whose `.concord/cache/` is used instead of the project root's, e.g. one shared by gates of copies of one project. */
+  cacheRoot?: string;
   /** Internal, for `npm run bench -- gate` alone: false never runs a pair twice before writing or proposing. */
   stabilityRerun?: boolean;
   /** `--results FILE`: also write the run as JSON for `concord merge`. */
@@ -153,7 +155,7 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
   const { config } = project;
   // What the run's apps and checks share (pooled runtimes, the parsed scenarios, the verdict cache, pyright,
   // the interpreters), owned by this run alone and stopped once, whatever happens.
-  await using session = new Session({ ...(options.cache ? { cacheRoot: project.root } : {}), ...(config.pyodide?.versions ? { pyodides: config.pyodide.versions } : {}) });
+  await using session = new Session({ ...(options.cache ? { cacheRoot: options.cacheRoot ?? project.root } : {}), ...(config.pyodide?.versions ? { pyodides: config.pyodide.versions } : {}) });
   const { cache } = session;
   // Pairs run side by side on the shared runtimes. Each pair's proposals join the run's as it finishes, so a
   // failure keeps them; once all are done they are put in pair order, so the output and every file written

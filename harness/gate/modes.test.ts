@@ -8,8 +8,13 @@ import { reviewPending } from '../snapshot/review.js';
 import { renderDiff } from '../text/diff.js';
 import { runGate, type GateOptions, type GateResult } from './gate.js';
 import { projectAt } from '../project/root.js';
+import { keepCache, seedCache } from '../test/warm-cache.js';
 
-/** One small scenario on the two fast runtimes, against snapshot and pending folders of its own. */
+/**
+ * One small scenario on the two fast runtimes, against snapshot and pending folders of its own. No test here is
+ * about a cold start: the gates keep their verdict cache in the work folder, seeded from what earlier gates of
+ * the run computed.
+ */
 let work = '';
 let snapshotsDir = '';
 let pendingRoot = '';
@@ -23,6 +28,8 @@ const gate = (overrides: Partial<GateOptions> = {}) =>
     selection: { scenarios: ['mode-both'], runtimes: ['typescript', 'python'] },
     update: 'none',
     ci: false,
+    cache: true,
+    cacheRoot: work,
     color: false,
     out: (line) => lines.push(line),
     ...overrides,
@@ -61,10 +68,14 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'concord-modes-'));
   snapshotsDir = join(work, 'snapshots');
   pendingRoot = join(work, 'pending');
+  await seedCache(work);
   const first = await gate({ update: 'new' });
   expect(first.pairs.map((r) => r.status)).toEqual(['updated', 'updated']);
 }, 300_000);
-afterAll(() => rm(work, { recursive: true, force: true }));
+afterAll(async () => {
+  await keepCache(work);
+  await rm(work, { recursive: true, force: true });
+});
 
 describe('gate modes', () => {
   it('passes in compare mode right after --update=new', { timeout: 300_000 }, async () => {
