@@ -1,45 +1,52 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
-import { packageRoot, sourceAsset } from '../../runtimes/seam/package-root.js';
-import { runGate, type GateOptions } from '../gate/gate.js';
-import type { Selection } from '../gate/select.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inSelection } from '../gate/select.js';
+import { plantedCopy, type PlantedCopy } from '../probe/test/planted-copy.js';
+import { keepCache, seedCache } from '../test/warm-cache.js';
 import type { GateResults } from './format.js';
-import { mergeResults, MergeError } from './merge.js';
-import { gateResults } from './write.js';
+import { mergeResults, MergeError, readResults } from './merge.js';
 import { wellFormedShard } from './test/shard-results.js';
-import { projectAt } from '../project/root.js';
 
 const exec = promisify(execFile);
-const scratch: string[] = [];
-afterAll(() => Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true }))));
-async function fresh(prefix: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
+
+interface Ran {
+  code: number;
+  stdout: string;
 }
 
-const SELECTION: Selection = { runtimes: ['typescript'] };
-
-/** One in-process gate run over `snapshotsDir`, as the results file a shard would write. */
-async function shardResults(snapshotsDir: string, selection: Selection): Promise<GateResults> {
-  const options: GateOptions = {
-    project: projectAt(packageRoot()),
-    snapshotsDir,
-    pendingRoot: await fresh('concord-merge-pending-'),
-    reportRoot: await fresh('concord-merge-report-'),
-    selection,
-    update: 'none',
-    ci: true,
-    jobs: 2,
-    color: false,
-    out: () => undefined,
-  };
-  return gateResults(await runGate(options), { root: packageRoot(), selection });
-}
+// One copy of this repository with one snapshot tampered (timeout × typescript), gated on TypeScript as CI does,
+// each gate a process of its own: three shards side by side, then `concord merge` of their results and the
+// unsharded gate. Every test below reads these runs. Not about a cold start: the copy's gates start from the
+// verdicts earlier gates of the test run computed.
+let copy: PlantedCopy | undefined;
+let dir = '';
+let shards: Ran[] = [];
+let merged: Ran;
+let whole: Ran;
+beforeAll(async () => {
+  copy = await plantedCopy([{ file: 'snapshots/timeout/typescript/run_code.json', from: 'program', to: 'programme' }]);
+  await seedCache(copy.root);
+  dir = await mkdtemp(join(tmpdir(), 'concord-merge-cli-'));
+  const cli = join(copy.root, 'bin/concord.mjs');
+  const env = { ...process.env, CI: 'true', NO_COLOR: '1' };
+  const run = (args: string[]): Promise<Ran> =>
+    exec(process.execPath, [cli, ...args], { cwd: copy!.root, env, maxBuffer: 64 << 20 }).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+    );
+  shards = await Promise.all([1, 2, 3].map((i) => run(['gate', '--runtime', 'typescript', '--shard', `${i}/3`, '--results', join(dir, `r${i}.json`), '--junit-file', join(dir, `j${i}.xml`), '--reporter', 'junit'])));
+  merged = await run(['merge', ...[1, 2, 3].map((i) => join(dir, `r${i}.json`)), '--junit-file', join(dir, 'merged.xml')]);
+  whole = await run(['gate', '--runtime', 'typescript', '--results', join(dir, 'whole.json'), '--reporter', 'junit', '--junit-file', join(dir, 'whole.xml')]);
+  await keepCache(copy.root);
+}, 600_000);
+afterAll(async () => {
+  await copy?.dispose();
+  await rm(dir, { recursive: true, force: true });
+});
 
 const outcome = (r: GateResults) => ({
   pairs: r.pairs.map((p) => `${p.scenario}/${p.runtime}: ${p.status}`),
@@ -49,16 +56,12 @@ const outcome = (r: GateResults) => ({
 });
 
 describe('merging shard results', () => {
-  it('gives the unsharded outcome, a tampered snapshot in one shard included', { timeout: 600_000 }, async () => {
-    const snapshotsDir = await fresh('concord-merge-snapshots-');
-    await cp(sourceAsset('snapshots'), snapshotsDir, { recursive: true });
-    const tampered = join(snapshotsDir, 'timeout/typescript/run_code.json');
-    await writeFile(tampered, (await readFile(tampered, 'utf8')).replace('program', 'programme'));
-    const unsharded = await shardResults(snapshotsDir, SELECTION);
-    const shards = [];
-    for (const index of [1, 2, 3]) shards.push({ file: `shard-${index}.json`, results: await shardResults(snapshotsDir, { ...SELECTION, shard: { index, count: 3 } }) });
-    expect(shards.map((s) => s.results.pairs.length).reduce((a, b) => a + b)).toBe(unsharded.pairs.length);
-    const merged = mergeResults(shards);
+  it('gives the unsharded outcome, a tampered snapshot in one shard included', async () => {
+    const unsharded = await readResults(join(dir, 'whole.json'));
+    const files = [];
+    for (const index of [1, 2, 3]) files.push({ file: `shard-${index}.json`, results: await readResults(join(dir, `r${index}.json`)) });
+    expect(files.map((s) => s.results.pairs.length).reduce((a, b) => a + b)).toBe(unsharded.pairs.length);
+    const merged = mergeResults(files);
     expect(outcome(merged)).toEqual(outcome(unsharded));
     expect(outcome(merged).changed).toEqual(['timeout/typescript/run_code.json: changed']);
   });
@@ -82,20 +85,12 @@ describe('merging shard results', () => {
     expect(refusal([{ file: 'a', results: base(1) }, { file: 'b', results: { ...base(2), shard: { index: 1, count: 2 } } }])).toBe('a and b are both shard 1/2');
   });
 
-  it('three shards as separate processes merge into the unsharded verdict, summary and JUnit', { timeout: 600_000 }, async () => {
-    const dir = await fresh('concord-merge-cli-');
-    const cli = join(packageRoot(), 'bin/concord.mjs');
-    const env = { ...process.env, CI: 'true', NO_COLOR: '1' };
-    const run = (args: string[]) => exec(process.execPath, [cli, ...args], { env, maxBuffer: 64 << 20 }).then(
-      ({ stdout }) => ({ code: 0, stdout }),
-      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
-    );
-    const shards = await Promise.all([1, 2, 3].map((i) => run(['gate', '--runtime', 'typescript', '--shard', `${i}/3`, '--results', join(dir, `r${i}.json`), '--junit-file', join(dir, `j${i}.xml`), '--reporter', 'junit'])));
-    expect(shards.map((s) => s.code)).toEqual([0, 0, 0]);
-    const merged = await run(['merge', ...[1, 2, 3].map((i) => join(dir, `r${i}.json`)), '--junit-file', join(dir, 'merged.xml')]);
-    const whole = await run(['gate', '--runtime', 'typescript', '--reporter', 'junit', '--junit-file', join(dir, 'whole.xml')]);
+  it('three shards as separate processes merge into the unsharded verdict, summary and JUnit', async () => {
+    // Each shard says its own verdict: only the one holding the tampered pair fails.
+    expect(shards.map((s) => s.code)).toEqual([1, 2, 3].map((index) => (inSelection({ shard: { index, count: 3 } }, 'timeout', 'typescript') ? 1 : 0)));
+    expect(whole.code).toBe(1);
     expect(merged.code).toBe(whole.code);
-    const summary = (stdout: string) => stdout.slice(stdout.indexOf('scenario ')).split('\n').filter((l) => !/^(time|report|junit report|proposed changes):/.test(l));
+    const summary = (stdout: string) => stdout.slice(stdout.indexOf('scenario ')).split('\n').filter((l) => !/^(time|report|junit report|proposed changes|results):/.test(l));
     expect(summary(merged.stdout)).toEqual(summary(whole.stdout));
     const junit = async (file: string) => (await readFile(join(dir, file), 'utf8')).replace(/ time="[\d.]+"/g, '');
     expect(await junit('merged.xml')).toBe(await junit('whole.xml'));
