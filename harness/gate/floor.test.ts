@@ -7,14 +7,19 @@ import { packageRoot, sourceAsset } from '../../runtimes/seam/package-root.js';
 import { plantedCopy, type PlantedCopy } from '../probe/test/planted-copy.js';
 import { runGate, type GateOptions } from './gate.js';
 import { projectAt } from '../project/root.js';
+import { keepCache, seedCache } from '../test/warm-cache.js';
 
 // One scenario on the fastest runtime: no Python pair, so the renderer floor has nothing to judge and the
 // interpreters stay asleep; the TypeScript probe still runs once.
 let work = '';
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'concord-floor-'));
+  await seedCache(work);
 });
-afterAll(() => rm(work, { recursive: true, force: true }));
+afterAll(async () => {
+  await keepCache(work);
+  await rm(work, { recursive: true, force: true });
+});
 
 const gate = (overrides: Partial<GateOptions>, lines: string[]) =>
   runGate({
@@ -24,6 +29,9 @@ const gate = (overrides: Partial<GateOptions>, lines: string[]) =>
     selection: { scenarios: ['mode-both'], runtimes: ['typescript'] },
     update: 'none',
     ci: true,
+    // Not about a cold start: the verdicts earlier gates of the run computed are reused from a copy.
+    cache: true,
+    cacheRoot: work,
     color: false,
     out: (line) => lines.push(line),
     ...overrides,
@@ -52,6 +60,8 @@ describe('concord gate on a renderer not pinned to the floor', () => {
   beforeAll(async () => {
     // The copy's mode-both scenario asks the reference registry to write Python for 3.15 while the floor is 3.9.
     copy = await plantedCopy([{ file: 'scenarios/mode-both.yml', from: '      mode: both\n', to: "      mode: both\n      pythonFloor: '3.15'\n" }]);
+    // Not about a cold start: the copy's gate starts from the verdicts earlier gates of the run computed.
+    await seedCache(copy.root);
   });
   afterAll(() => copy.dispose());
 
