@@ -72,6 +72,29 @@ export class Session {
     return found;
   }
 
+  // The interpreters' checkers started before any pair needs them (startInterpreters).
+  private interpretersStarted: Promise<void> | undefined;
+
+  /**
+   * Starts the interpreters' checkers now (local processes, the Pyodide boot; see InterpreterInventory.start), in the background,
+   * so the first Python pair does not wait for a cold start: when the verdict cache holds no module verdict
+   * yet (a first run, a fresh CI runner, no cache). A cache that holds some was filled by an earlier run, whose
+   * SDKs may all be judged already: then nothing starts before a batch needs it.
+   */
+  async startInterpreters(): Promise<void> {
+    if (this.interpretersStarted !== undefined) return;
+    if (this.cache !== undefined && (await this.cache.folder.list('import').catch(() => [])).length > 0) return;
+    this.interpretersStarted ??= this.inventory().then(
+      (inventory) => inventory.start(),
+      () => undefined,
+    );
+  }
+
+  /** Resolves once the checkers startInterpreters() started are running (at once when it started none). */
+  async interpretersReady(): Promise<void> {
+    await this.interpretersStarted;
+  }
+
   /** The inventory if something already asked for it: a report reads it without starting a discovery. */
   inventoryIfFound(): Promise<InterpreterInventory> | undefined {
     return this.inventoryFound;

@@ -23,6 +23,7 @@ function counted(): { interpreter: PythonInterpreter; batches: string[][] } {
     detail: real.detail,
     unicode: real.unicode,
     identity: () => real.identity(),
+    start: () => real.start(),
     compile: (sources) => (batches.push([...sources]), real.compile(sources)),
     verify: (sources) => (batches.push([...sources]), real.verify(sources)),
     dispose: () => real.dispose(),

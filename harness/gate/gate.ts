@@ -1,5 +1,5 @@
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
-import type { RuntimeName, RuntimeTarget } from '../assembly/runtimes.js';
+import { runtimeLanguage, type RuntimeName, type RuntimeTarget } from '../assembly/runtimes.js';
 import { runChecks } from '../checks/index.js';
 import { stubMatrix } from '../checks/stub-validity.js';
 import type { Finding } from '../checks/types.js';
@@ -157,6 +157,8 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
   // the interpreters), owned by this run alone and stopped once, whatever happens.
   await using session = new Session({ ...(options.cache ? { cacheRoot: options.cacheRoot ?? project.root } : {}), ...(config.pyodide?.versions ? { pyodides: config.pyodide.versions } : {}) });
   const { cache } = session;
+  // The interpreters of the stub matrix start (the Pyodide one boots) while the first pairs run.
+  if (plan.pairs.some((p) => !plan.notRun.has(p.runtime) && runtimeLanguage(p.runtime) === 'python')) await session.startInterpreters();
   // Pairs run side by side on the shared runtimes. Each pair's proposals join the run's as it finishes, so a
   // failure keeps them; once all are done they are put in pair order, so the output and every file written
   // are the same as a serial run's.
@@ -243,6 +245,12 @@ async function runPair(
   const { record, times } = one;
   const tools = pairTools(record);
   const files = snapshotFiles(record, root, redactions);
+  if (target.language === 'python') {
+    // Waiting for the interpreters the session started is their boot, not this pair's checks.
+    const waiting = performance.now();
+    await session.interpretersReady();
+    times.boot = (times.boot ?? 0) + (performance.now() - waiting);
+  }
   const started = performance.now();
   const findings: Finding[] = await runChecks({ scenario, runtime: target, record, files, floor, session });
   times.checks = performance.now() - started;

@@ -11,7 +11,10 @@ import { recordRuntimeSeam } from './seam-recorder.js';
 /** Milliseconds per phase of one scenario × runtime. */
 export interface PhaseTimes {
   assembly: number;
-  /** Starting the runtime's interpreter before the first run (a Pyodide boot), for runtimes that start one. */
+  /**
+   * Starting the runtime's interpreter before the first run (a Pyodide boot), for runtimes that start one; for
+   * a Python pair in a gate, also the wait for the stub matrix's interpreters the session started.
+   */
   boot?: number;
   model: number;
   runtime: number;

@@ -94,7 +94,7 @@ export class ContainerInterpreter implements PythonInterpreter {
 
   /** Starts the container and its checker now, so the first batch does not wait for them. */
   start(): Promise<void> {
-    return this.#checker.start();
+    return this.#checker.start().catch(() => undefined);
   }
 
   async compile(sources: readonly string[]): Promise<CompileReport> {

@@ -280,6 +280,16 @@ export class InterpreterInventory {
     return verdicts;
   }
 
+  /**
+   * Starts the checkers of the local interpreters and boots the Pyodide ones at once, so the first batch of
+   * each finds it running; resolves once all have started or failed to (a batch then says why). Containers
+   * start on their first batch: one caught starting by an interrupt or a kill of the host would be left
+   * behind, its tether not yet attached.
+   */
+  async start(): Promise<void> {
+    await Promise.all(this.interpreters.filter((i) => i.kind !== 'container').map((interpreter) => interpreter.start()));
+  }
+
   /** Stops every Pyodide instance and container this inventory started. */
   async dispose(): Promise<void> {
     const outcomes = await Promise.allSettled(this.interpreters.map((i) => i.dispose()));

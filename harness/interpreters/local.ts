@@ -236,7 +236,7 @@ export class LocalInterpreter implements PythonInterpreter {
 
   /** Starts the checker now, so the first batch does not wait for it. */
   start(): Promise<void> {
-    return this.#checker.start();
+    return this.#checker.start().catch(() => undefined);
   }
 
   async compile(sources: readonly string[]): Promise<CompileReport> {

@@ -85,11 +85,19 @@ export class PyodideInterpreter implements PythonInterpreter {
     }
   }
 
-  async #with(batch: (instance: PyodideInstance) => Promise<CompileReport['results']>): Promise<CompileReport> {
-    if (this.#instance === undefined || this.#instance.dead) {
-      this.#instance = new PyodideInstance(this.version, PYODIDE_DEFAULTS.memoryLimitBytes, this.snapshots);
+  /** Boots the instance now (from the memory snapshot where there is one), so the first batch finds it ready. */
+  async start(): Promise<void> {
+    const instance = this.#live();
+    instance.hold();
+    try {
+      await instance.ready.catch(() => undefined);
+    } finally {
+      instance.release();
     }
-    const instance = this.#instance;
+  }
+
+  async #with(batch: (instance: PyodideInstance) => Promise<CompileReport['results']>): Promise<CompileReport> {
+    const instance = this.#live();
     instance.hold();
     try {
       const { python, unicode } = await instance.ready;
@@ -97,6 +105,14 @@ export class PyodideInterpreter implements PythonInterpreter {
     } finally {
       instance.release();
     }
+  }
+
+  /** The running instance, booted anew when there is none (or it died). */
+  #live(): PyodideInstance {
+    if (this.#instance === undefined || this.#instance.dead) {
+      this.#instance = new PyodideInstance(this.version, PYODIDE_DEFAULTS.memoryLimitBytes, this.snapshots);
+    }
+    return this.#instance;
   }
 
   async dispose(): Promise<void> {

@@ -53,6 +53,12 @@ export interface PythonInterpreter {
    * execution's failure carries the traceback's line and column.
    */
   verify(sources: readonly string[]): Promise<VerifyReport>;
+  /**
+   * Starts now what the interpreter keeps running for its batches (a local checker process, a container and
+   * its checker, a Pyodide boot), so the first batch does not wait for it; resolves once it runs. A failure is
+   * not thrown: the first batch meets it and says why.
+   */
+  start(): Promise<void>;
   /** Stops what the interpreter keeps running between batches; compiling again starts it anew. */
   dispose(): Promise<void>;
 }

@@ -99,6 +99,7 @@ async function benchStubImport(log, runs, root, session) {
     detail: i.detail,
     unicode: i.unicode,
     identity: () => i.identity(),
+    start: () => i.start(),
     compile: (sources) => i.compile(sources),
     verify: async (sources) => {
       const report = await i.compile(sources);
