@@ -9,11 +9,14 @@ import { packageRoot, sourceAsset } from '../../runtimes/seam/package-root.js';
 import { runGate } from '../gate/gate.js';
 import { htmlReportPath } from './write.js';
 import { projectAt } from '../project/root.js';
+import { keepCache, warmCacheRoot } from '../test/warm-cache.js';
 
 const scratch: string[] = [];
 let browser: Browser | undefined;
+let cacheRoot = '';
 afterAll(async () => {
   await browser?.close();
+  if (cacheRoot) await keepCache(cacheRoot);
   await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
@@ -25,7 +28,10 @@ afterAll(async () => {
     await cp(sourceAsset('snapshots'), snapshotsDir, { recursive: true });
     const tampered = join(snapshotsDir, 'timeout/typescript/run_code.json');
     await writeFile(tampered, (await readFile(tampered, 'utf8')).replace('program', 'programme'));
-    const result = await runGate({ project: projectAt(packageRoot()), snapshotsDir, pendingRoot: join(dir, 'pending'), reportRoot: dir, selection: { runtimes: ['typescript', 'python'] }, update: 'none', ci: true, jobs: 2, color: false, out: () => undefined });
+    // The page is the point here, not a cold start: the gate starts from the run's verdict cache.
+    cacheRoot = await warmCacheRoot();
+    scratch.push(cacheRoot);
+    const result = await runGate({ project: projectAt(packageRoot()), snapshotsDir, cache: true, cacheRoot, pendingRoot: join(dir, 'pending'), reportRoot: dir, selection: { runtimes: ['typescript', 'python'] }, update: 'none', ci: true, jobs: 2, color: false, out: () => undefined });
     expect(result.ok).toBe(false);
 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
