@@ -1,17 +1,30 @@
 import { spawnSync } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
 import { plantedCopy, type Plant } from './test/planted-copy.js';
 
 /**
- * Each renderer regression is planted in a copy of this repository's built reference backend, and a
- * maintainer blesses it with `concord gate --update=all`: the gate must still fail, naming what broke.
- * The scenario and runtime are one of each language the regression is in; the probe runs regardless.
+ * Renderer regressions are planted in a copy of this repository's built reference backend, and a maintainer
+ * blesses them with `concord gate --update=all`: the gate must still fail, naming what broke. Each regression
+ * is in other lines of one renderer and each finding names its own tool, class or language, so one blessed
+ * gate over one scenario and one runtime of each language carries them all; each test below reads its own
+ * regression's finding from that run. The probe runs regardless.
  */
-async function blessedGate(plants: readonly Plant[], runtimes: readonly string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+interface Gate {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `concord gate --update=all` on mode-both in a copy with `plants`, its verdict cache first filled from `cache` (a copy). */
+async function blessedGate(plants: readonly Plant[], runtimes: readonly string[], cache: { from?: string; keepIn?: string } = {}): Promise<Gate> {
   const copy = await plantedCopy(plants);
   try {
+    const folder = join(copy.root, '.concord', 'cache');
+    if (cache.from !== undefined) await cp(cache.from, folder, { recursive: true });
     const env = { ...process.env };
     delete env.CI;
     const run = spawnSync(process.execPath, [join(copy.root, 'bin', 'concord.mjs'), 'gate', '--update=all', '--scenario', 'mode-both', '--runtime', ...runtimes], {
@@ -21,6 +34,7 @@ async function blessedGate(plants: readonly Plant[], runtimes: readonly string[]
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 300_000,
     });
+    if (cache.keepIn !== undefined) await cp(folder, cache.keepIn, { recursive: true });
     return { status: run.status, stdout: run.stdout, stderr: run.stderr };
   } finally {
     await copy.dispose();
@@ -28,56 +42,73 @@ async function blessedGate(plants: readonly Plant[], runtimes: readonly string[]
 }
 
 const CLASS_NAMES = 'dist/codemode/sdk/python/class-names.js';
+
+/** Class names are no longer NFKC-normalized after a join: the builder validates the normalized spelling but writes the raw one. */
+const NOT_NORMALIZED: Plant[] = [
+  { file: CLASS_NAMES, from: ".normalize('NFKC')", to: '' },
+  { file: CLASS_NAMES, from: 'this.#rules.isBareName(name)', to: "this.#rules.isBareName(name.normalize('NFKC'))" },
+];
+/** __peg_parser__ is no longer a keyword. The reference keeps every dunder out of class bodies as well; that guard goes too, or it alone would hide the keyword. */
+const PEG_PARSER_NOT_KEYWORD: Plant[] = [
+  { file: 'dist/codemode/sdk/identifiers/versions.js', from: " '__peg_parser__',", to: '' },
+  { file: 'dist/codemode/sdk/python/index.js', from: 'return rules.isBareName(key) && !isDunderName(key);', to: 'return rules.isBareName(key);' },
+];
+/** The Python renderer drops the tools it lists for subscript access. */
+const SUBSCRIPT_DROPPED: Plant[] = [{ file: 'dist/codemode/sdk/python/index.js', from: '            members.push(lines);', to: '' }];
+/** The TypeScript renderer merges a-b into a_b. */
+const DASH_MERGED: Plant[] = [{ file: 'dist/codemode/sdk/typescript/index.js', from: ': propertyName(tool.name);', to: ": propertyName(tool.name.replace(/-/g, '_'));" }];
+
 const python39 = await Host.with('python3.9');
 
+let work = '';
+let unplanted: Gate;
+let planted: Gate;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'concord-planted-cache-'));
+  const cache = join(work, 'cache');
+  unplanted = await blessedGate([], ['typescript', 'python'], { keepIn: cache });
+  // The verdict cache is keyed by the judged text: a planted renderer writes other SDKs, which are judged afresh.
+  planted = await blessedGate([...NOT_NORMALIZED, ...PEG_PARSER_NOT_KEYWORD, ...SUBSCRIPT_DROPPED, ...DASH_MERGED], ['typescript', 'python'], { from: cache });
+}, 600_000);
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+/** The probe's findings on one runtime, one per line. */
+const findings = (run: Gate, runtime: 'python' | 'typescript') => run.stdout.split('\n').filter((line) => line.startsWith(`error probe: ${runtime} (the app of mode-both on ${runtime}): `));
+
 describe('renderer regressions blessed with --update=all', () => {
-  it('the unplanted copy passes, so every failure below is the plant', { timeout: 300_000 }, async () => {
-    const run = await blessedGate([], ['typescript', 'python']);
-    expect(run.stdout, run.stderr).toMatch(/✓ renderer-floor \(1 app\(s\)\) \d+ ms · ✓ probe typescript \d+ ms · ✓ probe python \d+ ms/);
-    expect(run.status, run.stdout).toBe(0);
+  it('the unplanted copy passes, so every failure below is the plant', () => {
+    expect(unplanted.stdout, unplanted.stderr).toMatch(/✓ renderer-floor \(1 app\(s\)\) \d+ ms · ✓ probe typescript \d+ ms · ✓ probe python \d+ ms/);
+    expect(unplanted.status, unplanted.stdout).toBe(0);
   });
 
-  it('fails when class names are no longer NFKC-normalized after a join, naming the colliding classes', { timeout: 300_000 }, async () => {
-    // The builder validates the normalized spelling but writes the raw one: distinct strings, one symbol.
-    const run = await blessedGate(
-      [
-        { file: CLASS_NAMES, from: ".normalize('NFKC')", to: '' },
-        { file: CLASS_NAMES, from: 'this.#rules.isBareName(name)', to: "this.#rules.isBareName(name.normalize('NFKC'))" },
-      ],
-      ['python'],
+  it('the planted copy fails the blessed gate, on the probe of each language', () => {
+    expect(planted.status, planted.stderr).toBe(1);
+    expect(planted.stdout, planted.stderr).toMatch(/✗ probe typescript \d+ ms · ✗ probe python \d+ ms/);
+  });
+
+  it('fails when class names are no longer NFKC-normalized after a join, naming the colliding classes', () => {
+    const collision = findings(planted, 'python').find((line) => line.includes('Tool\u0301pingArgs ('));
+    expect(collision, planted.stdout).toMatch(/^error probe: python \(the app of mode-both on python\): tools-sdk\.py: declared names collide: .* are one name after NFKC \(Too\u013apingArgs\); the last one shadows the others$/u);
+    expect(collision, planted.stdout).toMatch(/Too\u013apingArgs \(line \d+, column 7\)/u);
+    expect(findings(planted, 'python').join('\n'), planted.stdout).toMatch(/declared names collide: .*가Args.* are one name after NFKC/u);
+  });
+
+  python39.it('fails when __peg_parser__ is no longer a keyword, naming the tool, CPython 3.9, line and column', {}, () => {
+    expect(findings(planted, 'python').join('\n'), planted.stdout).toMatch(
+      /error probe: python \(the app of mode-both on python\): tools-sdk\.py does not compile on (local|container) 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0\), at line \d+, column \d+; it fails for the tool "fields" \(alone: line \d+, column \d+\): SyntaxError/,
     );
-    expect(run.status, run.stderr).toBe(1);
-    const collision = run.stdout.split('\n').find((line) => line.includes('Tool\u0301pingArgs ('));
-    expect(collision, run.stderr).toMatch(/^error probe: python \(the app of mode-both on python\): tools-sdk\.py: declared names collide: .* are one name after NFKC \(Too\u013apingArgs\); the last one shadows the others$/u);
-    expect(collision, run.stderr).toMatch(/Too\u013apingArgs \(line \d+, column 7\)/u);
-    expect(run.stdout, run.stderr).toMatch(/declared names collide: .*가Args.* are one name after NFKC/u);
   });
 
-  python39.it('fails when __peg_parser__ is no longer a keyword, naming the tool, CPython 3.9, line and column', { timeout: 300_000 }, async () => {
-    // The reference keeps every dunder out of class bodies as well; that guard goes too, or it alone would hide the keyword.
-    const run = await blessedGate(
-      [
-        { file: 'dist/codemode/sdk/identifiers/versions.js', from: " '__peg_parser__',", to: '' },
-        { file: 'dist/codemode/sdk/python/index.js', from: 'return rules.isBareName(key) && !isDunderName(key);', to: 'return rules.isBareName(key);' },
-      ],
-      ['python'],
-    );
-    expect(run.status, run.stderr).toBe(1);
-    expect(run.stdout, run.stderr).toMatch(/error probe: python \(the app of mode-both on python\): tools-sdk\.py does not compile on (local|container) 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0\), at line \d+, column \d+; it fails for the tool "fields" \(alone: line \d+, column \d+\): SyntaxError/);
+  it('fails when the Python renderer drops the tools it lists for subscript access, naming each', () => {
+    const python = findings(planted, 'python');
+    expect(python, planted.stdout).toContain('error probe: python (the app of mode-both on python): tools-sdk.py: tool "class" is not reachable from the SDK: no method and no listed name reaches it');
+    expect(python, planted.stdout).toContain('error probe: python (the app of mode-both on python): tools-sdk.py: tool "a-b" is not reachable from the SDK: no method and no listed name reaches it');
   });
 
-  it('fails when the Python renderer drops the tools it lists for subscript access, naming each', { timeout: 300_000 }, async () => {
-    const run = await blessedGate([{ file: 'dist/codemode/sdk/python/index.js', from: '            members.push(lines);', to: '' }], ['python']);
-    expect(run.status, run.stderr).toBe(1);
-    expect(run.stdout, run.stderr).toContain('error probe: python (the app of mode-both on python): tools-sdk.py: tool "class" is not reachable from the SDK: no method and no listed name reaches it');
-    expect(run.stdout, run.stderr).toContain('tool "a-b" is not reachable from the SDK');
-  });
-
-  it('fails when the TypeScript renderer merges a-b into a_b, naming both', { timeout: 300_000 }, async () => {
-    const run = await blessedGate([{ file: 'dist/codemode/sdk/typescript/index.js', from: ': propertyName(tool.name);', to: ": propertyName(tool.name.replace(/-/g, '_'));" }], ['typescript']);
-    expect(run.status, run.stderr).toBe(1);
-    expect(run.stdout, run.stderr).toMatch(/error probe: typescript \(the app of mode-both on typescript\): tools-sdk\.ts: tool "a-b" is not reachable from the SDK/);
-    expect(run.stdout, run.stderr).toMatch(/tool "a_b" is reachable 2 times: method a_b \(line \d+, column 3\); method a_b \(line \d+, column 3\)/);
-    expect(run.stdout, run.stderr).toMatch(/tools-sdk\.ts gives no way to reach the tool "a-b" \(tsc, line \d+, column \d+\)/);
+  it('fails when the TypeScript renderer merges a-b into a_b, naming both', () => {
+    const typescript = findings(planted, 'typescript').join('\n');
+    expect(typescript, planted.stdout).toMatch(/error probe: typescript \(the app of mode-both on typescript\): tools-sdk\.ts: tool "a-b" is not reachable from the SDK/);
+    expect(typescript, planted.stdout).toMatch(/tool "a_b" is reachable 2 times: method a_b \(line \d+, column 3\); method a_b \(line \d+, column 3\)/);
+    expect(typescript, planted.stdout).toMatch(/tools-sdk\.ts gives no way to reach the tool "a-b" \(tsc, line \d+, column \d+\)/);
   });
 });
