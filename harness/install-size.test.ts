@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PYODIDE_VERSION, PYODIDE_RELEASES } from '../runtimes/pyodide/versions.js';
 import { packageRoot } from '../runtimes/seam/package-root.js';
 import { Host } from '../test/host-requirements.js';
-import { packTarball } from '../test/packed.js';
+import { packed } from '../test/packed.js';
 
 // What `npm install concord` costs a project by default: the container runtime (testcontainers), more
 // Pyodides, pyright, tsx and the tokenizer are optional peers, installed only by who uses them.
@@ -36,7 +36,7 @@ describe('the optional peers', () => {
   it(`costs at most ${MAX_MB} MB and ${MAX_PACKAGES} packages, with one Pyodide and none of the optional peers`, { timeout: 600_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'concord-install-size-'));
     try {
-      const { tarball } = packTarball(dir);
+      const { tarball } = packed();
       const project = join(dir, 'project');
       await mkdir(project);
       await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'fresh', version: '1.0.0', private: true }, null, 2));

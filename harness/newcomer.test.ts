@@ -10,14 +10,14 @@ import { packageRoot } from '../runtimes/seam/package-root.js';
 import { SCENARIO_SCHEMA_REFERENCE } from './project/scaffold.js';
 import { Host } from '../test/host-requirements.js';
 import { findInterpreters } from './interpreters/local.js';
-import { packTarball } from '../test/packed.js';
+import { packed } from '../test/packed.js';
 
 // A team's first day with concord, from the packed tarball in a folder far from this repository: install,
 // record snapshots, gate in CI, change a tool, see the gate fail with the word, accept, pass again.
 
 let work = '';
 let tarball = '';
-let packed: string[] = [];
+let packedFiles: string[] = [];
 const timings: Array<[string, number]> = [];
 
 /** The environment of a shell in a fresh folder: nothing of the npm script that runs these tests. */
@@ -36,7 +36,26 @@ function sh(label: string, cwd: string, command: string, args: string[], extra: 
 
 // `--no`: never fetch a package of that name from the registry when the local install is missing.
 const concord = (label: string, cwd: string, args: string[], extra: Record<string, string> = {}) => sh(label, cwd, 'npx', ['--no', '--', 'concord', ...args], extra);
-const npmInstall = (cwd: string) => sh(`npm install (${relative(work, cwd)})`, cwd, 'npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund']);
+
+/**
+ * The examples' package.json files ask for the same packages (concord and its optional peers, asserted
+ * below), so concord is installed from the tarball once, by `npm install` in a folder of its own with the
+ * inventory example's package.json, and each project gets a copy of that install (never the folder itself).
+ */
+let install: Promise<ReturnType<typeof sh>> | undefined;
+async function npmInstall(dir: string): Promise<ReturnType<typeof sh>> {
+  install ??= (async () => {
+    const folder = join(work, 'installed');
+    await cp(join(packageRoot(), 'examples', 'inventory', 'package.json'), join(folder, 'package.json'));
+    return sh('npm install (once, copied to each project)', folder, 'npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund']);
+  })();
+  const done = await install;
+  if (done.status === 0) {
+    const copy = spawnSync('cp', ['-a', join(work, 'installed', 'node_modules'), join(dir, 'node_modules')], { encoding: 'utf8' });
+    if (copy.status !== 0) throw new Error(`could not copy the install into ${dir}: ${copy.stderr}`);
+  }
+  return done;
+}
 
 /** Every file below `dir` with the hash of its bytes. */
 async function fingerprint(dir: string): Promise<Record<string, string>> {
@@ -69,28 +88,35 @@ const copyRest = (source: string, dir: string, keepSnapshots: boolean) =>
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'concord-newcomer-'));
-  // dist/ is built by the test setup; packing must not build again.
-  ({ tarball, files: packed } = packTarball(work));
-}, 120_000);
+  // The tarball the test setup packed from this run's build.
+  ({ tarball, files: packedFiles } = packed());
+});
 
 afterAll(async () => {
   if (timings.length > 0) console.log(`newcomer loop timings:\n${timings.map(([label, ms]) => `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${label}`).join('\n')}`);
   await rm(work, { recursive: true, force: true });
 });
 
+describe('the examples', () => {
+  it('ask for the same packages, so one install serves them all', async () => {
+    const wanted = async (example: string) => (JSON.parse(await readFile(join(packageRoot(), 'examples', example, 'package.json'), 'utf8')) as { devDependencies: unknown }).devDependencies;
+    for (const example of ['naive-python', 'prose-sections']) expect(await wanted(example), example).toEqual(await wanted('inventory'));
+  });
+});
+
 describe('the packed tarball', () => {
   it('holds the built code, its type declarations and the CLI, and no tests', () => {
     for (const file of ['bin/concord.mjs', 'scenario.schema.json', 'docs/scenarios.md', 'dist/harness/cli/main.js', 'dist/harness/api.d.ts', 'dist/contract/index.d.ts', 'dist/codemode/tools/plugin.js', 'dist/codemode/agent/plugin.js', 'package.json']) {
-      expect(packed).toContain(file);
+      expect(packedFiles).toContain(file);
     }
-    expect(packed.filter((file) => /\.test\.|(^|\/)(scenarios|snapshots|examples)\//.test(file) && !file.startsWith('dist/scenarios/'))).toEqual([]);
+    expect(packedFiles.filter((file) => /\.test\.|(^|\/)(scenarios|snapshots|examples)\//.test(file) && !file.startsWith('dist/scenarios/'))).toEqual([]);
   });
 });
 
 describe('a newcomer gates the inventory backend from the tarball', () => {
   it('install → no scenarios exits 2 → init → --update=new → CI gate passes → one word changes → CI gate fails with the word → review → passes', { timeout: 900_000 }, async () => {
     const { dir, source } = await newProject('inventory');
-    const install = npmInstall(dir);
+    const install = await npmInstall(dir);
     expect(install.status, install.out).toBe(0);
     const installed = join(dir, 'node_modules', 'concord');
     const installedBefore = await fingerprint(installed);
@@ -156,7 +182,7 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
 (await Host.with('python3.9')).describe('a backend with its own registry, agent and naive Python renderer', () => {
   it('passes its committed snapshots, and fails on floor 3.9 for a tool named past Unicode 13.0, naming the interpreter, line and column', { timeout: 900_000 }, async () => {
     const { dir, source } = await newProject('naive-python');
-    const install = npmInstall(dir);
+    const install = await npmInstall(dir);
     expect(install.status, install.out).toBe(0);
     await copyRest(source, dir, true);
     const types = sh('tsc --noEmit (naive)', dir, 'npx', ['--no', '--', 'tsc', '-p', '.']);
@@ -176,7 +202,7 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
 describe('a backend whose sections are a prose guide and one fenced block per language', () => {
   it('passes its plain pairs; an upstream-style Python renderer fails on floor 3.9 with each problem named; prose in the other language is a finding', { timeout: 900_000 }, async () => {
     const { dir, source } = await newProject('prose-sections');
-    const install = npmInstall(dir);
+    const install = await npmInstall(dir);
     expect(install.status, install.out).toBe(0);
     await copyRest(source, dir, false);
     const types = sh('tsc --noEmit (prose)', dir, 'npx', ['--no', '--', 'tsc', '-p', '.']);

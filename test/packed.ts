@@ -1,21 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { packageRoot } from '../runtimes/seam/package-root.js';
+import type { Packed } from './pack.js';
 
-export interface Packed {
-  /** The `.tgz` `npm pack` wrote. */
-  tarball: string;
-  /** The paths inside the package (`dist/harness/cli/main.js`, …). */
-  files: string[];
-}
-
-/** Packs this checkout into `destination` as `npm pack` does for a release; dist/ must be built (it is not built again). */
-export function packTarball(destination: string): Packed {
-  const pack = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], { cwd: packageRoot(), encoding: 'utf8', timeout: 120_000 });
-  if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
-  const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  return { tarball: join(destination, info!.filename), files: info!.files.map((f) => f.path) };
+/** The tarball the test run's global setup packed once (vitest.global-setup.ts): read it, never write beside it. */
+export function packed(): Packed {
+  return inject('packed');
 }
 
 /**
@@ -27,7 +19,7 @@ export function packTarball(destination: string): Packed {
 export async function installedWithout(dir: string, missing: readonly string[]): Promise<string> {
   const installed = join(dir, 'node_modules', 'concord');
   await mkdir(installed, { recursive: true });
-  const { tarball } = packTarball(dir);
+  const { tarball } = packed();
   const unpack = spawnSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], { encoding: 'utf8' });
   if (unpack.status !== 0) throw new Error(`could not unpack ${tarball}: ${unpack.stderr}`);
   const from = join(packageRoot(), 'node_modules');

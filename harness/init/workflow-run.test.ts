@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { STOCK_PLUGIN } from '../project/stock-project.js';
-import { packTarball } from '../../test/packed.js';
+import { packed } from '../../test/packed.js';
 
 // A backend's repository as a new user makes it: the packed tarball kept in vendor/ by `init --vendor`, the
 // workflow `init --ci github` writes, snapshots committed; then a fresh clone with an empty npm cache runs the
@@ -62,9 +62,11 @@ function expand(text: string, context: { outputs: Record<string, Record<string, 
 
 /**
  * The `run:` steps of one job, in order, under bash -e as the runner runs them; `uses:` steps are skipped
- * except setup-python (local interpreters). `sudo` is dropped: these tests run as root, as CI does.
+ * except setup-python (local interpreters) and, when `verdictCache` names a folder, the actions/cache step of
+ * `.concord/cache`, which restores a copy of it (the cache an earlier run on main saved). `sudo` is dropped:
+ * these tests run as root, as CI does.
  */
-function runJob(job: { steps: Step[] }, cwd: string, env: Record<string, string>): Array<{ run: string; status: number | null; out: string }> {
+function runJob(job: { steps: Step[] }, cwd: string, env: Record<string, string>, verdictCache?: string): Array<{ run: string; status: number | null; out: string }> {
   const runnerTemp = env.RUNNER_TEMP!;
   const outputFile = join(runnerTemp, 'github-output');
   const outputs: Record<string, Record<string, string>> = {};
@@ -75,6 +77,11 @@ function runJob(job: { steps: Step[] }, cwd: string, env: Record<string, string>
       const { path: bins, missing } = setupPython(String(step.with!['python-version']).trim().split(/\s+/));
       path = [...bins, path].join(delimiter);
       if (missing.length > 0) log.push(`setup-python: no local CPython ${missing.join(', ')}; the gate uses what it finds`);
+      continue;
+    }
+    if (step.uses?.startsWith('actions/cache@') && step.with?.path === '.concord/cache' && verdictCache !== undefined) {
+      cpSync(verdictCache, join(cwd, '.concord', 'cache'), { recursive: true });
+      log.push(`actions/cache: restored .concord/cache from ${verdictCache}`);
       continue;
     }
     if (step.run === undefined) continue;
@@ -94,9 +101,9 @@ function runJob(job: { steps: Step[] }, cwd: string, env: Record<string, string>
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'concord-workflow-'));
-  // dist/ is built by the test setup; packing must not build again.
-  ({ tarball } = packTarball(work));
-}, 300_000);
+  // The tarball the test setup packed from this run's build.
+  ({ tarball } = packed());
+});
 
 afterAll(async () => {
   if (log.length > 0) console.log(log.join('\n'));
@@ -141,7 +148,10 @@ describe('the workflow concord init writes, run as a runner would', () => {
     const summary = join(runnerTemp, 'step-summary.md');
     const env = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: clone, GITHUB_STEP_SUMMARY: summary, RUNNER_TEMP: runnerTemp, npm_config_cache: npmCache };
     try {
-      const ran = runJob(workflow.jobs.gate!, clone, env);
+      // The runner's actions/cache restores the verdict cache the recording run left (the checks of an
+      // unchanged SDK are not this test's subject; the images are: their cache misses, so they are built or loaded and saved).
+      expect(workflow.jobs.gate!.steps.some((s) => s.uses?.startsWith('actions/cache@') && s.with?.path === '.concord/cache')).toBe(true);
+      const ran = runJob(workflow.jobs.gate!, clone, env, join(project, '.concord', 'cache'));
       const failed = ran.find((r) => r.status !== 0);
       expect(failed, failed && `${failed.run}\n${failed.out}`).toBeUndefined();
       expect(ran.map((r) => r.run.split(' ').slice(0, 3).join(' '))).toEqual(['npm ci', 'echo "key=$(npx concord', 'env "PATH=$PATH" npx', 'npx concord gate']);
