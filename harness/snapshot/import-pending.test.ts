@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { STOCK_PLUGIN, writeStockProject } from '../project/stock-project.js';
+import { keepCache, seedCache } from '../test/warm-cache.js';
 
 let root = '';
 const scratch: string[] = [];
@@ -12,8 +13,13 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'concord-from-'));
   scratch.push(root);
   await writeStockProject(root);
+  // Review is this file's subject, not a cold start: its gates start from the run's verdict cache.
+  await seedCache(root);
 });
-afterAll(() => Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true }))));
+afterAll(async () => {
+  await keepCache(root);
+  await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
+});
 
 const concord = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args, '--root', root], { encoding: 'utf8', env: { ...process.env, CI: '', NO_COLOR: '1', ...env }, timeout: 240_000 });
