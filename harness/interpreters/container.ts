@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type Dockerode from 'dockerode';
 import type { StartedTestContainer } from 'testcontainers';
 import { containerUnavailable, dockerEngine } from '../../runtimes/seam/docker-engine.js';
+import { ownedContainerLabels } from '../../runtimes/seam/owned-containers.js';
 import { requireLocalImage } from '../../runtimes/seam/local-image.js';
 import { testcontainers } from '../../runtimes/seam/testcontainers.js';
 import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../../runtimes/seam/container-tether.js';
@@ -14,7 +14,6 @@ import { Checker, type CheckerProcess } from './checker.js';
 import { CHECKER_SCRIPT, IMPORT_SECONDS } from './import-script.js';
 import { readCompileReport, readVerifyReport } from './report.js';
 import type { CompileReport, PythonInterpreter, VerifyReport } from './types.js';
-import { onHostExit } from '../../runtimes/seam/host-exit.js';
 
 /** Compiling needs no privileges: the batch runs as nobody, like programs in the runtime containers. */
 const USER = '65534:65534';
@@ -38,16 +37,6 @@ const keeper = (idleSeconds: number) => [
 ].join('\n');
 const TOUCH = `import os; open("${HEARTBEAT}", "a").close(); os.utime("${HEARTBEAT}")\n`;
 
-const live = new Set<string>();
-
-/** Removes containers still running when the process exits without dispose() (Ryuk is off here). */
-function removeOnExit(id: string): void {
-  live.add(id);
-}
-
-onHostExit(() => {
-  if (live.size > 0) spawnSync('docker', ['rm', '-f', ...live], { stdio: 'ignore' });
-});
 
 interface Running {
   started: StartedTestContainer;
@@ -113,7 +102,6 @@ export class ContainerInterpreter implements PythonInterpreter {
     const container = docker.getContainer(started.getId());
     // The keeper ends an idle container: start a fresh one rather than fail the batch.
     if (!(await container.inspect().then((info) => info.State.Running, () => false))) {
-      live.delete(started.getId());
       this.#running = undefined;
       ({ started, docker } = await this.#start());
     }
@@ -170,7 +158,6 @@ export class ContainerInterpreter implements PythonInterpreter {
     this.#running = undefined;
     const started = await running?.then((r) => r.started).catch(() => undefined);
     if (started === undefined) return;
-    live.delete(started.getId());
     // The container may have ended (and removed) itself while idle.
     await started.stop({ remove: true, timeout: 0 }).catch(() => undefined);
   }
@@ -184,13 +171,13 @@ export class ContainerInterpreter implements PythonInterpreter {
         .withUser(USER)
         .withTmpFs({ '/tmp': 'rw,nosuid,nodev,size=16m' })
         .withResourcesQuota({ memory: 0.25, cpu: 1 })
-        .withLabels({ 'org.concord.role': 'compile', 'org.concord.host-pid': String(process.pid) })
+        // Removed when this process exits without dispose() (Ryuk is off here).
+        .withLabels(ownedContainerLabels({ 'org.concord.role': 'compile' }))
         .withAutoRemove(true)
         .withCommand(['python3', '-I', '-S', '-c', keeper(this.idleSeconds)]);
       container.withStartupTimeout(60_000);
       await requireLocalImage(this.image);
       const started = await container.start();
-      removeOnExit(started.getId());
       await tetherToHost(client.container.dockerode, started.getId());
       return { started, docker: client.container.dockerode };
     })();

@@ -1,15 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type Dockerode from 'dockerode';
 import type { GenericContainer, StartedTestContainer } from 'testcontainers';
 import { dockerEngine } from '../seam/docker-engine.js';
+import { ownedContainerLabels } from '../seam/owned-containers.js';
 import { testcontainers } from '../seam/testcontainers.js';
 import { requireLocalImage } from '../seam/local-image.js';
 import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../seam/container-tether.js';
 import { guestServerCommand } from './guest-source.js';
 import type { GuestTransport } from './guest-server.js';
 import { RunChannelListener } from './run-channel.js';
-import { onHostExit } from '../seam/host-exit.js';
 
 /** Programs in a container run as this uid/gid whatever the image's own USER is: never root. */
 export const CONTAINER_USER = '65534:65534';
@@ -67,16 +66,11 @@ async function runtimeContainer(image: string, memoryMb: number, runChannelDir: 
       .withBindMounts([{ source: runChannelDir, target: RUN_CHANNEL_DIR, mode: 'ro' }])
       .withResourcesQuota({ memory: (memoryMb + SERVER_HEADROOM_MB) / 1024, cpu: 1 })
       .withWorkingDir('/tmp')
-      .withLabels({ 'org.concord.runtime': 'cpython', 'org.concord.host-pid': String(process.pid) })
+      // Removed when this process exits without disposing its runtimes (no reaper removes them).
+      .withLabels(ownedContainerLabels({ 'org.concord.runtime': 'cpython' }))
       .withCommand(['python3', '-I', '-S', '-c', KEEPER])
   );
 }
-
-const liveContainers = new Set<string>();
-// Containers still running when the host exits without disposing its runtimes (no reaper removes them).
-onHostExit(() => {
-  if (liveContainers.size > 0) spawnSync('docker', ['rm', '-f', ...liveContainers], { stdio: 'ignore' });
-});
 
 /** One long-lived runtime container; each guest server inside it is a hijacked `docker exec`. */
 export class RuntimeContainerHost {
@@ -98,7 +92,6 @@ export class RuntimeContainerHost {
       await runChannel.close();
       throw error;
     }
-    liveContainers.add(started.getId());
     await tetherToHost(client.container.dockerode, started.getId());
     return new RuntimeContainerHost(started, client.container.dockerode, runChannel);
   }
@@ -157,7 +150,6 @@ export class RuntimeContainerHost {
   }
 
   async dispose(): Promise<void> {
-    liveContainers.delete(this.started.getId());
     // Started with auto-remove: the engine may already be removing it when it stops.
     await this.started.stop({ remove: true, timeout: 0 }).catch(() => undefined);
     await this.runChannel.close();
