@@ -5,8 +5,8 @@ import { GuardedFolder } from '../guarded/folder.js';
 import { concordVersion } from '../results/write.js';
 import { UserError } from '../user-error.js';
 
-/** What a cached verdict judged: a compile or module run on one interpreter, a pyright check, or an SDK's token count. */
-export type CacheKind = 'compile' | 'import' | 'pyright' | 'tokens';
+/** What a cached verdict judged: a compile or module run on one interpreter, a pyright or tsc check, or an SDK's token count. */
+export type CacheKind = 'compile' | 'import' | 'pyright' | 'tsc' | 'tokens';
 /** What a binary entry holds: a memory snapshot of a booted Pyodide interpreter. */
 export type BlobKind = 'pyodide-snapshot';
 

@@ -6,7 +6,7 @@ import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
 import { typecheckPython } from './typecheck/python.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './typecheck/types.js';
-import { typecheckTypeScript } from './typecheck/typescript.js';
+import { checkWithTsc } from './typecheck/cached-tsc.js';
 import type { Check, CheckInput, Finding } from './types.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
 import { MissingPackageError } from '../../runtimes/seam/optional-package.js';
@@ -47,7 +47,7 @@ export const typecheckProgramsCheck: Check = {
     const checker = language === 'typescript' ? 'tsc' : 'pyright';
     let diagnostics: ProgramDiagnostic[];
     try {
-      diagnostics = language === 'typescript' ? typecheckTypeScript(sdk, programs) : await checkPython(session, scenario, sdk, programs, floor);
+      diagnostics = language === 'typescript' ? await checkWithTsc(session.cache, sdk, programs) : await checkPython(session, scenario, sdk, programs, floor);
     } catch (error) {
       // An optional checker that is not installed skips the check, saying so and how to install it; the
       // summary then reports the run as not checked in full, never as all green.

@@ -1,0 +1,49 @@
+import { createRequire } from 'node:module';
+import { sha256, type VerdictCache } from '../../cache/verdict-cache.js';
+import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
+
+let version: string | undefined;
+
+/** The installed TypeScript's version: another compiler may judge the same programs otherwise. */
+function typescriptVersion(): string {
+  version ??= (createRequire(import.meta.url)('typescript/package.json') as { version: string }).version;
+  return version;
+}
+
+/** A diagnostic as kept in the cache: its program by index into the programs it was computed for. */
+interface StoredDiagnostic {
+  program?: number;
+  severity: 'error' | 'note';
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+const position = (n: unknown) => n === undefined || (Number.isSafeInteger(n) && (n as number) > 0);
+
+const isStored = (count: number) => (value: unknown): value is StoredDiagnostic[] =>
+  Array.isArray(value) &&
+  value.every((d: unknown) => {
+    if (d === null || typeof d !== 'object') return false;
+    const { program, severity, line, column, message } = d as Record<string, unknown>;
+    const known = program === undefined || (Number.isSafeInteger(program) && (program as number) >= 0 && (program as number) < count);
+    return known && (severity === 'error' || severity === 'note') && position(line) && position(column) && typeof message === 'string';
+  });
+
+/**
+ * The compiler's diagnostics of `programs` against the TypeScript `sdk`: from the verdict cache when an earlier
+ * run checked exactly these with this TypeScript, else from the compiler (loaded only then: a gate whose SDKs
+ * and programs did not change never loads it) and then stored.
+ */
+export async function checkWithTsc(cache: VerdictCache | undefined, sdk: string, programs: readonly ScriptedProgram[]): Promise<ProgramDiagnostic[]> {
+  const parts = [`typescript ${typescriptVersion()}`, sha256(JSON.stringify([sdk, programs.map((p) => p.code)]))];
+  const cached = await cache?.get('tsc', parts, isStored(programs.length));
+  const stored =
+    cached ??
+    (await import('./typescript.js')).typecheckTypeScript(sdk, programs).map(({ program, ...rest }): StoredDiagnostic => ({
+      ...rest,
+      ...(program === undefined ? {} : { program: programs.indexOf(program) }),
+    }));
+  if (cached === undefined) await cache?.put('tsc', parts, stored);
+  return stored.map(({ program, ...rest }) => ({ ...rest, ...(program === undefined ? {} : { program: programs[program]! }) }));
+}
