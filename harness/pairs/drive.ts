@@ -5,6 +5,9 @@ import type { Project } from '../project/root.js';
 import { loadScenarios } from '../scenario/discover.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
+import { pathToFileURL } from 'node:url';
+import { builtModule } from '../../runtimes/seam/package-root.js';
+import type { RuntimePlugin, SharedRuntimeConfig } from '../../runtimes/seam/plugin.js';
 
 /**
  * The project's scenarios, each parsed once, with the project's defaults filled in where a scenario sets
@@ -53,6 +56,7 @@ export interface DriveOptions<P extends Pair, R, W> {
  */
 export function drivePairs<P extends Pair, R, W = string>(options: DriveOptions<P, R, W>): Promise<R[]> {
   const { session, notRun } = options;
+  void prewarmRuntimes(session, options.pairs.filter((pair) => !notRun?.runtimes.has(pair.runtime)));
   return inOrder(
     options.pairs,
     options.jobs ?? 1,
@@ -64,6 +68,26 @@ export function drivePairs<P extends Pair, R, W = string>(options: DriveOptions<
     },
     (result) => options.settled?.(result),
   );
+}
+
+/**
+ * Starts the runtime of the first pair of each runtime in the session's pool, all at once: a Pyodide boot or a
+ * container start then runs beside the first pairs instead of waiting for the pair order to reach it. The
+ * pairs borrow what was started (the same pool key); a runtime that fails to start fails its first pair, as
+ * without this.
+ */
+async function prewarmRuntimes(session: Session, pairs: readonly Pair[]): Promise<void> {
+  const first = new Map<RuntimeName, Pair>();
+  for (const pair of pairs) if (!first.has(pair.runtime)) first.set(pair.runtime, pair);
+  for (const pair of first.values()) {
+    const target = runtimeTarget(pair.runtime, pair.scenario.runtimeConfig, session);
+    try {
+      const plugin = ((await import(pathToFileURL(builtModule(`${target.plugin}.ts`)).href)) as { default: Pick<RuntimePlugin<SharedRuntimeConfig>, 'prewarm'> }).default;
+      plugin.prewarm(session.runtimes, target.config);
+    } catch {
+      // Not loadable here: the pair's own boot reports why.
+    }
+  }
 }
 
 /** The scenario with the project's `timeoutMs` where it sets none itself. */
