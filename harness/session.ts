@@ -40,6 +40,8 @@ export class Session {
   readonly pyright: PyrightServers;
   private readonly pyodides: readonly PyodidePythonVersion[];
   private inventoryFound: Promise<InterpreterInventory> | undefined;
+  /** The interpreters' checkers started before any pair needs them (startInterpreters). */
+  private interpretersStarted: Promise<void> | undefined;
   /** The stub-validity matrix of the pairs checked so far, by `scenario/runtime` (the reports read it). */
   readonly stubCells = new Map<string, StubCell[]>();
   private readonly computed = new Map<string, Promise<unknown>>();
@@ -72,9 +74,6 @@ export class Session {
     return found;
   }
 
-  // The interpreters' checkers started before any pair needs them (startInterpreters).
-  private interpretersStarted: Promise<void> | undefined;
-
   /**
    * Starts the interpreters' checkers now (local processes, the Pyodide boot; see InterpreterInventory.start), in the background,
    * so the first Python pair does not wait for a cold start: when the verdict cache holds no module verdict
@@ -95,7 +94,7 @@ export class Session {
     await this.interpretersStarted;
   }
 
-  /** The inventory if something already asked for it: a report reads it without starting a discovery. */
+  /** The inventory if something already asked for it, without starting a discovery. */
   inventoryIfFound(): Promise<InterpreterInventory> | undefined {
     return this.inventoryFound;
   }
@@ -105,16 +104,14 @@ export class Session {
    * the Python SDK that every Python runtime of a scenario shows). A failure is not kept.
    */
   once<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    let result = this.computed.get(key) as Promise<T> | undefined;
-    if (result === undefined) {
-      const started = compute();
-      result = started;
-      this.computed.set(key, started);
-      started.catch(() => {
-        if (this.computed.get(key) === started) this.computed.delete(key);
-      });
-    }
-    return result;
+    const known = this.computed.get(key) as Promise<T> | undefined;
+    if (known !== undefined) return known;
+    const started = compute();
+    this.computed.set(key, started);
+    started.catch(() => {
+      if (this.computed.get(key) === started) this.computed.delete(key);
+    });
+    return started;
   }
 
   /** Hands a live model to the model plugin by a token in its config: the endpoint and key never go into a `cordis.yml`. */

@@ -58,7 +58,7 @@ export function composeWithModel(scenario: Scenario, runtime: RuntimeTarget, mod
 }
 
 /** Built path of one of concord's own plugins (runtime, model), named by its source path. */
-function pluginPath(entryId: string, plugin: string): string {
+export function pluginPath(entryId: string, plugin: string): string {
   const path = builtModule(`${plugin}.ts`);
   if (!existsSync(path)) throw new EntryError(entryId, plugin, `${path} does not exist: concord's build is incomplete (run npm run build in concord's folder)`);
   return path;

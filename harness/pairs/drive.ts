@@ -6,7 +6,7 @@ import { loadScenarios } from '../scenario/discover.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
 import { pathToFileURL } from 'node:url';
-import { builtModule } from '../../runtimes/seam/package-root.js';
+import { pluginPath } from '../assembly/assemble.js';
 import type { RuntimePlugin, SharedRuntimeConfig } from '../../runtimes/seam/plugin.js';
 
 /**
@@ -82,7 +82,7 @@ async function prewarmRuntimes(session: Session, pairs: readonly Pair[]): Promis
   for (const pair of first.values()) {
     const target = runtimeTarget(pair.runtime, pair.scenario.runtimeConfig, session);
     try {
-      const plugin = ((await import(pathToFileURL(builtModule(`${target.plugin}.ts`)).href)) as { default: Pick<RuntimePlugin<SharedRuntimeConfig>, 'prewarm'> }).default;
+      const plugin = ((await import(pathToFileURL(pluginPath('runtime', target.plugin)).href)) as { default: Pick<RuntimePlugin<SharedRuntimeConfig>, 'prewarm'> }).default;
       plugin.prewarm(session.runtimes, target.config);
     } catch {
       // Not loadable here: the pair's own boot reports why.
