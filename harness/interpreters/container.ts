@@ -5,7 +5,7 @@ import { containerUnavailable, dockerEngine } from '../../runtimes/seam/docker-e
 import { ownedContainerLabels } from '../../runtimes/seam/owned-containers.js';
 import { requireLocalImage } from '../../runtimes/seam/local-image.js';
 import { testcontainers } from '../../runtimes/seam/testcontainers.js';
-import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../../runtimes/seam/container-tether.js';
+import { EXIT_WHEN_HOST_GONE, withHostStdin } from '../../runtimes/seam/container-tether.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 import { unicodeTableOf } from '../../codemode/index.js';
 import type { Socket } from 'node:net';
@@ -166,7 +166,7 @@ export class ContainerInterpreter implements PythonInterpreter {
     this.#running ??= (async () => {
       const client = await dockerEngine();
       const { GenericContainer } = await testcontainers();
-      const container = withHostStdin(new GenericContainer(this.image))
+      const container = withHostStdin(new GenericContainer(this.image), client.container.dockerode)
         .withNetworkMode('none')
         .withUser(USER)
         .withTmpFs({ '/tmp': 'rw,nosuid,nodev,size=16m' })
@@ -178,7 +178,6 @@ export class ContainerInterpreter implements PythonInterpreter {
       container.withStartupTimeout(60_000);
       await requireLocalImage(this.image);
       const started = await container.start();
-      await tetherToHost(client.container.dockerode, started.getId());
       return { started, docker: client.container.dockerode };
     })();
     // A failed start is not kept: the next batch tries again.

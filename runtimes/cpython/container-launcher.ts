@@ -5,7 +5,7 @@ import { dockerEngine } from '../seam/docker-engine.js';
 import { ownedContainerLabels } from '../seam/owned-containers.js';
 import { testcontainers } from '../seam/testcontainers.js';
 import { requireLocalImage } from '../seam/local-image.js';
-import { EXIT_WHEN_HOST_GONE, tetherToHost, withHostStdin } from '../seam/container-tether.js';
+import { EXIT_WHEN_HOST_GONE, withHostStdin } from '../seam/container-tether.js';
 import { guestServerCommand } from './guest-source.js';
 import type { GuestTransport } from './guest-server.js';
 import { RunChannelListener } from './run-channel.js';
@@ -50,9 +50,9 @@ const CONTAINER_RUN_PLACES = JSON.stringify({ scratch: '/tmp', wipe: ['/tmp'] })
 const KILL_ALL = 'import os, signal; os.kill(-1, signal.SIGKILL)';
 
 /** The runtime container: read-only root, no network, memory / pids / CPU limits. */
-async function runtimeContainer(image: string, memoryMb: number, runChannelDir: string): Promise<GenericContainer> {
+async function runtimeContainer(image: string, memoryMb: number, runChannelDir: string, docker: Dockerode): Promise<GenericContainer> {
   const { GenericContainer } = await testcontainers();
-  const container = withHostStdin(new GenericContainer(image));
+  const container = withHostStdin(new GenericContainer(image), docker);
   const { hostConfig } = container as unknown as { hostConfig: { ReadonlyRootfs?: boolean; PidsLimit?: number } };
   hostConfig.ReadonlyRootfs = true;
   hostConfig.PidsLimit = CONTAINER_PIDS_LIMIT;
@@ -87,12 +87,11 @@ export class RuntimeContainerHost {
     let started: StartedTestContainer;
     try {
       await requireLocalImage(image);
-      started = await (await runtimeContainer(image, memoryMb, runChannel.dir)).start();
+      started = await (await runtimeContainer(image, memoryMb, runChannel.dir, client.container.dockerode)).start();
     } catch (error) {
       await runChannel.close();
       throw error;
     }
-    await tetherToHost(client.container.dockerode, started.getId());
     return new RuntimeContainerHost(started, client.container.dockerode, runChannel);
   }
 

@@ -115,6 +115,31 @@ async function startWithContainer(...args: string[]): Promise<{ child: ChildProc
     console.log(`gate after SIGKILL: containers gone ${Date.now() - sent} ms after the kill`);
   });
 
+  it('kill -9 of a host the moment its container has started: that container ends by itself within 15 s', { timeout: 180_000 }, async () => {
+    // No await between start() and the kill: a host that attached to the container only after its start
+    // would leave it running untethered, waiting for an idle end that a bare sleeper never reaches.
+    const script = `
+      const { EXIT_WHEN_HOST_GONE, withHostStdin } = await import(${JSON.stringify(builtModule('runtimes/seam/container-tether.ts'))});
+      const { dockerEngine } = await import(${JSON.stringify(builtModule('runtimes/seam/docker-engine.ts'))});
+      const { ownedContainerLabels } = await import(${JSON.stringify(builtModule('runtimes/seam/owned-containers.ts'))});
+      const { testcontainers } = await import(${JSON.stringify(builtModule('runtimes/seam/testcontainers.ts'))});
+      const client = await dockerEngine();
+      const { GenericContainer } = await testcontainers();
+      const sleeper = [EXIT_WHEN_HOST_GONE, 'import time', 'while True:', '    time.sleep(60)'].join('\\n');
+      await withHostStdin(new GenericContainer(${JSON.stringify(CPYTHON_DEFAULTS.image)}), client.container.dockerode)
+        .withNetworkMode('none')
+        .withLabels(ownedContainerLabels({}))
+        .withCommand(['python3', '-I', '-S', '-c', sleeper])
+        .start();
+      process.kill(process.pid, 'SIGKILL');`;
+    child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const host = child;
+    expect(await new Promise((resolve) => host.once('exit', (_code, signal) => resolve(signal)))).toBe('SIGKILL');
+    const sent = Date.now();
+    await until('no container left', 15, () => (containersOf(host.pid!).length === 0 ? true : undefined));
+    console.log(`host killed as its container started: container gone ${Date.now() - sent} ms after`);
+  });
+
   it('kill -9 of a host compiling stubs in a container: that container ends by itself within 15 s', { timeout: 180_000 }, async () => {
     const script = `
       const { ContainerInterpreter } = await import(${JSON.stringify(builtModule('harness/interpreters/container.ts'))});
