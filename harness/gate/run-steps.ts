@@ -42,7 +42,7 @@ export async function runSteps(
   const started = performance.now();
   const probes: ProbeVerdict[] = [];
   for (const language of LANGUAGES) {
-    const verdict = await runProbe(targetsOf(language), floor, inventory);
+    const verdict = await runProbe(targetsOf(language), floor, inventory, session.cache);
     if (verdict) probes.push(verdict);
   }
   return {

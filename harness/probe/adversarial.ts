@@ -2,7 +2,7 @@ import type { PythonVersion } from '../../codemode/index.js';
 import type { ToolDefinition } from '../../contract/backend.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { namingProblems } from '../checks/sdk-names/index.js';
-import { typecheckTypeScript } from '../checks/typecheck/typescript.js';
+import { checkWithTsc } from '../checks/typecheck/cached-tsc.js';
 import type { Finding } from '../checks/types.js';
 import { compileFromFloor, interpreterName, type FloorCell } from '../interpreters/from-floor.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
@@ -10,6 +10,7 @@ import { exposure, windowTools } from '../skew/windows.js';
 import { adversarialTools } from './adversarial-tools.js';
 import { AppProbe, type ProbeView } from './app-probe.js';
 import type { ProbeTarget } from './targets.js';
+import type { VerdictCache } from '../cache/verdict-cache.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
 
 const ID = 'probe';
@@ -60,9 +61,15 @@ function reachEveryTool(tools: readonly ToolDefinition[]): string {
  * model would receive: names unique after the language's normalization and every probe tool reachable
  * exactly once; the Python SDK compiles on every interpreter from the floor up; the TypeScript SDK
  * type-checks with every tool reachable by its exact name. A failure names the tool (the one whose SDK,
- * rendered alone, fails the same judge), the interpreter, and the line and column.
+ * rendered alone, fails the same judge), the interpreter, and the line and column. The compiler's verdict
+ * comes from `cache` when an earlier run judged the same SDK, as the interpreters' compiles do.
  */
-export async function runProbe(targets: readonly ProbeTarget[], floor: PythonVersion, inventory: () => Promise<InterpreterInventory>): Promise<ProbeVerdict | undefined> {
+export async function runProbe(
+  targets: readonly ProbeTarget[],
+  floor: PythonVersion,
+  inventory: () => Promise<InterpreterInventory>,
+  cache?: VerdictCache,
+): Promise<ProbeVerdict | undefined> {
   const [first] = targets;
   if (first === undefined) return undefined;
   const started = performance.now();
@@ -89,7 +96,7 @@ export async function runProbe(targets: readonly ProbeTarget[], floor: PythonVer
     for (const problem of verdict.naming) fail(`${file}: ${problem}`);
     const solo = soloRenders(probe!, tools);
     if (language === 'python') await judgePython(sdk, floor, await inventory(), solo, verdict, fail);
-    else await judgeTypeScript(sdk, tools, solo, verdict, fail);
+    else await judgeTypeScript(sdk, tools, solo, verdict, fail, cache);
   } catch (error) {
     fail(`the probe could not run: ${(error as Error).message}`);
   } finally {
@@ -181,9 +188,10 @@ async function judgeTypeScript(
   solo: () => Promise<Array<{ tool: string; sdk: string }>>,
   verdict: ProbeVerdict,
   fail: (message: string) => void,
+  cache: VerdictCache | undefined,
 ): Promise<void> {
   const program = { call: 1, line: 1, code: reachEveryTool(tools) };
-  const errors = typecheckTypeScript(sdk, [program]).filter((d) => d.severity === 'error');
+  const errors = (await checkWithTsc(cache, sdk, [program])).filter((d) => d.severity === 'error');
   verdict.cells = [{ ...TSC, outcome: errors.length === 0 ? 'ok' : 'rejected', ...(errors.length > 0 ? { error: errors.map((e) => e.message).join('\n') } : {}) }];
   if (errors.length === 0) return;
   const alone = await solo();
@@ -194,7 +202,8 @@ async function judgeTypeScript(
       fail(`tools-sdk.ts gives no way to reach the tool ${JSON.stringify(tool)} (tsc, line ${error.line}, column ${error.column}): ${error.message.replace(/\n\s*/g, '; ')}`);
       continue;
     }
-    const culprits = alone.filter((s) => typecheckTypeScript(s.sdk, []).some((d) => d.severity === 'error')).map((s) => JSON.stringify(s.tool));
+    const culprits: string[] = [];
+    for (const s of alone) if ((await checkWithTsc(cache, s.sdk, [])).some((d) => d.severity === 'error')) culprits.push(JSON.stringify(s.tool));
     const who = culprits.length > 0 ? `the tool ${culprits.join(', the tool ')}` : 'no tool alone: only the whole set';
     fail(`tools-sdk.ts does not type-check (tsc): ${error.message.replace(/\n\s*/g, '; ')}; it fails for ${who}`);
   }

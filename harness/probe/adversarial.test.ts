@@ -1,0 +1,35 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
+import { VerdictCache } from '../cache/verdict-cache.js';
+import { committedScenario } from '../skew/test/apps.js';
+import { runProbe } from './adversarial.js';
+import { probeTarget } from './targets.js';
+
+let root = '';
+afterAll(async () => {
+  await disposeSharedRuntimes();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+const noInterpreters = () => Promise.reject(new Error('the TypeScript probe needs no interpreter'));
+
+describe('the TypeScript probe with a verdict cache', () => {
+  it("keeps the compiler's verdict on the probe's SDK and takes it from there on the next run", { timeout: 120_000 }, async () => {
+    root = await mkdtemp(join(tmpdir(), 'concord-probe-cache-'));
+    const target = probeTarget(await committedScenario('exotic-names'), 'typescript')!;
+    const first = new VerdictCache(root);
+    const verdict = await runProbe([target], '3.9', noInterpreters, first);
+    expect(verdict?.findings).toEqual([]);
+    expect(verdict?.cells).toEqual([expect.objectContaining({ interpreter: 'tsc', outcome: 'ok' })]);
+    expect(first.stats).toMatchObject({ hits: 0, stored: 1 });
+    expect(await readdir(join(root, '.concord', 'cache'))).toEqual(['tsc']);
+
+    const second = new VerdictCache(root);
+    const again = await runProbe([target], '3.9', noInterpreters, second);
+    expect(again?.cells).toEqual(verdict?.cells);
+    expect(second.stats).toMatchObject({ hits: 1, misses: 0, stored: 0 });
+  });
+});
