@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import ts from 'typescript';
 import { InputError } from '../scenario/error.js';
 import { sourceExcerpt } from '../scenario/yaml-input.js';
 import type { CompositionEntry, Scenario } from '../scenario/types.js';
 import { enableTypeScriptPlugins, isTypeScript } from './typescript-plugins.js';
 import { installCommand, MissingPackageError } from '../../runtimes/seam/optional-package.js';
+import { typescript } from '../../runtimes/seam/typescript.js';
+import type TypeScript from 'typescript';
 
 /** Where an import failed in the plugin's own source, when the error says (or a parse of the file shows). */
 interface Place {
@@ -97,9 +98,10 @@ function firstSyntaxError(file: string): Place | undefined {
   } catch {
     return undefined;
   }
+  const ts = typescript();
   const kind = isTypeScript(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
-  const [diagnostic] = (source as unknown as { parseDiagnostics: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  const [diagnostic] = (source as unknown as { parseDiagnostics: TypeScript.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   if (!diagnostic) return undefined;
   const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start);
   return { file, line: line + 1, column: character + 1, problem: ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ') };

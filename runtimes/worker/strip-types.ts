@@ -1,4 +1,5 @@
 import type TypeScript from 'typescript';
+import { typescript } from '../seam/typescript.js';
 
 /**
  * Turns a TypeScript program (the body of an async function) into JavaScript by erasing its types with
@@ -10,12 +11,6 @@ import type TypeScript from 'typescript';
 export type StripResult = { code: string } | { error: { name: 'SyntaxError'; message: string } };
 
 type Ts = typeof TypeScript;
-let loaded: Promise<Ts> | undefined;
-/** The compiler is large: it is loaded on the first run, not when the runtime module is imported. */
-function typescript(): Promise<Ts> {
-  if (loaded === undefined) loaded = import('typescript').then((module) => module.default);
-  return loaded;
-}
 
 /** File name shown in errors and stack traces of programs. */
 export const PROGRAM_FILE = 'program.ts';
@@ -128,7 +123,7 @@ function transpile(ts: Ts, wrapped: string): StripResult {
  * `globals` are the validated, portable binding names the function receives as parameters.
  */
 export async function stripTypes(program: string, globals: readonly string[]): Promise<StripResult> {
-  const ts = await typescript();
+  const ts = typescript();
   const wrapped = `(async function (${globals.join(', ')}) {\n${program}\n})`;
   const source = ts.createSourceFile(PROGRAM_FILE, wrapped, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   // Syntax errors are reported first, in the compiler's words.

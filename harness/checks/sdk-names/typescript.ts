@@ -1,4 +1,5 @@
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from '../../../runtimes/seam/typescript.js';
 import type { Declared, Reach, SdkNames } from './types.js';
 
 /**
@@ -6,6 +7,7 @@ import type { Declared, Reach, SdkNames } from './types.js';
  * or the interface / type alias it names): each reaches the tool named by its identifier or quoted text.
  */
 export function typescriptSdkNames(sdk: string): SdkNames {
+  const ts = typescript();
   const source = ts.createSourceFile('tools-sdk.ts', sdk, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const where = (node: ts.Node) => {
     const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));

@@ -1,8 +1,11 @@
-import ts from 'typescript';
+import type TypeScript from 'typescript';
+import { typescript } from '../../../runtimes/seam/typescript.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
 import { SDK_FILE } from '../../snapshot/transcript.js';
 
-const OPTIONS: ts.CompilerOptions = {
+const ts = typescript();
+
+const OPTIONS: TypeScript.CompilerOptions = {
   strict: true,
   noEmit: true,
   target: ts.ScriptTarget.ES2022,
@@ -40,7 +43,7 @@ const WRAPPER_OPEN = 'export {}; async function program() {\n';
 
 const baseHost = ts.createCompilerHost(OPTIONS);
 // The lib files are the same on every call; parsing them is most of the cost.
-const libFiles = new Map<string, ts.SourceFile | undefined>();
+const libFiles = new Map<string, TypeScript.SourceFile | undefined>();
 
 /** Type-checks each program against the TypeScript SDK with the compiler; positions are the program's own. */
 export function typecheckTypeScript(sdk: string, programs: readonly ScriptedProgram[]): ProgramDiagnostic[] {
@@ -50,7 +53,7 @@ export function typecheckTypeScript(sdk: string, programs: readonly ScriptedProg
     [GLOBALS_FILE, RUNTIME_GLOBALS],
   ]);
   programs.forEach((program, i) => files.set(names[i]!, `${WRAPPER_OPEN}${program.code}\n}\n`));
-  const host: ts.CompilerHost = {
+  const host: TypeScript.CompilerHost = {
     ...baseHost,
     fileExists: (name) => files.has(name) || baseHost.fileExists(name),
     readFile: (name) => files.get(name) ?? baseHost.readFile(name),

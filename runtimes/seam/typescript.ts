@@ -1,0 +1,14 @@
+import { createRequire } from 'node:module';
+import type TypeScript from 'typescript';
+
+let loaded: typeof TypeScript | undefined;
+
+/**
+ * The TypeScript compiler, loaded on first use (it is large: what does not need it never pays for it) and
+ * through `require`: imported as an ES module, Node would also scan its 9 MB of CommonJS for named
+ * exports and guess its module format, which doubles the cost of loading it.
+ */
+export function typescript(): typeof TypeScript {
+  loaded ??= createRequire(import.meta.url)('typescript') as typeof TypeScript;
+  return loaded;
+}
