@@ -3,14 +3,34 @@ import { Host } from '../../test/host-requirements.js';
 import { Checker, type CheckerProcess } from './checker.js';
 import { findInterpreters, LocalInterpreter, startChecker } from './local.js';
 
-// A local CPython's checker is one long-lived process serving every batch of a run; each module still runs
-// in a fork of its own, so nothing a module does reaches a later batch, and a batch that kills or hangs the
-// checker fails alone: the next batch gets a new checker.
+// A local CPython's checker is one long-lived process serving every batch of a run. Modules run in its
+// executor, a fork of it that runs one module after another and ends as soon as one leaves something behind,
+// so nothing a module does reaches the next; a batch that kills or hangs the checker fails alone: the next
+// batch gets a new checker.
 
 const newest = findInterpreters().at(-1);
 /** Fails the module with the checker's pid in the message: the fork's parent is the checker. */
 const CHECKER_PID = 'import os\nraise RuntimeError("checker %d" % os.getppid())\n';
 const pidOf = (outcome: unknown) => Number(/checker (\d+)/.exec((outcome as { message: string }).message)?.[1]);
+/** Fails the module with the pid of the process it runs in: the executor. */
+const EXECUTOR_PID = 'import os\nraise RuntimeError("executor %d" % os.getpid())\n';
+const executorOf = (outcome: unknown) => Number(/executor (\d+)/.exec((outcome as { message: string }).message)?.[1]);
+
+/** What a module could leave behind, each with a module that fails if it finds it. */
+const LEFT_BEHIND: Array<[what: string, change: string, probe: string]> = [
+  ['an attribute of a loaded module', 'import typing\ntyping.LEFT_BEHIND = 1\n', 'import typing\nassert not hasattr(typing, "LEFT_BEHIND")\n'],
+  ['an attribute of a class', 'import typing\ntyping.Generic.left_behind = 1\n', 'import typing\nassert not hasattr(typing.Generic, "left_behind")\n'],
+  ['a builtin', 'import builtins\nbuiltins.len = None\n', 'assert len([]) == 0\n'],
+  ['an item of a list in a module', 'import typing\ntyping.__all__.append("LeftBehind")\n', 'import typing\nassert "LeftBehind" not in typing.__all__\n'],
+  ['a module in sys.modules', 'import sys, types\nsys.modules["typing"] = types.ModuleType("typing")\n', 'from typing import TypedDict\n'],
+  ['the import path', 'import sys\nsys.path.insert(0, "/left-behind")\n', 'import sys\nassert "/left-behind" not in sys.path\n'],
+  ['the environment', 'import os\nos.environ["LEFT_BEHIND"] = "1"\n', 'import os\nassert "LEFT_BEHIND" not in os.environ\n'],
+  ['the working directory', 'import os\nos.chdir("/")\n', 'import os\nassert os.getcwd() != "/"\n'],
+  ['a signal handler', 'import signal\nsignal.signal(signal.SIGUSR1, lambda *_: None)\n', 'import signal\nassert signal.getsignal(signal.SIGUSR1) == signal.SIG_DFL\n'],
+  ['a thread', 'import threading, time\nthreading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n', 'import os\nassert len(os.listdir("/proc/self/task")) == 1\n'],
+  ['an open file', 'import os\nos.open("/etc/passwd", os.O_RDONLY)\n', 'import os\nfor fd in os.listdir("/proc/self/fd"):\n    try:\n        target = os.readlink("/proc/self/fd/" + fd)\n    except OSError:\n        continue\n    assert target != "/etc/passwd"\n'],
+  ['the recursion limit', 'import sys\nsys.setrecursionlimit(321)\n', 'import sys\nassert sys.getrecursionlimit() != 321\n'],
+];
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -24,7 +44,7 @@ const alive = (pid: number) => {
   const interpreter = new LocalInterpreter(newest!);
   afterAll(() => interpreter.dispose());
 
-  it('serves many batches from one process, each module in a fork of its own', { timeout: 60_000 }, async () => {
+  it('serves many batches from one process, the modules in forks of it', { timeout: 60_000 }, async () => {
     const first = await interpreter.verify([CHECKER_PID]);
     const compiled = await interpreter.compile(['x = (\n', 'y = 1\n']);
     const second = await interpreter.verify([CHECKER_PID, 'import typing\ntyping.LEFT_BEHIND = 1\n']);
@@ -38,6 +58,26 @@ const alive = (pid: number) => {
     expect(third.imports[0]).toMatchObject({ ok: false, name: 'AttributeError', line: 2 });
     await interpreter.dispose();
     expect(alive(pid)).toBe(false);
+  });
+
+  it('runs module after module in one executor, a fork of the checker, while none leaves anything behind', { timeout: 60_000 }, async () => {
+    const report = await interpreter.verify([EXECUTOR_PID, EXECUTOR_PID, 'from typing import TypedDict\nclass A(TypedDict):\n    x: int\n', EXECUTOR_PID, CHECKER_PID]);
+    const executor = executorOf(report.imports[0]);
+    expect(executor).toBeGreaterThan(0);
+    expect([report.imports[1], report.imports[3]].map(executorOf)).toEqual([executor, executor]);
+    expect(report.imports[2]).toEqual({ ok: true });
+    expect(pidOf(report.imports[4])).not.toBe(executor);
+  });
+
+  it.each(LEFT_BEHIND)('runs the module after one that changed %s in a fresh executor, where the change is not', { timeout: 60_000 }, async (_what, change, probe) => {
+    const report = await interpreter.verify([EXECUTOR_PID, change, probe, EXECUTOR_PID]);
+    expect(report.imports.slice(1, 3)).toEqual([{ ok: true }, { ok: true }]);
+    expect(executorOf(report.imports[3])).not.toBe(executorOf(report.imports[0]));
+  });
+
+  it('names a module that ends its executor a crash, and runs the next in a new one', { timeout: 60_000 }, async () => {
+    const report = await interpreter.verify(['import os\nos._exit(3)\n', 'z = 1\n']);
+    expect(report.imports).toEqual([{ ok: false, name: 'Crash', message: 'the interpreter ended while executing the module (wait status 768)', line: null, column: null }, { ok: true }]);
   });
 
   it('fails the batch whose module kills the checker, and serves the next from a new one', { timeout: 60_000 }, async () => {

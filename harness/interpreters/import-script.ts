@@ -3,9 +3,15 @@ import { COMPILE_DEFINITIONS } from './compile-script.js';
 /**
  * Executes sources as modules (stdlib only, CPython 3.8+ and Pyodide): `import_sources(sources, seconds)`
  * gives one outcome per source, in the shape the compile batch reports. Each source is a fresh module
- * (`<sdk N>`, its own `__name__` in `sys.modules` while it runs); where the interpreter can fork, each runs
- * in a child of its own, killed after `seconds`, so nothing one leaves behind reaches the next. Where it
- * cannot (Pyodide), every module a source imported is dropped from `sys.modules` after it.
+ * (`<sdk N>`, its own `__name__` in `sys.modules` while it runs), and every module a source imported is
+ * dropped from `sys.modules` after it. Where the interpreter can fork, the sources run in an executor: a
+ * child of the caller that runs one module after another, killed when one takes longer than `seconds`. A
+ * fork costs far more than a stub takes to run, so one is not spent per module; instead the executor
+ * records, as it starts, the state a module could leave behind for the next (every loaded module's
+ * namespace and its classes' and the sizes of the lists, dicts and sets in it; `sys.modules`, `sys.path`,
+ * the import hooks and the environment; the working directory, open descriptors, threads, signal handlers,
+ * recursion limit and trace hooks), compares it after each module, and ends once one changed it: the next
+ * module runs in a fresh fork. Where the interpreter cannot fork (Pyodide), modules run in the interpreter.
  *
  * A failure's line is the last frame of the traceback inside the source; its column is the instruction's own
  * (3.11+ positions), else the name an ImportError could not import, else the first `|` of a failing union,
@@ -70,56 +76,182 @@ def _execute(source, index, code=None):
     finally:
         sys.modules.pop(name, None)
 
-def _in_child(source, index, seconds, code=None):
-    import select, signal
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        quiet = os.open(os.devnull, os.O_RDWR)
-        os.dup2(quiet, 0)
-        os.dup2(quiet, 1)
-        try:
-            text = json.dumps(_execute(source, index, code))
-        except BaseException as error:
-            text = json.dumps({"ok": False, "name": type(error).__name__, "message": str(error), "line": None, "column": None})
-        data = text.encode("utf-8", "surrogatepass")
-        while data:
-            data = data[os.write(write, data):]
-        os._exit(0)
-    os.close(write)
-    chunks = []
-    timed_out = False
+def _drop_new_modules(before, _modules=sys.modules):
+    for name in [name for name in _modules if name not in before]:
+        del _modules[name]
+
+# Caches that the checks themselves fill (a failure's column is found with a regular expression): their
+# growth is not something a module left behind.
+_CACHES = {("re", "_cache"), ("re", "_cache2"), ("sys", "path_importer_cache"), ("linecache", "cache")}
+
+def _process_state():
+    import signal
+    proc = "/proc/self"
+    return (
+        os.getcwd(),
+        sorted(os.listdir(proc + "/fd")) if os.path.isdir(proc + "/fd") else None,
+        len(os.listdir(proc + "/task")) if os.path.isdir(proc + "/task") else None,
+        [signal.getsignal(number) for number in sorted(signal.valid_signals())] if hasattr(signal, "valid_signals") else None,
+        sys.getrecursionlimit(),
+        sys.gettrace(),
+        sys.getprofile(),
+        list(sys.path),
+        list(sys.meta_path),
+        list(sys.path_hooks),
+        dict(os.environ),
+    )
+
+def _watched():
+    # Every namespace a module could leave something in for the next: each loaded module's, the classes each
+    # holds, and the sizes of the lists, dicts and sets at their top level.
+    spaces = []
+    seen = set()
+    for name, module in list(sys.modules.items()):
+        space = getattr(module, "__dict__", None)
+        if type(space) is not dict:
+            continue
+        sizes = [(key, len(value)) for key, value in space.items() if type(value) in (list, dict, set) and (name, key) not in _CACHES]
+        spaces.append((name, space, sizes))
+        for value in list(space.values()):
+            if isinstance(value, type) and id(value) not in seen:
+                seen.add(id(value))
+                spaces.append(("%s.%s" % (name, value.__name__), value.__dict__, None))
+    return spaces
+
+def _state():
+    spaces = _watched()
+    # The copies hold every value, so no later object can take an earlier one's id while they live.
+    return (
+        dict(sys.modules),
+        [(name, space, list(space), list(map(id, space.values())), dict(space), sizes) for name, space, sizes in spaces],
+        _process_state(),
+    )
+
+# The executor's own reading of the state is bound here, before any module runs: a module that replaced a
+# builtin (or sys.modules' binding) cannot blind the check that finds it did.
+def _left_behind(state, _modules=sys.modules, _list=list, _map=map, _id=id, _len=len):
+    """Whether a module changed the state the executor began with."""
+    modules, spaces, process = state
+    _drop_new_modules(modules)
+    if _list(_modules) != _list(modules) or _list(_map(_id, _modules.values())) != _list(_map(_id, modules.values())):
+        return True
+    for _name, space, keys, ids, _held, sizes in spaces:
+        if _list(space) != keys or _list(_map(_id, space.values())) != ids:
+            return True
+        if sizes is not None and [(key, _len(space[key])) for key, _size in sizes] != sizes:
+            return True
+    # Past this point every namespace is as it was: what the process state is read with is untouched.
+    return _process_state() != process
+
+_UNREADABLE = '{"ok": false, "name": "Crash", "message": "the module left the interpreter unable to report its outcome", "line": null, "column": null}'
+
+def _serve(requests, results, _dumps=json.dumps, _write=os.write, _exit=os._exit):
+    # The executor: a fork of the checker that runs module after module, each in the state it began with.
+    # After each it compares that state with what it found at its start; a module that changed it ends the
+    # executor once its outcome is sent (a first byte of 1), and the next module runs in a fresh fork.
+    import marshal, struct
+    state = _state()
+    reader = os.fdopen(requests, "rb")
     while True:
-        ready, _, _ = select.select([read], [], [], seconds)
-        if not ready:
-            timed_out = True
-            break
-        chunk = os.read(read, 65536)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(read)
-    if timed_out:
-        os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-    if timed_out:
-        return {"ok": False, "name": "Timeout", "message": "the module did not finish within %s s" % seconds, "line": None, "column": None}
-    try:
-        return json.loads(b"".join(chunks).decode("utf-8", "surrogatepass"))
-    except ValueError:
-        return {"ok": False, "name": "Crash", "message": "the interpreter ended while executing the module (wait status %d)" % status, "line": None, "column": None}
+        head = reader.read(4)
+        if len(head) < 4:
+            _exit(0)
+        index, source, code = marshal.loads(reader.read(struct.unpack(">I", head)[0]))
+        try:
+            outcome = _execute(source, index, code)
+        except BaseException as error:
+            outcome = {"ok": False, "name": type(error).__name__, "message": str(error), "line": None, "column": None}
+        changed = _left_behind(state)
+        try:
+            body = _dumps(outcome)
+        except BaseException:
+            body, changed = _UNREADABLE, True
+        data = (("1" if changed else "0") + body + "\n").encode("ascii")
+        while data:
+            data = data[_write(results, data):]
+        if changed:
+            _exit(0)
+
+class _Executor:
+    """The checker's side of one executor: sends a module, reads its outcome within the time limit."""
+
+    def __init__(self):
+        requests, self.requests = os.pipe()
+        self.results, results = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.close(self.requests)
+            os.close(self.results)
+            quiet = os.open(os.devnull, os.O_RDWR)
+            os.dup2(quiet, 0)
+            os.dup2(quiet, 1)
+            try:
+                _serve(requests, results)
+            finally:
+                os._exit(0)
+        os.close(requests)
+        os.close(results)
+        self.pending = b""
+
+    def run(self, source, index, seconds, code):
+        """The module's outcome (None when it never reached the executor) and whether the executor goes on."""
+        import marshal, select, signal, struct
+        payload = marshal.dumps((index, source, code))
+        data = struct.pack(">I", len(payload)) + payload
+        try:
+            while data:
+                data = data[os.write(self.requests, data):]
+        except OSError:
+            # It ended while idle, before this module reached it.
+            self.stop()
+            return None, False
+        while b"\n" not in self.pending:
+            ready, _, _ = select.select([self.results], [], [], seconds)
+            if not ready:
+                os.kill(self.pid, signal.SIGKILL)
+                self.stop()
+                return {"ok": False, "name": "Timeout", "message": "the module did not finish within %s s" % seconds, "line": None, "column": None}, False
+            chunk = os.read(self.results, 65536)
+            if not chunk:
+                return _crashed(self.stop()), False
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        outcome = json.loads(line[1:].decode("ascii"))
+        if line[:1] == b"1":
+            self.stop()
+            return outcome, False
+        return outcome, True
+
+    def stop(self):
+        """Closes the pipes (an executor waiting for a module then ends) and reaps it: its wait status."""
+        os.close(self.requests)
+        os.close(self.results)
+        return os.waitpid(self.pid, 0)[1]
+
+def _crashed(status):
+    return {"ok": False, "name": "Crash", "message": "the interpreter ended while executing the module (wait status %d)" % status, "line": None, "column": None}
+
+_executor = None
 
 def import_sources(sources, seconds, codes=None):
+    global _executor
     results = []
     for index, source in enumerate(sources):
         if hasattr(os, "fork") and sys.platform != "emscripten":
-            results.append(_in_child(source, index, seconds, None if codes is None else codes[index]))
+            outcome = None
+            for _attempt in range(2):
+                if _executor is None:
+                    _executor = _Executor()
+                outcome, reusable = _executor.run(source, index, seconds, None if codes is None else codes[index])
+                if not reusable:
+                    _executor = None
+                if outcome is not None:
+                    break
+            results.append(outcome if outcome is not None else _crashed(0))
             continue
         before = set(sys.modules)
         results.append(_execute(source, index))
-        for name in set(sys.modules) - before:
-            del sys.modules[name]
+        _drop_new_modules(before)
     return results
 `;
 
@@ -130,12 +262,12 @@ export const IMPORT_SECONDS = 10;
  * The checker of a local or container CPython: one process that serves batches for the whole run, one JSON
  * request a line on stdin (`{"sources": [...], "verify": bool}`), one JSON report a line on stdout. A batch
  * compiles each source (compile-script.ts) and, when `verify` is set, executes each that compiled as a module
- * as above, in a fork of its own running the code object its compile made. The report is the compile batch's
+ * as above, in the executor, running the code object its compile made. The report is the compile batch's
  * (`python`, `unicode`, `results`) with, for `verify`, `imports`: one outcome per source, null where it did
  * not compile (and so was not executed); should executing fail as a whole (no fork left), the compile
  * verdicts still come back, with `import_error` instead of `imports`. Nothing of a source ever runs in this
- * process (its modules run only in the forks), so every module starts from the same state, whatever batches
- * came before. The checker ends when its stdin closes.
+ * process (its modules run only in executors forked from it), so every module starts from the state the
+ * checker had, whatever batches came before. The checker ends when its stdin closes, and its executor then.
  */
 export const CHECKER_SCRIPT = `${COMPILE_DEFINITIONS}${DEFINITIONS}
 def _verify(sources, report):

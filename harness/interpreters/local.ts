@@ -244,7 +244,7 @@ export class LocalInterpreter implements PythonInterpreter {
     return readCompileReport(text, sources.length, `${this.label} (${this.detail})`);
   }
 
-  /** One batch of the checker: compiles, then executes each module in a fork, in the checker's network namespace. */
+  /** One batch of the checker: compiles, then executes each module in the checker's executor (a fork of it), in its network namespace. */
   async verify(sources: readonly string[]): Promise<VerifyReport> {
     const text = await this.#checker.request({ sources, verify: true }, (sources.length + 2) * IMPORT_SECONDS * 1000);
     return readVerifyReport(text, sources.length, `${this.label} (${this.detail})`);
