@@ -2,6 +2,8 @@ import { afterAll, expect, it } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
 import { Checker, type CheckerProcess } from './checker.js';
 import { findInterpreters, LocalInterpreter, startChecker } from './local.js';
+import { containerInterpreters } from './container.js';
+import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 
 // A local CPython's checker is one long-lived process serving every batch of a run. Modules run in its
 // executor, a fork of it that runs one module after another and ends as soon as one leaves something behind,
@@ -119,6 +121,25 @@ const alive = (pid: number) => {
       expect(started).toHaveLength(2);
     } finally {
       await checker.dispose();
+    }
+  });
+});
+
+/** A stub as concord's renderer writes them: the first one an executor runs makes typing load what it loads lazily. */
+const STUB = 'from typing import Any, Dict, List, Literal, Optional, TypedDict, Union\nclass Args(TypedDict, total=False):\n    a: Optional[Union[int, str]]\n    b: List[Dict[str, Any]]\n    c: Literal["x"]\n';
+
+(await Host.with('docker')).describe('the checker of every CPython image', () => {
+  it('runs stubs one after another in one executor: what typing loads on first use is loaded before', { timeout: 120_000 }, async () => {
+    const { interpreters } = await containerInterpreters();
+    try {
+      expect(interpreters.map((i) => i.version)).toEqual(CPYTHON_IMAGES.map((image) => image.python));
+      const reports = await Promise.all(interpreters.map((i) => i.verify([EXECUTOR_PID, STUB, EXECUTOR_PID, STUB, EXECUTOR_PID])));
+      for (const [n, report] of reports.entries()) {
+        const pids = [0, 2, 4].map((k) => executorOf(report.imports[k]));
+        expect([interpreters[n]!.label, report.imports[1], report.imports[3], new Set(pids).size]).toEqual([interpreters[n]!.label, { ok: true }, { ok: true }, 1]);
+      }
+    } finally {
+      await Promise.all(interpreters.map((i) => i.dispose()));
     }
   });
 });

@@ -283,7 +283,16 @@ def _verify(sources, report):
         report["import_error"] = "%s: %s" % (type(error).__name__, error)
 
 # Every stub imports typing: loaded once here, each fork finds it loaded rather than importing it again.
+# What typing loads on first use (annotationlib on 3.14) is loaded here too, by a class like the stubs': the
+# first stub an executor runs would otherwise change typing, and end it.
 import typing
+exec(compile("""
+from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+class _Warm(TypedDict, total=False):
+    a: Optional[Union[int, str]]
+    b: List[Dict[str, Any]]
+    c: Literal["x"]
+""", "<warm-up>", "exec"), {})
 _requests = sys.stdin.buffer
 _reports = sys.stdout.buffer
 while True:
