@@ -25,6 +25,17 @@ describe('the exposure window', () => {
     for (const w of found.windows) expect(w.xidStart).toBeGreaterThan(0);
   });
 
+  it('counts from the committed tables: these are the counts and sample letter of each window', () => {
+    expect(found.windows.map((w) => [w.unicode, w.xidStart, w.xidContinue, w.sample.toString(16)])).toEqual([
+      ['14.0.0', 515, 638, '870'],
+      ['15.0.0', 4348, 4410, '1123f'],
+      ['15.1.0', 622, 626, '2ebf0'],
+      ['16.0.0', 4302, 4433, '1c89'],
+      ['17.0.0', 4647, 4699, '88f'],
+    ]);
+    expect(exposure('3.8', '17.0').windows[0]).toMatchObject({ unicode: '13.0.0', xidStart: 5598, xidContinue: 5645, sample: 0x8be });
+  });
+
   it('picks for each window a name the floor rejects and the version that added it accepts', () => {
     for (const w of found.windows) {
       const name = windowToolName(w);

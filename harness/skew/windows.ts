@@ -4,8 +4,6 @@ import type { PythonVersion } from '../../codemode/index.js';
 import type { ToolDefinition } from '../../contract/backend.js';
 import { compareVersions } from '../interpreters/types.js';
 
-const LAST_CODE_POINT = 0x10ffff;
-
 /** Code points one Unicode version added to the identifier classes, relative to the version before it. */
 export interface ExposureWindow {
   /** The Unicode version that added them, e.g. `14.0.0`. */
@@ -45,9 +43,24 @@ function unicodeVersions(): Version[] {
   return [...byUnicode.values()].sort((a, b) => compareVersions(a.table.version, b.table.version));
 }
 
+type CodePoints = UnicodeTable['xidStart'];
+
+/** The code points of `set` that `before` lacks, ascending: only the set's own ranges are walked. */
+function* addedTo(set: CodePoints, before: CodePoints): Generator<number> {
+  for (const [start, end] of set.ranges()) {
+    for (let cp = start; cp < end; cp++) if (!before.has(cp)) yield cp;
+  }
+}
+
+function countAdded(set: CodePoints, before: CodePoints): number {
+  let count = 0;
+  for (const _ of addedTo(set, before)) count++;
+  return count;
+}
+
 function sampleOf(added: UnicodeTable, before: UnicodeTable, newest: UnicodeTable): number | undefined {
-  for (let cp = 0; cp <= LAST_CODE_POINT; cp++) {
-    if (!added.xidStart.has(cp) || before.xidStart.has(cp) || newest.defaultIgnorable.has(cp)) continue;
+  for (const cp of addedTo(added.xidStart, before.xidStart)) {
+    if (newest.defaultIgnorable.has(cp)) continue;
     const char = String.fromCodePoint(cp);
     if (char.normalize('NFKC') === char) return cp;
   }
@@ -66,7 +79,7 @@ export function exposure(floor: PythonVersion, nodeUnicode: string = process.ver
   return structuredClone(found);
 }
 
-/** Scanning every code point takes a fraction of a second per window: once per floor and Node version. */
+/** Once per floor and Node version. */
 const measured = new Map<string, Exposure>();
 
 function measure(floor: PythonVersion, nodeUnicode: string): Exposure {
@@ -79,12 +92,8 @@ function measure(floor: PythonVersion, nodeUnicode: string): Exposure {
     const { python, table } = versions[i]!;
     const before = versions[i - 1]!.table;
     if (compareVersions(table.version, floorUnicode) <= 0 || compareVersions(table.version, node.table.version) > 0) continue;
-    let xidStart = 0;
-    let xidContinue = 0;
-    for (let cp = 0; cp <= LAST_CODE_POINT; cp++) {
-      if (table.xidStart.has(cp) && !before.xidStart.has(cp)) xidStart++;
-      if (table.xidContinue.has(cp) && !before.xidContinue.has(cp)) xidContinue++;
-    }
+    const xidStart = countAdded(table.xidStart, before.xidStart);
+    const xidContinue = countAdded(table.xidContinue, before.xidContinue);
     const sample = sampleOf(table, before, newest.table);
     if (sample === undefined) throw new Error(`the Unicode ${table.version} table adds no usable name-starting letter`);
     windows.push({ unicode: table.version, firstPython: python, xidStart, xidContinue, sample });

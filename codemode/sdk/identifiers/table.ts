@@ -33,6 +33,13 @@ export class CodePointRanges {
     }
     return (lo & 1) === 1;
   }
+
+  /** The set as its ranges, ascending: `[start, end)` each. */
+  ranges(): Array<[start: number, end: number]> {
+    const out: Array<[number, number]> = [];
+    for (let i = 0; i + 1 < this.#bounds.length; i += 2) out.push([this.#bounds[i]!, this.#bounds[i + 1]!]);
+    return out;
+  }
 }
 
 export interface UnicodeTable {
