@@ -11,7 +11,7 @@ import { builtModule, packageRoot } from '../seam/package-root.js';
  */
 
 /** The compiled modules the worker process loads: its entry and what the entry imports. Only node: builtins besides. */
-const WORKER_MODULES = ['runtimes/pyodide/worker.ts', 'runtimes/pyodide/protocol.ts', 'runtimes/seam/lines.ts'];
+const WORKER_MODULES = ['runtimes/pyodide/worker.ts', 'runtimes/pyodide/protocol.ts', 'runtimes/pyodide/module-script.ts', 'runtimes/seam/lines.ts'];
 
 /** The files one worker may read, and the entry to start. */
 export interface SandboxFiles {

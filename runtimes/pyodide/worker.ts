@@ -5,6 +5,7 @@ import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineSplitter } from '../seam/lines.js';
+import { preloadModuleScript } from './module-script.js';
 import { MAX_FRAME_BYTES, SNAPSHOT_PRELOAD, type HostMessage, type PyodideBoot, type SnapshotUse, type WorkerMessage } from './protocol.js';
 
 /**
@@ -12,7 +13,7 @@ import { MAX_FRAME_BYTES, SNAPSHOT_PRELOAD, type HostMessage, type PyodideBoot, 
  * one JSON frame per line (the host's on stdin, ours on stdout). A program can reach this JavaScript, so
  * nothing here is a safeguard against it: the process itself is the sandbox (see sandbox.ts), and the host
  * kills it to stop a runaway program. This file and its imports are copied alone when the worker's user
- * cannot read them in place: import only node: builtins and the modules listed in sandbox.ts.
+ * cannot read them in place: import only node: builtins and the modules listed in staging.ts.
  */
 
 // Descriptors the host inherited from its caller and so passed on (their numbers come as the first
@@ -130,6 +131,7 @@ function provideConstantsBinding(): void {
  * snapshot may hold no JavaScript reference). A snapshot that fails to load costs only the time it took.
  */
 async function loadInterpreter(data: PyodideBoot): Promise<{ pyodide: PyodideApi; snapshot: SnapshotUse }> {
+  preloadModuleScript(data.packageDir);
   const entry = pathToFileURL(join(data.packageDir, 'pyodide.mjs')).href;
   const { loadPyodide } = (await import(entry)) as {
     loadPyodide(options: Record<string, unknown>): Promise<PyodideApi>;
