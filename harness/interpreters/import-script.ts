@@ -102,44 +102,51 @@ def _process_state():
     )
 
 def _watched():
-    # Every namespace a module could leave something in for the next: each loaded module's, the classes each
-    # holds, and the sizes of the lists, dicts and sets at their top level.
+    # Every namespace a module could leave something in for the next: each loaded module's and those of the
+    # classes each holds that can change (built-in and extension types cannot), and the lists, dicts and sets
+    # at a module's top level.
     spaces = []
+    containers = []
     seen = set()
     for name, module in list(sys.modules.items()):
         space = getattr(module, "__dict__", None)
         if type(space) is not dict:
             continue
-        sizes = [(key, len(value)) for key, value in space.items() if type(value) in (list, dict, set) and (name, key) not in _CACHES]
-        spaces.append((name, space, sizes))
+        spaces.append(space)
+        containers.extend(value for key, value in space.items() if type(value) in (list, dict, set) and (name, key) not in _CACHES)
         for value in list(space.values()):
-            if isinstance(value, type) and id(value) not in seen:
+            if isinstance(value, type) and id(value) not in seen and value.__flags__ & _HEAP_TYPE and not value.__flags__ & _IMMUTABLE_TYPE:
                 seen.add(id(value))
-                spaces.append(("%s.%s" % (name, value.__name__), value.__dict__, None))
-    return spaces
+                spaces.append(value.__dict__)
+    return spaces, containers
+
+_HEAP_TYPE = 1 << 9
+_IMMUTABLE_TYPE = 1 << 8
 
 def _state():
-    spaces = _watched()
-    # The copies hold every value, so no later object can take an earlier one's id while they live.
-    return (
-        dict(sys.modules),
-        [(name, space, list(space), list(map(id, space.values())), dict(space), sizes) for name, space, sizes in spaces],
-        _process_state(),
+    import itertools
+    spaces, containers = _watched()
+    keys = [space.keys() for space in spaces]
+    values = [space.values() for space in spaces]
+    # Live views, read in one pass each: the keys, the identity of every value and the containers' sizes. The
+    # copies hold every value, so no later object can take an earlier one's id while they live.
+    read = lambda chain=itertools.chain.from_iterable, list=list, map=map, id=id, len=len: (
+        list(chain(keys)),
+        list(map(id, chain(values))),
+        list(map(len, containers)),
     )
+    return dict(sys.modules), read, read(), [dict(space) for space in spaces], _process_state()
 
 # The executor's own reading of the state is bound here, before any module runs: a module that replaced a
 # builtin (or sys.modules' binding) cannot blind the check that finds it did.
-def _left_behind(state, _modules=sys.modules, _list=list, _map=map, _id=id, _len=len):
+def _left_behind(state, _modules=sys.modules, _list=list, _map=map, _id=id):
     """Whether a module changed the state the executor began with."""
-    modules, spaces, process = state
+    modules, read, seen, _held, process = state
     _drop_new_modules(modules)
     if _list(_modules) != _list(modules) or _list(_map(_id, _modules.values())) != _list(_map(_id, modules.values())):
         return True
-    for _name, space, keys, ids, _held, sizes in spaces:
-        if _list(space) != keys or _list(_map(_id, space.values())) != ids:
-            return True
-        if sizes is not None and [(key, _len(space[key])) for key, _size in sizes] != sizes:
-            return True
+    if read() != seen:
+        return True
     # Past this point every namespace is as it was: what the process state is read with is untouched.
     return _process_state() != process
 
@@ -149,8 +156,10 @@ def _serve(requests, results, _dumps=json.dumps, _write=os.write, _exit=os._exit
     # The executor: a fork of the checker that runs module after module, each in the state it began with.
     # After each it compares that state with what it found at its start; a module that changed it ends the
     # executor once its outcome is sent (a first byte of 1), and the next module runs in a fresh fork.
-    import marshal, struct
+    import gc, marshal, struct
     state = _state()
+    # What the executor began with is never garbage: collections then walk only what the modules made.
+    gc.freeze()
     reader = os.fdopen(requests, "rb")
     while True:
         head = reader.read(4)
