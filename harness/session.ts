@@ -94,11 +94,6 @@ export class Session {
     await this.interpretersStarted;
   }
 
-  /** The inventory if something already asked for it, without starting a discovery. */
-  inventoryIfFound(): Promise<InterpreterInventory> | undefined {
-    return this.inventoryFound;
-  }
-
   /**
    * What `compute` gives for `key`, computed once per session: several pairs share one answer (pyright on
    * the Python SDK that every Python runtime of a scenario shows). A failure is not kept.

@@ -25,7 +25,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
   try {
     await session.startInterpreters();
     await session.interpretersReady();
-    const inventory = await session.inventoryIfFound()!;
+    const inventory = await session.inventory();
     const locals = inventory.interpreters.filter((i) => i.kind === 'local');
     expect(locals.length).toBeGreaterThan(0);
     expect(checkers()).toHaveLength(locals.length);
@@ -38,5 +38,6 @@ afterAll(() => rm(root, { recursive: true, force: true }));
   expect(checkers()).toEqual([]);
   await using later = new Session({ cacheRoot: root });
   await later.startInterpreters();
-  expect(later.inventoryIfFound()).toBeUndefined();
+  await later.interpretersReady();
+  expect(checkers()).toEqual([]);
 });
