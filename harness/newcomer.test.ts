@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,23 +27,42 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, NO_COLOR: '1', ...extra };
 }
 
-function sh(label: string, cwd: string, command: string, args: string[], extra: Record<string, string> = {}) {
-  const started = performance.now();
-  const run = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000, env: cleanEnv(extra) });
-  timings.push([label, performance.now() - started]);
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr, out: run.stdout + run.stderr };
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  out: string;
 }
 
-// `--no`: never fetch a package of that name from the registry when the local install is missing.
-const concord = (label: string, cwd: string, args: string[], extra: Record<string, string> = {}) => sh(label, cwd, 'npx', ['--no', '--', 'concord', ...args], extra);
+/** Runs a command to its end without blocking the test: a type check runs beside a gate. */
+function sh(label: string, cwd: string, command: string, args: string[], extra: Record<string, string> = {}): Promise<Ran> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000, env: cleanEnv(extra) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      timings.push([label, performance.now() - started]);
+      resolve({ status, stdout, stderr, out: stdout + stderr });
+    });
+  });
+}
+
+/** A command the project's install put in node_modules/.bin, as `npx` and npm scripts run it (npx's own start left out). */
+const bin = (label: string, cwd: string, name: string, args: string[], extra: Record<string, string> = {}) => sh(label, cwd, join(cwd, 'node_modules', '.bin', name), args, extra);
+const concord = (label: string, cwd: string, args: string[], extra: Record<string, string> = {}) => bin(label, cwd, 'concord', args, extra);
+const tsc = (label: string, cwd: string) => bin(label, cwd, 'tsc', ['-p', '.']);
 
 /**
  * The examples' package.json files ask for the same packages (concord and its optional peers, asserted
  * below), so concord is installed from the tarball once, by `npm install` in a folder of its own with the
  * inventory example's package.json, and each project gets a copy of that install (never the folder itself).
  */
-let install: Promise<ReturnType<typeof sh>> | undefined;
-async function npmInstall(dir: string): Promise<ReturnType<typeof sh>> {
+let install: Promise<Ran> | undefined;
+async function npmInstall(dir: string): Promise<Ran> {
   install ??= (async () => {
     const folder = join(work, 'installed');
     await cp(join(packageRoot(), 'examples', 'inventory', 'package.json'), join(folder, 'package.json'));
@@ -122,31 +141,29 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
     const installedBefore = await fingerprint(installed);
 
     // Nothing to gate yet: the gate names this folder, never concord's own scenarios.
-    const empty = concord('gate, no scenarios', dir, ['gate']);
+    const empty = await concord('gate, no scenarios', dir, ['gate']);
     expect(empty.status, empty.out).toBe(2);
     expect(empty.stderr).toContain(`no scenarios in ${join(dir, 'scenarios')}`);
     expect(empty.stderr).toContain('concord init');
 
     // init from the tarball: its scenario, wired to the example's plugin, runs beside the example's own.
-    const init = concord('init', dir, ['init', '--plugin', './src/plugins/inventory.ts']);
+    const init = await concord('init', dir, ['init', '--plugin', './src/plugins/inventory.ts']);
     expect(init.status, init.out).toBe(0);
     expect(init.stdout).toContain('wrote    scenarios/inventory.yml');
     // The schema line init writes points at the schema the package exports.
     const schema = createRequire(join(dir, 'package.json')).resolve('concord/scenario.schema.json');
     expect(realpathSync(join(dir, 'scenarios', SCENARIO_SCHEMA_REFERENCE))).toBe(realpathSync(schema));
     await copyRest(source, dir, false);
-    // The plugin type-checks against the declarations the tarball ships.
-    const types = sh('tsc --noEmit', dir, 'npx', ['--no', '--', 'tsc', '-p', '.']);
+    // The plugin type-checks against the declarations the tarball ships (beside the first gate: neither writes what the other reads).
+    const [types, first] = await Promise.all([tsc('tsc --noEmit', dir), concord('gate --update=new', dir, ['gate', '--update=new'])]);
     expect(types.status, types.out).toBe(0);
-
-    const first = concord('gate --update=new', dir, ['gate', '--update=new']);
     expect(first.status, first.out).toBe(0);
     expect(first.stdout).toContain('gate: everything agrees');
     // Recorded far from this repository, the snapshots are byte for byte the committed ones: they are portable.
     expect(await fingerprint(join(dir, 'snapshots', 'restock'))).toEqual(await fingerprint(join(source, 'snapshots', 'restock')));
     expect(first.stdout).toMatch(/updated +inventory × python/);
 
-    const ci = concord('CI=true gate (pass)', dir, ['gate'], { CI: 'true' });
+    const ci = await concord('CI=true gate (pass)', dir, ['gate'], { CI: 'true' });
     expect(ci.status, ci.out).toBe(0);
     expect(ci.stdout).toMatch(/4 run\(s\): 4 pass/);
 
@@ -156,19 +173,19 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
     await writeFile(plugin, text.replace("description: 'Orders more units", "description: 'Requests more units"));
     const snapshotsBefore = await fingerprint(join(dir, 'snapshots'));
 
-    const failing = concord('CI=true gate (one word changed)', dir, ['gate'], { CI: 'true' });
+    const failing = await concord('CI=true gate (one word changed)', dir, ['gate'], { CI: 'true' });
     expect(failing.status, failing.out).toBe(1);
     expect(failing.stdout).toContain('[-Orders-]{+Requests+}');
     expect(failing.stdout).toContain('gate: FAILED');
     expect(await fingerprint(join(dir, 'snapshots'))).toEqual(snapshotsBefore);
 
-    const review = concord('review --accept-all', dir, ['review', '--accept-all']);
+    const review = await concord('review --accept-all', dir, ['review', '--accept-all']);
     expect(review.status, review.out).toBe(0);
     expect(review.stdout).toContain('accepted: snapshots/restock/typescript/tools-sdk.ts');
     expect(review.stdout).toContain('accepted: snapshots/restock/python/tools-sdk.py');
     expect(await readFile(join(dir, 'snapshots', 'restock', 'python', 'tools-sdk.py'), 'utf8')).toContain('"""Requests more units');
 
-    const again = concord('CI=true gate (after review)', dir, ['gate'], { CI: 'true' });
+    const again = await concord('CI=true gate (after review)', dir, ['gate'], { CI: 'true' });
     expect(again.status, again.out).toBe(0);
     expect(again.stdout).toContain(`report: ${join(dir, '.concord', 'report.md')}`);
 
@@ -185,11 +202,10 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
     const install = await npmInstall(dir);
     expect(install.status, install.out).toBe(0);
     await copyRest(source, dir, true);
-    const types = sh('tsc --noEmit (naive)', dir, 'npx', ['--no', '--', 'tsc', '-p', '.']);
-    expect(types.status, types.out).toBe(0);
     await copyFile(join(dir, 'past-floor', 'unicode-past-floor.yml'), join(dir, 'scenarios', 'unicode-past-floor.yml'));
 
-    const gate = concord('CI=true gate --floor 3.9 (naive renderer)', dir, ['gate', '--floor', '3.9'], { CI: 'true' });
+    const [types, gate] = await Promise.all([tsc('tsc --noEmit (naive)', dir), concord('CI=true gate --floor 3.9 (naive renderer)', dir, ['gate', '--floor', '3.9'], { CI: 'true' })]);
+    expect(types.status, types.out).toBe(0);
     expect(gate.stdout).toMatch(/✓ pass +lookup × python/);
     expect(gate.stdout).toMatch(/✗ failed +unicode-past-floor × python/);
     expect(gate.status, gate.out).toBe(1);
@@ -205,10 +221,8 @@ describe('a backend whose sections are a prose guide and one fenced block per la
     const install = await npmInstall(dir);
     expect(install.status, install.out).toBe(0);
     await copyRest(source, dir, false);
-    const types = sh('tsc --noEmit (prose)', dir, 'npx', ['--no', '--', 'tsc', '-p', '.']);
+    const [types, plain] = await Promise.all([tsc('tsc --noEmit (prose)', dir), concord('gate --update=new (prose sections)', dir, ['gate', '--update=new'])]);
     expect(types.status, types.out).toBe(0);
-
-    const plain = concord('gate --update=new (prose sections)', dir, ['gate', '--update=new']);
     expect(plain.stdout).toMatch(/updated +lookup × typescript/);
     expect(plain.stdout).toMatch(/updated +lookup × python/);
     expect(plain.status, plain.out).toBe(0);
@@ -222,7 +236,7 @@ describe('a backend whose sections are a prose guide and one fenced block per la
     for (const variant of ['upstream-past-floor', 'upstream-zwnj', 'upstream-not-required', 'crossed-prose']) {
       await copyFile(join(dir, 'variants', `${variant}.yml`), join(dir, 'scenarios', `${variant}.yml`));
     }
-    const gate = concord('gate --floor 3.9 --update=new (upstream renderer)', dir, ['gate', '--floor', '3.9', '--update=new']);
+    const gate = await concord('gate --floor 3.9 --update=new (upstream renderer)', dir, ['gate', '--floor', '3.9', '--update=new']);
     expect(gate.status, gate.out).toBe(1);
     expect(gate.stdout).toMatch(/✓ pass +lookup × python/);
     expect(gate.stdout).toMatch(/✓ pass +lookup × typescript/);
