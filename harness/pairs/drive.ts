@@ -56,7 +56,7 @@ export interface DriveOptions<P extends Pair, R, W> {
  */
 export function drivePairs<P extends Pair, R, W = string>(options: DriveOptions<P, R, W>): Promise<R[]> {
   const { session, notRun } = options;
-  void prewarmRuntimes(session, options.pairs.filter((pair) => !notRun?.runtimes.has(pair.runtime)));
+  const starting = prewarmRuntimes(session, options.pairs.filter((pair) => !notRun?.runtimes.has(pair.runtime)));
   return inOrder(
     options.pairs,
     options.jobs ?? 1,
@@ -67,6 +67,8 @@ export function drivePairs<P extends Pair, R, W = string>(options: DriveOptions<
       return options.run({ pair, scenario, target: runtimeTarget(pair.runtime, scenario.runtimeConfig, session) });
     },
     (result) => options.settled?.(result),
+    // A pair whose runtime is still starting (a Pyodide boot) does not hold a lane while a later pair's is up.
+    (pair) => !starting.has(pair.runtime),
   );
 }
 
@@ -74,19 +76,26 @@ export function drivePairs<P extends Pair, R, W = string>(options: DriveOptions<
  * Starts the runtime of the first pair of each runtime in the session's pool, all at once: a Pyodide boot or a
  * container start then runs beside the first pairs instead of waiting for the pair order to reach it. The
  * pairs borrow what was started (the same pool key); a runtime that fails to start fails its first pair, as
- * without this.
+ * without this. Returns the runtimes still starting: each leaves the set once it has started or failed to.
  */
-async function prewarmRuntimes(session: Session, pairs: readonly Pair[]): Promise<void> {
+function prewarmRuntimes(session: Session, pairs: readonly Pair[]): ReadonlySet<RuntimeName> {
+  const starting = new Set<RuntimeName>();
   const first = new Map<RuntimeName, Pair>();
   for (const pair of pairs) if (!first.has(pair.runtime)) first.set(pair.runtime, pair);
   for (const pair of first.values()) {
-    const target = runtimeTarget(pair.runtime, pair.scenario.runtimeConfig, session);
-    try {
-      const plugin = ((await import(pathToFileURL(pluginPath('runtime', target.plugin)).href)) as { default: Pick<RuntimePlugin<SharedRuntimeConfig>, 'prewarm'> }).default;
-      plugin.prewarm(session.runtimes, target.config);
-    } catch {
-      // Not loadable here: the pair's own boot reports why.
-    }
+    starting.add(pair.runtime);
+    void prewarm(session, pair).finally(() => starting.delete(pair.runtime));
+  }
+  return starting;
+}
+
+async function prewarm(session: Session, pair: Pair): Promise<void> {
+  const target = runtimeTarget(pair.runtime, pair.scenario.runtimeConfig, session);
+  try {
+    const plugin = ((await import(pathToFileURL(pluginPath('runtime', target.plugin)).href)) as { default: Pick<RuntimePlugin<SharedRuntimeConfig>, 'prewarm'> }).default;
+    await plugin.prewarm(session.runtimes, target.config);
+  } catch {
+    // Not loadable here: the pair's own boot reports why.
   }
 }
 

@@ -30,3 +30,21 @@ it('leaves the runtimes of pairs that do not run unstarted', async () => {
   await drivePairs({ session, pairs, notRun: { runtimes: new Map([['pyodide', 'not here']]), result: () => 'not run' }, run: async () => 'ran' });
   expect(session.runtimes.keys().some((key) => key.startsWith('concord-runtime-pyodide '))).toBe(false);
 });
+
+it('runs a later pair whose runtime is up before an earlier one whose runtime is still starting, and reports them in order', { timeout: 180_000 }, async () => {
+  const { pairs } = await loadPairs(projectAt(packageRoot()), { scenarios: ['exotic-names'], runtimes: ['typescript', 'pyodide'] });
+  const [typescript, pyodide] = [pairs.find((p) => p.runtime === 'typescript')!, pairs.find((p) => p.runtime === 'pyodide')!];
+  await using session = new Session();
+  const ran: string[] = [];
+  const results = await drivePairs({
+    session,
+    // The Pyodide pair comes before the second TypeScript pair, but its interpreter boots for seconds.
+    pairs: [typescript, pyodide, { ...typescript }],
+    run: async ({ pair, scenario, target }) => {
+      ran.push(pair.runtime);
+      return `${pair.runtime}: ${(await runOne(scenario, target)).record.failure ?? 'ran'}`;
+    },
+  });
+  expect(ran).toEqual(['typescript', 'typescript', 'pyodide']);
+  expect(results).toEqual(['typescript: ran', 'pyodide: ran', 'typescript: ran']);
+});

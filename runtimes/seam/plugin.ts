@@ -59,9 +59,10 @@ export interface RuntimePlugin<C extends SharedRuntimeConfig> {
   /**
    * Starts, in `pool`, the runtime that an app whose entry has config `raw` (with `shared: true`) will borrow,
    * before any app asks for it: a host that knows which runtimes its apps will need starts them beside other
-   * work. A failure is left to the first borrower, which gets it as its own.
+   * work. Resolves once the runtime has started or failed to; a failure is left to the first borrower, which
+   * gets it as its own.
    */
-  prewarm(pool: RuntimePool, raw: unknown): void;
+  prewarm(pool: RuntimePool, raw: unknown): Promise<void>;
 }
 
 /** A stable text for a config: keys sorted at every level, `shared` left out (it is not part of identity). */
@@ -113,10 +114,13 @@ export function runtimePlugin<C extends SharedRuntimeConfig>(definition: Runtime
       }
       return config;
     },
-    prewarm(pool: RuntimePool, raw: unknown): void {
+    prewarm(pool: RuntimePool, raw: unknown): Promise<void> {
       const config = parse(raw ?? {});
       const runtime = pool.shared(definition.key?.(config) ?? configKey(definition.name, config), () => definition.create(config, { snapshots: pool.snapshots }));
-      void runtime.then((started) => started.start?.()).catch(() => {});
+      return runtime.then((started) => started.start?.()).then(
+        () => undefined,
+        () => undefined,
+      );
     },
     async apply(ctx: Context, config: C): Promise<void> {
       const pool = (ctx.get(RUNTIME_POOL_SERVICE) as RuntimePool | undefined) ?? defaultRuntimePool();
