@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { chown, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, cp, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 import { StandInModel } from '../../record/test/stand-in-model.js';
 import { keepCache, seedCache } from '../../test/warm-cache.js';
@@ -87,7 +87,6 @@ async function tree(dir: string): Promise<Map<string, string>> {
   return files;
 }
 
-const model = new StandInModel();
 const made: string[] = [];
 async function project(scenario = SCENARIO): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'concord-record-'));
@@ -97,52 +96,93 @@ async function project(scenario = SCENARIO): Promise<string> {
   await writeFile(join(root, 'scenarios', 'plugins', 'cities.ts'), CITIES_PLUGIN);
   return root;
 }
-const record = (root: string, behaviour: string, ...more: string[]) =>
+
+/** A copy of the project at `root`, in a folder of its own. */
+async function copyOf(root: string): Promise<string> {
+  const copy = await mkdtemp(join(tmpdir(), 'concord-record-'));
+  made.push(copy);
+  await cp(root, copy, { recursive: true });
+  return copy;
+}
+
+const models: StandInModel[] = [];
+/** A stand-in model of one test: the requests it counts are that test's alone. */
+async function standIn(): Promise<StandInModel> {
+  const model = new StandInModel();
+  models.push(model);
+  await model.start();
+  return model;
+}
+
+const record = (model: StandInModel, root: string, behaviour: string, ...more: string[]) =>
   cli(['record', '--root', root, '--model-url', model.url(behaviour), '--model', 'stand-in-1', ...more], { CONCORD_MODEL_API_KEY: KEY });
 
-beforeAll(() => model.start());
+/** The stand-in's `ok` conversation recorded once, for both languages, into a project of its own: tests read it or take a copy. */
+let okRecording: Promise<{ model: StandInModel; root: string; run: Ran }> | undefined;
+const recordedOk = () =>
+  (okRecording ??= (async () => {
+    const model = await standIn();
+    const root = await project();
+    return { model, root, run: await record(model, root, 'ok') };
+  })());
+
+/** A copy of the recorded project, its scenario changed by `edit`. */
+async function recordedCopy(edit: (scenario: string) => string = (scenario) => scenario): Promise<string> {
+  const { root, run } = await recordedOk();
+  expect(run.status, run.stderr).toBe(0);
+  const copy = await copyOf(root);
+  await writeFile(join(copy, 'scenarios', 'cities.yml'), edit(SCENARIO));
+  return copy;
+}
+
 afterAll(async () => {
-  await model.stop();
+  await Promise.all(models.map((model) => model.stop()));
   await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 describe('concord record', () => {
   it('explains itself, and refuses to start without an endpoint or model (exit 2, one line)', async () => {
-    const help = await cli(['record', '--help']);
-    expect(help.status).toBe(0);
-    for (const flag of ['--scenario', '--runtime', '--root', '--force', '--model-url', '--model', '--model-timeout-ms', '--model-retries', 'CONCORD_MODEL_API_KEY']) expect(help.stdout).toContain(flag);
+    const model = await standIn();
     const root = await project();
     const env = { CONCORD_MODEL_BASE_URL: undefined, CONCORD_MODEL_NAME: undefined, CONCORD_MODEL_API_KEY: KEY };
-    const noUrl = await cli(['record', '--root', root], env);
+    const [help, noUrl, noModel, badRetries] = await Promise.all([
+      cli(['record', '--help']),
+      cli(['record', '--root', root], env),
+      cli(['record', '--root', root], { ...env, CONCORD_MODEL_BASE_URL: model.url('ok') }),
+      cli(['record', '--root', root, '--model-url', model.url('ok'), '--model', 'm', '--model-retries', 'many'], env),
+    ]);
+    expect(help.status).toBe(0);
+    for (const flag of ['--scenario', '--runtime', '--root', '--force', '--model-url', '--model', '--model-timeout-ms', '--model-retries', 'CONCORD_MODEL_API_KEY']) expect(help.stdout).toContain(flag);
     expect(noUrl.status).toBe(2);
     expect(noUrl.stderr).toBe('concord record: no model endpoint: pass --model-url https://host/v1 or set CONCORD_MODEL_BASE_URL (an OpenAI-compatible endpoint)\n');
-    const noModel = await cli(['record', '--root', root], { ...env, CONCORD_MODEL_BASE_URL: model.url('ok') });
     expect(noModel.status).toBe(2);
     expect(noModel.stderr).toBe('concord record: no model name: pass --model NAME or set CONCORD_MODEL_NAME\n');
-    const badRetries = await cli(['record', '--root', root, '--model-url', model.url('ok'), '--model', 'm', '--model-retries', 'many'], env);
     expect(badRetries.status).toBe(2);
     expect(badRetries.stderr).toBe('concord record: --model-retries many: expected a whole number of at least 0\n');
+    expect(model.seen).toEqual([]);
     expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
   });
 
   it('records once, then the gate replays keyless with the model gone; the key is nowhere', { timeout: 600_000 }, async () => {
-    const root = await project();
     // Not about a cold start: the gates start from the verdicts earlier gates of the run computed, and leave theirs.
-    await seedCache(root);
-    const before = await cli(['gate', '--root', root]);
+    // The gate of a project not recorded yet runs beside the recording of its copy.
+    const unrecorded = await project();
+    await seedCache(unrecorded);
+    const [before, { model, root: recordedRoot, run: recorded }] = await Promise.all([cli(['gate', '--root', unrecorded]), recordedOk()]);
     expect(before.status).toBe(1);
     expect(before.stdout).toContain('not recorded yet for typescript (the script holds only its user turn) — run concord record --scenario cities');
+    await keepCache(unrecorded);
 
-    const recorded = await record(root, 'ok');
     expect(recorded.stderr).toBe('');
     expect(recorded.status).toBe(0);
     expect(recorded.stdout).toContain(`recording from stand-in-1 at ${model.url('ok')}`);
     expect(recorded.stdout).toMatch(/✓ cities × typescript \(typescript\): 1 run_code call\(s\)/);
     expect(recorded.stdout).toMatch(/✓ cities × python \(python\): 1 run_code call\(s\)/);
     // The key went to the endpoint, as a bearer token.
-    expect(model.seen.filter((s) => s.path.startsWith('/ok/')).every((s) => s.authorization === `Bearer ${KEY}`)).toBe(true);
+    expect(model.seen.length).toBeGreaterThan(0);
+    expect(model.seen.every((s) => s.path.startsWith('/ok/') && s.authorization === `Bearer ${KEY}`)).toBe(true);
 
-    const files = await tree(root);
+    const files = await tree(recordedRoot);
     expect([...files.keys()].filter((f) => f.startsWith('scenarios/')).sort()).toEqual(['scenarios/cities.recorded.python.yml', 'scenarios/cities.recorded.typescript.yml', 'scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
     expect(files.get('scenarios/cities.yml')).toBe(SCENARIO);
     const python = files.get('scenarios/cities.recorded.python.yml')!;
@@ -152,6 +192,8 @@ describe('concord record', () => {
     expect(python).not.toContain('typescript:');
     expect(files.get('scenarios/cities.recorded.typescript.yml')).toContain('return cities.map((c) => c.name);');
 
+    const root = await copyOf(recordedRoot);
+    await seedCache(root);
     const update = await cli(['gate', '--root', root, '--update=new'], { CI: undefined });
     expect(update.stdout).toContain('gate: everything agrees');
     expect(update.status).toBe(0);
@@ -160,7 +202,6 @@ describe('concord record', () => {
     const ci = await cli(['gate', '--root', root], { CI: 'true', CONCORD_MODEL_BASE_URL: undefined, CONCORD_MODEL_API_KEY: undefined });
     expect(ci.stdout).toContain('2 run(s): 2 pass');
     expect(ci.status).toBe(0);
-    await model.start();
     await keepCache(root);
 
     const everything = [...(await tree(root)).values(), ...[before, recorded, update, ci].flatMap((r) => [r.stdout, r.stderr])].join('\n');
@@ -170,6 +211,7 @@ describe('concord record', () => {
   });
 
   it('refuses to replace a conversation without --force, saying what it would replace; --force keeps comments and layout', { timeout: 300_000 }, async () => {
+    const model = await standIn();
     const handWritten = SCENARIO.replace(
       '  - user: Which cities have a forecast?\n',
       `  - user: Which cities have a forecast?
@@ -183,51 +225,51 @@ describe('concord record', () => {
 `,
     );
     const root = await project(handWritten);
-    const asked = model.seen.length;
-    const refused = await record(root, 'ok', '--scenario', 'cities');
+    const refused = await record(model, root, 'ok', '--scenario', 'cities');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('recording would replace:');
     expect(refused.stderr).toContain('scenarios/cities.yml: its hand-written conversation (1 run_code step(s) and a final answer, lines 19–24) is removed; the user turn stays');
     expect(refused.stderr).toContain('pass --force');
-    expect(model.seen.length).toBe(asked);
+    expect(model.seen).toEqual([]);
     expect([...(await tree(root)).entries()].filter(([f]) => !f.startsWith('scenarios/plugins/'))).toEqual([['scenarios/cities.yml', handWritten]]);
 
-    const forced = await record(root, 'ok', '--scenario', 'cities', '--runtime', 'typescript', '--force');
+    const forced = await record(model, root, 'ok', '--scenario', 'cities', '--runtime', 'typescript', '--force');
     expect(forced.stderr).toBe('');
     expect(forced.status).toBe(0);
     const files = await tree(root);
     expect(files.get('scenarios/cities.yml')).toBe(SCENARIO);
     expect([...files.keys()].sort()).toEqual(['scenarios/cities.recorded.typescript.yml', 'scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
 
-    const again = await record(root, 'ok', '--scenario', 'cities', '--runtime', 'typescript');
+    const again = await record(model, root, 'ok', '--scenario', 'cities', '--runtime', 'typescript');
     expect(again.status).toBe(2);
     expect(again.stderr).toContain('scenarios/cities.recorded.typescript.yml: the typescript recording from stand-in-1 (1 run_code call(s)) is replaced');
     expect(await tree(root)).toEqual(files);
   });
 
   it('retries a 429 with backoff and then records; without --scenario it records only what is missing', { timeout: 120_000 }, async () => {
+    const model = await standIn();
     const root = await project();
-    const asked = model.seen.length;
-    const flaky = await record(root, 'flaky', '--runtime', 'typescript');
+    const flaky = await record(model, root, 'flaky', '--runtime', 'typescript');
     expect(flaky.stderr).toBe('');
     expect(flaky.status).toBe(0);
-    expect(model.seen.length - asked).toBe(4);
+    expect(model.seen.length).toBe(4);
     expect((await tree(root)).has('scenarios/cities.recorded.typescript.yml')).toBe(true);
 
     // Without --scenario, record completes what is missing and keeps what is recorded.
-    const rest = await record(root, 'ok');
+    const rest = await record(model, root, 'ok');
     expect(rest.status).toBe(0);
     expect(rest.stdout).toContain('✓ cities × python (python)');
     expect(rest.stdout).not.toContain('cities × typescript');
-    const none = await record(root, 'ok');
+    const none = await record(model, root, 'ok');
     expect(none.status).toBe(0);
     expect(none.stdout).toContain('nothing to record: every scenario has a hand-written or recorded conversation');
   });
 
+  // The hang's timeout leaves the request time to reach the model however busy the machine is, so that it is always counted.
   const failures: Array<[string, string[], string, number | undefined]> = [
     ['status-400', [], `cities × typescript: ${'http://127.0.0.1:PORT/status-400/v1'} answered HTTP 400: refused; you sent authorization: Bearer [redacted]; nothing was written`, 1],
     ['status-503', ['--model-retries', '2'], 'answered HTTP 503 (after 3 attempts): refused; you sent authorization: Bearer [redacted]; nothing was written', 3],
-    ['hang', ['--model-timeout-ms', '500'], 'did not answer within 500 ms; nothing was written', 1],
+    ['hang', ['--model-timeout-ms', '2000'], 'did not answer within 2000 ms; nothing was written', 1],
     ['junk', [], 'answered with something that is not JSON: "<html>gateway error</html>"; nothing was written', 1],
     ['huge', [], 'answered with more than 4000000 bytes; concord stopped reading; nothing was written', 1],
     ['unknown-tool', [], 'answer 1: the model called "delete_everything", a tool the request does not offer (offered: run_code); nothing was written', 1],
@@ -235,15 +277,16 @@ describe('concord record', () => {
     ['fail-python', ['--runtime', 'typescript', 'python'], 'cities × python: http://127.0.0.1:PORT/fail-python/v1 answered HTTP 400: no Python today; nothing was written', undefined],
   ];
   it.each(failures)('fails on %s with one line, exit 1, nothing written and no key shown', { timeout: 120_000 }, async (behaviour, flags, line, requests) => {
+    const model = await standIn();
     const root = await project();
-    const asked = model.seen.length;
     const runtimes = flags.includes('--runtime') ? [] : ['--runtime', 'typescript'];
-    const failed = await record(root, behaviour, ...runtimes, ...flags);
+    const failed = await record(model, root, behaviour, ...runtimes, ...flags);
     expect(failed.status).toBe(1);
     const lines = failed.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(line.replace('PORT', new URL(model.url('x')).port));
-    if (requests !== undefined) expect(model.seen.length - asked).toBe(requests);
+    // The model may take a moment to read a request the CLI gave up on.
+    if (requests !== undefined) await vi.waitFor(() => expect(model.seen.length).toBe(requests), { timeout: 10_000 });
     expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
     expect(failed.stdout + failed.stderr).not.toContain(KEY);
   });
@@ -251,8 +294,8 @@ describe('concord record', () => {
 
 describe('concord gate --live', () => {
   it('reports where the live conversation departs from the recording, writes nothing, and fails only with --live-fail', { timeout: 300_000 }, async () => {
-    const root = await project();
-    expect((await record(root, 'ok')).status).toBe(0);
+    const model = await standIn();
+    const root = await recordedCopy();
     const before = await tree(root);
     const live = (behaviour: string, ...more: string[]) =>
       cli(['gate', '--root', root, '--live', '--model-url', model.url(behaviour), '--model', 'stand-in-2', ...more], { CONCORD_MODEL_API_KEY: KEY });
@@ -303,13 +346,14 @@ function leaks(text: string): string[] {
   return forms.filter((form) => text.includes(form));
 }
 
-const hostile = (root: string, behaviour: string, ...more: string[]) =>
+const hostile = (model: StandInModel, root: string, behaviour: string, ...more: string[]) =>
   cli(['record', '--root', root, '--model-url', model.url(behaviour), '--model', 'stand-in-1', ...more], { CONCORD_MODEL_API_KEY: HOSTILE_KEY });
 
 describe('the model key is never written or shown', () => {
   it('is scrubbed from a recording in every form the model echoes it, and never reaches a run (as root)', { timeout: 600_000 }, async () => {
+    const model = await standIn();
     const root = await project();
-    const recorded = await hostile(root, 'echo-key');
+    const recorded = await hostile(model, root, 'echo-key');
     expect(recorded.stderr).toBe('');
     expect(recorded.status).toBe(0);
     // The key went to the endpoint.
@@ -336,8 +380,9 @@ describe('the model key is never written or shown', () => {
   });
 
   it('is scrubbed from what gate --live prints, on every runtime', { timeout: 600_000 }, async () => {
-    const root = await project(SCENARIO.replace('runtimes: [typescript, python]', 'runtimes: [typescript, python, pyodide]'));
-    expect((await record(root, 'ok')).status).toBe(0);
+    const model = await standIn();
+    // The recording of the typescript and python languages serves the pyodide runtime too.
+    const root = await recordedCopy((scenario) => scenario.replace('runtimes: [typescript, python]', 'runtimes: [typescript, python, pyodide]'));
     const live = await cli(['gate', '--root', root, '--live', '--model-url', model.url('echo-key'), '--model', 'stand-in-2'], { CONCORD_MODEL_API_KEY: HOSTILE_KEY });
     expect(live.stdout).toContain('~ drift   cities × pyodide');
     expect(live.stdout).toContain('[redacted]');
@@ -345,11 +390,11 @@ describe('the model key is never written or shown', () => {
   });
 
   it('is scrubbed from error lines: a tool named after it, an HTTP error naming it upper-cased and in base64, a query echoed back', { timeout: 300_000 }, async () => {
+    const model = await standIn();
     const root = await project();
-    const tool = await hostile(root, 'key-tool', '--runtime', 'typescript');
+    const [tool, status] = await Promise.all([hostile(model, root, 'key-tool', '--runtime', 'typescript'), hostile(model, root, 'key-status', '--runtime', 'typescript')]);
     expect(tool.status).toBe(1);
     expect(tool.stderr).toContain('the model called "[redacted]", a tool the request does not offer');
-    const status = await hostile(root, 'key-status', '--runtime', 'typescript');
     expect(status.status).toBe(1);
     expect(status.stderr).toContain('answered HTTP 401: no access for [redacted] ([redacted]');
     for (const failed of [tool, status]) expect(leaks(failed.stdout + failed.stderr)).toEqual([]);
@@ -365,26 +410,29 @@ describe('the model key is never written or shown', () => {
   });
 
   it('refuses a recording that would still hold it (a user turn naming it), exit 2, nothing written', { timeout: 300_000 }, async () => {
+    const model = await standIn();
     const root = await project(SCENARIO.replace('Which cities have a forecast?', `Which cities have a forecast? My key is ${HOSTILE_KEY}`));
-    const refused = await hostile(root, 'ok', '--runtime', 'typescript');
+    const refused = await hostile(model, root, 'ok', '--runtime', 'typescript');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toBe('concord record: scenarios/cities.recorded.typescript.yml: the recording would still hold the model key (in a part concord does not rewrite, such as the model name); nothing was written\n');
     expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
   });
 
   it('not as root, live mode refuses python runs that could read it from /proc unless --allow-key-exposure', { timeout: 300_000 }, async () => {
+    const model = await standIn();
     const nobody = { uid: 65534, gid: 65534 };
     const root = await project();
     for (const path of [root, join(root, 'scenarios'), join(root, 'scenarios', 'plugins'), join(root, 'scenarios', 'cities.yml'), join(root, 'scenarios', 'plugins', 'cities.ts')]) await chown(path, nobody.uid, nobody.gid);
     const env = { CONCORD_MODEL_API_KEY: HOSTILE_KEY, HOME: root, TMPDIR: undefined };
-    const asked = model.seen.length;
-    const refused = await cli(['record', '--root', root, '--runtime', 'python', '--model-url', model.url('echo-key'), '--model', 'stand-in-1'], env, nobody);
+    const [refused, drift] = await Promise.all([
+      cli(['record', '--root', root, '--runtime', 'python', '--model-url', model.url('echo-key'), '--model', 'stand-in-1'], env, nobody),
+      cli(['gate', '--root', root, '--live', '--runtime', 'python', '--model-url', model.url('echo-key'), '--model', 'stand-in-1'], env, nobody),
+    ]);
     expect(refused.stderr).toMatch(/^concord record: python runs share concord's account here \(uid 65534, not root\), so a program could read CONCORD_MODEL_API_KEY from \/proc\/\d+\/environ; .* or pass --allow-key-exposure to accept that risk\n$/);
     expect(refused.status).toBe(2);
-    const drift = await cli(['gate', '--root', root, '--live', '--runtime', 'python', '--model-url', model.url('echo-key'), '--model', 'stand-in-1'], env, nobody);
     expect(drift.stderr).toContain('or pass --allow-key-exposure to accept that risk');
     expect(drift.status).toBe(2);
-    expect(model.seen.length).toBe(asked);
+    expect(model.seen).toEqual([]);
 
     // With the flag the run goes ahead and shows the boundary: the program finds the key in concord's /proc environ.
     const allowed = await cli(['record', '--root', root, '--runtime', 'python', '--allow-key-exposure', '--model-url', model.url('echo-key'), '--model', 'stand-in-1'], env, nobody);

@@ -45,11 +45,14 @@ export class StandInModel {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Counted as it arrives, before its body is read: a request whose client gave up meanwhile still counts.
+    const seen: StandInModel['seen'][number] = { path: req.url ?? '', ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), body: undefined };
+    this.seen.push(seen);
     let raw = '';
     for await (const chunk of req) raw += chunk;
     const behaviour = (req.url ?? '').split('/')[1] ?? '';
     const body = JSON.parse(raw);
-    this.seen.push({ path: req.url ?? '', ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), body });
+    seen.body = body;
     const status = /^status-(\d+)$/.exec(behaviour);
     if (status) {
       res.statusCode = Number(status[1]);
