@@ -155,3 +155,18 @@ describe('cpython process isolation: hostile programs', () => {
     await expectCleanNextRun();
   });
 });
+
+describe('cpython process isolation: starting early', () => {
+  it('starts its guest server on start(), before any run, and the first run uses it', { timeout: 60_000 }, async () => {
+    const runtime = await createCpythonRuntime({ isolation: 'process' });
+    try {
+      expect(runtime.pythonVersion).toBeUndefined();
+      await runtime.start!();
+      // Only a running server reports the interpreter's version.
+      expect(runtime.pythonVersion).toMatch(/^3\.\d+\.\d+$/);
+      expect(await runtime.run({ program: 'return sorted(globals())', bindings: fixtureTools() })).toEqual({ logs: [], value: ['ToolCallError', '__builtins__', 'tools'] });
+    } finally {
+      await runtime.dispose();
+    }
+  });
+});

@@ -74,6 +74,16 @@ class GuestBackedRuntime implements CpythonRuntime {
     readonly notice?: string,
   ) {}
 
+  /**
+   * Starts the guest server now (a run would start it on demand): a host that starts its runtimes early
+   * (a gate's prewarm) has the interpreter, its sandbox and the guest module ready before the first run.
+   * Each run still forks a fresh child of it. A failure is left to the first run, which reports it.
+   */
+  async start(): Promise<void> {
+    if (this.disposed) return;
+    await this.liveServer().catch(() => undefined);
+  }
+
   /** Runs are queued: one guest server runs one program at a time. */
   async run(request: RunRequest): Promise<RunResult> {
     if (this.disposed) throw runMessages.disposed(`CPython ${this.isolation}`);
