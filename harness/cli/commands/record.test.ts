@@ -265,6 +265,7 @@ describe('concord record', () => {
     expect(none.stdout).toContain('nothing to record: every scenario has a hand-written or recorded conversation');
   });
 
+  // The cases run side by side, each with its own model: a failing record is mostly waiting (backoff, the hang's timeout).
   // The hang's timeout leaves the request time to reach the model however busy the machine is, so that it is always counted.
   const failures: Array<[string, string[], string, number | undefined]> = [
     ['status-400', [], `cities × typescript: ${'http://127.0.0.1:PORT/status-400/v1'} answered HTTP 400: refused; you sent authorization: Bearer [redacted]; nothing was written`, 1],
@@ -276,7 +277,7 @@ describe('concord record', () => {
     ['loop', [], 'agent: the model gave no final answer within 3 turns (raise maxTurns in the agent config if the task needs more); nothing was written', 3],
     ['fail-python', ['--runtime', 'typescript', 'python'], 'cities × python: http://127.0.0.1:PORT/fail-python/v1 answered HTTP 400: no Python today; nothing was written', undefined],
   ];
-  it.each(failures)('fails on %s with one line, exit 1, nothing written and no key shown', { timeout: 120_000 }, async (behaviour, flags, line, requests) => {
+  it.concurrent.each(failures)('fails on %s with one line, exit 1, nothing written and no key shown', { timeout: 120_000 }, async (behaviour, flags, line, requests) => {
     const model = await standIn();
     const root = await project();
     const runtimes = flags.includes('--runtime') ? [] : ['--runtime', 'typescript'];
