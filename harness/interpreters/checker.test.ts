@@ -11,12 +11,14 @@ import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 // batch gets a new checker.
 
 const newest = findInterpreters().at(-1);
-/** Fails the module with the checker's pid in the message: the fork's parent is the checker. */
-const CHECKER_PID = 'import os\nraise RuntimeError("checker %d" % os.getppid())\n';
-const pidOf = (outcome: unknown) => Number(/checker (\d+)/.exec((outcome as { message: string }).message)?.[1]);
-/** Fails the module with the pid of the process it runs in: the executor. */
-const EXECUTOR_PID = 'import os\nraise RuntimeError("executor %d" % os.getpid())\n';
-const executorOf = (outcome: unknown) => Number(/executor (\d+)/.exec((outcome as { message: string }).message)?.[1]);
+/** A module that fails naming a pid: `os.getpid()` is the executor it runs in, `os.getppid()` the checker. */
+const failsNaming = (who: string, call: 'getpid' | 'getppid') => `import os\nraise RuntimeError("${who} %d" % os.${call}())\n`;
+/** The pid a module of failsNaming(who) named in its outcome. */
+const pidNamed = (who: string) => (outcome: unknown) => Number(new RegExp(`${who} (\\d+)`).exec((outcome as { message: string }).message)?.[1]);
+const CHECKER_PID = failsNaming('checker', 'getppid');
+const pidOf = pidNamed('checker');
+const EXECUTOR_PID = failsNaming('executor', 'getpid');
+const executorOf = pidNamed('executor');
 
 /** What a module could leave behind, each with a module that fails if it finds it. */
 const LEFT_BEHIND: Array<[what: string, change: string, probe: string]> = [

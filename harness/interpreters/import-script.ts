@@ -8,7 +8,7 @@ import { COMPILE_DEFINITIONS } from './compile-script.js';
  * child of the caller that runs one module after another, killed when one takes longer than `seconds`. A
  * fork costs far more than a stub takes to run, so one is not spent per module; instead the executor
  * records, as it starts, the state a module could leave behind for the next (every loaded module's
- * namespace and its classes' and the sizes of the lists, dicts and sets in it; `sys.modules`, `sys.path`,
+ * namespace, those of its classes that can change and the sizes of the lists, dicts and sets in it; `sys.modules`, `sys.path`,
  * the import hooks and the environment; the working directory, open descriptors, threads, signal handlers,
  * recursion limit and trace hooks), compares it after each module, and ends once one changed it: the next
  * module runs in a fresh fork. Where the interpreter cannot fork (Pyodide), modules run in the interpreter.
@@ -75,6 +75,10 @@ def _execute(source, index, code=None):
         return _outcome(source, filename, error)
     finally:
         sys.modules.pop(name, None)
+
+def _failed(name, message):
+    """The outcome of a module that failed where no line of it can be named."""
+    return {"ok": False, "name": name, "message": message, "line": None, "column": None}
 
 def _drop_new_modules(before, _modules=sys.modules):
     for name in [name for name in _modules if name not in before]:
@@ -169,7 +173,7 @@ def _serve(requests, results, _dumps=json.dumps, _write=os.write, _exit=os._exit
         try:
             outcome = _execute(source, index, code)
         except BaseException as error:
-            outcome = {"ok": False, "name": type(error).__name__, "message": str(error), "line": None, "column": None}
+            outcome = _failed(type(error).__name__, str(error))
         changed = _left_behind(state)
         try:
             body = _dumps(outcome)
@@ -219,7 +223,7 @@ class _Executor:
             if not ready:
                 os.kill(self.pid, signal.SIGKILL)
                 self.stop()
-                return {"ok": False, "name": "Timeout", "message": "the module did not finish within %s s" % seconds, "line": None, "column": None}, False
+                return _failed("Timeout", "the module did not finish within %s s" % seconds), False
             chunk = os.read(self.results, 65536)
             if not chunk:
                 return _crashed(self.stop()), False
@@ -238,25 +242,28 @@ class _Executor:
         return os.waitpid(self.pid, 0)[1]
 
 def _crashed(status):
-    return {"ok": False, "name": "Crash", "message": "the interpreter ended while executing the module (wait status %d)" % status, "line": None, "column": None}
+    return _failed("Crash", "the interpreter ended while executing the module (wait status %d)" % status)
 
 _executor = None
 
-def import_sources(sources, seconds, codes=None):
+def _in_executor(source, index, seconds, code):
+    # An executor that ended while idle gets the module into a new one, once.
     global _executor
+    for _attempt in range(2):
+        if _executor is None:
+            _executor = _Executor()
+        outcome, reusable = _executor.run(source, index, seconds, code)
+        if not reusable:
+            _executor = None
+        if outcome is not None:
+            return outcome
+    return _failed("Crash", "two executors in a row ended before the module reached them")
+
+def import_sources(sources, seconds, codes=None):
     results = []
     for index, source in enumerate(sources):
         if hasattr(os, "fork") and sys.platform != "emscripten":
-            outcome = None
-            for _attempt in range(2):
-                if _executor is None:
-                    _executor = _Executor()
-                outcome, reusable = _executor.run(source, index, seconds, None if codes is None else codes[index])
-                if not reusable:
-                    _executor = None
-                if outcome is not None:
-                    break
-            results.append(outcome if outcome is not None else _crashed(0))
+            results.append(_in_executor(source, index, seconds, None if codes is None else codes[index]))
             continue
         before = set(sys.modules)
         results.append(_execute(source, index))
