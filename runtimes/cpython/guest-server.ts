@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
+import { startBudget } from '../seam/budget.js';
 import { answerCall } from '../seam/calls.js';
 import { toJsonText } from '../seam/json.js';
 import { LineSplitter } from '../seam/lines.js';
@@ -134,7 +135,7 @@ export class GuestServer {
       const finish = (exitStatus: string, serverGone: boolean): void => {
         if (finished) return;
         finished = true;
-        clearTimeout(timer);
+        cancelBudget();
         clearTimeout(backstop);
         signal?.removeEventListener('abort', onAbort);
         offer?.withdraw();
@@ -179,7 +180,7 @@ export class GuestServer {
       };
       const overLimit = (): void => stop(runMessages.outputLimit(settings.outputLimitBytes));
       const onAbort = (): void => stop(runMessages.aborted());
-      const timer = setTimeout(() => stop(runMessages.timeout(settings.timeoutMs)), settings.timeoutMs);
+      const cancelBudget = startBudget(settings.timeoutMs, () => stop(runMessages.timeout(settings.timeoutMs)));
       signal?.addEventListener('abort', onAbort, { once: true });
 
       const run: ActiveRun = {

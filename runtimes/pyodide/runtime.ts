@@ -1,3 +1,4 @@
+import { startBudget } from '../seam/budget.js';
 import { answerCallText, failureJson, namespaceShapes } from '../seam/calls.js';
 import { toJsonText } from '../seam/json.js';
 import { runMessages } from '../seam/messages.js';
@@ -134,21 +135,18 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}, host: Ru
         if (output.log(line)) logs.push(line);
       },
     });
-    let timer: NodeJS.Timeout | undefined;
+    let cancelBudget: (() => void) | undefined;
     const ending = await Promise.race<Ending>([
       done.then(
         (outcome): Ending => ({ kind: 'done', outcome }),
         (error: Error): Ending => ({ kind: 'gone', message: error.message }),
       ),
       new Promise<Ending>((resolve) => {
-        timer = setTimeout(
-          () => resolve({ kind: 'stopped', error: runMessages.timeout(budget) }),
-          budget,
-        );
+        cancelBudget = startBudget(budget, () => resolve({ kind: 'stopped', error: runMessages.timeout(budget) }));
       }),
       aborted.then((): Ending => ({ kind: 'stopped', error: runMessages.aborted() })),
     ]);
-    clearTimeout(timer);
+    cancelBudget?.();
     if (ending.kind === 'stopped') {
       replace(worker);
       return { logs, error: ending.error };

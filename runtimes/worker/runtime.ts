@@ -1,3 +1,4 @@
+import { startBudget } from '../seam/budget.js';
 import { answerCallText, failureJson, namespaceShapes } from '../seam/calls.js';
 import { parseJsonValue } from '../seam/json.js';
 import { runMessages } from '../seam/messages.js';
@@ -79,7 +80,7 @@ class RunSession {
   readonly #output: OutputBudget;
   #settled = false;
   #resolve!: (result: RunResult) => void;
-  #timer: NodeJS.Timeout | undefined;
+  #cancelBudget: (() => void) | undefined;
   #lease!: WorkerLease;
   readonly #onAbort = (): void => this.#finish(runMessages.aborted());
 
@@ -101,8 +102,8 @@ class RunSession {
   }
 
   #startBudget(): void {
-    if (this.#settled || this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => this.#finish(runMessages.timeout(this.limits.timeoutMs)), this.limits.timeoutMs);
+    if (this.#settled || this.#cancelBudget !== undefined) return;
+    this.#cancelBudget = startBudget(this.limits.timeoutMs, () => this.#finish(runMessages.timeout(this.limits.timeoutMs)));
   }
 
   #onEvent(event: WorkerEvent): void {
@@ -138,7 +139,7 @@ class RunSession {
   #finish(error: RunError | undefined, value?: JsonValue, reusable = false): void {
     if (this.#settled) return;
     this.#settled = true;
-    clearTimeout(this.#timer);
+    this.#cancelBudget?.();
     this.limits.signal?.removeEventListener('abort', this.#onAbort);
     this.#lease.release(reusable);
     this.#resolve(error === undefined ? { value: value ?? null, logs: this.#logs } : { logs: this.#logs, error });
