@@ -491,10 +491,19 @@ export function describeConformance(
     it('reports a program that finished within its budget as finished, though the host was busy past the budget', async () => {
       // Once the tool's answer is on its way, the host's event loop is held past the deadline (as on a loaded
       // machine): the program's result arrives while it is held, and must win over the timer that is due.
-      const budget = 1_000;
-      const fixture = makeFixture(() => setImmediate(() => holdEventLoop(budget * 3)));
-      const result = await run({ typescript: 'await tools.started({});\nreturn 7;', python: 'await tools.started({})\nreturn 7' }, fixture, { timeoutMs: budget });
+      let heldMs = 0;
+      const fixture = makeFixture(() =>
+        setImmediate(() => {
+          const start = performance.now();
+          holdEventLoop(SHORT_TIMEOUT_MS + 1_000);
+          heldMs = performance.now() - start;
+        }),
+      );
+      const started = performance.now();
+      const result = await run({ typescript: 'await tools.started({});\nreturn 7;', python: 'await tools.started({})\nreturn 7' }, fixture, { timeoutMs: SHORT_TIMEOUT_MS });
       expectSuccess(result, 7);
+      expect(heldMs).toBeGreaterThanOrEqual(SHORT_TIMEOUT_MS + 1_000);
+      expect(performance.now() - started).toBeGreaterThan(SHORT_TIMEOUT_MS);
     });
 
     it('stops a running program when its signal aborts, then runs the next program cleanly', async () => {
