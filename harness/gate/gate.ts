@@ -55,7 +55,7 @@ export interface GateOptions {
   cache?: boolean;
   /** With `cache`: the folder whose `.concord/cache/` is used instead of the project root's, e.g. one shared by gates of copies of one project. */
   cacheRoot?: string;
-  /** Internal, for `npm run bench -- gate` alone: false never runs a pair twice before writing or proposing. */
+  /** Internal, for benches and tests not about stability: false never runs a pair twice before writing or proposing. */
   stabilityRerun?: boolean;
   /** `--results FILE`: also write the run as JSON for `concord merge`. */
   resultsFile?: string;

@@ -67,6 +67,8 @@ describe('pairs in parallel', () => {
         ci: false,
         cache: true,
         cacheRoot,
+        // Not about stability (unstable.test.ts is): each pair runs once, in both runs alike.
+        stabilityRerun: false,
         color: false,
         // Times differ from run to run, and so does whether a pair waited for an interpreter at all (its boot).
         out: (line) => lines.push(line.replace(/\d+ ms/g, '<ms>').replace(/ · boot <ms>/g, '').replace(/\/tmp\/concord-jobs-[^/\s]+/g, '<dir>')),

@@ -30,6 +30,8 @@ const gate = (overrides: Partial<GateOptions> = {}) =>
     ci: false,
     cache: true,
     cacheRoot: work,
+    // About what each mode writes and proposes, not stability (unstable.test.ts is): each pair runs once.
+    stabilityRerun: false,
     color: false,
     out: (line) => lines.push(line),
     ...overrides,
