@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 import { parseProjectConfig } from '../../project/config.js';
 import { loadScenarios } from '../../scenario/discover.js';
@@ -182,6 +182,19 @@ async function gateNew(root: string, cwd: string, runtimes: string[]) {
 }
 
 describe('concord init never breaks a project', () => {
+  // The stock project with its snapshots recorded, once: the tests that start from a project with scenarios
+  // get a copy of it instead of recording it again.
+  let recorded = '';
+  beforeAll(async () => {
+    recorded = await mkdtemp(join(tmpdir(), 'concord-init-recorded-'));
+    await writeStockProject(recorded);
+    const gate = await gateNew(recorded, recorded, ['typescript']);
+    expect(gate.last, gate.out).toBe('gate: everything agrees');
+    expect(gate.status).toBe(0);
+  }, 180_000);
+  afterAll(() => rm(recorded, { recursive: true, force: true }));
+  const copyRecorded = () => cp(recorded, dir, { recursive: true });
+
   it('without --plugin, in a fresh folder: no scenario, the way to add one, and a gate that says the same', async () => {
     const run = cli(dir, 'init');
     expect(run.status, run.stderr).toBe(0);
@@ -194,8 +207,7 @@ describe('concord init never breaks a project', () => {
   });
 
   it('without --plugin, in a project with scenarios: their files unchanged, and the gate passes as before', { timeout: 180_000 }, async () => {
-    await writeStockProject(dir);
-    expect((await gateNew(dir, dir, ['typescript'])).status).toBe(0);
+    await copyRecorded();
     const before = await tree(join(dir, 'scenarios'));
     const run = cli(dir, 'init', '--ci', 'github');
     expect(run.status, run.stderr).toBe(0);
@@ -222,8 +234,8 @@ describe('concord init never breaks a project', () => {
   });
 
   it('with --plugin in a project with scenarios: a new name beside theirs, one scenario per plugin, and a second run changes nothing', { timeout: 300_000 }, async () => {
-    // The project already has a scenario called "stock" (its own), on another plugin.
-    await writeStockProject(dir);
+    // The project already has a scenario called "stock" (its own, recorded), on another plugin.
+    await copyRecorded();
     await mkdir(join(dir, 'src', 'plugins'), { recursive: true });
     await writeFile(join(dir, 'src', 'plugins', 'stock.ts'), PLUGIN);
     const first = cli(dir, 'init', '--plugin', './src/plugins/stock.ts');
