@@ -11,6 +11,7 @@ import { SCENARIO_SCHEMA_REFERENCE } from './project/scaffold.js';
 import { Host } from '../test/host-requirements.js';
 import { findInterpreters } from './interpreters/local.js';
 import { packed } from '../test/packed.js';
+import { keepCache, seedCache } from './test/warm-cache.js';
 
 // A team's first day with concord, from the packed tarball in a folder far from this repository: install,
 // record snapshots, gate in CI, change a tool, see the gate fail with the word, accept, pass again.
@@ -154,6 +155,8 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
     const schema = createRequire(join(dir, 'package.json')).resolve('concord/scenario.schema.json');
     expect(realpathSync(join(dir, 'scenarios', SCENARIO_SCHEMA_REFERENCE))).toBe(realpathSync(schema));
     await copyRest(source, dir, false);
+    // Not about a cold start: the gates start from the verdicts earlier gates of the run computed, and leave theirs.
+    await seedCache(dir);
     // The plugin type-checks against the declarations the tarball ships (beside the first gate: neither writes what the other reads).
     const [types, first] = await Promise.all([tsc('tsc --noEmit', dir), concord('gate --update=new', dir, ['gate', '--update=new'])]);
     expect(types.status, types.out).toBe(0);
@@ -189,6 +192,7 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
     expect(again.status, again.out).toBe(0);
     expect(again.stdout).toContain(`report: ${join(dir, '.concord', 'report.md')}`);
 
+    await keepCache(dir);
     // concord's install folder was never taken for the project: not one file in it changed or appeared.
     expect(await fingerprint(installed)).toEqual(installedBefore);
     for (const folder of ['scenarios', 'snapshots', '.concord']) expect(existsSync(join(installed, folder))).toBe(false);
@@ -203,8 +207,10 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
     expect(install.status, install.out).toBe(0);
     await copyRest(source, dir, true);
     await copyFile(join(dir, 'past-floor', 'unicode-past-floor.yml'), join(dir, 'scenarios', 'unicode-past-floor.yml'));
+    await seedCache(dir);
 
     const [types, gate] = await Promise.all([tsc('tsc --noEmit (naive)', dir), concord('CI=true gate --floor 3.9 (naive renderer)', dir, ['gate', '--floor', '3.9'], { CI: 'true' })]);
+    await keepCache(dir);
     expect(types.status, types.out).toBe(0);
     expect(gate.stdout).toMatch(/✓ pass +lookup × python/);
     expect(gate.stdout).toMatch(/✗ failed +unicode-past-floor × python/);
@@ -221,6 +227,7 @@ describe('a backend whose sections are a prose guide and one fenced block per la
     const install = await npmInstall(dir);
     expect(install.status, install.out).toBe(0);
     await copyRest(source, dir, false);
+    await seedCache(dir);
     const [types, plain] = await Promise.all([tsc('tsc --noEmit (prose)', dir), concord('gate --update=new (prose sections)', dir, ['gate', '--update=new'])]);
     expect(types.status, types.out).toBe(0);
     expect(plain.stdout).toMatch(/updated +lookup × typescript/);
@@ -237,6 +244,7 @@ describe('a backend whose sections are a prose guide and one fenced block per la
       await copyFile(join(dir, 'variants', `${variant}.yml`), join(dir, 'scenarios', `${variant}.yml`));
     }
     const gate = await concord('gate --floor 3.9 --update=new (upstream renderer)', dir, ['gate', '--floor', '3.9', '--update=new']);
+    await keepCache(dir);
     expect(gate.status, gate.out).toBe(1);
     expect(gate.stdout).toMatch(/✓ pass +lookup × python/);
     expect(gate.stdout).toMatch(/✓ pass +lookup × typescript/);

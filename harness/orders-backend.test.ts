@@ -11,6 +11,7 @@ import { packageRoot } from '../runtimes/seam/package-root.js';
 import { Host } from '../test/host-requirements.js';
 import { installedWithout } from '../test/packed.js';
 import type { GateResults } from './results/format.js';
+import { keepCache, seedCache } from './test/warm-cache.js';
 
 /**
  * examples/orders: its own plugin with five tools that each carry `$defs.Money`, three scenarios, every
@@ -75,8 +76,14 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'concord-orders-'));
   await cp(example, root, { recursive: true, filter: (source) => !/[/\\](node_modules|\.concord)$/.test(source) });
   bin = await installedWithout(root, []);
+  // Not about a cold start: the gates start from the verdicts (and the Pyodide memory snapshot) earlier gates
+  // of the run computed, and leave theirs.
+  await seedCache(root);
 }, 120_000);
-afterAll(() => rm(root, { recursive: true, force: true }));
+afterAll(async () => {
+  await keepCache(root);
+  await rm(root, { recursive: true, force: true });
+});
 
 /**
  * `concord gate` in CI (by default on the TypeScript worker and the local CPython): its output lines, its
