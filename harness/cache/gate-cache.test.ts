@@ -25,8 +25,9 @@ describe.skipIf(findInterpreters().length === 0)('the gate with its verdict cach
     const first: string[] = [];
     expect((await gate(first)).ok).toBe(true);
     expect(cacheLines(first)).toEqual([expect.stringMatching(/^verdict cache: 0 reused, [1-9]\d* computed \(\.concord\/cache\)$/)]);
-    // The stub matrix's Pyodide booted too, and left the memory snapshot the next boot starts from.
-    expect((await readdir(join(root, '.concord', 'cache'))).sort()).toEqual(['compile', 'import', 'pyodide-snapshot', 'pyright', 'tokens']);
+    // The stub matrix's Pyodide booted too, and left the memory snapshot the next boot starts from; the local
+    // interpreters' probes are kept beside the verdicts.
+    expect((await readdir(join(root, '.concord', 'cache'))).sort()).toEqual(['compile', 'import', 'interpreter', 'pyodide-snapshot', 'pyright', 'tokens']);
 
     const second: string[] = [];
     expect((await gate(second)).ok).toBe(true);

@@ -9,6 +9,8 @@ import { UserError } from '../user-error.js';
 export type CacheKind = 'compile' | 'import' | 'pyright' | 'tsc' | 'tokens';
 /** What a binary entry holds: a memory snapshot of a booted Pyodide interpreter. */
 export type BlobKind = 'pyodide-snapshot';
+/** What a note holds: what a local interpreter said about itself, by the stat of its files (no verdict). */
+export type NoteKind = 'interpreter';
 
 /** Bumped when the entry layout changes: older entries then miss. */
 const FORMAT = 1;
@@ -58,7 +60,7 @@ export class VerdictCache {
     this.#version = version;
   }
 
-  #file(kind: CacheKind | BlobKind, parts: readonly string[], extension = 'json'): string {
+  #file(kind: CacheKind | NoteKind | BlobKind, parts: readonly string[], extension = 'json'): string {
     const hash = sha256(JSON.stringify([FORMAT, this.#version, kind, ...parts]));
     return `${kind}/${hash.slice(0, 2)}/${hash}.${extension}`;
   }
@@ -126,6 +128,22 @@ export class VerdictCache {
 
   /** The value stored for `parts`, when an entry is there, matches the key exactly and `valid` accepts its value. */
   async get<T>(kind: CacheKind, parts: readonly string[], valid: (value: unknown) => value is T): Promise<T | undefined> {
+    const value = await this.#lookup(kind, parts, valid);
+    if (value === undefined) this.stats.misses++;
+    else this.stats.hits++;
+    return value;
+  }
+
+  /**
+   * The note stored for `parts`, checked as a verdict is. Notes are no verdicts: they count as neither hit
+   * nor miss (an entry that does not check out still counts as rejected).
+   */
+  recall<T>(kind: NoteKind, parts: readonly string[], valid: (value: unknown) => value is T): Promise<T | undefined> {
+    return this.#lookup(kind, parts, valid);
+  }
+
+  /** The value of the JSON entry for `parts` when it checks out; an entry that does not is counted as rejected. */
+  async #lookup<T>(kind: CacheKind | NoteKind, parts: readonly string[], valid: (value: unknown) => value is T): Promise<T | undefined> {
     let bytes: Buffer | undefined;
     try {
       // A read marks the entry as used now: pruning removes the least recently used first.
@@ -133,24 +151,15 @@ export class VerdictCache {
     } catch {
       // A link, a folder or an unreadable file where an entry belongs: not trusted, not followed.
       this.stats.rejected++;
-      this.stats.misses++;
       return undefined;
     }
-    if (bytes === undefined) {
-      this.stats.misses++;
-      return undefined;
-    }
+    if (bytes === undefined) return undefined;
     const value = bytes.length <= MAX_ENTRY_BYTES ? this.#read(bytes, kind, parts, valid) : undefined;
-    if (value === undefined) {
-      this.stats.rejected++;
-      this.stats.misses++;
-      return undefined;
-    }
-    this.stats.hits++;
+    if (value === undefined) this.stats.rejected++;
     return value;
   }
 
-  #read<T>(bytes: Buffer, kind: CacheKind, parts: readonly string[], valid: (value: unknown) => value is T): T | undefined {
+  #read<T>(bytes: Buffer, kind: CacheKind | NoteKind, parts: readonly string[], valid: (value: unknown) => value is T): T | undefined {
     let entry: unknown;
     try {
       entry = JSON.parse(bytes.toString('utf8'));
@@ -166,12 +175,22 @@ export class VerdictCache {
 
   /** Stores `value` for `parts` (atomically); a write that fails is counted and otherwise ignored. */
   async put(kind: CacheKind, parts: readonly string[], value: unknown): Promise<void> {
+    if (await this.#write(kind, parts, value)) this.stats.stored++;
+  }
+
+  /** Stores a note for `parts` (atomically), uncounted as notes are; a write that fails is counted and otherwise ignored. */
+  async note(kind: NoteKind, parts: readonly string[], value: unknown): Promise<void> {
+    await this.#write(kind, parts, value);
+  }
+
+  async #write(kind: CacheKind | NoteKind, parts: readonly string[], value: unknown): Promise<boolean> {
     const entry = JSON.stringify({ format: FORMAT, concord: this.#version, kind, parts, value });
     try {
       await this.folder.write(this.#file(kind, parts), entry + '\n');
-      this.stats.stored++;
+      return true;
     } catch {
       this.stats.unwritable++;
+      return false;
     }
   }
 

@@ -1,16 +1,62 @@
-import { describe, expect, it } from 'vitest';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PYODIDE_VERSION } from '../../runtimes/pyodide/versions.js';
 import { discoverInterpreters, findInterpreters, LocalInterpreter } from './local.js';
 import { PyodideInterpreter } from './pyodide.js';
 
+const serial = findInterpreters();
+
 describe('local interpreter discovery', () => {
   it('finds the same interpreters probing every candidate at once as one by one, each with its build', async () => {
-    const serial = findInterpreters();
     expect(await discoverInterpreters()).toEqual(serial);
     for (const found of serial) {
       expect(found.build).toMatch(new RegExp(`^${found.python.replace(/\./g, '\\.')}\\b`));
       expect(await new LocalInterpreter(found).identity()).toBe(`local ${found.executable} ${found.build}`);
     }
+  });
+
+  describe.skipIf(serial.length === 0)('without PYENV_ROOT', () => {
+    const saved = { PATH: process.env.PATH, PYENV_ROOT: process.env.PYENV_ROOT, HOME: process.env.HOME };
+    let dir = '';
+    afterEach(async () => {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    const script = async (file: string, body: string) => {
+      await writeFile(file, `#!/bin/sh\n${body}\n`);
+      await chmod(file, 0o755);
+    };
+
+    it("finds pyenv's versions in ~/.pyenv without asking `pyenv root`, and asks it where that holds none", async () => {
+      dir = await mkdtemp(join(tmpdir(), 'concord-discovery-'));
+      const real = serial[0]!;
+      const asked = join(dir, 'asked');
+      const bin = join(dir, 'bin');
+      await mkdir(bin);
+      // A pyenv on PATH that notes each question and answers with another root.
+      await script(join(bin, 'pyenv'), `echo root >> '${asked}'\necho '${join(dir, 'elsewhere')}'`);
+      const version = (root: string) => join(root, 'versions', `${real.python}`, 'bin', `python${real.version}`);
+      for (const root of [join(dir, 'home', '.pyenv'), join(dir, 'elsewhere')]) {
+        await mkdir(join(root, 'versions', real.python, 'bin'), { recursive: true });
+        await script(version(root), `exec '${real.executable}' "$@"`);
+      }
+      process.env.PATH = bin;
+      delete process.env.PYENV_ROOT;
+      process.env.HOME = join(dir, 'home');
+      const timesAsked = async () => (await readFile(asked, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+
+      expect(await discoverInterpreters()).toEqual([{ ...real, executable: version(join(dir, 'home', '.pyenv')) }]);
+      expect(await timesAsked()).toBe(0);
+      await rm(join(dir, 'home', '.pyenv'), { recursive: true });
+      expect(await discoverInterpreters()).toEqual([{ ...real, executable: version(join(dir, 'elsewhere')) }]);
+      expect(await timesAsked()).toBe(1);
+    });
   });
 });
 

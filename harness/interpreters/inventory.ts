@@ -15,7 +15,7 @@ export interface InventoryOptions {
   containers?: boolean;
   /** `python3.X` binaries of pyenv and PATH (default true). */
   local?: boolean;
-  /** Where verdicts are kept between runs (the session's verdict cache); none: every verdict is computed. */
+  /** Where verdicts (and what local interpreters said about themselves) are kept between runs (the session's verdict cache); none: every verdict is computed, every interpreter probed. */
   cache?: VerdictCache;
   /** Where the Pyodide interpreters keep their boot snapshots (the session's). */
   snapshots?: SnapshotStore;
@@ -101,7 +101,7 @@ export class InterpreterInventory {
     // Images and local binaries are looked for at once: discovery is on the first Python pair's path.
     const [containers, locals] = await Promise.all([
       (options.containers ?? true) ? containerInterpreters() : undefined,
-      (options.local ?? true) ? discoverInterpreters() : undefined,
+      (options.local ?? true) ? discoverInterpreters(options.cache) : undefined,
     ]);
     if (containers !== undefined) {
       interpreters.push(...containers.interpreters);

@@ -1,11 +1,14 @@
 import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Socket } from 'node:net';
+import { executablesOnPath } from '../../runtimes/cpython/process-launcher.js';
 import { onHostExit } from '../../runtimes/seam/host-exit.js';
+import type { VerdictCache } from '../cache/verdict-cache.js';
 import { Checker, type CheckerProcess } from './checker.js';
 import { CHECKER_SCRIPT, IMPORT_SECONDS } from './import-script.js';
+import { ProbeCache, type ProbeAnswer, type Probed } from './probe-cache.js';
 import { readCompileReport, readVerifyReport } from './report.js';
 import { compareVersions, type CompileReport, type PythonInterpreter, type VerifyReport } from './types.js';
 
@@ -25,8 +28,15 @@ export interface Interpreter {
 /** The oldest CPython worth listing: the identifier tables start with 3.8's Unicode 12.1. */
 const OLDEST_MINOR = 8;
 
+/**
+ * pyenv's root: PYENV_ROOT, else pyenv's default `~/.pyenv` when it holds versions, else what `pyenv root`
+ * says (a bash script: asked only when pyenv is on PATH and neither answers).
+ */
 function pyenvRoot(): string | undefined {
   if (process.env.PYENV_ROOT) return process.env.PYENV_ROOT;
+  const usual = path.join(homedir(), '.pyenv');
+  if (existsSync(path.join(usual, 'versions'))) return usual;
+  if (executablesOnPath('pyenv').length === 0) return undefined;
   try {
     return execFileSync('pyenv', ['root'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
@@ -34,23 +44,40 @@ function pyenvRoot(): string | undefined {
   }
 }
 
-const PROBE = 'import json, sys, unicodedata; print(json.dumps(["%d.%d" % sys.version_info[:2], "%d.%d.%d" % sys.version_info[:3], unicodedata.unidata_version, sys.version]))';
+/**
+ * Prints the version, the release, the Unicode version, `sys.version` and the files mapped into the process
+ * (the binary, libpython, the extension modules loaded; none where /proc is missing), which say when a kept
+ * answer is out of date (probe-cache.ts).
+ */
+const PROBE = [
+  'import json, sys, unicodedata',
+  'files = set()',
+  'try:',
+  '    with open("/proc/self/maps") as maps:',
+  '        for line in maps:',
+  '            fields = line.rstrip("\\n").split(None, 5)',
+  '            if len(fields) == 6 and fields[5].startswith("/"):',
+  '                files.add(fields[5])',
+  'except OSError:',
+  '    pass',
+  'print(json.dumps(["%d.%d" % sys.version_info[:2], "%d.%d.%d" % sys.version_info[:3], unicodedata.unidata_version, sys.version, sorted(files)]))',
+].join('\n');
 
-function readProbe(stdout: string): Omit<Interpreter, 'executable'> | undefined {
+function readProbe(stdout: string): ProbeAnswer | undefined {
   try {
-    const [version, python, unicode, build] = JSON.parse(stdout) as [string, string, string, string];
-    return { version, python, unicode, build };
+    const [version, python, unicode, build, files] = JSON.parse(stdout) as [string, string, string, string, string[]];
+    return { probed: { version, python, unicode, build }, files };
   } catch {
     return undefined;
   }
 }
 
-function probe(executable: string): Omit<Interpreter, 'executable'> | undefined {
+function probe(executable: string): Probed | undefined {
   const result = spawnSync(executable, ['-I', '-c', PROBE], { encoding: 'utf8' });
-  return result.status === 0 ? readProbe(result.stdout) : undefined;
+  return result.status === 0 ? readProbe(result.stdout)?.probed : undefined;
 }
 
-function probeAsync(executable: string): Promise<Omit<Interpreter, 'executable'> | undefined> {
+function probeAsync(executable: string): Promise<ProbeAnswer | undefined> {
   return new Promise((resolve) => {
     execFile(executable, ['-I', '-c', PROBE], { encoding: 'utf8', timeout: 60_000 }, (error, stdout) => resolve(error ? undefined : readProbe(stdout)));
   });
@@ -87,7 +114,7 @@ function candidates(): string[] {
 const namedMinor = (executable: string) => /python(3\.\d+)$/.exec(executable)?.[1];
 
 /** Keeps the first probed interpreter of each minor version from 3.8 up, oldest version first. */
-function onePer(probed: ReadonlyArray<readonly [string, Omit<Interpreter, 'executable'> | undefined]>): Interpreter[] {
+function onePer(probed: ReadonlyArray<readonly [string, Probed | undefined]>): Interpreter[] {
   const byVersion = new Map<string, Interpreter>();
   for (const [executable, found] of probed) {
     if (found === undefined || byVersion.has(found.version)) continue;
@@ -102,7 +129,7 @@ function onePer(probed: ReadonlyArray<readonly [string, Omit<Interpreter, 'execu
  * `python3` and `python3.X` on PATH (pyenv's shims skipped: slow, and they only lead to the versions above).
  */
 export function findInterpreters(): Interpreter[] {
-  const probed: Array<readonly [string, Omit<Interpreter, 'executable'> | undefined]> = [];
+  const probed: Array<readonly [string, Probed | undefined]> = [];
   const versions = new Set<string>();
   for (const executable of candidates()) {
     // A name already tells the minor version: skip the probe when that version is found.
@@ -115,8 +142,12 @@ export function findInterpreters(): Interpreter[] {
   return onePer(probed);
 }
 
-/** findInterpreters() with every candidate probed at once (the gate's inventory: discovery is on its path). */
-export async function discoverInterpreters(): Promise<Interpreter[]> {
+/**
+ * findInterpreters() with every candidate probed at once (the gate's inventory: discovery is on its path),
+ * each file once, and with a verdict cache only when it changed since an earlier run probed it (probe-cache.ts).
+ */
+export async function discoverInterpreters(cache?: VerdictCache): Promise<Interpreter[]> {
+  const probes = new ProbeCache(probeAsync, cache);
   const named = new Set<string>();
   const wanted = candidates().filter((executable) => {
     const minor = namedMinor(executable);
@@ -125,7 +156,7 @@ export async function discoverInterpreters(): Promise<Interpreter[]> {
     named.add(minor);
     return true;
   });
-  return onePer(await Promise.all(wanted.map(async (executable) => [executable, await probeAsync(executable)] as const)));
+  return onePer(await Promise.all(wanted.map(async (executable) => [executable, await probes.answer(executable)] as const)));
 }
 
 /** Runs a Python script with JSON on stdin and returns its stdout (one process). */

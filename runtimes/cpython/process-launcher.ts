@@ -156,8 +156,8 @@ export function processContainment(): Containment {
   };
 }
 
-/** Every `name` on PATH, in PATH order; a name with a slash is its own single candidate. */
-function candidates(python: string): string[] {
+/** Every executable `name` on PATH, in PATH order; a name with a slash is its own single candidate. */
+export function executablesOnPath(python: string): string[] {
   if (python.includes('/')) return [python];
   const found: string[] = [];
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
@@ -180,7 +180,7 @@ function candidates(python: string): string[] {
 export async function resolveInterpreter(python: string, runUid: number | undefined): Promise<string> {
   const user = runUid === undefined ? undefined : { name: `uid ${runUid}`, uid: runUid, gid: runUid };
   const tried: string[] = [];
-  for (const candidate of candidates(python)) {
+  for (const candidate of executablesOnPath(python)) {
     let real: string;
     try {
       // Run as the host user with the host environment: a shim needs both to find its interpreter.
