@@ -1,7 +1,8 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, type Stats } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { guestServerCommand } from './guest-source.js';
 import type { GuestTransport } from './guest-server.js';
@@ -173,14 +174,48 @@ export function executablesOnPath(python: string): string[] {
   return found;
 }
 
+/** The folders that lead to `file`, from `/` down. */
+function foldersOf(file: string): string[] {
+  const folders: string[] = [];
+  for (let folder = dirname(file); ; folder = dirname(folder)) {
+    folders.unshift(folder);
+    if (dirname(folder) === folder) return folders;
+  }
+}
+
+/** Whether the mode bits of `stats` let `user` (an account with no other groups) search it as a folder or execute it as a file. */
+function opensTo(stats: Stats, user: { uid: number; gid: number }): boolean {
+  const bit = stats.uid === user.uid ? 0o100 : stats.gid === user.gid ? 0o010 : 0o001;
+  return (stats.mode & bit) !== 0;
+}
+
 /**
- * The real interpreter behind `python` (version-manager shims resolved) that `user` can run. Shims and
- * interpreters under a private home directory are skipped for the next candidate on PATH.
+ * True when `user` surely cannot execute `file`: by their mode bits, a folder on its way (as named or as
+ * resolved) is closed to it, or the file is not executable for it. Whatever cannot be looked at counts as open.
+ */
+async function closedTo(file: string, user: { uid: number; gid: number }): Promise<boolean> {
+  const named = resolve(file);
+  const real = await realpath(named).catch(() => named);
+  const paths = [...new Set([...foldersOf(named), ...foldersOf(real), real])];
+  const stats = await Promise.all(paths.map((path) => stat(path).catch(() => undefined)));
+  return stats.some((s) => s !== undefined && !opensTo(s, user));
+}
+
+/**
+ * The real interpreter behind `python` (version-manager shims resolved) that `user` can run. Candidates on
+ * PATH that `user` cannot reach (under a private home directory) are skipped unrun, for the next one: a
+ * version manager's shim there leads to interpreters there too, or, for the system's own, to a later candidate
+ * (resolving pyenv's shim costs a score of bash processes). Interpreters that shims resolve to and `user`
+ * cannot run are skipped the same way.
  */
 export async function resolveInterpreter(python: string, runUid: number | undefined): Promise<string> {
   const user = runUid === undefined ? undefined : { name: `uid ${runUid}`, uid: runUid, gid: runUid };
   const tried: string[] = [];
   for (const candidate of executablesOnPath(python)) {
+    if (user !== undefined && (await closedTo(candidate, user))) {
+      tried.push(`${candidate}: not reachable for ${user.name} (a folder on its way or the file is closed to it)`);
+      continue;
+    }
     let real: string;
     try {
       // Run as the host user with the host environment: a shim needs both to find its interpreter.
