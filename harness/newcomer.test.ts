@@ -60,7 +60,9 @@ const tsc = (label: string, cwd: string) => bin(label, cwd, 'tsc', ['-p', '.']);
 /**
  * The examples' package.json files ask for the same packages (concord and its optional peers, asserted
  * below), so concord is installed from the tarball once, by `npm install` in a folder of its own with the
- * inventory example's package.json, and each project gets a copy of that install (never the folder itself).
+ * inventory example's package.json, and each project gets a copy of that install (never the folder itself),
+ * its files hard links to the install's: folders of its own at no cost of copying the bytes (nothing writes into
+ * node_modules, and the test checks concord's files byte for byte).
  */
 let install: Promise<Ran> | undefined;
 async function npmInstall(dir: string): Promise<Ran> {
@@ -71,7 +73,7 @@ async function npmInstall(dir: string): Promise<Ran> {
   })();
   const done = await install;
   if (done.status === 0) {
-    const copy = spawnSync('cp', ['-a', join(work, 'installed', 'node_modules'), join(dir, 'node_modules')], { encoding: 'utf8' });
+    const copy = spawnSync('cp', ['-al', join(work, 'installed', 'node_modules'), join(dir, 'node_modules')], { encoding: 'utf8' });
     if (copy.status !== 0) throw new Error(`could not copy the install into ${dir}: ${copy.stderr}`);
   }
   return done;
