@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Socket } from 'node:net';
-import { executablesOnPath } from '../../runtimes/cpython/process-launcher.js';
+import { executablesOnPath } from '../../runtimes/seam/executables.js';
 import { onHostExit } from '../../runtimes/seam/host-exit.js';
 import type { VerdictCache } from '../cache/verdict-cache.js';
 import { Checker, type CheckerProcess } from './checker.js';

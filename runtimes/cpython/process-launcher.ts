@@ -1,9 +1,10 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, type Stats } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, type Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { executablesOnPath, onPath } from '../seam/executables.js';
 import { guestServerCommand } from './guest-source.js';
 import type { GuestTransport } from './guest-server.js';
 import type { RunChannelListener } from './run-channel.js';
@@ -90,7 +91,7 @@ let namespaceProbe: { unshare: string } | string | undefined;
 /** The unshare command when network, IPC, PID and mount namespaces can be made here, else why not. Tried once. */
 function namespaceSupport(): { unshare: string } | string {
   if (namespaceProbe !== undefined) return namespaceProbe;
-  const unshare = onPath('unshare');
+  const unshare = onPath('unshare', SYSTEM_PATH);
   if (unshare === undefined) return (namespaceProbe = 'util-linux unshare is not on PATH');
   const scratch = mkdtempSync(join(tmpdir(), 'concord-probe-'));
   try {
@@ -107,19 +108,6 @@ const SYSTEM_PATH = '/usr/sbin:/usr/bin:/sbin:/bin';
 function namespaceArgs(): string[] {
   // --kill-child: the server (pid 1 there, so every run with it) dies with the unshare process the host holds.
   return ['--net', '--ipc', '--pid', '--kill-child', '--mount', '--propagation', 'private', '--'];
-}
-
-function onPath(name: string): string | undefined {
-  for (const dir of SYSTEM_PATH.split(':')) {
-    const path = join(dir, name);
-    try {
-      accessSync(path, constants.X_OK);
-      return path;
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
 }
 
 export function processContainment(): Containment {
@@ -155,23 +143,6 @@ export function processContainment(): Containment {
     reason: `each run has a uid of its own from ${RUN_UID_BASE} up, with at most ${RUN_PROCESS_LIMIT} processes`,
     notIsolated,
   };
-}
-
-/** Every executable `name` on PATH, in PATH order; a name with a slash is its own single candidate. */
-export function executablesOnPath(python: string): string[] {
-  if (python.includes('/')) return [python];
-  const found: string[] = [];
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const path = join(dir, python);
-    try {
-      accessSync(path, constants.X_OK);
-      found.push(path);
-    } catch {
-      // Not on this PATH entry.
-    }
-  }
-  return found;
 }
 
 /** The folders that lead to `file`, from `/` down. */

@@ -1,6 +1,5 @@
 import { spawnSync, type SpawnOptions } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { onPath } from '../seam/executables.js';
 import { inheritableDescriptors } from '../seam/inherited-descriptors.js';
 import { sandboxFiles, type SandboxFiles } from './staging.js';
 
@@ -40,20 +39,6 @@ export interface SandboxLaunch {
 
 function isRoot(): boolean {
   return process.getuid?.() === 0;
-}
-
-/** An executable on the host's PATH, by absolute path. */
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return join(dir, name);
-    } catch {
-      // Not in this PATH entry.
-    }
-  }
-  return undefined;
 }
 
 /** How the worker is cut off from the network, or why it is not. */
