@@ -26,12 +26,13 @@ afterAll(async () => {
     scratch.push(dir);
     const snapshotsDir = join(dir, 'snapshots');
     await cp(sourceAsset('snapshots'), snapshotsDir, { recursive: true });
-    const tampered = join(snapshotsDir, 'timeout/typescript/run_code.json');
+    const tampered = join(snapshotsDir, 'tool-error-caught/typescript/run_code.json');
     await writeFile(tampered, (await readFile(tampered, 'utf8')).replace('program', 'programme'));
-    // The page is the point here, not a cold start: the gate starts from the run's verdict cache.
+    // The page is the point here, not a cold start or every pair: the gate starts from the run's verdict cache and
+    // runs two scenarios on both languages, which gives the page a failing pair, passing ones and a stub matrix.
     cacheRoot = await warmCacheRoot();
     scratch.push(cacheRoot);
-    const result = await runGate({ project: projectAt(packageRoot()), snapshotsDir, cache: true, cacheRoot, pendingRoot: join(dir, 'pending'), reportRoot: dir, selection: { runtimes: ['typescript', 'python'] }, update: 'none', ci: true, jobs: 2, color: false, out: () => undefined });
+    const result = await runGate({ project: projectAt(packageRoot()), snapshotsDir, cache: true, cacheRoot, pendingRoot: join(dir, 'pending'), reportRoot: dir, selection: { scenarios: ['tool-error-caught', 'parallel-calls'], runtimes: ['typescript', 'python'] }, update: 'none', ci: true, jobs: 2, color: false, out: () => undefined });
     expect(result.ok).toBe(false);
 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
@@ -47,10 +48,10 @@ afterAll(async () => {
     const scenarios = [...new Set(result.pairs.map((r) => r.scenario))];
     for (const scenario of scenarios) await expect(page.locator('table.matrix th[scope=row]', { hasText: scenario }).first().isVisible()).resolves.toBe(true);
     // The pair opens from the matrix and links to its change, shown once in the changes section.
-    const pair = page.locator('#pair-timeout-typescript');
+    const pair = page.locator('#pair-tool-error-caught-typescript');
     const link = pair.locator('a[href^="#change-"]').first();
     expect(await link.isVisible()).toBe(false);
-    await page.locator('a[data-open="pair-timeout-typescript"]').click();
+    await page.locator('a[data-open="pair-tool-error-caught-typescript"]').click();
     expect(await link.isVisible()).toBe(true);
     await link.click();
     const diff = page.locator(`${await link.getAttribute('href')} pre.diff`);
