@@ -1,13 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot, sourceAsset } from '../../runtimes/seam/package-root.js';
-import { plantedCopy, type PlantedCopy } from '../probe/test/planted-copy.js';
 import { runGate, type GateOptions } from './gate.js';
 import { projectAt } from '../project/root.js';
+import { stockScenario, writeStockProject } from '../project/stock-project.js';
+import { concordIn } from '../test/concord-cli.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
+
+/** A closed port on loopback: no Docker engine answers there. */
+const NOWHERE = 'tcp://127.0.0.1:9';
 
 // One scenario on the fastest runtime: no Python pair, so the renderer floor has nothing to judge and the
 // interpreters stay asleep; the TypeScript probe still runs once.
@@ -56,30 +60,28 @@ describe('the run-level steps in the gate', () => {
 });
 
 describe('concord gate on a renderer not pinned to the floor', () => {
-  let copy: PlantedCopy;
+  // A project of a user's own whose one scenario asks the reference registry to write Python for 3.15 while
+  // the floor is 3.9. Its SDK (one tool) and the probe's unpinned SDK are this test's alone, so every
+  // interpreter judges them cold: the finding is read from the SDK's text whatever interpreters answer, so no
+  // Docker engine is offered and the local interpreters and Pyodide are the ones that do.
+  let project = '';
   beforeAll(async () => {
-    // The copy's mode-both scenario asks the reference registry to write Python for 3.15 while the floor is 3.9.
-    copy = await plantedCopy([{ file: 'scenarios/mode-both.yml', from: '      mode: both\n', to: "      mode: both\n      pythonFloor: '3.15'\n" }]);
-    // Not about a cold start: the copy's gate starts from the verdicts earlier gates of the run computed.
-    await seedCache(copy.root);
+    project = await mkdtemp(join(tmpdir(), 'concord-floor-unpinned-'));
+    await writeStockProject(project);
+    await writeFile(join(project, 'scenarios', 'stock.yml'), stockScenario('stock', '[python]').replace('config: { mode: code }', "config: { mode: code, pythonFloor: '3.15' }"));
+    // Not about a cold start: the gate starts from the verdicts (and the Pyodide snapshot) earlier gates of the run computed.
+    await seedCache(project);
   });
-  afterAll(() => copy.dispose());
+  afterAll(() => rm(project, { recursive: true, force: true }));
 
-  const cli = (...args: string[]) =>
-    spawnSync(process.execPath, [join(copy.root, 'bin', 'concord.mjs'), 'gate', ...args], {
-      cwd: copy.root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 300_000,
-      env: { ...process.env, CI: '1' },
-    });
+  const cli = concordIn(() => project, 300_000);
 
   it('exits 1 naming the scenario, the bare names with line and column, and the report', { timeout: 300_000 }, () => {
-    const run = cli('--scenario', 'mode-both', '--runtime', 'python');
+    const run = cli({ CI: '1', DOCKER_HOST: NOWHERE }, 'gate', '--runtime', 'python');
     expect(run.stderr).toBe('');
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/error renderer-floor: mode-both \(\S+mode-both\.yml, on python\): the Python renderer is not pinned to the floor 3\.9: it writes \S+_unicode_14_0 \(line \d+, column 15\)/);
-    expect(run.stdout).toContain(`report: ${join(copy.root, '.concord', 'report.md')}`);
+    expect(run.stdout).toMatch(/error renderer-floor: stock \(\S+stock\.yml, on python\): the Python renderer is not pinned to the floor 3\.9: it writes \S+_unicode_14_0 \(line \d+, column 15\)/);
+    expect(run.stdout).toContain(`report: ${join(project, '.concord', 'report.md')}`);
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
   });
 });
