@@ -41,6 +41,10 @@ describe('review --from: the proposals CI made, applied here', () => {
     const sdk = join(root, 'snapshots', 'stock', 'typescript', 'tools-sdk.ts');
 
     const folder = await ciArtifact('Counts every item on the shelves.');
+    // The same proposals, kept aside: once the first copy is applied they were made against another snapshot.
+    const stale = await mkdtemp(join(tmpdir(), 'concord-artifact-'));
+    scratch.push(stale);
+    await cp(folder, join(stale, 'concord-pending'), { recursive: true });
     const tgz = join(folder, '..', 'concord-pending.tgz');
     expect(spawnSync('tar', ['-czf', tgz, '-C', folder, '.']).status).toBe(0);
     const applied = concord(['review', '--from', tgz, '--accept-all']);
@@ -49,14 +53,14 @@ describe('review --from: the proposals CI made, applied here', () => {
     expect(await readFile(sdk, 'utf8')).toContain('Counts every item on the shelves.');
     expect(concord(['gate'], { CI: 'true' }).status).toBe(0);
 
-    // A proposal made against a snapshot that changed since is refused, named, and applies nothing.
-    const stale = await ciArtifact('Counts the boxes.');
+    // A proposal made against a snapshot that changed since (here by the copy applied, then by hand) is refused,
+    // named, and applies nothing.
     await writeFile(sdk, (await readFile(sdk, 'utf8')).replace('Counts every item', 'Counts each item'));
-    const refused = concord(['review', '--from', stale, '--accept-all']);
+    const refused = concord(['review', '--from', join(stale, 'concord-pending'), '--accept-all']);
     expect(refused.status).toBe(1);
     expect(refused.stdout + refused.stderr).toContain('stock/typescript/tools-sdk.ts');
     expect(await readFile(sdk, 'utf8')).toContain('Counts each item');
-    expect(await readFile(sdk, 'utf8')).not.toContain('Counts the boxes.');
+    expect(await readFile(sdk, 'utf8')).not.toContain('Counts every item');
   });
 
   it('refuses a hostile artifact, writing nothing outside .concord/', { timeout: 120_000 }, async () => {
