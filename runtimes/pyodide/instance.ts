@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
+import { Writable } from 'node:stream';
 import { sourceAsset } from '../seam/package-root.js';
 import { LineSplitter } from '../seam/lines.js';
-import { MAX_FRAME_BYTES, type HostMessage, type SnapshotUse, type WorkerMessage } from './protocol.js';
+import { MAX_FRAME_BYTES, SNAPSHOT_FD, type HostMessage, type SnapshotUse, type WorkerMessage } from './protocol.js';
 import { snapshotKey, supportsSnapshots, type SnapshotStore } from './snapshot.js';
 import { sandboxLaunch } from './sandbox.js';
 import { pyodidePackageDir, type PyodidePythonVersion } from './versions.js';
@@ -174,7 +175,7 @@ export class PyodideInstance {
     });
     const { stdin, stdout, stderr } = this.child;
     // A closed pipe surfaces as the process's exit; its error must not reach the host as an exception.
-    for (const stream of [stdin, stdout, stderr]) stream?.on('error', () => {});
+    for (const stream of [stdin, stdout, stderr, this.child.stdio[SNAPSHOT_FD]]) stream?.on('error', () => {});
     stderr?.setEncoding('utf8');
     stderr?.on('data', (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
@@ -194,8 +195,10 @@ export class PyodideInstance {
     }
     const boot: HostMessage = { type: 'boot', packageDir: launch.files.packageDir, memoryLimitBytes, ...readGuestSources() };
     const store = supportsSnapshots(version) ? snapshots : undefined;
-    if (store === undefined) this.post(boot);
-    else void this.bootWithSnapshot(boot, store, snapshotKey(version, pyodidePackageDir(version)));
+    if (store === undefined) {
+      this.post(boot);
+      this.snapshotChannel()?.end();
+    } else void this.bootWithSnapshot(boot, store, snapshotKey(version, pyodidePackageDir(version)));
     // An idle warm instance must not keep the host alive; callers hold it while they wait on it.
     this.setRef(false);
   }
@@ -204,7 +207,16 @@ export class PyodideInstance {
   private async bootWithSnapshot(boot: HostMessage & { type: 'boot' }, store: SnapshotStore, key: readonly string[]): Promise<void> {
     const bytes = await store.read(key).catch(() => undefined);
     this.snapshots = { store, key, sent: bytes !== undefined, wanted: true };
-    this.post({ ...boot, makeSnapshot: true, ...(bytes !== undefined ? { snapshot: Buffer.from(bytes).toString('base64') } : {}) });
+    this.post({ ...boot, makeSnapshot: true, ...(bytes !== undefined ? { snapshotBytes: bytes.byteLength } : {}) });
+    const channel = this.snapshotChannel();
+    if (bytes !== undefined) channel?.write(bytes);
+    channel?.end();
+  }
+
+  /** The worker's SNAPSHOT_FD, from our end; a closed pipe surfaces as the worker's exit. */
+  private snapshotChannel(): Writable | undefined {
+    const channel = this.child.stdio[SNAPSHOT_FD];
+    return channel instanceof Writable ? channel : undefined;
   }
 
   /** True once the worker can no longer serve anything. */
@@ -261,7 +273,9 @@ export class PyodideInstance {
 
   private setRef(on: boolean): void {
     const { stdin, stdout, stderr } = this.child;
-    for (const handle of [this.child, stdin, stdout, stderr] as (Pick<Socket, 'ref' | 'unref'> | null)[]) {
+    // The snapshot channel closes once the worker has read it; a closed socket would only queue the call for a connect.
+    const channel = this.child.stdio[SNAPSHOT_FD];
+    for (const handle of [this.child, stdin, stdout, stderr, channel?.destroyed === false ? channel : null] as (Pick<Socket, 'ref' | 'unref'> | null)[]) {
       if (on) handle?.ref();
       else handle?.unref();
     }

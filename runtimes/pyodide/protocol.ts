@@ -1,7 +1,13 @@
 /**
  * Frames between the host and the Pyodide worker process: one JSON object per line, the host's on the
- * worker's stdin, the worker's on its stdout. Values inside them travel as JSON text.
+ * worker's stdin, the worker's on its stdout. Values inside them travel as JSON text. The one exception is a
+ * memory snapshot for the boot: its bytes go raw on the worker's descriptor 3 (SNAPSHOT_FD), which the host
+ * ends after them (at once when it sends none), since tens of megabytes as base64 in a JSON line cost a
+ * second or more of CPU on each side.
  */
+
+/** The worker's descriptor on which the host sends the boot's memory snapshot, raw, and then ends. */
+export const SNAPSHOT_FD = 3;
 
 /** Cap on one frame from the worker; the host kills a worker that sends a longer one. */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
@@ -16,10 +22,11 @@ export interface PyodideBoot {
   /** Ceiling for the WebAssembly heap; allocations past it raise MemoryError inside Python. */
   memoryLimitBytes: number;
   /**
-   * A memory snapshot of an earlier boot of this release (base64), to boot from instead of starting the
-   * interpreter afresh. Untrusted: one that does not load is dropped and the interpreter boots afresh.
+   * The length of a memory snapshot of an earlier boot of this release, sent on SNAPSHOT_FD, to boot from
+   * instead of starting the interpreter afresh. Untrusted: one that does not load (or arrives short) is
+   * dropped and the interpreter boots afresh.
    */
-  snapshot?: string;
+  snapshotBytes?: number;
   /** Make a snapshot of this boot (after SNAPSHOT_PRELOAD) and send it in a `snapshot` frame before `ready`. */
   makeSnapshot?: boolean;
 }

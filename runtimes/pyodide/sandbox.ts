@@ -109,7 +109,8 @@ export function sandboxLaunch(packageDir: string): SandboxLaunch {
   const options: SpawnOptions = {
     cwd: '/',
     env: {},
-    stdio: ['pipe', 'pipe', 'pipe'],
+    // Descriptor 3 carries the boot's memory snapshot (SNAPSHOT_FD).
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     // `unshare` needs root to make the namespace and switches to nobody itself before it starts node.
     ...(isRoot() && !(isolation.isolated && isolation.dropsUser) ? UNPRIVILEGED_IDS : {}),
   };

@@ -2,11 +2,12 @@ import { Buffer } from 'node:buffer';
 import { Console } from 'node:console';
 import { closeSync, constants as fsConstants } from 'node:fs';
 import { constants as osConstants } from 'node:os';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineSplitter } from '../seam/lines.js';
 import { preloadModuleScript } from './module-script.js';
-import { MAX_FRAME_BYTES, SNAPSHOT_PRELOAD, type HostMessage, type PyodideBoot, type SnapshotUse, type WorkerMessage } from './protocol.js';
+import { MAX_FRAME_BYTES, SNAPSHOT_FD, SNAPSHOT_PRELOAD, type HostMessage, type PyodideBoot, type SnapshotUse, type WorkerMessage } from './protocol.js';
 
 /**
  * The Pyodide worker process: boots one interpreter, then serves runs and compile requests from the host,
@@ -18,9 +19,10 @@ import { MAX_FRAME_BYTES, SNAPSHOT_PRELOAD, type HostMessage, type PyodideBoot, 
 
 // Descriptors the host inherited from its caller and so passed on (their numbers come as the first
 // argument): closed before anything else, since a program reaches `fs.writeSync(fd)` through JavaScript and
-// the permission model does not guard writes to a descriptor that is already open.
+// the permission model does not guard writes to a descriptor that is already open. SNAPSHOT_FD is the
+// host's own channel here, whatever that number was in the host.
 for (const fd of (process.argv[2] ?? '').split(',')) {
-  if (/^[0-9]+$/.test(fd) && Number(fd) > 2) {
+  if (/^[0-9]+$/.test(fd) && Number(fd) > SNAPSHOT_FD) {
     try {
       closeSync(Number(fd));
     } catch {
@@ -28,6 +30,24 @@ for (const fd of (process.argv[2] ?? '').split(',')) {
     }
   }
 }
+
+/**
+ * What the host sent on SNAPSHOT_FD before it ended it: the boot's memory snapshot, or nothing. Read to the
+ * end and closed before the interpreter boots, so no program ever holds it.
+ */
+const snapshotSent = new Promise<Buffer>((resolve) => {
+  const chunks: Buffer[] = [];
+  let channel: Socket;
+  try {
+    channel = new Socket({ fd: SNAPSHOT_FD, readable: true, writable: false });
+  } catch {
+    return resolve(Buffer.alloc(0));
+  }
+  channel.on('data', (chunk: Buffer) => void chunks.push(chunk));
+  channel.on('error', () => channel.destroy());
+  channel.on('close', () => resolve(Buffer.concat(chunks)));
+  channel.on('end', () => channel.destroy());
+});
 
 interface PyCallable {
   (...args: unknown[]): unknown;
@@ -139,9 +159,11 @@ async function loadInterpreter(data: PyodideBoot): Promise<{ pyodide: PyodideApi
   const discard = (): void => {};
   const options = { indexURL: data.packageDir + '/', stdout: discard, stderr: discard };
   let rejected: string | undefined;
-  if (data.snapshot !== undefined) {
+  const sent = await snapshotSent;
+  if (data.snapshotBytes !== undefined) {
     try {
-      const pyodide = await unlessInstantiateFails(loadPyodide({ ...options, _loadSnapshot: Buffer.from(data.snapshot, 'base64') }));
+      if (sent.length !== data.snapshotBytes) throw new Error(`it arrived with ${sent.length} of its ${data.snapshotBytes} bytes`);
+      const pyodide = await unlessInstantiateFails(loadPyodide({ ...options, _loadSnapshot: sent }));
       if (pyodide.runPython(`import sys\nall(name in sys.modules for name in ${JSON.stringify(SNAPSHOT_PRELOAD)})`) !== true) throw new Error('it lacks the preloaded modules');
       return { pyodide, snapshot: 'loaded' };
     } catch (error) {
