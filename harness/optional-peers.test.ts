@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installCommand } from '../runtimes/seam/optional-package.js';
 import { installedWithout } from '../test/packed.js';
 import { STOCK_PLUGIN, stockScenario, writeStockProject } from './project/stock-project.js';
+import { keepCache, seedCache } from './test/warm-cache.js';
 
 // A project whose install left out tsx, pyright and js-tiktoken (optional peers): each feature that needs
 // one says so in one line with the command that adds it, and nothing else breaks.
@@ -24,8 +25,14 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'concord-optional-peers-'));
   await writeStockProject(dir);
   bin = await installedWithout(dir, ['tsx', 'pyright', 'js-tiktoken']);
+  // Not about a cold start: the gates start from the verdicts (and the Pyodide memory snapshot) earlier gates
+  // of the run computed, but for the token counts, which would measure the SDK without the missing tokenizer.
+  await seedCache(dir, ['tokens']);
 }, 120_000);
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await keepCache(dir);
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe('a project without the optional peers', () => {
   it('refuses a .ts plugin at its scenario line, naming the tsx install command', { timeout: 120_000 }, () => {

@@ -2,6 +2,7 @@ import { copyFile, mkdir, mkdtemp, readdir, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import type { CacheKind } from '../cache/verdict-cache.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,8 +17,11 @@ const cacheOf = (root: string) => join(root, '.concord', 'cache');
 /** Entry names the cache writes (`<sha256>.json|.bin`); a half-copied file never has one. */
 const ENTRY = /^[0-9a-f]{64}\.(json|bin)$/;
 
-/** Copies every entry below `from` that `to` lacks; each lands under a temporary name and is renamed (atomic). */
-async function copyEntries(from: string, to: string): Promise<void> {
+/**
+ * Copies every entry below `from` that `to` lacks, but those of the kinds in `leaveOut` (the first folder
+ * below the cache); each lands under a temporary name and is renamed (atomic).
+ */
+async function copyEntries(from: string, to: string, leaveOut: readonly CacheKind[] = []): Promise<void> {
   let entries;
   try {
     entries = await readdir(from, { recursive: true, withFileTypes: true });
@@ -33,7 +37,7 @@ async function copyEntries(from: string, to: string): Promise<void> {
   for (const entry of entries) {
     if (!entry.isFile() || !ENTRY.test(entry.name)) continue;
     const relative = join(entry.parentPath, entry.name).slice(from.length);
-    if (have.has(relative)) continue;
+    if (have.has(relative) || leaveOut.some((kind) => relative.startsWith(`/${kind}/`))) continue;
     const target = join(to, relative);
     const partial = `${target}.${process.pid}.partial`;
     await mkdir(join(target, '..'), { recursive: true });
@@ -46,10 +50,11 @@ async function copyEntries(from: string, to: string): Promise<void> {
  * Starts `root`'s gates warm: copies into its `.concord/cache` the verdicts (stub compiles and imports on each
  * interpreter, pyright checks, token counts) and the Pyodide memory snapshot that earlier gates of this test
  * run computed. A copy: concurrent gates never share a writable cache folder. For tests that are not about a
- * cold start or about the cache itself.
+ * cold start or about the cache itself. `leaveOut` names kinds of verdicts the test must see computed: a
+ * cached token count, say, answers without the tokenizer a test has left uninstalled.
  */
-export async function seedCache(root: string): Promise<void> {
-  await copyEntries(inject('warmCacheDir'), cacheOf(root));
+export async function seedCache(root: string, leaveOut: readonly CacheKind[] = []): Promise<void> {
+  await copyEntries(inject('warmCacheDir'), cacheOf(root), leaveOut);
 }
 
 /** Adds what `root`'s gates computed to the run's warm cache, for the gates of later tests to start from. */
