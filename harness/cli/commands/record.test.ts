@@ -19,7 +19,7 @@ composition:
     plugin: concord/tools
     config: { mode: code }   # the model writes programs
   - id: weather
-    plugin: ./plugins/cities.ts
+    plugin: ./plugins/cities.mjs
   - id: agent
     plugin: concord/agent
     config:
@@ -29,10 +29,13 @@ script:
   - user: Which cities have a forecast?
 `;
 
-/** The project's own tool plugin, written against the public contract only. */
-const CITIES_PLUGIN = `import type { RegisteredTool, ToolRegistryService } from 'concord/contract';
-
-const listCities: RegisteredTool = {
+/**
+ * The project's own tool plugin, written against the public contract only, in JavaScript: these tests are about
+ * recording, and a `.ts` plugin sends every later import of each CLI run through tsx's loader (about 0.8 CPU-s
+ * of a record or gate here); the other tests load `.ts` plugins.
+ */
+const CITIES_PLUGIN = `/** @type {import('concord/contract').RegisteredTool} */
+const listCities = {
   name: 'list_cities',
   description: 'Every city with a forecast.',
   parameters: { type: 'object', properties: {}, additionalProperties: false },
@@ -47,7 +50,8 @@ const listCities: RegisteredTool = {
 export default {
   name: 'cities',
   inject: ['tools'],
-  apply(ctx: { tools: ToolRegistryService }) {
+  /** @param {{ tools: import('concord/contract').ToolRegistryService }} ctx */
+  apply(ctx) {
     ctx.tools.register(listCities);
   },
 };
@@ -93,7 +97,7 @@ async function project(scenario = SCENARIO): Promise<string> {
   made.push(root);
   await mkdir(join(root, 'scenarios', 'plugins'), { recursive: true });
   await writeFile(join(root, 'scenarios', 'cities.yml'), scenario);
-  await writeFile(join(root, 'scenarios', 'plugins', 'cities.ts'), CITIES_PLUGIN);
+  await writeFile(join(root, 'scenarios', 'plugins', 'cities.mjs'), CITIES_PLUGIN);
   return root;
 }
 
@@ -160,7 +164,7 @@ describe('concord record', () => {
     expect(badRetries.status).toBe(2);
     expect(badRetries.stderr).toBe('concord record: --model-retries many: expected a whole number of at least 0\n');
     expect(model.seen).toEqual([]);
-    expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
+    expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
   });
 
   it('records once, then the gate replays keyless with the model gone; the key is nowhere', { timeout: 600_000 }, async () => {
@@ -183,7 +187,7 @@ describe('concord record', () => {
     expect(model.seen.every((s) => s.path.startsWith('/ok/') && s.authorization === `Bearer ${KEY}`)).toBe(true);
 
     const files = await tree(recordedRoot);
-    expect([...files.keys()].filter((f) => f.startsWith('scenarios/')).sort()).toEqual(['scenarios/cities.recorded.python.yml', 'scenarios/cities.recorded.typescript.yml', 'scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
+    expect([...files.keys()].filter((f) => f.startsWith('scenarios/')).sort()).toEqual(['scenarios/cities.recorded.python.yml', 'scenarios/cities.recorded.typescript.yml', 'scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
     expect(files.get('scenarios/cities.yml')).toBe(SCENARIO);
     const python = files.get('scenarios/cities.recorded.python.yml')!;
     expect(python).toContain('model: stand-in-1');
@@ -238,7 +242,7 @@ describe('concord record', () => {
     expect(forced.status).toBe(0);
     const files = await tree(root);
     expect(files.get('scenarios/cities.yml')).toBe(SCENARIO);
-    expect([...files.keys()].sort()).toEqual(['scenarios/cities.recorded.typescript.yml', 'scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
+    expect([...files.keys()].sort()).toEqual(['scenarios/cities.recorded.typescript.yml', 'scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
 
     const again = await record(model, root, 'ok', '--scenario', 'cities', '--runtime', 'typescript');
     expect(again.status).toBe(2);
@@ -288,7 +292,7 @@ describe('concord record', () => {
     expect(lines[0]).toContain(line.replace('PORT', new URL(model.url('x')).port));
     // The model may take a moment to read a request the CLI gave up on.
     if (requests !== undefined) await vi.waitFor(() => expect(model.seen.length).toBe(requests), { timeout: 10_000 });
-    expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
+    expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
     expect(failed.stdout + failed.stderr).not.toContain(KEY);
   });
 });
@@ -399,7 +403,7 @@ describe('the model key is never written or shown', () => {
     expect(status.status).toBe(1);
     expect(status.stderr).toContain('answered HTTP 401: no access for [redacted] ([redacted]');
     for (const failed of [tool, status]) expect(leaks(failed.stdout + failed.stderr)).toEqual([]);
-    expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
+    expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
 
     // A key in the endpoint's query is sent (the URL is built with its query kept) and never written or printed.
     const query = await cli(['record', '--root', root, '--runtime', 'typescript', '--model-url', `${model.url('echo-url')}?api-key=${encodeURIComponent(HOSTILE_KEY)}`, '--model', 'stand-in-1'], {});
@@ -416,14 +420,14 @@ describe('the model key is never written or shown', () => {
     const refused = await hostile(model, root, 'ok', '--runtime', 'typescript');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toBe('concord record: scenarios/cities.recorded.typescript.yml: the recording would still hold the model key (in a part concord does not rewrite, such as the model name); nothing was written\n');
-    expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.ts']);
+    expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
   });
 
   it('not as root, live mode refuses python runs that could read it from /proc unless --allow-key-exposure', { timeout: 300_000 }, async () => {
     const model = await standIn();
     const nobody = { uid: 65534, gid: 65534 };
     const root = await project();
-    for (const path of [root, join(root, 'scenarios'), join(root, 'scenarios', 'plugins'), join(root, 'scenarios', 'cities.yml'), join(root, 'scenarios', 'plugins', 'cities.ts')]) await chown(path, nobody.uid, nobody.gid);
+    for (const path of [root, join(root, 'scenarios'), join(root, 'scenarios', 'plugins'), join(root, 'scenarios', 'cities.yml'), join(root, 'scenarios', 'plugins', 'cities.mjs')]) await chown(path, nobody.uid, nobody.gid);
     const env = { CONCORD_MODEL_API_KEY: HOSTILE_KEY, HOME: root, TMPDIR: undefined };
     const [refused, drift] = await Promise.all([
       cli(['record', '--root', root, '--runtime', 'python', '--model-url', model.url('echo-key'), '--model', 'stand-in-1'], env, nobody),
