@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { sourceAsset } from '../seam/package-root.js';
 import { LineSplitter } from '../seam/lines.js';
 import { MAX_FRAME_BYTES, SNAPSHOT_FD, type HostMessage, type SnapshotUse, type WorkerMessage } from './protocol.js';
@@ -72,6 +72,22 @@ function isCount(value: unknown): value is number {
 }
 
 /** Parses and checks the shape of a frame from the worker; anything else is dropped. */
+/** Everything `stream` gives until it ends, or undefined once it gives more than `maxBytes` (then it is destroyed). */
+function readCapped(stream: Readable | null | undefined, maxBytes: number): Promise<Buffer | undefined> {
+  if (!stream) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    stream.on('data', (chunk: Buffer) => {
+      length += chunk.length;
+      if (length <= maxBytes) return void chunks.push(chunk);
+      chunks.length = 0;
+      stream.destroy();
+    });
+    stream.once('close', () => resolve(length <= maxBytes ? Buffer.concat(chunks) : undefined));
+  });
+}
+
 function decodeWorkerMessage(line: string): WorkerMessage | undefined {
   let raw: unknown;
   try {
@@ -87,7 +103,7 @@ function decodeWorkerMessage(line: string): WorkerMessage | undefined {
       if (message.snapshot !== undefined && !isSnapshotUse(message.snapshot)) return undefined;
       return { type: 'ready', python: message.python, unicode: message.unicode, ...(message.snapshot !== undefined ? { snapshot: message.snapshot as SnapshotUse } : {}) };
     case 'snapshot':
-      return isString(message.data) ? (message as WorkerMessage) : undefined;
+      return isCount(message.bytes) ? (message as WorkerMessage) : undefined;
     case 'call':
       return isCount(message.runId) && isCount(message.callId) && isString(message.namespace) &&
         isString(message.member) && isString(message.argsJson)
@@ -143,6 +159,8 @@ export class PyodideInstance {
   private booted = false;
   /** Stopped by the host: a boot cut short this way says nothing about the snapshot it used. */
   private stopped = false;
+  /** What the worker sent on its snapshot channel until it closed it; undefined past MAX_FRAME_BYTES. */
+  private readonly snapshotReceived: Promise<Buffer | undefined>;
   /** How the interpreter booted, once it is ready (`none`: this release or host keeps no snapshots). */
   snapshotUse: SnapshotUse = 'none';
 
@@ -193,6 +211,8 @@ export class PyodideInstance {
         for (const line of splitter.push(chunk)) if (!oversized) this.receive(line);
       });
     }
+    const channel = this.child.stdio[SNAPSHOT_FD];
+    this.snapshotReceived = readCapped(channel instanceof Readable ? channel : undefined, MAX_FRAME_BYTES);
     const boot: HostMessage = { type: 'boot', packageDir: launch.files.packageDir, memoryLimitBytes, ...readGuestSources() };
     const store = supportsSnapshots(version) ? snapshots : undefined;
     if (store === undefined) {
@@ -211,6 +231,12 @@ export class PyodideInstance {
     const channel = this.snapshotChannel();
     if (bytes !== undefined) channel?.write(bytes);
     channel?.end();
+  }
+
+  /** Keeps the snapshot the worker sent on its channel, when exactly as many bytes arrived as its frame says. */
+  private async keepSnapshot(store: SnapshotStore, key: readonly string[], length: number): Promise<void> {
+    const bytes = await this.snapshotReceived;
+    if (bytes?.length === length) await store.write(key, bytes);
   }
 
   /** The worker's SNAPSHOT_FD, from our end; a closed pipe surfaces as the worker's exit. */
@@ -300,7 +326,7 @@ export class PyodideInstance {
         // Taken only while booting, once, and only when asked for: no program has run in the worker yet.
         if (this.booted || this.snapshots?.wanted !== true) return;
         this.snapshots.wanted = false;
-        void this.snapshots.store.write(this.snapshots.key, Buffer.from(message.data, 'base64')).catch(() => {});
+        void this.keepSnapshot(this.snapshots.store, this.snapshots.key, message.bytes).catch(() => {});
         return;
       case 'call':
         this.runs.get(message.runId)?.handlers.onCall(message.callId, message.namespace, message.member, message.argsJson);

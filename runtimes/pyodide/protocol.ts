@@ -1,12 +1,15 @@
 /**
  * Frames between the host and the Pyodide worker process: one JSON object per line, the host's on the
  * worker's stdin, the worker's on its stdout. Values inside them travel as JSON text. The one exception is a
- * memory snapshot for the boot: its bytes go raw on the worker's descriptor 3 (SNAPSHOT_FD), which the host
- * ends after them (at once when it sends none), since tens of megabytes as base64 in a JSON line cost a
- * second or more of CPU on each side.
+ * memory snapshot: its bytes go raw on the worker's descriptor 3 (SNAPSHOT_FD), since tens of megabytes as
+ * base64 in a JSON line cost a second or more of CPU on each side.
  */
 
-/** The worker's descriptor on which the host sends the boot's memory snapshot, raw, and then ends. */
+/**
+ * The worker's descriptor for memory snapshots, both ways: the host sends the boot's snapshot (or nothing)
+ * and ends its side; the worker sends the one the boot frame asked it to make, if any, and closes it while it
+ * boots.
+ */
 export const SNAPSHOT_FD = 3;
 
 /** Cap on one frame from the worker; the host kills a worker that sends a longer one. */
@@ -27,7 +30,7 @@ export interface PyodideBoot {
    * dropped and the interpreter boots afresh.
    */
   snapshotBytes?: number;
-  /** Make a snapshot of this boot (after SNAPSHOT_PRELOAD) and send it in a `snapshot` frame before `ready`. */
+  /** Make a snapshot of this boot (after SNAPSHOT_PRELOAD), send it on SNAPSHOT_FD and its length in a `snapshot` frame before `ready`. */
   makeSnapshot?: boolean;
 }
 
@@ -45,8 +48,8 @@ export type SnapshotUse = 'loaded' | 'made' | 'none' | { rejected: string };
 
 export type WorkerMessage =
   | { type: 'ready'; python: string; unicode: string; snapshot?: SnapshotUse }
-  /** The memory snapshot the boot frame asked for (base64); only taken before `ready`. */
-  | { type: 'snapshot'; data: string }
+  /** The length of the memory snapshot the boot frame asked for, sent on SNAPSHOT_FD; only taken before `ready`. */
+  | { type: 'snapshot'; bytes: number }
   | { type: 'call'; runId: number; callId: number; namespace: string; member: string; argsJson: string }
   | { type: 'log'; runId: number; line: string }
   /** `heapBytes`: the WebAssembly heap after the run (it never shrinks). */

@@ -32,22 +32,34 @@ for (const fd of (process.argv[2] ?? '').split(',')) {
 }
 
 /**
- * What the host sent on SNAPSHOT_FD before it ended it: the boot's memory snapshot, or nothing. Read to the
- * end and closed before the interpreter boots, so no program ever holds it.
+ * The boot's memory snapshot channel (SNAPSHOT_FD): `received` is what the host sent on it before it ended
+ * its side (a snapshot, or nothing); `close` sends ours, if any, and closes it. The boot closes it before the
+ * interpreter is handed to anything of the host's, so no program ever holds it.
  */
-const snapshotSent = new Promise<Buffer>((resolve) => {
-  const chunks: Buffer[] = [];
+const snapshotChannel = ((): { received: Promise<Buffer>; close(ours?: Uint8Array): Promise<void> } => {
   let channel: Socket;
   try {
-    channel = new Socket({ fd: SNAPSHOT_FD, readable: true, writable: false });
+    channel = new Socket({ fd: SNAPSHOT_FD, readable: true, writable: true, allowHalfOpen: true });
   } catch {
-    return resolve(Buffer.alloc(0));
+    return { received: Promise.resolve(Buffer.alloc(0)), close: async () => {} };
   }
-  channel.on('data', (chunk: Buffer) => void chunks.push(chunk));
+  const chunks: Buffer[] = [];
+  const closed = new Promise<void>((resolve) => channel.once('close', () => resolve()));
   channel.on('error', () => channel.destroy());
-  channel.on('close', () => resolve(Buffer.concat(chunks)));
-  channel.on('end', () => channel.destroy());
-});
+  channel.on('data', (chunk: Buffer) => void chunks.push(chunk));
+  const received = new Promise<Buffer>((resolve) => {
+    channel.once('end', () => resolve(Buffer.concat(chunks)));
+    void closed.then(() => resolve(Buffer.concat(chunks)));
+  });
+  return {
+    received,
+    close: async (ours) => {
+      if (ours === undefined || channel.destroyed) channel.destroy();
+      else channel.end(ours, () => channel.destroy());
+      await closed;
+    },
+  };
+})();
 
 interface PyCallable {
   (...args: unknown[]): unknown;
@@ -159,7 +171,7 @@ async function loadInterpreter(data: PyodideBoot): Promise<{ pyodide: PyodideApi
   const discard = (): void => {};
   const options = { indexURL: data.packageDir + '/', stdout: discard, stderr: discard };
   let rejected: string | undefined;
-  const sent = await snapshotSent;
+  const sent = await snapshotChannel.received;
   if (data.snapshotBytes !== undefined) {
     try {
       if (sent.length !== data.snapshotBytes) throw new Error(`it arrived with ${sent.length} of its ${data.snapshotBytes} bytes`);
@@ -174,8 +186,9 @@ async function loadInterpreter(data: PyodideBoot): Promise<{ pyodide: PyodideApi
   const pyodide = await loadPyodide({ ...options, ...(make ? { _makeSnapshot: true } : {}) });
   if (!make) return { pyodide, snapshot: rejected === undefined ? 'none' : { rejected } };
   pyodide.runPython(SNAPSHOT_PRELOAD.map((name) => `import ${name}`).join('\n'));
-  // Too long for one frame: no snapshot this time (the boot goes on).
-  trySend({ type: 'snapshot', data: Buffer.from(pyodide.makeMemorySnapshot()).toString('base64') });
+  const snapshot = pyodide.makeMemorySnapshot();
+  await snapshotChannel.close(snapshot);
+  send({ type: 'snapshot', bytes: snapshot.byteLength });
   return { pyodide, snapshot: rejected === undefined ? 'made' : { rejected } };
 }
 
@@ -183,7 +196,8 @@ async function boot(data: PyodideBoot): Promise<{ driver: PyModule; snapshot: Sn
   capWasmMemory(data.memoryLimitBytes);
   disableFetch();
   provideConstantsBinding();
-  const { pyodide, snapshot } = await loadInterpreter(data);
+  // However it booted, the snapshot channel is closed before anything of the host's is put in.
+  const { pyodide, snapshot } = await loadInterpreter(data).finally(() => snapshotChannel.close());
   // Bytes a program writes to its file descriptors 1 and 2 (os.write) are not shown, but they count
   // against the output cap, as in the CPython isolations. They are counted from the raw buffer, never
   // decoded: a flood must not become a JavaScript string.
