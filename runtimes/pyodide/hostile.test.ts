@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BindingNamespace, JsonValue, RunResult } from '../seam/types.js';
+import { runSnapshots } from '../test/pyodide-snapshots.js';
 import { createPyodideRuntime, type PyodideRuntime } from './runtime.js';
 
 /** `tools.echo` answers its arguments; `tools.fail` rejects. */
@@ -17,6 +18,8 @@ function fixtureTools(): BindingNamespace[] {
 }
 
 const SECRET_NAME = 'CONCORD_PYODIDE_TEST_SECRET';
+/** Every worker these cases start (each replacement too) boots from the run's memory snapshot, as a gate's do. */
+const snapshots = runSnapshots();
 
 describe('pyodide runtime: hostile programs', () => {
   let runtime: PyodideRuntime;
@@ -31,7 +34,7 @@ describe('pyodide runtime: hostile programs', () => {
 
   beforeAll(async () => {
     process.env[SECRET_NAME] = 'do-not-leak';
-    runtime = createPyodideRuntime({ timeoutMs: 20_000, outputLimitBytes: 100_000, memoryLimitBytes: 128 * 1024 * 1024 });
+    runtime = createPyodideRuntime({ timeoutMs: 20_000, outputLimitBytes: 100_000, memoryLimitBytes: 128 * 1024 * 1024 }, { snapshots });
     await runtime.warm();
   });
   afterAll(async () => {
@@ -157,7 +160,7 @@ describe('pyodide runtime: output floods stop inside the interpreter', () => {
   let runtime: PyodideRuntime;
   beforeAll(async () => {
     // The default limits, as a user gets them: 1,000,000 bytes of output, 512 MiB of WebAssembly memory.
-    runtime = createPyodideRuntime({ timeoutMs: 60_000 });
+    runtime = createPyodideRuntime({ timeoutMs: 60_000 }, { snapshots });
     await runtime.warm();
   });
   afterAll(async () => {
