@@ -71,7 +71,6 @@ function isCount(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
-/** Parses and checks the shape of a frame from the worker; anything else is dropped. */
 /** Everything `stream` gives until it ends, or undefined once it gives more than `maxBytes` (then it is destroyed). */
 function readCapped(stream: Readable | null | undefined, maxBytes: number): Promise<Buffer | undefined> {
   if (!stream) return Promise.resolve(undefined);
@@ -88,6 +87,7 @@ function readCapped(stream: Readable | null | undefined, maxBytes: number): Prom
   });
 }
 
+/** Parses and checks the shape of a frame from the worker; anything else is dropped. */
 function decodeWorkerMessage(line: string): WorkerMessage | undefined {
   let raw: unknown;
   try {
