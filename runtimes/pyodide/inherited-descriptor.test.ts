@@ -3,7 +3,7 @@ import { builtModule } from '../seam/package-root.js';
 import { INHERITED_FD, runWithInheritedDescriptor } from '../test/inherited-descriptor.js';
 import { SNAPSHOT_FD } from './protocol.js';
 import { createPyodideRuntime } from './runtime.js';
-import type { SnapshotStore } from './snapshot.js';
+import { memoryStore } from '../test/pyodide-snapshots.js';
 
 // A CI shell that took a lock with `exec 200>>file; flock 200` starts concord with descriptor 200 open;
 // the worker process inherits it, and Node's permission model does not guard writes to an open descriptor.
@@ -31,13 +31,7 @@ describe('pyodide: descriptors open in the worker', () => {
   });
 
   it('the boot snapshot channel is closed before a program starts: a worker booted from a snapshot cannot write through it', { timeout: 180_000 }, async () => {
-    const entries = new Map<string, Uint8Array>();
-    const log: string[] = [];
-    const store: SnapshotStore = {
-      read: async (key) => (log.push(entries.has(key.join('\n')) ? 'sent' : 'none'), entries.get(key.join('\n'))),
-      write: async (key, bytes) => void (log.push('written'), entries.set(key.join('\n'), bytes)),
-      drop: async (key) => void (log.push('dropped'), entries.delete(key.join('\n'))),
-    };
+    const store = memoryStore();
     const program = [
       'import js',
       'try:',
@@ -55,10 +49,10 @@ describe('pyodide: descriptors open in the worker', () => {
         await runtime.dispose();
       }
       // The first boot's snapshot is written once the worker sends it; the second boots from it.
-      for (let waited = 0; entries.size === 0 && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let waited = 0; store.entries.size === 0 && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    // The second worker was sent the snapshot and kept it (one that does not load is dropped and made again).
-    expect(log).toEqual(['none', 'written', 'sent']);
+    // The second worker read the snapshot the first made and kept it (one that does not load is dropped and made again).
+    expect(store.log).toEqual(['read', 'write', 'read']);
   });
 });
 

@@ -4,19 +4,7 @@ import { PyodideInstance } from './instance.js';
 import { snapshotKey, type SnapshotStore } from './snapshot.js';
 import { DEFAULT_PYODIDE_VERSION, pyodidePackageDir, PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES } from './versions.js';
 import { PYODIDE_DEFAULTS } from './config.js';
-
-/** A store in memory that counts what the workers did with it. */
-function memoryStore(): SnapshotStore & { entries: Map<string, Uint8Array>; log: string[] } {
-  const entries = new Map<string, Uint8Array>();
-  const log: string[] = [];
-  return {
-    entries,
-    log,
-    read: async (key) => (log.push('read'), entries.get(key.join('\n'))),
-    write: async (key, bytes) => void (log.push('write'), entries.set(key.join('\n'), bytes)),
-    drop: async (key) => void (log.push('drop'), entries.delete(key.join('\n'))),
-  };
-}
+import { memoryStore } from '../test/pyodide-snapshots.js';
 
 /** Boots one worker through `store`, runs a program, and says how it booted. */
 async function bootOnce(store: SnapshotStore): Promise<{ use: unknown; value: unknown }> {

@@ -25,3 +25,16 @@ export function runSnapshots(): SnapshotStore {
     drop: (key) => rm(file(key), { force: true }),
   };
 }
+
+/** A store in memory that logs what the workers did with it (`read`, `write`, `drop`), for tests of how they boot. */
+export function memoryStore(): SnapshotStore & { entries: Map<string, Uint8Array>; log: string[] } {
+  const entries = new Map<string, Uint8Array>();
+  const log: string[] = [];
+  return {
+    entries,
+    log,
+    read: async (key) => (log.push('read'), entries.get(key.join('\n'))),
+    write: async (key, bytes) => void (log.push('write'), entries.set(key.join('\n'), bytes)),
+    drop: async (key) => void (log.push('drop'), entries.delete(key.join('\n'))),
+  };
+}
