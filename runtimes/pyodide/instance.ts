@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { sourceAsset } from '../seam/package-root.js';
 import { LineSplitter } from '../seam/lines.js';
+import { readCapped } from '../seam/read-capped.js';
 import { MAX_FRAME_BYTES, SNAPSHOT_FD, type HostMessage, type SnapshotUse, type WorkerMessage } from './protocol.js';
 import { snapshotKey, supportsSnapshots, type SnapshotStore } from './snapshot.js';
 import { sandboxLaunch } from './sandbox.js';
@@ -69,22 +70,6 @@ function isSnapshotUse(value: unknown): value is SnapshotUse {
 
 function isCount(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
-/** Everything `stream` gives until it ends, or undefined once it gives more than `maxBytes` (then it is destroyed). */
-function readCapped(stream: Readable | null | undefined, maxBytes: number): Promise<Buffer | undefined> {
-  if (!stream) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    stream.on('data', (chunk: Buffer) => {
-      length += chunk.length;
-      if (length <= maxBytes) return void chunks.push(chunk);
-      chunks.length = 0;
-      stream.destroy();
-    });
-    stream.once('close', () => resolve(length <= maxBytes ? Buffer.concat(chunks) : undefined));
-  });
 }
 
 /** Parses and checks the shape of a frame from the worker; anything else is dropped. */
@@ -212,7 +197,7 @@ export class PyodideInstance {
       });
     }
     const channel = this.child.stdio[SNAPSHOT_FD];
-    this.snapshotReceived = readCapped(channel instanceof Readable ? channel : undefined, MAX_FRAME_BYTES);
+    this.snapshotReceived = channel instanceof Readable ? readCapped(channel, MAX_FRAME_BYTES) : Promise.resolve(undefined);
     const boot: HostMessage = { type: 'boot', packageDir: launch.files.packageDir, memoryLimitBytes, ...readGuestSources() };
     const store = supportsSnapshots(version) ? snapshots : undefined;
     if (store === undefined) {
