@@ -23,6 +23,7 @@ describe('the test files, longest first', () => {
     expect(files.length).toBeGreaterThan(100);
     for (const file of files) {
       expect(file, 'a stale entry: run scripts/test-durations.mjs on a fresh full run').toMatch(/\.test\.ts$/);
+      expect(file, 'a path from another checkout').not.toMatch(/^\.\.|^\//);
       expect(existsSync(sourceAsset(file)), file).toBe(true);
       expect(durations[file]).toBeGreaterThanOrEqual(0);
     }
@@ -57,13 +58,14 @@ describe('the test files, longest first', () => {
     for (const [name, text, says] of [
       ['broken.json', '{"testResults": [', 'not a vitest JSON report'],
       ['empty.json', '{"testResults": []}', 'holds no testResults'],
+      ['elsewhere.json', JSON.stringify({ testResults: [{ name: join(sourceAsset('.'), '../other/a.test.ts'), startTime: 0, endTime: 1 }] }), 'outside'],
     ] as const) {
       await writeFile(join(dir, name), text);
       const run = script(join(dir, name), join(dir, 'durations.json'));
       expect(run.status).toBe(2);
       expect(run.stderr).toContain(says);
     }
-    expect((await readdir(dir)).sort()).toEqual(['broken.json', 'empty.json']);
+    expect((await readdir(dir)).sort()).toEqual(['broken.json', 'elsewhere.json', 'empty.json']);
     expect(script().status).toBe(2);
   });
 });

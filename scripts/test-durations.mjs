@@ -3,7 +3,7 @@
 //   npx vitest run --reporter=default --reporter=json --outputFile.json=/tmp/report.json
 //   node scripts/test-durations.mjs /tmp/report.json [OUT (default test/durations.json)]
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const reportFile = process.argv[2];
@@ -21,6 +21,12 @@ try {
 }
 if (!Array.isArray(report.testResults) || report.testResults.length === 0) {
   console.error(`${reportFile}: holds no testResults; write it with --reporter=json --outputFile.json=FILE`);
+  process.exit(2);
+}
+// A report written by another checkout would name its files by paths that climb out of this one.
+const outside = report.testResults.map((file) => file.name).filter((name) => relative(root, name).startsWith('..') || isAbsolute(relative(root, name)));
+if (outside.length > 0) {
+  console.error(`${reportFile}: names ${outside.length} test files outside ${root} (such as ${outside[0]}); run this script from the checkout that ran the tests`);
   process.exit(2);
 }
 const durations = Object.fromEntries(

@@ -26,10 +26,22 @@ function ownDefinitions(schema: unknown): unknown {
   return rename(schema);
 }
 
+/**
+ * `sdk` without the `pass` that holds the place of a Python Tools class with no method yet (its tools may all
+ * be listed in comments): the one line the first method takes away, which a reviewer reads as such.
+ */
+function withoutToolsPlaceholder(sdk: string): string {
+  const lines = sdk.split('\n');
+  const classAt = lines.indexOf('class Tools:');
+  const end = lines.indexOf('tools: Tools', classAt);
+  const placeholder = lines.findIndex((line, at) => at > classAt && at < end && line === '    pass');
+  return placeholder < 0 ? sdk : [...lines.slice(0, placeholder), ...lines.slice(placeholder + 1)].join('\n');
+}
+
 const renderers = [
   // Each language adds the tool's own lines; the Tools listing's empty body goes when the first member comes.
-  { language: 'python', render: renderPythonSdk, listing: 2 },
-  { language: 'typescript', render: renderTypeScriptSdk, listing: -1 },
+  { language: 'python', render: renderPythonSdk, listing: 2, unchanged: withoutToolsPlaceholder },
+  { language: 'typescript', render: renderTypeScriptSdk, listing: -1, unchanged: (sdk: string) => sdk },
 ] as const;
 
 /** Tools with distinct identifier-like names (none starting with z), sharing `$defs` names as pydantic writes them. */
@@ -44,17 +56,18 @@ const toolsArbitrary = fc.uniqueArray(
 );
 
 describe('adding a tool that sorts first', () => {
-  for (const { language, render, listing } of renderers) {
+  for (const { language, render, listing, unchanged } of renderers) {
     it(`adds only that tool's lines to the ${language} SDK and renames nothing`, () => {
       fc.assert(
         fc.property(toolsArbitrary, validSchemaArbitrary(3), validSchemaArbitrary(3), (tools, parameters, output) => {
           const added: ToolDefinition = { name: '_zq_added', description: 'Added.', parameters: ownDefinitions(parameters), output: ownDefinitions(output) };
-          const before = render(tools);
+          const before = unchanged(render(tools));
           const after = render([added, ...tools]);
           // No line removed or renamed, and what is added is what the tool renders to alone.
           expect(addedLines(before, after)?.length).toBe(lineCount(render([added])) - lineCount(render([])) + listing);
         }),
-        { numRuns: 120 },
+        // A set whose one tool is a keyword, so listed only in a comment: the Tools class holds a placeholder.
+        { numRuns: 120, examples: [[[{ name: 'as', description: '', parameters: { enum: [null] }, output: { type: 'string' } }], {}, { type: 'integer' }]] },
       );
     });
   }
