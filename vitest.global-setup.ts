@@ -13,7 +13,8 @@ declare module 'vitest' {
 }
 
 // Workers, cordis plugins and the CLI run from dist/: build once (`npm run build`, from a clean dist/) before
-// any test file loads. `npm test` is `vitest run`, so this is the only build of a test run. The build is then
+// any test file loads. `npm test` is `vitest run`, so this is the only build of a test run, and none at all
+// when dist/ is a build of the sources as they are (after `npm ci`, whose prepare step builds). The build is then
 // packed once, as `npm pack` does for a release, for the tests that install concord into a project of their own.
 // Each run also gets an empty folder where gates of tests that are not about a cold start leave their verdict
 // cache for later ones to start from (harness/test/warm-cache.ts); both go with the run.
