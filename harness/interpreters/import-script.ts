@@ -266,13 +266,33 @@ def import_sources(sources, seconds, codes=None):
             results.append(_in_executor(source, index, seconds, None if codes is None else codes[index]))
             continue
         before = set(sys.modules)
-        results.append(_execute(source, index))
+        results.append(_execute(source, index, None if codes is None else codes[index]))
         _drop_new_modules(before)
     return results
 `;
 
 /** Seconds one source may run as a module before it counts as hanging. */
 export const IMPORT_SECONDS = 10;
+
+/**
+ * `verify_sources(sources, report)`: compiles each source (compile-script.ts) into `report["results"]` and
+ * executes each that compiled as a module, running the code object its compile made (each source is compiled
+ * once), into `report["imports"]` (null where it did not compile); should executing fail as a whole, the
+ * compile verdicts stay, with `import_error` instead of `imports`.
+ */
+const VERIFY_DEFINITIONS = `${COMPILE_DEFINITIONS}${DEFINITIONS}
+def verify_sources(sources, report):
+    codes = []
+    report["results"] = compile_sources(sources, codes)
+    compiled = [index for index, code in enumerate(codes) if code is not None]
+    try:
+        imports = [None] * len(sources)
+        for index, outcome in zip(compiled, import_sources([sources[index] for index in compiled], ${IMPORT_SECONDS}, [codes[index] for index in compiled])):
+            imports[index] = outcome
+        report["imports"] = imports
+    except BaseException as error:
+        report["import_error"] = "%s: %s" % (type(error).__name__, error)
+`;
 
 /**
  * The checker of a local or container CPython: one process that serves batches for the whole run, one JSON
@@ -285,18 +305,7 @@ export const IMPORT_SECONDS = 10;
  * process (its modules run only in executors forked from it), so every module starts from the state the
  * checker had, whatever batches came before. The checker ends when its stdin closes, and its executor then.
  */
-export const CHECKER_SCRIPT = `${COMPILE_DEFINITIONS}${DEFINITIONS}
-def _verify(sources, report):
-    codes = []
-    report["results"] = compile_sources(sources, codes)
-    compiled = [index for index, code in enumerate(codes) if code is not None]
-    try:
-        imports = [None] * len(sources)
-        for index, outcome in zip(compiled, import_sources([sources[index] for index in compiled], ${IMPORT_SECONDS}, [codes[index] for index in compiled])):
-            imports[index] = outcome
-        report["imports"] = imports
-    except BaseException as error:
-        report["import_error"] = "%s: %s" % (type(error).__name__, error)
+export const CHECKER_SCRIPT = `${VERIFY_DEFINITIONS}
 
 # Every stub imports typing: loaded once here, each fork finds it loaded rather than importing it again.
 # What typing loads on first use (annotationlib on 3.14) is loaded here too, by a class like the stubs': the
@@ -319,19 +328,24 @@ while True:
     _request = json.loads(_line.decode("utf-8"))
     _report = about()
     if _request.get("verify"):
-        _verify(_request["sources"], _report)
+        verify_sources(_request["sources"], _report)
     else:
         _report["results"] = compile_sources(_request["sources"])
     _reports.write(json.dumps(_report).encode("ascii") + b"\\n")
     _reports.flush()
 `;
 
-/** A program for a Python runtime (the body of an async function) whose value is the outcomes of `sources`. */
-export function importProgram(sources: readonly string[]): string {
+/**
+ * A program for a Python runtime (the body of an async function) that verifies `sources` as the checker
+ * does (compiled once, then executed where they compiled) and returns the checker's report as its value.
+ */
+export function verifyProgram(sources: readonly string[]): string {
   return [
     '_namespace = {"__name__": "concord_import"}',
-    `exec(${JSON.stringify(DEFINITIONS)}, _namespace)`,
-    `return _namespace["import_sources"](_namespace["json"].loads(${JSON.stringify(JSON.stringify(sources))}), ${IMPORT_SECONDS})`,
+    `exec(${JSON.stringify(VERIFY_DEFINITIONS)}, _namespace)`,
+    '_report = _namespace["about"]()',
+    `_namespace["verify_sources"](_namespace["json"].loads(${JSON.stringify(JSON.stringify(sources))}), _report)`,
+    'return _report',
     '',
   ].join('\n');
 }

@@ -5,8 +5,8 @@ import { PYODIDE_DEFAULTS } from '../../runtimes/pyodide/config.js';
 import { PyodideInstance } from '../../runtimes/pyodide/instance.js';
 import type { SnapshotStore } from '../../runtimes/seam/snapshot-store.js';
 import { PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
-import { importProgram, IMPORT_SECONDS } from './import-script.js';
-import { readOutcomes } from './report.js';
+import { IMPORT_SECONDS, verifyProgram } from './import-script.js';
+import { readOutcomes, readVerifyReport } from './report.js';
 import type { CompileReport, PythonInterpreter, VerifyReport } from './types.js';
 
 let driverHash: string | undefined;
@@ -40,32 +40,27 @@ export class PyodideInterpreter implements PythonInterpreter {
   }
 
   compile(sources: readonly string[]): Promise<CompileReport> {
-    return this.#with(async (instance) => readOutcomes(await instance.compile(JSON.stringify(sources)), sources.length, this.label));
+    return this.#with(async (instance, about) => ({ ...about, results: readOutcomes(await instance.compile(JSON.stringify(sources)), sources.length, this.label) }));
   }
 
   /**
-   * Compiles the sources, then executes those that compiled as one program of the same warm instance (no
-   * fork here: each module is dropped with what it imported). Past its time the instance is killed and the
-   * execution fails as a whole; a run that left state behind costs the instance too, so the next batch boots
-   * a fresh one.
+   * Compiles the sources and executes those that compiled, as one program of the warm instance that compiles
+   * each source once (import-script.ts; no fork here: each module is dropped with what it imported). Past its
+   * time the instance is killed and the execution fails as a whole, the compile verdicts then coming from a
+   * compile batch; a run that left state behind costs the instance too, so the next batch boots a fresh one.
    */
   async verify(sources: readonly string[]): Promise<VerifyReport> {
-    const report = await this.compile(sources);
-    const compiled = sources.flatMap((source, i) => (report.results[i]!.ok ? [{ source, i }] : []));
-    const imports: VerifyReport['imports'] = sources.map(() => null);
-    if (compiled.length === 0) return { ...report, imports };
     try {
-      const outcomes = await this.#with(async (instance) => this.#execute(instance, compiled.map((c) => c.source)));
-      compiled.forEach(({ i }, j) => (imports[i] = outcomes.results[j]!));
-      return { ...report, imports };
+      return await this.#with((instance) => this.#execute(instance, sources));
     } catch (error) {
-      return { ...report, imports, importError: error instanceof Error ? error.message : String(error) };
+      const report = await this.compile(sources);
+      return { ...report, imports: sources.map(() => null), importError: error instanceof Error ? error.message : String(error) };
     }
   }
 
-  async #execute(instance: PyodideInstance, sources: readonly string[]): Promise<CompileReport['results']> {
+  async #execute(instance: PyodideInstance, sources: readonly string[]): Promise<VerifyReport> {
     const limitMs = (sources.length + 1) * IMPORT_SECONDS * 1000;
-    const { done } = instance.run(importProgram(sources), '[]', 256 * 1024 * 1024, { onCall: () => {}, onLog: () => {} });
+    const { done } = instance.run(verifyProgram(sources), '[]', 256 * 1024 * 1024, { onCall: () => {}, onLog: () => {} });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`${this.label}: the modules did not finish within ${limitMs / 1000} s`)), limitMs);
@@ -76,7 +71,9 @@ export class PyodideInterpreter implements PythonInterpreter {
       if (driver.taint !== null) await this.dispose();
       const result = JSON.parse(driver.result) as { value?: unknown; error?: { message?: string } };
       if (!('value' in result)) throw new Error(`${this.label}: the import batch failed: ${result.error?.message ?? driver.result.slice(0, 200)}`);
-      return readOutcomes(JSON.stringify(result.value), sources.length, this.label);
+      const report = readVerifyReport(JSON.stringify(result.value), sources.length, this.label);
+      if (report.importError !== undefined) throw new Error(`${this.label}: ${report.importError}`);
+      return report;
     } catch (error) {
       await this.dispose();
       throw error;
@@ -96,12 +93,12 @@ export class PyodideInterpreter implements PythonInterpreter {
     }
   }
 
-  async #with(batch: (instance: PyodideInstance) => Promise<CompileReport['results']>): Promise<CompileReport> {
+  async #with<R>(batch: (instance: PyodideInstance, about: { python: string; unicode: string }) => Promise<R>): Promise<R> {
     const instance = this.#live();
     instance.hold();
     try {
       const { python, unicode } = await instance.ready;
-      return { python, unicode, results: await batch(instance) };
+      return await batch(instance, { python, unicode });
     } finally {
       instance.release();
     }

@@ -64,4 +64,12 @@ describe('concord stubs import on every CPython from their floor up', () => {
     const [outcome] = (await inventory.verifyOn(older, [modern.source])).imports;
     expect(outcome).toMatchObject({ ok: false, name: 'ImportError', line: expect.any(Number), column: expect.any(Number) });
   });
+
+  it('the import check can fail on Pyodide too: a source that does not compile, one that raises where it is executed', { timeout: 300_000 }, async () => {
+    const pyodide = interpreters.find((i) => i.kind === 'pyodide');
+    if (pyodide === undefined) return;
+    const report = await inventory.verifyOn(pyodide, ['x = 1\n', 'def f(:\n    pass\n', 'x = 1\nfrom typing import NotAName\n']);
+    expect(report.results).toEqual([{ ok: true }, expect.objectContaining({ ok: false, name: 'SyntaxError', line: 1 }), { ok: true }]);
+    expect(report.imports).toEqual([{ ok: true }, null, expect.objectContaining({ ok: false, name: 'ImportError', line: 2, column: 20 })]);
+  });
 });
