@@ -14,7 +14,8 @@ import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, Languag
  * describeConformance('cpython 3.9 container', makeIt, { skip: dockerMissing ? 'no Docker engine answers' : false });
  * ```
  *
- * `makeRuntime(limits)` is called once (in `beforeAll`); the runtime is disposed in `afterAll`. It must
+ * `makeRuntime(limits)` is called once (in `beforeAll`) and serves every case; the last case disposes it in
+ * the middle of a run, and `afterAll` disposes it again (a second dispose must do nothing). It must
  * honour `limits.timeoutMs` (the default time budget of a run) and `limits.outputLimitBytes` (the cap on
  * the UTF-8 bytes of all log lines plus the JSON text of the returned value). The program source is chosen
  * by `runtime.language`. The bindings are one namespace `tools` with error class `ToolCallError`
@@ -633,25 +634,6 @@ export function describeConformance(
       }
     });
 
-    it('ends a run in progress as worker-exit when the runtime is disposed, and refuses runs after', async () => {
-      const own = await makeRuntime(CONFORMANCE_LIMITS);
-      const fixture = makeFixture();
-      let started!: () => void;
-      const running = new Promise<void>((resolve) => (started = resolve));
-      const functions = new Map(fixture.bindings[0]!.functions);
-      functions.set('started', async () => {
-        started();
-        return null;
-      });
-      const bindings = [{ ...fixture.bindings[0]!, functions }];
-      const pending = own.run({ program: { typescript: 'await tools.started({});\nawait tools.hang({});', python: 'await tools.started({})\nawait tools.hang({})' }[own.language], bindings });
-      await running;
-      await own.dispose();
-      const result = await pending;
-      expectFailure(result, 'worker-exit');
-      await expect(own.run({ program: 'return 1', bindings })).rejects.toThrow(/disposed/);
-    });
-
     it('keeps no state between runs: globals, patched builtins and bindings start fresh', async () => {
       const first = await run({
         typescript: [
@@ -685,6 +667,25 @@ export function describeConformance(
         ].join('\n'),
       });
       expectSuccess(second, { leftover: 'absent', max: 2, echo: { ok: true } });
+    });
+
+    // Last: it disposes the suite's runtime (starting one of its own would cost a container or a worker boot).
+    it('ends a run in progress as worker-exit when the runtime is disposed, and refuses runs after', async () => {
+      const fixture = makeFixture();
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const functions = new Map(fixture.bindings[0]!.functions);
+      functions.set('started', async () => {
+        started();
+        return null;
+      });
+      const bindings = [{ ...fixture.bindings[0]!, functions }];
+      const pending = runtime.run({ program: { typescript: 'await tools.started({});\nawait tools.hang({});', python: 'await tools.started({})\nawait tools.hang({})' }[runtime.language], bindings });
+      await running;
+      await runtime.dispose();
+      const result = await pending;
+      expectFailure(result, 'worker-exit');
+      await expect(runtime.run({ program: 'return 1', bindings })).rejects.toThrow(/disposed/);
     });
   });
 }
