@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtModule, packageRoot } from '../seam/package-root.js';
 import type { RunResult } from '../seam/types.js';
+import { runSnapshots } from '../test/pyodide-snapshots.js';
 import { createPyodideRuntime, type PyodideRuntime } from './runtime.js';
 import { dieWithHost, sandboxNetwork, UNPRIVILEGED_IDS } from './sandbox.js';
 
@@ -52,7 +53,9 @@ describe('pyodide runtime: the worker process is a sandbox', () => {
     await writeFile(secretFile, 'host secret\n', { mode: 0o666 });
     await chmod(secretFile, 0o666);
     process.env[SECRET_NAME] = 'do-not-leak';
-    runtime = createPyodideRuntime({ timeoutMs: 20_000 });
+    // Every worker here (the replacements too) boots from the run's memory snapshot: the sandbox is the worker
+    // process's, however its interpreter booted.
+    runtime = createPyodideRuntime({ timeoutMs: 20_000 }, { snapshots: runSnapshots() });
     await runtime.warm();
   });
   afterAll(async () => {
