@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installedWithout } from '../../test/packed.js';
+import { keepCache, seedCache } from '../test/warm-cache.js';
 import { stockScenario, writeStockProject } from '../project/stock-project.js';
 import { DEFAULT_PYODIDE_VERSION, PYODIDE_RELEASES } from '../../runtimes/pyodide/versions.js';
 
@@ -22,6 +23,9 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'concord-one-pyodide-'));
   await writeStockProject(dir);
   await writeFile(join(dir, 'scenarios', 'stock.yml'), stockScenario('stock', '[pyodide]'));
+  // The gates start from the run's warm verdict cache (this is about which releases are installed, not about a
+  // cold start): the default Pyodide's verdicts and memory snapshot from earlier gates.
+  await seedCache(dir);
   bin = await installedWithout(dir, OTHERS.map((v) => PYODIDE_RELEASES[v].packageName));
 }, 120_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -30,6 +34,7 @@ describe('a project with only the default Pyodide installed', () => {
   it('gates on it, and the stub matrix compiles on that one Pyodide', { timeout: 300_000 }, async () => {
     const run = concord('gate', '--update=new', '--jobs', '1');
     expect(run.status, run.out).toBe(0);
+    await keepCache(dir);
     const report = await readFile(join(dir, '.concord', 'report.md'), 'utf8');
     expect(report).toContain(`| pyodide ${DEFAULT_PYODIDE_VERSION} |`);
     for (const version of OTHERS) expect(report).not.toContain(`pyodide ${version}`);
