@@ -1,5 +1,6 @@
 import { PyodideInstance } from './instance.js';
 import { PYODIDE_DEFAULTS } from './config.js';
+import type { RuntimeHost } from '../seam/plugin.js';
 import { PYODIDE_RELEASES, type PyodidePythonVersion } from './versions.js';
 
 /** How one source fared under `compile(source, name, "exec")`. */
@@ -45,14 +46,15 @@ function isOutcome(value: unknown): value is CompileOutcome {
 /**
  * Compiles Python sources (as modules, not run) with the CPython inside one Pyodide release, in a sandboxed
  * worker process booted for this call and killed after it. Used to check that generated stubs are valid Python on every
- * version the project supports.
+ * version the project supports. With `host.snapshots`, the worker boots from the release's memory snapshot
+ * there (and the first boot leaves one), as a runtime's does.
  */
-export async function compileWithPyodide(version: PyodidePythonVersion, sources: readonly string[]): Promise<PyodideCompileReport> {
+export async function compileWithPyodide(version: PyodidePythonVersion, sources: readonly string[], host: RuntimeHost = {}): Promise<PyodideCompileReport> {
   const release = PYODIDE_RELEASES[version];
   if (release === undefined) {
     throw new TypeError(`compileWithPyodide: no Pyodide release for Python ${JSON.stringify(version)} (known: ${Object.keys(PYODIDE_RELEASES).join(', ')})`);
   }
-  const instance = new PyodideInstance(version, PYODIDE_DEFAULTS.memoryLimitBytes);
+  const instance = new PyodideInstance(version, PYODIDE_DEFAULTS.memoryLimitBytes, host.snapshots);
   instance.hold();
   try {
     const interpreter = await instance.ready;

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { builtModule } from '../seam/package-root.js';
 import { disposeSharedRuntimes } from '../seam/pool.js';
 import type { BindingNamespace, CodeRuntime, JsonValue } from '../seam/types.js';
+import { runSnapshots } from '../test/pyodide-snapshots.js';
 import { compileWithPyodide } from './compile.js';
 import { parsePyodideConfig } from './config.js';
 import { createPyodideRuntime } from './runtime.js';
@@ -14,7 +15,10 @@ import { DEFAULT_PYODIDE_VERSION, PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES, typ
 
 // Every installed Pyodide release boots offline, reports the CPython and Unicode versions it embeds, compiles
 // with its own tables, and runs programs. The full conformance suite runs on the default release only
-// (conformance.test.ts): its timeouts replace the worker several times, and each boot costs seconds.
+// (conformance.test.ts): its timeouts replace the worker several times, and each boot costs seconds. The
+// compiling workers and the factory's boot from the run's memory snapshots (snapshot.test.ts is about how a
+// worker boots, and boots one afresh); the plugin's worker boots afresh.
+const snapshots = runSnapshots();
 
 /** Identifiers from successive Unicode versions (14.0, 15.0, 15.1, 16.0): each release accepts a prefix. */
 const IDENTIFIER_CODE_POINTS = [0x10570, 0x1e4d0, 0x2ebf0, 0x1c89];
@@ -117,14 +121,16 @@ describe('pyodide releases', () => {
           }
           return;
         }
-        const runtime = createPyodideRuntime({ version, timeoutMs: 20_000 });
+        const runtime = createPyodideRuntime({ version, timeoutMs: 20_000 }, { snapshots });
         try {
           await expectSmoke(runtime, version);
         } finally {
           await runtime.dispose();
         }
       };
-      const [report] = await Promise.all([compileWithPyodide(version, sources), smoke()]);
+      // One after the other: the compiling worker leaves the snapshot that the factory's then boots from.
+      const report = await compileWithPyodide(version, sources, { snapshots });
+      await smoke();
 
       expect(report.version).toBe(version);
       expect(report.pyodide).toBe(release.pyodide);
