@@ -6,6 +6,7 @@ import { afterAll, expect, it } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { stockScenario, writeStockProject } from '../project/stock-project.js';
+import { seedCache } from '../test/warm-cache.js';
 
 let root = '';
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -17,6 +18,9 @@ afterAll(() => rm(root, { recursive: true, force: true }));
     root = await mkdtemp(join(tmpdir(), 'concord-reaper-'));
     await writeStockProject(root);
     await writeFile(join(root, 'scenarios', 'stock.yml'), stockScenario('stock', '[python]'));
+    // Warm but for the stub verdicts: the runtime images must compile the stubs here, the rest (pyright, token
+    // counts, the Pyodide memory snapshot) is no part of what this test is about.
+    await seedCache(root, ['compile', 'import']);
     const env: NodeJS.ProcessEnv = { ...process.env, CI: '', NO_COLOR: '1' };
     delete env.TESTCONTAINERS_RYUK_DISABLED;
     const result = spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'gate', '--root', root, '--update=new'], { encoding: 'utf8', env, timeout: 280_000 });
