@@ -129,7 +129,7 @@ afterAll(async () => {
 });
 
 describe('the workflow concord init writes, run as a runner would', () => {
-  it('init --vendor keeps the tarball in the repository; a fresh clone with an empty npm cache runs every run: step green, and a changed tool fails with an annotation at the scenario', { timeout: 1_800_000 }, async () => {
+  it('init --vendor keeps the tarball in the repository; a fresh clone with an empty npm cache runs every run: step green, and a changed prompt fails with an annotation at the scenario', { timeout: 1_800_000 }, async () => {
     const project = join(work, 'shop');
     await mkdir(join(project, 'src', 'plugins'), { recursive: true });
     // The repository ignores its installed packages, as a backend's does; init adds .concord/.
@@ -197,13 +197,17 @@ describe('the workflow concord init writes, run as a runner would', () => {
       expect(await readFile(summary, 'utf8')).toContain('## concord gate: ✅ everything agrees');
       expect(existsSync(join(clone, '.concord', 'junit.xml'))).toBe(true);
 
-      // A tool's description changes: the same gate step fails and annotates the pair at its scenario file.
-      const plugin = join(clone, 'src', 'plugins', 'stock.ts');
-      await writeFile(plugin, (await readFile(plugin, 'utf8')).replace('Counts the items', 'Tallies the items'));
+      // The prompt changes (the agent's persona): the same gate step fails and annotates the pair at its
+      // scenario file. The SDK and the programs stay, so their checks are the ones the step before judged (a
+      // changed SDK failing a CI gate is the newcomer test's subject; the annotation is this one's).
+      const scenarioFile = join(clone, 'scenarios', 'stock.yml');
+      const recorded = await readFile(scenarioFile, 'utf8');
+      expect(recorded).toContain('persona: You are a helpful assistant.');
+      await writeFile(scenarioFile, recorded.replace('persona: You are a helpful assistant.', 'persona: You are a careful assistant.'));
       const gateStep = workflow.jobs.gate!.steps.filter((s) => s.run?.startsWith('npx concord gate'));
       const [failing] = await runJob({ steps: gateStep }, clone, env);
       expect(failing!.status, failing!.out).toBe(1);
-      const scenario = await readFile(join(clone, 'scenarios', 'stock.yml'), 'utf8');
+      const scenario = await readFile(scenarioFile, 'utf8');
       const nameLine = scenario.split('\n').findIndex((l) => l.startsWith('name:')) + 1;
       expect(failing!.out).toMatch(new RegExp(`^::error file=scenarios/stock\\.yml,line=${nameLine},title=concord%3A stock × typescript mismatch::changed: snapshots/stock/typescript/`, 'm'));
     } finally {
