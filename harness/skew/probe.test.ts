@@ -64,7 +64,10 @@ describe('concord skew', () => {
   });
 
   it("prints JSON for the project's first Python scenario and exits 0 when pinned", { timeout: 120_000 }, async () => {
-    const { stdout } = await run(process.execPath, [...cli, '--floor', '3.13', '--json']);
+    // No Docker engine is offered (a closed port on loopback): the report is about the app's renderer, and the
+    // local interpreters and the Pyodide releases are interpreters enough; the runtime images would each start a
+    // container to say what they are.
+    const { stdout } = await run(process.execPath, [...cli, '--floor', '3.13', '--json'], { env: { ...process.env, DOCKER_HOST: 'tcp://127.0.0.1:9' } });
     const report = JSON.parse(stdout) as { app: string; nodeUnicode: string; pinned: boolean; windows: unknown[]; interpreters: Array<{ unicode: string }> };
     expect(report.app).toBe('scenario exotic-names on python');
     expect(report.nodeUnicode).toBe(process.versions.unicode);
