@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STOCK_PLUGIN, writeStockProject } from '../project/stock-project.js';
 import { toolCoverage } from './coverage.js';
 import { concordIn } from '../test/concord-cli.js';
+import { keepCache, seedCache } from '../test/warm-cache.js';
 
 /** The stock plugin with a second tool that the stock scenario's program never calls. */
 const WITH_RESTOCK = STOCK_PLUGIN.replace(
@@ -23,8 +24,14 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'concord-coverage-'));
   await writeStockProject(dir);
   await writeFile(join(dir, 'scenarios', 'plugins', 'stock.ts'), WITH_RESTOCK);
+  // Not about a cold start: the gates start from the verdicts (the probe's) earlier gates of the run computed,
+  // and leave theirs.
+  await seedCache(dir);
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await keepCache(dir);
+  await rm(dir, { recursive: true, force: true });
+});
 
 const cli = concordIn(() => dir, 240_000);
 

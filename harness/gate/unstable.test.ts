@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStockProject } from '../project/stock-project.js';
 import { concordIn } from '../test/concord-cli.js';
+import { keepCache, seedCache } from '../test/warm-cache.js';
 
 /** A tool that reads a clock: every call answers something new, so no two runs of a program that polls it agree. */
 const CLOCK_PLUGIN = `import type { RegisteredTool, ToolRegistryService } from 'concord/contract';
@@ -56,8 +57,14 @@ beforeAll(async () => {
   await writeStockProject(dir);
   await writeFile(join(dir, 'scenarios', 'polling.yml'), POLLING_SCENARIO);
   await writeFile(join(dir, 'scenarios', 'plugins', 'clock.ts'), CLOCK_PLUGIN);
+  // Not about a cold start: the gates start from the verdicts (the stock SDK's, the probe's) earlier gates of
+  // the run computed, and leave theirs.
+  await seedCache(dir);
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await keepCache(dir);
+  await rm(dir, { recursive: true, force: true });
+});
 
 const cli = concordIn(() => dir, 240_000);
 const pendingRuns = async () => (existsSync(join(dir, '.concord', 'pending')) ? (await readdir(join(dir, '.concord', 'pending'))).filter((n) => !n.startsWith('.')) : []);
