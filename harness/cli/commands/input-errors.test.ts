@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 import { inSelection } from '../../gate/select.js';
+import { loadScenarios } from '../../scenario/discover.js';
+import { describeFailure } from '../fail.js';
 
 /** A TypeScript-only scenario that loads (nothing here runs it). */
 const VALID = `name: NAME
@@ -38,6 +40,22 @@ const gate = (...args: string[]) =>
     timeout: 60_000,
   });
 
+/**
+ * What the gate's scenario loading refuses, in-process: the message the command line would print (through the
+ * same failure text) and its exit code. The cases read by the gate itself show that it prints this, exit 2, no stack.
+ */
+async function refusedByLoading(place: string): Promise<string> {
+  const refused = await loadScenarios(join(root, 'scenarios'), root).then(
+    () => undefined,
+    (error: unknown) => describeFailure(error),
+  );
+  expect(refused?.message).toContain(place);
+  expect(refused?.message).not.toMatch(/\n\s+at /);
+  expect(refused?.exit).toBe(2);
+  expect((await readdir(root)).filter((n) => n !== 'scenarios')).toEqual([]);
+  return refused!.message;
+}
+
 /** Exit 2, one message on stderr naming `place`, no stack, and nothing written into the project. */
 async function refused(result: ReturnType<typeof gate>, place: string): Promise<string> {
   expect(result.stderr).toContain(place);
@@ -58,25 +76,25 @@ describe('bad input to the gate exits 2 naming the place', () => {
 
   it('a YAML syntax error at its real line and column, with the source line and a caret', async () => {
     await scenario('bad.yml', 'name: bad\ndescription: A demo.\nruntimes: [typescript\nscript: []\n');
-    const stderr = await refused(gate(), `${join(root, 'scenarios', 'bad.yml')}:4:1: not valid YAML`);
+    const stderr = await refusedByLoading(`${join(root, 'scenarios', 'bad.yml')}:4:1: not valid YAML`);
     expect(stderr).toContain('  4 | script: []\n    | ^');
   });
 
   it('an alias bomb', async () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`)].join('\n      ');
     await scenario('bomb.yml', VALID.replace('NAME', 'bomb').replace('config: { mode: code }', `config:\n      mode: code\n      ${bomb}`));
-    await refused(gate(), `${join(root, 'scenarios', 'bomb.yml')}:1:1: its anchors and aliases expand too far`);
+    await refusedByLoading(`${join(root, 'scenarios', 'bomb.yml')}:1:1: its anchors and aliases expand too far`);
   });
 
   it('an oversized scenario', async () => {
     const text = VALID.replace('NAME', 'big') + `# ${'x'.repeat(2 * 1024 * 1024)}\n`;
     await scenario('big.yml', text);
-    await refused(gate(), `${join(root, 'scenarios', 'big.yml')}: is ${Buffer.byteLength(text)} bytes, more than a scenario may be (1048576)`);
+    await refusedByLoading(`${join(root, 'scenarios', 'big.yml')}: is ${Buffer.byteLength(text)} bytes, more than a scenario may be (1048576)`);
   });
 
   it('a scenario that is a folder', async () => {
     await mkdir(join(root, 'scenarios', 'odd.yml'));
-    await refused(gate(), `${join(root, 'scenarios', 'odd.yml')}: is a folder, where a scenario file is expected`);
+    await refusedByLoading(`${join(root, 'scenarios', 'odd.yml')}: is a folder, where a scenario file is expected`);
   });
 
   it('a selection of zero pairs, naming the filter that emptied it', async () => {
