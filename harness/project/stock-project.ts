@@ -16,6 +16,12 @@ export default { name: 'stock', inject: ['tools'], apply(ctx: { tools: ToolRegis
 `;
 
 /**
+ * The stock plugin in JavaScript (`.mjs`): the same tool, so the same SDK and verdicts, for tests about a
+ * command rather than about plugin loading; a `.ts` plugin sends every import of a gate through tsx's loader.
+ */
+export const STOCK_PLUGIN_JS = STOCK_PLUGIN.replace(/^import type .*\n/m, '').replace(': RegisteredTool', '').replace('(ctx: { tools: ToolRegistryService })', '(ctx)');
+
+/**
  * A scenario on concord's registry and agent and a plugin of the project's (the stock plugin by default; any
  * plugin that registers `count_items` fits), with one program in both languages.
  */

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 import { writePending } from '../../snapshot/pending.js';
-import { stockScenario, writeStockProject } from '../../project/stock-project.js';
+import { STOCK_PLUGIN_JS, stockScenario, writeStockProject } from '../../project/stock-project.js';
 import { concordIn } from '../../test/concord-cli.js';
 import { keepCache, seedCache } from '../../test/warm-cache.js';
 
@@ -28,7 +28,10 @@ describe('what users expect of a command line', () => {
   });
 
   it('gate -u is --update=all: it rewrites a changed snapshot', { timeout: 180_000 }, async () => {
-    await writeStockProject(dir);
+    // About the update modes, not plugin loading: the plugin is JavaScript, so no gate here loads tsx.
+    await mkdir(join(dir, 'scenarios', 'plugins'), { recursive: true });
+    await writeFile(join(dir, 'scenarios', 'plugins', 'stock.mjs'), STOCK_PLUGIN_JS);
+    await writeFile(join(dir, 'scenarios', 'stock.yml'), stockScenario('stock', '[typescript]', './plugins/stock.mjs'));
     await seedCache(dir);
     expect(cli({}, 'gate', '--update=new').status).toBe(0);
     await keepCache(dir);
