@@ -6,6 +6,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { Host } from '../../../test/host-requirements.js';
 import { CPYTHON_DEFAULTS } from '../../../runtimes/cpython/runtime.js';
 import { builtModule, sourceAsset } from '../../../runtimes/seam/package-root.js';
+import { seedCache } from '../../test/warm-cache.js';
 
 /** A container scenario whose one program sleeps, so a signal finds a container and a guest at work. */
 const SLEEPER = `name: sleeper
@@ -86,6 +87,9 @@ async function startWithContainer(...args: string[]): Promise<{ child: ChildProc
 
 (await Host.with('docker')).describe('signals end concord cleanly', () => {
   it('SIGINT to a real gate running a container scenario: exit 130, no container or temp folder left within 15 s', { timeout: 180_000 }, async () => {
+    // Not about a cold start: with the verdicts earlier gates of the run computed, the gate starts no interpreter
+    // checkers (a Pyodide boot, local pythons) before its pair needs them, which the signal would only cut short.
+    await seedCache(join(work, 'project'));
     const { child, exit, output } = await startWithContainer('gate', '--root', join(work, 'project'));
     expect((await tempFolders(temp)).some((n) => n.startsWith('concord-assembly-'))).toBe(true);
     const sent = Date.now();
@@ -107,6 +111,7 @@ async function startWithContainer(...args: string[]): Promise<{ child: ChildProc
   });
 
   it('kill -9 of the gate: every container it started ends by itself within 15 s', { timeout: 180_000 }, async () => {
+    await seedCache(join(work, 'project'));
     const { child, exit } = await startWithContainer('gate', '--root', join(work, 'project'));
     const sent = Date.now();
     child.kill('SIGKILL');
