@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installCommand } from '../runtimes/seam/optional-package.js';
 import { installedWithout } from '../test/packed.js';
-import { STOCK_PLUGIN, stockScenario, writeStockProject } from './project/stock-project.js';
+import { writeStockProject } from './project/stock-project.js';
 import { keepCache, seedCache } from './test/warm-cache.js';
 
 // A project whose install left out tsx, pyright and js-tiktoken (optional peers): each feature that needs
@@ -17,9 +17,6 @@ const gate = (...args: string[]) => {
   const run = spawnSync(process.execPath, [bin, 'gate', '--jobs', '1', ...args], { cwd: dir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, CI: '', NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' } });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr, out: run.stdout + run.stderr };
 };
-
-/** The stock plugin as plain JavaScript, which needs no tsx. */
-const STOCK_JS = STOCK_PLUGIN.replace(/^import type .*\n/m, '').replace(': RegisteredTool', '').replace('(ctx: { tools: ToolRegistryService })', '(ctx)');
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'concord-optional-peers-'));
@@ -43,8 +40,8 @@ describe('a project without the optional peers', () => {
   });
 
   it('runs a .js plugin; a Python pair skips its type check naming pyright (not green, also in CI), and the SDK cost says why it is not measured', { timeout: 300_000 }, async () => {
-    await writeFile(join(dir, 'scenarios', 'plugins', 'stock.mjs'), STOCK_JS);
-    await writeFile(join(dir, 'scenarios', 'stock.yml'), stockScenario('stock', '[typescript, pyodide]').replace('./plugins/stock.ts', './plugins/stock.mjs'));
+    // The plain JavaScript plugin, which needs no tsx.
+    await writeStockProject(dir, 'stock', { runtimes: '[typescript, pyodide]', javascript: true });
     const run = gate('--update=new');
     expect(run.status, run.out).toBe(0);
     expect(run.stdout).toMatch(/↻ updated +stock × typescript/);

@@ -47,9 +47,13 @@ script:
   - final: Three.
 `;
 
-/** A project outside this repository: `scenarios/<name>.yml` and its plugin below `root`. */
-export async function writeStockProject(root: string, name = 'stock'): Promise<void> {
+/**
+ * A project outside this repository: `scenarios/<name>.yml` and its plugin below `root`, the plugin in
+ * TypeScript (`stock.ts`) or, with `javascript`, as `stock.mjs`.
+ */
+export async function writeStockProject(root: string, name = 'stock', options: { runtimes?: string; javascript?: boolean } = {}): Promise<void> {
+  const plugin = options.javascript ? 'stock.mjs' : 'stock.ts';
   await mkdir(join(root, 'scenarios', 'plugins'), { recursive: true });
-  await writeFile(join(root, 'scenarios', `${name}.yml`), stockScenario(name));
-  await writeFile(join(root, 'scenarios', 'plugins', 'stock.ts'), STOCK_PLUGIN);
+  await writeFile(join(root, 'scenarios', `${name}.yml`), stockScenario(name, options.runtimes, `./plugins/${plugin}`));
+  await writeFile(join(root, 'scenarios', 'plugins', plugin), options.javascript ? STOCK_PLUGIN_JS : STOCK_PLUGIN);
 }

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 import { writePending } from '../../snapshot/pending.js';
-import { STOCK_PLUGIN_JS, stockScenario, writeStockProject } from '../../project/stock-project.js';
+import { writeStockProject } from '../../project/stock-project.js';
 import { concordIn } from '../../test/concord-cli.js';
 import { keepCache, seedCache } from '../../test/warm-cache.js';
 
@@ -29,9 +29,7 @@ describe('what users expect of a command line', () => {
 
   it('gate -u is --update=all: it rewrites a changed snapshot', { timeout: 180_000 }, async () => {
     // About the update modes, not plugin loading: the plugin is JavaScript, so no gate here loads tsx.
-    await mkdir(join(dir, 'scenarios', 'plugins'), { recursive: true });
-    await writeFile(join(dir, 'scenarios', 'plugins', 'stock.mjs'), STOCK_PLUGIN_JS);
-    await writeFile(join(dir, 'scenarios', 'stock.yml'), stockScenario('stock', '[typescript]', './plugins/stock.mjs'));
+    await writeStockProject(dir, 'stock', { javascript: true });
     await seedCache(dir);
     expect(cli({}, 'gate', '--update=new').status).toBe(0);
     await keepCache(dir);
@@ -51,9 +49,8 @@ describe('what users expect of a command line', () => {
     ['a syntax error in a .mjs plugin', 'export default {\n  name: "stock",\n  apply() {\n    const a = ;\n  },\n};\n', 'plugins/stock.mjs:4:15:', "SyntaxError: Unexpected token ';'", '    const a = ;'],
     ['a throw while the plugin module runs', 'const shelf = null;\n\nexport default shelf.plugin;\n', 'plugins/stock.mjs:3:22:', "TypeError: Cannot read properties of null (reading 'plugin')", 'export default shelf.plugin;'],
   ])('a plugin that cannot be imported (%s) stops the gate with exit 2 at file:line:column, without a stack', { timeout: 120_000 }, async (_, source, place, problem, line) => {
-    await writeStockProject(dir);
     const file = place.split(':')[0]!;
-    if (file.endsWith('.mjs')) await writeFile(join(dir, 'scenarios', 'stock.yml'), stockScenario('stock').replace('./plugins/stock.ts', './plugins/stock.mjs'));
+    await writeStockProject(dir, 'stock', { javascript: file.endsWith('.mjs') });
     await writeFile(join(dir, 'scenarios', file), source);
     const gate = cli({}, 'gate');
     expect(gate.status, gate.stdout + gate.stderr).toBe(2);
