@@ -1,10 +1,10 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGate, type GateOptions } from '../gate/gate.js';
 import { findInterpreters } from '../interpreters/local.js';
-import { stockScenario, writeStockProject } from '../project/stock-project.js';
+import { writeStockProject } from '../project/stock-project.js';
 import { projectAt } from '../project/root.js';
 
 // A project of its own with one scenario on Python and TypeScript: the first gate of its Python pair fills
@@ -13,8 +13,8 @@ import { projectAt } from '../project/root.js';
 let root = '';
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'concord-gate-cache-'));
-  await writeStockProject(root);
-  await writeFile(join(root, 'scenarios', 'stock.yml'), stockScenario('stock', '[typescript, python]'));
+  // About the cache, not plugin loading: the plugin is JavaScript, so no gate here loads tsx.
+  await writeStockProject(root, 'stock', { javascript: true, runtimes: '[typescript, python]' });
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
