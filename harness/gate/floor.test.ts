@@ -67,8 +67,9 @@ describe('concord gate on a renderer not pinned to the floor', () => {
   let project = '';
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), 'concord-floor-unpinned-'));
-    await writeStockProject(project);
-    await writeFile(join(project, 'scenarios', 'stock.yml'), stockScenario('stock', '[python]').replace('config: { mode: code }', "config: { mode: code, pythonFloor: '3.15' }"));
+    // About the renderer, not plugin loading: the plugin is JavaScript, so the gate does not load tsx.
+    await writeStockProject(project, 'stock', { javascript: true });
+    await writeFile(join(project, 'scenarios', 'stock.yml'), stockScenario('stock', '[python]', './plugins/stock.mjs').replace('config: { mode: code }', "config: { mode: code, pythonFloor: '3.15' }"));
     // Not about a cold start: the gate starts from the verdicts (and the Pyodide snapshot) earlier gates of the run computed.
     await seedCache(project);
   });
