@@ -1,6 +1,7 @@
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
 import { Checker, type CheckerProcess } from './checker.js';
+import type { VerifyReport } from './types.js';
 import { findInterpreters, LocalInterpreter, startChecker } from './local.js';
 import { containerInterpreters } from './container.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
@@ -43,6 +44,61 @@ const alive = (pid: number) => {
     return false;
   }
 };
+
+/**
+ * A module that hangs holds its batch for the whole module time limit (10 s) while spending nothing: that
+ * batch goes to a checker of its own before the first test, and the local checker's tests, which come last,
+ * read its report once the others have run.
+ */
+const sleeper = newest === undefined ? undefined : new LocalInterpreter(newest);
+let hung: Promise<VerifyReport> | undefined;
+beforeAll(() => {
+  hung = sleeper?.verify(['import time\ntime.sleep(600)\n', 'z = 1\n']);
+  // Its own test reports a failure.
+  hung?.catch(() => {});
+});
+afterAll(() => sleeper?.dispose());
+
+(await Host.with('python3')).describe('a checker that does not answer', () => {
+  it('fails the batch at its time limit, kills the checker and starts a new one for the next', { timeout: 30_000 }, async () => {
+    const started: CheckerProcess[] = [];
+    const checker = new Checker({
+      who: 'mute',
+      start: async () => {
+        const process = await startChecker(newest!.executable, 'import sys, time\nsys.stdin.readline()\ntime.sleep(600)\n');
+        started.push(process);
+        return process;
+      },
+    });
+    try {
+      await expect(checker.request({ sources: ['x = 1\n'], verify: false }, 1000)).rejects.toThrow('mute did not answer within 1 s');
+      expect(await started[0]!.ended).toMatch(/^failed \(SIGKILL\)/);
+      await expect(checker.request({ sources: ['x = 1\n'], verify: false }, 1000)).rejects.toThrow('mute did not answer within 1 s');
+      expect(started).toHaveLength(2);
+    } finally {
+      await checker.dispose();
+    }
+  });
+});
+
+/** A stub as concord's renderer writes them: the first one an executor runs makes typing load what it loads lazily. */
+const STUB = 'from typing import Any, Dict, List, Literal, Optional, TypedDict, Union\nclass Args(TypedDict, total=False):\n    a: Optional[Union[int, str]]\n    b: List[Dict[str, Any]]\n    c: Literal["x"]\n';
+
+(await Host.with('docker')).describe('the checker of every CPython image', () => {
+  it('runs stubs one after another in one executor: what typing loads on first use is loaded before', { timeout: 120_000 }, async () => {
+    const { interpreters } = await containerInterpreters();
+    try {
+      expect(interpreters.map((i) => i.version)).toEqual(CPYTHON_IMAGES.map((image) => image.python));
+      const reports = await Promise.all(interpreters.map((i) => i.verify([EXECUTOR_PID, STUB, EXECUTOR_PID, STUB, EXECUTOR_PID])));
+      for (const [n, report] of reports.entries()) {
+        const pids = [0, 2, 4].map((k) => executorOf(report.imports[k]));
+        expect([interpreters[n]!.label, report.imports[1], report.imports[3], new Set(pids).size]).toEqual([interpreters[n]!.label, { ok: true }, { ok: true }, 1]);
+      }
+    } finally {
+      await Promise.all(interpreters.map((i) => i.dispose()));
+    }
+  });
+});
 
 (await Host.with('python3')).describe('the checker of a local CPython', () => {
   const interpreter = new LocalInterpreter(newest!);
@@ -95,7 +151,7 @@ const alive = (pid: number) => {
   it('bounds a module that hangs with the module time limit, and the checker goes on', { timeout: 60_000 }, async () => {
     // The checker times the executor from outside (it waits on the outcome pipe): a module asleep hangs it as
     // a busy one does, without spending a core for the whole limit.
-    const report = await interpreter.verify(['import time\ntime.sleep(600)\n', 'z = 1\n']);
+    const report = await hung!;
     expect(report.imports).toEqual([{ ok: false, name: 'Timeout', message: 'the module did not finish within 10 s', line: null, column: null }, { ok: true }]);
   });
 
@@ -105,45 +161,4 @@ const alive = (pid: number) => {
       expect(report.imports[0]).toMatchObject({ ok: false, name: expect.stringMatching(/OSError|Error/), line: 2 });
     });
   }
-});
-
-(await Host.with('python3')).describe('a checker that does not answer', () => {
-  it('fails the batch at its time limit, kills the checker and starts a new one for the next', { timeout: 30_000 }, async () => {
-    const started: CheckerProcess[] = [];
-    const checker = new Checker({
-      who: 'mute',
-      start: async () => {
-        const process = await startChecker(newest!.executable, 'import sys, time\nsys.stdin.readline()\ntime.sleep(600)\n');
-        started.push(process);
-        return process;
-      },
-    });
-    try {
-      await expect(checker.request({ sources: ['x = 1\n'], verify: false }, 1000)).rejects.toThrow('mute did not answer within 1 s');
-      expect(await started[0]!.ended).toMatch(/^failed \(SIGKILL\)/);
-      await expect(checker.request({ sources: ['x = 1\n'], verify: false }, 1000)).rejects.toThrow('mute did not answer within 1 s');
-      expect(started).toHaveLength(2);
-    } finally {
-      await checker.dispose();
-    }
-  });
-});
-
-/** A stub as concord's renderer writes them: the first one an executor runs makes typing load what it loads lazily. */
-const STUB = 'from typing import Any, Dict, List, Literal, Optional, TypedDict, Union\nclass Args(TypedDict, total=False):\n    a: Optional[Union[int, str]]\n    b: List[Dict[str, Any]]\n    c: Literal["x"]\n';
-
-(await Host.with('docker')).describe('the checker of every CPython image', () => {
-  it('runs stubs one after another in one executor: what typing loads on first use is loaded before', { timeout: 120_000 }, async () => {
-    const { interpreters } = await containerInterpreters();
-    try {
-      expect(interpreters.map((i) => i.version)).toEqual(CPYTHON_IMAGES.map((image) => image.python));
-      const reports = await Promise.all(interpreters.map((i) => i.verify([EXECUTOR_PID, STUB, EXECUTOR_PID, STUB, EXECUTOR_PID])));
-      for (const [n, report] of reports.entries()) {
-        const pids = [0, 2, 4].map((k) => executorOf(report.imports[k]));
-        expect([interpreters[n]!.label, report.imports[1], report.imports[3], new Set(pids).size]).toEqual([interpreters[n]!.label, { ok: true }, { ok: true }, 1]);
-      }
-    } finally {
-      await Promise.all(interpreters.map((i) => i.dispose()));
-    }
-  });
 });
