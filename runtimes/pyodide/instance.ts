@@ -146,6 +146,8 @@ export class PyodideInstance {
   private stopped = false;
   /** What the worker sent on its snapshot channel until it closed it; undefined past MAX_FRAME_BYTES. */
   private readonly snapshotReceived: Promise<Buffer | undefined>;
+  /** Settles once the snapshot this boot made is in the store (or failed to get there); awaited by terminate(). */
+  private snapshotKept: Promise<void> = Promise.resolve();
   /** How the interpreter booted, once it is ready (`none`: this release or host keeps no snapshots). */
   snapshotUse: SnapshotUse = 'none';
 
@@ -272,7 +274,11 @@ export class PyodideInstance {
     });
   }
 
-  /** Kills the worker process at once, whatever it is doing, and waits until it is gone. */
+  /**
+   * Kills the worker process at once, whatever it is doing, and waits until it is gone and the snapshot its
+   * boot made is stored: a boot that follows (the next compile, a runtime's first worker) loads it instead of
+   * booting afresh and making another.
+   */
   async terminate(): Promise<void> {
     this.stopped = true;
     this.die('the Pyodide worker process was stopped');
@@ -280,6 +286,7 @@ export class PyodideInstance {
     this.setRef(true);
     this.child.kill('SIGKILL');
     await this.exited;
+    await this.snapshotKept;
   }
 
   private setRef(on: boolean): void {
@@ -311,7 +318,7 @@ export class PyodideInstance {
         // Taken only while booting, once, and only when asked for: no program has run in the worker yet.
         if (this.booted || this.snapshots?.wanted !== true) return;
         this.snapshots.wanted = false;
-        void this.keepSnapshot(this.snapshots.store, this.snapshots.key, message.bytes).catch(() => {});
+        this.snapshotKept = this.keepSnapshot(this.snapshots.store, this.snapshots.key, message.bytes).catch(() => {});
         return;
       case 'call':
         this.runs.get(message.runId)?.handlers.onCall(message.callId, message.namespace, message.member, message.argsJson);

@@ -32,9 +32,11 @@ describe('Pyodide memory snapshots', () => {
     expect(PYODIDE_PYTHON_VERSIONS.filter((v) => PYODIDE_RELEASES[v].memorySnapshot)).toEqual(['3.12', '3.13', '3.14']);
   });
 
-  it('are made by a first boot, loaded by the next, and a damaged one is dropped and made again', { timeout: 600_000 }, async () => {
-    const store = memoryStore();
+  it('are made by a first boot and stored by the time it is terminated, loaded by the next, and a damaged one is dropped and made again', { timeout: 600_000 }, async () => {
+    const store = memoryStore({ writeMs: 300 });
     const first = await bootOnce(store);
+    // terminate() waited for the write, slow as it is: a boot right after this one would load the snapshot.
+    expect(store.entries.size).toBe(1);
     await settled(store.log);
     expect(first).toEqual({ use: 'made', value: [true, false] });
     expect(store.log).toEqual(['read', 'write']);
