@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
 import { InterpreterInventory } from '../interpreters/inventory.js';
 import type { PythonInterpreter } from '../interpreters/types.js';
@@ -12,9 +12,10 @@ const GOOD = 'from typing import TypedDict\nclass A(TypedDict):\n    x: int\n';
 const BAD = 'x = 1\nraise ValueError("planted")\n';
 const BROKEN = 'def f(:\n    pass\n';
 
-/** A real local CPython that counts the batches it is sent. */
+/** A real local CPython that counts the batches it is sent; its checker stops when the test ends. */
 function counted(): { interpreter: PythonInterpreter; batches: string[][] } {
   const real = new LocalInterpreter(found!);
+  onTestFinished(() => real.dispose());
   const batches: string[][] = [];
   const interpreter: PythonInterpreter = {
     label: real.label,

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { getContainerRuntimeClient } from 'testcontainers';
 import { ContainerInterpreter, containerInterpreters } from './container.js';
 import { InterpreterInventory } from './inventory.js';
@@ -35,7 +35,9 @@ const floor = await Host.with('python3.9');
   });
 
   it('compile a batch in one process, report line and column, and never send a source twice', async () => {
-    const interpreter = counted(new LocalInterpreter(locals.at(-1)!));
+    const newest = new LocalInterpreter(locals.at(-1)!);
+    onTestFinished(() => newest.dispose());
+    const interpreter = counted(newest);
     const inventory = new InterpreterInventory([interpreter]);
     const report = await inventory.compileOn(interpreter, [VALID, BROKEN]);
     expect(report.python.startsWith(locals.at(-1)!.version)).toBe(true);
@@ -48,7 +50,9 @@ const floor = await Host.with('python3.9');
   });
 
   floor.it('reject a name past the interpreter Unicode tables', {}, async () => {
-    const report = await new LocalInterpreter(locals.find((l) => l.version === '3.9')!).compile([PAST_3_9]);
+    const interpreter = new LocalInterpreter(locals.find((l) => l.version === '3.9')!);
+    onTestFinished(() => interpreter.dispose());
+    const report = await interpreter.compile([PAST_3_9]);
     expect(report.results[0]).toMatchObject({ ok: false, name: 'SyntaxError', line: 1 });
   });
 });
