@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
+import { liveChildProcesses } from '../../test/child-processes.js';
 import { Host } from '../../test/host-requirements.js';
 import { Session } from '../session.js';
 
@@ -11,10 +11,7 @@ import { Session } from '../session.js';
 // already (the SDKs may all be judged), and it stops them all once, with the session.
 
 /** This process's CPython checkers still running (their command carries the checker script). */
-const checkers = () =>
-  spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
-    .stdout.split('\n')
-    .filter((line) => / -I -c /.test(line));
+const checkers = () => liveChildProcesses().filter((line) => / -I -c /.test(line));
 
 let root = '';
 afterAll(() => rm(root, { recursive: true, force: true }));
