@@ -110,6 +110,13 @@ const SHORT_TIMEOUT_MS = 1_500;
  */
 const HOLD_PAST_DEADLINE_MS = 100;
 
+/**
+ * The budgets the busy-host case gives its program, in turn. The case only means something when the program
+ * reaches its tool call within the budget; on a machine too loaded for that, the next budget is tried. The
+ * first is the short budget, so on a machine with room the hold costs 1.6 s per runtime.
+ */
+const BUSY_HOST_BUDGETS_MS = [SHORT_TIMEOUT_MS, 4_000, 10_000] as const;
+
 type Programs = Record<Language, string>;
 
 interface FixtureCall {
@@ -528,25 +535,35 @@ export function describeConformance(
     it('reports a program that finished within its budget as finished, though the host was busy past the budget', async () => {
       // Once the tool's answer is on its way, the host's event loop is held past the deadline (as on a loaded
       // machine): the program's result arrives while it is held, and must win over the timer that is due.
-      // Every runtime starts the budget's timer before it sends the program, so the timer is due by
-      // SHORT_TIMEOUT_MS after the tool was called: holding the loop until a little past that is enough.
-      let calledAt = 0;
-      let heldPastCallMs = 0;
-      const fixture = makeFixture(() => {
-        calledAt = performance.now();
-        setImmediate(() => {
-          holdEventLoop(calledAt + SHORT_TIMEOUT_MS + HOLD_PAST_DEADLINE_MS - performance.now());
-          heldPastCallMs = performance.now() - calledAt;
+      // Every runtime starts the budget's timer before it sends the program, so the timer is due by the
+      // budget after the tool was called: holding the loop until a little past that is enough.
+      for (const [attempt, budgetMs] of BUSY_HOST_BUDGETS_MS.entries()) {
+        let calledAfterMs: number | undefined;
+        let heldPastCallMs = 0;
+        const { result, tookMs } = await takingTurns(async () => {
+          const started = performance.now();
+          const fixture = makeFixture(() => {
+            const calledAt = performance.now();
+            calledAfterMs = calledAt - started;
+            setImmediate(() => {
+              holdEventLoop(calledAt + budgetMs + HOLD_PAST_DEADLINE_MS - performance.now());
+              heldPastCallMs = performance.now() - calledAt;
+            });
+          });
+          const result = await run({ typescript: 'await tools.started({});\nreturn 7;', python: 'await tools.started({})\nreturn 7' }, fixture, { timeoutMs: budgetMs });
+          return { result, tookMs: performance.now() - started };
         });
-      });
-      const { result, tookMs } = await takingTurns(async () => {
-        const started = performance.now();
-        const result = await run({ typescript: 'await tools.started({});\nreturn 7;', python: 'await tools.started({})\nreturn 7' }, fixture, { timeoutMs: SHORT_TIMEOUT_MS });
-        return { result, tookMs: performance.now() - started };
-      });
-      expectSuccess(result, 7);
-      expect(heldPastCallMs).toBeGreaterThanOrEqual(SHORT_TIMEOUT_MS + HOLD_PAST_DEADLINE_MS);
-      expect(tookMs).toBeGreaterThan(SHORT_TIMEOUT_MS);
+        // A call after the deadline (left unanswered, or answered too late to matter) held nothing, so the case
+        // proved nothing: the machine was too slow to start the program. A longer budget tries again.
+        const tooSlowToCall = result.error?.kind === 'timeout' && (calledAfterMs === undefined || calledAfterMs >= budgetMs);
+        if (tooSlowToCall && attempt < BUSY_HOST_BUDGETS_MS.length - 1) continue;
+        const timing = calledAfterMs === undefined ? `the tool was never called within ${budgetMs} ms` : `the tool was called ${Math.round(calledAfterMs)} ms into the ${budgetMs} ms budget`;
+        expect(result.error, timing).toBeUndefined();
+        expect(result.value).toEqual(7);
+        expect(heldPastCallMs).toBeGreaterThanOrEqual(budgetMs + HOLD_PAST_DEADLINE_MS);
+        expect(tookMs).toBeGreaterThan(budgetMs);
+        return;
+      }
     });
 
     it('stops a running program when its signal aborts, then runs the next program cleanly', async () => {
