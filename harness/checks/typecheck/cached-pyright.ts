@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { sha256, type VerdictCache } from '../../cache/verdict-cache.js';
 import { resolveOptional } from '../../../runtimes/seam/optional-package.js';
-import type { PyrightDiagnostic, PyrightJob, PyrightServers } from './pyright-server.js';
+import { pyrightConfig, type PyrightDiagnostic, type PyrightJob, type PyrightServers } from './pyright-server.js';
 
 let version: string | undefined;
 
@@ -35,11 +35,11 @@ export interface PyrightHost {
 
 /**
  * pyright's diagnostics for a job, from the verdict cache when an earlier run checked exactly these files
- * with this pyright for this Python version; else from the host's server (and then stored).
+ * with this pyright and configuration (the Python version among it); else from the host's server (and then stored).
  */
 export async function checkWithPyright({ pyright, cache }: PyrightHost, pythonVersion: string, job: PyrightJob): Promise<Map<string, PyrightDiagnostic[]>> {
   const files = [...job.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const parts = [`pyright ${pyrightVersion()}`, `python ${pythonVersion}`, sha256(JSON.stringify([files, job.open]))];
+  const parts = [`pyright ${pyrightVersion()}`, JSON.stringify(pyrightConfig(pythonVersion)), sha256(JSON.stringify([files, job.open]))];
   const cached = await cache?.get('pyright', parts, isDiagnostics(job.open));
   if (cached !== undefined) return new Map(Object.entries(cached));
   const results = await pyright.server(pythonVersion).check(job);

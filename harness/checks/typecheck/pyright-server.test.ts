@@ -1,4 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { PyrightServer } from './pyright-server.js';
 
 const servers: PyrightServer[] = [];
@@ -26,5 +30,31 @@ describe('a pyright server', () => {
   it('fails a job it has not answered within its timeout, rather than passing it', { timeout: 60_000 }, async () => {
     const [name, text] = programs[0]!;
     await expect(started(1).check({ files: new Map([[name, text]]), open: [name] })).rejects.toThrow('pyright did not answer within 0.001 s');
+  });
+
+  it('resolves imports against typeshed alone: a module the python3 on PATH offers stays unresolved, and no interpreter runs', { timeout: 120_000 }, async () => {
+    // A python3 first on PATH that would hand pyright a search path holding a module, and notes that it ran.
+    const host = await mkdtemp(join(tmpdir(), 'concord-pyright-host-'));
+    onTestFinished(() => rm(host, { recursive: true, force: true }));
+    const site = join(host, 'site-packages');
+    const ran = join(host, 'python-ran');
+    await mkdir(join(host, 'bin'));
+    await mkdir(site);
+    await writeFile(join(site, 'planted_host_module.py'), 'VALUE: int = 1\n');
+    for (const name of ['python3', 'python']) {
+      await writeFile(join(host, 'bin', name), `#!/bin/sh\ntouch '${ran}'\nprintf '%s' '${JSON.stringify({ path: [site], prefix: host })}'\n`);
+      await chmod(join(host, 'bin', name), 0o755);
+    }
+    const path = process.env.PATH;
+    process.env.PATH = `${join(host, 'bin')}${delimiter}${path}`;
+    let server: PyrightServer;
+    try {
+      server = started();
+    } finally {
+      process.env.PATH = path;
+    }
+    const results = await server.check({ files: new Map([['program.py', 'import json\nimport planted_host_module\n']]), open: ['program.py'] });
+    expect(results.get('program.py')?.map((d) => [d.line, d.rule, d.message])).toEqual([[1, 'reportMissingImports', 'Import "planted_host_module" could not be resolved']]);
+    expect(existsSync(ran)).toBe(false);
   });
 });

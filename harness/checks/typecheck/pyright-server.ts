@@ -45,6 +45,19 @@ interface DiagnosticReport {
   items?: LspDiagnostic[];
 }
 
+/** An empty environment inside the server's workspace: the only site-packages pyright may search. */
+const NO_SITE_PACKAGES = 'no-site-packages';
+
+/**
+ * What a server checks with, besides the files. Programs run where no installed package is importable (a
+ * local CPython started with -I -S, Pyodide, a bare image), so pyright resolves imports against its bundled
+ * typeshed and the empty environment above, never the host's: a module installed on one machine and not on
+ * another cannot change the verdict. With an environment named, pyright also runs no interpreter to find one.
+ */
+export function pyrightConfig(pythonVersion: string): Record<string, string> {
+  return { pythonVersion, typeCheckingMode: 'standard', venvPath: '.', venv: NO_SITE_PACKAGES };
+}
+
 /** The requests of one job, so that a job past its deadline can cancel what it still waits for. */
 interface JobRequests {
   ids: Set<number>;
@@ -82,7 +95,8 @@ export class PyrightServer {
     // pyright is an optional peer: without it, say so before anything is made.
     const entry = resolveOptional('pyright/langserver.index.js', 'type-checking Python programs');
     this.workspace = ownedTempDir('concord-pyright');
-    writeFileSync(join(this.workspace, 'pyrightconfig.json'), JSON.stringify({ pythonVersion, typeCheckingMode: 'standard' }));
+    mkdirSync(join(this.workspace, NO_SITE_PACKAGES, 'lib', 'site-packages'), { recursive: true });
+    writeFileSync(join(this.workspace, 'pyrightconfig.json'), JSON.stringify(pyrightConfig(pythonVersion)));
     this.child = spawn(process.execPath, [entry, '--stdio'], { cwd: this.workspace, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
     this.child.stderr.on('data', (chunk: Buffer) => void (this.stderr = (this.stderr + chunk.toString()).slice(-4000)));
