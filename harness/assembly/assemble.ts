@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { builtModule } from '../../runtimes/seam/package-root.js';
@@ -9,7 +8,7 @@ import { bootComposition, EntryError, type BootedApp } from './boot.js';
 import type { Session } from '../session.js';
 import type { RuntimeTarget } from './runtimes.js';
 import { enableTypeScriptPlugins, isTypeScript } from './typescript-plugins.js';
-import { removeOnHostExit } from '../../runtimes/seam/host-exit.js';
+import { ownedTempDir } from '../../runtimes/seam/owned-temp-dir.js';
 
 /** Where the keyless model plugin lives. */
 export const MODEL_PLUGIN = 'harness/model/plugin';
@@ -66,9 +65,8 @@ export function pluginPath(entryId: string, plugin: string): string {
 
 /** Writes the entries as a real `cordis.yml` in a fresh directory. */
 export async function assemble(entries: CordisEntry[]): Promise<Assembly> {
-  const dir = await mkdtemp(join(tmpdir(), 'concord-assembly-'));
-  // Removed by dispose; this covers an exit before it (Ctrl-C, SIGTERM).
-  removeOnHostExit(dir);
+  // Removed by dispose, else when the host exits (Ctrl-C, SIGTERM), else (the host was killed) by the next host's sweep.
+  const dir = ownedTempDir('concord-assembly');
   const cordisYml = stringify(entries, { lineWidth: 0 });
   await writeFile(join(dir, 'cordis.yml'), cordisYml);
   return { dir, cordisYml, entries };

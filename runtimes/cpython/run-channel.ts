@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, chown, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import type { RunChannelAddress } from './frames.js';
-import { onHostExit } from '../seam/host-exit.js';
+import { ownedTempDir } from '../seam/owned-temp-dir.js';
 
 /**
  * A Unix socket the host listens on so that a run's forked child can speak to the host directly, instead of
@@ -24,12 +22,6 @@ const ATTACHED = '{"type":"attached"}\n';
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 /** A token line is 32 hex digits; anything longer is not one. */
 const MAX_TOKEN_LINE = 64;
-
-const openDirs = new Set<string>();
-// The directories of listeners still open when the host exits without closing them.
-onHostExit(() => {
-  for (const dir of openDirs) rmSync(dir, { recursive: true, force: true });
-});
 
 /** One run's offer: what goes into its `run` frame, and how to withdraw it once the run is over. */
 export interface RunChannelOffer {
@@ -54,8 +46,8 @@ export class RunChannelListener {
    * `guestDir` is where the guest finds the directory (a container sees it where it is mounted).
    */
   static async open(options: { owner?: { uid: number; gid: number }; guestDir?: string } = {}): Promise<RunChannelListener> {
-    const dir = await mkdtemp(join(tmpdir(), 'concord-channel-'));
-    openDirs.add(dir);
+    // Removed by close, else when the host exits, else (the host was killed) by the next host's sweep.
+    const dir = ownedTempDir('concord-channel');
     const socketPath = join(dir, SOCKET_NAME);
     try {
       const server = createServer();
@@ -74,7 +66,6 @@ export class RunChannelListener {
       await chmod(socketPath, 0o600);
       return listener;
     } catch (error) {
-      openDirs.delete(dir);
       await rm(dir, { recursive: true, force: true });
       throw error;
     }
@@ -93,7 +84,6 @@ export class RunChannelListener {
   async close(): Promise<void> {
     for (const socket of this.connections) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    openDirs.delete(this.dir);
     await rm(this.dir, { recursive: true, force: true });
   }
 

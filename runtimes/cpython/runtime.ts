@@ -1,6 +1,4 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { chmod, rm } from 'node:fs/promises';
 import { parseCpythonConfig } from './config.js';
 import { runMessages } from '../seam/messages.js';
 import { runTimeoutMs } from '../seam/options.js';
@@ -14,6 +12,7 @@ import { FLOOR_IMAGE } from './images.js';
 import { makeCgroupFolder, removeCgroupFolder } from './memory-cgroup.js';
 import { launchProcessGuest, processContainment, resolveInterpreter, RUN_PROCESS_LIMIT, type RunPlaces } from './process-launcher.js';
 import { RunChannelListener } from './run-channel.js';
+import { ownedTempDir } from '../seam/owned-temp-dir.js';
 
 export interface CpythonRuntimeConfig {
   /** `process`: a local interpreter; `container`: a runtime image under Docker. */
@@ -146,7 +145,7 @@ async function createProcessRuntime(config: CpythonRuntimeConfig, notice?: strin
   // RLIMIT_NPROC counts every process of a uid: a promise only a uid of the run's own can keep.
   const settings = settingsOf(config, containment.runUids === undefined ? undefined : RUN_PROCESS_LIMIT);
   // The runs' scratch folders live here; runs with uids of their own may pass through it, not list it.
-  const scratch = await mkdtemp(join(tmpdir(), 'concord-runs-'));
+  const scratch = ownedTempDir('concord-runs');
   await chmod(scratch, containment.runUids === undefined ? 0o700 : 0o711);
   // Runs reach the channel with the server's rights, before they drop to their own uid.
   const runChannel = await RunChannelListener.open({});

@@ -8,11 +8,11 @@ import { CPYTHON_DEFAULTS } from '../../../runtimes/cpython/runtime.js';
 import { builtModule, sourceAsset } from '../../../runtimes/seam/package-root.js';
 import { seedCache } from '../../test/warm-cache.js';
 
-/** A container scenario whose one program sleeps, so a signal finds a container and a guest at work. */
-const SLEEPER = `name: sleeper
-description: One program that takes its time in a container.
-runtimes: [python-container]
-runtime: { timeoutMs: 120000 }
+/** A scenario of one `run_code` call on `runtime`, the program given in both languages. */
+const oneProgram = (name: string, runtime: string, program: { typescript: string; python: string }, timeoutMs = 30_000) => `name: ${name}
+description: One program on ${runtime}.
+runtimes: [${runtime}]
+runtime: { timeoutMs: ${timeoutMs} }
 composition:
   - id: tools
     plugin: concord/tools
@@ -21,20 +21,26 @@ composition:
     plugin: concord/agent
     config: { persona: Patient. }
 script:
-  - user: Wait a while.
+  - user: Run it.
   - assistant:
       run_code:
-        description: Sleep
-        typescript: "await new Promise((r) => setTimeout(r, 60000)); return 1;"
-        python: "import time\\ntime.sleep(60)\\nreturn 1"
+        description: Run
+        typescript: ${JSON.stringify(program.typescript)}
+        python: ${JSON.stringify(program.python)}
   - final: Done.
 `;
+
+/** A container scenario whose one program sleeps, so a signal finds a container and a guest at work. */
+const SLEEPER = oneProgram('sleeper', 'python-container', { typescript: 'await new Promise((r) => setTimeout(r, 60000)); return 1;', python: 'import time\ntime.sleep(60)\nreturn 1' }, 120_000);
+
+/** A scenario whose one program returns at once in a local CPython process: its gate makes every kind of temp folder. */
+const QUICK = oneProgram('quick', 'python', { typescript: 'return 1 + 1;', python: 'return 1 + 1' });
 
 const containersOf = (pid: number) =>
   spawnSync('docker', ['ps', '-aq', '--filter', `label=org.concord.host-pid=${pid}`], { encoding: 'utf8' })
     .stdout.split('\n')
     .filter(Boolean);
-const tempFolders = async (dir: string) => (await readdir(dir)).filter((n) => /^concord-(channel|assembly)-/.test(n));
+const tempFolders = async (dir: string) => (await readdir(dir)).filter((n) => /^concord-(channel|assembly|runs)-/.test(n));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until<T>(what: string, seconds: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
@@ -110,7 +116,7 @@ async function startWithContainer(...args: string[]): Promise<{ child: ChildProc
     await until('no container and no temp folder left', 15, async () => (containersOf(child.pid!).length === 0 && (await tempFolders(temp)).length === 0 ? true : undefined));
   });
 
-  it('kill -9 of the gate: every container it started ends by itself within 15 s', { timeout: 180_000 }, async () => {
+  it('kill -9 of the gate: every container it started ends by itself within 15 s, and the next gate sweeps the temp folders it left', { timeout: 180_000 }, async () => {
     await seedCache(join(work, 'project'));
     const { child, exit } = await startWithContainer('gate', '--root', join(work, 'project'));
     const sent = Date.now();
@@ -118,6 +124,17 @@ async function startWithContainer(...args: string[]): Promise<{ child: ChildProc
     expect(await exit).toEqual({ code: null, signal: 'SIGKILL' });
     await until('no container left', 15, () => (containersOf(child.pid!).length === 0 ? true : undefined));
     console.log(`gate after SIGKILL: containers gone ${Date.now() - sent} ms after the kill`);
+    // Its temp folders outlive it, named after it; the next command that makes such folders sweeps them.
+    const left = await tempFolders(temp);
+    expect(left.map((n) => n.replace(/-\d+-\w+$/, '')).sort()).toEqual(['concord-assembly', 'concord-channel']);
+    expect(left.every((n) => n.includes(`-${child.pid}-`))).toBe(true);
+    const next = join(work, 'next');
+    await mkdir(join(next, 'scenarios'), { recursive: true });
+    await writeFile(join(next, 'scenarios', 'quick.yml'), QUICK);
+    await seedCache(next);
+    const gate = spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'gate', '--update=new', '--root', next], { env: { ...process.env, CI: '', TMPDIR: temp }, encoding: 'utf8', timeout: 120_000 });
+    expect(gate.status, gate.stdout + gate.stderr).toBe(0);
+    expect(await tempFolders(temp)).toEqual([]);
   });
 
   it('kill -9 of a host the moment its container has started: that container ends by itself within 15 s', { timeout: 180_000 }, async () => {
