@@ -1,14 +1,14 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, type Stats } from 'node:fs';
+import { readFileSync, rmSync, type Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { executablesOnPath, onPath } from '../seam/executables.js';
 import { guestServerCommand } from './guest-source.js';
 import type { GuestTransport } from './guest-server.js';
 import type { RunChannelListener } from './run-channel.js';
 import { onHostExit } from '../seam/host-exit.js';
+import { ownedTempDir } from '../seam/owned-temp-dir.js';
 import { memoryCgroupSupport, type MemoryCgroupRoot } from './memory-cgroup.js';
 
 const run = promisify(execFile);
@@ -93,7 +93,7 @@ function namespaceSupport(): { unshare: string } | string {
   if (namespaceProbe !== undefined) return namespaceProbe;
   const unshare = onPath('unshare', SYSTEM_PATH);
   if (unshare === undefined) return (namespaceProbe = 'util-linux unshare is not on PATH');
-  const scratch = mkdtempSync(join(tmpdir(), 'concord-probe-'));
+  const scratch = ownedTempDir('concord-probe');
   try {
     const trial = spawnSync(unshare, [...namespaceArgs(), 'sh', '-c', MOUNT_SCRIPT, 'sh', scratch, 'true'], { cwd: '/', env: { PATH: SYSTEM_PATH }, encoding: 'utf8', timeout: 10_000 });
     namespaceProbe = trial.status === 0 ? { unshare } : `\`unshare\` failed here (${(trial.stderr ?? '').trim() || trial.error?.message || `status ${trial.status}`})`;
