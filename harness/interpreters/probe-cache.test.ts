@@ -60,7 +60,9 @@ describe('the probe cache', () => {
     const failing = countingProbe(executable, true);
     const probes = new ProbeCache(failing.probe, cache);
     expect(await Promise.all([probes.answer(join(dir, 'python3')), probes.answer(executable)])).toEqual([undefined, undefined]);
-    expect(failing.asked).toEqual([join(dir, 'python3')]);
+    // One ask, under whichever name resolved first: the two look-ups race on the thread pool.
+    expect(failing.asked).toHaveLength(1);
+    expect([join(dir, 'python3'), executable]).toContain(failing.asked[0]);
     const again = countingProbe(executable);
     expect(await new ProbeCache(again.probe, cache).answer(executable)).toEqual(PROBED);
     expect(again.asked).toEqual([executable]);
