@@ -83,13 +83,14 @@ export class Session {
   async startInterpreters(): Promise<void> {
     if (this.interpretersStarted !== undefined) return;
     if (this.cache !== undefined && (await this.cache.folder.list('import').catch(() => [])).length > 0) return;
-    this.interpretersStarted ??= this.inventory().then(
-      (inventory) => inventory.start(),
-      () => undefined,
-    );
+    // Nothing here may reject: a checker that cannot start is reported by the first batch that needs it, and a
+    // rejection no pair awaits yet would end the process.
+    this.interpretersStarted ??= this.inventory()
+      .then((inventory) => inventory.start())
+      .catch(() => undefined);
   }
 
-  /** Resolves once the checkers startInterpreters() started are running (at once when it started none). */
+  /** Resolves once the checkers startInterpreters() started are running or failed to (at once when it started none). */
   async interpretersReady(): Promise<void> {
     await this.interpretersStarted;
   }

@@ -84,7 +84,13 @@ export class PyodideInterpreter implements PythonInterpreter {
 
   /** Boots the instance now (from the memory snapshot where there is one), so the first batch finds it ready. */
   async start(): Promise<void> {
-    const instance = this.#live();
+    let instance: PyodideInstance;
+    try {
+      instance = this.#live();
+    } catch {
+      // Not even launchable here (its files unreadable by the worker's user, say): the first batch says why.
+      return;
+    }
     instance.hold();
     try {
       await instance.ready.catch(() => undefined);
