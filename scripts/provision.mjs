@@ -2,13 +2,13 @@
 // `npm run provision` here, `npx concord provision` in a project: a Docker engine and the CPython runtime images, built idempotently.
 // Every step prints one line with its timing; a failed step names itself and what to do, and exits 1.
 import { spawn } from 'node:child_process';
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
-import { $ } from 'zx';
+import { $, kill, ps } from 'zx';
 
 const root = path.resolve(import.meta.dirname, '..');
 const cpythonDir = path.join(root, 'runtimes/cpython');
@@ -30,6 +30,7 @@ class StepFailure extends Error {
 const { CPYTHON_IMAGES, CONTENT_HASH_LABEL, DEBIAN_MIRROR, cpythonImage } = await importBuilt('runtimes/cpython/images.js');
 const { runtimeImageHash } = await importBuilt('runtimes/cpython/content-hash.js');
 const { provisionCommand } = await importBuilt('runtimes/seam/provision-hint.js');
+const { alive } = await importBuilt('runtimes/seam/owned-temp-dir.js');
 /** How the user runs this script where they are: `npx concord provision` in a project, `npm run provision` here. */
 const self = provisionCommand(root);
 
@@ -57,6 +58,38 @@ const cacheFile = options.imageCache === undefined ? undefined : path.resolve(op
 
 $.verbose = false;
 $.quiet = true;
+
+// ---- interruption: Ctrl-C or a kill stops the commands this run started and removes what they were writing ----
+
+/** What an interrupted run undoes before it exits (a debootstrap tree, a half-saved image archive), newest first. */
+const undoOnInterrupt = new Set();
+/** The dockerd this run started: it is meant to outlive the run, so an interruption leaves it running. */
+let dockerdPid;
+let interrupted = false;
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    void stopAndExit(signal, code);
+  });
+}
+
+async function stopAndExit(signal, code) {
+  console.error(`provision: interrupted (${signal}): stopping its commands and removing what they were writing`);
+  await stopCommands();
+  for (const undo of [...undoOnInterrupt].reverse()) await undo().catch((error) => console.error(`provision: could not clean up: ${describe(error)}`));
+  process.exit(code);
+}
+
+/** Ends every command this run started (and what each started), but the engine; waits up to 5 s, then kills. */
+async function stopCommands() {
+  // Direct children; the lookup's own `ps` is among them, finished by the time it is signalled.
+  const children = (await ps.tree({ pid: process.pid }).catch(() => [])).map((child) => Number(child.pid)).filter((pid) => pid !== dockerdPid);
+  for (const pid of children) await kill(pid, 'SIGTERM');
+  for (let waited = 0; waited < 5000 && children.some(alive); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const pid of children.filter(alive)) await kill(pid, 'SIGKILL');
+}
 
 async function provision() {
   if (options.dryRun) console.log('provision: dry run, nothing is changed');
@@ -169,8 +202,14 @@ async function saveCachedImages() {
     run: async () => {
       await mkdir(path.dirname(cacheFile), { recursive: true });
       const partial = `${cacheFile}.partial`;
-      await $`docker save -o ${partial} ${images.map((image) => image.tag)}`;
-      await rename(partial, cacheFile);
+      const undo = () => rm(partial, { force: true });
+      undoOnInterrupt.add(undo);
+      try {
+        await $`docker save -o ${partial} ${images.map((image) => image.tag)}`;
+        await rename(partial, cacheFile);
+      } finally {
+        undoOnInterrupt.delete(undo);
+      }
     },
   };
 }
@@ -259,9 +298,15 @@ function debianPackages(suite) {
   return CPYTHON_IMAGES.filter((image) => image.suite === suite).map((image) => image.debianPackage);
 }
 
+/** A debootstrap tree is named after the run that makes it, so a later run can tell a killed run's tree from a live one's. */
+const ROOTFS = /^concord-rootfs-(\d+)-/;
+
 async function importDebianBase(suite, tag, packages) {
   requireRoot('debootstrap');
-  const rootfs = await mkdtemp(path.join(os.tmpdir(), `concord-rootfs-${suite}-`));
+  await sweepRootfs();
+  const rootfs = await mkdtemp(path.join(os.tmpdir(), `concord-rootfs-${process.pid}-${suite}-`));
+  const undo = () => removeRootfs(rootfs);
+  undoOnInterrupt.add(undo);
   try {
     await $`debootstrap --variant=minbase --include=${packages.join(',')} ${suite} ${rootfs} ${DEBIAN_MIRROR}`.timeout('20m');
     // Downloaded packages and indexes only make the image larger.
@@ -269,11 +314,32 @@ async function importDebianBase(suite, tag, packages) {
     await $`tar -C ${rootfs} -c . | docker import --change ${`LABEL ${labels.debianPackages}="${packages.join(' ')}"`} - ${tag}`;
   } finally {
     await removeRootfs(rootfs);
+    undoOnInterrupt.delete(undo);
   }
 }
 
+/** Removes the debootstrap trees of runs that were killed outright (kill -9 runs no handler): their process is gone. */
+async function sweepRootfs() {
+  for (const name of readdirSync(os.tmpdir())) {
+    const owner = ROOTFS.exec(name);
+    if (owner === null || Number(owner[1]) === process.pid || alive(Number(owner[1]))) continue;
+    const tree = path.join(os.tmpdir(), name);
+    if (statSync(tree).uid !== process.getuid?.()) continue;
+    console.log(`      removing ${tree}, left by provision run ${owner[1]}, which was killed`);
+    await removeRootfs(tree);
+  }
+}
+
+/** Removals under way, by tree: an interruption and the import's own cleanup may both ask for one. */
+const rootfsRemovals = new Map();
+
+function removeRootfs(rootfs) {
+  if (!rootfsRemovals.has(rootfs)) rootfsRemovals.set(rootfs, unmountAndRemove(rootfs));
+  return rootfsRemovals.get(rootfs);
+}
+
 /** A failed debootstrap can leave proc or sys mounted inside the tree: unmount before deleting. */
-async function removeRootfs(rootfs) {
+async function unmountAndRemove(rootfs) {
   const mounts = readFileSync('/proc/mounts', 'utf8')
     .split('\n')
     .map((line) => line.split(' ')[1])
@@ -298,6 +364,7 @@ function launchDockerd() {
   const log = openSync(dockerdLog, 'a');
   // Detached in its own session, so the engine outlives this script.
   const child = spawn('dockerd', [], { detached: true, stdio: ['ignore', log, log] });
+  dockerdPid = child.pid;
   closeSync(log);
   child.on('exit', (code, signal) => {
     dockerdExit = `dockerd exited (${signal ?? `code ${code}`}); last lines of ${dockerdLog}:\n${tail(dockerdLog)}`;
@@ -385,6 +452,8 @@ async function importBuilt(relative) {
 try {
   await provision();
 } catch (error) {
+  // A command stopped by an interruption fails its step: the interruption's own exit reports it.
+  if (interrupted) await new Promise(() => {});
   if (!(error instanceof StepFailure)) throw error;
   console.error(`provision: failed: ${error.message}`);
   if (error.hint) console.error(`provision: to fix: ${error.hint}`);

@@ -1,8 +1,12 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CPYTHON_IMAGES } from '../runtimes/cpython/images.js';
+import { Host } from '../test/host-requirements.js';
 
 const script = fileURLToPath(new URL('./provision.mjs', import.meta.url));
 
@@ -102,5 +106,84 @@ describe('concord provision', () => {
     expect(code).toBe(0);
     expect(stepLine(stdout, 'load the runtime images from the cache')).toContain(`/nonexistent-cache/${key}.tar does not exist yet`);
     expect(stepLine(stdout, 'save the runtime images for the cache')).toContain(`docker save concord-cpython:3.9 to /nonexistent-cache/${key}.tar`);
+  });
+});
+
+// A base image is built by debootstrap into a tree under the temp dir. Stand-ins on PATH play an engine with no
+// image (so the base must be built) and a debootstrap that writes its tree, notes its pid and waits: the run is then
+// interrupted where it spends minutes for real.
+(await Host.with('root')).describe('an interrupted provision', () => {
+  const work = mkdtempSync(join(tmpdir(), 'concord-provision-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const fakes = join(work, 'bin');
+  mkdirSync(fakes);
+  const fake = (name: string, body: string) => {
+    writeFileSync(join(fakes, name), `#!/bin/sh\n${body}\n`);
+    chmodSync(join(fakes, name), 0o755);
+  };
+  fake('docker', 'case "$1" in info) echo 27.0 ;; *) exit 1 ;; esac');
+  fake('dockerd', 'exit 1');
+  // Its arguments: --variant, --include, the suite, the tree, the mirror.
+  // A command of its own underneath (debootstrap runs apt, dpkg, wget): stopping the script alone would leave it running.
+  fake('debootstrap', '[ -n "$DEBOOTSTRAP_FAILS" ] && exit 1\nmkdir -p "$4/etc" && echo base > "$4/etc/debian_version"\nsleep 60 &\necho $! > "$DEBOOTSTRAP_PID.child"\necho $$ > "$DEBOOTSTRAP_PID"\nwait');
+
+  /** provision --only 3.9 with the stand-ins, in a temp dir of its own; `pidFile` gets the stand-in debootstrap's pid. */
+  const start = (temp: string, pidFile: string, extra: Record<string, string> = {}) => {
+    const child = spawn(process.execPath, [script, '--no-registry', '--only', '3.9'], {
+      env: { ...process.env, PATH: `${fakes}${delimiter}${process.env.PATH}`, TMPDIR: temp, DEBOOTSTRAP_PID: pidFile, ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // A group of its own: the kill -9 below ends the run and every command it started, as a cancelled CI job does.
+      detached: true,
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, out })));
+    return { child, ended };
+  };
+  /** Whether `pid` still runs: a killed process its new parent has not reaped yet (a zombie) does not. */
+  const running = (pid: number) => {
+    try {
+      return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  };
+  const trees = (temp: string) => readdirSync(temp).filter((name) => name.startsWith('concord-rootfs-'));
+  const freshTemp = () => mkdtempSync(join(work, 'tmp-'));
+
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`${signal} while debootstrap runs: exit ${code}, debootstrap and what it started stopped, its tree removed`, { timeout: 60_000 }, async () => {
+      const temp = freshTemp();
+      const pidFile = join(work, `${signal}.pid`);
+      const { child, ended } = start(temp, pidFile);
+      await vi.waitFor(() => expect(existsSync(pidFile)).toBe(true), { timeout: 30_000, interval: 100 });
+      const debootstrap = [Number(readFileSync(pidFile, 'utf8')), Number(readFileSync(`${pidFile}.child`, 'utf8'))];
+      expect(trees(temp)).toHaveLength(1);
+      child.kill(signal);
+      const { code: exitCode, out } = await ended;
+      expect(exitCode, out).toBe(code);
+      expect(out).toContain(`provision: interrupted (${signal})`);
+      expect(out).not.toContain('provision: failed');
+      expect(trees(temp)).toEqual([]);
+      expect(debootstrap.filter(running)).toEqual([]);
+    });
+  }
+
+  it('killed outright, it leaves its tree; the next run that builds a base removes it, naming the run', { timeout: 60_000 }, async () => {
+    const temp = freshTemp();
+    const pidFile = join(work, 'kill.pid');
+    const { child, ended } = start(temp, pidFile);
+    await vi.waitFor(() => expect(existsSync(pidFile)).toBe(true), { timeout: 30_000, interval: 100 });
+    process.kill(-child.pid!, 'SIGKILL');
+    expect((await ended).signal).toBe('SIGKILL');
+    const [left] = trees(temp);
+    expect(left).toMatch(new RegExp(`^concord-rootfs-${child.pid}-bullseye-`));
+
+    // The next run's debootstrap fails at once: the step fails (exit 1), after the sweep.
+    const next = await start(temp, join(work, 'next.pid'), { DEBOOTSTRAP_FAILS: '1' }).ended;
+    expect(next.code, next.out).toBe(1);
+    expect(next.out).toContain(`removing ${join(temp, left!)}, left by provision run ${child.pid}, which was killed`);
+    expect(trees(temp)).toEqual([]);
   });
 });
