@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Model } from '../contract/model.js';
 import { RuntimePool } from '../runtimes/seam/pool.js';
+import type { ByteStore } from '../runtimes/seam/byte-store.js';
 import type { Language } from '../runtimes/seam/types.js';
 import { DEFAULT_PYODIDE_VERSION, type PyodidePythonVersion } from '../runtimes/pyodide/versions.js';
-import { cacheMaxBytes, VerdictCache } from './cache/verdict-cache.js';
+import { cacheMaxBytes, VerdictCache, type BlobKind } from './cache/verdict-cache.js';
 import { PyrightServers } from './checks/typecheck/pyright-server.js';
 import { InterpreterInventory } from './interpreters/inventory.js';
 import { concordVersion } from './results/write.js';
@@ -51,16 +52,15 @@ export class Session {
   constructor(options: SessionOptions = {}) {
     const cache = options.cacheRoot === undefined ? undefined : new VerdictCache(options.cacheRoot, concordVersion(), cacheMaxBytes());
     this.cache = cache;
-    // Pyodide workers boot from a memory snapshot kept beside the verdicts, where the release supports one.
-    this.runtimes = new RuntimePool(
+    // Pyodide workers boot from a memory snapshot kept beside the verdicts, where the release supports one; the
+    // TypeScript worker reads a program it prepared before from there instead of loading the compiler again.
+    const store = (kind: BlobKind): ByteStore | undefined =>
       cache && {
-        snapshots: {
-          read: (key) => cache.getBytes('pyodide-snapshot', key),
-          write: (key, bytes) => cache.putBytes('pyodide-snapshot', key, bytes),
-          drop: (key) => cache.dropBytes('pyodide-snapshot', key),
-        },
-      },
-    );
+        read: (key) => cache.getBytes(kind, key),
+        write: (key, bytes) => cache.putBytes(kind, key, bytes),
+        drop: (key) => cache.dropBytes(kind, key),
+      };
+    this.runtimes = new RuntimePool({ snapshots: store('pyodide-snapshot'), preparedPrograms: store('typescript-program') });
     this.pyright = new PyrightServers(options.pyrightTimeoutMs);
     this.pyodides = options.pyodides ?? [DEFAULT_PYODIDE_VERSION];
   }

@@ -1,6 +1,8 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGate, type GateOptions } from '../gate/gate.js';
 import { findInterpreters } from '../interpreters/local.js';
@@ -50,5 +52,24 @@ describe.skipIf(findInterpreters().length === 0)('the gate with its verdict cach
     const off: string[] = [];
     expect((await gate(off, { cache: false, selection: { runtimes: ['typescript'] } })).ok).toBe(true);
     expect(cacheLines(off)).toEqual([]);
+  });
+});
+
+describe('a gate of a TypeScript pair an earlier gate judged', () => {
+  it('never loads the TypeScript compiler: its program, SDK names and type checks all come from the cache', { timeout: 300_000 }, async () => {
+    // Each gate process notes at exit whether the compiler is among the modules it loaded.
+    const hook = join(root, 'typescript-loaded.cjs');
+    const log = join(root, 'typescript-loaded.log');
+    await writeFile(hook, `process.on('exit', () => require('node:fs').appendFileSync(process.env.TYPESCRIPT_LOADED_LOG, (Object.keys(require.cache).some((file) => /[\\\\/]typescript[\\\\/]lib[\\\\/]typescript\\.js$/.test(file)) ? 'loaded' : 'not loaded') + '\\n'));\n`);
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: `--require ${hook}`, TYPESCRIPT_LOADED_LOG: log, NO_COLOR: '1' };
+    delete env.CI;
+    const gate = (...args: string[]) => spawnSync(process.execPath, [join(packageRoot(), 'bin', 'concord.mjs'), 'gate', '--root', root, '--runtime', 'typescript', ...args], { env, encoding: 'utf8', timeout: 240_000 });
+    // The first records the pair: the compiler erases the program's types, reads the SDK's names and type-checks.
+    const first = gate('--update=all');
+    expect(first.status, first.stdout + first.stderr).toBe(0);
+    const second = gate();
+    expect(second.status, second.stdout + second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/^verdict cache: [1-9]\d* reused, 0 computed/m);
+    expect((await readFile(log, 'utf8')).trimEnd().split('\n')).toEqual(['loaded', 'not loaded']);
   });
 });

@@ -5,10 +5,10 @@ import { GuardedFolder } from '../guarded/folder.js';
 import { concordVersion } from '../results/write.js';
 import { UserError } from '../user-error.js';
 
-/** What a cached verdict judged: a compile or module run on one interpreter, a pyright or tsc check, or an SDK's token count. */
-export type CacheKind = 'compile' | 'import' | 'pyright' | 'tsc' | 'tokens';
-/** What a binary entry holds: a memory snapshot of a booted Pyodide interpreter. */
-export type BlobKind = 'pyodide-snapshot';
+/** What a cached verdict judged: a compile or module run on one interpreter, a pyright or tsc check, an SDK's token count, or the names a TypeScript SDK declares. */
+export type CacheKind = 'compile' | 'import' | 'pyright' | 'tsc' | 'tokens' | 'sdk-names';
+/** What a binary entry holds: a memory snapshot of a booted Pyodide interpreter, or a TypeScript program with its types erased. */
+export type BlobKind = 'pyodide-snapshot' | 'typescript-program';
 /** What a note holds: what a local interpreter said about itself, by the stat of its files (no verdict). */
 export type NoteKind = 'interpreter';
 

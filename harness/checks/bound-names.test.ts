@@ -3,7 +3,8 @@ import { Session } from '../session.js';
 import type { RunRequest, RunResult } from '../../runtimes/seam/types.js';
 import type { RuntimeName } from '../scenario/types.js';
 import { boundNamesCheck } from './bound-names.js';
-import { pythonClassNames, typescriptDeclaredNames } from './bound-names/declared-names.js';
+import { pythonClassNames } from './bound-names/declared-names.js';
+import { typescriptSdkNames } from './sdk-names/typescript.js';
 import { committedScenarios, runPair } from './test/run-pair.js';
 import type { CheckInput } from './types.js';
 import { Host } from '../../test/host-requirements.js';
@@ -44,7 +45,7 @@ describe('bound names', () => {
       'ClassArgs', 'ClassOutputArgs', 'ClassOutput', 'WeatherAlertsArgs', 'WeatherAlertsOutputArgs', 'WeatherAlertsOutput',
       'ToolCallError', 'Tools',
     ]);
-    expect(typescriptDeclaredNames((await exoticNames('typescript')).files.get('tools-sdk.ts')!)).toEqual([
+    expect(typescriptSdkNames((await exoticNames('typescript')).files.get('tools-sdk.ts')!).declared.map((d) => d.name)).toEqual([
       'ToolCallError', 'Tool2faVerifyArgs', 'Tool2faVerifyOutput', 'ProtoArgs', 'ProtoOutput', 'ClassArgs', 'ClassOutput',
       'WeatherAlertsArgs', 'WeatherAlertsOutput', 'tools',
     ]);

@@ -2,7 +2,8 @@ import { RUN_CODE_TOOL, type AgentService } from '../../contract/backend.js';
 import { observeRuns } from '../../runtimes/seam/observe.js';
 import type { CodeRuntime, RunRequest, RunResult } from '../../runtimes/seam/types.js';
 import { assemble, bootAssembly, CANNED_MODEL_PLUGIN, composeWithModel } from '../assembly/assemble.js';
-import { pythonClassNames, typescriptDeclaredNames } from './bound-names/declared-names.js';
+import { pythonClassNames } from './bound-names/declared-names.js';
+import { cachedSdkNames } from './sdk-names/index.js';
 import { platformGlobals } from './bound-names/js-globals.js';
 import { BOUND, pythonProbe, readProbeReport, typescriptProbe, type ProbeReport } from './bound-names/probes.js';
 import type { Check, CheckInput, Finding } from './types.js';
@@ -28,11 +29,11 @@ export interface BoundNamesOptions {
 export function boundNamesCheck(options: BoundNamesOptions = {}): Check {
   return {
     id: ID,
-    async run({ scenario, runtime, files }: CheckInput): Promise<Finding[]> {
+    async run({ scenario, runtime, files, session }: CheckInput): Promise<Finding[]> {
       const language = runtime.language;
       const sdk = files.get(SDK_FILE[language]);
       if (sdk === undefined) return [];
-      const declared = language === 'python' ? pythonClassNames(sdk).filter((n) => n !== 'ToolCallError') : typescriptDeclaredNames(sdk);
+      const declared = language === 'python' ? pythonClassNames(sdk).filter((n) => n !== 'ToolCallError') : (await cachedSdkNames(language, sdk, session.cache)).declared.map((d) => d.name);
       const code = language === 'python' ? pythonProbe(declared) : typescriptProbe(declared);
       const responses = [
         { content: '', toolCalls: [{ id: 'probe-1', name: RUN_CODE_TOOL, arguments: { code, description: 'bound-names probe' } }] },

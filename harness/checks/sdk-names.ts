@@ -1,7 +1,7 @@
 import { RUN_CODE_TOOL } from '../../contract/backend.js';
 import { sdkBlockOf } from '../snapshot/transcript.js';
 import type { Check, CheckInput, Finding } from './types.js';
-import { namingProblems, type Registered } from './sdk-names/index.js';
+import { cachedSdkNames, namingProblems, type Registered } from './sdk-names/index.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
 
 const ID = 'sdk-names';
@@ -23,11 +23,12 @@ export function registeredTools({ record }: Pick<CheckInput, 'record'>): Registe
  */
 export const sdkNamesCheck: Check = {
   id: ID,
-  run(input: CheckInput): Finding[] {
+  async run(input: CheckInput): Promise<Finding[]> {
     const file = SDK_FILE[input.runtime.language];
     // The block as the model read it, before the snapshot's normalizing.
     const sdk = sdkBlockOf(input.record.exchanges[0]?.request)?.body;
     if (sdk === undefined) return [];
-    return namingProblems(input.runtime.language, sdk, registeredTools(input)).map((problem) => ({ check: ID, severity: 'error', message: `${file}: ${problem}` }));
+    const names = await cachedSdkNames(input.runtime.language, sdk, input.session.cache);
+    return namingProblems(input.runtime.language, names, registeredTools(input)).map((problem) => ({ check: ID, severity: 'error', message: `${file}: ${problem}` }));
   },
 };

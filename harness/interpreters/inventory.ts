@@ -4,7 +4,7 @@ import { discoverInterpreters, LocalInterpreter } from './local.js';
 import { pyodideInterpreters } from './pyodide.js';
 import { compareVersions, type CompileOutcome, type CompileReport, type PythonInterpreter, type VerifyReport } from './types.js';
 import { sha256, type VerdictCache } from '../cache/verdict-cache.js';
-import type { SnapshotStore } from '../../runtimes/seam/snapshot-store.js';
+import type { ByteStore } from '../../runtimes/seam/byte-store.js';
 import { CHECKER_SCRIPT } from './import-script.js';
 import { isOutcome } from './report.js';
 
@@ -18,7 +18,7 @@ export interface InventoryOptions {
   /** Where verdicts (and what local interpreters said about themselves) are kept between runs (the session's verdict cache); none: every verdict is computed, every interpreter probed. */
   cache?: VerdictCache;
   /** Where the Pyodide interpreters keep their boot snapshots (the session's). */
-  snapshots?: SnapshotStore;
+  snapshots?: ByteStore;
 }
 
 /** One interpreter's answer to a batch: its report, or why it could not run the batch at all. */

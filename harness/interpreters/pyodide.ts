@@ -3,7 +3,7 @@ import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { sha256 } from '../cache/verdict-cache.js';
 import { PYODIDE_DEFAULTS } from '../../runtimes/pyodide/config.js';
 import { PyodideInstance } from '../../runtimes/pyodide/instance.js';
-import type { SnapshotStore } from '../../runtimes/seam/snapshot-store.js';
+import type { ByteStore } from '../../runtimes/seam/byte-store.js';
 import { PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
 import { IMPORT_SECONDS, verifyProgram } from './import-script.js';
 import { readOutcomes, readVerifyReport } from './report.js';
@@ -25,7 +25,7 @@ export class PyodideInterpreter implements PythonInterpreter {
   constructor(
     readonly version: PyodidePythonVersion,
     /** Where the instance's boot snapshot is kept (the session's verdict cache), if anywhere. */
-    private readonly snapshots?: SnapshotStore,
+    private readonly snapshots?: ByteStore,
   ) {
     const release = PYODIDE_RELEASES[version];
     this.label = `pyodide ${version}`;
@@ -128,6 +128,6 @@ export class PyodideInterpreter implements PythonInterpreter {
 }
 
 /** One interpreter per Pyodide release installed through the npm aliases. */
-export function pyodideInterpreters(versions: readonly PyodidePythonVersion[] = PYODIDE_PYTHON_VERSIONS, snapshots?: SnapshotStore): PyodideInterpreter[] {
+export function pyodideInterpreters(versions: readonly PyodidePythonVersion[] = PYODIDE_PYTHON_VERSIONS, snapshots?: ByteStore): PyodideInterpreter[] {
   return versions.map((version) => new PyodideInterpreter(version, snapshots));
 }

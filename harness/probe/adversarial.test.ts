@@ -17,19 +17,20 @@ afterAll(async () => {
 const noInterpreters = () => Promise.reject(new Error('the TypeScript probe needs no interpreter'));
 
 describe('the TypeScript probe with a verdict cache', () => {
-  it("keeps the compiler's verdict on the probe's SDK and takes it from there on the next run", { timeout: 120_000 }, async () => {
+  it("keeps the compiler's verdict and the names of the probe's SDK, and takes both from there on the next run", { timeout: 120_000 }, async () => {
     root = await mkdtemp(join(tmpdir(), 'concord-probe-cache-'));
     const target = probeTarget(await committedScenario('exotic-names'), 'typescript')!;
     const first = new VerdictCache(root);
     const verdict = await runProbe([target], '3.9', noInterpreters, first);
     expect(verdict?.findings).toEqual([]);
     expect(verdict?.cells).toEqual([expect.objectContaining({ interpreter: 'tsc', outcome: 'ok' })]);
-    expect(first.stats).toMatchObject({ hits: 0, stored: 1 });
-    expect(await readdir(join(root, '.concord', 'cache'))).toEqual(['tsc']);
+    expect(first.stats).toMatchObject({ hits: 0, stored: 2 });
+    expect((await readdir(join(root, '.concord', 'cache'))).sort()).toEqual(['sdk-names', 'tsc']);
 
     const second = new VerdictCache(root);
     const again = await runProbe([target], '3.9', noInterpreters, second);
     expect(again?.cells).toEqual(verdict?.cells);
-    expect(second.stats).toMatchObject({ hits: 1, misses: 0, stored: 0 });
+    expect(again?.naming).toEqual(verdict?.naming);
+    expect(second.stats).toMatchObject({ hits: 2, misses: 0, stored: 0 });
   });
 });

@@ -1,7 +1,7 @@
 import type { PythonVersion } from '../../codemode/index.js';
 import type { ToolDefinition } from '../../contract/backend.js';
 import type { Language } from '../../runtimes/seam/types.js';
-import { namingProblems } from '../checks/sdk-names/index.js';
+import { cachedSdkNames, namingProblems } from '../checks/sdk-names/index.js';
 import { checkWithTsc } from '../checks/typecheck/cached-tsc.js';
 import type { Finding } from '../checks/types.js';
 import { compileFromFloor, interpreterName, type FloorCell } from '../interpreters/from-floor.js';
@@ -92,7 +92,7 @@ export async function runProbe(
     const sdk = view.sdk!;
     const refused = new Set(view.refused.map((r) => r.name));
     verdict.refused = view.refused.map((r) => r.name);
-    verdict.naming = namingProblems(language, sdk, { names: tools.filter((t) => !refused.has(t.name)).map((t) => t.name), complete: false });
+    verdict.naming = namingProblems(language, await cachedSdkNames(language, sdk, cache), { names: tools.filter((t) => !refused.has(t.name)).map((t) => t.name), complete: false });
     for (const problem of verdict.naming) fail(`${file}: ${problem}`);
     const solo = soloRenders(probe!, tools);
     if (language === 'python') await judgePython(sdk, floor, await inventory(), solo, verdict, fail);

@@ -3,7 +3,7 @@ export { compileWithPyodide, type CompileOutcome, type PyodideCompileReport } fr
 export { parsePyodideConfig, PYODIDE_DEFAULTS, type PyodideRuntimeConfig } from './config.js';
 export { createPyodideRuntime, type PyodideRuntime } from './runtime.js';
 export { sandboxNetwork, type SandboxNetwork } from './sandbox.js';
-export { supportsSnapshots, type SnapshotStore } from './snapshot.js';
+export { supportsSnapshots, type ByteStore } from './snapshot.js';
 export {
   DEFAULT_PYODIDE_VERSION,
   isPyodidePythonVersion,

@@ -6,7 +6,7 @@ import { sourceAsset } from '../seam/package-root.js';
 import { LineSplitter } from '../seam/lines.js';
 import { readCapped } from '../seam/read-capped.js';
 import { MAX_FRAME_BYTES, SNAPSHOT_FD, type HostMessage, type SnapshotUse, type WorkerMessage } from './protocol.js';
-import { snapshotKey, supportsSnapshots, type SnapshotStore } from './snapshot.js';
+import { snapshotKey, supportsSnapshots, type ByteStore } from './snapshot.js';
 import { sandboxLaunch } from './sandbox.js';
 import { pyodidePackageDir, type PyodidePythonVersion } from './versions.js';
 import { onHostExit } from '../seam/host-exit.js';
@@ -140,7 +140,7 @@ export class PyodideInstance {
   private markReady!: (versions: InterpreterVersions) => void;
   private failBoot!: (error: Error) => void;
   /** Where this boot's snapshot comes from or goes to, and under which key (undefined: no snapshots). */
-  private snapshots: { store: SnapshotStore; key: readonly string[]; sent: boolean; wanted: boolean } | undefined;
+  private snapshots: { store: ByteStore; key: readonly string[]; sent: boolean; wanted: boolean } | undefined;
   private booted = false;
   /** Stopped by the host: a boot cut short this way says nothing about the snapshot it used. */
   private stopped = false;
@@ -155,7 +155,7 @@ export class PyodideInstance {
     readonly version: PyodidePythonVersion,
     memoryLimitBytes: number,
     /** Where the boot's memory snapshot comes from and goes to (none: it boots afresh). */
-    snapshots?: SnapshotStore,
+    snapshots?: ByteStore,
   ) {
     this.ready = new Promise((resolve, reject) => {
       this.markReady = resolve;
@@ -211,7 +211,7 @@ export class PyodideInstance {
   }
 
   /** Boots from the stored snapshot when there is one, and asks for one to keep when there is none (or it does not load). */
-  private async bootWithSnapshot(boot: HostMessage & { type: 'boot' }, store: SnapshotStore, key: readonly string[]): Promise<void> {
+  private async bootWithSnapshot(boot: HostMessage & { type: 'boot' }, store: ByteStore, key: readonly string[]): Promise<void> {
     const bytes = await store.read(key).catch(() => undefined);
     this.snapshots = { store, key, sent: bytes !== undefined, wanted: true };
     this.post({ ...boot, makeSnapshot: true, ...(bytes !== undefined ? { snapshotBytes: bytes.byteLength } : {}) });
@@ -221,7 +221,7 @@ export class PyodideInstance {
   }
 
   /** Keeps the snapshot the worker sent on its channel, when exactly as many bytes arrived as its frame says. */
-  private async keepSnapshot(store: SnapshotStore, key: readonly string[], length: number): Promise<void> {
+  private async keepSnapshot(store: ByteStore, key: readonly string[], length: number): Promise<void> {
     const bytes = await this.snapshotReceived;
     if (bytes?.length === length) await store.write(key, bytes);
   }

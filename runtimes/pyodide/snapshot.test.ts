@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createPyodideRuntime } from './runtime.js';
 import { PyodideInstance } from './instance.js';
-import { snapshotKey, type SnapshotStore } from './snapshot.js';
+import { snapshotKey, type ByteStore } from './snapshot.js';
 import { DEFAULT_PYODIDE_VERSION, pyodidePackageDir, PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES } from './versions.js';
 import { PYODIDE_DEFAULTS } from './config.js';
 import { memoryStore } from '../test/pyodide-snapshots.js';
 
 /** Boots one worker through `store`, runs a program, and says how it booted. */
-async function bootOnce(store: SnapshotStore): Promise<{ use: unknown; value: unknown }> {
+async function bootOnce(store: ByteStore): Promise<{ use: unknown; value: unknown }> {
   const instance = new PyodideInstance(DEFAULT_PYODIDE_VERSION, PYODIDE_DEFAULTS.memoryLimitBytes, store);
   try {
     instance.hold();

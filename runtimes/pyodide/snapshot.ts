@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SNAPSHOT_PRELOAD } from './protocol.js';
 import { PYODIDE_RELEASES, type PyodidePythonVersion } from './versions.js';
 
-export type { SnapshotStore } from '../seam/snapshot-store.js';
+export type { ByteStore } from '../seam/byte-store.js';
 
 /** Whether the release for `version` can make and load memory snapshots (`_makeSnapshot` / `_loadSnapshot`). */
 export function supportsSnapshots(version: PyodidePythonVersion): boolean {

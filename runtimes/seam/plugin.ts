@@ -2,7 +2,7 @@ import type { Context } from 'cordis';
 import { runObserved } from './observe.js';
 import { defaultRuntimePool, RUNTIME_POOL_SERVICE, type RuntimePool } from './pool.js';
 import type { CodeRuntime, RunRequest, RunResult } from './types.js';
-import type { SnapshotStore } from './snapshot-store.js';
+import type { RuntimeHost } from './byte-store.js';
 
 /**
  * Turns a backend into a cordis plugin that provides `ctx.codeRuntime`.
@@ -46,10 +46,7 @@ export interface RuntimePluginDefinition<C extends SharedRuntimeConfig> {
   key?(config: C): string;
 }
 
-/** What a host offers the runtimes created for it: a place for boot snapshots, when it keeps one. */
-export interface RuntimeHost {
-  snapshots?: SnapshotStore | undefined;
-}
+export type { RuntimeHost } from './byte-store.js';
 
 export interface RuntimePlugin<C extends SharedRuntimeConfig> {
   readonly name: string;
@@ -116,7 +113,7 @@ export function runtimePlugin<C extends SharedRuntimeConfig>(definition: Runtime
     },
     prewarm(pool: RuntimePool, raw: unknown): Promise<void> {
       const config = parse(raw ?? {});
-      const runtime = pool.shared(definition.key?.(config) ?? configKey(definition.name, config), () => definition.create(config, { snapshots: pool.snapshots }));
+      const runtime = pool.shared(definition.key?.(config) ?? configKey(definition.name, config), () => definition.create(config, pool.host));
       return runtime.then((started) => started.start?.()).then(
         () => undefined,
         () => undefined,
@@ -125,7 +122,7 @@ export function runtimePlugin<C extends SharedRuntimeConfig>(definition: Runtime
     async apply(ctx: Context, config: C): Promise<void> {
       const pool = (ctx.get(RUNTIME_POOL_SERVICE) as RuntimePool | undefined) ?? defaultRuntimePool();
       const owned = config.shared !== true;
-      const host: RuntimeHost = { snapshots: pool.snapshots };
+      const host = pool.host;
       const runtime = owned
         ? await definition.create(config, host)
         : await pool.shared(definition.key?.(config) ?? configKey(definition.name, config), () => definition.create(config, host));

@@ -1,4 +1,4 @@
-import type { SnapshotStore } from './snapshot-store.js';
+import type { ByteStore, RuntimeHost } from './byte-store.js';
 import type { CodeRuntime } from './types.js';
 
 /** The service name under which a host hands its pool to the runtime plugins of the apps it boots. */
@@ -12,14 +12,19 @@ export const RUNTIME_POOL_SERVICE = 'codeRuntimePool';
  * so two runs in one process never share, or dispose, each other's runtimes.
  */
 export class RuntimePool {
-  /** Where the runtimes created for this host keep boot snapshots (none: they boot afresh). */
-  readonly snapshots: SnapshotStore | undefined;
+  /** What the host offers every runtime created for it (see RuntimeHost). */
+  readonly host: RuntimeHost;
   private readonly pool = new Map<string, Promise<CodeRuntime>>();
   private readonly disposing = new Set<Promise<void>>();
   private readonly disposalFailures: unknown[] = [];
 
-  constructor(host: { snapshots?: SnapshotStore | undefined } = {}) {
-    this.snapshots = host.snapshots;
+  constructor(host: RuntimeHost = {}) {
+    this.host = host;
+  }
+
+  /** Where the runtimes created for this host keep boot snapshots (none: they boot afresh). */
+  get snapshots(): ByteStore | undefined {
+    return this.host.snapshots;
   }
 
   /** The pooled runtime for `key`, created by `create` on first use. A failed creation is not kept. */

@@ -12,3 +12,11 @@ export function typescript(): typeof TypeScript {
   loaded ??= createRequire(import.meta.url)('typescript') as typeof TypeScript;
   return loaded;
 }
+
+let version: string | undefined;
+
+/** The installed compiler's version, read without loading the compiler: what it derives is keyed by it. */
+export function typescriptVersion(): string {
+  version ??= (createRequire(import.meta.url)('typescript/package.json') as { version: string }).version;
+  return version;
+}

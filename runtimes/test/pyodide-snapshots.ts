@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import type { SnapshotStore } from '../seam/snapshot-store.js';
+import type { ByteStore } from '../seam/byte-store.js';
 
 /**
  * Pyodide memory snapshots shared by every test file of the run, in a folder of the run's warm cache (see
@@ -11,7 +11,7 @@ import type { SnapshotStore } from '../seam/snapshot-store.js';
  * tests that are not about how an interpreter boots (snapshot.test.ts is). The file names are not the verdict
  * cache's, so gates seeded from the warm cache never see them. Writes land under a temporary name, renamed.
  */
-export function runSnapshots(): SnapshotStore {
+export function runSnapshots(): ByteStore {
   const dir = join(inject('warmCacheDir'), 'pyodide-test-snapshots');
   const file = (key: readonly string[]) => join(dir, `${createHash('sha256').update(key.join('\n')).digest('hex')}.snapshot`);
   return {
@@ -30,7 +30,7 @@ export function runSnapshots(): SnapshotStore {
  * A store in memory that logs what the workers did with it (`read`, `write`, `drop`), for tests of how they
  * boot. A write is logged when it starts and lands `writeMs` later, as one to a disk does.
  */
-export function memoryStore({ writeMs = 0 } = {}): SnapshotStore & { entries: Map<string, Uint8Array>; log: string[] } {
+export function memoryStore({ writeMs = 0 } = {}): ByteStore & { entries: Map<string, Uint8Array>; log: string[] } {
   const entries = new Map<string, Uint8Array>();
   const log: string[] = [];
   return {

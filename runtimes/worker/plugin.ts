@@ -8,5 +8,5 @@ import { createWorkerRuntime } from './runtime.js';
 export default runtimePlugin<WorkerRuntimeConfig>({
   name: 'concord-runtime-worker',
   Config: parseWorkerConfig,
-  create: (config) => createWorkerRuntime(config),
+  create: (config, host) => createWorkerRuntime(config, {}, host),
 });

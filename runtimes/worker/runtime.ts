@@ -8,7 +8,8 @@ import { assertValidBindings } from '../seam/validate.js';
 import type { BindingNamespace, CodeRuntime, JsonValue, RunError, RunRequest, RunResult } from '../seam/types.js';
 import { WORKER_DEFAULTS, parseWorkerConfig, type WorkerRuntimeConfig } from './config.js';
 import { type GuestFrame, type HostFrame, type RunFrame, globalNames } from './protocol.js';
-import { stripTypes } from './strip-types.js';
+import { preparedProgram } from './prepared-program.js';
+import type { RuntimeHost } from '../seam/byte-store.js';
 import { type WorkerEvent, type WorkerLease, WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 
 /**
@@ -17,8 +18,8 @@ import { type WorkerEvent, type WorkerLease, WorkerPool, type WorkerPoolOptions 
  * doubt (timeout, abort, output cap, a fault, or no idle report after the run) is terminated and a
  * pre-booted spare takes over.
  */
-export function createWorkerRuntime(config: WorkerRuntimeConfig = {}, pool: Omit<WorkerPoolOptions, 'heapMb'> = {}): CodeRuntime {
-  return new WorkerRuntime(parseWorkerConfig(config), pool);
+export function createWorkerRuntime(config: WorkerRuntimeConfig = {}, pool: Omit<WorkerPoolOptions, 'heapMb'> = {}, host: RuntimeHost = {}): CodeRuntime {
+  return new WorkerRuntime(parseWorkerConfig(config), pool, host);
 }
 
 class WorkerRuntime implements CodeRuntime {
@@ -28,9 +29,11 @@ class WorkerRuntime implements CodeRuntime {
   readonly #heapMb: number;
   readonly #outputLimitBytes: number;
   readonly #pool: WorkerPool;
+  readonly #host: RuntimeHost;
   #disposed = false;
 
-  constructor(config: WorkerRuntimeConfig, pool: Omit<WorkerPoolOptions, 'heapMb'>) {
+  constructor(config: WorkerRuntimeConfig, pool: Omit<WorkerPoolOptions, 'heapMb'>, host: RuntimeHost) {
+    this.#host = host;
     this.#timeoutMs = config.timeoutMs ?? WORKER_DEFAULTS.timeoutMs;
     this.#heapMb = config.heapMb ?? WORKER_DEFAULTS.heapMb;
     this.#outputLimitBytes = config.outputLimitBytes ?? WORKER_DEFAULTS.outputLimitBytes;
@@ -44,7 +47,7 @@ class WorkerRuntime implements CodeRuntime {
     if (request.signal?.aborted) return { logs: [], error: runMessages.abortedBeforeStart() };
 
     const namespaces = namespaceShapes(request.bindings);
-    const stripped = await stripTypes(request.program, globalNames(namespaces));
+    const stripped = await preparedProgram(request.program, globalNames(namespaces), this.#host.preparedPrograms);
     if ('error' in stripped) return { logs: [], error: { kind: 'exception', ...stripped.error } };
     if (request.signal?.aborted) return { logs: [], error: runMessages.abortedBeforeStart() };
     if (this.#disposed) throw runMessages.disposed('TypeScript worker');

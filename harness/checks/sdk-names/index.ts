@@ -1,12 +1,41 @@
 import type { Language } from '../../../runtimes/seam/types.js';
+import { typescriptVersion } from '../../../runtimes/seam/typescript.js';
+import { sha256, type VerdictCache } from '../../cache/verdict-cache.js';
 import { pythonSdkNames } from './python.js';
-import type { Reach, SdkNames } from './types.js';
+import type { Declared, Reach, SdkNames } from './types.js';
 import { typescriptSdkNames } from './typescript.js';
 
 export type { Declared, Reach, SdkNames } from './types.js';
 
 export function sdkNames(language: Language, sdk: string): SdkNames {
   return language === 'python' ? pythonSdkNames(sdk) : typescriptSdkNames(sdk);
+}
+
+const place = (v: Record<string, unknown>) => Number.isSafeInteger(v.line) && Number.isSafeInteger(v.column);
+const isNames = (value: unknown): value is { declared: Declared[]; reaches: Reach[] } => {
+  if (value === null || typeof value !== 'object') return false;
+  const { declared, reaches } = value as Record<string, unknown>;
+  return (
+    Array.isArray(declared) &&
+    declared.every((d: Record<string, unknown>) => typeof d?.name === 'string' && place(d)) &&
+    Array.isArray(reaches) &&
+    reaches.every((r: Record<string, unknown>) => typeof r?.spelled === 'string' && (r.how === 'method' || r.how === 'subscript') && (r.reaches === undefined || typeof r.reaches === 'string') && place(r))
+  );
+};
+
+/**
+ * `sdkNames`, with a TypeScript block's from `cache` when an earlier run read the same block with the same
+ * compiler: the compiler (about half a second of CPU to load) is then not loaded for it. Python blocks are
+ * read without a compiler, so they are never cached.
+ */
+export async function cachedSdkNames(language: Language, sdk: string, cache: VerdictCache | undefined): Promise<SdkNames> {
+  if (language === 'python' || cache === undefined) return sdkNames(language, sdk);
+  const parts = [`typescript ${typescriptVersion()}`, sha256(sdk)];
+  const kept = await cache.get('sdk-names', parts, isNames);
+  if (kept !== undefined) return { declared: kept.declared, reaches: kept.reaches, normalize: (name) => name };
+  const names = typescriptSdkNames(sdk);
+  await cache.put('sdk-names', parts, { declared: names.declared, reaches: names.reaches });
+  return names;
 }
 
 export interface Registered {
@@ -24,8 +53,7 @@ const show = (r: Reach) => `${r.how === 'method' ? 'method' : 'listed'} ${r.spel
  * language's normalization (the later silently shadows the earlier), and — given the registered tools —
  * a tool no method or listed name reaches, or one reached more than once.
  */
-export function namingProblems(language: Language, sdk: string, registered?: Registered): string[] {
-  const names = sdkNames(language, sdk);
+export function namingProblems(language: Language, names: SdkNames, registered?: Registered): string[] {
   const problems: string[] = [];
   const byName = new Map<string, SdkNames['declared']>();
   for (const d of names.declared) {

@@ -1,10 +1,14 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { VerdictCache } from '../../cache/verdict-cache.js';
 import { Session } from '../../session.js';
 import { renderSdk } from '../../../codemode/run-code/sdk-section.js';
 import { adversarialTools } from '../../probe/adversarial-tools.js';
 import { registeredTools, sdkNamesCheck } from '../sdk-names.js';
 import { committedScenarios, runPair } from '../test/run-pair.js';
-import { namingProblems, sdkNames } from './index.js';
+import { cachedSdkNames, namingProblems, sdkNames } from './index.js';
 import { decodePythonString } from './python.js';
 
 const all = (names: string[]) => ({ names, complete: true });
@@ -44,21 +48,21 @@ describe('Python SDK names', () => {
   });
 
   it('passes when each tool is reachable once, and names the unreachable, the doubled and the unregistered', () => {
-    expect(namingProblems('python', sdk, all(['file', 'a-b\n\u0000\ud800']))).toEqual([]);
+    expect(namingProblems('python', sdkNames('python', sdk), all(['file', 'a-b\n\u0000\ud800']))).toEqual([]);
     const doubled = sdk.replace('async def __secret(', 'async def \ufb01le(');
-    expect(namingProblems('python', doubled, all(['file', 'a-b\n\u0000\ud800', '\ufb01le']))).toEqual([
+    expect(namingProblems('python', sdkNames('python', doubled), all(['file', 'a-b\n\u0000\ud800', '\ufb01le']))).toEqual([
       'tool "file" is reachable 2 times: method file (line 9, column 15); method \ufb01le (line 13, column 15)',
       'tool "\ufb01le" is not reachable from the SDK: no method and no listed name reaches it (method \ufb01le (line 13, column 15) reaches "file")',
     ]);
-    expect(namingProblems('python', sdk, all(['file', 'a-b\n\u0000\ud800', '__secret']))).toEqual([
+    expect(namingProblems('python', sdkNames('python', sdk), all(['file', 'a-b\n\u0000\ud800', '__secret']))).toEqual([
       'tool "__secret" is not reachable from the SDK: no method and no listed name reaches it (method __secret (line 13, column 15) reaches nothing (a mangled private name))',
     ]);
-    expect(namingProblems('python', sdk, all(['file']))).toEqual(['listed "a-b\\n\\x00\\ud800" (line 16, column 5) offers "a-b\\n\\u0000\\ud800", but no tool of that name is registered']);
+    expect(namingProblems('python', sdkNames('python', sdk), all(['file']))).toEqual(['listed "a-b\\n\\x00\\ud800" (line 16, column 5) offers "a-b\\n\\u0000\\ud800", but no tool of that name is registered']);
   });
 
   it('finds classes that are one name only after NFKC', () => {
     const shadowed = sdk.replace('Odd = TypedDict', '\uff26ileArgs = TypedDict');
-    expect(namingProblems('python', shadowed)).toEqual([
+    expect(namingProblems('python', sdkNames('python', shadowed))).toEqual([
       'declared names collide: FileArgs (line 3, column 7), \uff26ileArgs (line 6, column 1) are one name after NFKC (FileArgs); the last one shadows the others',
     ]);
   });
@@ -89,12 +93,12 @@ describe('TypeScript SDK names', () => {
       ['subscript', 'a-b'],
       ['subscript', 'new'],
     ]);
-    expect(namingProblems('typescript', sdk, all(['a', 'a-b', 'new']))).toEqual([]);
+    expect(namingProblems('typescript', sdkNames('typescript', sdk), all(['a', 'a-b', 'new']))).toEqual([]);
   });
 
   it('names a duplicated type and a merged pair', () => {
     const merged = sdk.replace('"a-b"(', 'a(').replace('type AArgs', 'type AArgs = { y: number };\ntype AArgs');
-    expect(namingProblems('typescript', merged, all(['a', 'a-b', 'new']))).toEqual([
+    expect(namingProblems('typescript', sdkNames('typescript', merged), all(['a', 'a-b', 'new']))).toEqual([
       'declared names collide: AArgs (line 2, column 6), AArgs (line 3, column 6) are one name as written (AArgs); the last one shadows the others',
       'tool "a" is reachable 2 times: method a (line 6, column 3); method a (line 7, column 3)',
       'tool "a-b" is not reachable from the SDK: no method and no listed name reaches it',
@@ -106,7 +110,7 @@ describe('the reference renderers on the adversarial tool set', () => {
   const tools = adversarialTools();
   for (const language of ['python', 'typescript'] as const) {
     it(`${language}: unique names, every tool reachable exactly once`, () => {
-      expect(namingProblems(language, renderSdk(language, tools, { pythonFloor: '3.9' }), all(tools.map((t) => t.name)))).toEqual([]);
+      expect(namingProblems(language, sdkNames(language, renderSdk(language, tools, { pythonFloor: '3.9' })), all(tools.map((t) => t.name)))).toEqual([]);
     });
   }
 });
@@ -124,5 +128,49 @@ describe('the sdk-names check on a real run', () => {
     expect(await sdkNamesCheck.run(extra)).toEqual([
       { check: 'sdk-names', severity: 'error', message: 'tools-sdk.ts: tool "ghost" is not reachable from the SDK: no method and no listed name reaches it' },
     ]);
+  });
+});
+
+describe('the names of a TypeScript SDK with a verdict cache', () => {
+  const sdk = ['type AArgs = { q: string };', 'declare const tools: {', '  a(args: AArgs): Promise<unknown>;', '  "a-b"(args: {}): Promise<unknown>;', '};', ''].join('\n');
+  let root = '';
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  it('are kept on the first reading and taken from there on the next; an entry that does not check out is read again', async () => {
+    root = await mkdtemp(join(tmpdir(), 'concord-sdk-names-cache-'));
+    const fresh = sdkNames('typescript', sdk);
+    const first = new VerdictCache(root);
+    const kept = await cachedSdkNames('typescript', sdk, first);
+    expect({ declared: kept.declared, reaches: kept.reaches }).toEqual({ declared: fresh.declared, reaches: fresh.reaches });
+    expect(first.stats).toMatchObject({ hits: 0, misses: 1, stored: 1 });
+
+    const second = new VerdictCache(root);
+    const again = await cachedSdkNames('typescript', sdk, second);
+    expect(second.stats).toMatchObject({ hits: 1, misses: 0, stored: 0 });
+    expect({ declared: again.declared, reaches: again.reaches }).toEqual({ declared: fresh.declared, reaches: fresh.reaches });
+    expect(namingProblems('typescript', again, all(['a', 'a-b']))).toEqual([]);
+    expect(again.normalize('ﬁ')).toBe('ﬁ');
+
+    // The entry as written, its value now a reach without its line: not names concord wrote.
+    const folder = join(root, '.concord', 'cache', 'sdk-names');
+    const [shard] = await readdir(folder);
+    const [file] = await readdir(join(folder, shard!));
+    const entry = JSON.parse(await readFile(join(folder, shard!, file!), 'utf8')) as { value: unknown };
+    entry.value = { declared: [], reaches: [{ spelled: 'a', how: 'method', reaches: 'a', column: 3 }] };
+    await writeFile(join(folder, shard!, file!), JSON.stringify(entry));
+    const third = new VerdictCache(root);
+    const reread = await cachedSdkNames('typescript', sdk, third);
+    expect(third.stats).toMatchObject({ hits: 0, misses: 1, stored: 1 });
+    expect(reread.reaches).toEqual(fresh.reaches);
+  });
+
+  it('of a Python block are read without a compiler, so never kept', async () => {
+    const cache = new VerdictCache(await mkdtemp(join(tmpdir(), 'concord-sdk-names-cache-')));
+    try {
+      await cachedSdkNames('python', 'class Tools:\n    async def a(self, args: dict) -> dict: ...\n', cache);
+      expect(cache.stats).toMatchObject({ hits: 0, misses: 0, stored: 0 });
+    } finally {
+      await rm(cache.root, { recursive: true, force: true });
+    }
   });
 });

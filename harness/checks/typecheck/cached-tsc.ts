@@ -1,14 +1,6 @@
-import { createRequire } from 'node:module';
 import { sha256, type VerdictCache } from '../../cache/verdict-cache.js';
+import { typescriptVersion } from '../../../runtimes/seam/typescript.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
-
-let version: string | undefined;
-
-/** The installed TypeScript's version: another compiler may judge the same programs otherwise. */
-function typescriptVersion(): string {
-  version ??= (createRequire(import.meta.url)('typescript/package.json') as { version: string }).version;
-  return version;
-}
 
 /** A diagnostic as kept in the cache: its program by index into the programs it was computed for. */
 interface StoredDiagnostic {
