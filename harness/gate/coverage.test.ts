@@ -2,15 +2,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STOCK_PLUGIN, writeStockProject } from '../project/stock-project.js';
+import { STOCK_PLUGIN_JS, writeStockProject } from '../project/stock-project.js';
 import { toolCoverage } from './coverage.js';
 import { concordIn } from '../test/concord-cli.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
 
 /** The stock plugin with a second tool that the stock scenario's program never calls. */
-const WITH_RESTOCK = STOCK_PLUGIN.replace(
+const WITH_RESTOCK = STOCK_PLUGIN_JS.replace(
   'export default',
-  `const restock: RegisteredTool = {
+  `const restock = {
   name: 'restock',
   description: 'Orders more of an item.',
   parameters: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'] },
@@ -22,8 +22,9 @@ export default`,
 let dir = '';
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'concord-coverage-'));
-  await writeStockProject(dir);
-  await writeFile(join(dir, 'scenarios', 'plugins', 'stock.ts'), WITH_RESTOCK);
+  // About coverage, not plugin loading: the plugin is JavaScript, so no gate here loads tsx.
+  await writeStockProject(dir, 'stock', { javascript: true });
+  await writeFile(join(dir, 'scenarios', 'plugins', 'stock.mjs'), WITH_RESTOCK);
   // Not about a cold start: the gates start from the verdicts (the probe's) earlier gates of the run computed,
   // and leave theirs.
   await seedCache(dir);

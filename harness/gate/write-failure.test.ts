@@ -18,7 +18,8 @@ beforeEach(async () => {
   work = await mkdtemp(join(tmpdir(), 'concord-write-failure-'));
   root = join(work, 'project');
   snapshotsDir = join(root, 'snapshots');
-  await writeStockProject(root, 'mode-both');
+  // About writing snapshots, not plugin loading: the plugin is JavaScript, so no gate here loads tsx.
+  await writeStockProject(root, 'mode-both', { javascript: true });
   await mkdir(snapshotsDir);
 });
 afterEach(async () => {

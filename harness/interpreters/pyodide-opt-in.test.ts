@@ -21,8 +21,8 @@ const concord = (...args: string[]) => {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'concord-one-pyodide-'));
-  await writeStockProject(dir);
-  await writeFile(join(dir, 'scenarios', 'stock.yml'), stockScenario('stock', '[pyodide]'));
+  await writeStockProject(dir, 'stock', { javascript: true });
+  await writeFile(join(dir, 'scenarios', 'stock.yml'), stockScenario('stock', '[pyodide]', './plugins/stock.mjs'));
   // The gates start from the run's warm verdict cache (this is about which releases are installed, not about a
   // cold start): the default Pyodide's verdicts and memory snapshot from earlier gates.
   await seedCache(dir);

@@ -16,8 +16,8 @@ afterAll(() => rm(root, { recursive: true, force: true }));
   // import on every boot, so the stub-check containers, started after a pair's app booted, must still see it.
   it('compile the stubs in the runtime images when the variable is not set in the environment', { timeout: 300_000 }, async () => {
     root = await mkdtemp(join(tmpdir(), 'concord-reaper-'));
-    await writeStockProject(root);
-    await writeFile(join(root, 'scenarios', 'stock.yml'), stockScenario('stock', '[python]'));
+    await writeStockProject(root, 'stock', { javascript: true });
+    await writeFile(join(root, 'scenarios', 'stock.yml'), stockScenario('stock', '[python]', './plugins/stock.mjs'));
     // Warm but for the stub verdicts: the runtime images must compile the stubs here, the rest (pyright, token
     // counts, the Pyodide memory snapshot) is no part of what this test is about.
     await seedCache(root, ['compile', 'import']);

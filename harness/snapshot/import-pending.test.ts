@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
-import { STOCK_PLUGIN, writeStockProject } from '../project/stock-project.js';
+import { STOCK_PLUGIN_JS, writeStockProject } from '../project/stock-project.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
 
 let root = '';
@@ -12,7 +12,8 @@ const scratch: string[] = [];
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'concord-from-'));
   scratch.push(root);
-  await writeStockProject(root);
+  // About review, not plugin loading: the plugin is JavaScript, so no gate here loads tsx.
+  await writeStockProject(root, 'stock', { javascript: true });
   // Review is this file's subject, not a cold start: its gates start from the run's verdict cache.
   await seedCache(root);
 });
@@ -26,7 +27,7 @@ const concord = (args: string[], env: Record<string, string> = {}) =>
 
 /** CI's run: a changed description, proposals in .concord/pending/, moved away as the downloaded artifact. */
 async function ciArtifact(description: string): Promise<string> {
-  await writeFile(join(root, 'scenarios', 'plugins', 'stock.ts'), STOCK_PLUGIN.replace('Counts the items in stock.', description));
+  await writeFile(join(root, 'scenarios', 'plugins', 'stock.mjs'), STOCK_PLUGIN_JS.replace('Counts the items in stock.', description));
   expect(concord(['gate'], { CI: 'true' }).status).toBe(1);
   const artifact = await mkdtemp(join(tmpdir(), 'concord-artifact-'));
   scratch.push(artifact);
