@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
+import { ownedTempDir } from './runtimes/seam/owned-temp-dir.js';
 import { packTarball, type Packed } from './test/pack.js';
 
 declare module 'vitest' {
@@ -17,12 +16,13 @@ declare module 'vitest' {
 // when dist/ is a build of the sources as they are (after `npm ci`, whose prepare step builds). The build is then
 // packed once, as `npm pack` does for a release, for the tests that install concord into a project of their own.
 // Each run also gets an empty folder where gates of tests that are not about a cold start leave their verdict
-// cache for later ones to start from (harness/test/warm-cache.ts); both go with the run.
+// cache for later ones to start from (harness/test/warm-cache.ts); both go with the run, and a run that was
+// killed before its teardown leaves them to the next run, which removes them (they are named after its pid).
 export default function setup(project: TestProject): () => void {
   execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-  const warmCacheDir = mkdtempSync(join(tmpdir(), 'concord-warm-cache-'));
+  const warmCacheDir = ownedTempDir('concord-warm-cache');
   project.provide('warmCacheDir', warmCacheDir);
-  const packedDir = mkdtempSync(join(tmpdir(), 'concord-packed-'));
+  const packedDir = ownedTempDir('concord-packed');
   project.provide('packed', packTarball(packedDir));
   return () => {
     rmSync(warmCacheDir, { recursive: true, force: true });
