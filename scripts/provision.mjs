@@ -324,7 +324,13 @@ async function sweepRootfs() {
     const owner = ROOTFS.exec(name);
     if (owner === null || Number(owner[1]) === process.pid || alive(Number(owner[1]))) continue;
     const tree = path.join(os.tmpdir(), name);
-    if (statSync(tree).uid !== process.getuid?.()) continue;
+    let owned = false;
+    try {
+      owned = statSync(tree).uid === process.getuid?.();
+    } catch {
+      // Removed since it was listed.
+    }
+    if (!owned) continue;
     console.log(`      removing ${tree}, left by provision run ${owner[1]}, which was killed`);
     await removeRootfs(tree);
   }
