@@ -57,10 +57,11 @@ describe.skipIf(findInterpreters().length === 0)('the gate with its verdict cach
 
 describe('a gate of a TypeScript pair an earlier gate judged', () => {
   it('never loads the TypeScript compiler: its program, SDK names and type checks all come from the cache', { timeout: 300_000 }, async () => {
-    // Each gate process notes at exit whether the compiler is among the modules it loaded.
+    // Each gate process notes at exit whether the compiler is among the modules it loaded; the processes and
+    // worker threads it starts inherit the hook and say nothing.
     const hook = join(root, 'typescript-loaded.cjs');
     const log = join(root, 'typescript-loaded.log');
-    await writeFile(hook, `process.on('exit', () => require('node:fs').appendFileSync(process.env.TYPESCRIPT_LOADED_LOG, (Object.keys(require.cache).some((file) => /[\\\\/]typescript[\\\\/]lib[\\\\/]typescript\\.js$/.test(file)) ? 'loaded' : 'not loaded') + '\\n'));\n`);
+    await writeFile(hook, `if (process.argv[2] === 'gate' && require('node:worker_threads').isMainThread) process.on('exit', () => require('node:fs').appendFileSync(process.env.TYPESCRIPT_LOADED_LOG, (Object.keys(require.cache).some((file) => /[\\\\/]typescript[\\\\/]lib[\\\\/]typescript\\.js$/.test(file)) ? 'loaded' : 'not loaded') + '\\n'));\n`);
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: `--require ${hook}`, TYPESCRIPT_LOADED_LOG: log, NO_COLOR: '1' };
     delete env.CI;
     const gate = (...args: string[]) => spawnSync(process.execPath, [join(packageRoot(), 'bin', 'concord.mjs'), 'gate', '--root', root, '--runtime', 'typescript', ...args], { env, encoding: 'utf8', timeout: 240_000 });
