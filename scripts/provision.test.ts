@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CPYTHON_IMAGES } from '../runtimes/cpython/images.js';
 import { Host } from '../test/host-requirements.js';
 
@@ -113,19 +113,24 @@ describe('concord provision', () => {
 // image (so the base must be built) and a debootstrap that writes its tree, notes its pid and waits: the run is then
 // interrupted where it spends minutes for real.
 (await Host.with('root')).describe('an interrupted provision', () => {
-  const work = mkdtempSync(join(tmpdir(), 'concord-provision-'));
+  // Made when a test of this block runs (a filtered run that skips them all leaves nothing behind).
+  let work = '';
+  let fakes = '';
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'concord-provision-'));
+    fakes = join(work, 'bin');
+    mkdirSync(fakes);
+    const fake = (name: string, body: string) => {
+      writeFileSync(join(fakes, name), `#!/bin/sh\n${body}\n`);
+      chmodSync(join(fakes, name), 0o755);
+    };
+    fake('docker', 'case "$1" in info) echo 27.0 ;; *) exit 1 ;; esac');
+    fake('dockerd', 'exit 1');
+    // Its arguments: --variant, --include, the suite, the tree, the mirror.
+    // A command of its own underneath (debootstrap runs apt, dpkg, wget): stopping the script alone would leave it running.
+    fake('debootstrap', '[ -n "$DEBOOTSTRAP_FAILS" ] && exit 1\nmkdir -p "$4/etc" && echo base > "$4/etc/debian_version"\nsleep 60 &\necho $! > "$DEBOOTSTRAP_PID.child"\necho $$ > "$DEBOOTSTRAP_PID"\nwait');
+  });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
-  const fakes = join(work, 'bin');
-  mkdirSync(fakes);
-  const fake = (name: string, body: string) => {
-    writeFileSync(join(fakes, name), `#!/bin/sh\n${body}\n`);
-    chmodSync(join(fakes, name), 0o755);
-  };
-  fake('docker', 'case "$1" in info) echo 27.0 ;; *) exit 1 ;; esac');
-  fake('dockerd', 'exit 1');
-  // Its arguments: --variant, --include, the suite, the tree, the mirror.
-  // A command of its own underneath (debootstrap runs apt, dpkg, wget): stopping the script alone would leave it running.
-  fake('debootstrap', '[ -n "$DEBOOTSTRAP_FAILS" ] && exit 1\nmkdir -p "$4/etc" && echo base > "$4/etc/debian_version"\nsleep 60 &\necho $! > "$DEBOOTSTRAP_PID.child"\necho $$ > "$DEBOOTSTRAP_PID"\nwait');
 
   /** provision --only 3.9 with the stand-ins, in a temp dir of its own; `pidFile` gets the stand-in debootstrap's pid. */
   const start = (temp: string, pidFile: string, extra: Record<string, string> = {}) => {
