@@ -2,7 +2,7 @@
 // `npm run provision` here, `npx concord provision` in a project: a Docker engine and the CPython runtime images, built idempotently.
 // Every step prints one line with its timing; a failed step names itself and what to do, and exits 1.
 import { spawn } from 'node:child_process';
-import { accessSync, closeSync, constants, existsSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +30,7 @@ class StepFailure extends Error {
 const { CPYTHON_IMAGES, CONTENT_HASH_LABEL, DEBIAN_MIRROR, cpythonImage } = await importBuilt('runtimes/cpython/images.js');
 const { runtimeImageHash } = await importBuilt('runtimes/cpython/content-hash.js');
 const { provisionCommand } = await importBuilt('runtimes/seam/provision-hint.js');
-const { alive } = await importBuilt('runtimes/seam/owned-temp-dir.js');
+const { alive, leftByDeadOwners } = await importBuilt('runtimes/seam/owned-temp-dir.js');
 /** How the user runs this script where they are: `npx concord provision` in a project, `npm run provision` here. */
 const self = provisionCommand(root);
 
@@ -299,12 +299,12 @@ function debianPackages(suite) {
 }
 
 /** A debootstrap tree is named after the run that makes it, so a later run can tell a killed run's tree from a live one's. */
-const ROOTFS = /^concord-rootfs-(\d+)-/;
+const ROOTFS = 'concord-rootfs';
 
 async function importDebianBase(suite, tag, packages) {
   requireRoot('debootstrap');
   await sweepRootfs();
-  const rootfs = await mkdtemp(path.join(os.tmpdir(), `concord-rootfs-${process.pid}-${suite}-`));
+  const rootfs = await mkdtemp(path.join(os.tmpdir(), `${ROOTFS}-${process.pid}-${suite}-`));
   const undo = () => removeRootfs(rootfs);
   undoOnInterrupt.add(undo);
   try {
@@ -320,18 +320,8 @@ async function importDebianBase(suite, tag, packages) {
 
 /** Removes the debootstrap trees of runs that were killed outright (kill -9 runs no handler): their process is gone. */
 async function sweepRootfs() {
-  for (const name of readdirSync(os.tmpdir())) {
-    const owner = ROOTFS.exec(name);
-    if (owner === null || Number(owner[1]) === process.pid || alive(Number(owner[1]))) continue;
-    const tree = path.join(os.tmpdir(), name);
-    let owned = false;
-    try {
-      owned = statSync(tree).uid === process.getuid?.();
-    } catch {
-      // Removed since it was listed.
-    }
-    if (!owned) continue;
-    console.log(`      removing ${tree}, left by provision run ${owner[1]}, which was killed`);
+  for (const { path: tree, pid } of leftByDeadOwners(ROOTFS)) {
+    console.log(`      removing ${tree}, left by provision run ${pid}, which was killed`);
     await removeRootfs(tree);
   }
 }

@@ -13,20 +13,35 @@ export function alive(pid: number): boolean {
 }
 
 /**
- * A fresh folder under the temp dir, named `<prefix>-<pid>-XXXXXX` and removed when this process exits.
- * A process killed by a signal never runs its exit hook, so each call first removes this user's folders
- * of the same prefix whose process is gone.
+ * This user's folders under the temp dir named `<prefix>-<pid>-…` whose process is gone: what a process
+ * killed outright left (it never ran its exit hook), with that process's pid.
  */
-export function ownedTempDir(prefix: string): string {
+export function leftByDeadOwners(prefix: string): Array<{ path: string; pid: number }> {
   const pattern = new RegExp(`^${prefix.replace(/[^A-Za-z0-9]/g, '\\$&')}-(\\d+)-`);
+  const left: Array<{ path: string; pid: number }> = [];
   for (const name of readdirSync(tmpdir())) {
     const owner = pattern.exec(name);
     if (owner === null || alive(Number(owner[1]))) continue;
     const path = join(tmpdir(), name);
     try {
-      if (statSync(path).uid === process.getuid?.()) rmSync(path, { recursive: true, force: true });
+      if (statSync(path).uid === process.getuid?.()) left.push({ path, pid: Number(owner[1]) });
     } catch {
       // Another process swept it first.
+    }
+  }
+  return left;
+}
+
+/**
+ * A fresh folder under the temp dir, named `<prefix>-<pid>-XXXXXX` and removed when this process exits.
+ * Each call first removes this user's folders of the same prefix whose process is gone.
+ */
+export function ownedTempDir(prefix: string): string {
+  for (const { path } of leftByDeadOwners(prefix)) {
+    try {
+      rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Another process is sweeping it too.
     }
   }
   const dir = mkdtempSync(join(tmpdir(), `${prefix}-${process.pid}-`));
