@@ -67,7 +67,7 @@ export class Session {
 
   /** The Python interpreters of this session (local, container, Pyodide): discovered once, on first use. */
   inventory(): Promise<InterpreterInventory> {
-    const found = (this.inventoryFound ??= InterpreterInventory.discover({ pyodide: this.pyodides, cache: this.cache, snapshots: this.runtimes.snapshots }));
+    const found = (this.inventoryFound ??= InterpreterInventory.discover({ pyodide: this.pyodides, cache: this.cache, snapshots: this.runtimes.host.snapshots }));
     found.catch(() => {
       if (this.inventoryFound === found) this.inventoryFound = undefined;
     });

@@ -1,4 +1,4 @@
-import type { ByteStore, RuntimeHost } from './byte-store.js';
+import type { RuntimeHost } from './byte-store.js';
 import type { CodeRuntime } from './types.js';
 
 /** The service name under which a host hands its pool to the runtime plugins of the apps it boots. */
@@ -20,11 +20,6 @@ export class RuntimePool {
 
   constructor(host: RuntimeHost = {}) {
     this.host = host;
-  }
-
-  /** Where the runtimes created for this host keep boot snapshots (none: they boot afresh). */
-  get snapshots(): ByteStore | undefined {
-    return this.host.snapshots;
   }
 
   /** The pooled runtime for `key`, created by `create` on first use. A failed creation is not kept. */
