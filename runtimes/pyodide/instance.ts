@@ -7,7 +7,7 @@ import { LineSplitter } from '../seam/lines.js';
 import { readCapped } from '../seam/read-capped.js';
 import { MAX_FRAME_BYTES, SNAPSHOT_FD, type HostMessage, type SnapshotUse, type WorkerMessage } from './protocol.js';
 import { snapshotKey, supportsSnapshots, type ByteStore } from './snapshot.js';
-import { sandboxLaunch } from './sandbox.js';
+import { sandboxLaunch, type SandboxLaunch } from './sandbox.js';
 import { pyodidePackageDir, type PyodidePythonVersion } from './versions.js';
 import { onHostExit } from '../seam/host-exit.js';
 
@@ -156,6 +156,8 @@ export class PyodideInstance {
     memoryLimitBytes: number,
     /** Where the boot's memory snapshot comes from and goes to (none: it boots afresh). */
     snapshots?: ByteStore,
+    /** How the worker process is started (the sandbox; a benchmark compares it with variants of itself). */
+    launchFor: (packageDir: string) => SandboxLaunch = sandboxLaunch,
   ) {
     this.ready = new Promise((resolve, reject) => {
       this.markReady = resolve;
@@ -163,7 +165,7 @@ export class PyodideInstance {
     });
     // Nobody may be waiting yet; the failure still reaches whoever awaits `ready` later.
     this.ready.catch(() => {});
-    const launch = sandboxLaunch(pyodidePackageDir(version));
+    const launch = launchFor(pyodidePackageDir(version));
     this.child = spawn(launch.command, launch.args, launch.options);
     killOnHostExit(this.child);
     this.exited = new Promise((resolve) => {

@@ -29,6 +29,16 @@ export const UNPRIVILEGED_IDS = { uid: 65534, gid: 65534 } as const;
 /** JS heap of the worker process; Python's heap lives in WebAssembly memory, capped separately. */
 const WORKER_HEAP_MB = 256;
 
+/**
+ * How much WebAssembly a function runs (V8's rough count of bytes executed) before V8 compiles it again with
+ * its optimizing compiler: a hundred times V8's default of 1,800,000. With the default, the few hundred
+ * milliseconds of a boot from a memory snapshot already hand the interpreter's hottest functions to the
+ * optimizing compiler, about a third of the boot's CPU spent on code the gate's short programs barely run
+ * (`npm run bench -- pyodide-boot` measures both); a program that computes for longer gets them optimized
+ * a fraction of a second later.
+ */
+export const WASM_TIERING_BUDGET = 180_000_000;
+
 /** A command that starts the worker process inside the sandbox. */
 export interface SandboxLaunch {
   command: string;
@@ -101,6 +111,7 @@ export function sandboxLaunch(packageDir: string): SandboxLaunch {
     // The permission model is experimental in Node 20 and says so on every start.
     '--disable-warning=ExperimentalWarning',
     `--max-old-space-size=${WORKER_HEAP_MB}`,
+    `--wasm-tiering-budget=${WASM_TIERING_BUDGET}`,
     files.entry,
     // What the host's caller left open reaches the worker too; the worker closes these numbers first.
     inheritableDescriptors().join(','),
