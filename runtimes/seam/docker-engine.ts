@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ContainerRuntimeClient } from 'testcontainers';
 import { MissingPackageError } from './optional-package.js';
 import { provisionCommand } from './provision-hint.js';
-import { testcontainers } from './testcontainers.js';
+import { containerRuntimeModule } from './testcontainers.js';
 
 /** How long the engine DOCKER_HOST names has to answer `/_ping`. */
 const PING_TIMEOUT_MS = 3000;
@@ -18,7 +18,7 @@ const PING_TIMEOUT_MS = 3000;
  * when testcontainers is not installed.
  */
 export async function dockerEngine(): Promise<ContainerRuntimeClient> {
-  const { getContainerRuntimeClient } = await testcontainers();
+  const { getContainerRuntimeClient } = await containerRuntimeModule();
   const host = process.env.DOCKER_HOST;
   if (host !== undefined && host !== '') {
     const why = await pingFailure(host);

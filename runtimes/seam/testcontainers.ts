@@ -1,10 +1,28 @@
 import './no-reaper.js';
 import { importOptional } from './optional-package.js';
 
+const FEATURE = 'the CPython container runtime';
+
 /**
  * testcontainers, loaded on the first use of a container (the CPython container isolation, container
  * interpreters). It is an optional peer dependency: without it, that use fails with the install command.
  */
 export function testcontainers(): Promise<typeof import('testcontainers')> {
-  return importOptional('testcontainers', 'the CPython container runtime', () => import('testcontainers'));
+  return importOptional('testcontainers', FEATURE, () => import('testcontainers'));
+}
+
+/**
+ * testcontainers' way to the Docker engine (`getContainerRuntimeClient`: DOCKER_HOST, its properties file, the
+ * usual sockets), without the container classes: about half of the package's load (0.2 CPU-s here), which a
+ * gate with Python pairs would pay only to ask which runtime images the engine holds. A testcontainers release
+ * that moved that module is loaded whole instead.
+ */
+export function containerRuntimeModule(): Promise<Pick<typeof import('testcontainers'), 'getContainerRuntimeClient'>> {
+  return importOptional('testcontainers', FEATURE, () =>
+    import('testcontainers/build/container-runtime/index.js').catch((error: unknown) => {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return import('testcontainers');
+      throw error;
+    }),
+  );
 }
