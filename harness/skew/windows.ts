@@ -54,7 +54,7 @@ function* addedTo(set: CodePoints, before: CodePoints): Generator<number> {
 
 function countAdded(set: CodePoints, before: CodePoints): number {
   let count = 0;
-  for (const _ of addedTo(set, before)) count++;
+  for (const [start, end] of set.ranges()) count += end - start - before.countWithin(start, end);
   return count;
 }
 

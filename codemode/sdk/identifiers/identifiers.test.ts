@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CodePointRanges, decodeTable } from './table.js';
 import {
   PYTHON_KEYWORDS,
   SUPPORTED_PYTHON_VERSIONS,
@@ -89,5 +91,44 @@ describe('isBareName on the default floor (3.9, Unicode 13.0)', () => {
     expect(pythonNameRules('3.14').upperFirst('\u019bx')).toBe('\ua7dcx');
     expect(rules.upperFirst('ßx')).toBe('SSx');
     expect(rules.upperFirst('éa')).toBe('Éa');
+  });
+});
+
+describe('a table of code points', () => {
+  const table = decodeTable(unicodeTableOf('3.14'));
+  const bruteForce = (set: CodePointRanges, start: number, end: number) => {
+    let count = 0;
+    for (let cp = start; cp < end; cp++) if (set.has(cp)) count++;
+    return count;
+  };
+
+  it('counts the code points it holds in an interval from its ranges: inside a range, on its bounds, between ranges, past the last', () => {
+    const set = table.xidStart;
+    const [first, second] = set.ranges();
+    const last = set.ranges().at(-1)!;
+    const edges: Array<[number, number]> = [
+      [0, 0x110000],
+      [first![0], first![1]],
+      [first![0] + 1, first![1] - 1],
+      [first![0] - 1, first![1] + 1],
+      [first![1], second![0]],
+      [first![1] - 1, second![0] + 1],
+      [last[1], 0x110000],
+      [last[1] - 1, last[1]],
+      [5, 5],
+      [9, 3],
+    ];
+    for (const [start, end] of edges) expect(set.countWithin(start, end), `[${start}, ${end})`).toBe(bruteForce(set, start, end));
+  });
+
+  it('agrees with a count of each code point on random intervals of every property', () => {
+    const sets = [table.xidStart, table.xidContinue, table.assigned, table.defaultIgnorable];
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 0x10ffff }), fc.integer({ min: 0, max: 70_000 }), (which, start, length) => {
+        const end = Math.min(start + length, 0x110000);
+        expect(sets[which]!.countWithin(start, end)).toBe(bruteForce(sets[which]!, start, end));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

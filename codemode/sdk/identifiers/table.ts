@@ -23,7 +23,26 @@ export class CodePointRanges {
   }
 
   has(codePoint: number): boolean {
-    // Count the bounds ≤ codePoint: an odd count means codePoint lies inside a range.
+    // An odd count of bounds ≤ codePoint means codePoint lies inside a range.
+    return (this.#boundsAtOrBelow(codePoint) & 1) === 1;
+  }
+
+  /** How many code points of the set lie in `[start, end)`, from the ranges alone (no code point is visited). */
+  countWithin(start: number, end: number): number {
+    if (end <= start) return 0;
+    let count = 0;
+    let i = this.#boundsAtOrBelow(start);
+    if ((i & 1) === 1) {
+      // start lies inside the range that ends at bounds[i].
+      count += Math.min(this.#bounds[i]!, end) - start;
+      i += 1;
+    }
+    for (; i + 1 < this.#bounds.length && this.#bounds[i]! < end; i += 2) count += Math.min(this.#bounds[i + 1]!, end) - this.#bounds[i]!;
+    return count;
+  }
+
+  /** How many bounds are ≤ codePoint: a binary search. */
+  #boundsAtOrBelow(codePoint: number): number {
     let lo = 0;
     let hi = this.#bounds.length;
     while (lo < hi) {
@@ -31,7 +50,7 @@ export class CodePointRanges {
       if (this.#bounds[mid]! <= codePoint) lo = mid + 1;
       else hi = mid;
     }
-    return (lo & 1) === 1;
+    return lo;
   }
 
   /** The set as its ranges, ascending: `[start, end)` each. */
