@@ -11,8 +11,8 @@ import { installedWithout, packed } from '../../test/packed.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
 
 // A backend's repository as a new user makes it: the packed tarball kept in vendor/ by `init --vendor`, the
-// workflow `init --ci github` writes, snapshots committed; then a fresh clone with an empty npm cache runs the
-// workflow's `run:` steps in order, as a runner would.
+// workflow `init --ci github` writes, snapshots committed; then a fresh clone runs the workflow's `run:` steps
+// in order, as a runner would, with the caches its `uses:` steps restore.
 
 interface Step {
   id?: string;
@@ -80,17 +80,24 @@ function expand(text: string, context: { outputs: Record<string, Record<string, 
 
 /**
  * The `run:` steps of one job, in order, under bash -e as the runner runs them; `uses:` steps are skipped
- * except setup-python (local interpreters) and, when `verdictCache` names a folder, the actions/cache step of
- * `.concord/cache`, which restores a copy of it (the cache an earlier run on main saved). `sudo` is dropped:
- * these tests run as root, as CI does.
+ * except setup-python (local interpreters), setup-node's `cache: npm` (npm's packages come from this machine's
+ * npm cache, as from the cache an earlier run with the same lockfile saved; without it, from an empty cache)
+ * and, when `verdictCache` names a folder, the actions/cache step of `.concord/cache`, which restores a copy of
+ * it (the cache an earlier run on main saved). `sudo` is dropped: these tests run as root, as CI does.
  */
 async function runJob(job: { steps: Step[] }, cwd: string, env: Record<string, string>, verdictCache?: string): Promise<Array<{ run: string; status: number | null; out: string }>> {
   const runnerTemp = env.RUNNER_TEMP!;
   const outputFile = join(runnerTemp, 'github-output');
   const outputs: Record<string, Record<string, string>> = {};
   let path = env.PATH ?? process.env.PATH!;
+  let npmCache = join(runnerTemp, 'npm-cache');
   const ran: Array<{ run: string; status: number | null; out: string }> = [];
   for (const step of job.steps) {
+    if (step.uses?.startsWith('actions/setup-node@') && step.with?.cache === 'npm') {
+      npmCache = (await sh(work, 'npm', ['config', 'get', 'cache'])).stdout.trim();
+      log.push(`setup-node: npm packages from this machine's npm cache (${npmCache})`);
+      continue;
+    }
     if (step.uses?.startsWith('actions/setup-python@')) {
       const { path: bins, missing } = await setupPython(String(step.with!['python-version']).trim().split(/\s+/));
       path = [...bins, path].join(delimiter);
@@ -105,7 +112,7 @@ async function runJob(job: { steps: Step[] }, cwd: string, env: Record<string, s
     if (step.run === undefined) continue;
     const script = expand(step.run, { outputs, runnerTemp }).replace(/^sudo /, '');
     await writeFile(outputFile, '');
-    const run = await sh(cwd, 'bash', ['-e', '-c', script], { ...env, PATH: path, GITHUB_OUTPUT: outputFile });
+    const run = await sh(cwd, 'bash', ['-e', '-c', script], { ...env, PATH: path, GITHUB_OUTPUT: outputFile, npm_config_cache: npmCache });
     ran.push({ run: script, status: run.status, out: run.out });
     log.push(`$ ${script}   (${run.seconds.toFixed(1)} s)\n${run.out.split('\n').slice(-8).join('\n')}`);
     if (run.status !== 0) break;
@@ -129,7 +136,7 @@ afterAll(async () => {
 });
 
 describe('the workflow concord init writes, run as a runner would', () => {
-  it('init --vendor keeps the tarball in the repository; a fresh clone with an empty npm cache runs every run: step green, and a changed prompt fails with an annotation at the scenario', { timeout: 1_800_000 }, async () => {
+  it('init --vendor keeps the tarball in the repository; a fresh clone runs every run: step green, and a changed prompt fails with an annotation at the scenario', { timeout: 1_800_000 }, async () => {
     const project = join(work, 'shop');
     await mkdir(join(project, 'src', 'plugins'), { recursive: true });
     // The repository ignores its installed packages, as a backend's does; init adds .concord/.
@@ -177,14 +184,15 @@ describe('the workflow concord init writes, run as a runner would', () => {
     const workflow = parse(await readFile(join(clone, '.github', 'workflows', 'concord.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
     expect(Object.keys(workflow.jobs)).toEqual(['gate']);
     const runnerTemp = await mkdtemp(join(tmpdir(), 'concord-runner-'));
-    const npmCache = join(runnerTemp, 'npm-cache');
-    await mkdir(npmCache);
+    await mkdir(join(runnerTemp, 'npm-cache'));
     const summary = join(runnerTemp, 'step-summary.md');
-    const env = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: clone, GITHUB_STEP_SUMMARY: summary, RUNNER_TEMP: runnerTemp, npm_config_cache: npmCache };
+    const env = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: clone, GITHUB_STEP_SUMMARY: summary, RUNNER_TEMP: runnerTemp };
     try {
-      // The runner's actions/cache restores the verdict cache the recording run left (the checks of an
-      // unchanged SDK are not this test's subject; the images are: their cache misses, so they are built or loaded and saved).
+      // The runner's actions/cache restores the verdict cache the recording run left, and setup-node the npm
+      // cache (the checks of an unchanged SDK and npm's downloads are not this test's subject; the images are:
+      // their cache misses, so they are built or loaded and saved).
       expect(workflow.jobs.gate!.steps.some((s) => s.uses?.startsWith('actions/cache@') && s.with?.path === '.concord/cache')).toBe(true);
+      expect(workflow.jobs.gate!.steps.some((s) => s.uses?.startsWith('actions/setup-node@') && s.with?.cache === 'npm')).toBe(true);
       const ran = await runJob(workflow.jobs.gate!, clone, env, join(project, '.concord', 'cache'));
       const failed = ran.find((r) => r.status !== 0);
       expect(failed, failed && `${failed.run}\n${failed.out}`).toBeUndefined();
