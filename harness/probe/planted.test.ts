@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
 import { plantedCopy, type Plant } from './test/planted-copy.js';
+import { keepCache, seedCache } from '../test/warm-cache.js';
 
 /**
  * Renderer regressions are planted in a copy of this repository's built reference backend, and a maintainer
@@ -19,11 +20,16 @@ interface Gate {
   stderr: string;
 }
 
-/** `concord gate --update=all` on mode-both in a copy with `plants`, its verdict cache first filled from `cache` (a copy). */
+/**
+ * `concord gate --update=all` on mode-both in a copy with `plants`, its verdict cache first filled from the
+ * run's warm cache and from `cache` (copies). Not about a cold start: the cache is keyed by the judged text,
+ * so what a planted renderer writes is judged afresh however warm the cache.
+ */
 async function blessedGate(plants: readonly Plant[], runtimes: readonly string[], cache: { from?: string; keepIn?: string } = {}): Promise<Gate> {
   const copy = await plantedCopy(plants);
   try {
     const folder = join(copy.root, '.concord', 'cache');
+    await seedCache(copy.root);
     if (cache.from !== undefined) await cp(cache.from, folder, { recursive: true });
     const env = { ...process.env };
     delete env.CI;
@@ -34,7 +40,10 @@ async function blessedGate(plants: readonly Plant[], runtimes: readonly string[]
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 300_000,
     });
-    if (cache.keepIn !== undefined) await cp(folder, cache.keepIn, { recursive: true });
+    if (cache.keepIn !== undefined) {
+      await cp(folder, cache.keepIn, { recursive: true });
+      await keepCache(copy.root);
+    }
     return { status: run.status, stdout: run.stdout, stderr: run.stderr };
   } finally {
     await copy.dispose();
@@ -67,7 +76,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'concord-planted-cache-'));
   const cache = join(work, 'cache');
   unplanted = await blessedGate([], ['typescript', 'python'], { keepIn: cache });
-  // The verdict cache is keyed by the judged text: a planted renderer writes other SDKs, which are judged afresh.
+  // A planted renderer writes other SDKs, which are judged afresh.
   planted = await blessedGate([...NOT_NORMALIZED, ...PEG_PARSER_NOT_KEYWORD, ...SUBSCRIPT_DROPPED, ...DASH_MERGED], ['typescript', 'python'], { from: cache });
 }, 600_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
