@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, readdir, rename } from 'node:fs/promises';
+import { copyFile, link, mkdir, mkdtemp, readdir, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
@@ -18,10 +18,12 @@ const cacheOf = (root: string) => join(root, '.concord', 'cache');
 const ENTRY = /^[0-9a-f]{64}\.(json|bin)$/;
 
 /**
- * Copies every entry below `from` that `to` lacks, but those of the kinds in `leaveOut` (the first folder
- * below the cache); each lands under a temporary name and is renamed (atomic).
+ * Puts into `to` every entry below `from` that `to` lacks, but those of the kinds in `leaveOut` (the first
+ * folder below the cache): a hard link to it, so a project's cache and the run's share their bytes (a gate
+ * never changes an entry in place: it renames a new file over it, which leaves the other folder's link as it
+ * was). Where no link can be made (another file system), a copy under a temporary name, renamed (atomic).
  */
-async function copyEntries(from: string, to: string, leaveOut: readonly CacheKind[] = []): Promise<void> {
+async function addEntries(from: string, to: string, leaveOut: readonly CacheKind[] = []): Promise<void> {
   let entries;
   try {
     entries = await readdir(from, { recursive: true, withFileTypes: true });
@@ -38,28 +40,36 @@ async function copyEntries(from: string, to: string, leaveOut: readonly CacheKin
     if (!entry.isFile() || !ENTRY.test(entry.name)) continue;
     const relative = join(entry.parentPath, entry.name).slice(from.length);
     if (have.has(relative) || leaveOut.some((kind) => relative.startsWith(`/${kind}/`))) continue;
+    const source = join(entry.parentPath, entry.name);
     const target = join(to, relative);
-    const partial = `${target}.${process.pid}.partial`;
     await mkdir(join(target, '..'), { recursive: true });
-    await copyFile(join(entry.parentPath, entry.name), partial);
+    try {
+      await link(source, target);
+      continue;
+    } catch (error) {
+      // Written meanwhile by a gate of the project, or by another file's keepCache: the same verdict.
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+    }
+    const partial = `${target}.${process.pid}.partial`;
+    await copyFile(source, partial);
     await rename(partial, target);
   }
 }
 
 /**
- * Starts `root`'s gates warm: copies into its `.concord/cache` the verdicts (stub compiles and imports on each
+ * Starts `root`'s gates warm: puts into its `.concord/cache` the verdicts (stub compiles and imports on each
  * interpreter, pyright checks, token counts) and the Pyodide memory snapshot that earlier gates of this test
- * run computed. A copy: concurrent gates never share a writable cache folder. For tests that are not about a
+ * run computed. A folder of its own (its entries linked): concurrent gates never share a writable cache folder. For tests that are not about a
  * cold start or about the cache itself. `leaveOut` names kinds of verdicts the test must see computed: a
  * cached token count, say, answers without the tokenizer a test has left uninstalled.
  */
 export async function seedCache(root: string, leaveOut: readonly CacheKind[] = []): Promise<void> {
-  await copyEntries(inject('warmCacheDir'), cacheOf(root), leaveOut);
+  await addEntries(inject('warmCacheDir'), cacheOf(root), leaveOut);
 }
 
 /** Adds what `root`'s gates computed to the run's warm cache, for the gates of later tests to start from. */
 export async function keepCache(root: string): Promise<void> {
-  await copyEntries(cacheOf(root), inject('warmCacheDir'));
+  await addEntries(cacheOf(root), inject('warmCacheDir'));
 }
 
 /**
