@@ -1,8 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
 import { plantedCopy, type Plant } from './test/planted-copy.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
@@ -22,15 +20,13 @@ interface Gate {
 
 /**
  * `concord gate --update=all` on mode-both in a copy with `plants`, its verdict cache first filled from the
- * run's warm cache and from `cache` (copies). Not about a cold start: the cache is keyed by the judged text,
- * so what a planted renderer writes is judged afresh however warm the cache.
+ * run's warm cache; with `keep`, what it computed is added to the warm cache. Not about a cold start: the
+ * cache is keyed by the judged text, so what a planted renderer writes is judged afresh however warm the cache.
  */
-async function blessedGate(plants: readonly Plant[], runtimes: readonly string[], cache: { from?: string; keepIn?: string } = {}): Promise<Gate> {
+async function blessedGate(plants: readonly Plant[], runtimes: readonly string[], { keep = false } = {}): Promise<Gate> {
   const copy = await plantedCopy(plants);
   try {
-    const folder = join(copy.root, '.concord', 'cache');
     await seedCache(copy.root);
-    if (cache.from !== undefined) await cp(cache.from, folder, { recursive: true });
     const env = { ...process.env };
     delete env.CI;
     const run = spawnSync(process.execPath, [join(copy.root, 'bin', 'concord.mjs'), 'gate', '--update=all', '--scenario', 'mode-both', '--runtime', ...runtimes], {
@@ -40,10 +36,7 @@ async function blessedGate(plants: readonly Plant[], runtimes: readonly string[]
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 300_000,
     });
-    if (cache.keepIn !== undefined) {
-      await cp(folder, cache.keepIn, { recursive: true });
-      await keepCache(copy.root);
-    }
+    if (keep) await keepCache(copy.root);
     return { status: run.status, stdout: run.stdout, stderr: run.stderr };
   } finally {
     await copy.dispose();
@@ -69,17 +62,13 @@ const DASH_MERGED: Plant[] = [{ file: 'dist/codemode/sdk/typescript/index.js', f
 
 const python39 = await Host.with('python3.9');
 
-let work = '';
 let unplanted: Gate;
 let planted: Gate;
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'concord-planted-cache-'));
-  const cache = join(work, 'cache');
-  unplanted = await blessedGate([], ['typescript', 'python'], { keepIn: cache });
-  // A planted renderer writes other SDKs, which are judged afresh.
-  planted = await blessedGate([...NOT_NORMALIZED, ...PEG_PARSER_NOT_KEYWORD, ...SUBSCRIPT_DROPPED, ...DASH_MERGED], ['typescript', 'python'], { from: cache });
+  unplanted = await blessedGate([], ['typescript', 'python'], { keep: true });
+  // The planted gate starts from what the unplanted one computed; a planted renderer writes other SDKs, which are judged afresh.
+  planted = await blessedGate([...NOT_NORMALIZED, ...PEG_PARSER_NOT_KEYWORD, ...SUBSCRIPT_DROPPED, ...DASH_MERGED], ['typescript', 'python']);
 }, 600_000);
-afterAll(() => rm(work, { recursive: true, force: true }));
 
 /** The probe's findings on one runtime, one per line. */
 const findings = (run: Gate, runtime: 'python' | 'typescript') => run.stdout.split('\n').filter((line) => line.startsWith(`error probe: ${runtime} (the app of mode-both on ${runtime}): `));
