@@ -31,11 +31,11 @@ const WORKER_HEAP_MB = 256;
 
 /**
  * How much WebAssembly a function runs (V8's rough count of bytes executed) before V8 compiles it again with
- * its optimizing compiler: a hundred times V8's default of 1,800,000. With the default, the few hundred
- * milliseconds of a boot from a memory snapshot already hand the interpreter's hottest functions to the
- * optimizing compiler, about a third of the boot's CPU spent on code the gate's short programs barely run
- * (`npm run bench -- pyodide-boot` measures both); a program that computes for longer gets them optimized
- * a fraction of a second later.
+ * its optimizing compiler: a hundred times the default of Node 20's V8 (1,800,000; later V8 releases start
+ * higher, still well below this). With that default, the few hundred milliseconds of a boot from a memory
+ * snapshot already hand the interpreter's hottest functions to the optimizing compiler: about a fifth of the
+ * boot's CPU, spent on code the gate's short programs barely run (`npm run bench -- pyodide-boot` measures
+ * both). A program that computes for longer gets them optimized a fraction of a second later.
  */
 export const WASM_TIERING_BUDGET = 180_000_000;
 
