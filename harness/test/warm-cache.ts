@@ -59,9 +59,10 @@ async function addEntries(from: string, to: string, leaveOut: readonly CacheKind
 /**
  * Starts `root`'s gates warm: puts into its `.concord/cache` the verdicts (stub compiles and imports on each
  * interpreter, pyright checks, token counts) and the Pyodide memory snapshot that earlier gates of this test
- * run computed. A folder of its own (its entries linked): concurrent gates never share a writable cache folder. For tests that are not about a
- * cold start or about the cache itself. `leaveOut` names kinds of verdicts the test must see computed: a
- * cached token count, say, answers without the tokenizer a test has left uninstalled.
+ * run computed. A folder of its own, its entries linked: concurrent gates never share a writable cache
+ * folder. For tests that are not about a cold start or about the cache itself. `leaveOut` names kinds of
+ * verdicts the test must see computed: a cached token count, say, answers without the tokenizer a test has
+ * left uninstalled.
  */
 export async function seedCache(root: string, leaveOut: readonly CacheKind[] = []): Promise<void> {
   await addEntries(inject('warmCacheDir'), cacheOf(root), leaveOut);
