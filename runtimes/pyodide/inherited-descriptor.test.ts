@@ -3,7 +3,7 @@ import { builtModule } from '../seam/package-root.js';
 import { INHERITED_FD, runWithInheritedDescriptor } from '../test/inherited-descriptor.js';
 import { SNAPSHOT_FD } from './protocol.js';
 import { createPyodideRuntime } from './runtime.js';
-import { memoryStore } from '../test/pyodide-snapshots.js';
+import { memoryStore } from '../test/memory-store.js';
 
 // A CI shell that took a lock with `exec 200>>file; flock 200` starts concord with descriptor 200 open;
 // the worker process inherits it, and Node's permission model does not guard writes to an open descriptor.

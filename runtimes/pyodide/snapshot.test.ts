@@ -4,7 +4,7 @@ import { PyodideInstance } from './instance.js';
 import { snapshotKey, type ByteStore } from './snapshot.js';
 import { DEFAULT_PYODIDE_VERSION, pyodidePackageDir, PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES } from './versions.js';
 import { PYODIDE_DEFAULTS } from './config.js';
-import { memoryStore } from '../test/pyodide-snapshots.js';
+import { memoryStore } from '../test/memory-store.js';
 
 /** Boots one worker through `store`, runs a program, and says how it booted. */
 async function bootOnce(store: ByteStore): Promise<{ use: unknown; value: unknown }> {

@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ByteStore } from '../seam/byte-store.js';
+import { memoryStore } from '../test/memory-store.js';
 import { preparedProgram } from './prepared-program.js';
 import { stripTypes } from './strip-types.js';
-
-/** A store in memory, its entries open to the test. */
-function memoryStore(): ByteStore & { entries: Map<string, Uint8Array> } {
-  const entries = new Map<string, Uint8Array>();
-  return {
-    entries,
-    async read(key) {
-      return entries.get(JSON.stringify(key));
-    },
-    async write(key, bytes) {
-      entries.set(JSON.stringify(key), bytes);
-    },
-    async drop(key) {
-      entries.delete(JSON.stringify(key));
-    },
-  };
-}
 
 const PROGRAM = 'const n: number = await tools.count({});\nreturn n + 1;';
 const settle = () => new Promise((resolve) => setImmediate(resolve));
