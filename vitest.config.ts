@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import DurationsReporter from './test/durations-reporter.js';
 import LongestFirst from './test/longest-first.js';
 
 export default defineConfig({
@@ -14,6 +15,8 @@ export default defineConfig({
     isolate: false,
     // Longest files first, so neither worker ends the run alone on a long file.
     sequence: { sequencer: LongestFirst },
+    // Silent unless CONCORD_TEST_DURATIONS names a file: then it writes what the sequencer orders by.
+    reporters: ['default', new DurationsReporter()],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

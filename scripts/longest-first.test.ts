@@ -1,10 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { orderLongestFirst } from '../test/longest-first.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { TestModule } from 'vitest/node';
+import DurationsReporter, { DURATIONS_VARIABLE } from '../test/durations-reporter.js';
+import { orderLongestFirst, readDurations } from '../test/longest-first.js';
 import { sourceAsset } from '../runtimes/seam/package-root.js';
 
 const scratch: string[] = [];
@@ -22,50 +23,51 @@ describe('the test files, longest first', () => {
     const files = Object.keys(durations);
     expect(files.length).toBeGreaterThan(100);
     for (const file of files) {
-      expect(file, 'a stale entry: run scripts/test-durations.mjs on a fresh full run').toMatch(/\.test\.ts$/);
+      expect(file, `a stale entry: renew the durations with ${DURATIONS_VARIABLE}=test/durations.json CI=true npm test`).toMatch(/\.test\.ts$/);
       expect(file, 'a path from another checkout').not.toMatch(/^\.\.|^\//);
       expect(existsSync(sourceAsset(file)), file).toBe(true);
       expect(durations[file]).toBeGreaterThanOrEqual(0);
     }
   });
 
-  const script = (...args: string[]) => spawnSync(process.execPath, [sourceAsset('scripts/test-durations.mjs'), ...args], { encoding: 'utf8' });
-
-  it('writes the durations of a JSON report, by path, in tenths of a second', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'concord-durations-'));
-    scratch.push(dir);
-    const report = join(dir, 'report.json');
-    const root = sourceAsset('.');
-    await writeFile(
-      report,
-      JSON.stringify({
-        testResults: [
-          { name: join(root, 'harness/z.test.ts'), startTime: 1_000, endTime: 4_260 },
-          { name: join(root, 'codemode/a.test.ts'), startTime: 0, endTime: 40 },
-        ],
-      }),
-    );
-    const out = join(dir, 'durations.json');
-    const run = script(report, out);
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    expect(await readFile(out, 'utf8')).toBe('{\n  "codemode/a.test.ts": 0,\n  "harness/z.test.ts": 3.3\n}\n');
+  it('has a file whose work is all in beforeAll as long as it takes (vitest\'s own duration, hooks included)', () => {
+    // planted.test.ts runs its two gates in beforeAll and its tests only read them: measured without its
+    // hooks it would look instant, be ordered last and run alone at the end of the run.
+    expect(readDurations()['harness/probe/planted.test.ts']).toBeGreaterThan(5);
   });
 
-  it('refuses a file that is not a report with exit 2, writing nothing', async () => {
+  it('writes the durations of a passed run, by path in tenths of a second, keeping files it did not reach and dropping gone ones', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'concord-durations-'));
     scratch.push(dir);
-    for (const [name, text, says] of [
-      ['broken.json', '{"testResults": [', 'not a vitest JSON report'],
-      ['empty.json', '{"testResults": []}', 'holds no testResults'],
-      ['elsewhere.json', JSON.stringify({ testResults: [{ name: join(sourceAsset('.'), '../other/a.test.ts'), startTime: 0, endTime: 1 }] }), 'outside'],
-    ] as const) {
-      await writeFile(join(dir, name), text);
-      const run = script(join(dir, name), join(dir, 'durations.json'));
-      expect(run.status).toBe(2);
-      expect(run.stderr).toContain(says);
+    await mkdir(join(dir, 'harness'), { recursive: true });
+    for (const file of ['harness/z.test.ts', 'harness/kept.test.ts', 'a.test.ts']) await writeFile(join(dir, file), '');
+    const out = join(dir, 'durations.json');
+    await writeFile(out, JSON.stringify({ 'harness/kept.test.ts': 7, 'harness/gone.test.ts': 2, 'harness/z.test.ts': 1 }));
+    const module = (file: string, ms: number) => ({ moduleId: join(dir, file), diagnostic: () => ({ duration: ms }) }) as unknown as TestModule;
+    const reporter = new DurationsReporter();
+    reporter.onInit({ config: { root: dir } });
+    const run = (reason: 'passed' | 'failed' | 'interrupted') => reporter.onTestRunEnd([module('harness/z.test.ts', 3_260), module('a.test.ts', 40)], [], reason);
+    const before = process.env[DURATIONS_VARIABLE];
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      delete process.env[DURATIONS_VARIABLE];
+      run('passed');
+      expect(JSON.parse(await readFile(out, 'utf8'))).toEqual({ 'harness/kept.test.ts': 7, 'harness/gone.test.ts': 2, 'harness/z.test.ts': 1 });
+
+      process.env[DURATIONS_VARIABLE] = out;
+      for (const reason of ['failed', 'interrupted'] as const) run(reason);
+      expect(JSON.parse(await readFile(out, 'utf8'))).toEqual({ 'harness/kept.test.ts': 7, 'harness/gone.test.ts': 2, 'harness/z.test.ts': 1 });
+      expect(error.mock.calls.map(([line]) => String(line))).toEqual([`${DURATIONS_VARIABLE}: ${out} left as it was: the run did not pass (failed)`, `${DURATIONS_VARIABLE}: ${out} left as it was: the run did not pass (interrupted)`]);
+
+      run('passed');
+      expect(await readFile(out, 'utf8')).toBe('{\n  "a.test.ts": 0,\n  "harness/kept.test.ts": 7,\n  "harness/z.test.ts": 3.3\n}\n');
+      expect((await readdir(dir)).sort()).toEqual(['a.test.ts', 'durations.json', 'harness']);
+    } finally {
+      if (before === undefined) delete process.env[DURATIONS_VARIABLE];
+      else process.env[DURATIONS_VARIABLE] = before;
+      log.mockRestore();
+      error.mockRestore();
     }
-    expect((await readdir(dir)).sort()).toEqual(['broken.json', 'elsewhere.json', 'empty.json']);
-    expect(script().status).toBe(2);
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** Seconds each test file took in a full run on a 2-core machine, by path from the project root (scripts/test-durations.mjs writes it). */
+/** Seconds each test file took in a full run on a 2-core machine, by path from the project root (test/durations-reporter.ts writes it). */
 const DURATIONS_FILE = new URL('./durations.json', import.meta.url);
 
 /**
@@ -31,9 +31,12 @@ export function orderLongestFirst<T>(files: readonly T[], seconds: (file: T) => 
     .map(({ file }) => file);
 }
 
-function readDurations(): Record<string, number> {
+/** The durations `file` holds (the committed ones by default), or none when it is missing or is not such a file. */
+export function readDurations(file: string | URL = DURATIONS_FILE): Record<string, number> {
   try {
-    return JSON.parse(readFileSync(DURATIONS_FILE, 'utf8')) as Record<string, number>;
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
   } catch {
     return {};
   }
