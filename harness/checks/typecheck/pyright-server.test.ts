@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { PyrightServer } from './pyright-server.js';
 
 const servers: PyrightServer[] = [];
@@ -56,5 +56,26 @@ describe('a pyright server', () => {
     const results = await server.check({ files: new Map([['program.py', 'import json\nimport planted_host_module\n']]), open: ['program.py'] });
     expect(results.get('program.py')?.map((d) => [d.line, d.rule, d.message])).toEqual([[1, 'reportMissingImports', 'Import "planted_host_module" could not be resolved']]);
     expect(existsSync(ran)).toBe(false);
+  });
+
+  it('leaves nothing in the temp dir once killed: pyright\'s own temp folder is inside concord\'s', { timeout: 120_000 }, async () => {
+    // A temp dir of this test's own: the workspace and whatever pyright makes land there, and nothing may stay.
+    const temp = await mkdtemp(join(tmpdir(), 'concord-pyright-temp-'));
+    onTestFinished(() => rm(temp, { recursive: true, force: true }));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    let server: PyrightServer;
+    try {
+      server = started();
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+    const [name, text] = programs[0]!;
+    expect((await server.check({ files: new Map([[name, text]]), open: [name] })).get(name)).toHaveLength(1);
+    expect((await readdir(temp)).filter((entry) => entry.startsWith('pyright-'))).toEqual([]);
+    server.kill();
+    await vi.waitFor(() => expect(server.exitReason).toBeDefined(), { timeout: 10_000 });
+    expect(await readdir(temp)).toEqual([]);
   });
 });

@@ -97,7 +97,12 @@ export class PyrightServer {
     this.workspace = ownedTempDir('concord-pyright');
     mkdirSync(join(this.workspace, NO_SITE_PACKAGES, 'lib', 'site-packages'), { recursive: true });
     writeFileSync(join(this.workspace, 'pyrightconfig.json'), JSON.stringify(pyrightConfig(pythonVersion)));
-    this.child = spawn(process.execPath, [entry, '--stdio'], { cwd: this.workspace, stdio: ['pipe', 'pipe', 'pipe'] });
+    // pyright makes a temp folder of its own (pyright-<pid>-…) and removes it only when it shuts down, which a
+    // killed server never does: it goes under the workspace, which concord removes (or the next run sweeps).
+    // A dot folder, which pyright never takes for sources.
+    const temp = join(this.workspace, '.tmp');
+    mkdirSync(temp);
+    this.child = spawn(process.execPath, [entry, '--stdio'], { cwd: this.workspace, env: { ...process.env, TMPDIR: temp }, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
     this.child.stderr.on('data', (chunk: Buffer) => void (this.stderr = (this.stderr + chunk.toString()).slice(-4000)));
     this.child.on('exit', (code, signal) => this.fail(`pyright exited (${signal ?? `code ${code}`})${this.stderr ? `: ${this.stderr.trim()}` : ''}`));
