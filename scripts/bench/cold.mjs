@@ -12,10 +12,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { built } from './support/built.mjs';
 
 const checkout = fileURLToPath(new URL('../../', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/concord.mjs', import.meta.url));
-const dist = new URL('../../dist/', import.meta.url);
 const TARGET_RATIO = 0.4;
 /** The checks phase of the first Python pair of a cold gate (empty cache, nothing started) on 2 cores. */
 const TARGET_COLD_CHECKS_MS = 8000;
@@ -73,9 +73,9 @@ function installSize(dir) {
 }
 
 export default async function bench(log) {
-  const { stockScenario } = await import(new URL('harness/project/stock-project.js', dist).href);
-  const { containerUnavailable } = await import(new URL('runtimes/seam/docker-engine.js', dist).href);
-  const { CPYTHON_IMAGES } = await import(new URL('runtimes/cpython/images.js', dist).href);
+  const { stockScenario } = await built('harness/project/stock-project.js');
+  const { containerUnavailable } = await built('runtimes/seam/docker-engine.js');
+  const { CPYTHON_IMAGES } = await built('runtimes/cpython/images.js');
   const noContainer = await containerUnavailable(CPYTHON_IMAGES[0].tag);
   const runtimes = ['typescript', 'python', 'pyodide', ...(noContainer === undefined ? ['python-container'] : [])];
   const installDir = await mkdtemp(join(os.tmpdir(), 'concord-bench-install-'));

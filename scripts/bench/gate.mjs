@@ -7,9 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
-
-const dist = new URL('../../dist/', import.meta.url);
-const built = (relative) => import(new URL(relative, dist).href);
+import { built } from './support/built.mjs';
 
 export default async function run(log) {
   const { runGate } = await built('harness/gate/gate.js');

@@ -10,17 +10,13 @@
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-const dist = new URL('../../dist/', import.meta.url);
-const built = (relative) => import(new URL(relative, dist).href);
+import { built, median } from './support/built.mjs';
 
 const RUNS = Number(process.env.CONCORD_BENCH_RUNS ?? 5);
 /** A warm probe of one language may take this long: a small share of a gate run of a few minutes. */
 const TARGETS = { warmProbeMs: 5000 };
 /** The stub import may add this share to the checks phase without it. */
 const TARGET_SHARE = 0.15;
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export default async function bench(log) {
   if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`CONCORD_BENCH_RUNS must be a positive integer, not ${process.env.CONCORD_BENCH_RUNS}`);

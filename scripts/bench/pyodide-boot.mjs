@@ -4,9 +4,7 @@
 // CPU seconds of each and their ratio (goal: ≤ 0.85). CONCORD_BENCH_BOOTS sets the boots of each (default 7).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-
-const dist = new URL('../../dist/', import.meta.url);
-const built = (relative) => import(new URL(relative, dist).href);
+import { built, median } from './support/built.mjs';
 
 const BOOTS = Number(process.env.CONCORD_BENCH_BOOTS ?? 7);
 const TARGET_RATIO = 0.85;
@@ -18,8 +16,6 @@ function childrenCpuSeconds() {
   // cutime and cstime, in clock ticks of 1/100 s.
   return (Number(fields[13]) + Number(fields[14])) / 100;
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export default async function bench(log) {
   if (!Number.isInteger(BOOTS) || BOOTS < 1) throw new Error(`CONCORD_BENCH_BOOTS must be a positive integer, not ${process.env.CONCORD_BENCH_BOOTS}`);

@@ -4,9 +4,8 @@
 import { execFile, spawn } from 'node:child_process';
 import os from 'node:os';
 import { promisify } from 'node:util';
+import { built } from './support/built.mjs';
 
-const dist = new URL('../../dist/', import.meta.url);
-const built = (relative) => import(new URL(relative, dist).href);
 const exec = promisify(execFile);
 
 const RUNS = Number(process.env.CONCORD_BENCH_RUNS ?? 30);

@@ -3,16 +3,16 @@
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { built } from './support/built.mjs';
 
 // A collection before each timed render keeps the garbage of the previous input out of the measurement.
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc');
 
-const dist = new URL('../../dist/', import.meta.url);
-const { renderTypeScriptSdk } = await import(new URL('codemode/sdk/typescript/index.js', dist).href);
-const { renderPythonSdk } = await import(new URL('codemode/sdk/python/index.js', dist).href);
+const { renderTypeScriptSdk } = await built('codemode/sdk/typescript/index.js');
+const { renderPythonSdk } = await built('codemode/sdk/python/index.js');
 
-const { loadCorpus } = await import(new URL('codemode/schema/corpus/load.js', dist).href);
+const { loadCorpus } = await built('codemode/schema/corpus/load.js');
 
 const RENDERERS = { typescript: renderTypeScriptSdk, python: renderPythonSdk };
 
