@@ -13,6 +13,18 @@ const started = (timeoutMs?: number) => {
 };
 afterAll(() => servers.forEach((server) => server.kill()));
 
+/** A server started while `name` is `value` in this process's environment (what it inherits), put back after. */
+function startedWith(name: string, value: string): PyrightServer {
+  const before = process.env[name];
+  process.env[name] = value;
+  try {
+    return started();
+  } finally {
+    if (before === undefined) delete process.env[name];
+    else process.env[name] = before;
+  }
+}
+
 /** Programs whose only error is one the checker finds: parsing and binding alone see nothing wrong. */
 const programs = Array.from({ length: 8 }, (_, i) => [`program_${i + 1}.py`, `def f() -> int:\n    return "${i}"\n`] as const);
 
@@ -45,14 +57,7 @@ describe('a pyright server', () => {
       await writeFile(join(host, 'bin', name), `#!/bin/sh\ntouch '${ran}'\nprintf '%s' '${JSON.stringify({ path: [site], prefix: host })}'\n`);
       await chmod(join(host, 'bin', name), 0o755);
     }
-    const path = process.env.PATH;
-    process.env.PATH = `${join(host, 'bin')}${delimiter}${path}`;
-    let server: PyrightServer;
-    try {
-      server = started();
-    } finally {
-      process.env.PATH = path;
-    }
+    const server = startedWith('PATH', `${join(host, 'bin')}${delimiter}${process.env.PATH}`);
     const results = await server.check({ files: new Map([['program.py', 'import json\nimport planted_host_module\n']]), open: ['program.py'] });
     expect(results.get('program.py')?.map((d) => [d.line, d.rule, d.message])).toEqual([[1, 'reportMissingImports', 'Import "planted_host_module" could not be resolved']]);
     expect(existsSync(ran)).toBe(false);
@@ -62,15 +67,7 @@ describe('a pyright server', () => {
     // A temp dir of this test's own: the workspace and whatever pyright makes land there, and nothing may stay.
     const temp = await mkdtemp(join(tmpdir(), 'concord-pyright-temp-'));
     onTestFinished(() => rm(temp, { recursive: true, force: true }));
-    const before = process.env.TMPDIR;
-    process.env.TMPDIR = temp;
-    let server: PyrightServer;
-    try {
-      server = started();
-    } finally {
-      if (before === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = before;
-    }
+    const server = startedWith('TMPDIR', temp);
     const [name, text] = programs[0]!;
     expect((await server.check({ files: new Map([[name, text]]), open: [name] })).get(name)).toHaveLength(1);
     expect((await readdir(temp)).filter((entry) => entry.startsWith('pyright-'))).toEqual([]);
