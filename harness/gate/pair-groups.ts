@@ -1,25 +1,21 @@
-/** Pairs that say the same thing, said once: the line they share and their names in the fewest words. */
+/** Pairs that say the same thing, said once: the pairs and their names in the fewest words. */
 export interface PairGroup<P> {
   pairs: P[];
   /** `checkout × python`; `checkout, refund × python, pyodide` when the pairs are every scenario × every runtime named; else a list. */
   names: string;
-  line: string;
 }
 
 /**
- * Groups pairs by the line each would print (in the order they first appear). A pair that is `alone` (it has
- * more to say, such as a reason) stays a group of its own.
+ * Groups pairs by everything each would print (`said`: its line and its reason, say), in the order they
+ * first appear: pairs that fail alike, for the same reason, are one entry under all their names.
  */
-export function pairGroups<P extends { scenario: string; runtime: string }>(pairs: readonly P[], line: (pair: P) => string, alone: (pair: P) => boolean): PairGroup<P>[] {
-  const groups = new Map<string, PairGroup<P>>();
-  for (const [i, pair] of pairs.entries()) {
-    const text = line(pair);
-    const key = alone(pair) ? `\u0000${i}` : text;
-    const group = groups.get(key) ?? { pairs: [], names: '', line: text };
-    group.pairs.push(pair);
-    groups.set(key, group);
+export function pairGroups<P extends { scenario: string; runtime: string }>(pairs: readonly P[], said: (pair: P) => string): PairGroup<P>[] {
+  const groups = new Map<string, P[]>();
+  for (const pair of pairs) {
+    const key = said(pair);
+    groups.set(key, [...(groups.get(key) ?? []), pair]);
   }
-  return [...groups.values()].map((g) => ({ ...g, names: namesOf(g.pairs) }));
+  return [...groups.values()].map((grouped) => ({ pairs: grouped, names: namesOf(grouped) }));
 }
 
 function namesOf(pairs: ReadonlyArray<{ scenario: string; runtime: string }>): string {

@@ -134,7 +134,7 @@ export function verdictLines(results: readonly PairResult[], htmlReport: string,
   const lines: string[] = [];
   const failing = results.filter((r) => isFailing(r.status));
   if (failing.length > 0) lines.push('', `failing pairs (${failing.length}):`);
-  // Pairs that fail alike (the same status, the same changes, no reason of their own) are one line.
+  // Pairs that fail alike (the same status, the same changes, the same reason) are one entry.
   const lineOf = (r: PairResult) => {
     const changes = r.verdicts
       .filter((v) => numberOf.has(v.path))
@@ -142,8 +142,8 @@ export function verdictLines(results: readonly PairResult[], htmlReport: string,
     const errors = r.findings.filter((f) => f.severity === 'error').length;
     return `${r.status}${changes.length > 0 ? ` — ${changes.join(', ')}` : ''}${errors > 0 ? ` · ${errors} check error(s)` : ''}`;
   };
-  for (const { pairs, names, line } of pairGroups(failing, lineOf, (r) => r.reason !== undefined)) {
-    lines.push(`  ✗ ${names}: ${line}`);
+  for (const { pairs, names } of pairGroups(failing, (r) => `${lineOf(r)}\n${r.reason ?? ''}`)) {
+    lines.push(`  ✗ ${names}: ${lineOf(pairs[0]!)}`);
     const reason = capLines(pairs[0]!.reason?.split('\n') ?? [], REASON_LINES, (left) => `… ${left} more line(s) in ${htmlReport}`);
     lines.push(...reason.map((l) => `      ${l}`));
   }

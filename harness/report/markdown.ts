@@ -206,7 +206,7 @@ function findingsSection(input: ReportInput): string[] {
   if (noted.length === 0 && (input.runFindings ?? []).length === 0) lines.push('No check found anything.', '');
   // Pairs with the same status, reason and findings (a note every Python runtime gives alike) are said once.
   const said = (pair: ReportPair) => [pair.status, pair.reason === undefined ? '' : fenced(pair.reason), ...pair.findings.map(finding)].join('\n\n');
-  for (const { pairs, names } of pairGroups(noted, said, () => false)) {
+  for (const { pairs, names } of pairGroups(noted, said)) {
     const [pair] = pairs as [ReportPair];
     lines.push(`### ${names}: ${pair.status}`, '');
     if (pair.reason !== undefined) lines.push(fenced(pair.reason), '');

@@ -41,15 +41,13 @@ export function stepSummary(input: ReportInput & { pairs: readonly PairResult[] 
   const groupOf = new Map(runChangeGroups(judged).flatMap((g) => g.paths.map((path) => [path, g.number] as const)));
   const failing = input.pairs.filter((p) => isFailing(p.status));
   if (failing.length > 0) lines.push('### Failing pairs', '');
-  // Pairs that fail alike (the same status and changes, no reason of their own) are one line.
+  // Pairs that fail alike (the same status, the same changes, the same reason) are one line.
   const lineOf = (pair: (typeof failing)[number]) => {
     const changes = (pair.verdicts ?? []).filter((v) => groupOf.has(v.path)).map((v) => `${codeSpan(v.path.slice(v.path.lastIndexOf('/') + 1))} change ${groupOf.get(v.path)}`);
-    return `${plain(pair.status)}${changes.length > 0 ? ` (${changes.join(', ')})` : ''}`;
+    const reason = pair.reason ? ` — ${plain(pair.reason.split('\n')[0]!)}` : '';
+    return `${plain(pair.status)}${changes.length > 0 ? ` (${changes.join(', ')})` : ''}${reason}`;
   };
-  for (const { pairs, names, line } of pairGroups(failing, lineOf, (pair) => pair.reason !== undefined)) {
-    const reason = pairs[0]!.reason ? ` — ${plain(pairs[0]!.reason.split('\n')[0]!)}` : '';
-    lines.push(`- **${plain(names)}**: ${line}${reason}`);
-  }
+  for (const { pairs, names } of pairGroups(failing, lineOf)) lines.push(`- **${plain(names)}**: ${lineOf(pairs[0]!)}`);
   if (failing.length > 0) lines.push('');
   const skips = skippedCheckLines(input.pairs);
   if (skips.length > 0) lines.push(...skips.map((line) => `- ${plain(line)}`), '');

@@ -84,3 +84,23 @@ describe('one change, one diff', () => {
     expect(count(html, '<a href="#change-2">change 2</a> (shared by 9 files)')).toBe(9);
   });
 });
+
+describe('one reason, one entry', () => {
+  /** A renderer whose Python SDK does not compile: every Python runtime fails the same check with the same words. */
+  const REASON = 'stub-validity: tools-sdk.py does not compile on local 3.9 (CPython 3.9.18, Unicode 13.0.0): SyntaxError at line 11, column 15';
+  const failed = (scenario: string, runtime: string, reason: string): PairResult => ({ scenario, runtime, status: 'failed', times, findings: [], verdicts: [], reason });
+  const pairs = [...PYTHON.map((runtime) => failed('checkout', runtime, REASON)), failed('refund', 'python', `${REASON.replace('line 11', 'line 12')}`)];
+
+  it('says the reason once in the terminal, under every pair that fails alike; a pair with other words stays apart', () => {
+    const text = verdictLines(pairs, '.concord/report.html', false).join('\n');
+    expect(text).toContain(`failing pairs (4):\n  ✗ checkout × python, pyodide, python-container: failed\n      ${REASON}\n  ✗ refund × python: failed\n      ${REASON.replace('line 11', 'line 12')}`);
+    expect(count(text, REASON)).toBe(1);
+  });
+
+  it('says it once in the pull-request summary', () => {
+    const summary = stepSummary({ runId: 'r', pairs, matrix: [] }, { ok: false, obsolete: [] });
+    expect(summary).toContain('- **checkout × python, pyodide, python-container**: failed — stub-validity: tools-sdk.py does not compile');
+    expect(summary).toContain('- **refund × python**: failed — stub-validity:');
+    expect(count(summary, 'line 11, column 15')).toBe(1);
+  });
+});
