@@ -51,9 +51,16 @@ export async function rendererFloorFindings(targets: readonly ProbeTarget[], flo
     const rows = await compileFromFloor(await inventory(), floor, rendered.map((r) => r.sdk));
     rows.forEach((cells, i) => {
       const { scenario, runtime } = rendered[i]!.target;
+      // Interpreters that fail alike (the same name past their Unicode, the same line) are one finding naming them all.
+      const alike = new Map<string, { rejected: boolean; error: string; names: string[] }>();
       for (const cell of cells) {
         if (cell.outcome === 'ok') continue;
-        const what = cell.outcome === 'rejected' ? `does not compile on ${interpreterName(cell)}: ${cell.error}` : `could not be compiled on ${interpreterName(cell)}: ${cell.error}`;
+        const error = cell.error ?? '';
+        const key = `${cell.outcome}\0${error}`;
+        alike.set(key, { rejected: cell.outcome === 'rejected', error, names: [...(alike.get(key)?.names ?? []), interpreterName(cell)] });
+      }
+      for (const { rejected, error, names } of alike.values()) {
+        const what = `${rejected ? 'does not compile' : 'could not be compiled'} on ${names.join(', ')}: ${error}`;
         findings.push({ check: ID, scenario: scenario.name, severity: 'error', message: `${scenario.name} (${scenario.file}, on ${runtime.name}): the floor fixture's tools-sdk.py ${what}` });
       }
     });
