@@ -24,6 +24,12 @@ export function interpreterName(cell: FloorCell): string {
   return cell.python === undefined ? `${cell.interpreter} (${cell.detail})` : `${cell.interpreter} (CPython ${cell.python}, Unicode ${cell.unicode})`;
 }
 
+/** Where a rejection points (`line 3, column 7`), or, for one that names no place, the first line of what it says. */
+export function rejectionPlace(cell: Pick<FloorCell, 'error' | 'line' | 'column'>): string {
+  if (cell.line === undefined) return (cell.error ?? 'rejected').split('\n')[0]!;
+  return cell.column === undefined ? `line ${cell.line}` : `line ${cell.line}, column ${cell.column}`;
+}
+
 /** The interpreters at or above `floor`, oldest first. */
 export function fromFloor(inventory: InterpreterInventory, floor: string): PythonInterpreter[] {
   return inventory.interpreters.filter((i) => compareVersions(i.version, floor) >= 0);

@@ -4,7 +4,7 @@ import type { Language } from '../../runtimes/seam/types.js';
 import { cachedSdkNames, namingProblems } from '../checks/sdk-names/index.js';
 import { checkWithTsc } from '../checks/typecheck/cached-tsc.js';
 import type { Finding } from '../checks/types.js';
-import { compileFromFloor, interpreterName, type FloorCell } from '../interpreters/from-floor.js';
+import { compileFromFloor, interpreterName, rejectionPlace, type FloorCell } from '../interpreters/from-floor.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
 import { exposure, windowTools } from '../skew/windows.js';
 import { adversarialTools } from './adversarial-tools.js';
@@ -175,10 +175,11 @@ async function judgePython(
     const column = soloRows[0]?.findIndex((c) => c.interpreter === cell.interpreter) ?? -1;
     const culprits = alone.flatMap((s, i) => {
       const own = soloRows[i]?.[column];
-      return own?.outcome === 'rejected' ? [`${JSON.stringify(s.tool)} (alone: line ${own.line ?? '?'}, column ${own.column ?? '?'})`] : [];
+      return own?.outcome === 'rejected' ? [`${JSON.stringify(s.tool)} (alone: ${rejectionPlace(own)})`] : [];
     });
     const who = culprits.length > 0 ? `the tool ${culprits.join(', the tool ')}` : 'no tool alone: only the whole set';
-    fail(`tools-sdk.py does not compile on ${interpreterName(cell)}, at line ${cell.line ?? '?'}, column ${cell.column ?? '?'}; it fails for ${who}: ${cell.error}`);
+    const at = cell.line === undefined ? '' : `, at ${rejectionPlace(cell)}`;
+    fail(`tools-sdk.py does not compile on ${interpreterName(cell)}${at}; it fails for ${who}: ${cell.error}`);
   }
 }
 
