@@ -50,6 +50,9 @@ describe('a runtime with committed snapshots that cannot run', () => {
     expect(output).toContain('--skip-runtime python-container');
     expect(output).toMatch(/✗ stock × python-container: failed/);
     expect(output.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
+    // Why is said on the runtime's line and in the verdict, not again under the pair.
+    expect(output).toContain('✗ failed   stock × python-container  (python-container did not run: why is said above)\n');
+    expect(output.split(`DOCKER_HOST=${NOWHERE} does not answer`)).toHaveLength(3);
   });
 
   it('warns locally and passes on what did run', { timeout: 120_000 }, () => {
@@ -59,6 +62,8 @@ describe('a runtime with committed snapshots that cannot run', () => {
     expect(output).toContain('warning: python-container skipped on this machine: no Docker engine answers');
     expect(output).toContain('CI fails on this');
     expect(output).toMatch(/skipped: 1 python-container pair\(s\) — /);
+    expect(output).toContain('- skipped  stock × python-container  (python-container did not run: why is said above)\n');
+    expect(output.split('no Docker engine answers')).toHaveLength(3);
   });
 
   it('--skip-runtime opts out explicitly in CI, and the summary says so', { timeout: 120_000 }, () => {

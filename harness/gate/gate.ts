@@ -16,7 +16,7 @@ import { measureSdk, sdkBudgetFindings, sdkCost, type SdkSize } from '../report/
 import type { Project } from '../project/root.js';
 import { decide, type UpdateMode } from '../snapshot/decide.js';
 import type { Redaction } from '../snapshot/redactions.js';
-import { progressLine, stepsLine, type PairResult } from './report.js';
+import { notRunLine, progressLine, stepsLine, type PairResult } from './report.js';
 import { runtimesNotRun, type NotRun } from './availability.js';
 import { runOne } from './run-one.js';
 import { Session } from '../session.js';
@@ -146,6 +146,13 @@ async function planRun(options: GateOptions, paths: GatePaths): Promise<RunPlan>
 
 type RunPairs = Pick<RunOutcome, 'pairs' | 'runFindings' | 'coverage' | 'matrix' | 'interpreters' | 'absent'> & Pick<GateResult, 'probes' | 'stepTimes'>;
 
+/** A pair as the run leaves it: its result, the proposals it made, and whether its runtime did not run here at all. */
+interface DrivenPair {
+  result: PairResult;
+  own: Proposal[];
+  didNotRun?: true;
+}
+
 /**
  * Runs the pairs, then once per run on the runtimes they kept warm the renderer floor and the adversarial
  * probe, all on one session, which is stopped once (its runtimes, pyright, interpreters, cache writes).
@@ -168,12 +175,13 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
     jobs: options.jobs ?? 1,
     notRun: {
       runtimes: plan.notRun,
-      result: ({ scenario, runtime }, notRun): { result: PairResult; own: Proposal[] } => ({
+      result: ({ scenario, runtime }, notRun): DrivenPair => ({
         result: { scenario: scenario.name, runtime, status: notRun.status, times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: notRun.reason },
         own: [],
+        didNotRun: true,
       }),
     },
-    run: async ({ scenario, target }) => {
+    run: async ({ scenario, target }): Promise<DrivenPair> => {
       const own: Proposal[] = [];
       const result = await runPair(session, scenario, target, paths.snapshotsDir, project.root, { update, ci, rerun: options.stabilityRerun !== false }, own, plan.floor, config.redactions ?? []).catch((error: unknown) => {
         proposals.list.push(...own);
@@ -182,7 +190,7 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
       proposals.list.push(...own);
       return { result, own };
     },
-    settled: ({ result }) => out(progressLine(result, color)),
+    settled: ({ result, didNotRun }) => out(didNotRun ? notRunLine(result, color) : progressLine(result, color)),
   });
   const pairs = finished.map((f) => f.result);
   proposals.list.splice(0, proposals.list.length, ...finished.flatMap((f) => f.own));

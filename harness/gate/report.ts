@@ -46,7 +46,7 @@ export function capLines(lines: readonly string[], cap: number, more: (left: num
 }
 
 export function progressLine(r: PairResult, color: boolean): string {
-  const head = paint(color, STATUS_COLOR[r.status], `${STATUS_MARK[r.status]} ${r.status.padEnd(8)}`);
+  const head = statusHead(r.status, color);
   const t = r.times;
   const boot = t.boot !== undefined && Math.round(t.boot) > 0 ? ` · boot ${ms(t.boot)}` : '';
   const timing = r.status === 'skipped' ? '' : `  assembly ${ms(t.assembly)}${boot} · model ${ms(t.model)} · runtime ${ms(t.runtime)} · checks ${ms(t.checks)}`;
@@ -60,6 +60,16 @@ export function progressLine(r: PairResult, color: boolean): string {
   const detail = [...reason, ...changed].map((line) => `\n    ${line}`).join('');
   return `${head} ${r.scenario} × ${r.runtime}${timing}${detail}`;
 }
+
+/**
+ * The line of a pair whose runtime did not run here. Why was said once, on the runtime's own line before the
+ * pairs, and the verdict says it again: a gate over many scenarios must not repeat it under each of them.
+ */
+export function notRunLine(r: PairResult, color: boolean): string {
+  return `${statusHead(r.status, color)} ${r.scenario} × ${r.runtime}  (${r.runtime} did not run: why is said above)`;
+}
+
+const statusHead = (status: PairStatus, color: boolean) => paint(color, STATUS_COLOR[status], `${STATUS_MARK[status]} ${status.padEnd(8)}`);
 
 /** Scenarios down, runtimes across, one status per cell. */
 export function summaryTable(results: readonly PairResult[], runtimes: readonly string[], color: boolean): string {
