@@ -1,5 +1,5 @@
 import { CPYTHON_IMAGES, FLOOR_IMAGE, cpythonImage } from '../../runtimes/cpython/images.js';
-import { PYODIDE_PYTHON_VERSIONS } from '../../runtimes/pyodide/versions.js';
+import { DEFAULT_PYODIDE_VERSION, PYODIDE_PYTHON_VERSIONS, pyodidePackageDir } from '../../runtimes/pyodide/versions.js';
 import type { CodeRuntime, Language } from '../../runtimes/seam/types.js';
 import type { Session } from '../session.js';
 
@@ -50,6 +50,10 @@ export const RUNTIMES: Readonly<Record<RuntimeName, RuntimeEntry>> = {
     plugin: 'runtimes/pyodide/plugin',
     config: {},
     versions: PYODIDE_PYTHON_VERSIONS,
+    unavailable: async () => {
+      const { pyodideUnavailable } = await import('../../runtimes/pyodide/sandbox.js');
+      return pyodideUnavailable(pyodidePackageDir(DEFAULT_PYODIDE_VERSION));
+    },
     create: async ({ version, timeoutMs }) => {
       const { createPyodideRuntime } = await import('../../runtimes/pyodide/runtime.js');
       const { isPyodidePythonVersion } = await import('../../runtimes/pyodide/versions.js');

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { writeStockProject } from '../project/stock-project.js';
+import { Host } from '../../test/host-requirements.js';
 import { installedWithout } from '../../test/packed.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
 
@@ -111,5 +112,65 @@ describe('the container runtime without testcontainers installed (an optional pe
     expect(local.stdout + local.stderr).toContain(`warning: python-container skipped on this machine: the CPython container runtime needs testcontainers, which is not installed: run \`${install}\``);
     const skipped = gateWith(bin, project, { CI: 'true' }, ...containerOnly, '--skip-runtime', 'python-container');
     expect(skipped.status, skipped.stdout + skipped.stderr).toBe(0);
+  });
+});
+
+// As root, the Pyodide worker runs as nobody. concord installed inside a private folder is copied to the temp
+// dir for it; with the temp dir private too, no worker can start: the gate says so once, as the runtime's
+// availability (as for a missing Docker engine), not through every program and stub check that boots one.
+(await Host.with('root')).describe('Pyodide that cannot start here (concord and TMPDIR where nobody can read)', () => {
+  let project = '';
+  let bin = '';
+  let privateTemp = '';
+  beforeAll(async () => {
+    // mkdtemp makes the folder 0700: nobody cannot read the concord installed under it.
+    project = await mkdtemp(join(tmpdir(), 'concord-no-pyodide-'));
+    await writeStockProject(project, 'stock', { javascript: true, runtimes: '[python, pyodide]' });
+    await seedCache(project);
+    bin = await installedWithout(project, []);
+    // Recorded where Pyodide can start (the temp dir every test has).
+    const made = gateWith(bin, project, {}, '--update=new');
+    expect(made.status, made.stdout + made.stderr).toBe(0);
+    await keepCache(project);
+    privateTemp = join(project, 'tmp');
+    await mkdir(privateTemp);
+  }, 180_000);
+  afterAll(() => rm(project, { recursive: true, force: true }));
+  const why = 'the Pyodide worker runs as the unprivileged user nobody and cannot read its files';
+
+  it('fails a CI gate once, as the runtime; the Python pair passes, its Pyodide checker listed as not available', { timeout: 120_000 }, async () => {
+    const run = gateWith(bin, project, { CI: 'true', TMPDIR: privateTemp });
+    const output = run.stdout + run.stderr;
+    expect(run.status, output).toBe(1);
+    expect(output).toContain(`error: pyodide cannot run here, and 1 committed snapshot folder(s) of it would go unchecked: ${why}`);
+    expect(output).toContain(`Make the temp dir (${privateTemp}) reachable by every user, or set TMPDIR to one that is.`);
+    expect(output).toContain('✗ failed   stock × pyodide  (pyodide did not run: why is said above)\n');
+    expect(output).toMatch(/✓ pass +stock × python /);
+    // On the runtime's line and in the verdict: no diff of a run that never was, no check blaming the SDK.
+    expect(output.split(why)).toHaveLength(3);
+    expect(output).not.toContain('changed: ');
+    expect(await readFile(join(project, '.concord', 'report.md'), 'utf8')).toContain(`- not available: pyodide: ${why}`);
+    expect(output.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
+  });
+
+  it('warns locally and passes on what did run', { timeout: 120_000 }, () => {
+    const run = gateWith(bin, project, { TMPDIR: privateTemp });
+    const output = run.stdout + run.stderr;
+    expect(run.status, output).toBe(0);
+    expect(output).toContain(`warning: pyodide skipped on this machine: ${why}`);
+    expect(output).toContain('- skipped  stock × pyodide  (pyodide did not run: why is said above)\n');
+  });
+
+  it('record refuses before asking the model, naming the runtimes of the language that do run here', { timeout: 120_000 }, () => {
+    // No model answers at this address, and none is asked: the refusal comes first (--force: the scenario's
+    // conversation is hand-written, and would be replaced). No Docker engine either.
+    const run = spawnSync(process.execPath, [bin, 'record', '--scenario', 'stock', '--force', '--runtime', 'pyodide', '--model-url', 'http://127.0.0.1:9/v1', '--model', 'm'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, NO_COLOR: '1', TMPDIR: privateTemp, DOCKER_HOST: NOWHERE },
+    });
+    expect(run.status, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^concord record: pyodide cannot run here: ${why}.*; record on --runtime python instead\\n$`, 's'));
   });
 });

@@ -1,4 +1,5 @@
-import { PYODIDE_PYTHON_VERSIONS, pyodideInstalled, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
+import { PYODIDE_PYTHON_VERSIONS, pyodideInstalled, pyodidePackageDir, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
+import { pyodideUnavailable } from '../../runtimes/pyodide/sandbox.js';
 import { containerInterpreters } from './container.js';
 import { discoverInterpreters, LocalInterpreter } from './local.js';
 import { pyodideInterpreters } from './pyodide.js';
@@ -97,7 +98,13 @@ export class InterpreterInventory {
     const interpreters: PythonInterpreter[] = [];
     const absent: string[] = [];
     const pyodide = options.pyodide ?? true;
-    if (pyodide !== false) interpreters.push(...pyodideInterpreters(pyodide === true ? PYODIDE_PYTHON_VERSIONS.filter(pyodideInstalled) : pyodide, options.snapshots));
+    if (pyodide !== false) {
+      const versions = pyodide === true ? PYODIDE_PYTHON_VERSIONS.filter(pyodideInstalled) : pyodide;
+      // A Pyodide that cannot start here is an absent checker, said once, not a failure of every SDK it would check.
+      const why = versions.length > 0 ? pyodideUnavailable(pyodidePackageDir(versions[0]!)) : undefined;
+      if (why === undefined) interpreters.push(...pyodideInterpreters(versions, options.snapshots));
+      else absent.push(`pyodide: ${why}`);
+    }
     // Images and local binaries are looked for at once: discovery is on the first Python pair's path.
     const [containers, locals] = await Promise.all([
       (options.containers ?? true) ? containerInterpreters() : undefined,

@@ -68,8 +68,14 @@ export async function record(options: RecordOptions): Promise<void> {
   }
   const exposure = options.allowKeyExposure ? undefined : keyExposure(jobs.map((j) => j.runtime), options.endpoint.apiKey !== undefined);
   if (exposure) throw new RecordError(exposure, 2);
-  for (const [runtime, reason] of await unavailableRuntimes(new Set(jobs.map((j) => j.runtime)))) {
-    throw new RecordError(`${runtime} cannot run here: ${reason}; record on --runtime python or pyodide instead`, 2);
+  const [unavailable] = await unavailableRuntimes(new Set(jobs.map((j) => j.runtime)));
+  if (unavailable !== undefined) {
+    const [runtime, reason] = unavailable;
+    // The recording is per language: any runtime of the same language that runs here records the same conversation.
+    const others = RUNTIME_NAMES.filter((r) => r !== runtime && runtimeLanguage(r) === runtimeLanguage(runtime));
+    const down = await unavailableRuntimes(others);
+    const instead = others.filter((r) => !down.has(r));
+    throw new RecordError(`${runtime} cannot run here: ${reason}${instead.length > 0 ? `; record on --runtime ${instead.join(' or ')} instead` : ''}`, 2);
   }
 
   out(`recording from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}`);

@@ -1,7 +1,7 @@
 import { spawnSync, type SpawnOptions } from 'node:child_process';
 import { onPath } from '../seam/executables.js';
 import { inheritableDescriptors } from '../seam/inherited-descriptors.js';
-import { sandboxFiles, type SandboxFiles } from './staging.js';
+import { sandboxFiles, UnreadableSandboxFiles, type SandboxFiles } from './staging.js';
 
 /**
  * How the Pyodide worker process is confined. A program in Pyodide reaches JavaScript (`import js`, the
@@ -100,6 +100,20 @@ export function dieWithHost(): string[] {
   const works = prefix.length > 0 && spawnSync(prefix[0]!, [...prefix.slice(1), process.execPath, '--version'], { cwd: '/', env: {}, stdio: 'ignore' }).status === 0;
   deathSignal = works ? prefix : [];
   return deathSignal;
+}
+
+/**
+ * Why no Pyodide worker can start on this machine, or undefined when one can: asked before a run, so a gate
+ * says it once, as the runtime's availability, instead of through every program and check that boots one.
+ */
+export function pyodideUnavailable(packageDir: string): string | undefined {
+  try {
+    sandboxFiles(packageDir, { otherUser: isRoot() });
+    return undefined;
+  } catch (error) {
+    if (error instanceof UnreadableSandboxFiles) return error.reason;
+    throw error;
+  }
 }
 
 /** The command and options that start one worker process for the Pyodide package in `packageDir`. */

@@ -94,11 +94,19 @@ export function sandboxFiles(packageDir: string, options: { otherUser?: boolean;
   stageManifest();
   const stagedPackage = stage(pyodide, join('node_modules', basename(pyodide)));
   const files = { entry: copies[0]!, packageDir: stagedPackage, readable: [stagedPackage, ...copies] };
-  if (options.otherUser === true && !files.readable.every(othersCanRead)) {
-    throw new Error(
-      `concord: the Pyodide worker runs as the unprivileged user nobody and cannot read its files, not even the ` +
-        `copies in ${stagingRoot()}. Make the temp dir (${tmpdir()}) reachable by every user, or set TMPDIR to one that is.`,
-    );
-  }
+  if (options.otherUser === true && !files.readable.every(othersCanRead)) throw new UnreadableSandboxFiles();
   return files;
+}
+
+/** The worker's user cannot read its files, not even the copies: the temp dir is closed to other users. */
+export class UnreadableSandboxFiles extends Error {
+  /** What is wrong and the fix, without the `concord:` of the message. */
+  readonly reason: string;
+  constructor() {
+    const reason =
+      `the Pyodide worker runs as the unprivileged user nobody and cannot read its files, not even the copies ` +
+      `concord makes in the temp dir. Make the temp dir (${tmpdir()}) reachable by every user, or set TMPDIR to one that is.`;
+    super(`concord: ${reason}`);
+    this.reason = reason;
+  }
 }

@@ -149,11 +149,14 @@ describe('concord record', () => {
     const model = await standIn();
     const root = await project();
     const env = { CONCORD_MODEL_BASE_URL: undefined, CONCORD_MODEL_NAME: undefined, CONCORD_MODEL_API_KEY: KEY };
-    const [help, noUrl, noModel, badRetries] = await Promise.all([
+    const withContainer = await project(SCENARIO.replace('runtimes: [typescript, python]', 'runtimes: [typescript, python, python-container]'));
+    const [help, noUrl, noModel, badRetries, noEngine] = await Promise.all([
       cli(['record', '--help']),
       cli(['record', '--root', root], env),
       cli(['record', '--root', root], { ...env, CONCORD_MODEL_BASE_URL: model.url('ok') }),
       cli(['record', '--root', root, '--model-url', model.url('ok'), '--model', 'm', '--model-retries', 'many'], env),
+      // A closed port on loopback: no Docker engine answers there.
+      cli(['record', '--root', withContainer, '--model-url', model.url('ok'), '--model', 'm', '--runtime', 'python-container'], { ...env, DOCKER_HOST: 'tcp://127.0.0.1:9' }),
     ]);
     expect(help.status).toBe(0);
     for (const flag of ['--scenario', '--runtime', '--root', '--force', '--model-url', '--model', '--model-timeout-ms', '--model-retries', 'CONCORD_MODEL_API_KEY']) expect(help.stdout).toContain(flag);
@@ -163,8 +166,12 @@ describe('concord record', () => {
     expect(noModel.stderr).toBe('concord record: no model name: pass --model NAME or set CONCORD_MODEL_NAME\n');
     expect(badRetries.status).toBe(2);
     expect(badRetries.stderr).toBe('concord record: --model-retries many: expected a whole number of at least 0\n');
+    // A runtime that cannot run here names a runtime of its language that can, since the recording is per language.
+    expect(noEngine.status, noEngine.stdout + noEngine.stderr).toBe(2);
+    expect(noEngine.stderr).toMatch(/^concord record: python-container cannot run here: no Docker engine answers \(DOCKER_HOST=tcp:\/\/127\.0\.0\.1:9 does not answer.*; record on --runtime python or pyodide instead\n$/s);
     expect(model.seen).toEqual([]);
     expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
+    expect([...(await tree(withContainer)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
   });
 
   it('records once, then the gate replays keyless with the model gone; the key is nowhere', { timeout: 600_000 }, async () => {
