@@ -1,5 +1,6 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { processCpuSeconds } from './proc-stat.mjs';
 
 // Where the suite's CPU goes, when CONCORD_TEST_CPU_LOG names a file: one line per test file with its wall
 // seconds, the CPU seconds of its worker (user, system) and of the processes it started and waited for (user,
@@ -10,15 +11,8 @@ const log = process.env.CONCORD_TEST_CPU_LOG;
 
 /** utime, stime, cutime, cstime of this process, in seconds. */
 function cpuSeconds(): number[] | undefined {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Clock ticks (USER_HZ), 100 per second on Linux.
-    return [11, 12, 13, 14].map((i) => Number(fields[i]) / 100);
-  } catch {
-    return undefined;
-  }
+  const cpu = processCpuSeconds();
+  return cpu && [cpu.user, cpu.system, cpu.childrenUser, cpu.childrenSystem];
 }
 
 if (log !== undefined && log !== '') {

@@ -2,19 +2,17 @@
 // and run one short program, as a gate's Pyodide pairs and checks boot it, against the same boot with V8's
 // default WebAssembly tiering budget, measured in the same run, boot by boot interleaved. Prints the median
 // CPU seconds of each and their ratio (goal: ≤ 0.85). CONCORD_BENCH_BOOTS sets the boots of each (default 7).
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { processCpuSeconds } from '../../test/proc-stat.mjs';
 import { built, median } from './support/built.mjs';
 
 const BOOTS = Number(process.env.CONCORD_BENCH_BOOTS ?? 7);
 const TARGET_RATIO = 0.85;
 
-/** CPU seconds of the children this process started and reaped so far (Linux: /proc/self/stat). */
+/** CPU seconds of the children this process started and reaped so far. */
 function childrenCpuSeconds() {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // cutime and cstime, in clock ticks of 1/100 s.
-  return (Number(fields[13]) + Number(fields[14])) / 100;
+  const cpu = processCpuSeconds();
+  return cpu.childrenUser + cpu.childrenSystem;
 }
 
 export default async function bench(log) {
