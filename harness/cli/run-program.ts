@@ -80,6 +80,10 @@ export async function runProgram(programFile: string, options: RunOptions): Prom
     throw new UserError(`${programFile}: cannot read the program file (${(error as Error).message})`);
   }
 
+  // What the gate says of a runtime that cannot run here, said the same way (the table checks the default
+  // version; a version named on the command line is checked by starting it).
+  const unavailable = runtimeSpec.version === undefined ? await runtimeSpec.entry.unavailable?.() : undefined;
+  if (unavailable !== undefined) throw new UserError(`${runtimeSpec.name} cannot run here: ${unavailable}`, { exitCode: 1 });
   let runtime: CodeRuntime;
   try {
     runtime = await runtimeSpec.entry.create({

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
@@ -128,10 +129,11 @@ describe('the container runtime without testcontainers installed (an optional pe
     await writeStockProject(project, 'stock', { javascript: true, runtimes: '[python, pyodide]' });
     await seedCache(project);
     bin = await installedWithout(project, []);
-    // Recorded where Pyodide can start (the temp dir every test has).
-    const made = gateWith(bin, project, {}, '--update=new');
+    const made = gateWith(bin, project, {}, '--update=new', '--runtime', 'python');
     expect(made.status, made.stdout + made.stderr).toBe(0);
     await keepCache(project);
+    // Pyodide's snapshots are committed: the Python folder stands in for them (no gate here runs it).
+    await cp(join(project, 'snapshots', 'stock', 'python'), join(project, 'snapshots', 'stock', 'pyodide'), { recursive: true });
     privateTemp = join(project, 'tmp');
     await mkdir(privateTemp);
   }, 180_000);
@@ -172,5 +174,11 @@ describe('the container runtime without testcontainers installed (an optional pe
     });
     expect(run.status, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toMatch(new RegExp(`^concord record: pyodide cannot run here: ${why}.*; record on --runtime python instead\\n$`, 's'));
+    // concord run says it the same way.
+    const program = join(project, 'one.py');
+    writeFileSync(program, 'return 1\n');
+    const ran = spawnSync(process.execPath, [bin, 'run', '--runtime', 'pyodide', program], { cwd: project, encoding: 'utf8', timeout: 60_000, env: { ...process.env, TMPDIR: privateTemp } });
+    expect(ran.status, ran.stdout + ran.stderr).toBe(1);
+    expect(ran.stderr).toMatch(new RegExp(`^concord run: pyodide cannot run here: ${why}[^\\n]*TMPDIR to one that is\\.\\n$`));
   });
 });

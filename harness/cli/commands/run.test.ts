@@ -19,8 +19,12 @@ afterAll(async () => {
 });
 
 async function concord(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return concordWith({}, ...args);
+}
+
+async function concordWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [join(packageRoot(), 'bin/concord.mjs'), 'run', ...args]);
+    const { stdout, stderr } = await exec(process.execPath, [join(packageRoot(), 'bin/concord.mjs'), 'run', ...args], { env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -96,6 +100,15 @@ describe('concord run', () => {
     const { code, stderr, stdout } = await concord(...resolved);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
+    expect(stdout).toBe('');
+  });
+
+  it('says in one line, as the gate does, that a runtime cannot run here, and exits 1', async () => {
+    const program = await file('nowhere.py', 'return 1\n');
+    // A closed port on loopback: no Docker engine answers there.
+    const { code, stderr, stdout } = await concordWith({ DOCKER_HOST: 'tcp://127.0.0.1:9' }, '--runtime', 'python-container', program);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^concord run: python-container cannot run here: no Docker engine answers \(DOCKER_HOST=tcp:\/\/127\.0\.0\.1:9 does not answer .*Install and start one with `npm run provision`\.\n$/);
     expect(stdout).toBe('');
   });
 
