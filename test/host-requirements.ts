@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it, type TestOptions } from 'vitest';
 import { findInterpreters } from '../harness/interpreters/local.js';
 import { containerUnavailable } from '../runtimes/seam/docker-engine.js';
@@ -26,6 +27,15 @@ export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
 const REQUIREMENTS = {
   /** python-process runs get uids of their own (concord runs as root). */
   root: () => (processContainment().runUids === undefined ? `runs get no uids of their own: ${processContainment().reason}` : undefined),
+  /** Root, and this checkout's concord runs as the user nobody (a checkout inside a folder only root can enter does not). */
+  'concord as nobody': () => {
+    if (process.getuid?.() !== 0) return 'not root, so no test can run concord as the user nobody';
+    const bin = fileURLToPath(new URL('../bin/concord.mjs', import.meta.url));
+    const run = spawnSync(process.execPath, [bin, '--version'], { cwd: '/', uid: 65534, gid: 65534, encoding: 'utf8', timeout: 30_000 });
+    if (run.status === 0) return undefined;
+    const why = (run.stderr || run.error?.message || '').split('\n').find((line) => line.startsWith('Error: ')) ?? `exit ${run.status}`;
+    return `the user nobody cannot run ${bin} (${why}): put the checkout where every user can read it`;
+  },
   /** python-process servers and runs get namespaces of their own (util-linux unshare, as root). */
   unshare: () => (processContainment().namespaces === undefined ? `no namespaces for runs: ${processContainment().notIsolated.join('; ')}` : undefined),
   /** A memory cgroup per python-process run. */

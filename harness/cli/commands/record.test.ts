@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
+import { Host } from '../../../test/host-requirements.js';
 import { StandInModel } from '../../record/test/stand-in-model.js';
 import { keepCache, seedCache } from '../../test/warm-cache.js';
 
@@ -360,6 +361,9 @@ function leaks(text: string): string[] {
 const hostile = (model: StandInModel, root: string, behaviour: string, ...more: string[]) =>
   cli(['record', '--root', root, '--model-url', model.url(behaviour), '--model', 'stand-in-1', ...more], { CONCORD_MODEL_API_KEY: HOSTILE_KEY });
 
+// The last test there runs concord as nobody, as a CI job that is not root runs it.
+const asNobody = await Host.with('concord as nobody');
+
 describe('the model key is never written or shown', () => {
   it('is scrubbed from a recording in every form the model echoes it, and never reaches a run (as root)', { timeout: 600_000 }, async () => {
     const model = await standIn();
@@ -429,7 +433,7 @@ describe('the model key is never written or shown', () => {
     expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
   });
 
-  it('not as root, live mode refuses python runs that could read it from /proc unless --allow-key-exposure', { timeout: 300_000 }, async () => {
+  asNobody.it('not as root, live mode refuses python runs that could read it from /proc unless --allow-key-exposure', { timeout: 300_000 }, async () => {
     const model = await standIn();
     const nobody = { uid: 65534, gid: 65534 };
     const root = await project();
