@@ -1,7 +1,7 @@
 import { spawnSync, type SpawnOptions } from 'node:child_process';
 import { onPath } from '../seam/executables.js';
 import { inheritableDescriptors } from '../seam/inherited-descriptors.js';
-import { sandboxFiles, UnreadableSandboxFiles, type SandboxFiles } from './staging.js';
+import { sandboxFiles, unreadableSandboxFiles, type SandboxFiles } from './staging.js';
 
 /**
  * How the Pyodide worker process is confined. A program in Pyodide reaches JavaScript (`import js`, the
@@ -107,13 +107,7 @@ export function dieWithHost(): string[] {
  * says it once, as the runtime's availability, instead of through every program and check that boots one.
  */
 export function pyodideUnavailable(packageDir: string): string | undefined {
-  try {
-    sandboxFiles(packageDir, { otherUser: isRoot() });
-    return undefined;
-  } catch (error) {
-    if (error instanceof UnreadableSandboxFiles) return error.reason;
-    throw error;
-  }
+  return unreadableSandboxFiles(packageDir, { otherUser: isRoot() });
 }
 
 /** The command and options that start one worker process for the Pyodide package in `packageDir`. */

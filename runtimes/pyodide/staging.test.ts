@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { othersCanRead, sandboxFiles } from './staging.js';
+import { othersCanRead, sandboxFiles, unreadableSandboxFiles } from './staging.js';
 import { DEFAULT_PYODIDE_VERSION, pyodidePackageDir } from './versions.js';
 
 describe('pyodide sandbox files', () => {
@@ -33,6 +33,32 @@ describe('pyodide sandbox files', () => {
     await writeFile(manifest, '{"type":"module","marked":true}\n');
     sandboxFiles(pyodidePackageDir('3.12'), { forceCopy: true });
     expect(JSON.parse(await readFile(manifest, 'utf8'))).toEqual({ type: 'module', marked: true });
+  });
+
+  it('tells whether a worker running as another user could read its files, even from copies, without copying any', async () => {
+    // A Pyodide package no other user can reach (inside a 0700 folder), and a temp dir beside it.
+    const work = await mkdtemp(join(tmpdir(), 'concord-pyodide-reach-'));
+    const previous = process.env.TMPDIR;
+    try {
+      await chmod(work, 0o755);
+      await mkdir(join(work, 'private'), { mode: 0o700 });
+      const pyodide = join(work, 'private', 'pyodide');
+      await cp(pyodidePackageDir(DEFAULT_PYODIDE_VERSION), pyodide, { recursive: true });
+      const temp = join(work, 'tmp');
+      await mkdir(temp, { mode: 0o700 });
+      process.env.TMPDIR = temp;
+      expect(unreadableSandboxFiles(pyodide, { otherUser: false })).toBeUndefined();
+      // Copies would land in the private temp dir: no worker could read them.
+      expect(unreadableSandboxFiles(pyodide, { otherUser: true })).toContain(`Make the temp dir (${temp}) reachable by every user`);
+      // Copies would land where every user can reach them.
+      await chmod(temp, 0o755);
+      expect(unreadableSandboxFiles(pyodide, { otherUser: true })).toBeUndefined();
+      expect(await readdir(temp)).toEqual([]);
+    } finally {
+      process.env.TMPDIR = previous;
+      if (previous === undefined) delete process.env.TMPDIR;
+      await rm(work, { recursive: true, force: true });
+    }
   });
 
   it('sees a private folder as unreadable for other users', async () => {

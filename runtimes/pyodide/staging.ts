@@ -21,12 +21,17 @@ export interface SandboxFiles {
   readable: string[];
 }
 
+/** Whether a user who is neither owner nor in the group may pass through `dir` and every folder above it. */
+function othersCanTraverse(dir: string): boolean {
+  for (let at = dir; ; at = dirname(at)) {
+    if ((statSync(at).mode & 0o001) === 0) return false;
+    if (dirname(at) === at) return true;
+  }
+}
+
 /** Whether a user who is neither owner nor in the group may reach and read `path` (a file, or a folder and its files). */
 export function othersCanRead(path: string): boolean {
-  for (let dir = dirname(path); ; dir = dirname(dir)) {
-    if ((statSync(dir).mode & 0o001) === 0) return false;
-    if (dirname(dir) === dir) break;
-  }
+  if (!othersCanTraverse(dirname(path))) return false;
   const stats = statSync(path);
   if (!stats.isDirectory()) return (stats.mode & 0o004) !== 0;
   if ((stats.mode & 0o005) !== 0o005) return false;
@@ -87,26 +92,30 @@ function stageManifest(): void {
 export function sandboxFiles(packageDir: string, options: { otherUser?: boolean; forceCopy?: boolean } = {}): SandboxFiles {
   const pyodide = realpathSync(packageDir);
   const modules = WORKER_MODULES.map((module) => realpathSync(builtModule(module)));
-  const copy = options.forceCopy === true || (options.otherUser === true && ![pyodide, ...modules].every(othersCanRead));
+  const copy = options.forceCopy === true || (options.otherUser === true && !readableInPlace(pyodide, modules));
   if (!copy) return { entry: modules[0]!, packageDir: pyodide, readable: [pyodide, ...modules] };
   const root = realpathSync(packageRoot());
   const copies = modules.map((module) => stage(module, relative(root, module)));
   stageManifest();
   const stagedPackage = stage(pyodide, join('node_modules', basename(pyodide)));
   const files = { entry: copies[0]!, packageDir: stagedPackage, readable: [stagedPackage, ...copies] };
-  if (options.otherUser === true && !files.readable.every(othersCanRead)) throw new UnreadableSandboxFiles();
+  if (options.otherUser === true && !files.readable.every(othersCanRead)) throw new Error(`concord: ${unreadableReason()}`);
   return files;
 }
 
-/** The worker's user cannot read its files, not even the copies: the temp dir is closed to other users. */
-export class UnreadableSandboxFiles extends Error {
-  /** What is wrong and the fix, without the `concord:` of the message. */
-  readonly reason: string;
-  constructor() {
-    const reason =
-      `the Pyodide worker runs as the unprivileged user nobody and cannot read its files, not even the copies ` +
-      `concord makes in the temp dir. Make the temp dir (${tmpdir()}) reachable by every user, or set TMPDIR to one that is.`;
-    super(`concord: ${reason}`);
-    this.reason = reason;
-  }
+const readableInPlace = (pyodide: string, modules: readonly string[]) => [pyodide, ...modules].every(othersCanRead);
+
+/**
+ * Why a worker running as another user could not read its files, not even from copies, or undefined when it
+ * could: what `sandboxFiles` would find, told before any worker starts and without copying anything.
+ */
+export function unreadableSandboxFiles(packageDir: string, options: { otherUser?: boolean }): string | undefined {
+  if (options.otherUser !== true) return undefined;
+  if (readableInPlace(realpathSync(packageDir), WORKER_MODULES.map((module) => realpathSync(builtModule(module))))) return undefined;
+  // The copies go into a folder under the temp dir that every user may read: they are reachable when the temp dir is.
+  return othersCanTraverse(tmpdir()) ? undefined : unreadableReason();
 }
+
+const unreadableReason = () =>
+  `the Pyodide worker runs as the unprivileged user nobody and cannot read its files, not even the copies ` +
+  `concord makes in the temp dir. Make the temp dir (${tmpdir()}) reachable by every user, or set TMPDIR to one that is.`;
