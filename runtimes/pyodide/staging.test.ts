@@ -2,9 +2,12 @@ import { spawn } from 'node:child_process';
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { othersCanRead, sandboxFiles, unreadableSandboxFiles } from './staging.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { othersCanRead, removeStagedCopies, sandboxFiles, unreadableSandboxFiles } from './staging.js';
 import { DEFAULT_PYODIDE_VERSION, pyodidePackageDir } from './versions.js';
+
+// The copies these tests make go with this file, not with the worker, which outlives it and is ended without its exit hooks.
+afterAll(removeStagedCopies);
 
 describe('pyodide sandbox files', () => {
   it('copies the worker and the Pyodide package where every user can read them, sweeping abandoned copies', async () => {

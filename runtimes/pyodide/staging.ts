@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { ownedTempDir } from '../seam/owned-temp-dir.js';
@@ -47,6 +47,17 @@ function stagingRoot(): string {
   chmodSync(dir, 0o755);
   stagingDir = dir;
   return dir;
+}
+
+/**
+ * Removes the copies now rather than when the host exits, for a host that is done with Pyodide workers but lives
+ * on (a test worker runs file after file, and is ended without its exit hooks); the next copy gets a fresh folder.
+ */
+export function removeStagedCopies(): void {
+  if (stagingDir === undefined) return;
+  rmSync(stagingDir, { recursive: true, force: true });
+  stagingDir = undefined;
+  staged.clear();
 }
 
 /** Copies a file or a flat folder under the staging root, readable by every user. */
