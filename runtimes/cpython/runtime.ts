@@ -64,6 +64,7 @@ class GuestBackedRuntime implements CpythonRuntime {
   private server: Promise<GuestServer> | undefined;
   private readonly queue = new RunQueue();
   private disposed = false;
+  private disposal: Promise<void> | undefined;
   pythonVersion: string | undefined;
 
   constructor(
@@ -116,8 +117,13 @@ class GuestBackedRuntime implements CpythonRuntime {
     return server;
   }
 
-  async dispose(): Promise<void> {
-    if (this.disposed) return;
+  /** Stops the guest server and releases its places, once: a second call resolves when the first is done. */
+  dispose(): Promise<void> {
+    this.disposal ??= this.disposeNow();
+    return this.disposal;
+  }
+
+  private async disposeNow(): Promise<void> {
     this.disposed = true;
     const server = await this.server?.catch(() => undefined);
     await server?.kill();
