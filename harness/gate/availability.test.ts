@@ -155,14 +155,6 @@ describe('the container runtime without testcontainers installed (an optional pe
     expect(output.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
   });
 
-  it('warns locally and passes on what did run', { timeout: 120_000 }, () => {
-    const run = gateWith(bin, project, { TMPDIR: privateTemp });
-    const output = run.stdout + run.stderr;
-    expect(run.status, output).toBe(0);
-    expect(output).toContain(`warning: pyodide skipped on this machine: ${why}`);
-    expect(output).toContain('- skipped  stock × pyodide  (pyodide did not run: why is said above)\n');
-  });
-
   it('record refuses before asking the model, naming the runtimes of the language that do run here', { timeout: 120_000 }, () => {
     // No model answers at this address, and none is asked: the refusal comes first (--force: the scenario's
     // conversation is hand-written, and would be replaced). No Docker engine either.
