@@ -6,7 +6,7 @@ import { sourceAsset } from '../seam/package-root.js';
 import { LineSplitter } from '../seam/lines.js';
 import { readCapped } from '../seam/read-capped.js';
 import { MAX_FRAME_BYTES, SNAPSHOT_FD, type HostMessage, type SnapshotUse, type WorkerMessage } from './protocol.js';
-import { snapshotKey, supportsSnapshots, type ByteStore } from './snapshot.js';
+import { holdSnapshotKey, snapshotKey, supportsSnapshots, type ByteStore } from './snapshot.js';
 import { sandboxLaunch, type SandboxLaunch } from './sandbox.js';
 import { pyodidePackageDir, type PyodidePythonVersion } from './versions.js';
 import { onHostExit } from '../seam/host-exit.js';
@@ -148,6 +148,8 @@ export class PyodideInstance {
   private readonly snapshotReceived: Promise<Buffer | undefined>;
   /** Settles once the snapshot this boot made is in the store (or failed to get there); awaited by terminate(). */
   private snapshotKept: Promise<void> = Promise.resolve();
+  /** Lets the next boot of this release on the same store read the key (holdSnapshotKey): this one loaded, stored, or gave up. */
+  private releaseSnapshotKey: () => void = () => {};
   /** How the interpreter booted, once it is ready (`none`: this release or host keeps no snapshots). */
   snapshotUse: SnapshotUse = 'none';
 
@@ -214,7 +216,11 @@ export class PyodideInstance {
 
   /** Boots from the stored snapshot when there is one, and asks for one to keep when there is none (or it does not load). */
   private async bootWithSnapshot(boot: HostMessage & { type: 'boot' }, store: ByteStore, key: readonly string[]): Promise<void> {
+    await holdSnapshotKey(store, key, new Promise((release) => (this.releaseSnapshotKey = () => release())));
+    if (this.gone !== undefined) return this.releaseSnapshotKey();
     const bytes = await store.read(key).catch(() => undefined);
+    // Loading takes nothing from the store that another boot could not read at the same time.
+    if (bytes !== undefined) this.releaseSnapshotKey();
     this.snapshots = { store, key, sent: bytes !== undefined, wanted: true };
     this.post({ ...boot, makeSnapshot: true, ...(bytes !== undefined ? { snapshotBytes: bytes.byteLength } : {}) });
     const channel = this.snapshotChannel();
@@ -312,6 +318,8 @@ export class PyodideInstance {
       case 'ready':
         this.booted = true;
         this.snapshotUse = message.snapshot ?? 'none';
+        // Still wanted: no snapshot came, and none will.
+        if (this.snapshots?.wanted === true) this.releaseSnapshotKey();
         // A snapshot that did not load is forgotten, unless this boot made one to take its place (same key).
         if (typeof this.snapshotUse === 'object' && this.snapshots?.wanted === true) void this.snapshots.store.drop(this.snapshots.key).catch(() => {});
         this.markReady({ python: message.python, unicode: message.unicode });
@@ -321,6 +329,7 @@ export class PyodideInstance {
         if (this.booted || this.snapshots?.wanted !== true) return;
         this.snapshots.wanted = false;
         this.snapshotKept = this.keepSnapshot(this.snapshots.store, this.snapshots.key, message.bytes).catch(() => {});
+        void this.snapshotKept.then(this.releaseSnapshotKey);
         return;
       case 'call':
         this.runs.get(message.runId)?.handlers.onCall(message.callId, message.namespace, message.member, message.argsJson);
@@ -351,6 +360,8 @@ export class PyodideInstance {
     if (this.gone !== undefined) return;
     // A worker that died booting from a snapshot may have died of it: the next boot starts afresh.
     if (!this.booted && !this.stopped && this.snapshots?.sent === true) void this.snapshots.store.drop(this.snapshots.key).catch(() => {});
+    // A snapshot it was making never comes: keeping one ends through snapshotKept.
+    if (this.snapshots?.wanted !== false) this.releaseSnapshotKey();
     const tail = this.stderrTail.trim();
     this.gone = new InstanceGoneError(tail === '' ? reason : `${reason}. Its stderr ends with:\n${tail}`);
     this.failBoot(this.gone);

@@ -62,6 +62,14 @@ describe('Pyodide memory snapshots', () => {
     }
   });
 
+  it('are made once when two boots of a release start together on one store: the other waits for it and loads it', { timeout: 300_000 }, async () => {
+    const store = memoryStore({ writeMs: 300 });
+    const boots = await Promise.all([bootOnce(store), bootOnce(store)]);
+    await settled(store.log);
+    expect(boots.map((boot) => boot.use).sort()).toEqual(['loaded', 'made']);
+    expect(store.log).toEqual(['read', 'write', 'read']);
+  });
+
   it('are neither read nor made without a store: the worker boots afresh', { timeout: 120_000 }, async () => {
     const runtime = createPyodideRuntime({}, {});
     try {
