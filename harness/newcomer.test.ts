@@ -217,6 +217,8 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
     expect(gate.stdout).toMatch(/✓ pass +lookup × python/);
     expect(gate.stdout).toMatch(/✗ failed +unicode-past-floor × python/);
     expect(gate.status, gate.out).toBe(1);
+    // Failed as a gate fails, with its verdict, not by stopping on an error (also exit 1, said on stderr).
+    expect(gate.stdout, gate.out).toMatch(/^gate: FAILED$/m);
     expect(gate.stdout).toMatch(
       /stub-validity: tools-sdk\.py does not compile on (local|container) 3\.(9|10) \(CPython 3\.\d+\.\d+, Unicode 13\.0\.0, [^)]+\): SyntaxError at line 11, column 15: [^\n]*U\+A7D1\n +11 \| +async def \u{A7D1}lossary_lookup\(/u,
     );
@@ -248,6 +250,8 @@ describe('a backend whose sections are a prose guide and one fenced block per la
     const gate = await concord('gate --floor 3.9 --update=new (upstream renderer)', dir, ['gate', '--floor', '3.9', '--update=new']);
     await keepCache(dir);
     expect(gate.status, gate.out).toBe(1);
+    // Failed as a gate fails, with its verdict, not by stopping on an error (also exit 1, said on stderr).
+    expect(gate.stdout, gate.out).toMatch(/^gate: FAILED$/m);
     expect(gate.stdout).toMatch(/✓ pass +lookup × python/);
     expect(gate.stdout).toMatch(/✓ pass +lookup × typescript/);
     for (const variant of ['upstream-past-floor', 'upstream-zwnj', 'upstream-not-required', 'crossed-prose']) expect(gate.stdout).toMatch(new RegExp(`✗ failed +${variant} × python`));
