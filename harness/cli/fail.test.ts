@@ -64,6 +64,15 @@ describe('a failure ends in one line with the path and the fix', () => {
     expect(describeFailure(new RuntimeOptionError('timeoutMs must be an integer from 1 to 3600000, got 0'))).toEqual({ exit: 2, message: 'timeoutMs must be an integer from 1 to 3600000, got 0' });
   });
 
+  it('for several failures at once (stopping what a run started), each of them, nested ones too', () => {
+    const runtimes = new AggregateError([new Error('the container concord-cpython:3.9 did not stop: timed out')], 'disposing shared code runtimes failed');
+    const both = new AggregateError([runtimes, new Error('the Pyodide 3.13 checker did not exit')], 'stopping the session failed');
+    expect(describeFailure(both)).toEqual({
+      exit: 1,
+      message: 'stopping the session failed: disposing shared code runtimes failed: the container concord-cpython:3.9 did not stop: timed out; the Pyodide 3.13 checker did not exit (run with --debug for the stack)',
+    });
+  });
+
   it('by its type, never by its text: a bug whose message starts with -- is still a bug', () => {
     expect(describeFailure(new Error('--runtime x: this text proves nothing'))).toEqual({ exit: 1, message: '--runtime x: this text proves nothing (run with --debug for the stack)' });
   });

@@ -40,8 +40,17 @@ export function describeFailure(error: unknown): { message: string; exit: number
     return { message: `${errno.path}${dest ? ` (to ${dest})` : ''} ${known.what} (${errno.code} on ${errno.syscall ?? 'access'})\n  hint: ${known.fix}`, exit: known.exit };
   }
   if (known) return { message: `${errno.message}\n  hint: ${known.fix}`, exit: known.exit };
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return { message: `${message}${debugWanted() ? '' : ' (run with --debug for the stack)'}`, exit: 1 };
+}
+
+/**
+ * What went wrong, in words: several failures at once (stopping what a run started: its runtimes, its
+ * interpreters) each say theirs, so the line names what could not be stopped without --debug.
+ */
+function messageOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return `${error.message}: ${error.errors.map(messageOf).join('; ')}`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Prints the failure in one message (the stack only with --debug) and exits with its code. */
