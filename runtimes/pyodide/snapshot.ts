@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SNAPSHOT_PRELOAD } from './protocol.js';
 import { PYODIDE_RELEASES, type PyodidePythonVersion } from './versions.js';
-
 import type { ByteStore } from '../seam/byte-store.js';
 
 export type { ByteStore };
