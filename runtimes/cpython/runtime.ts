@@ -63,7 +63,6 @@ class GuestBackedRuntime implements CpythonRuntime {
   readonly language = 'python' as const;
   private server: Promise<GuestServer> | undefined;
   private readonly queue = new RunQueue();
-  private disposed = false;
   private disposal: Promise<void> | undefined;
   pythonVersion: string | undefined;
 
@@ -117,6 +116,10 @@ class GuestBackedRuntime implements CpythonRuntime {
     return server;
   }
 
+  private get disposed(): boolean {
+    return this.disposal !== undefined;
+  }
+
   /** Stops the guest server and releases its places, once: a second call resolves when the first is done. */
   dispose(): Promise<void> {
     this.disposal ??= this.disposeNow();
@@ -124,7 +127,6 @@ class GuestBackedRuntime implements CpythonRuntime {
   }
 
   private async disposeNow(): Promise<void> {
-    this.disposed = true;
     const server = await this.server?.catch(() => undefined);
     await server?.kill();
     await this.release();
