@@ -101,8 +101,7 @@ function stageManifest(): void {
  * mkdtemp folder, cannot be). `forceCopy` copies whatever the permissions.
  */
 export function sandboxFiles(packageDir: string, options: { otherUser?: boolean; forceCopy?: boolean } = {}): SandboxFiles {
-  const pyodide = realpathSync(packageDir);
-  const modules = WORKER_MODULES.map((module) => realpathSync(builtModule(module)));
+  const { pyodide, modules } = workerSources(packageDir);
   const copy = options.forceCopy === true || (options.otherUser === true && !readableInPlace(pyodide, modules));
   if (!copy) return { entry: modules[0]!, packageDir: pyodide, readable: [pyodide, ...modules] };
   const root = realpathSync(packageRoot());
@@ -114,6 +113,11 @@ export function sandboxFiles(packageDir: string, options: { otherUser?: boolean;
   return files;
 }
 
+/** The Pyodide package and the worker's modules where they really are (links resolved). */
+function workerSources(packageDir: string): { pyodide: string; modules: string[] } {
+  return { pyodide: realpathSync(packageDir), modules: WORKER_MODULES.map((module) => realpathSync(builtModule(module))) };
+}
+
 const readableInPlace = (pyodide: string, modules: readonly string[]) => [pyodide, ...modules].every(othersCanRead);
 
 /**
@@ -122,7 +126,8 @@ const readableInPlace = (pyodide: string, modules: readonly string[]) => [pyodid
  */
 export function unreadableSandboxFiles(packageDir: string, options: { otherUser?: boolean }): string | undefined {
   if (options.otherUser !== true) return undefined;
-  if (readableInPlace(realpathSync(packageDir), WORKER_MODULES.map((module) => realpathSync(builtModule(module))))) return undefined;
+  const { pyodide, modules } = workerSources(packageDir);
+  if (readableInPlace(pyodide, modules)) return undefined;
   // The copies go into a folder under the temp dir that every user may read: they are reachable when the temp dir is.
   return othersCanTraverse(tmpdir()) ? undefined : unreadableReason();
 }
