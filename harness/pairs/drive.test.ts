@@ -46,6 +46,17 @@ describe('the pair driver', () => {
     expect(named.pairs.map((p) => p.runtime)).toEqual(['pyodide']);
   });
 
+  it('returns only once the runtimes it started early are in the pool, so disposing the session stops them', async () => {
+    const { pairs } = await loadPairs(projectAt(packageRoot()), { scenarios: ['exotic-names'], runtimes: ['typescript', 'python'] });
+    await using session = new Session();
+    // The pairs finish at once, long before a CPython server could start: the early starts are still on their way.
+    await drivePairs({ session, pairs, run: async ({ pair }) => pair.runtime });
+    const keys = session.runtimes.keys();
+    // Put there after the disposal below, a runtime would run on with nothing to stop it, its scratch folder
+    // and run channel left in the temp dir.
+    expect(keys.map((key) => key.split(' ')[0]).sort()).toEqual(['concord-runtime-cpython', 'concord-runtime-worker']);
+  });
+
   it('leaves the scenarios as they are without a project timeout', async () => {
     const { pairs } = await loadPairs(projectAt(packageRoot()), { scenarios: ['exotic-names'], runtimes: ['typescript'] });
     await using session = new Session();

@@ -53,40 +53,48 @@ export interface DriveOptions<P extends Pair, R, W> {
 /**
  * Runs every pair of a command (the gate, a drift watch, a recording): a pair of a runtime that does not run
  * here becomes what `notRun` says; every other gets its runtime from the session and is handed to `run`.
+ * Resolves (or rejects) only once every runtime it started early is in the session's pool or failed to start:
+ * a start still on its way when the command disposes its session would put a runtime into the pool after
+ * its disposal, and nothing would ever stop it.
  */
-export function drivePairs<P extends Pair, R, W = string>(options: DriveOptions<P, R, W>): Promise<R[]> {
+export async function drivePairs<P extends Pair, R, W = string>(options: DriveOptions<P, R, W>): Promise<R[]> {
   const { session, notRun } = options;
-  const starting = prewarmRuntimes(session, options.pairs.filter((pair) => !notRun?.runtimes.has(pair.runtime)));
-  return inOrder(
-    options.pairs,
-    options.jobs ?? 1,
-    async (pair) => {
-      const why = notRun?.runtimes.get(pair.runtime);
-      if (notRun && why !== undefined) return notRun.result(pair, why);
-      const { scenario } = pair;
-      return options.run({ pair, scenario, target: runtimeTarget(pair.runtime, scenario.runtimeConfig, session) });
-    },
-    (result) => options.settled?.(result),
-    // A pair whose runtime is still starting (a Pyodide boot) does not hold a lane while a later pair's is up.
-    (pair) => !starting.has(pair.runtime),
-  );
+  const prewarming = prewarmRuntimes(session, options.pairs.filter((pair) => !notRun?.runtimes.has(pair.runtime)));
+  try {
+    return await inOrder(
+      options.pairs,
+      options.jobs ?? 1,
+      async (pair) => {
+        const why = notRun?.runtimes.get(pair.runtime);
+        if (notRun && why !== undefined) return notRun.result(pair, why);
+        const { scenario } = pair;
+        return options.run({ pair, scenario, target: runtimeTarget(pair.runtime, scenario.runtimeConfig, session) });
+      },
+      (result) => options.settled?.(result),
+      // A pair whose runtime is still starting (a Pyodide boot) does not hold a lane while a later pair's is up.
+      (pair) => !prewarming.starting.has(pair.runtime),
+    );
+  } finally {
+    await prewarming.settled;
+  }
 }
 
 /**
  * Starts the runtime of the first pair of each runtime in the session's pool, all at once: a Pyodide boot or a
  * container start then runs beside the first pairs instead of waiting for the pair order to reach it. The
  * pairs borrow what was started (the same pool key); a runtime that fails to start fails its first pair, as
- * without this. Returns the runtimes still starting: each leaves the set once it has started or failed to.
+ * without this. `starting` holds the runtimes still starting (each leaves once it has started or failed to);
+ * `settled` resolves when none is left.
  */
-function prewarmRuntimes(session: Session, pairs: readonly Pair[]): ReadonlySet<RuntimeName> {
+function prewarmRuntimes(session: Session, pairs: readonly Pair[]): { starting: ReadonlySet<RuntimeName>; settled: Promise<void> } {
   const starting = new Set<RuntimeName>();
   const first = new Map<RuntimeName, Pair>();
   for (const pair of pairs) if (!first.has(pair.runtime)) first.set(pair.runtime, pair);
-  for (const pair of first.values()) {
+  const started = [...first.values()].map((pair) => {
     starting.add(pair.runtime);
-    void prewarm(session, pair).finally(() => starting.delete(pair.runtime));
-  }
-  return starting;
+    return prewarm(session, pair).finally(() => starting.delete(pair.runtime));
+  });
+  return { starting, settled: Promise.all(started).then(() => undefined) };
 }
 
 async function prewarm(session: Session, pair: Pair): Promise<void> {
