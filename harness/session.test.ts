@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { liveChildProcesses } from '../test/child-processes.js';
 import type { Model } from '../contract/model.js';
 import { runtimeTarget } from './assembly/runtimes.js';
 import { committedScenarios } from './checks/test/run-pair.js';
@@ -45,5 +49,19 @@ describe('a session owns what the apps of one command share, and nothing of anot
     await expect(runOne(scenario, runtimeTarget('typescript', scenario.runtimeConfig, other), { live: handle.token })).rejects.toThrow(/no live model is handed over under this token/);
     const { record } = await runOne(scenario, runtimeTarget('typescript', scenario.runtimeConfig, owner), { live: handle.token });
     expect(record.answer).toBe('from the owner');
+  });
+
+  it('stops the checkers it started early, even when it is disposed before they are up', { timeout: 120_000 }, async () => {
+    // An empty cache: the session starts the local interpreters' checkers as it begins (no Pyodide here).
+    const cacheRoot = await mkdtemp(join(tmpdir(), 'session-test-'));
+    try {
+      const session = new Session({ cacheRoot, pyodides: [] });
+      await session.startInterpreters();
+      // Disposed while the interpreters are still being discovered: their checkers start only after that.
+      await session.dispose();
+      expect(liveChildProcesses().filter((line) => line.includes(' -I -c ')).map((line) => line.slice(0, 100))).toEqual([]);
+    } finally {
+      await rm(cacheRoot, { recursive: true, force: true });
+    }
   });
 });
