@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     include: ['{contract,harness,codemode,runtimes,scenarios,scripts}/**/*.test.ts'],
     globalSetup: ['./vitest.global-setup.ts'],
-    setupFiles: ['./test/no-leftover-processes.ts', './test/no-leftover-folders.ts', './test/cpu-per-file.ts'],
+    setupFiles: ['./test/no-leftovers.ts', './test/cpu-per-file.ts'],
     // The suite must run on 2 cores: runtimes spawn interpreters and workers of their own.
     maxWorkers: 2,
     // Each worker runs file after file in one process: a fresh process and module graph per file cost about
