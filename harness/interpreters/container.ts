@@ -30,7 +30,8 @@ const keeper = (idleSeconds: number) => [
   'signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))',
   `open("${HEARTBEAT}", "a").close()`,
   'while True:',
-  '    time.sleep(5)',
+  // As often as the idle time needs, at most every 5 s.
+  `    time.sleep(${Math.min(5, idleSeconds)})`,
   '    busy = [p for p in os.listdir("/proc") if p.isdigit() and p != "1"]',
   `    if not busy and time.time() - os.stat("${HEARTBEAT}").st_mtime > ${idleSeconds}:`,
   '        sys.exit(0)',
