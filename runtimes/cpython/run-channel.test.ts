@@ -1,7 +1,9 @@
-import { rm } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GuestServer } from './guest-server.js';
 import { launchProcessGuest, resolveInterpreter } from './process-launcher.js';
 import { RunChannelListener } from './run-channel.js';
@@ -67,5 +69,49 @@ describe('the run channel', () => {
     expect(attached).toHaveLength(1);
     expect(await handshake(path, `${token}\n`)).toBe('');
     expect(attached).toHaveLength(1);
+  });
+});
+
+describe('the run channel in a deep temp folder', () => {
+  // The socket is <TMPDIR>/concord-channel-<pid>-XXXXXX/run.sock; a Unix socket's path holds at most 107 bytes.
+  const suffixBytes = `/concord-channel-${process.pid}-XXXXXX/run.sock`.length;
+  let base: string;
+  beforeAll(async () => {
+    base = await mkdtemp(join(tmpdir(), 'deep-tmpdir-'));
+  });
+  afterAll(() => rm(base, { recursive: true, force: true }));
+
+  /** Opens a listener with TMPDIR a folder of `length` bytes under `base`, put back afterwards. */
+  async function openWithTmpdirOf(length: number): Promise<{ opened?: RunChannelListener; error?: Error; left: string[] }> {
+    const folder = join(base, 'x'.repeat(length - base.length - 1));
+    await mkdir(folder, { recursive: true });
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = folder;
+    try {
+      const opened = await RunChannelListener.open({});
+      return { opened, left: readdirSync(folder) };
+    } catch (error) {
+      return { error: error as Error, left: readdirSync(folder) };
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  }
+
+  it('listens at a socket path of 106 and 107 bytes', async () => {
+    for (const bytes of [106, 107]) {
+      const { opened, error } = await openWithTmpdirOf(bytes - suffixBytes);
+      expect(error).toBeUndefined();
+      expect(Buffer.byteLength(join(opened!.dir, 'run.sock'))).toBe(bytes);
+      expect(existsSync(join(opened!.dir, 'run.sock'))).toBe(true);
+      await opened!.close();
+    }
+  });
+
+  it('refuses a socket path of 108 bytes, naming the temp folder and the fix, and leaves no folder', async () => {
+    const { opened, error, left } = await openWithTmpdirOf(108 - suffixBytes);
+    await opened?.close();
+    expect(error?.message).toMatch(/108 bytes long, but a socket's path may be at most 107\. The temp folder \(.*deep-tmpdir-.*\) is too deep: set TMPDIR to a shorter folder, e\.g\. TMPDIR=\/tmp\./);
+    expect(left).toEqual([]);
   });
 });

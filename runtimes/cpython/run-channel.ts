@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, chown, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import type { RunChannelAddress } from './frames.js';
 import { ownedTempDir } from '../seam/owned-temp-dir.js';
@@ -16,6 +17,8 @@ import { ownedTempDir } from '../seam/owned-temp-dir.js';
 
 /** The socket file's name inside the channel directory. */
 const SOCKET_NAME = 'run.sock';
+/** A Unix socket's path holds at most this many bytes (108 with its terminating NUL); a longer one is cut short. */
+const MAX_SOCKET_PATH_BYTES = 107;
 /** What the host answers once it has accepted a run's connection. */
 const ATTACHED = '{"type":"attached"}\n';
 /** A connection that has not named its run by then is dropped. */
@@ -50,6 +53,13 @@ export class RunChannelListener {
     const dir = ownedTempDir('concord-channel');
     const socketPath = join(dir, SOCKET_NAME);
     try {
+      const bytes = Buffer.byteLength(socketPath);
+      if (bytes > MAX_SOCKET_PATH_BYTES) {
+        throw new Error(
+          `concord: the CPython runs' channel would be a Unix socket at ${socketPath}, ${bytes} bytes long, but a socket's path may be at ` +
+            `most ${MAX_SOCKET_PATH_BYTES}. The temp folder (${tmpdir()}) is too deep: set TMPDIR to a shorter folder, e.g. TMPDIR=/tmp.`,
+        );
+      }
       const server = createServer();
       const listener = new RunChannelListener(dir, server, options.guestDir ?? dir);
       server.on('connection', (socket) => listener.handshake(socket));
