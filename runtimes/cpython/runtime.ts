@@ -154,27 +154,31 @@ async function createProcessRuntime(config: CpythonRuntimeConfig, notice?: strin
   const settings = settingsOf(config, containment.runUids === undefined ? undefined : RUN_PROCESS_LIMIT);
   // The runs' scratch folders live here; runs with uids of their own may pass through it, not list it.
   const scratch = ownedTempDir('concord-runs');
-  await chmod(scratch, containment.runUids === undefined ? 0o700 : 0o711);
-  // Runs reach the channel with the server's rights, before they drop to their own uid.
-  const runChannel = await RunChannelListener.open({});
-  const cgroup = containment.memoryCgroup === undefined ? undefined : makeCgroupFolder(containment.memoryCgroup);
+  let runChannel: RunChannelListener | undefined;
+  let cgroup: string | undefined;
+  const release = async (): Promise<void> => {
+    await runChannel?.close();
+    if (cgroup !== undefined) removeCgroupFolder(cgroup);
+    await rm(scratch, { recursive: true, force: true });
+  };
+  try {
+    await chmod(scratch, containment.runUids === undefined ? 0o700 : 0o711);
+    // Runs reach the channel with the server's rights, before they drop to their own uid.
+    runChannel = await RunChannelListener.open({});
+    if (containment.memoryCgroup !== undefined) cgroup = makeCgroupFolder(containment.memoryCgroup);
+  } catch (error) {
+    // A runtime that never came to be leaves nothing behind, in a host that lives on as in one that exits.
+    await release();
+    throw error;
+  }
+  const channel = runChannel;
   const places: RunPlaces = {
     scratch,
     containment,
     diskBytes: (settings.diskMb ?? CPYTHON_DEFAULTS.diskMb) * 1024 * 1024,
     ...(cgroup === undefined ? {} : { memory: { cgroup, bytes: settings.limits.memoryBytes! } }),
   };
-  return new GuestBackedRuntime(
-    'process',
-    () => Promise.resolve(launchProcessGuest(interpreter, places, runChannel)),
-    settings,
-    async () => {
-      await runChannel.close();
-      if (cgroup !== undefined) removeCgroupFolder(cgroup);
-      await rm(scratch, { recursive: true, force: true });
-    },
-    notice,
-  );
+  return new GuestBackedRuntime('process', () => Promise.resolve(launchProcessGuest(interpreter, places, channel)), settings, release, notice);
 }
 
 const announced = new Set<string>();
