@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { builtModule } from '../../runtimes/seam/package-root.js';
 import { Host } from '../../test/host-requirements.js';
 import { Checker, type CheckerProcess } from './checker.js';
 import type { VerifyReport } from './types.js';
@@ -118,6 +120,25 @@ const STUB = 'from typing import Any, Dict, List, Literal, Optional, TypedDict, 
     expect(third.imports[0]).toMatchObject({ ok: false, name: 'AttributeError', line: 2 });
     await interpreter.dispose();
     expect(alive(pid)).toBe(false);
+  });
+
+  // Between batches a checker does not keep its host alive; while the host waits for it to end, it must: else
+  // a command whose last work is stopping its checkers finds its event loop empty and ends mid-wait.
+  it('keeps its host alive while it is being stopped, though idle it does not', { timeout: 60_000 }, () => {
+    const script = [
+      `const { LocalInterpreter } = await import(${JSON.stringify(builtModule('harness/interpreters/local.ts'))});`,
+      `const interpreter = new LocalInterpreter(${JSON.stringify(newest)});`,
+      "await interpreter.compile(['x = 1\\n']);",
+      "process.once('beforeExit', () => { console.log('the event loop emptied while the checker was being stopped'); process.exit(3); });",
+      'await interpreter.dispose();',
+      // As the gate does: a finished command exits rather than wait for its event loop to empty.
+      "console.log('stopped');",
+      'process.exit(0);',
+    ].join('\n');
+    const host = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(host.stderr).toBe('');
+    expect(host.stdout.trim()).toBe('stopped');
+    expect(host.status).toBe(0);
   });
 
   it('runs module after module in one executor, a fork of the checker, while none leaves anything behind', { timeout: 60_000 }, async () => {

@@ -154,6 +154,9 @@ export class Checker {
     const running = await current?.catch(() => undefined);
     if (running === undefined) return;
     running.ended = true;
+    // Idle, it does not keep the host alive; awaited, its end must: else a host whose last work is this wait
+    // finds its event loop empty and ends with the wait still pending.
+    running.process.ref(true);
     await (how === 'kill' ? running.process.kill() : running.process.close());
   }
 }
