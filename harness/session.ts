@@ -132,17 +132,14 @@ export class Session {
 
   /**
    * Stops everything the session started: the runtimes its apps borrowed, pyright, the interpreters of the
-   * inventory (once the checkers it started early are up); then waits for the cache's background writes (a
-   * memory snapshot a worker sent is on disk before the command ends). Every part is stopped even when one
-   * fails; the failures are thrown together.
+   * inventory; then waits for the cache's background writes (a memory snapshot a worker sent is on disk
+   * before the command ends). Every part is stopped even when one fails; the failures are thrown together.
    */
   async dispose(): Promise<void> {
     this.liveModels.clear();
     this.scenarios.clear();
     this.computed.clear();
     this.pyright.stop();
-    // A checker startInterpreters() started is stopped only once it is up: stopped before, it would start after.
-    await this.interpretersStarted;
     const inventory = this.inventoryFound;
     this.inventoryFound = undefined;
     const outcomes = await Promise.allSettled([this.runtimes.dispose(), inventory?.then((found) => found.dispose(), () => undefined)]);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { builtModule } from '../../runtimes/seam/package-root.js';
+import { liveChildProcesses } from '../../test/child-processes.js';
 import { Host } from '../../test/host-requirements.js';
 import { Checker, type CheckerProcess } from './checker.js';
 import type { VerifyReport } from './types.js';
@@ -120,6 +121,15 @@ const STUB = 'from typing import Any, Dict, List, Literal, Optional, TypedDict, 
     expect(third.imports[0]).toMatchObject({ ok: false, name: 'AttributeError', line: 2 });
     await interpreter.dispose();
     expect(alive(pid)).toBe(false);
+  });
+
+  it('stops a checker whose start was asked for just before the dispose, once it has launched', { timeout: 60_000 }, async () => {
+    const fresh = new LocalInterpreter(newest!);
+    const before = new Set(liveChildProcesses());
+    const started = fresh.start();
+    await fresh.dispose();
+    await started;
+    expect(liveChildProcesses().filter((line) => !before.has(line)).map((line) => line.slice(0, 100))).toEqual([]);
   });
 
   // Between batches a checker does not keep its host alive; while the host waits for it to end, it must: else

@@ -63,11 +63,15 @@ export class Checker {
     return this.#enqueue(() => this.#exchange(`${JSON.stringify(request)}\n`, timeoutMs));
   }
 
-  /** Kills the running checker, if any; a batch after this starts a new one. */
+  /**
+   * Kills the running checker, if any, and the one a start or batch queued before this launches (a start
+   * asked for just before the dispose has not launched its checker yet); a batch after this starts a new one.
+   */
   async dispose(): Promise<void> {
     this.#disposed = true;
     clearTimeout(this.#idle);
     await this.#stop();
+    await this.#enqueue(() => this.#stop());
     this.#disposed = false;
   }
 
