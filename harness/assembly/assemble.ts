@@ -7,7 +7,6 @@ import type { Scenario } from '../scenario/types.js';
 import { bootComposition, EntryError, type BootedApp } from './boot.js';
 import type { Session } from '../session.js';
 import type { RuntimeTarget } from './runtimes.js';
-import { enableTypeScriptPlugins, isTypeScript } from './typescript-plugins.js';
 import { ownedTempDir } from '../../runtimes/seam/owned-temp-dir.js';
 
 /** Where the keyless model plugin lives. */
@@ -74,7 +73,6 @@ export async function assemble(entries: CordisEntry[]): Promise<Assembly> {
 
 /** Boots an assembly within `session` (see `bootComposition`); disposing the app also removes its directory. */
 export async function bootAssembly(assembly: Assembly, session?: Session): Promise<BootedApp> {
-  if (assembly.entries.some((e) => isTypeScript(e.name))) await enableTypeScriptPlugins();
   let app: BootedApp;
   try {
     app = await bootComposition(join(assembly.dir, 'cordis.yml'), assembly.dir, assembly.entries, session);

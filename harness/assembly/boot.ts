@@ -6,6 +6,7 @@ import Loader from '@cordisjs/loader';
 import { Context, Logger, type ForkScope } from 'cordis';
 import { RUNTIME_POOL_SERVICE } from '../../runtimes/seam/pool.js';
 import { SESSION_SERVICE, type Session } from '../session.js';
+import { importPluginModule } from './typescript-plugins.js';
 
 /** An entry of the assembled file that could not be loaded, named by its id and its plugin. */
 export class EntryError extends Error {
@@ -57,6 +58,8 @@ export async function bootComposition(filename: string, workDir: string, entries
   const errors: string[] = [];
   ctx.on('internal/error', (error: unknown) => void errors.push(describe(error)));
   const loaderFork = ctx.plugin(Loader, { name: 'cordis', filename: copy }) as ForkScope;
+  // The loader imports each entry through `internal.import` when one is set: a `.ts` plugin needs tsx's scoped import.
+  (ctx.get('loader') as unknown as { internal?: { import: typeof importPluginModule } }).internal = { import: importPluginModule };
   await ctx.start();
   const writes = trackConfigWrites(ctx, errors);
   const app = makeApp(ctx, loaderFork, errors, writes);

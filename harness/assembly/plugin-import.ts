@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { InputError } from '../scenario/error.js';
 import { sourceExcerpt } from '../scenario/yaml-input.js';
 import type { CompositionEntry, Scenario } from '../scenario/types.js';
-import { enableTypeScriptPlugins, isTypeScript } from './typescript-plugins.js';
+import { importPluginModule, isTypeScript } from './typescript-plugins.js';
 import { installCommand, MissingPackageError } from '../../runtimes/seam/optional-package.js';
 import { typescript } from '../../runtimes/seam/typescript.js';
 import type TypeScript from 'typescript';
@@ -31,8 +31,7 @@ export async function importPlugins(scenarios: readonly Scenario[]): Promise<voi
       if (file === undefined || entry.resolved?.concord !== undefined || seen.has(file)) continue;
       seen.add(file);
       try {
-        if (isTypeScript(file)) await enableTypeScriptPlugins();
-        await import(pathToFileURL(file).href);
+        await importPluginModule(file, pathToFileURL(file).href);
       } catch (error) {
         throw importError(error, file, entry, scenario);
       }

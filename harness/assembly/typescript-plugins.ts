@@ -1,24 +1,38 @@
 import { importOptional } from '../../runtimes/seam/optional-package.js';
 
-let enabled: Promise<void> | undefined;
+type ScopedImport = (specifier: string, parentURL: string) => Promise<unknown>;
+
+let scopedImport: Promise<ScopedImport> | undefined;
 
 export function isTypeScript(file: string): boolean {
   return /\.[cm]?ts$/.test(file);
 }
 
 /**
- * Lets the loader import a backend's `.ts` plugins with no build step: types are stripped on import, ESM or
- * CommonJS as the nearest package.json says, like Node does for `.js`. Registered once per process, and
- * only when a composition names a TypeScript file. tsx is an optional peer: without it this throws a
- * MissingPackageError naming the command that installs it.
+ * tsx registered under a namespace of its own, once per process: only what is imported through the returned
+ * function (a plugin and every module it imports, ESM or CommonJS as the nearest package.json says) is
+ * compiled. Registered globally, tsx also saw each later import of concord's own modules and their packages:
+ * about 0.2 CPU-s of every gate with a `.ts` plugin, and the project's tsconfig `paths` applied to them.
+ * tsx is an optional peer: without it this throws a MissingPackageError naming the command that installs it.
  */
-export function enableTypeScriptPlugins(): Promise<void> {
-  enabled ??= (async () => {
+function typeScriptImport(): Promise<ScopedImport> {
+  scopedImport ??= (async () => {
     const feature = 'a TypeScript plugin with no build step';
     const [commonJs, modules] = await Promise.all([importOptional('tsx', feature, () => import('tsx/cjs/api')), importOptional('tsx', feature, () => import('tsx/esm/api'))]);
-    commonJs.register();
-    modules.register();
+    const namespace = 'concord-plugins';
+    commonJs.register({ namespace });
+    return modules.register({ namespace }).import;
   })();
-  enabled.catch(() => (enabled = undefined));
-  return enabled;
+  scopedImport.catch(() => (scopedImport = undefined));
+  return scopedImport;
+}
+
+/**
+ * Imports a plugin's module, `specifier` an absolute path or a URL: a `.ts` one with no build step, its types
+ * stripped on import, like Node does for `.js`. Every import of a plugin goes through here (the check before
+ * boot and the loader's own), so both find the same module in the module cache.
+ */
+export async function importPluginModule(specifier: string, parentURL: string): Promise<unknown> {
+  if (!isTypeScript(specifier)) return import(specifier);
+  return (await typeScriptImport())(specifier, parentURL);
 }

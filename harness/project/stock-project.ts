@@ -17,7 +17,7 @@ export default { name: 'stock', inject: ['tools'], apply(ctx: { tools: ToolRegis
 
 /**
  * The stock plugin in JavaScript (`.mjs`): the same tool, so the same SDK and verdicts, for tests about a
- * command rather than about plugin loading; a `.ts` plugin sends every import of a gate through tsx's loader.
+ * command rather than about plugin loading; a `.ts` plugin starts tsx's loader in each command that loads it.
  */
 export const STOCK_PLUGIN_JS = STOCK_PLUGIN.replace(/^import type .*\n/m, '').replace(': RegisteredTool', '').replace('(ctx: { tools: ToolRegistryService })', '(ctx)');
 

@@ -32,8 +32,8 @@ script:
 
 /**
  * The project's own tool plugin, written against the public contract only, in JavaScript: these tests are about
- * recording, and a `.ts` plugin sends every later import of each CLI run through tsx's loader (about 0.8 CPU-s
- * of a record or gate here); the other tests load `.ts` plugins.
+ * recording, and a `.ts` plugin starts tsx's loader in each CLI run (about 0.3 CPU-s of a record or gate here);
+ * the other tests load `.ts` plugins.
  */
 const CITIES_PLUGIN = `/** @type {import('concord/contract').RegisteredTool} */
 const listCities = {
