@@ -22,6 +22,10 @@ beforeAll(async () => {
   await writeFile(join(dir, 'cjs', 'helper.ts'), 'export const items: number = 4;\n');
   await writeFile(join(dir, 'cjs', 'plugin.ts'), "import { items } from './helper';\nexport default { name: 'cjs', items };\n");
   await writeFile(join(dir, 'outside.ts'), 'export const outside: string = "compiled";\n');
+  // A folder whose name a URL would read as a fragment and an escape.
+  await mkdir(join(dir, 'c#%41'));
+  await writeFile(join(dir, 'c#%41', 'plugin.ts'), "export default { name: 'ts' };\n");
+  await writeFile(join(dir, 'c#%41', 'plugin.mjs'), "export default { name: 'mjs' };\n");
 });
 
 afterAll(async () => {
@@ -47,6 +51,16 @@ describe('a TypeScript plugin', () => {
       { name: 'esm', items: 3 },
       { name: 'cjs', items: 4 },
     ]);
+  });
+
+  it('imports from a folder named with a # and a %, .ts or not', () => {
+    const ran = script(`
+      const ts = await importPluginModule(at('c#%41/plugin.ts'), 'file:///');
+      const mjs = await importPluginModule(at('c#%41/plugin.mjs'), 'file:///');
+      console.log(JSON.stringify([ts.default.default, mjs.default]));
+    `);
+    expect(ran.stderr).toBe('');
+    expect(JSON.parse(ran.stdout)).toEqual([{ name: 'ts' }, { name: 'mjs' }]);
   });
 
   it('is one module however often it is imported: the check before boot and the loader share it', () => {

@@ -1,3 +1,5 @@
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { importOptional } from '../../runtimes/seam/optional-package.js';
 
 type ScopedImport = (specifier: string, parentURL: string) => Promise<unknown>;
@@ -33,6 +35,8 @@ function typeScriptImport(): Promise<ScopedImport> {
  * boot and the loader's own), so both find the same module in the module cache.
  */
 export async function importPluginModule(specifier: string, parentURL: string): Promise<unknown> {
-  if (!isTypeScript(specifier)) return import(specifier);
-  return (await typeScriptImport())(specifier, parentURL);
+  // The loader names files by their path; read as a URL, a `#` or `%` in a folder's name would cut it short.
+  const url = isAbsolute(specifier) ? pathToFileURL(specifier).href : specifier;
+  if (!isTypeScript(url)) return import(url);
+  return (await typeScriptImport())(url, parentURL);
 }
