@@ -128,8 +128,12 @@ class GuestBackedRuntime implements CpythonRuntime {
 
   private async disposeNow(): Promise<void> {
     const server = await this.server?.catch(() => undefined);
-    await server?.kill();
-    await this.release();
+    // The places are released even when stopping the server fails: a long-lived host would keep them.
+    try {
+      await server?.kill();
+    } finally {
+      await this.release();
+    }
   }
 }
 
