@@ -38,7 +38,7 @@ describe('the project root', () => {
     expect(error('floor: "3.9"\nruntimes: [typescript, cobol]\n')).toBe('2:24 concord.config.yml.runtimes[1] must be one of typescript, python, pyodide, python-container; found "cobol"');
     expect(error('timeoutMs: -1\n')).toMatch(/^1:12 concord\.config\.yml\.timeoutMs must be a whole number from 1 to 3600000/);
     expect(error('flor: "3.9"\n')).toMatch(/^1:1 unknown key "flor"/);
-    expect(error('floor: [\n')).toMatch(/^2:1 not valid YAML/);
+    expect(error('floor: [\n')).toMatch(/^1:9 not valid YAML/);
     expect(error('pyodide:\n  versions: [3.12]\n')).toBe('2:14 concord.config.yml.pyodide.versions[0] must be one of 3.11, 3.12, 3.13, 3.14; found 3.12');
     expect(error('pyodide: {}\n')).toMatch(/^1:10 .*versions/);
     expect(error('coverage:\n  uncalled: fail\n')).toBe('2:13 concord.config.yml.coverage.uncalled must be one of warn, error; found "fail"');

@@ -1,9 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LineCounter, parseDocument, YAMLParseError } from 'yaml';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { InputError } from './error.js';
 import { loadScenario, parseScenario } from './load.js';
+import { syntaxErrorPlace } from './yaml-input.js';
 
 const FILE = '/work/scenarios/demo.yml';
 
@@ -55,6 +57,24 @@ describe('scenario files', () => {
     const error = failure(VALID.replace('  - user: Hello?', '  - user: "Hello?'));
     expect(error.message).toMatch(/^\/work\/scenarios\/demo\.yml:\d+:\d+: not valid YAML/);
     expect(error.message).toContain('hint:');
+  });
+
+  it('puts a syntax error at the end of the file after the last character written, where the missing one goes', () => {
+    // The parser places an unclosed list at the end of the input: past the last newline, on a line the file does not show.
+    const error = failure(`${VALID.trimEnd()}\ntags: [one, two\n\n`);
+    const lastLine = VALID.trimEnd().split('\n').length + 1;
+    expect([error.line, error.column]).toEqual([lastLine, 16]);
+    expect(error.message).toContain(`  ${lastLine} | tags: [one, two\n     |                ^`);
+  });
+
+  it('moves only an error placed at or past the end of what is written', () => {
+    const source = 'a: [x\n\n';
+    const lines = new LineCounter();
+    parseDocument(source, { lineCounter: lines });
+    const at = (offset: number) => syntaxErrorPlace(source, lines, new YAMLParseError([offset, offset + 1], 'BAD_INDENT', 'x'));
+    // 'x' is at offset 4; the text ends at 5; the newlines are at 5 and 6; the input ends at 7.
+    expect([4, 5, 6, 7].map(at)).toEqual([{ line: 1, col: 5 }, { line: 1, col: 6 }, { line: 1, col: 6 }, { line: 1, col: 6 }]);
+    expect(at(0)).toEqual({ line: 1, col: 1 });
   });
 
   it('rejects an unknown key at its position and lists the known ones', () => {

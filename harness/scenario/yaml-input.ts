@@ -1,4 +1,4 @@
-import { parseDocument, type Node } from 'yaml';
+import { parseDocument, type LineCounter, type Node, type YAMLError } from 'yaml';
 import { InputError } from './error.js';
 import { check, Locator, type Shape } from './shape.js';
 
@@ -13,6 +13,17 @@ export function sourceExcerpt(source: string, line: number, col: number): string
   const shown = text.length > 160 ? text.slice(0, 160) + '…' : text;
   const gutter = String(line);
   return `  ${gutter} | ${shown}\n  ${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(col - 1, 0))}^`;
+}
+
+/**
+ * Where a reader looks for a YAML syntax error: the parser's place, except that an error at the end of the
+ * input (an unclosed `[`, `{` or quote) is put just after the last character written, where the missing one
+ * belongs, rather than on the empty line past the file's last newline.
+ */
+export function syntaxErrorPlace(source: string, lines: LineCounter, error: YAMLError): { line: number; col: number } {
+  const written = source.trimEnd().length;
+  const offset = error.pos[0];
+  return lines.linePos(written > 0 && offset >= written ? written : offset);
 }
 
 export interface YamlInput<T> {
@@ -36,7 +47,7 @@ export function readYamlInput<T>(file: string, source: string, shape: Shape, whe
   const doc = parseDocument(source, { lineCounter: loc.lines, prettyErrors: false, uniqueKeys: true });
   const [syntax] = doc.errors;
   if (syntax) {
-    const { line, col } = loc.lines.linePos(syntax.pos[0]);
+    const { line, col } = syntaxErrorPlace(source, loc.lines, syntax);
     throw new InputError(file, line, col, `not valid YAML: ${syntax.message.split('\n')[0]}\n${sourceExcerpt(source, line, col)}`, options.hint);
   }
   const root = doc.contents as Node | null;

@@ -41,7 +41,11 @@ describe('snapshot store', () => {
     await writeFile(join(dir, 'demo', 'typescript', 'transcript.yaml'), 'turns:\n  - request: 1\n   bad: [\n');
     const [verdict] = await compareFolder(dir, 'demo/typescript', new Map([['transcript.yaml', 'turns: []\n']]));
     expect(verdict!.status).toBe('garbage');
-    expect(verdict!.reason).toMatch(/^snapshots\/demo\/typescript\/transcript\.yaml is not valid YAML \(line \d+, column \d+\)/);
+    expect(verdict!.reason).toMatch(/^snapshots\/demo\/typescript\/transcript\.yaml is not valid YAML \(line 3, column 1\)/);
+    // An unclosed list is named where its `]` is missing, not on the empty line after the file's last newline.
+    await writeFile(join(dir, 'demo', 'typescript', 'transcript.yaml'), 'turns:\n  - request: [1\n');
+    const [unclosed] = await compareFolder(dir, 'demo/typescript', new Map([['transcript.yaml', 'turns: []\n']]));
+    expect(unclosed!.reason).toMatch(/is not valid YAML \(line 2, column 16\)/);
   });
 });
 

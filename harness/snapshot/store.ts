@@ -1,5 +1,6 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { GuardedFolder } from '../guarded/folder.js';
+import { syntaxErrorPlace } from '../scenario/yaml-input.js';
 import { textDiff, type TextDiff } from '../text/diff.js';
 import type { SnapshotFiles } from './transcript.js';
 
@@ -56,7 +57,7 @@ export function garbageReason(name: string, bytes: Buffer): string | undefined {
     const lines = new LineCounter();
     const [error] = parseDocument(text, { prettyErrors: false, lineCounter: lines }).errors;
     if (error) {
-      const { line, col } = lines.linePos(error.pos[0]);
+      const { line, col } = syntaxErrorPlace(text, lines, error);
       return `is not valid YAML (line ${line}, column ${col}): ${error.message.split('\n')[0]}`;
     }
   }
