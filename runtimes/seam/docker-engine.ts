@@ -5,17 +5,21 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { ContainerRuntimeClient } from 'testcontainers';
 import { MissingPackageError } from './optional-package.js';
+import { removeAbandonedContainers } from './owned-containers.js';
 import { provisionCommand } from './provision-hint.js';
 import { containerRuntimeModule } from './testcontainers.js';
 
 /** How long the engine DOCKER_HOST names has to answer `/_ping`. */
 const PING_TIMEOUT_MS = 3000;
 
+let swept: Promise<unknown> | undefined;
+
 /**
  * The Docker engine client testcontainers uses, honouring `DOCKER_HOST` exactly: when it is set and the
  * engine it names does not answer, this throws instead of letting testcontainers fall back to
  * /var/run/docker.sock (a different engine than the one the user chose). Throws a MissingPackageError
- * when testcontainers is not installed.
+ * when testcontainers is not installed. The first client a process gets has removed the containers that
+ * concord processes killed before starting them left behind.
  */
 export async function dockerEngine(): Promise<ContainerRuntimeClient> {
   const { getContainerRuntimeClient } = await containerRuntimeModule();
@@ -24,7 +28,11 @@ export async function dockerEngine(): Promise<ContainerRuntimeClient> {
     const why = await pingFailure(host);
     if (why) throw new Error(`DOCKER_HOST=${host} does not answer (${why}); concord uses the engine DOCKER_HOST names and no other: start it, or unset DOCKER_HOST to use the local socket`);
   }
-  return getContainerRuntimeClient();
+  const client = await getContainerRuntimeClient();
+  // A failed sweep is not this command's failure: the engine's own errors surface where the command uses it.
+  swept ??= removeAbandonedContainers(client.container.dockerode).catch(() => undefined);
+  await swept;
+  return client;
 }
 
 /** Why no container can be used, in one plain message naming the fix; undefined when Docker answers and the image exists. */
