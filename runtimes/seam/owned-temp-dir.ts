@@ -13,11 +13,21 @@ export function alive(pid: number): boolean {
 }
 
 /**
- * This user's folders under the temp dir named `<prefix>-<pid>-…` whose process is gone: what a process
- * killed outright left (it never ran its exit hook), with that process's pid.
+ * The kinds of folder concord's commands make, each removed when its process exits. A process killed outright
+ * leaves them; the first folder any later process makes sweeps those of every kind, so a command that needs no
+ * type checker still removes a killed one's `concord-pyright` workspace. Folders of other prefixes (the
+ * provisioner's Debian trees, which must be unmounted first) are never touched by that sweep.
  */
-export function leftByDeadOwners(prefix: string): Array<{ path: string; pid: number }> {
-  const pattern = new RegExp(`^${prefix.replace(/[^A-Za-z0-9]/g, '\\$&')}-(\\d+)-`);
+const COMMAND_FOLDER_KINDS = ['concord-assembly', 'concord-channel', 'concord-runs', 'concord-probe', 'concord-pyright', 'concord-pyodide'] as const;
+
+let sweptEveryKind = false;
+
+/**
+ * This user's folders under the temp dir named `<prefix>-<pid>-…`, for any of `prefixes`, whose process is
+ * gone: what a process killed outright left (it never ran its exit hook), with that process's pid.
+ */
+function leftByDeadOwners(prefixes: readonly string[]): Array<{ path: string; pid: number }> {
+  const pattern = new RegExp(`^(?:${prefixes.map((prefix) => prefix.replace(/[^A-Za-z0-9]/g, '\\$&')).join('|')})-(\\d+)-`);
   const left: Array<{ path: string; pid: number }> = [];
   for (const name of readdirSync(tmpdir())) {
     const owner = pattern.exec(name);
@@ -34,10 +44,13 @@ export function leftByDeadOwners(prefix: string): Array<{ path: string; pid: num
 
 /**
  * A fresh folder under the temp dir, named `<prefix>-<pid>-XXXXXX` and removed when this process exits.
- * Each call first removes this user's folders of the same prefix whose process is gone.
+ * Each call first removes this user's folders of the same prefix whose process is gone; a process's first
+ * call, those of every kind a command makes.
  */
 export function ownedTempDir(prefix: string): string {
-  for (const { path } of leftByDeadOwners(prefix)) {
+  const kinds = sweptEveryKind ? [prefix] : [prefix, ...COMMAND_FOLDER_KINDS];
+  sweptEveryKind = true;
+  for (const { path } of leftByDeadOwners(kinds)) {
     try {
       rmSync(path, { recursive: true, force: true });
     } catch {
