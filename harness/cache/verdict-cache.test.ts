@@ -152,6 +152,8 @@ describe.skipIf(found === undefined)('the verdict cache under the stub matrix', 
     await new InterpreterInventory([b.interpreter], [], cache).verifyOn(b.interpreter, [GOOD]);
     expect(b.batches).toEqual([[GOOD]]);
     expect(opened.stats).toMatchObject({ hits: 1, rejected: 1, unwritable: 1 });
+    // The line says why, naming the link: a folder of links degrades the cache, and the user learns what to fix.
+    expect(cacheLine(opened)).toBe(`verdict cache: 1 reused, 1 computed (.concord/cache; 1 unreadable or mismatched entry ignored, 1 could not be written; first problem: ${file}: is a symbolic link)`);
   });
 
   it('reads and writes nothing when the run has no cache', async () => {

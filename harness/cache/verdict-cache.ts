@@ -49,6 +49,7 @@ export class VerdictCache {
   readonly folder: GuardedFolder;
   readonly stats: CacheStats = { hits: 0, misses: 0, stored: 0, rejected: 0, unwritable: 0, pruned: 0 };
   readonly #version: string;
+  #firstProblem: string | undefined;
 
   /** @param maxBytes what `prune` keeps the cache folder's entries within */
   constructor(
@@ -74,7 +75,8 @@ export class VerdictCache {
     let bytes: Buffer | undefined;
     try {
       bytes = await this.folder.read(this.#file(kind, parts, 'bin'), { touch: true });
-    } catch {
+    } catch (error) {
+      this.#noteProblem(error);
       this.stats.rejected++;
       return undefined;
     }
@@ -100,7 +102,8 @@ export class VerdictCache {
   putBytes(kind: BlobKind, parts: readonly string[], bytes: Uint8Array): Promise<void> {
     const header = JSON.stringify({ format: FORMAT, concord: this.#version, kind, parts, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
     return this.#track(
-      this.folder.write(this.#file(kind, parts, 'bin'), Buffer.concat([Buffer.from(header + '\n'), bytes])).catch(() => {
+      this.folder.write(this.#file(kind, parts, 'bin'), Buffer.concat([Buffer.from(header + '\n'), bytes])).catch((error: unknown) => {
+        this.#noteProblem(error);
         this.stats.unwritable++;
       }),
     );
@@ -148,8 +151,9 @@ export class VerdictCache {
     try {
       // A read marks the entry as used now: pruning removes the least recently used first.
       bytes = await this.folder.read(this.#file(kind, parts), { touch: true });
-    } catch {
+    } catch (error) {
       // A link, a folder or an unreadable file where an entry belongs: not trusted, not followed.
+      this.#noteProblem(error);
       this.stats.rejected++;
       return undefined;
     }
@@ -183,12 +187,22 @@ export class VerdictCache {
     await this.#write(kind, parts, value);
   }
 
+  /** What first kept an entry from being read or written (a link, a full disk), one line, for the cache's line. */
+  get firstProblem(): string | undefined {
+    return this.#firstProblem;
+  }
+
+  #noteProblem(error: unknown): void {
+    this.#firstProblem ??= (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  }
+
   async #write(kind: CacheKind | NoteKind, parts: readonly string[], value: unknown): Promise<boolean> {
     const entry = JSON.stringify({ format: FORMAT, concord: this.#version, kind, parts, value });
     try {
       await this.folder.write(this.#file(kind, parts), entry + '\n');
       return true;
-    } catch {
+    } catch (error) {
+      this.#noteProblem(error);
       this.stats.unwritable++;
       return false;
     }
@@ -253,7 +267,7 @@ export function cacheMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
   return Number(value) * 1024 * 1024;
 }
 
-/** `verdict cache: 40 reused, 12 computed (.concord/cache)`, with what was ignored or not written. */
+/** `verdict cache: 40 reused, 12 computed (.concord/cache)`, with what was ignored or not written, and why the first was. */
 export function cacheLine(cache: VerdictCache): string {
   const { hits, misses, rejected, unwritable, pruned } = cache.stats;
   const extra = [
@@ -261,5 +275,6 @@ export function cacheLine(cache: VerdictCache): string {
     unwritable > 0 ? `${unwritable} could not be written` : '',
     pruned > 0 ? `${pruned} least recently used removed to stay within ${cache.maxBytes / (1024 * 1024)} MB` : '',
   ].filter(Boolean);
-  return `verdict cache: ${hits} reused, ${misses} computed (.concord/cache${extra.length > 0 ? `; ${extra.join(', ')}` : ''})`;
+  const why = cache.firstProblem === undefined ? '' : `; first problem: ${cache.firstProblem}`;
+  return `verdict cache: ${hits} reused, ${misses} computed (.concord/cache${extra.length > 0 ? `; ${extra.join(', ')}` : ''}${why})`;
 }
