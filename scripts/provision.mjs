@@ -320,7 +320,7 @@ async function importDebianBase(suite, tag, packages) {
 
 /** Removes the debootstrap trees of runs that were killed outright (kill -9 runs no handler): their process is gone. */
 async function sweepRootfs() {
-  for (const { path: tree, pid } of leftByDeadOwners(ROOTFS)) {
+  for (const { path: tree, pid } of leftByDeadOwners([ROOTFS])) {
     console.log(`      removing ${tree}, left by provision run ${pid}, which was killed`);
     await removeRootfs(tree);
   }

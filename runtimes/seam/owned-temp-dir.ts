@@ -26,7 +26,7 @@ let sweptEveryKind = false;
  * This user's folders under the temp dir named `<prefix>-<pid>-…`, for any of `prefixes`, whose process is
  * gone: what a process killed outright left (it never ran its exit hook), with that process's pid.
  */
-function leftByDeadOwners(prefixes: readonly string[]): Array<{ path: string; pid: number }> {
+export function leftByDeadOwners(prefixes: readonly string[]): Array<{ path: string; pid: number }> {
   const pattern = new RegExp(`^(?:${prefixes.map((prefix) => prefix.replace(/[^A-Za-z0-9]/g, '\\$&')).join('|')})-(\\d+)-`);
   const left: Array<{ path: string; pid: number }> = [];
   for (const name of readdirSync(tmpdir())) {
