@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject } from 'ajv';
+import { escapeControls } from '../text/visible.js';
 
 /** A JSON Schema (draft-07), as ajv takes it. */
 export type JsonSchema = { [key: string]: unknown };
@@ -20,7 +21,7 @@ export function jsonPath(pointer: string): string {
 /** Text from an untrusted file as it may be printed: control characters (ESC, newlines) escaped, long text cut. */
 export function printable(text: string, max = 200): string {
   const cut = text.length > max ? `${text.slice(0, max - 3)}...` : text;
-  return cut.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeControls(cut);
 }
 
 /** A short picture of a value from an untrusted file. */

@@ -52,6 +52,16 @@ describe('renderDiff', () => {
     expect(colored).toContain(`${ESC}31m-key: the quick brown fox${ESC}0m`);
     expect(renderDiff(textDiff(labels, before, after), false)).not.toContain(ESC);
   });
+
+  it('shows control characters as escapes, so a line cannot erase another or move the cursor; tabs stay', () => {
+    const before = 'def find(id):\n    """One order."""\n\tpass\n';
+    const after = 'def find(id):\n    """One order.\u001b[2K\u001b[1A\u001b]0;title\u0007\r\u0085"""\n\tpass\n';
+    const text = renderDiff(textDiff({ before: 'a', after: 'b' }, before, after), false);
+    expect(text).toContain('+    """One order.\\u001b[2K\\u001b[1A\\u001b]0;title\\u0007\\u000d\\u0085"""');
+    expect(text).toContain(' \tpass');
+    // Nothing a terminal acts on is left but the line breaks between lines and the tab.
+    expect(text.replace(/[\n\t]/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
 });
 
 describe('splitJsonStrings', () => {

@@ -1,5 +1,6 @@
 import { diffWordsWithSpace, structuredPatch, type StructuredPatchHunk } from 'diff';
 import { COLOR, paint } from './paint.js';
+import { escapeControls } from './visible.js';
 
 /**
  * The one place where concord turns two texts into a diff a person reads: the gate's mismatches,
@@ -59,7 +60,9 @@ export function renderDiff(diff: TextDiff, color: boolean): string {
       removed = [];
       added = [];
     };
-    for (const line of hunk.lines) {
+    for (const text of hunk.lines) {
+      // Shown, never acted on: an escape sequence in a line would move the cursor or erase a line of the diff.
+      const line = escapeControls(text, { keepTabs: true });
       const mark = line[0];
       if (mark === '-') {
         if (added.length > 0) closeBlock();
