@@ -5,7 +5,7 @@ import { LineCounter, parseDocument, YAMLParseError } from 'yaml';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { InputError } from './error.js';
 import { loadScenario, parseScenario } from './load.js';
-import { syntaxErrorPlace } from './yaml-input.js';
+import { sourceExcerpt, syntaxErrorPlace } from './yaml-input.js';
 
 const FILE = '/work/scenarios/demo.yml';
 
@@ -65,6 +65,32 @@ describe('scenario files', () => {
     const lastLine = VALID.trimEnd().split('\n').length + 1;
     expect([error.line, error.column]).toEqual([lastLine, 16]);
     expect(error.message).toContain(`  ${lastLine} | tags: [one, two\n     |                ^`);
+  });
+
+  it('shows a long line around the error, the caret under the column it names', () => {
+    const excerpt = (text: string, col: number) => sourceExcerpt(text, 1, col).split('\n');
+    const caretUnder = ([shown, caret]: string[]) => shown![caret!.indexOf('^')];
+    // At the width the whole line shows; one past it, the line is cut with a mark where it goes on.
+    const full = 'x'.repeat(159) + 'y';
+    expect(excerpt(full, 160)).toEqual([`  1 | ${full}`, `    | ${' '.repeat(159)}^`]);
+    const over = full + 'z';
+    expect(excerpt(over, 1)).toEqual([`  1 | ${full}…`, '    | ^']);
+    expect(caretUnder(excerpt(over, 161))).toBe('z');
+    // Deep in a long line: a window around the column, marked on both sides.
+    const long = 'a'.repeat(500) + 'B' + 'c'.repeat(500);
+    const [shown, caret] = excerpt(long, 501);
+    expect(shown).toMatch(/^ {2}1 \| …a+Bc+…$/);
+    expect(shown!.length).toBe('  1 | '.length + 160 + 2);
+    expect(caretUnder([shown!, caret!])).toBe('B');
+    // A control character takes one column, as the caret counts it.
+    expect(caretUnder(excerpt('a\u001b[2Kb: [', 6))).toBe('b');
+    expect(excerpt('a\u001b[2Kb: [', 6)[0]).toBe('  1 | a?[2Kb: [');
+  });
+
+  it('names lists nested too deeply to parse where the parser gave up, with a hint', () => {
+    const error = failure(`${VALID.trimEnd()}\nextra: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`);
+    expect(error.message).toMatch(/:\d+:\d+: nested too deeply to read \(the parser ran out of stack here\)\n {2}\d+ \| …\[+…\n/);
+    expect(error.message).toContain('hint: nest lists and maps a few levels deep, not thousands');
   });
 
   it('moves only an error placed at or past the end of what is written', () => {

@@ -7,12 +7,21 @@ export const MAX_INPUT_BYTES = 1024 * 1024;
 /** Aliases an input may expand; a few are handy, thousands are an attack. */
 const MAX_ALIAS_COUNT = 100;
 
-/** The source line at `line` and a caret under `col`, as a reader looks for it in an editor. */
+/** Characters of a source line an excerpt shows. */
+const EXCERPT_WIDTH = 160;
+
+/**
+ * The source line at `line` and a caret under `col`, as a reader looks for it in an editor. A long line is
+ * shown around the column, so the caret stays under what it points at; a control character shows as `?`.
+ */
 export function sourceExcerpt(source: string, line: number, col: number): string {
-  const text = (source.split(/\r?\n/)[line - 1] ?? '').replace(/\t/g, ' ');
-  const shown = text.length > 160 ? text.slice(0, 160) + '…' : text;
+  const text = (source.split(/\r?\n/)[line - 1] ?? '').replace(/\t/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  const at = Math.max(col - 1, 0);
+  const start = text.length <= EXCERPT_WIDTH ? 0 : Math.max(0, Math.min(at - EXCERPT_WIDTH / 2, text.length - EXCERPT_WIDTH));
+  const before = start > 0 ? '…' : '';
+  const shown = before + text.slice(start, start + EXCERPT_WIDTH) + (start + EXCERPT_WIDTH < text.length ? '…' : '');
   const gutter = String(line);
-  return `  ${gutter} | ${shown}\n  ${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(col - 1, 0))}^`;
+  return `  ${gutter} | ${shown}\n  ${' '.repeat(gutter.length)} | ${' '.repeat(before.length + at - start)}^`;
 }
 
 /**
@@ -48,7 +57,10 @@ export function readYamlInput<T>(file: string, source: string, shape: Shape, whe
   const [syntax] = doc.errors;
   if (syntax) {
     const { line, col } = syntaxErrorPlace(source, loc.lines, syntax);
-    throw new InputError(file, line, col, `not valid YAML: ${syntax.message.split('\n')[0]}\n${sourceExcerpt(source, line, col)}`, options.hint);
+    // The parser recurses once per level: lists or maps nested thousands deep exhaust its stack.
+    const tooDeep = syntax.code === 'RESOURCE_EXHAUSTION';
+    const problem = tooDeep ? 'nested too deeply to read (the parser ran out of stack here)' : `not valid YAML: ${syntax.message.split('\n')[0]}`;
+    throw new InputError(file, line, col, `${problem}\n${sourceExcerpt(source, line, col)}`, tooDeep ? 'nest lists and maps a few levels deep, not thousands' : options.hint);
   }
   const root = doc.contents as Node | null;
   if (root === null && options.allowEmpty) return { loc, root, data: {} as T };
