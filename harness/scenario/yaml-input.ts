@@ -1,6 +1,7 @@
 import { parseDocument, type LineCounter, type Node, type YAMLError } from 'yaml';
 import { InputError } from './error.js';
 import { check, Locator, type Shape } from './shape.js';
+import { maskControls } from '../text/visible.js';
 
 /** Larger than any hand-written input file; a bigger one is refused before it is parsed. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
@@ -15,7 +16,7 @@ const EXCERPT_WIDTH = 160;
  * shown around the column, so the caret stays under what it points at; a control character shows as `?`.
  */
 export function sourceExcerpt(source: string, line: number, col: number): string {
-  const text = (source.split(/\r?\n/)[line - 1] ?? '').replace(/\t/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  const text = maskControls((source.split(/\r?\n/)[line - 1] ?? '').replace(/\t/g, ' '));
   const at = Math.max(col - 1, 0);
   const start = text.length <= EXCERPT_WIDTH ? 0 : Math.max(0, Math.min(at - EXCERPT_WIDTH / 2, text.length - EXCERPT_WIDTH));
   const before = start > 0 ? '…' : '';

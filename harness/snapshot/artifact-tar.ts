@@ -6,6 +6,7 @@ import { createGunzip } from 'node:zlib';
 import { extract } from 'tar-stream';
 import { GuardError, relativeSegments } from '../guarded/folder.js';
 import { printable } from '../guarded/json-input.js';
+import { hasControlCharacter } from '../text/visible.js';
 import { foldedPath } from './pending-schema.js';
 
 /** How much of an artifact concord unpacks, at most: bytes of all files, entries (files and folders), bytes of one file. */
@@ -21,7 +22,6 @@ export const ARTIFACT_CAPS: Readonly<TarCaps> = { totalBytes: 128 * 1024 * 1024,
 /** Headers, padding and the end blocks of one entry, at most, on top of its bytes (a long name takes a pax header). */
 const ENTRY_OVERHEAD = 8 * 1024;
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const FIX = 'download the artifact again, or unpack it yourself and name the folder';
 
 /**
@@ -55,7 +55,7 @@ export async function readTgz(file: string, caps: Readonly<TarCaps> = ARTIFACT_C
       const { header } = item;
       const raw = header.name;
       if (++entries > caps.entries) throw new GuardError(entry(raw), `is entry ${entries}, more than an artifact may hold (${caps.entries})`, FIX);
-      if (CONTROL.test(raw)) throw new GuardError(entry(raw), 'has a control character in its name', FIX);
+      if (hasControlCharacter(raw)) throw new GuardError(entry(raw), 'has a control character in its name', FIX);
       const name = raw.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
       const isFolder = header.type === 'directory';
       if (!isFolder && header.type !== 'file' && header.type !== 'contiguous-file') {

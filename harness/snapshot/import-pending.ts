@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { removeOnHostExit } from '../../runtimes/seam/host-exit.js';
 import { GuardError } from '../guarded/folder.js';
 import { printable } from '../guarded/json-input.js';
+import { hasControlCharacter } from '../text/visible.js';
 import { ARTIFACT_CAPS, readTgz, type TarCaps } from './artifact-tar.js';
 import { foldedPath, repeatedPath, SNAPSHOT_FILE_NAMES } from './pending-schema.js';
 import { FILES, MANIFEST, PENDING_ARTIFACT, parseManifest, pendingRunIds, proposedFile, readPending, writePending, type PendingChange } from './pending.js';
@@ -16,7 +17,6 @@ interface ImportedRun {
 }
 
 const FIX = 'name the concord-pending artifact the gate uploaded (a folder or a .tgz)';
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * Takes the pending proposals of another machine (the CI's `concord-pending` artifact: a pending folder,
@@ -59,7 +59,7 @@ export async function importPending(source: string, pendingRoot: string, caps: R
 }
 
 function checkRunId(runId: string, named: string): void {
-  if (runId === '' || runId.startsWith('.') || runId.includes('/') || runId.includes('\\') || CONTROL.test(runId)) {
+  if (runId === '' || runId.startsWith('.') || runId.includes('/') || runId.includes('\\') || hasControlCharacter(runId)) {
     throw new GuardError(named, `has the run id ${printable(JSON.stringify(runId))}, which cannot name a folder`, FIX);
   }
 }
