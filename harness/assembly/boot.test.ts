@@ -8,7 +8,7 @@ import type { CodeRuntime } from '../../runtimes/seam/types.js';
 import { loadScenario } from '../scenario/load.js';
 import { resolveComposition } from '../scenario/plugins.js';
 import { assemble, bootAssembly, composeEntries } from './assemble.js';
-import { bootComposition } from './boot.js';
+import { bootComposition, type BootedApp } from './boot.js';
 import { runtimeTarget } from './runtimes.js';
 
 afterAll(() => disposeSharedRuntimes());
@@ -55,4 +55,57 @@ describe('assembly', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  describe('waits for plugins that start asynchronously', () => {
+    const TOOLS = builtModule('codemode/tools/plugin.ts');
+    const tool = `{ name: 'late_tool', description: 'Registered after an await.', parameters: { type: 'object', properties: {} }, execute: async () => 1 }`;
+
+    /** Boots the tools plugin and one plugin written as `source`, with a settle deadline of `timeoutMs`. */
+    async function bootWith(source: string, timeoutMs: number, run: (boot: Promise<BootedApp>, plugin: string) => Promise<void>): Promise<void> {
+      const dir = await mkdtemp(join(tmpdir(), 'concord-boot-'));
+      try {
+        const plugin = join(dir, 'plugin.mjs');
+        await writeFile(plugin, source);
+        const file = join(dir, 'cordis.yml');
+        await writeFile(file, `- id: tools\n  name: ${TOOLS}\n  config: { mode: code }\n- id: backend\n  name: ${plugin}\n`);
+        await run(bootComposition(file, dir, [{ id: 'tools', name: TOOLS }, { id: 'backend', name: plugin }], undefined, timeoutMs), plugin);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+
+    it('an async apply has resolved before the app is handed over: its tools are registered', async () => {
+      const source = `export default { name: 'late', inject: ['tools'], async apply(ctx) { await new Promise((r) => setTimeout(r, 400)); ctx.tools.register(${tool}); } };`;
+      await bootWith(source, 10_000, async (boot) => {
+        const app = await boot;
+        try {
+          expect(app.service<{ list(): Array<{ name: string }> }>('tools').list().map((t) => t.name)).toEqual(['late_tool']);
+        } finally {
+          await app.dispose();
+        }
+      });
+    });
+
+    it('an async apply that rejects later fails the boot with its reason, naming the entry', async () => {
+      const source = `export default { name: 'late', inject: ['tools'], async apply() { await new Promise((r) => setTimeout(r, 300)); throw new Error('the catalog database is down'); } };`;
+      await bootWith(source, 10_000, async (boot, plugin) => {
+        await expect(boot).rejects.toThrow(`cordis.yml entry "backend" (plugin ${plugin}): failed to start: the catalog database is down`);
+      });
+    });
+
+    it('an apply whose promise never settles fails at the deadline instead of hanging, naming the entry', async () => {
+      const source = `export default { name: 'stuck', inject: ['tools'], apply(ctx) { ctx.tools.register(${tool}); return new Promise(() => {}); } };`;
+      await bootWith(source, 500, async (boot, plugin) => {
+        await expect(boot).rejects.toThrow(`entries did not start within 0.5s: "backend" (${plugin}) is still starting: the promise its apply() returned has not settled`);
+      });
+    });
+
+    it('a plugin an entry starts itself is waited for too, and named by its own name when it never settles', async () => {
+      const source = `export default { name: 'outer', apply(ctx) { ctx.plugin({ name: 'inner', apply: () => new Promise(() => {}) }); } };`;
+      await bootWith(source, 500, async (boot) => {
+        await expect(boot).rejects.toThrow('entries did not start within 0.5s: plugin "inner" is still starting');
+      });
+    });
+  });
 });
+

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 // Before the loader: it keeps the environment it finds at import and restores it on every boot.
 import '../../runtimes/seam/no-reaper.js';
 import Loader from '@cordisjs/loader';
-import { Context, Logger, type ForkScope } from 'cordis';
+import { Context, Logger, type EffectScope, type ForkScope } from 'cordis';
 import { RUNTIME_POOL_SERVICE } from '../../runtimes/seam/pool.js';
 import { SESSION_SERVICE, type Session } from '../session.js';
 import { importPluginModule } from './typescript-plugins.js';
@@ -30,6 +30,7 @@ export interface BootedApp {
   dispose(): Promise<void>;
 }
 
+const LOADING = 1;
 const ACTIVE = 2;
 const FAILED = 3;
 const SETTLE_TIMEOUT_MS = 120_000;
@@ -40,11 +41,18 @@ Logger.levels.base = 0;
 
 /**
  * Boots `filename` with the real @cordisjs/loader. The loader writes the config back (and empties it on stop),
- * so it boots a copy in `workDir` and the assembled file stays as written. Resolves once every entry is active.
+ * so it boots a copy in `workDir` and the assembled file stays as written. Resolves once every entry is active
+ * and no plugin is still starting (an `async apply` has resolved), else fails after `settleTimeoutMs`.
  * A `session` is set on the root context before any entry loads: its runtime pool for the runtime plugins,
  * itself for the model plugin.
  */
-export async function bootComposition(filename: string, workDir: string, entries: ReadonlyArray<{ id: string; name: string }>, session?: Session): Promise<BootedApp> {
+export async function bootComposition(
+  filename: string,
+  workDir: string,
+  entries: ReadonlyArray<{ id: string; name: string }>,
+  session?: Session,
+  settleTimeoutMs = SETTLE_TIMEOUT_MS,
+): Promise<BootedApp> {
   const bootDir = join(workDir, 'boot');
   await mkdir(bootDir, { recursive: true });
   const copy = join(bootDir, 'cordis.yml');
@@ -60,11 +68,13 @@ export async function bootComposition(filename: string, workDir: string, entries
   const loaderFork = ctx.plugin(Loader, { name: 'cordis', filename: copy }) as ForkScope;
   // The loader imports each entry through `internal.import` when one is set: a `.ts` plugin needs tsx's scoped import.
   (ctx.get('loader') as unknown as { internal?: { import: typeof importPluginModule } }).internal = { import: importPluginModule };
-  await ctx.start();
+  // Not awaited: start() waits for every plugin's start, and a plugin whose apply never resolves would hang the
+  // boot past any deadline. settle() waits for the same starts, with one.
+  ctx.start().catch((error: unknown) => void errors.push(describe(error)));
   const writes = trackConfigWrites(ctx, errors);
   const app = makeApp(ctx, loaderFork, errors, writes);
   try {
-    await settle(ctx, entries, errors);
+    await settle(ctx, entries, errors, settleTimeoutMs);
   } catch (error) {
     await app.dispose().catch(() => undefined);
     throw error;
@@ -72,32 +82,58 @@ export async function bootComposition(filename: string, workDir: string, entries
   return app;
 }
 
-async function settle(ctx: Context, entries: ReadonlyArray<{ id: string; name: string }>, errors: string[]): Promise<void> {
+async function settle(ctx: Context, entries: ReadonlyArray<{ id: string; name: string }>, errors: string[], timeoutMs: number): Promise<void> {
   const loader = ctx.get('loader') as Loader;
-  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const missing = entries.find((e) => errors.some((m) => m.includes(`Cannot find package "${e.name}"`)));
     if (missing) throw new EntryError(missing.id, missing.name, `cannot be imported (${errors.filter((m) => !m.startsWith('Cannot find package')).join('; ') || 'not found'})`);
     const states = entries.map((e) => {
       const entry = [...loader.entries()].find((x) => x.options.id === e.id);
-      return { ...e, entry, status: entry?.fork?.status };
+      return { ...e, entry, status: entry?.fork ? entryStatus(entry.fork) : undefined };
     });
     const failed = states.find((s) => s.status === FAILED);
     if (failed) throw new EntryError(failed.id, failed.name, `failed to start: ${errors.join('; ') || 'no reason given'}`);
-    if (states.every((s) => s.status === ACTIVE)) {
+    const starting = scopesStarting(ctx);
+    if (states.every((s) => s.status === ACTIVE) && starting.length === 0) {
       if (errors.length > 0) throw new Error(`cordis reported errors while starting: ${errors.join('; ')}`);
       return;
     }
     if (Date.now() > deadline) {
-      const pending = states.filter((s) => s.status !== ACTIVE);
-      const why = pending.map((s) => {
-        const wanted = Object.keys((s.entry?.fork?.runtime.inject ?? {}) as Record<string, unknown>).filter((name) => !ctx.get(name));
-        return `"${s.id}" (${s.name})${wanted.length ? ` waits for ${wanted.join(', ')}` : ' never became active'}`;
-      });
-      throw new Error(`entries did not start within ${SETTLE_TIMEOUT_MS / 1000}s: ${why.join('; ')}`);
+      const why = states
+        .filter((s) => s.status !== ACTIVE)
+        .map((s) => {
+          if (s.status === LOADING) return `"${s.id}" (${s.name}) is still starting: the promise its apply() returned has not settled`;
+          const wanted = Object.keys((s.entry?.fork?.runtime.inject ?? {}) as Record<string, unknown>).filter((name) => !ctx.get(name));
+          return `"${s.id}" (${s.name})${wanted.length ? ` waits for ${wanted.join(', ')}` : ' never became active'}`;
+        });
+      // A plugin an entry started with ctx.plugin() has no entry of its own: it is named as cordis names it.
+      if (why.length === 0) why.push(...starting.map((name) => `plugin "${name}" is still starting: the promise its apply() returned has not settled`));
+      throw new Error(`entries did not start within ${timeoutMs / 1000}s: ${why.join('; ')}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/**
+ * An entry's state. A plugin that is not `reusable` runs its apply once, on the plugin's main scope, not on the
+ * entry's fork: the fork is active while that apply's promise is still pending or has rejected.
+ */
+function entryStatus(fork: ForkScope): number {
+  const own = fork.status as number;
+  const main = fork.runtime.status as number;
+  if (own === FAILED || main === FAILED) return FAILED;
+  return own === ACTIVE ? main : own;
+}
+
+/** The plugins of the app whose start (an apply or a fork's apply) is still in flight, by name. */
+function scopesStarting(ctx: Context): string[] {
+  const starting: string[] = [];
+  for (const [, main] of ctx.registry.entries()) {
+    const scopes: EffectScope[] = [main, ...main.children];
+    if (scopes.some((scope) => (scope.status as number) === LOADING)) starting.push(main.name ?? 'anonymous');
+  }
+  return starting;
 }
 
 /** The loader's handle on the file it booted (not in its public types). */
