@@ -40,6 +40,28 @@ describe('assembly', () => {
     await expect(readFile(join(assembly.dir, 'cordis.yml'))).rejects.toThrow(/ENOENT/);
   });
 
+  it('waits at dispose for a write-back of the booted file still in flight, so removing its folder never fails it', async () => {
+    const unhandled: unknown[] = [];
+    const collect = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', collect);
+    try {
+      const scenario = resolveComposition(await loadScenario(sourceAsset('scenarios/nested-reads.yml')), packageRoot());
+      for (let round = 0; round < 5; round++) {
+        const app = await bootAssembly(await assemble(composeEntries(scenario, runtimeTarget('typescript', {}))));
+        const loader = app.ctx.get('loader') as unknown as { file: { write(config: unknown): void }; root: { data: unknown } };
+        // The loader's own write-back: it starts on a timer; let the timer fire so the write is under way.
+        loader.file.write(loader.root.data);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        await app.dispose();
+        expect(app.errors).toEqual([]);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', collect);
+    }
+  });
+
   it('names the entry and the plugin when the loader cannot import an entry', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'concord-boot-'));
     try {

@@ -66,12 +66,13 @@ export async function bootComposition(
   const errors: string[] = [];
   ctx.on('internal/error', (error: unknown) => void errors.push(describe(error)));
   const loaderFork = ctx.plugin(Loader, { name: 'cordis', filename: copy }) as ForkScope;
+  const loader = ctx.get('loader') as unknown as { internal?: { import: typeof importPluginModule }; file?: LoaderConfigFile };
   // The loader imports each entry through `internal.import` when one is set: a `.ts` plugin needs tsx's scoped import.
-  (ctx.get('loader') as unknown as { internal?: { import: typeof importPluginModule } }).internal = { import: importPluginModule };
+  loader.internal = { import: importPluginModule };
+  const writes = trackConfigWrites(loader, errors);
   // Not awaited: start() waits for every plugin's start, and a plugin whose apply never resolves would hang the
   // boot past any deadline. settle() waits for the same starts, with one.
   ctx.start().catch((error: unknown) => void errors.push(describe(error)));
-  const writes = trackConfigWrites(ctx, errors);
   const app = makeApp(ctx, loaderFork, errors, writes);
   try {
     await settle(ctx, entries, errors, settleTimeoutMs);
@@ -149,28 +150,47 @@ interface ConfigWrites {
 }
 
 /**
- * The loader writes the config back on a timer and does not await or catch the write; a write still in
- * flight when the directory is removed would reject unhandled and end the process. Track every write,
- * and on disposal stop new ones and wait for the rest (the booted file is a throwaway copy).
+ * The loader writes the config back on a timer and does not await, catch or order the writes; a write still
+ * in flight when the directory is removed would reject unhandled and end the process. Track every write of
+ * the file the loader opens (it opens it while starting, so the tracking is in place before it can write),
+ * run them in turn, and on disposal stop new ones and wait for the rest (the booted file is a throwaway copy).
  */
-function trackConfigWrites(ctx: Context, errors: string[]): ConfigWrites {
-  const file = (ctx.get('loader') as unknown as { file?: LoaderConfigFile } | undefined)?.file;
+function trackConfigWrites(loader: { file?: LoaderConfigFile }, errors: string[]): ConfigWrites {
   const inFlight = new Set<Promise<void>>();
-  if (file) {
+  const tracked = new Set<LoaderConfigFile>();
+  const track = (file: LoaderConfigFile): void => {
+    if (tracked.has(file)) return;
+    tracked.add(file);
     const write = file._write.bind(file);
+    // One after the other: two writes at once share one `.tmp` file, and the second rename finds it gone.
+    let previous: Promise<void> = Promise.resolve();
     file._write = (config) => {
-      const done = write(config)
+      const done = previous
+        .then(() => write(config))
         .catch((error: unknown) => void errors.push(`writing the booted cordis.yml back failed: ${describe(error)}`))
         .finally(() => inFlight.delete(done));
+      previous = done;
       inFlight.add(done);
       return done;
     };
-  }
+  };
+  let current = loader.file;
+  if (current) track(current);
+  Object.defineProperty(loader, 'file', {
+    configurable: true,
+    enumerable: true,
+    get: () => current,
+    set(file: LoaderConfigFile | undefined) {
+      if (file) track(file);
+      current = file;
+    },
+  });
   return {
     async settle() {
-      if (!file) return;
-      file.write = () => undefined;
-      clearTimeout(file.writeTask);
+      for (const file of tracked) {
+        file.write = () => undefined;
+        clearTimeout(file.writeTask);
+      }
       await Promise.all(inFlight);
     },
   };
