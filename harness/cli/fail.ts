@@ -1,6 +1,7 @@
 import { RuntimeOptionError } from '../../runtimes/seam/options.js';
 import { ReviewInterrupted } from '../snapshot/interrupted.js';
 import { UserError } from '../user-error.js';
+import { exitWith } from './exit.js';
 
 /** What a file-system error means and how to fix it, and whether it is the user's input (exit 2) or the machine (exit 1). */
 const ERRNO: Readonly<Record<string, { what: string; fix: string; exit: 1 | 2 }>> = {
@@ -58,5 +59,5 @@ export function failAndExit(command: string, error: unknown): never {
   const { message, exit } = describeFailure(error);
   console.error(`concord ${command}: ${message}`);
   if (debugWanted() && error instanceof Error && error.stack) console.error(error.stack);
-  process.exit(exit);
+  exitWith(exit);
 }

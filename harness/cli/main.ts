@@ -14,6 +14,7 @@ import { registerReview } from './commands/review.js';
 import { registerRun } from './commands/run.js';
 import { registerSdk } from './commands/sdk.js';
 import { registerSkew } from './commands/skew.js';
+import { exitWith, finished, refuseUndecidedExits } from './exit.js';
 
 // The model key leaves the environment before anything runs, and nothing printed from here on shows it.
 takeModelKey();
@@ -25,7 +26,7 @@ const program = new Command('concord')
   .showHelpAfterError()
   // Bad usage exits 2, like every other input error of concord.
   .exitOverride((err) => {
-    process.exit(err.exitCode === 0 ? 0 : 2);
+    exitWith(err.exitCode === 0 ? 0 : 2);
   });
 
 for (const register of [registerGate, registerInit, registerMerge, registerProvision, registerRecord, registerReview, registerRun, registerSdk, registerSkew]) register(program);
@@ -34,9 +35,11 @@ for (const register of [registerGate, registerInit, registerMerge, registerProvi
 const argv = process.argv.filter((arg) => arg !== '--debug');
 if (argv.length !== process.argv.length) process.env.CONCORD_DEBUG = '1';
 exitOnSignals(() => argv[2] ?? '');
+refuseUndecidedExits(() => argv[2] ?? '');
 
 try {
   await program.parseAsync(argv);
+  finished();
 } catch (error) {
   failAndExit(argv[2] ?? '', error);
 }

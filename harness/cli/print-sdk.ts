@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isPythonVersion, parseToolDefinitions, renderSdk, renderSdkSection, schemaDegradations, type SchemaViolation, type ToolDefinition } from '../../codemode/index.js';
 import type { SdkOptions } from './commands/sdk.js';
+import { exitWith } from './exit.js';
 
 /** Exit codes: 2 for input that cannot be read as a tool set, 1 under --strict for schema parts with no type. */
 const EXIT_BAD_INPUT = 2;
@@ -65,5 +66,5 @@ function describeJsonError(text: string, message: string): string {
 
 function fail(code: number, lines: string[]): never {
   process.stderr.write(lines.map((line) => `concord sdk: ${line}\n`).join(''));
-  process.exit(code);
+  exitWith(code);
 }

@@ -1,3 +1,4 @@
+import { exitWith } from './exit.js';
 /** Exit codes of a command ended by a signal, as a shell reports them (128 + the signal's number). */
 const SIGNAL_EXITS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
@@ -10,7 +11,7 @@ export function exitOnSignals(command: () => string): void {
   for (const [signal, code] of Object.entries(SIGNAL_EXITS)) {
     process.once(signal, () => {
       console.error(`concord ${command()}: ${signal}: stopping containers and child processes, removing temp folders`);
-      process.exit(code);
+      exitWith(code);
     });
   }
 }

@@ -16,6 +16,7 @@ import { UserError } from '../../user-error.js';
 import type { EndpointOptions } from '../../model/openai.js';
 import { modelOptions } from '../model-options.js';
 import { cacheDisabledByEnvironment, cacheMaxBytes } from '../../cache/verdict-cache.js';
+import { exitWith } from '../exit.js';
 
 interface GateFlags extends EndpointFlags {
   scenario?: string[];
@@ -95,7 +96,7 @@ export function registerGate(program: Command): void {
       let lastLine = '';
       process.once('beforeExit', () => {
         console.error(`concord gate: the run stopped before its summary: nothing was left to wait on while a step was still pending (last line printed: ${JSON.stringify(lastLine)}). This is a bug in concord or a runtime.`);
-        process.exit(1);
+        exitWith(1);
       });
       try {
         // Checked before any scenario runs: a bad target would otherwise fail only after the whole run.
@@ -122,7 +123,7 @@ export function registerGate(program: Command): void {
         });
         // The gate owns this process and has disposed every runtime it started: exit now rather than wait
         // on handles a library may keep open (sockets kept alive, timers).
-        process.exit(result.ok ? 0 : 1);
+        exitWith(result.ok ? 0 : 1);
       } catch (error) {
         failAndExit('gate', error);
       }
@@ -138,7 +139,7 @@ async function watchDrift(project: Project, selection: Selection, endpoint: Endp
     const failed = results.some((r) => r.status === 'failed');
     const drifted = results.some((r) => r.status === 'drift');
     console.log(failed ? 'drift watch: FAILED (a run could not be judged)' : drifted ? `drift watch: drifted${liveFail ? '' : ' (reported only; --live-fail makes this exit 1)'}` : 'drift watch: every conversation is as recorded');
-    process.exit(failed || (drifted && liveFail) ? 1 : 0);
+    exitWith(failed || (drifted && liveFail) ? 1 : 0);
   } catch (error) {
     failAndExit('gate', error);
   }

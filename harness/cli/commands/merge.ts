@@ -4,6 +4,7 @@ import { colorWanted } from '../../text/paint.js';
 import { ciIsSet } from '../ci.js';
 import { failAndExit } from '../fail.js';
 import { projectOrExit, rootOption } from '../project-option.js';
+import { exitWith } from '../exit.js';
 
 interface MergeFlags {
   root?: string;
@@ -44,7 +45,7 @@ export function registerMerge(program: Command): void {
           { runId, floor: configuration.floor, pairs, matrix, interpreters, absent, runFindings, coverage: toolCoverage(pairs, project.config.coverage?.uncalled), obsolete, update: configuration.update, ci: configuration.ci, proposals, ...(pendingDir ? { pendingDir } : {}) },
           { reportRoot: project.root, ci: ciIsSet(), color: colorWanted(), out: (line) => console.log(line), github: {}, junit },
         );
-        process.exit(ok ? 0 : 1);
+        exitWith(ok ? 0 : 1);
       } catch (error) {
         failAndExit('merge', error);
       }

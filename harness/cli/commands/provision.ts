@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
+import { exitWith } from '../exit.js';
 
 /**
  * `concord provision`: in a project that installed concord, what `npm run provision` is in concord's own
@@ -17,6 +18,6 @@ export function registerProvision(program: Command): void {
     .action(async (args: string[]) => {
       const child = spawn(process.execPath, [sourceAsset('scripts/provision.mjs'), ...args], { stdio: 'inherit' });
       const code = await new Promise<number>((resolve) => child.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0))));
-      process.exit(code);
+      exitWith(code);
     });
 }

@@ -206,7 +206,7 @@ describe('concord record', () => {
     const root = await copyOf(recordedRoot);
     await seedCache(root);
     const update = await cli(['gate', '--root', root, '--update=new'], { CI: undefined });
-    expect(update.stdout).toContain('gate: everything agrees');
+    expect(update.stdout, update.stderr + String(update.status)).toContain('gate: everything agrees');
     expect(update.status).toBe(0);
 
     await model.stop();

@@ -5,6 +5,7 @@ import { UserError } from '../../user-error.js';
 import { failAndExit } from '../fail.js';
 import { modelOptions } from '../model-options.js';
 import { projectOrExit, rootOption } from '../project-option.js';
+import { exitWith } from '../exit.js';
 
 interface RecordFlags extends EndpointFlags {
   scenario?: string[];
@@ -44,7 +45,7 @@ export function registerRecord(program: Command): void {
           allowKeyExposure: Boolean(flags.allowKeyExposure),
           out: (line) => console.log(line),
         });
-        process.exit(0);
+        exitWith(0);
       } catch (error) {
         if (error instanceof UserError) failAndExit('record', error);
         // Anything unforeseen still ends in one line; its text passes through the same redaction as endpoint errors.

@@ -5,6 +5,7 @@ import { ciIsSet } from '../ci.js';
 import { PENDING_ARTIFACT } from '../../snapshot/pending.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 import { UserError } from '../../user-error.js';
+import { exitWith } from '../exit.js';
 
 interface ReviewFlags {
   acceptAll?: boolean;
@@ -57,7 +58,7 @@ export function registerReview(program: Command): void {
           if (flags.json) console.log(JSON.stringify(entries.map((e) => ({ ...e, path: `snapshots/${e.path}` })), null, 2));
           else if (entries.length === 0) console.log('no pending proposals');
           else for (const e of entries) console.log(`${e.run}  ${e.action === 'delete' ? 'delete' : 'write '}  ${e.status.padEnd(8)}  snapshots/${e.path}${e.stale ? '  (stale: the snapshot changed since; run the gate again)' : ''}`);
-          process.exit(0);
+          exitWith(0);
         }
         if (ciIsSet()) {
           throw new UserError(`CI is set, and with CI set nothing under snapshots/ is written; download the ${PENDING_ARTIFACT} artifact to your machine and run \`concord review --from ${PENDING_ARTIFACT}\` there (a folder or .tgz), or list the proposals here with \`concord review --list\``);
@@ -74,7 +75,7 @@ export function registerReview(program: Command): void {
         const keys = fixed ? undefined : terminalKeys({ input: process.stdin, color: colorWanted(), out });
         const summary = await reviewPending({ ...where, decide: keys ? (_change, _diff, group) => keys(group) : async () => fixed!, color: colorWanted(), out });
         console.log(summary.text);
-        process.exit(summary.stale.length > 0 ? 1 : 0);
+        exitWith(summary.stale.length > 0 ? 1 : 0);
       } catch (error) {
         failAndExit('review', error);
       }

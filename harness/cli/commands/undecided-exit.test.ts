@@ -1,0 +1,75 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { sourceAsset } from '../../../runtimes/seam/package-root.js';
+
+// A backend's plugins and tools run in the gate's own process: one that ends it with exit code 0 halfway
+// through must not read as a gate that passed.
+
+const SCENARIO = `name: quitting
+description: A tool that ends the process.
+runtimes: [typescript]
+composition:
+  - id: tools
+    plugin: concord/tools
+    config: { mode: code }
+  - id: quitter
+    plugin: ../plugins/quitter.mjs
+  - id: agent
+    plugin: concord/agent
+    config: { persona: Brief. }
+script:
+  - user: Quit.
+  - assistant:
+      run_code:
+        description: Quit
+        typescript: "await tools.quit({}); return 1;"
+        python: "await tools.quit({})\\nreturn 1"
+  - final: Done.
+`;
+
+const quitter = (code: number) => `export default {
+  name: 'quitter',
+  inject: ['tools'],
+  apply(ctx) {
+    ctx.tools.register({ name: 'quit', description: 'Ends the process.', parameters: { type: 'object', properties: {} }, execute: async () => process.exit(${code}) });
+  },
+};
+`;
+
+let root = '';
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'concord-quit-'));
+  await mkdir(join(root, 'scenarios'));
+  await mkdir(join(root, 'plugins'));
+  await writeFile(join(root, 'scenarios', 'quitting.yml'), SCENARIO);
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+const gate = () =>
+  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'gate', '--root', root], {
+    encoding: 'utf8',
+    env: { ...process.env, CI: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 60_000,
+  });
+
+it('a tool calling process.exit(0) mid-gate: exit 1, said on stderr, no verdict printed and no snapshot written', async () => {
+  await writeFile(join(root, 'plugins', 'quitter.mjs'), quitter(0));
+  const result = gate();
+  expect(result.status, result.stderr).toBe(1);
+  expect(result.stderr).toContain('concord gate: the process was about to exit with 0 before the command finished');
+  expect(result.stderr).toContain('Exiting with 1: nothing was judged.');
+  expect(result.stdout).not.toContain('gate: ');
+  // .concord/ (the verdict cache) may have been started; no snapshot was written.
+  expect((await readdir(root)).filter((name) => name !== '.concord').sort()).toEqual(['plugins', 'scenarios']);
+});
+
+it('a tool calling process.exit(3) mid-gate: its code stays, and stderr says the command had not finished', async () => {
+  await writeFile(join(root, 'plugins', 'quitter.mjs'), quitter(3));
+  const result = gate();
+  expect(result.status, result.stderr).toBe(3);
+  expect(result.stderr).toContain('concord gate: the process ended with 3 before the command finished.');
+});
