@@ -10,7 +10,7 @@ import { importPlugins } from '../assembly/plugin-import.js';
 import { scenarioForLanguage } from '../scenario/recording.js';
 import type { Scenario } from '../scenario/types.js';
 import { newRunId } from '../snapshot/pending.js';
-import { applyVerdict, compareFolder, snapshotFingerprint, snapshotFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
+import { applyVerdict, compareFolder, snapshotFingerprint, readCommitted, snapshotFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
 import { SDK_FILE, snapshotFiles, type SnapshotFiles } from '../snapshot/transcript.js';
 import { measureSdk, sdkBudgetFindings, sdkCost, type SdkSize } from '../report/sdk-cost.js';
 import type { Project } from '../project/root.js';
@@ -313,7 +313,7 @@ async function sdkSize(snapshotsDir: string, folder: string, language: keyof typ
   if (current === undefined) return undefined;
   const verdict = verdicts.find((v) => v.path === `${folder}/${name}`);
   const committed =
-    verdict?.status === 'same' ? current : verdict?.status === 'changed' ? (await snapshotFolder(snapshotsDir).read(verdict.path))?.toString('utf8') : undefined;
+    verdict?.status === 'same' ? current : verdict?.status === 'changed' ? await readCommitted(snapshotsDir, verdict.path) : undefined;
   return measureSdk(language, current, committed, cache);
 }
 

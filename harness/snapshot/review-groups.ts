@@ -1,7 +1,7 @@
 import { renderDiff, type TextDiff } from '../text/diff.js';
 import { groupChanges, groupHeading, type ChangeGroup } from './change-groups.js';
 import { proposedFile, type PendingChange, type PendingRun } from './pending.js';
-import { snapshotDiff, snapshotFolder } from './store.js';
+import { readCommitted, snapshotDiff } from './store.js';
 
 /** One pending proposal with what review shows of it: its run, and its diff against the committed file. */
 export interface ReviewItem {
@@ -48,7 +48,7 @@ async function reviewItem(snapshotsDir: string, run: PendingRun, change: Pending
   } catch (error) {
     return { ...base, unreadable: error as Error };
   }
-  const committed = (await snapshotFolder(snapshotsDir).read(change.path))?.toString('utf8');
+  const committed = await readCommitted(snapshotsDir, change.path);
   // A write over nothing is a new file whatever the manifest says: it groups by its name and text.
   const status = committed === undefined ? 'new' : change.status === 'new' ? 'changed' : change.status;
   return { ...base, status, proposed, diff: snapshotDiff(change.path, committed ?? '', proposed) };

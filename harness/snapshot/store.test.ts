@@ -35,6 +35,25 @@ describe('snapshot store', () => {
     expect(by['demo/python/tools-sdk.ts']!.status).toBe('obsolete');
   });
 
+  it('reads a checkout with CRLF line endings (git core.autocrlf) as the file concord wrote; a real change diffs as that change alone', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'concord-store-'));
+    const folder = join(dir, 'demo', 'typescript');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'tools-sdk.ts'), 'declare const tools: {\r\n  a(): Promise<void>;\r\n};\r\n');
+    await writeFile(join(folder, 'transcript.yaml'), 'turns:\r\n  - request: 1\r\n  - answer: yes\r\n');
+    const files = new Map([
+      ['tools-sdk.ts', 'declare const tools: {\n  a(): Promise<void>;\n};\n'],
+      ['transcript.yaml', 'turns:\n  - request: 2\n  - answer: yes\n'],
+    ]);
+    const by = Object.fromEntries((await compareFolder(dir, 'demo/typescript', files)).map((v) => [v.path, v]));
+    expect(by['demo/typescript/tools-sdk.ts']!.status).toBe('same');
+    expect(by['demo/typescript/transcript.yaml']!.status).toBe('changed');
+    const shown = renderDiff(by['demo/typescript/transcript.yaml']!.diff!, false);
+    expect(shown).toContain('-  - request: 1\n+  - request: 2\n');
+    expect(shown).not.toMatch(/^[-+].*answer/m);
+    expect(shown).not.toContain('\\u000d');
+  });
+
   it('names a YAML snapshot edited into garbage with its line', async () => {
     dir = await mkdtemp(join(tmpdir(), 'concord-store-'));
     await mkdir(join(dir, 'demo', 'typescript'), { recursive: true });

@@ -36,12 +36,28 @@ export async function compareFolder(snapshotsDir: string, folder: string, files:
       verdicts.push({ path, status: 'garbage', proposed, reason: `snapshots/${path} ${reason}; regenerate it with \`concord gate --update=all\` or restore it from git` });
       continue;
     }
-    const committed = bytes.toString('utf8');
+    const committed = committedText(bytes);
     if (committed === proposed) verdicts.push({ path, status: 'same', proposed });
     else verdicts.push({ path, status: 'changed', proposed, diff: snapshotDiff(path, committed, proposed) });
   }
   for (const name of present.filter((n) => !files.has(n)).sort()) verdicts.push({ path: `${folder}/${name}`, status: 'obsolete' });
   return verdicts;
+}
+
+/**
+ * A committed snapshot as the text to compare. git with `core.autocrlf` (the default of Git for Windows) checks
+ * files out with CRLF line endings where concord wrote LF: such a file is the same snapshot, and a diff shows
+ * only what changed. concord's snapshots never hold a carriage return of their own: YAML and JSON escape one,
+ * and the SDK renderers put none into comments.
+ */
+export function committedText(bytes: Buffer): string {
+  return bytes.toString('utf8').replace(/\r\n/g, '\n');
+}
+
+/** The committed snapshot at `path` below the snapshots folder as `committedText`, or undefined when there is none. */
+export async function readCommitted(snapshotsDir: string, path: string): Promise<string | undefined> {
+  const bytes = await snapshotFolder(snapshotsDir).read(path);
+  return bytes === undefined ? undefined : committedText(bytes);
 }
 
 /** Why a committed snapshot file cannot be a snapshot: not text, or not the format its name says. */
