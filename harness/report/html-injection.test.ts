@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
+import { snapshotDiff } from '../snapshot/store.js';
+import { renderHtmlReport } from './html.js';
 
 const scratch: string[] = [];
 afterAll(() => Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true }))));
@@ -82,5 +84,26 @@ describe('report.html from a hostile results file', () => {
     expect(csp).toContain(`script-src ${sha256(scripts[0]!)}`);
     expect(csp).toContain(`style-src ${sha256(styles[0]!)}`);
     expect(csp).toMatch(/^default-src 'none';/);
+  });
+});
+
+describe('report.html from text with invisible characters', () => {
+  it('shows a byte order mark, a zero-width space and a right-to-left override as escapes, in diffs, new files and reasons', () => {
+    const times = { assembly: 1, model: 1, runtime: 1, checks: 1 };
+    const before = '// Reads one order.\n';
+    const after = '\ufeff// Reads one order. // \u202etluafed\u202c\n';
+    const page = renderHtmlReport({
+      runId: 'r',
+      matrix: [],
+      pairs: [
+        { scenario: 'a', runtime: 'typescript', status: 'mismatch', times, findings: [], verdicts: [{ path: 'a/typescript/tools-sdk.ts', status: 'changed', proposed: after, diff: snapshotDiff('a/typescript/tools-sdk.ts', before, after) }] },
+        { scenario: 'b', runtime: 'typescript', status: 'failed', times, findings: [], verdicts: [{ path: 'b/typescript/tools-sdk.ts', status: 'new', proposed: 'x\u200by\n\tz\n' }], reason: 'tool \u202eevil\u202c failed' },
+      ],
+    });
+    expect(page).not.toMatch(/[\ufeff\u200b\u202e\u202c]/);
+    expect(page).toContain('<ins>\\ufeff</ins>// Reads one order.');
+    expect(page).toContain(' // \\u202etluafed\\u202c');
+    expect(page).toContain('tool \\u202eevil\\u202c failed');
+    expect(page).toContain('x\\u200by\n\tz');
   });
 });

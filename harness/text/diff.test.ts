@@ -62,6 +62,16 @@ describe('renderDiff', () => {
     // Nothing a terminal acts on is left but the line breaks between lines and the tab.
     expect(text.replace(/[\n\t]/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
+
+  it('shows invisible characters as escapes: a byte order mark, a zero-width space, a right-to-left override; visible letters stay', () => {
+    const before = '// Refund an order.\nconst rate = "café 中";\n';
+    const after = '\ufeff// Refund an order.\nconst rate = "caf\u200bé 中"; // \u202etluafed\u202c\n';
+    const text = renderDiff(textDiff({ before: 'a', after: 'b' }, before, after), false);
+    expect(text).toContain('+\\ufeff// Refund an order.');
+    expect(text).toContain('~ {+\\ufeff+}// Refund an order.');
+    expect(text).toContain('+const rate = "caf\\u200bé 中"; // \\u202etluafed\\u202c');
+    expect(text).toContain('-const rate = "café 中";');
+  });
 });
 
 describe('splitJsonStrings', () => {
