@@ -48,6 +48,11 @@ export class Session {
   private readonly computed = new Map<string, Promise<unknown>>();
   private readonly liveModels = new Map<string, Model>();
   private readonly scenarios = new Map<string, Scenario>();
+  /**
+   * Plugins (by module) whose apply had not settled at an app's boot deadline, with why: a later app of the
+   * same command fails at once instead of waiting out the deadline again for each pair and probe.
+   */
+  readonly neverStarted = new Map<string, string>();
 
   constructor(options: SessionOptions = {}) {
     const cache = options.cacheRoot === undefined ? undefined : new VerdictCache(options.cacheRoot, concordVersion(), cacheMaxBytes());
@@ -139,6 +144,7 @@ export class Session {
     this.liveModels.clear();
     this.scenarios.clear();
     this.computed.clear();
+    this.neverStarted.clear();
     this.pyright.stop();
     const inventory = this.inventoryFound;
     this.inventoryFound = undefined;

@@ -10,6 +10,7 @@ import { resolveComposition } from '../scenario/plugins.js';
 import { assemble, bootAssembly, composeEntries } from './assemble.js';
 import { bootComposition, type BootedApp } from './boot.js';
 import { runtimeTarget } from './runtimes.js';
+import { Session } from '../session.js';
 
 afterAll(() => disposeSharedRuntimes());
 
@@ -120,6 +121,26 @@ describe('assembly', () => {
       await bootWith(source, 500, async (boot, plugin) => {
         await expect(boot).rejects.toThrow(`entries did not start within 0.5s: "backend" (${plugin}) is still starting: the promise its apply() returned has not settled`);
       });
+    });
+
+    it('a plugin that never started is not waited for again by a later app of the same session', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'concord-boot-'));
+      const session = new Session();
+      try {
+        const plugin = join(dir, 'plugin.mjs');
+        await writeFile(plugin, `export default { name: 'stuck', inject: ['tools'], apply() { return new Promise(() => {}); } };`);
+        const file = join(dir, 'cordis.yml');
+        await writeFile(file, `- id: tools\n  name: ${TOOLS}\n  config: { mode: code }\n- id: backend\n  name: ${plugin}\n`);
+        const entries = [{ id: 'tools', name: TOOLS }, { id: 'backend', name: plugin }];
+        await expect(bootComposition(file, dir, entries, session, 300)).rejects.toThrow('is still starting: the promise its apply() returned has not settled');
+        // A deadline no test waits out: the second app fails at once, saying why.
+        await expect(bootComposition(file, dir, entries, session, 600_000)).rejects.toThrow(
+          `cordis.yml entry "backend" (plugin ${plugin}): did not start within 0.3s (the promise its apply() returned had not settled) in an earlier app of this run: not waited for again`,
+        );
+      } finally {
+        await session.dispose();
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     it('a plugin an entry starts itself is waited for too, and named by its own name when it never settles', async () => {

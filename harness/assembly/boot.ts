@@ -75,7 +75,7 @@ export async function bootComposition(
   ctx.start().catch((error: unknown) => void errors.push(describe(error)));
   const app = makeApp(ctx, loaderFork, errors, writes);
   try {
-    await settle(ctx, entries, errors, settleTimeoutMs);
+    await settle(ctx, entries, errors, settleTimeoutMs, session?.neverStarted);
   } catch (error) {
     await app.dispose().catch(() => undefined);
     throw error;
@@ -83,7 +83,15 @@ export async function bootComposition(
   return app;
 }
 
-async function settle(ctx: Context, entries: ReadonlyArray<{ id: string; name: string }>, errors: string[], timeoutMs: number): Promise<void> {
+async function settle(
+  ctx: Context,
+  entries: ReadonlyArray<{ id: string; name: string }>,
+  errors: string[],
+  timeoutMs: number,
+  neverStarted: Map<string, string> | undefined,
+): Promise<void> {
+  const stuck = entries.find((e) => neverStarted?.has(e.name));
+  if (stuck) throw new EntryError(stuck.id, stuck.name, `${neverStarted!.get(stuck.name)!} in an earlier app of this run: not waited for again`);
   const loader = ctx.get('loader') as Loader;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -104,7 +112,10 @@ async function settle(ctx: Context, entries: ReadonlyArray<{ id: string; name: s
       const why = states
         .filter((s) => s.status !== ACTIVE)
         .map((s) => {
-          if (s.status === LOADING) return `"${s.id}" (${s.name}) is still starting: the promise its apply() returned has not settled`;
+          if (s.status === LOADING) {
+            neverStarted?.set(s.name, `did not start within ${timeoutMs / 1000}s (the promise its apply() returned had not settled)`);
+            return `"${s.id}" (${s.name}) is still starting: the promise its apply() returned has not settled`;
+          }
           const wanted = Object.keys((s.entry?.fork?.runtime.inject ?? {}) as Record<string, unknown>).filter((name) => !ctx.get(name));
           return `"${s.id}" (${s.name})${wanted.length ? ` waits for ${wanted.join(', ')}` : ' never became active'}`;
         });
