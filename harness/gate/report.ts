@@ -149,7 +149,11 @@ export function junitXml(results: readonly PairResult[], obsolete: readonly stri
 export function stepsLine(steps: RunSteps, color: boolean): string {
   const failed = (check: string) => steps.findings.some((f) => f.severity === 'error' && f.check === check);
   const mark = (bad: boolean) => paint(color, bad ? COLOR.red : COLOR.green, bad ? '✗' : '✓');
-  const floor = steps.floorApps === 0 ? 'renderer-floor: no Python app selected' : `${mark(failed('renderer-floor'))} renderer-floor (${steps.floorApps} app(s)) ${ms(steps.times.rendererFloor)}`;
+  // An app that could not boot or render judged nothing: a step that judged no app is no pass.
+  const floorMark = () => (failed('renderer-floor') || steps.floorRendered > 0 ? mark(failed('renderer-floor')) : paint(color, STATUS_COLOR.skipped, STATUS_MARK.skipped));
+  const floorApps = () =>
+    steps.floorRendered === steps.floorApps ? `${steps.floorApps} app(s)` : `${steps.floorRendered} of ${steps.floorApps} app(s) rendered the fixture; see the notes for the others`;
+  const floor = steps.floorApps === 0 ? 'renderer-floor: no Python app selected' : `${floorMark()} renderer-floor (${floorApps()}) ${ms(steps.times.rendererFloor)}`;
   const probes = steps.probes.map((p) => `${mark(p.findings.some((f) => f.severity === 'error'))} probe ${p.language} ${ms(p.elapsedMs)}`);
   return [floor, ...probes].join(' · ');
 }

@@ -15,8 +15,9 @@ export interface RunSteps {
   probes: ProbeVerdict[];
   /** Milliseconds of the renderer-floor step and of the probe (all languages). */
   times: { rendererFloor: number; probe: number };
-  /** How many apps rendered the floor fixture. */
+  /** How many apps were asked to render the floor fixture, and how many did. */
   floorApps: number;
+  floorRendered: number;
 }
 
 const LANGUAGES: readonly Language[] = ['typescript', 'python'];
@@ -50,5 +51,6 @@ export async function runSteps(
     probes,
     times: { rendererFloor: floorStep.elapsedMs, probe: performance.now() - started },
     floorApps: floorTargets.length,
+    floorRendered: floorStep.rendered,
   };
 }

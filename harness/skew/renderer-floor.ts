@@ -13,6 +13,8 @@ export interface RendererFloorResult {
   findings: Array<Finding & { scenario?: string }>;
   /** Wall time of the whole step (boots, renders, compiles), in milliseconds. */
   elapsedMs: number;
+  /** How many of the targets' apps rendered the fixture (the others could not boot or render: a note each). */
+  rendered: number;
 }
 
 /**
@@ -66,5 +68,5 @@ export async function rendererFloorFindings(targets: readonly ProbeTarget[], flo
     });
     if (rows[0]?.length === 0) findings.push({ check: ID, severity: 'error', message: `no Python interpreter at or above the floor ${floor} is available to compile the floor fixture` });
   }
-  return { findings, elapsedMs: performance.now() - started };
+  return { findings, elapsedMs: performance.now() - started, rendered: rendered.length };
 }
