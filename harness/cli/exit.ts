@@ -25,7 +25,7 @@ export function refuseUndecidedExits(command: () => string): void {
     if (code === 0) {
       writeSync(
         2,
-        `concord ${command()}: the process was about to exit with 0 before the command finished: something it loaded (a plugin, a tool) called process.exit, or nothing was left to wait on. Exiting with 1: nothing was judged.\n`,
+        `concord ${command()}: the process was about to exit with 0 before the command finished: something it loaded (a plugin, a tool) called process.exit, or nothing was left to wait on. Exiting with 1: the command reached no verdict.\n`,
       );
       process.exitCode = 1;
     } else {

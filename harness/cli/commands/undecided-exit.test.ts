@@ -61,7 +61,7 @@ it('a tool calling process.exit(0) mid-gate: exit 1, said on stderr, no verdict 
   const result = gate();
   expect(result.status, result.stderr).toBe(1);
   expect(result.stderr).toContain('concord gate: the process was about to exit with 0 before the command finished');
-  expect(result.stderr).toContain('Exiting with 1: nothing was judged.');
+  expect(result.stderr).toContain('Exiting with 1: the command reached no verdict.');
   expect(result.stdout).not.toContain('gate: ');
   // .concord/ (the verdict cache) may have been started; no snapshot was written.
   expect((await readdir(root)).filter((name) => name !== '.concord').sort()).toEqual(['plugins', 'scenarios']);
