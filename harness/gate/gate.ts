@@ -243,12 +243,15 @@ async function runPair(
   const runtime = target.name;
   const base = { scenario: scenario.name, runtime } as const;
   let one;
+  const assembling = performance.now();
   try {
     // A recorded scenario replays (and is checked against) the recording of this runtime's language.
     scenario = scenarioForLanguage(scenario, target.language);
     one = await runOne(scenario, target);
   } catch (error) {
-    return { ...base, status: 'failed', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: (error as Error).message };
+    // The time it took to fail is the assembly's: a plugin that never started shows the boot's whole wait.
+    const times = { assembly: performance.now() - assembling, model: 0, runtime: 0, checks: 0 };
+    return { ...base, status: 'failed', times, verdicts: [], findings: [], reason: (error as Error).message };
   }
   const { record, times } = one;
   const tools = pairTools(record);
