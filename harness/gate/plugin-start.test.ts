@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { sourceAsset } from '../../runtimes/seam/package-root.js';
+import { concordIn } from '../test/concord-cli.js';
 
 // What a gate says about a backend plugin whose `async apply` fails: the pair, the entry, the reason, and the
 // time the boot took before it failed.
@@ -46,12 +45,7 @@ beforeEach(async () => {
 afterEach(() => rm(root, { recursive: true, force: true }));
 
 it('an async apply that rejects fails its pair with the entry, the plugin and the reason, and the time its boot took', () => {
-  const result = spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'gate', '--root', root], {
-    encoding: 'utf8',
-    env: { ...process.env, CI: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 60_000,
-  });
+  const result = concordIn(() => root, 60_000)({ CI: 'true' }, 'gate');
   expect(result.status, result.stderr).toBe(1);
   const line = /^✗ failed\s+catalog × typescript\s+assembly (\d+) ms/m.exec(result.stdout);
   expect(line, result.stdout).not.toBeNull();

@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { sourceAsset } from '../../../runtimes/seam/package-root.js';
+import { concordIn } from '../../test/concord-cli.js';
 
 // A backend's plugins and tools run in the gate's own process: one that ends it with exit code 0 halfway
 // through must not read as a gate that passed.
@@ -48,13 +47,8 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
-const gate = () =>
-  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'gate', '--root', root], {
-    encoding: 'utf8',
-    env: { ...process.env, CI: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 60_000,
-  });
+const concord = concordIn(() => root, 60_000);
+const gate = () => concord({}, 'gate');
 
 it('a tool calling process.exit(0) mid-gate: exit 1, said on stderr, no verdict printed and no snapshot written', async () => {
   await writeFile(join(root, 'plugins', 'quitter.mjs'), quitter(0));
