@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { builtModule } from '../../runtimes/seam/package-root.js';
 import type { Scenario } from '../scenario/types.js';
 import { bootComposition, EntryError, type BootedApp } from './boot.js';
 import type { Session } from '../session.js';
 import type { RuntimeTarget } from './runtimes.js';
 import { ownedTempDir } from '../../runtimes/seam/owned-temp-dir.js';
+import { cordisYaml } from './cordis-yaml.js';
 
 /** Where the keyless model plugin lives. */
 export const MODEL_PLUGIN = 'harness/model/plugin';
@@ -66,7 +66,7 @@ export function pluginPath(entryId: string, plugin: string): string {
 export async function assemble(entries: CordisEntry[]): Promise<Assembly> {
   // Removed by dispose, else when the host exits (Ctrl-C, SIGTERM), else (the host was killed) by the next host's sweep.
   const dir = ownedTempDir('concord-assembly');
-  const cordisYml = stringify(entries, { lineWidth: 0 });
+  const cordisYml = cordisYaml(entries);
   await writeFile(join(dir, 'cordis.yml'), cordisYml);
   return { dir, cordisYml, entries };
 }

@@ -22,7 +22,7 @@ function recordWith(language: Language, sdkSection: string, runCode = runCodeWir
     runtime: language === 'python' ? 'python' : 'typescript',
     language,
     isolation: 'process',
-    cordisYml: '',
+    entries: [],
     exchanges: [{ request: { system: [{ id: 'tools:sdk', text: sdkSection }], tools: [runCode], messages: [] } }],
     programs: [],
   };

@@ -103,7 +103,7 @@ describe('stub validity with Pyodide alone', () => {
       runtime: 'pyodide',
       language: 'python',
       isolation: 'wasm',
-      cordisYml: '',
+      entries: [],
       exchanges: [{ request: { system: [{ id: 'tools:sdk', text: section }], tools: [], messages: [] } }],
       programs: [],
     };

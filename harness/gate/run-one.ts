@@ -74,7 +74,7 @@ export async function runOne(scenario: Scenario, runtime: RuntimeTarget, model: 
       language: runtime.language,
       isolation: codeRuntime.isolation,
       seamLanguage: codeRuntime.language,
-      cordisYml: assembly.cordisYml,
+      entries: assembly.entries,
       exchanges: keyless.exchanges,
       programs: seam.runs,
       ...(answer !== undefined ? { answer } : {}),

@@ -67,6 +67,14 @@ export class Normalizer {
     return out;
   }
 
+  /** `text` applied to every string of JSON-like `data`, keys too, in the order a YAML or JSON dump shows them. */
+  value(data: unknown): unknown {
+    if (typeof data === 'string') return this.text(data);
+    if (Array.isArray(data)) return data.map((item) => this.value(item));
+    if (data !== null && typeof data === 'object') return Object.fromEntries(Object.entries(data).map(([key, item]) => [this.text(key), this.value(item)]));
+    return data;
+  }
+
   private token(kind: string, value: string): string {
     const key = `${kind}\0${value}`;
     let token = this.tokens.get(key);

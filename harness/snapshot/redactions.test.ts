@@ -13,7 +13,7 @@ const record = (output: Record<string, unknown>): RunRecord => ({
   runtime: 'typescript',
   language: 'typescript',
   isolation: 'worker-thread',
-  cordisYml: 'plugins: {}\n',
+  entries: [],
   exchanges: [],
   programs: [
     {

@@ -10,7 +10,7 @@ function recordWith(section: string): RunRecord {
     runtime: 'python',
     language: 'python',
     isolation: 'process',
-    cordisYml: '',
+    entries: [],
     exchanges: [{ request: { system: [{ id: 'persona', text: 'Be brief.' }, { id: 'tools:sdk', text: section }], tools: [], messages: [] } }],
     programs: [],
   };
@@ -38,5 +38,41 @@ describe('the snapshot of a tools:sdk section', () => {
     const files = snapshotFiles(recordWith('no fence here'), '/nowhere');
     expect(files.has('tools-sdk.py')).toBe(false);
     expect(sdkEntry(files)).toEqual({ id: 'tools:sdk', text: 'no fence here' });
+  });
+});
+
+describe('snapshot files wherever the project lives', () => {
+  /** One run of a project at `root`: its paths show in cordis.yml, the run_code schema, a log and the failure. */
+  function runAt(root: string): RunRecord {
+    const plugin = `${root}/src/plugins/orders.ts`;
+    return {
+      scenario: 'checkout',
+      runtime: 'python',
+      language: 'python',
+      isolation: 'process',
+      entries: [
+        { id: 'model', name: `${root}/node_modules/concord/dist/harness/model/plugin.js`, config: { scenario: `${root}/scenarios/checkout.yml` } },
+        { id: 'orders', name: plugin },
+      ],
+      exchanges: [{ request: { system: [{ id: 'persona', text: `Orders live in ${root}/data.` }], tools: [{ name: 'run_code', description: `Runs code; see ${root}/README.md`, parameters: {} }], messages: [] } }],
+      programs: [{ code: 'print(1)', tools: [], calls: [], result: { value: null, logs: [`File "${plugin}", line 3`, `at ${plugin}:3:1`] } }],
+      failure: `the tool at ${plugin} failed`,
+    };
+  }
+
+  it.each([
+    ['a space and a hash', '/work/my backend #1'],
+    ['a colon and a space', '/work/orders: v2'],
+    ['quotes, a backslash and a non-ASCII name', `/work/"quoted" \\ 'single' é%20`],
+    ['a leading dash and a bracket', '/- [x]/orders'],
+  ])('writes the same bytes for a project whose path holds %s as for a plain one', (_, root) => {
+    const plain = snapshotFiles(runAt('/work/orders'), '/work/orders');
+    const odd = snapshotFiles(runAt(root), root);
+    expect([...odd.keys()]).toEqual([...plain.keys()]);
+    for (const [file, text] of plain) expect(odd.get(file), file).toBe(text);
+    expect(plain.get('cordis.yml')).toBe(
+      ['- id: model', '  name: concord/dist/harness/model/plugin.js', '  config:', '    scenario: <root>/scenarios/checkout.yml', '- id: orders', '  name: <root>/src/plugins/orders.ts', ''].join('\n'),
+    );
+    expect(plain.get('transcript.yaml')).toContain('failure: the tool at <root>/src/plugins/orders.ts failed\n');
   });
 });

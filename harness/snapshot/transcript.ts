@@ -5,6 +5,7 @@ import type { ObservedCall, ObservedRun } from '../gate/seam-recorder.js';
 import type { Isolation, Language } from '../../runtimes/seam/types.js';
 import type { RuntimeName } from '../scenario/types.js';
 import { Normalizer } from './normalize.js';
+import { cordisYaml } from '../assembly/cordis-yaml.js';
 import { valuesAt, type Redaction } from './redactions.js';
 import { RUN_CODE_TOOL, TOOLS_SDK_SECTION } from '../../contract/backend.js';
 import { readSdkSection, type SdkBlock } from '../../contract/sdk-section.js';
@@ -17,7 +18,8 @@ export interface RunRecord {
   isolation: Isolation | undefined;
   /** The language of the runtime the app mounted as `ctx.codeRuntime`, as it says itself. */
   seamLanguage?: Language;
-  cordisYml: string;
+  /** The entries of the assembled `cordis.yml`. */
+  entries: readonly unknown[];
   /** Every request the model received, with its answer. */
   exchanges: ReadonlyArray<{ request: ModelRequest; response?: ModelResponse; error?: string }>;
   /** Every program that crossed the runtime seam, in order. */
@@ -47,16 +49,18 @@ export function snapshotFiles(record: RunRecord, packageRoot: string, redactions
     }
   }
   const files: SnapshotFiles = new Map();
-  files.set(CORDIS_FILE, normalizer.text(record.cordisYml));
+  // Structured files are normalized value by value before they are written out, so a value's quoting, escaping
+  // and line breaks are those of its normalized form, wherever the project lives (a path with ` #` or `: `).
+  files.set(CORDIS_FILE, cordisYaml(normalizer.value(record.entries)));
 
   const first = record.exchanges[0]?.request;
   const sdkFile = SDK_FILE[record.language];
   const block = sdkBlockOf(first);
   if (block !== undefined) files.set(sdkFile, normalizer.text(block.body));
   const runCode = first?.tools.find((t) => t.name === RUN_CODE_TOOL);
-  if (runCode) files.set(RUN_CODE_FILE, normalizer.text(JSON.stringify(runCode, null, 2) + '\n'));
+  if (runCode) files.set(RUN_CODE_FILE, JSON.stringify(normalizer.value(runCode), null, 2) + '\n');
 
-  files.set(TRANSCRIPT_FILE, normalizer.text(transcriptYaml(record, block && { file: sdkFile, block })));
+  files.set(TRANSCRIPT_FILE, toYaml(normalizer.value(transcriptData(record, block && { file: sdkFile, block }))));
   return files;
 }
 
@@ -66,7 +70,7 @@ export function sdkBlockOf(request: ModelRequest | undefined): SdkBlock | undefi
   return text === undefined ? undefined : readSdkSection(text).block;
 }
 
-function transcriptYaml(record: RunRecord, sdk: SdkFile | undefined): string {
+function transcriptData(record: RunRecord, sdk: SdkFile | undefined): Record<string, unknown> {
   const first = record.exchanges[0]?.request;
   const data: Record<string, unknown> = {
     scenario: record.scenario,
@@ -88,7 +92,7 @@ function transcriptYaml(record: RunRecord, sdk: SdkFile | undefined): string {
   }
   if (record.answer !== undefined) data.answer = record.answer;
   if (record.failure !== undefined) data.failure = record.failure;
-  return toYaml(data);
+  return data;
 }
 
 /** Where the snapshot keeps the SDK block: the file holding its code, and the block with its prose. */
