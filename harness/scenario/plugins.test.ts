@@ -100,6 +100,8 @@ describe('plugin references', () => {
     ['../../outside/evil.ts', /leaves the project root/, /keep plugins inside the project/],
     ['@team/backend/secret', /cannot be resolved/, /does not export this path/],
     ['left-pad', /cannot be resolved/, /npm install left-pad/],
+    ['src/plugins/inventory.ts', /cannot be resolved/, /^"src\/plugins\/inventory.ts" is read as a package; for the file src\/plugins\/inventory.ts write "\.\.\/src\/plugins\/inventory.ts" /],
+    ['plugins/inventory.ts', /cannot be resolved/, /npm install plugins/],
     ['../src/plugins/missing', /not found: no file src\/plugins\/missing\{/, /relative to this scenario file/],
     ['/etc/passwd', /neither a package name nor a relative path/, /starting with \.\/ or \.\.\//],
   ])('refuses %s at the place it is named, before anything boots', async (ref, problem, hint) => {

@@ -1,5 +1,5 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { dirname, extname, join, relative, resolve } from 'node:path';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve as resolveImport } from 'import-meta-resolve';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
@@ -70,7 +70,29 @@ function resolvePlugin(entry: CompositionEntry, scenarioFile: string, root: stri
     }
     return { file: importTarget(ref, join(packageRoot(), 'package.json'), fail), concord: ref };
   }
-  return { file: importTarget(ref, join(root, 'package.json'), fail) };
+  const pathLike = (problem: string, hint: string) => {
+    // `src/plugins/orders.ts` reads as a path to a person and as the package `src` to Node: when that file is
+    // there, say what to write for it.
+    const file = [resolve(dirname(scenarioFile), ref), resolve(root, ref)].find((path) => inside(path, root) && isFile(path));
+    if (file === undefined) return fail(problem, hint);
+    const named = relative(dirname(scenarioFile), file).split(sep).join('/');
+    return fail(problem, `${JSON.stringify(ref)} is read as a package; for the file ${relative(root, file)} write ${JSON.stringify(named.startsWith('../') ? named : `./${named}`)} (a path starts with ./ or ../ and is relative to this file)`);
+  };
+  return { file: importTarget(ref, join(root, 'package.json'), pathLike) };
+}
+
+/** Whether `ref` (a package name, maybe with a subpath) resolves from the project `root` as an import would. */
+export function resolvesAsPackage(ref: string, root: string): boolean {
+  try {
+    resolveImport(ref, pathToFileURL(join(root, 'package.json')).href);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isFile(path: string): boolean {
+  return existsSync(path) && statSync(path).isFile();
 }
 
 function relativePlugin(ref: string, scenarioFile: string, root: string, fail: (problem: string, hint: string) => InputError): string {
@@ -78,7 +100,7 @@ function relativePlugin(ref: string, scenarioFile: string, root: string, fail: (
   const leaves = (where: string) => fail(`plugin ${JSON.stringify(ref)} leaves the project root ${root} (it is ${where})`, 'keep plugins inside the project, or install them as a package and name the package');
   if (!inside(base, root)) throw leaves(base);
   const candidates = extname(base) ? [base] : [...EXTENSIONS.map((ext) => base + ext), ...EXTENSIONS.map((ext) => join(base, 'index' + ext))];
-  const found = candidates.find((file) => existsSync(file) && statSync(file).isFile());
+  const found = candidates.find(isFile);
   if (!found) {
     throw fail(`plugin ${JSON.stringify(ref)} not found: no file ${relative(root, base) || '.'}${extname(base) ? '' : `{${EXTENSIONS.join(',')}}`}`, 'check the path; it is relative to this scenario file');
   }

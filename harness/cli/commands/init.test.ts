@@ -177,6 +177,19 @@ describe('concord init', () => {
     }
     expect(await readdir(dir)).toEqual([]);
   });
+
+  it('takes a reference without ./ as the file it names below the root, unless a package of that name resolves', async () => {
+    await mkdir(join(dir, 'src'), { recursive: true });
+    await writeFile(join(dir, 'src', 'orders.js'), PLUGIN);
+    const asFile = await scaffoldProject(dir, 'src/orders.js', {});
+    expect(asFile.scenario).toEqual({ name: 'orders', pluginReference: '../src/orders.js', pluginFile: 'src/orders.js' });
+    // A package named `src` wins, as it does for Node; a name that is neither stays a package name.
+    await mkdir(join(dir, 'node_modules', 'src'), { recursive: true });
+    await writeFile(join(dir, 'node_modules', 'src', 'package.json'), JSON.stringify({ name: 'src', exports: { './orders.js': './orders.js' } }));
+    await writeFile(join(dir, 'node_modules', 'src', 'orders.js'), PLUGIN);
+    expect((await scaffoldProject(dir, 'src/orders.js', {})).scenario).toMatchObject({ pluginReference: 'src/orders.js' });
+    expect((await scaffoldProject(dir, 'lib/missing.js', {})).scenario).toMatchObject({ pluginReference: 'lib/missing.js' });
+  });
 });
 
 /**

@@ -26,7 +26,7 @@ export function registerInit(program: Command): void {
   program
     .command('init')
     .description('Make this backend repository a project of the gate: concord.config.yml, .concord/ in .gitignore, and with --plugin one scenario wired to your tool plugin')
-    .option('--plugin <ref>', 'the plugin that registers your tools: a path from the project root starting with ./ (a .ts file needs no build) or an installed package name; without it no scenario is written')
+    .option('--plugin <ref>', 'the plugin that registers your tools: a path from the project root starting with ./ (a .ts file needs no build; without ./ when that file exists and no package of its first name is installed) or an installed package name; without it no scenario is written')
     .addOption(new Option('--ci <provider>', 'also write a CI workflow: github → .github/workflows/concord.yml (one job; with --shards N an images job, N shard jobs and a merge job; see docs/ci.md)').choices(['github']))
     .option('--shards <n>', 'shard jobs in the CI workflow (1: one job)', parseShards, 1)
     .option('--vendor <file.tgz>', "keep concord's tarball in the repository: copy it to vendor/ and point package.json at file:vendor/<file> (then run npm install)")
