@@ -15,10 +15,13 @@ import { registerRun } from './commands/run.js';
 import { registerSdk } from './commands/sdk.js';
 import { registerSkew } from './commands/skew.js';
 import { exitWith, finished, refuseUndecidedExits } from './exit.js';
+import { holdWorkflowCommands } from '../report/workflow-commands.js';
 
 // The model key leaves the environment before anything runs, and nothing printed from here on shows it.
 takeModelKey();
 scrubPrintedOutput();
+// On GitHub Actions nothing concord prints is read as a workflow command, but its own annotations.
+holdWorkflowCommands();
 
 const program = new Command('concord')
   .description('A snapshot gate for Code Mode agents')

@@ -60,9 +60,9 @@ export async function finishRun(outcome: RunOutcome, options: FinishOptions): Pr
     out(`results: ${file}`);
   }
   if (options.github) {
-    const { githubAnnotations, onGithubActions } = await import('../report/annotations.js');
+    const [{ githubAnnotations, onGithubActions }, { printWorkflowCommands }] = await Promise.all([import('../report/annotations.js'), import('../report/workflow-commands.js')]);
     const files = options.github.scenarioFiles;
-    if (files && onGithubActions()) for (const line of await githubAnnotations(pairs.map((pair) => ({ pair, file: files[pair.scenario]! })))) out(line);
+    if (files && onGithubActions()) printWorkflowCommands(await githubAnnotations(pairs.map((pair) => ({ pair, file: files[pair.scenario]! }))), out);
     const { appendStepSummary, stepSummary } = await import('../report/step-summary.js');
     const summaryFile = await appendStepSummary(stepSummary(outcome, { ok, obsolete, ...(pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }));
     if (summaryFile) out(`pull-request summary: appended to ${summaryFile}`);
