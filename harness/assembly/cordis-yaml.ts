@@ -1,9 +1,13 @@
-import { stringify } from 'yaml';
+import { Document } from 'yaml';
+
+const OPTIONS = { lineWidth: 0 };
 
 /**
- * The text of a `cordis.yml` holding `entries`: the file the loader boots and, its values normalized, the
- * file the snapshot keeps. One function, so the two never differ in more than the normalized values.
+ * The text of a `cordis.yml` holding `entries`: the file the loader boots and, its strings normalized by
+ * `prepare`, the file the snapshot keeps. One function, so the two differ in nothing but those strings.
  */
-export function cordisYaml(entries: unknown): string {
-  return stringify(entries, { lineWidth: 0 });
+export function cordisYaml(entries: unknown, prepare?: (doc: Document) => void): string {
+  const doc = new Document(entries);
+  prepare?.(doc);
+  return doc.toString(OPTIONS);
 }

@@ -1,7 +1,9 @@
 import { tmpdir } from 'node:os';
+import { visit, type Document } from 'yaml';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { inside } from '../guarded/inside.js';
 import type { Redaction } from './redactions.js';
+import type { JsonValue } from '../../runtimes/seam/types.js';
 
 /** An ISO-8601 calendar date, alone or opening a timestamp (the day checked loosely: 01–31). */
 const DATE = String.raw`\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])`;
@@ -67,11 +69,24 @@ export class Normalizer {
     return out;
   }
 
-  /** `text` applied to every string of JSON-like `data`, keys too, in the order a YAML or JSON dump shows them. */
-  value(data: unknown): unknown {
+  /**
+   * `text` applied to every string of a YAML document, keys too, in the order it prints them: a value shows
+   * in the file as its normalized form does, however the original would have been quoted. A node that
+   * shows twice (an alias) is normalized once, where it is anchored.
+   */
+  strings(doc: Document): void {
+    visit(doc, {
+      Scalar: (_key, node) => {
+        if (typeof node.value === 'string') node.value = this.text(node.value);
+      },
+    });
+  }
+
+  /** `text` applied to every string of JSON data, keys too, in the order `JSON.stringify` prints them. */
+  json(data: JsonValue): JsonValue {
     if (typeof data === 'string') return this.text(data);
-    if (Array.isArray(data)) return data.map((item) => this.value(item));
-    if (data !== null && typeof data === 'object') return Object.fromEntries(Object.entries(data).map(([key, item]) => [this.text(key), this.value(item)]));
+    if (Array.isArray(data)) return data.map((item) => this.json(item));
+    if (data !== null && typeof data === 'object') return Object.fromEntries(Object.entries(data).map(([key, item]) => [this.text(key), this.json(item)]));
     return data;
   }
 

@@ -76,3 +76,21 @@ describe('snapshot files wherever the project lives', () => {
     expect(plain.get('transcript.yaml')).toContain('failure: the tool at <root>/src/plugins/orders.ts failed\n');
   });
 });
+
+describe('values the YAML shows twice', () => {
+  it('writes a value that holds one object twice, or itself, with an anchor and normalizes it once', () => {
+    const shared: Record<string, unknown> = { dir: '/work/orders/data' };
+    shared.self = shared;
+    const record: RunRecord = {
+      scenario: 's',
+      runtime: 'typescript',
+      language: 'typescript',
+      isolation: 'worker-thread',
+      entries: [],
+      exchanges: [],
+      programs: [{ code: 'x', tools: [], calls: [], result: { value: [shared, shared] as never, logs: [] } }],
+    };
+    const transcript = snapshotFiles(record, '/work/orders').get('transcript.yaml')!;
+    expect(transcript).toContain('      value:\n        - &a1\n          dir: <root>/data\n          self: *a1\n        - *a1\n');
+  });
+});

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Document, Scalar, visit } from 'yaml';
 import type { ChatMessage, ModelRequest, ModelResponse, SystemSection, ToolCall, WireTool } from '../../contract/model.js';
 import type { ObservedCall, ObservedRun } from '../gate/seam-recorder.js';
-import type { Isolation, Language } from '../../runtimes/seam/types.js';
+import type { Isolation, JsonValue, Language } from '../../runtimes/seam/types.js';
 import type { RuntimeName } from '../scenario/types.js';
 import { Normalizer } from './normalize.js';
 import { cordisYaml } from '../assembly/cordis-yaml.js';
@@ -51,16 +51,16 @@ export function snapshotFiles(record: RunRecord, packageRoot: string, redactions
   const files: SnapshotFiles = new Map();
   // Structured files are normalized value by value before they are written out, so a value's quoting, escaping
   // and line breaks are those of its normalized form, wherever the project lives (a path with ` #` or `: `).
-  files.set(CORDIS_FILE, cordisYaml(normalizer.value(record.entries)));
+  files.set(CORDIS_FILE, cordisYaml(record.entries, (doc) => normalizer.strings(doc)));
 
   const first = record.exchanges[0]?.request;
   const sdkFile = SDK_FILE[record.language];
   const block = sdkBlockOf(first);
   if (block !== undefined) files.set(sdkFile, normalizer.text(block.body));
   const runCode = first?.tools.find((t) => t.name === RUN_CODE_TOOL);
-  if (runCode) files.set(RUN_CODE_FILE, JSON.stringify(normalizer.value(runCode), null, 2) + '\n');
+  if (runCode) files.set(RUN_CODE_FILE, JSON.stringify(normalizer.json(JSON.parse(JSON.stringify(runCode)) as JsonValue), null, 2) + '\n');
 
-  files.set(TRANSCRIPT_FILE, toYaml(normalizer.value(transcriptData(record, block && { file: sdkFile, block }))));
+  files.set(TRANSCRIPT_FILE, toYaml(transcriptData(record, block && { file: sdkFile, block }), normalizer));
   return files;
 }
 
@@ -177,9 +177,13 @@ function call(id: string, c: ObservedCall): unknown {
   return { id, tool: c.tool, args: c.args, ...('value' in c ? { value: c.value } : {}), ...(c.error !== undefined ? { error: c.error } : {}) };
 }
 
-/** YAML with block scalars for every multi-line string, so a reviewer reads programs and prompts as text. */
-export function toYaml(data: unknown): string {
+/**
+ * YAML with block scalars for every multi-line string, so a reviewer reads programs and prompts as text; its
+ * strings normalized first, so each shows as its normalized form does.
+ */
+function toYaml(data: unknown, normalizer: Normalizer): string {
   const doc = new Document(data);
+  normalizer.strings(doc);
   visit(doc, {
     Scalar(_key, node) {
       // yaml falls back to a quoted scalar by itself where a block cannot hold the text exactly.
