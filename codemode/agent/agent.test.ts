@@ -39,12 +39,12 @@ afterEach(async () => {
   await root.stop();
 });
 
-async function mountAgent(mode: ToolMode, responses: ModelResponse[], options: { runtime?: boolean; maxTurns?: number } = {}) {
+async function mountAgent(mode: ToolMode, responses: ModelResponse[], options: { runtime?: boolean; maxTurns?: number; extra?: RegisteredTool } = {}) {
   const model = scriptedModel(responses);
   root.set('model', model);
   if (options.runtime !== false) root.set('codeRuntime', scriptedRuntime('python'));
   root.plugin(ToolRegistry, { mode, pythonFloor: '3.9' });
-  root.plugin({ name: 'fixture', inject: ['tools'], apply: (ctx: Context) => void ctx.tools.register(lookup) });
+  root.plugin({ name: 'fixture', inject: ['tools'], apply: (ctx: Context) => void [lookup, ...(options.extra ? [options.extra] : [])].forEach((tool) => ctx.tools.register(tool)) });
   root.plugin(Agent, { persona: PERSONA, ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}) });
   await root.start();
   return { agent: root.agent, model };
@@ -170,6 +170,31 @@ describe('the agent loop in modes native and both', () => {
       ['p1', 'value: [{"name":"user 7"},{"error":"no user missing","toolName":"lookup"}]'],
       ['n2', 'error: no user missing'],
     ]);
+  });
+
+  it('records a result that is not JSON as the failure the caller receives, native or from a program', async () => {
+    const cyclic: RegisteredTool = {
+      name: 'cyclic',
+      description: 'Answers a value that contains itself.',
+      parameters: { type: 'object', properties: {} },
+      async execute() {
+        const node: Record<string, unknown> = { name: 'a' };
+        node.self = node;
+        return node as JsonValue;
+      },
+    };
+    const calling = JSON.stringify({ calls: [['cyclic', {}]], return: null });
+    const { agent, model } = await mountAgent(
+      'both',
+      [callTools({ id: 'n', name: 'cyclic', arguments: {} }, { id: 'p', name: 'run_code', arguments: { code: calling, description: 'cycle' } }), finalAnswer('done')],
+      { extra: cyclic },
+    );
+    const conversation = await agent.run('go');
+    const failure = 'the host answered with a value that is not JSON: the result of tools.cyclic: $.self: a cycle (the value contains itself) is not JSON';
+    expect(conversation.toolCalls).toEqual([{ id: 'call-1', tool: 'cyclic', args: {}, error: failure }]);
+    expect(conversation.programs[0]?.calls).toEqual([{ id: 'call-2.1', tool: 'cyclic', args: {}, error: failure }]);
+    expect(model.requests[1]?.messages[2]).toEqual({ role: 'tool', toolCallId: 'n', content: `error: ${failure}` });
+    expect(conversation.answer).toBe('done');
   });
 
   it('native: persona only, the tools themselves, and run_code is not offered', async () => {

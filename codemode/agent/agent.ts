@@ -2,6 +2,7 @@ import { type Context, Service } from 'cordis';
 import type { JsonValue } from '../../runtimes/seam/types.js';
 import { parseRunCodeArgs, type ProgramRun, type ToolCallRecord } from '../run-code/execute.js';
 import { RUN_CODE_TOOL } from '../../contract/backend.js';
+import { recordedResult } from '../../runtimes/seam/calls.js';
 import '../tools/context.js';
 import { type AgentConfig, parseAgentConfig } from './config.js';
 import type { ChatMessage, ModelRequest, ToolCall, WireTool } from '../../contract/model.js';
@@ -98,7 +99,8 @@ export class Agent extends Service<AgentConfig> {
     const record: ToolCallRecord = { id: callId, tool: call.name, args: call.arguments };
     conversation.toolCalls.push(record);
     try {
-      record.value = structuredClone(await tools.execute(call.name, structuredClone(call.arguments) as JsonValue));
+      // A result that is not JSON reaches the model as the error saying so, never as a crash of the turn.
+      Object.assign(record, recordedResult(await tools.execute(call.name, structuredClone(call.arguments) as JsonValue), 'tools', call.name));
     } catch (error) {
       record.error = error instanceof Error ? error.message : String(error);
     }

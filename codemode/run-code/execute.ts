@@ -1,5 +1,6 @@
 import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, Language, RunResult } from '../../runtimes/seam/types.js';
 import { RUN_CODE_TOOL } from '../../contract/backend.js';
+import { recordedResult } from '../../runtimes/seam/calls.js';
 
 /** The arguments of a `run_code` call, checked. */
 export interface RunCodeArgs {
@@ -66,14 +67,15 @@ export async function runProgram(
     functions.set(name, async (callArgs) => {
       const call: ToolCallRecord = { id: `${callId}.${calls.length + 1}`, tool: name, args: structuredClone(callArgs) };
       calls.push(call);
+      let value: JsonValue;
       try {
-        const value = await execute(name, callArgs);
-        call.value = structuredClone(value);
-        return value;
+        value = await execute(name, callArgs);
       } catch (error) {
         call.error = error instanceof Error ? error.message : String(error);
         throw error;
       }
+      Object.assign(call, recordedResult(value, 'tools', name));
+      return value;
     });
   }
   const tools: BindingNamespace = {

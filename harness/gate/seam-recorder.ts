@@ -1,5 +1,6 @@
 import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, RunRequest, RunResult } from '../../runtimes/seam/types.js';
 import { observeRuns } from '../../runtimes/seam/observe.js';
+import { recordedResult } from '../../runtimes/seam/calls.js';
 
 /** One call a program made to a binding, in the order the calls started. */
 export interface ObservedCall {
@@ -22,8 +23,8 @@ export interface ObservedRun {
 
 /**
  * Records every run that crosses `runtime` until `stop()`: the program text, each binding call with its
- * arguments and answer, and the result. Values are cloned as they cross, so later mutation cannot rewrite
- * the record.
+ * arguments and answer (a result that is not JSON as the failure the program receives), and the result.
+ * Values are copied as they cross, so later mutation cannot rewrite the record.
  */
 export function recordRuntimeSeam(runtime: CodeRuntime): { runs: ObservedRun[]; stop(): void } {
   const runs: ObservedRun[] = [];
@@ -45,14 +46,15 @@ function recordNamespace(ns: BindingNamespace, calls: ObservedCall[]): BindingNa
     functions.set(member, async (args) => {
       const call: ObservedCall = { tool: ns.name === 'tools' ? member : `${ns.name}.${member}`, args: structuredClone(args) };
       calls.push(call);
+      let value: JsonValue;
       try {
-        const value = await fn(args);
-        call.value = structuredClone(value);
-        return value;
+        value = await fn(args);
       } catch (error) {
         call.error = error instanceof Error ? error.message : String(error);
         throw error;
       }
+      Object.assign(call, recordedResult(value, ns.name, member));
+      return value;
     });
   }
   return { ...ns, functions };

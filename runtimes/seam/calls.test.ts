@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerCall, answerCallText, callLabel } from './calls.js';
+import { answerCall, answerCallText, callLabel, recordedResult } from './calls.js';
 import type { BindingFunction, BindingNamespace } from './types.js';
 
 function tools(members: Record<string, () => unknown>): BindingNamespace[] {
@@ -27,6 +27,19 @@ describe('answering a call', () => {
   ])('turns %s into an error answer, never a rejection', async (_, fn, message) => {
     const answer = await answerCall(tools({ m: fn }), 'tools', 'm', null);
     expect('error' in answer && answer.error).toMatch(message);
+  });
+
+  it('records a result as a copy, or as the very failure the program receives when it is not JSON', async () => {
+    const answered = { a: [1] };
+    const recorded = recordedResult(answered, 'tools', 'exotic-name');
+    answered.a.push(2);
+    expect(recorded).toEqual({ value: { a: [1] } });
+    const results: unknown[] = [{ f: () => 1 }, { when: new Date(0) }, { n: NaN }, { get boom(): never { throw new Error('getter exploded'); } }];
+    for (const result of results) {
+      const answer = await answerCall(tools({ 'exotic-name': async () => result }), 'tools', 'exotic-name', null);
+      expect('error' in answer).toBe(true);
+      expect(recordedResult(result, 'tools', 'exotic-name')).toEqual(answer);
+    }
   });
 
   it('answers a member or namespace that does not exist, and arguments that are not JSON, with an error', async () => {

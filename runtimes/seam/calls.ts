@@ -1,4 +1,4 @@
-import { JsonValueError, jsonPathStep, parseJsonValue, toJsonText } from './json.js';
+import { JsonValueError, jsonPathStep, parseJsonValue, rebuildJsonValue, toJsonText } from './json.js';
 import type { BindingNamespace, JsonValue } from './types.js';
 
 /**
@@ -106,8 +106,27 @@ export async function answerCall(bindings: readonly BindingNamespace[], namespac
     return { okJson: toJsonText(result, `the result of ${label}`) };
   } catch (error) {
     // A result that is not JSON is the host's fault, but the program still deserves a failed call.
-    const detail = error instanceof JsonValueError ? error.message : `the result of ${label} could not be read: ${thrownMessage(error)}`;
-    return { error: `the host answered with a value that is not JSON: ${detail}` };
+    return { error: notJsonAnswer(error, label) };
+  }
+}
+
+/** The failed call a program receives for a result that is not lossless JSON (or cannot even be read). */
+function notJsonAnswer(error: unknown, label: string): string {
+  const detail = error instanceof JsonValueError ? error.message : `the result of ${label} could not be read: ${thrownMessage(error)}`;
+  return `the host answered with a value that is not JSON: ${detail}`;
+}
+
+/**
+ * A binding's result as a record of the call keeps it: a lossless JSON copy, which later mutation cannot
+ * rewrite, or, for a result that is not JSON, the failure the program receives instead, in the words
+ * `answerCall` gives it. Recording never throws, so it never turns into a failure the program would not see.
+ */
+export function recordedResult(result: unknown, namespace: string, member: string): { value: JsonValue } | { error: string } {
+  const label = callLabel(namespace, member);
+  try {
+    return { value: rebuildJsonValue(result, `the result of ${label}`) };
+  } catch (error) {
+    return { error: notJsonAnswer(error, label) };
   }
 }
 
