@@ -37,7 +37,7 @@ export function instabilityHint(first: RunRecord, second: RunRecord, timeoutMs: 
   }
   if (calls(first) !== calls(second)) return `the number of calls differs (${counts}): the program's calls depend on timing or on values that change between runs`;
   if (first.failure !== second.failure) return 'one run stopped short and the other did not: the agent or a runtime depends on timing';
-  return "a tool's output or the program's result changes between runs (a clock, a random value, an order that is not fixed): make the tool deterministic, or redact the value with a pattern under redactions in concord.config.yml";
+  return "a tool's output or the program's result changes between runs (a clock, a random value, an order that is not fixed, or state a plugin module keeps in a variable of its own, which lives on from one pair's app to the next): make the tool deterministic (state goes in the app, made in apply), or redact the value with a pattern under redactions in concord.config.yml";
 }
 
 const quoted = (line: string | undefined) => (line === undefined ? '(absent)' : JSON.stringify(line.length > 160 ? `${line.slice(0, 160)}…` : line));
