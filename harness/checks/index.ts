@@ -1,4 +1,5 @@
 import { boundNames } from './bound-names.js';
+import { committedSecretsCheck } from './committed-secrets.js';
 import { expectationsCheck } from './expectations.js';
 import { languageAgreementCheck } from './language-agreement.js';
 import { sdkNamesCheck } from './sdk-names.js';
@@ -7,7 +8,7 @@ import { typecheckProgramsCheck } from './typecheck-programs.js';
 import type { Check, CheckInput, Finding } from './types.js';
 
 /** Every check the gate runs on each scenario × runtime, in order. Add new checks here. */
-export const CHECKS: readonly Check[] = [expectationsCheck, stubValidity, languageAgreementCheck, sdkNamesCheck, boundNames, typecheckProgramsCheck];
+export const CHECKS: readonly Check[] = [expectationsCheck, committedSecretsCheck, stubValidity, languageAgreementCheck, sdkNamesCheck, boundNames, typecheckProgramsCheck];
 
 /**
  * Runs `checks` on one scenario × runtime all at once (the interpreters of stub validity, pyright and the

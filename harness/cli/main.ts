@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
-import { scrubPrintedOutput, takeModelKey } from '../guarded/secret.js';
+import { holdSecret, scrubPrintedOutput, takeModelKey } from '../guarded/secret.js';
+import { environmentSecrets } from '../guarded/environment-secrets.js';
 import { failAndExit } from './fail.js';
 import { exitOnSignals } from './signals.js';
 import { registerGate } from './commands/gate.js';
@@ -17,8 +18,10 @@ import { registerSkew } from './commands/skew.js';
 import { exitWith, finished, refuseUndecidedExits } from './exit.js';
 import { holdWorkflowCommands } from '../report/workflow-commands.js';
 
-// The model key leaves the environment before anything runs, and nothing printed from here on shows it.
+// The model key leaves the environment before anything runs, and nothing printed from here on shows it, nor
+// any secret the backend's environment holds.
 takeModelKey();
+for (const { value } of environmentSecrets()) holdSecret(value);
 scrubPrintedOutput();
 // On GitHub Actions nothing concord prints is read as a workflow command, but its own annotations.
 holdWorkflowCommands();
