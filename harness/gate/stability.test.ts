@@ -2,18 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../snapshot/transcript.js';
 import type { RunResult } from '../../runtimes/seam/types.js';
 import { firstDifference, instabilityHint } from './stability.js';
+import { runRecord } from '../snapshot/test/run-record.js';
 
 /** A run of one program that made `calls` calls and ended with `result`. */
-const run = (calls: number, result: RunResult = { value: 1, logs: [] }, failure?: string): RunRecord => ({
-  scenario: 's',
-  runtime: 'typescript',
-  language: 'typescript',
-  isolation: 'worker-thread',
-  entries: [],
-  exchanges: [],
-  programs: [{ code: 'x', tools: ['t'], calls: Array.from({ length: calls }, () => ({ tool: 't', args: {}, value: 1 })), result }],
-  ...(failure === undefined ? {} : { failure }),
-});
+const run = (calls: number, result: RunResult = { value: 1, logs: [] }, failure?: string): RunRecord =>
+  runRecord({
+    programs: [{ code: 'x', tools: ['t'], calls: Array.from({ length: calls }, () => ({ tool: 't', args: {}, value: 1 })), result }],
+    ...(failure === undefined ? {} : { failure }),
+  });
 
 describe('why two runs of a pair differ', () => {
   it('names the time budget when a run was cut off, before anything else', () => {

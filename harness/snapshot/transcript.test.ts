@@ -1,19 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { snapshotFiles, type RunRecord } from './transcript.js';
+import { runRecord } from './test/run-record.js';
 
 const STUBS = 'class Tools:\n    pass\n\n\ntools: Tools\n';
 
 function recordWith(section: string): RunRecord {
-  return {
+  return runRecord({
     scenario: 'prose',
     runtime: 'python',
     language: 'python',
     isolation: 'process',
-    entries: [],
     exchanges: [{ request: { system: [{ id: 'persona', text: 'Be brief.' }, { id: 'tools:sdk', text: section }], tools: [], messages: [] } }],
-    programs: [],
-  };
+  });
 }
 
 const sdkEntry = (files: Map<string, string>) => (parse(files.get('transcript.yaml')!) as { system: unknown[] }).system[1];
@@ -45,7 +44,7 @@ describe('snapshot files wherever the project lives', () => {
   /** One run of a project at `root`: its paths show in cordis.yml, the run_code schema, a log and the failure. */
   function runAt(root: string): RunRecord {
     const plugin = `${root}/src/plugins/orders.ts`;
-    return {
+    return runRecord({
       scenario: 'checkout',
       runtime: 'python',
       language: 'python',
@@ -57,7 +56,7 @@ describe('snapshot files wherever the project lives', () => {
       exchanges: [{ request: { system: [{ id: 'persona', text: `Orders live in ${root}/data.` }], tools: [{ name: 'run_code', description: `Runs code; see ${root}/README.md`, parameters: {} }], messages: [] } }],
       programs: [{ code: 'print(1)', tools: [], calls: [], result: { value: null, logs: [`File "${plugin}", line 3`, `at ${plugin}:3:1`] } }],
       failure: `the tool at ${plugin} failed`,
-    };
+    });
   }
 
   it.each([
@@ -81,15 +80,7 @@ describe('values the YAML shows twice', () => {
   it('writes a value that holds one object twice, or itself, with an anchor and normalizes it once', () => {
     const shared: Record<string, unknown> = { dir: '/work/orders/data' };
     shared.self = shared;
-    const record: RunRecord = {
-      scenario: 's',
-      runtime: 'typescript',
-      language: 'typescript',
-      isolation: 'worker-thread',
-      entries: [],
-      exchanges: [],
-      programs: [{ code: 'x', tools: [], calls: [], result: { value: [shared, shared] as never, logs: [] } }],
-    };
+    const record = runRecord({ programs: [{ code: 'x', tools: [], calls: [], result: { value: [shared, shared] as never, logs: [] } }] });
     const transcript = snapshotFiles(record, '/work/orders').get('transcript.yaml')!;
     expect(transcript).toContain('      value:\n        - &a1\n          dir: <root>/data\n          self: *a1\n        - *a1\n');
   });
