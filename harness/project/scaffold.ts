@@ -1,9 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile, readdir, mkdir, writeFile, appendFile, copyFile, rename } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { isScenarioFile } from '../scenario/load.js';
-import { resolvesAsPackage } from '../scenario/plugins.js';
+import { isFile, resolvesAsPackage } from '../scenario/plugins.js';
 import { inside } from '../guarded/inside.js';
 import { CONFIG_FILE, RootError } from './root.js';
 import { githubWorkflow } from '../init/github-workflow.js';
@@ -70,7 +70,7 @@ export function scenarioPluginReference(plugin: string, root: string): { referen
 
 function isFileBelow(root: string, path: string): boolean {
   const file = resolve(root, path);
-  return inside(file, root) && existsSync(file) && statSync(file).isFile();
+  return inside(file, root) && isFile(file);
 }
 
 /** A scenario name from the plugin's last path segment: lower-case letters, digits and dashes. */
@@ -262,7 +262,7 @@ export const VENDOR_DIR = 'vendor';
 /** The tarball `--vendor` names: an existing `.tgz` file. */
 async function vendorSource(file: string): Promise<string> {
   const path = resolve(file);
-  if (!existsSync(path) || !statSync(path).isFile() || !path.endsWith('.tgz')) throw new RootError(`--vendor ${file}: no such .tgz file`, 'name the tarball `npm pack` wrote in concord\'s checkout, e.g. --vendor ../concord/concord-0.1.0.tgz');
+  if (!isFile(path) || !path.endsWith('.tgz')) throw new RootError(`--vendor ${file}: no such .tgz file`, 'name the tarball `npm pack` wrote in concord\'s checkout, e.g. --vendor ../concord/concord-0.1.0.tgz');
   return path;
 }
 

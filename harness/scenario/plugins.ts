@@ -91,7 +91,8 @@ export function resolvesAsPackage(ref: string, root: string): boolean {
   }
 }
 
-function isFile(path: string): boolean {
+/** Whether `path` is a regular file (after links, as an import would read it). */
+export function isFile(path: string): boolean {
   return existsSync(path) && statSync(path).isFile();
 }
 
