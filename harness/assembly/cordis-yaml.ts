@@ -1,4 +1,5 @@
 import { Document } from 'yaml';
+import { JS_EXPR_TAG } from '../scenario/js-expr.js';
 
 const OPTIONS = { lineWidth: 0 };
 
@@ -7,7 +8,7 @@ const OPTIONS = { lineWidth: 0 };
  * `prepare`, the file the snapshot keeps. One function, so the two differ in nothing but those strings.
  */
 export function cordisYaml(entries: unknown, prepare?: (doc: Document) => void): string {
-  const doc = new Document(entries);
+  const doc = new Document(entries, { customTags: [JS_EXPR_TAG] });
   prepare?.(doc);
   return doc.toString(OPTIONS);
 }

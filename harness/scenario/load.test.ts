@@ -53,6 +53,18 @@ describe('scenario files', () => {
     expect(scenario.expect.runs).toEqual(['ok']);
   });
 
+  it("keeps a !!js expression in an entry's config as cordis's loader reads it, and refuses it or an unknown tag elsewhere", () => {
+    const withExpression = VALID.replace('    config: { persona: Helpful. }', '    config:\n      persona: Helpful.\n      region: !!js process.env.REGION');
+    expect(parseScenario(FILE, withExpression).composition[1]!.config).toEqual({ persona: 'Helpful.', region: { __jsExpr: 'process.env.REGION' } });
+    const outside = failure(VALID.replace('description: A demo.', 'description: !!js "A demo."'));
+    expect([outside.line, outside.column]).toEqual([2, 19]);
+    expect(outside.problem).toMatch(/^!!js is read only in a composition entry's config: cordis's loader evaluates it there as the app starts\n  2 \| description: !!js "A demo\."/);
+    const unknown = failure(VALID.replace('    config: { persona: Helpful. }', '    config: { persona: !js Helpful. }'));
+    expect([unknown.line, unknown.column]).toEqual([9, 24]);
+    expect(unknown.problem).toMatch(/^unknown tag !js: a scenario is plain YAML; !!js \(an expression cordis's loader evaluates\) is read in a composition entry's config\n/);
+    expect(unknown.hint).toBe('remove the tag and write the value itself');
+  });
+
   it('names file, line and column of malformed YAML, with a hint', () => {
     const error = failure(VALID.replace('  - user: Hello?', '  - user: "Hello?'));
     expect(error.message).toMatch(/^\/work\/scenarios\/demo\.yml:\d+:\d+: not valid YAML/);

@@ -127,7 +127,10 @@ export async function loadScenario(file: string, root = dirname(dirname(file))):
 }
 
 export function parseScenario(file: string, source: string): Scenario {
-  const { loc, root, data } = readYamlInput<Record<string, any>>(file, source, SCENARIO_SHAPE, 'scenario', { hint: 'check the indentation and quoting near this position' });
+  const { loc, root, data } = readYamlInput<Record<string, any>>(file, source, SCENARIO_SHAPE, 'scenario', {
+    hint: 'check the indentation and quoting near this position',
+    jsExpressionsAt: { allowed: (keys) => keys[0] === 'composition' && typeof keys[1] === 'number' && keys[2] === 'config', where: "a composition entry's config" },
+  });
   const map = root as YAMLMap;
   const nodeOf = (key: string) => map.get(key, true) as Node;
 

@@ -1,4 +1,5 @@
-import { parseDocument, type LineCounter, type Node, type YAMLError } from 'yaml';
+import { isPair, isScalar, isSeq, parseDocument, visit, type LineCounter, type Node, type YAMLError } from 'yaml';
+import { JS_EXPR_TAG } from './js-expr.js';
 import { InputError } from './error.js';
 import { check, Locator, type Shape } from './shape.js';
 import { maskControls } from '../text/visible.js';
@@ -48,13 +49,20 @@ export interface YamlInput<T> {
  * size bounded, a syntax error at its real line and column with the source line and a caret, the shape
  * checked node by node, and aliases expanded only so far. Every problem is an InputError with its place.
  */
-export function readYamlInput<T>(file: string, source: string, shape: Shape, where: string, options: { hint: string; allowEmpty?: boolean }): YamlInput<T> {
+export function readYamlInput<T>(
+  file: string,
+  source: string,
+  shape: Shape,
+  where: string,
+  options: { hint: string; allowEmpty?: boolean; jsExpressionsAt?: { allowed: (keys: readonly (string | number)[]) => boolean; where: string } },
+): YamlInput<T> {
   const loc = new Locator(file);
   const bytes = Buffer.byteLength(source);
   if (bytes > MAX_INPUT_BYTES) {
     throw new InputError(file, 1, 1, `the file is ${bytes} bytes, more than a ${where} may be (${MAX_INPUT_BYTES})`, 'split it, or move large data into a fixture plugin');
   }
-  const doc = parseDocument(source, { lineCounter: loc.lines, prettyErrors: false, uniqueKeys: true });
+  const jsExpressions = options.jsExpressionsAt;
+  const doc = parseDocument(source, { lineCounter: loc.lines, prettyErrors: false, uniqueKeys: true, ...(jsExpressions ? { customTags: [JS_EXPR_TAG] } : {}) });
   const [syntax] = doc.errors;
   if (syntax) {
     const { line, col } = syntaxErrorPlace(source, loc.lines, syntax);
@@ -62,6 +70,25 @@ export function readYamlInput<T>(file: string, source: string, shape: Shape, whe
     const tooDeep = syntax.code === 'RESOURCE_EXHAUSTION';
     const problem = tooDeep ? 'nested too deeply to read (the parser ran out of stack here)' : `not valid YAML: ${syntax.message.split('\n')[0]}`;
     throw new InputError(file, line, col, `${problem}\n${sourceExcerpt(source, line, col)}`, tooDeep ? 'nest lists and maps a few levels deep, not thousands' : options.hint);
+  }
+  // A tag yaml does not know would be read as a plain string without a word: the value would silently differ
+  // from what the author meant.
+  const unknownTag = doc.warnings.find((warning) => warning.code === 'TAG_RESOLVE_FAILED');
+  if (unknownTag) {
+    const { line, col } = loc.lines.linePos(unknownTag.pos[0]);
+    const tag = /tag: (\S+)/.exec(unknownTag.message)?.[1] ?? 'a tag';
+    const js = jsExpressions ? `; !!js (an expression cordis's loader evaluates) is read in ${jsExpressions.where}` : '';
+    throw new InputError(file, line, col, `unknown tag ${tag}: a ${where} is plain YAML${js}\n${sourceExcerpt(source, line, col)}`, 'remove the tag and write the value itself');
+  }
+  if (jsExpressions) {
+    visit(doc, {
+      Scalar(key, node, path) {
+        if (node.tag !== JS_EXPR_TAG.tag) return;
+        if (key !== 'key' && jsExpressions.allowed(keysTo(path, node))) return;
+        const { line, col } = loc.lines.linePos(node.range?.[0] ?? 0);
+        throw new InputError(file, line, col, `!!js is read only in ${jsExpressions.where}: cordis's loader evaluates it there as the app starts\n${sourceExcerpt(source, line, col)}`, 'write the value itself here');
+      },
+    });
   }
   const root = doc.contents as Node | null;
   if (root === null && options.allowEmpty) return { loc, root, data: {} as T };
@@ -72,4 +99,15 @@ export function readYamlInput<T>(file: string, source: string, shape: Shape, whe
   } catch (error) {
     throw new InputError(file, 1, 1, `its anchors and aliases expand too far (${(error as Error).message})`, 'write the repeated parts out, or use fewer aliases');
   }
+}
+
+/** The keys and indexes from the document's root down to `node`, from the ancestors `visit` hands over. */
+function keysTo(path: readonly unknown[], node: unknown): (string | number)[] {
+  const keys: (string | number)[] = [];
+  path.forEach((ancestor, i) => {
+    const next = path[i + 1] ?? node;
+    if (isPair(ancestor)) keys.push(isScalar(ancestor.key) ? String(ancestor.key.value) : String(ancestor.key));
+    else if (isSeq(ancestor)) keys.push(ancestor.items.indexOf(next as never));
+  });
+  return keys;
 }
