@@ -63,6 +63,43 @@ describe('assembly', () => {
     }
   });
 
+  it("hands a plugin's config to the loader with its !!js expressions, which the loader evaluates as the app starts", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'concord-boot-'));
+    try {
+      const plugin = join(dir, 'region.mjs');
+      // What the plugin was given, where the test can read it.
+      await writeFile(plugin, `export const name = 'region'; export function apply(ctx, config) { globalThis.concordTestRegion = config.region; }`);
+      const assembly = await assemble([{ id: 'region', name: plugin, config: { region: { __jsExpr: "['eu', 'west', 1].join('-')" } } }]);
+      expect(assembly.cordisYml).toBe(`- id: region\n  name: ${plugin}\n  config:\n    region: !!js "['eu', 'west', 1].join('-')"\n`);
+      const app = await bootAssembly(assembly);
+      try {
+        expect((globalThis as { concordTestRegion?: unknown }).concordTestRegion).toBe('eu-west-1');
+      } finally {
+        await app.dispose();
+        delete (globalThis as { concordTestRegion?: unknown }).concordTestRegion;
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives every app what a plugin module set in the environment as it loaded, as the backend\'s one app has it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'concord-boot-'));
+    const seen: unknown[] = [];
+    (globalThis as { concordTestGreetings?: unknown[] }).concordTestGreetings = seen;
+    try {
+      const plugin = join(dir, 'dotenv-like.mjs');
+      // What `import 'dotenv/config'` does as the module loads; each app's apply reports what it sees.
+      await writeFile(plugin, `process.env.CONCORD_TEST_GREETING ??= 'hello'; export const name = 'greeting'; export function apply() { globalThis.concordTestGreetings.push(process.env.CONCORD_TEST_GREETING); }`);
+      for (let app = 0; app < 2; app++) await (await bootAssembly(await assemble([{ id: 'greeting', name: plugin }]))).dispose();
+      expect(seen).toEqual(['hello', 'hello']);
+    } finally {
+      delete process.env.CONCORD_TEST_GREETING;
+      delete (globalThis as { concordTestGreetings?: unknown[] }).concordTestGreetings;
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names the entry and the plugin when the loader cannot import an entry', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'concord-boot-'));
     try {

@@ -7,6 +7,7 @@ import { Context, Logger, type EffectScope, type ForkScope } from 'cordis';
 import { RUNTIME_POOL_SERVICE } from '../../runtimes/seam/pool.js';
 import { SESSION_SERVICE, type Session } from '../session.js';
 import { importPluginModule } from './typescript-plugins.js';
+import { restorePluginEnvironment } from './plugin-environment.js';
 
 /** An entry of the assembled file that could not be loaded, named by its id and its plugin. */
 export class EntryError extends Error {
@@ -39,6 +40,14 @@ const SETTLE_TIMEOUT_MS = 120_000;
 // them with the entry that caused them, so the console stays readable.
 Logger.levels.base = 0;
 
+/** The Node loader, with what plugin modules set in the environment as they loaded set again after it resets it. */
+class GateLoader extends Loader {
+  override async init(...args: Parameters<Loader['init']>): Promise<void> {
+    await super.init(...args);
+    restorePluginEnvironment();
+  }
+}
+
 /**
  * Boots `filename` with the real @cordisjs/loader. The loader writes the config back (and empties it on stop),
  * so it boots a copy in `workDir` and the assembled file stays as written. Resolves once every entry is active
@@ -65,7 +74,7 @@ export async function bootComposition(
   }
   const errors: string[] = [];
   ctx.on('internal/error', (error: unknown) => void errors.push(describe(error)));
-  const loaderFork = ctx.plugin(Loader, { name: 'cordis', filename: copy }) as ForkScope;
+  const loaderFork = ctx.plugin(GateLoader, { name: 'cordis', filename: copy }) as ForkScope;
   const loader = ctx.get('loader') as unknown as { internal?: { import: typeof importPluginModule }; file?: LoaderConfigFile };
   // The loader imports each entry through `internal.import` when one is set: a `.ts` plugin needs tsx's scoped import.
   loader.internal = { import: importPluginModule };
