@@ -83,7 +83,7 @@ describe('assembly', () => {
     }
   });
 
-  it('gives every app what a plugin module set in the environment as it loaded, as the backend\'s one app has it', async () => {
+  it('gives every app the environment concord runs in, with what plugin modules set as they loaded, and no .env file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'concord-boot-'));
     const seen: unknown[] = [];
     (globalThis as { concordTestGreetings?: unknown[] }).concordTestGreetings = seen;
@@ -91,8 +91,17 @@ describe('assembly', () => {
       const plugin = join(dir, 'dotenv-like.mjs');
       // What `import 'dotenv/config'` does as the module loads; each app's apply reports what it sees.
       await writeFile(plugin, `process.env.CONCORD_TEST_GREETING ??= 'hello'; export const name = 'greeting'; export function apply() { globalThis.concordTestGreetings.push(process.env.CONCORD_TEST_GREETING); }`);
-      for (let app = 0; app < 2; app++) await (await bootAssembly(await assemble([{ id: 'greeting', name: plugin }]))).dispose();
+      // A .env file where concord runs: cordis's Node loader would read it into the environment of each app.
+      await writeFile(join(dir, '.env'), 'CONCORD_TEST_FROM_DOTENV=read\n');
+      const cwd = process.cwd();
+      process.chdir(dir);
+      try {
+        for (let app = 0; app < 2; app++) await (await bootAssembly(await assemble([{ id: 'greeting', name: plugin }]))).dispose();
+      } finally {
+        process.chdir(cwd);
+      }
       expect(seen).toEqual(['hello', 'hello']);
+      expect(process.env.CONCORD_TEST_FROM_DOTENV).toBeUndefined();
     } finally {
       delete process.env.CONCORD_TEST_GREETING;
       delete (globalThis as { concordTestGreetings?: unknown[] }).concordTestGreetings;

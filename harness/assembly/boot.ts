@@ -7,7 +7,6 @@ import { Context, Logger, type EffectScope, type ForkScope } from 'cordis';
 import { RUNTIME_POOL_SERVICE } from '../../runtimes/seam/pool.js';
 import { SESSION_SERVICE, type Session } from '../session.js';
 import { importPluginModule } from './typescript-plugins.js';
-import { restorePluginEnvironment } from './plugin-environment.js';
 
 /** An entry of the assembled file that could not be loaded, named by its id and its plugin. */
 export class EntryError extends Error {
@@ -40,11 +39,17 @@ const SETTLE_TIMEOUT_MS = 120_000;
 // them with the entry that caused them, so the console stays readable.
 Logger.levels.base = 0;
 
-/** The Node loader, with what plugin modules set in the environment as they loaded set again after it resets it. */
+/**
+ * The Node loader without what its `init` adds to its base's: putting `process.env` back as it was when the
+ * loader was imported, then reading `.env` and `.env.local` from the working directory. A gate starts an app
+ * per pair: the first would wipe, for every app after it, what plugin modules set as they loaded (`import
+ * 'dotenv/config'`), and the second would make a snapshot depend on the folder concord runs from and on
+ * files CI does not have. Each app sees the environment concord runs in, as every pair of a CI run does.
+ */
 class GateLoader extends Loader {
   override async init(...args: Parameters<Loader['init']>): Promise<void> {
-    await super.init(...args);
-    restorePluginEnvironment();
+    const base = Object.getPrototypeOf(Loader.prototype) as Pick<Loader, 'init'>;
+    await base.init.apply(this, args);
   }
 }
 

@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { importOptional } from '../../runtimes/seam/optional-package.js';
-import { keepingPluginEnvironment } from './plugin-environment.js';
+import { holdingSecretsItSets } from '../guarded/environment-secrets.js';
 
 type ScopedImport = (specifier: string, parentURL: string) => Promise<unknown>;
 
@@ -38,5 +38,5 @@ function typeScriptImport(): Promise<ScopedImport> {
 export async function importPluginModule(specifier: string, parentURL: string): Promise<unknown> {
   // The loader names files by their path; read as a URL, a `#` or `%` in a folder's name would cut it short.
   const url = isAbsolute(specifier) ? pathToFileURL(specifier).href : specifier;
-  return keepingPluginEnvironment(async () => (isTypeScript(url) ? (await typeScriptImport())(url, parentURL) : import(url)));
+  return holdingSecretsItSets(async () => (isTypeScript(url) ? (await typeScriptImport())(url, parentURL) : import(url)));
 }

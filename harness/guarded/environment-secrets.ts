@@ -1,3 +1,5 @@
+import { holdSecret } from './secret.js';
+
 /** A value of this process's environment that reads as a secret, and where it comes from. */
 export interface EnvironmentSecret {
   /** The variable, e.g. `STRIPE_API_KEY`, or `DATABASE_URL (the password in its URL)`. */
@@ -43,4 +45,18 @@ export function environmentSecrets(env: NodeJS.ProcessEnv = process.env): Enviro
     if (password !== undefined) found.push({ source: `${name} (the password in its URL)`, value: password });
   }
   return found.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+}
+
+/**
+ * Runs `load` (a plugin module's import); a secret it put in the environment (a token its own `.env` held,
+ * loaded with dotenv) is scrubbed from then on, like those of the environment concord started in.
+ */
+export async function holdingSecretsItSets<T>(load: () => Promise<T>): Promise<T> {
+  const before = { ...process.env };
+  try {
+    return await load();
+  } finally {
+    const set = Object.fromEntries(Object.entries(process.env).filter(([name, value]) => value !== undefined && before[name] !== value));
+    for (const { value } of environmentSecrets(set)) holdSecret(value);
+  }
 }
