@@ -65,6 +65,15 @@ describe('scenario files', () => {
     expect(unknown.hint).toBe('remove the tag and write the value itself');
   });
 
+  it('reads an alias as the value its anchor names, and says where an alias names nothing or the list it is in', () => {
+    const shared = VALID.replace("        typescript: return 'hi';", "        typescript: &program return 'hi';").replace('  - final: Hi.', "  - assistant:\n      run_code:\n        description: Again\n        typescript: *program\n        python: return 'hi'\n  - final: Hi.").replace('runs: [ok]', 'runs: [ok, ok]');
+    expect(parseScenario(FILE, shared).script[2]).toMatchObject({ kind: 'assistant', runCode: { programs: { typescript: "return 'hi';" } } });
+    const early = failure(VALID.replace('description: A demo.', 'description: *later').replace('    config: { persona: Helpful. }', '    config: { persona: &later Helpful. }'));
+    expect([early.line, early.column, early.problem]).toEqual([2, 14, 'scenario.description is the alias *later, and no &later comes before it']);
+    const itself = failure(VALID.replace('expect:\n  runs: [ok]', 'expect:\n  runs: &runs [*runs]'));
+    expect(itself.problem).toBe('scenario.expect.runs[0] must be one of ok, exception, timeout, abort, worker-exit, invalid-output, output-limit; found a list');
+  });
+
   it('names file, line and column of malformed YAML, with a hint', () => {
     const error = failure(VALID.replace('  - user: Hello?', '  - user: "Hello?'));
     expect(error.message).toMatch(/^\/work\/scenarios\/demo\.yml:\d+:\d+: not valid YAML/);

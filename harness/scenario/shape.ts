@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, type Document, type Node, type Pair } from 'yaml';
 import { InputError } from './error.js';
 
 /**
@@ -26,6 +26,8 @@ export interface Field {
 /** Positions of nodes in one file, so errors can name file:line:column. */
 export class Locator {
   readonly lines = new LineCounter();
+  /** The parsed document, once there is one: an alias is checked as the node it names. */
+  document: Document | undefined;
   constructor(readonly file: string) {}
 
   error(node: Node | Pair | null | undefined, problem: string, hint: string): InputError {
@@ -60,6 +62,13 @@ const describe = (node: unknown): string =>
 
 /** Checks `node` against `shape`; throws the first violation with its position. `where` names the field. */
 export function check(loc: Locator, node: Node | null, shape: Shape, where: string): void {
+  // An alias is checked as the node it names. Every shape but free-form data nests a finite number of levels,
+  // so an alias inside the node it names (`&a [*a]`) is checked against a deeper shape and refused there.
+  if (isAlias(node) && shape.kind !== 'json') {
+    const target = loc.document ? (node.resolve(loc.document) as Node | undefined) : undefined;
+    if (target === undefined) throw loc.error(node, `${where} is the alias *${node.source}, and no &${node.source} comes before it`, `anchor the value with &${node.source} before this line, or write it out`);
+    return check(loc, target, shape, where);
+  }
   switch (shape.kind) {
     case 'string': {
       if (!isScalar(node) || typeof node.value !== 'string') {

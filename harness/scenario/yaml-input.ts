@@ -90,6 +90,7 @@ export function readYamlInput<T>(
       },
     });
   }
+  loc.document = doc;
   const root = doc.contents as Node | null;
   if (root === null && options.allowEmpty) return { loc, root, data: {} as T };
   check(loc, root, shape, where);
