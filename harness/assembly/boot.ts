@@ -1,7 +1,5 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-// Before the loader: it keeps the environment it finds at import and restores it on every boot.
-import '../../runtimes/seam/no-reaper.js';
 import Loader from '@cordisjs/loader';
 import { Context, Logger, type EffectScope, type ForkScope } from 'cordis';
 import { RUNTIME_POOL_SERVICE } from '../../runtimes/seam/pool.js';
