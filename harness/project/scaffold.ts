@@ -3,7 +3,7 @@ import { readFile, readdir, mkdir, writeFile, appendFile, copyFile, rename } fro
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { isScenarioFile } from '../scenario/load.js';
-import { isFile, resolvesAsPackage } from '../scenario/plugins.js';
+import { isFile, isFileBelow, resolvesAsPackage } from '../scenario/plugins.js';
 import { inside } from '../guarded/inside.js';
 import { CONFIG_FILE, RootError } from './root.js';
 import { githubWorkflow } from '../init/github-workflow.js';
@@ -61,16 +61,11 @@ export function scenarioPluginReference(plugin: string, root: string): { referen
   }
   // `src/plugins/orders.ts` reads as a path to a person and as the package `src` to Node: a file of that name
   // below the root, where no package of the name resolves, is the file the user meant.
-  if (!isAbsolute(plugin) && !plugin.startsWith('.') && !resolvesAsPackage(plugin, root) && isFileBelow(root, plugin)) return scenarioPluginReference(`./${plugin}`, root);
+  if (!isAbsolute(plugin) && !plugin.startsWith('.') && !resolvesAsPackage(plugin, root) && isFileBelow(root, resolve(root, plugin))) return scenarioPluginReference(`./${plugin}`, root);
   if (isAbsolute(plugin) || plugin.startsWith('.') || plugin.includes('\\') || !/^(@[\w.-]+\/)?[\w.-]+(\/[\w.@-]+)*$/.test(plugin)) {
     throw new RootError(`--plugin ${plugin}: neither a package name nor a relative path`, 'write a package name (@team/backend/plugin) or a path from the project root starting with ./ (./src/plugins/inventory.ts)');
   }
   return { reference: plugin };
-}
-
-function isFileBelow(root: string, path: string): boolean {
-  const file = resolve(root, path);
-  return inside(file, root) && isFile(file);
 }
 
 /** A scenario name from the plugin's last path segment: lower-case letters, digits and dashes. */

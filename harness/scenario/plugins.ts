@@ -73,7 +73,7 @@ function resolvePlugin(entry: CompositionEntry, scenarioFile: string, root: stri
   const pathLike = (problem: string, hint: string) => {
     // `src/plugins/orders.ts` reads as a path to a person and as the package `src` to Node: when that file is
     // there, say what to write for it.
-    const file = [resolve(dirname(scenarioFile), ref), resolve(root, ref)].find((path) => inside(path, root) && isFile(path));
+    const file = [resolve(dirname(scenarioFile), ref), resolve(root, ref)].find((path) => isFileBelow(root, path));
     if (file === undefined) return fail(problem, hint);
     const named = relative(dirname(scenarioFile), file).split(sep).join('/');
     return fail(problem, `${JSON.stringify(ref)} is read as a package; for the file ${relative(root, file)} write ${JSON.stringify(named.startsWith('../') ? named : `./${named}`)} (a path starts with ./ or ../ and is relative to this file)`);
@@ -94,6 +94,11 @@ export function resolvesAsPackage(ref: string, root: string): boolean {
 /** Whether `path` is a regular file (after links, as an import would read it). */
 export function isFile(path: string): boolean {
   return existsSync(path) && statSync(path).isFile();
+}
+
+/** Whether `path` (absolute, or relative to the working directory) is a regular file inside `root`. */
+export function isFileBelow(root: string, path: string): boolean {
+  return inside(resolve(path), root) && isFile(path);
 }
 
 function relativePlugin(ref: string, scenarioFile: string, root: string, fail: (problem: string, hint: string) => InputError): string {
