@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { environmentSecrets } from '../guarded/environment-secrets.js';
 import { concordIn } from '../test/concord-cli.js';
 import { committedSecretsCheck } from './committed-secrets.js';
 import type { CheckInput } from './types.js';
+import { projectWith } from '../test/project-files.js';
 
 const TOKEN = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
 
@@ -107,11 +107,7 @@ const PLUGIN = `export default {
 
 let root = '';
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'concord-secrets-'));
-  await mkdir(join(root, 'scenarios'));
-  await mkdir(join(root, 'plugins'));
-  await writeFile(join(root, 'scenarios', 'pay.yml'), SCENARIO);
-  await writeFile(join(root, 'plugins', 'pay.mjs'), PLUGIN);
+  root = await projectWith('secrets', { 'scenarios/pay.yml': SCENARIO, 'plugins/pay.mjs': PLUGIN });
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { concordIn } from '../test/concord-cli.js';
+import { projectWith } from '../test/project-files.js';
 
 // What a gate says about a backend plugin whose `async apply` fails: the pair, the entry, the reason, and the
 // time the boot took before it failed.
@@ -36,11 +36,7 @@ const PLUGIN = `export default {
 
 let root = '';
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'concord-plugin-start-'));
-  await mkdir(join(root, 'scenarios'));
-  await mkdir(join(root, 'plugins'));
-  await writeFile(join(root, 'scenarios', 'catalog.yml'), SCENARIO);
-  await writeFile(join(root, 'plugins', 'catalog.mjs'), PLUGIN);
+  root = await projectWith('plugin-start', { 'scenarios/catalog.yml': SCENARIO, 'plugins/catalog.mjs': PLUGIN });
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 

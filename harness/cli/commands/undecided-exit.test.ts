@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { concordIn } from '../../test/concord-cli.js';
+import { projectWith } from '../../test/project-files.js';
 
 // A backend's plugins and tools run in the gate's own process: one that ends it with exit code 0 halfway
 // through must not read as a gate that passed.
@@ -40,10 +40,8 @@ const quitter = (code: number) => `export default {
 
 let root = '';
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'concord-quit-'));
-  await mkdir(join(root, 'scenarios'));
+  root = await projectWith('quit', { 'scenarios/quitting.yml': SCENARIO });
   await mkdir(join(root, 'plugins'));
-  await writeFile(join(root, 'scenarios', 'quitting.yml'), SCENARIO);
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 

@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { concordIn } from '../../test/concord-cli.js';
 import { workflowCommandsRun } from '../../test/workflow-runner.js';
+import { projectWith } from '../../test/project-files.js';
 
 // On GitHub Actions a printed line that reads as a workflow command acts on the job. A persona (or a tool's
 // description, a program's log) whose lines read as commands shows up in the gate's diff.
@@ -29,9 +29,7 @@ let root = '';
 /** What the gate that wrote the snapshots printed: off GitHub Actions. */
 let local = '';
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'concord-workflow-commands-'));
-  await mkdir(join(root, 'scenarios'));
-  await writeFile(join(root, 'scenarios', 'forged.yml'), scenario(PERSONA));
+  root = await projectWith('workflow-commands', { 'scenarios/forged.yml': scenario(PERSONA) });
   const recorded = concord({}, 'gate', '--update=new');
   expect(recorded.status, recorded.stderr).toBe(0);
   local = recorded.stdout + recorded.stderr;
