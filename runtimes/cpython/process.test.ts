@@ -46,11 +46,6 @@ describe('cpython process isolation: hostile programs', () => {
     });
   });
 
-  it('ends an infinite loop with timeout', async () => {
-    expect((await run('while True:\n    pass', 1_500)).error?.kind).toBe('timeout');
-    await expectCleanNextRun();
-  });
-
   it('ends a memory bomb as a MemoryError', async () => {
     const result = await run('hoard = []\nwhile True:\n    hoard.append(bytearray(16 * 1024 * 1024))');
     expect(result.error).toMatchObject({ kind: 'exception', name: 'MemoryError' });
