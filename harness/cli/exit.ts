@@ -14,13 +14,22 @@ export function finished(): void {
   decided = typeof process.exitCode === 'number' ? process.exitCode : 0;
 }
 
+/** Node's own end of the process, which `process.exit` calls after the `exit` event; it emits nothing itself. */
+interface ReallyExiting {
+  reallyExit(code?: number): never;
+}
+
 /**
  * Plugins and their tools run in concord's process, and one that calls `process.exit(0)` mid-gate would end a
  * gate that judged half its pairs with the code of a pass: CI would go green. An exit the command did not
- * decide on is said on stderr, and 0 becomes 1.
+ * decide on is said on stderr, and 0 becomes 1. `process.reallyExit` ends the process without the `exit`
+ * event, so without that check and without the clean-up of containers and temp folders that listens to it:
+ * called straight, it ends through `process.exit` instead.
  */
 export function refuseUndecidedExits(command: () => string): void {
+  let exiting = false;
   process.on('exit', (code) => {
+    exiting = true;
     if (decided !== undefined) return;
     if (code === 0) {
       writeSync(
@@ -32,4 +41,7 @@ export function refuseUndecidedExits(command: () => string): void {
       writeSync(2, `concord ${command()}: the process ended with ${code} before the command finished.\n`);
     }
   });
+  const node = process as unknown as ReallyExiting;
+  const reallyExit = node.reallyExit.bind(process);
+  node.reallyExit = (code?: number): never => (exiting ? reallyExit(code) : process.exit(code ?? 0));
 }

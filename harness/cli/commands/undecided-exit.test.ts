@@ -1,4 +1,5 @@
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { concordIn } from '../../test/concord-cli.js';
@@ -29,27 +30,36 @@ script:
   - final: Done.
 `;
 
-const quitter = (code: number) => `export default {
+const quitter = (quit: string) => `export default {
   name: 'quitter',
   inject: ['tools'],
   apply(ctx) {
-    ctx.tools.register({ name: 'quit', description: 'Ends the process.', parameters: { type: 'object', properties: {} }, execute: async () => process.exit(${code}) });
+    ctx.tools.register({ name: 'quit', description: 'Ends the process.', parameters: { type: 'object', properties: {} }, execute: async () => ${quit} });
   },
 };
 `;
 
 let root = '';
+/** The gate's TMPDIR: however it ended, the clean-up that listens to the exit event ran and left it empty. */
+let temp = '';
 beforeEach(async () => {
   root = await projectWith('quit', { 'scenarios/quitting.yml': SCENARIO });
   await mkdir(join(root, 'plugins'));
+  temp = await mkdtemp(join(tmpdir(), 'concord-quit-tmp-'));
 });
-afterEach(() => rm(root, { recursive: true, force: true }));
+afterEach(async () => {
+  const left = await readdir(temp);
+  await rm(root, { recursive: true, force: true });
+  await rm(temp, { recursive: true, force: true });
+  expect(left).toEqual([]);
+});
 
 const concord = concordIn(() => root, 60_000);
-const gate = () => concord({}, 'gate');
+const gate = () => concord({ TMPDIR: temp }, 'gate');
 
-it('a tool calling process.exit(0) mid-gate: exit 1, said on stderr, no verdict printed and no snapshot written', async () => {
-  await writeFile(join(root, 'plugins', 'quitter.mjs'), quitter(0));
+// process.reallyExit is what process.exit calls after the exit event; called straight, there is no event.
+it.each(['process.exit(0)', 'process.reallyExit(0)'])('a tool calling %s mid-gate: exit 1, said on stderr, no verdict printed and no snapshot written', async (quit) => {
+  await writeFile(join(root, 'plugins', 'quitter.mjs'), quitter(quit));
   const result = gate();
   expect(result.status, result.stderr).toBe(1);
   expect(result.stderr).toContain('concord gate: the process was about to exit with 0 before the command finished');
@@ -59,8 +69,8 @@ it('a tool calling process.exit(0) mid-gate: exit 1, said on stderr, no verdict 
   expect((await readdir(root)).filter((name) => name !== '.concord').sort()).toEqual(['plugins', 'scenarios']);
 });
 
-it('a tool calling process.exit(3) mid-gate: its code stays, and stderr says the command had not finished', async () => {
-  await writeFile(join(root, 'plugins', 'quitter.mjs'), quitter(3));
+it.each(['process.exit(3)', 'process.reallyExit(3)'])('a tool calling %s mid-gate: its code stays, and stderr says the command had not finished', async (quit) => {
+  await writeFile(join(root, 'plugins', 'quitter.mjs'), quitter(quit));
   const result = gate();
   expect(result.status, result.stderr).toBe(3);
   expect(result.stderr).toContain('concord gate: the process ended with 3 before the command finished.');
