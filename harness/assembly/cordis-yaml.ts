@@ -1,5 +1,6 @@
 import { Document } from 'yaml';
 import { JS_EXPR_TAG } from '../scenario/js-expr.js';
+import { yamlText } from '../text/yaml-text.js';
 
 const OPTIONS = { lineWidth: 0 };
 
@@ -10,5 +11,5 @@ const OPTIONS = { lineWidth: 0 };
 export function cordisYaml(entries: unknown, prepare?: (doc: Document) => void): string {
   const doc = new Document(entries, { customTags: [JS_EXPR_TAG] });
   prepare?.(doc);
-  return doc.toString(OPTIONS);
+  return yamlText(doc, OPTIONS);
 }

@@ -1,4 +1,5 @@
-import { stringify } from 'yaml';
+import { Document } from 'yaml';
+import { yamlText } from '../text/yaml-text.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { unavailableRuntimes } from '../assembly/runtimes.js';
 import { keyExposure } from '../model/key-exposure.js';
@@ -107,9 +108,12 @@ function compareSteps(expected: Scenario, live: readonly ScriptStep[], language:
   const source = expected.scriptFile ?? expected.file;
   const { root } = options.project;
   const shown = source.startsWith(root + '/') ? source.slice(root.length + 1) : source;
-  const diff = textDiff({ before: `${shown} (recorded)`, after: `${options.endpoint.model} (live)` }, stringify(want, { lineWidth: 0, blockQuote: 'literal' }), stringify(got, { lineWidth: 0, blockQuote: 'literal' }));
+  const diff = textDiff({ before: `${shown} (recorded)`, after: `${options.endpoint.model} (live)` }, asYaml(want), asYaml(got));
   return { reason: `step ${at + 1} departs: recorded ${kind(expected.script)}, live ${kind(live)}`, diff: renderDiff(diff, options.color) };
 }
+
+/** Steps as the scenario's YAML writes them, for the diff. */
+const asYaml = (steps: unknown): string => yamlText(new Document(steps), { lineWidth: 0, blockQuote: 'literal' });
 
 function comparable(step: ScriptStep, language: Language): Record<string, unknown> {
   return stepData(step.kind === 'assistant' ? { ...step, resultIncludes: [] } : step, language);

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir, mkdir, writeFile, appendFile, copyFile, rename } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { Document, parse } from 'yaml';
+import { yamlText } from '../text/yaml-text.js';
 import { isScenarioFile } from '../scenario/load.js';
 import { isFile, isFileBelow, resolvesAsPackage } from '../scenario/plugins.js';
 import { inside } from '../guarded/inside.js';
@@ -130,7 +131,7 @@ function scenarioText(name: string, reference: string): string {
     '# Every key is described in node_modules/concord/docs/scenarios.md.',
     '# Replace the script with a conversation that calls your tools: each assistant step gives the program',
     '# in both languages, and the keyless model replays it against the real app.',
-    stringify(scenario, { lineWidth: 0 }),
+    yamlText(new Document(scenario), { lineWidth: 0 }),
   ].join('\n');
 }
 

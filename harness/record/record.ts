@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { parseDocument, type Node, type YAMLSeq } from 'yaml';
+import { yamlText } from '../text/yaml-text.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { runOne } from '../gate/run-one.js';
 import { countSecrets, scrubSecrets } from '../guarded/secret.js';
@@ -232,7 +233,7 @@ async function keepOnlyUserTurn(file: string): Promise<void> {
   const wanted = { ...(doc.toJS() as object), script: [(doc.toJS() as { script: unknown[] }).script[0]] };
   if (JSON.stringify(check) === JSON.stringify(wanted)) return writeFileAtomic(file, cut);
   script.items.splice(1);
-  await writeFileAtomic(file, doc.toString({ lineWidth: 0 }));
+  await writeFileAtomic(file, yamlText(doc, { lineWidth: 0 }));
 }
 
 function lineAfter(source: string, at: number): number {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { stringify, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
+import { Document, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
+import { yamlText } from '../text/yaml-text.js';
 import { readYamlInput } from './yaml-input.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { InputError } from './error.js';
@@ -42,7 +43,7 @@ export function renderRecording(scenario: Scenario, language: Language, recordin
     `# The conversation of scenario ${scenario.name} in ${language}, recorded from a live model by \`concord record\`.`,
     `# \`concord gate\` replays it on the scenario's ${language} runtimes. Re-record: concord record --scenario ${scenario.name} --force`,
   ];
-  return header.join('\n') + '\n' + stringify({ model: recording.model, runtime: recording.runtime, script: steps }, { lineWidth: 0, blockQuote: 'literal' });
+  return header.join('\n') + '\n' + yamlText(new Document({ model: recording.model, runtime: recording.runtime, script: steps }), { lineWidth: 0, blockQuote: 'literal' });
 }
 
 /** One step as it is written in a script. */

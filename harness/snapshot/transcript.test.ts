@@ -85,3 +85,14 @@ describe('values the YAML shows twice', () => {
     expect(transcript).toContain('      value:\n        - &a1\n          dir: <root>/data\n          self: *a1\n        - *a1\n');
   });
 });
+
+describe('a transcript holding control characters', () => {
+  it('escapes them, so any YAML reader (PyYAML refuses a raw C1 control) reads the same strings back', () => {
+    const log = 'x\x1b[2K\x9b2J\x85end';
+    const files = snapshotFiles(runRecord({ programs: [{ code: 'console.log(1)', tools: [], calls: [], result: { value: null, logs: [log, 'two\nlines\u2028'] } }] }), '/nowhere');
+    const transcript = files.get('transcript.yaml')!;
+    expect(transcript).toMatch(/^[\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]*$/u);
+    expect(transcript).toContain('"x\\e[2K\\x9b2J\\Nend"');
+    expect(JSON.stringify(parse(transcript))).toContain(JSON.stringify(log));
+  });
+});

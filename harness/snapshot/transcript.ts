@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Document, Scalar, visit } from 'yaml';
+import { yamlText } from '../text/yaml-text.js';
 import type { ChatMessage, ModelRequest, ModelResponse, SystemSection, ToolCall, WireTool } from '../../contract/model.js';
 import type { ObservedCall, ObservedRun } from '../gate/seam-recorder.js';
 import type { Isolation, JsonValue, Language } from '../../runtimes/seam/types.js';
@@ -190,5 +191,5 @@ function toYaml(data: unknown, normalizer: Normalizer): string {
       if (typeof node.value === 'string' && node.value.includes('\n')) node.type = Scalar.BLOCK_LITERAL;
     },
   });
-  return doc.toString({ lineWidth: 0 });
+  return yamlText(doc, { lineWidth: 0 });
 }
