@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PairResult } from '../gate/report.js';
 import { textDiff } from '../text/diff.js';
-import { appendStepSummary, stepSummary } from './step-summary.js';
+import { appendStepSummary, fitSummary, stepSummary, STEP_SUMMARY_MAX_BYTES } from './step-summary.js';
 
 const times = { assembly: 1, model: 1, runtime: 1, checks: 1 };
 const before = Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n') + '\n';
@@ -80,5 +80,56 @@ describe('the pull-request summary', () => {
     expect(await appendStepSummary('one\n', { GITHUB_STEP_SUMMARY: file })).toBe(file);
     await appendStepSummary('two\n', { GITHUB_STEP_SUMMARY: file });
     expect(await readFile(file, 'utf8')).toBe('one\ntwo\n');
+  });
+});
+
+describe('the pull-request summary at GitHub’s size limit', () => {
+  const NOTE = '\n… the summary was cut here: GitHub shows at most 1 MiB of a step summary. The HTML report (.concord/report.html) holds all of it.\n';
+  const noteBytes = Buffer.byteLength(NOTE);
+
+  it('is whole at its room and cut at a line one byte past it, within the room', () => {
+    const text = 'é line\n'.repeat(2000);
+    const size = Buffer.byteLength(text);
+    expect(fitSummary(text, size)).toBe(text);
+    // Every room a line's bytes can leave: the kept lines and the note never pass it.
+    for (let room = size - 1; room > size - 12; room--) {
+      const cut = fitSummary(text, room);
+      expect(cut.endsWith(NOTE)).toBe(true);
+      expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(room);
+      expect(Buffer.byteLength(cut)).toBeGreaterThan(room - 9);
+      expect(text.startsWith(cut.slice(0, -NOTE.length))).toBe(true);
+      expect(cut.slice(0, -NOTE.length).endsWith('é line\n')).toBe(true);
+    }
+    // Room for the note alone, and less than that.
+    expect(fitSummary(text, noteBytes)).toBe(NOTE);
+    expect(fitSummary(text, noteBytes - 1)).toBe('');
+  });
+
+  it('keeps the file a step appends to within 1 MiB, what was there before counted', async () => {
+    dir ||= await mkdtemp(join(tmpdir(), 'concord-summary-'));
+    const file = join(dir, 'big-summary.md');
+    const earlier = `an earlier step\n${'e'.repeat(600_000)}\n`;
+    await writeFile(file, earlier);
+    const line = `${'x'.repeat(999)}\n`;
+    await appendStepSummary(line.repeat(2 * 1024), { GITHUB_STEP_SUMMARY: file });
+    const written = await readFile(file, 'utf8');
+    expect(Buffer.byteLength(written)).toBeLessThanOrEqual(STEP_SUMMARY_MAX_BYTES);
+    expect(Buffer.byteLength(written)).toBeGreaterThan(STEP_SUMMARY_MAX_BYTES - 1000 - noteBytes);
+    expect(written.startsWith(earlier)).toBe(true);
+    expect(written.endsWith(NOTE)).toBe(true);
+  });
+
+  it('shows a megabyte line of a diff cut, so the summary of such a change is a few kilobytes', () => {
+    const blob = 'x'.repeat(600_000);
+    const summary = stepSummary(
+      {
+        runId: 'r1',
+        matrix: [],
+        pairs: [{ scenario: 'alpha', runtime: 'python', status: 'mismatch', times, findings: [], verdicts: [{ path: 'alpha/python/transcript.yaml', status: 'changed', diff: textDiff({ before: 'committed', after: 'this run' }, `blob: ${blob}a\n`, `blob: ${blob}b\n`) }] }],
+      },
+      { ok: false, obsolete: [] },
+    );
+    expect(Buffer.byteLength(summary)).toBeLessThan(8_000);
+    expect(summary).toContain('[-a-]{+b+}');
   });
 });

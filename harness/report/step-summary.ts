@@ -1,4 +1,4 @@
-import { appendFile } from 'node:fs/promises';
+import { appendFile, stat } from 'node:fs/promises';
 import { scrubSecrets } from '../guarded/secret.js';
 import type { PairResult } from '../gate/report.js';
 import { isFailing } from '../gate/report.js';
@@ -64,10 +64,37 @@ export function stepSummary(input: ReportInput & { pairs: readonly PairResult[] 
   return lines.join('\n') + '\n';
 }
 
-/** Appends the summary when the CI asks for one (GitHub Actions sets `GITHUB_STEP_SUMMARY`). */
+/** The most GitHub takes of one step's summary file: past it, the runner drops all of it and shows an error. */
+export const STEP_SUMMARY_MAX_BYTES = 1024 * 1024;
+
+const CUT_NOTE = '\n… the summary was cut here: GitHub shows at most 1 MiB of a step summary. The HTML report (.concord/report.html) holds all of it.\n';
+
+/**
+ * `text` cut at a line so that it fits in `room` bytes with a note saying so, or whole when it fits. A summary
+ * past the limit would not be cut by GitHub but dropped, verdict included.
+ */
+export function fitSummary(text: string, room: number): string {
+  if (Buffer.byteLength(text) <= room) return text;
+  const noteBytes = Buffer.byteLength(CUT_NOTE);
+  if (room < noteBytes) return '';
+  const bytes = Buffer.from(text);
+  // The last line break that leaves room for the note (a line break never falls inside a UTF-8 sequence).
+  const keep = room - noteBytes;
+  const end = keep > 0 ? bytes.lastIndexOf(0x0a, keep - 1) : -1;
+  return bytes.subarray(0, end + 1).toString() + CUT_NOTE;
+}
+
+/**
+ * Appends the summary when the CI asks for one (GitHub Actions sets `GITHUB_STEP_SUMMARY`), within what the
+ * step's file has room for.
+ */
 export async function appendStepSummary(text: string, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
   const file = env.GITHUB_STEP_SUMMARY;
   if (!file) return undefined;
-  await appendFile(file, scrubSecrets(text));
+  const used = await stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
+  await appendFile(file, fitSummary(scrubSecrets(text), Math.max(0, STEP_SUMMARY_MAX_BYTES - used)));
   return file;
 }

@@ -91,3 +91,47 @@ describe('colorWanted', () => {
     expect(colorWanted({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
   });
 });
+
+describe('renderDiff on long lines', () => {
+  const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+  const shownLines = (before: string, after: string) => renderDiff(textDiff(labels, before, after), false).split('\n');
+
+  it('shows a line of 300 characters whole and one of 301 as its start and end around the count left out', () => {
+    const at300 = shownLines(`a\n${'x'.repeat(298)}1\n`, `a\n${'x'.repeat(298)}2\n`);
+    expect(at300).toContain(`-${'x'.repeat(298)}1`);
+    const at301 = shownLines(`a\n${'x'.repeat(299)}1\n`, `a\n${'x'.repeat(299)}2\n`);
+    expect(at301).toContain(`-${'x'.repeat(199)}…[21 characters]…${'x'.repeat(79)}1`);
+    expect(at301).toContain(`+${'x'.repeat(199)}…[21 characters]…${'x'.repeat(79)}2`);
+  });
+
+  // A tool result of 600,000 characters on one line, changed in one place: at its end, in its middle, at its start.
+  const blob = 'x'.repeat(300_000) + 'y'.repeat(300_000);
+  const cases: Array<[string, number]> = [
+    ['at its end', blob.length - 1],
+    ['in its middle', 300_000],
+    ['at its start', 0],
+  ];
+  it.each(cases)('keeps every line short and shows where a megabyte token changed %s', (_where, at) => {
+    const changed = `${blob.slice(0, at)}!${blob.slice(at + 1)}`;
+    for (const [before, after] of [
+      [`value:\n  blob: ${blob}\n  id: 1\n`, `value:\n  blob: ${changed}\n  id: 1\n`],
+      // One token alone on its line: no word in common, still a ~ line.
+      [`${blob}\n`, `${changed}\n`],
+    ] as const) {
+      const lines = shownLines(before, after);
+      expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(320);
+      const [word] = wordLines(lines.join('\n'));
+      expect(word).toContain(`[-${blob[at]}-]{+!+}`);
+      expect(word!.length).toBeLessThanOrEqual(320);
+    }
+  });
+
+  it('never cuts a character outside the Basic Multilingual Plane in two', () => {
+    for (const pad of ['', 'a']) {
+      const before = `${pad}${'😀'.repeat(400)}\n`;
+      const lines = shownLines(before, before.replace(/😀\n$/, '😃\n'));
+      expect(lines.filter((line) => LONE_SURROGATE.test(line))).toEqual([]);
+      expect(wordLines(lines.join('\n'))[0]).toMatch(/\[-😀-\]\{\+😃\+\}$/);
+    }
+  });
+});

@@ -26,6 +26,19 @@ export interface TextDiffOptions {
 const CONTEXT_WORDS = 4;
 /** Beyond this many word edits a line pair is a rewrite: the `-`/`+` lines already say everything. */
 const MAX_WORD_EDITS = 200;
+/**
+ * Characters of a line shown whole. A longer one (a tool result of a megabyte on one line) shows its start
+ * and its end around a count of what is left out: the `~` line below it shows where it changed. The diff
+ * stays readable in a terminal, and a pull request's summary stays within what GitHub shows.
+ */
+const MAX_LINE_CHARS = 300;
+const LINE_HEAD_CHARS = 200;
+const LINE_TAIL_CHARS = 80;
+/**
+ * Characters of unchanged text kept on each side of a change in a `~` line: the few words of context, or
+ * the part of one long word (`xxx…xxa` → `xxx…xxb`) next to where it changed.
+ */
+const CONTEXT_CHARS = 100;
 
 /** The changed lines of `before` → `after`, as hunks; `renderDiff` turns them into text. */
 export function textDiff(labels: TextDiff['labels'], before: string, after: string, options: TextDiffOptions = {}): TextDiff {
@@ -62,14 +75,14 @@ export function renderDiff(diff: TextDiff, color: boolean): string {
     };
     for (const text of hunk.lines) {
       // Shown, never acted on: an escape sequence in a line would move the cursor or erase a line of the diff.
-      const line = escapeControls(text, { keepTabs: true });
+      const line = escapeControls(shortLine(text), { keepTabs: true });
       const mark = line[0];
       if (mark === '-') {
         if (added.length > 0) closeBlock();
-        removed.push(line.slice(1));
+        removed.push(escapeControls(text.slice(1), { keepTabs: true }));
         out.push(paint(color, COLOR.red, line));
       } else if (mark === '+') {
-        added.push(line.slice(1));
+        added.push(escapeControls(text.slice(1), { keepTabs: true }));
         out.push(paint(color, COLOR.green, line));
       } else if (mark === '\\') {
         // "\ No newline at end of file" belongs to the line above it.
@@ -84,16 +97,79 @@ export function renderDiff(diff: TextDiff, color: boolean): string {
   return out.join('\n');
 }
 
-/** The word-level change of one line pair, or nothing when the two lines share no words. */
+/**
+ * The word-level change of one line pair, or nothing when the two lines share no words (but long lines that
+ * share a start or an end: one long token each).
+ */
 function wordLine(before: string, after: string, color: boolean): string | undefined {
   const changes = diffWordsWithSpace(before, after, { maxEditLength: MAX_WORD_EDITS });
-  if (changes === undefined || !changes.some((c) => !c.added && !c.removed && /\S/.test(c.value))) return undefined;
-  const segments = wordSegments(changes);
+  const sharesWords = changes !== undefined && changes.some((c) => !c.added && !c.removed && /\S/.test(c.value));
+  const long = before.length + after.length > MAX_LINE_CHARS;
+  if (!sharesWords && !long) return undefined;
+  const segments = narrowed(sharesWords ? wordSegments(changes) : [{ removed: before, added: after }]);
+  if (!segments.some((s) => s.same !== undefined && /\S/.test(s.same))) return undefined;
   const parts = segments.map((s, i) => {
-    if (s.same !== undefined) return elide(s.same, i > 0, i < segments.length - 1);
-    return (s.removed ? paint(color, COLOR.red, `[-${s.removed}-]`) : '') + (s.added ? paint(color, COLOR.green, `{+${s.added}+}`) : '');
+    if (s.same !== undefined) return clip(elide(s.same, i > 0, i < segments.length - 1), i > 0, i < segments.length - 1);
+    return (s.removed ? paint(color, COLOR.red, `[-${shortText(s.removed)}-]`) : '') + (s.added ? paint(color, COLOR.green, `{+${shortText(s.added)}+}`) : '');
   });
   return `~ ${parts.join('')}`;
+}
+
+/** `line` as shown: whole, or its start and end around how many characters are left out. */
+function shortLine(line: string): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  const head = unsplit(line, LINE_HEAD_CHARS);
+  const tail = unsplit(line, line.length - LINE_TAIL_CHARS);
+  return `${line.slice(0, head)}…[${(tail - head).toLocaleString('en-US')} characters]…${line.slice(tail)}`;
+}
+
+/** A changed run as shown in a `~` line, cut the way a long line is. */
+const shortText = shortLine;
+
+/** `at`, or one before it when a cut there would split a surrogate pair. */
+function unsplit(text: string, at: number): number {
+  const code = text.charCodeAt(at - 1);
+  return code >= 0xd800 && code <= 0xdbff ? at - 1 : at;
+}
+
+/**
+ * The segments with each long change narrowed to the characters that differ: a change inside one long word
+ * (a token of a megabyte that differs in one place) keeps what both sides share as unchanged text.
+ */
+function narrowed(segments: WordSegment[]): WordSegment[] {
+  const out: WordSegment[] = [];
+  const same = (text: string) => {
+    if (text === '') return;
+    const last = out[out.length - 1];
+    if (last?.same !== undefined) last.same += text;
+    else out.push({ same: text, removed: '', added: '' });
+  };
+  for (const segment of segments) {
+    const { removed, added } = segment;
+    if (segment.same !== undefined || removed.length + added.length <= MAX_LINE_CHARS || removed === '' || added === '') {
+      if (segment.same !== undefined) same(segment.same);
+      else out.push(segment);
+      continue;
+    }
+    let prefix = 0;
+    while (prefix < removed.length && prefix < added.length && removed[prefix] === added[prefix]) prefix++;
+    prefix = unsplit(removed, prefix);
+    let suffix = 0;
+    while (suffix < removed.length - prefix && suffix < added.length - prefix && removed[removed.length - 1 - suffix] === added[added.length - 1 - suffix]) suffix++;
+    // A low surrogate left at the start of the shared end would split a pair: give it back to the change.
+    if (suffix > 0 && /[\udc00-\udfff]/.test(removed[removed.length - suffix]!)) suffix--;
+    same(removed.slice(0, prefix));
+    out.push({ removed: removed.slice(prefix, removed.length - suffix), added: added.slice(prefix, added.length - suffix) });
+    same(removed.slice(removed.length - suffix));
+  }
+  return out;
+}
+
+/** Unchanged text cut to CONTEXT_CHARS characters after the change before it and before the change after it. */
+function clip(text: string, afterChange: boolean, beforeChange: boolean): string {
+  const head = afterChange ? unsplit(text, CONTEXT_CHARS) : 0;
+  const tail = beforeChange ? unsplit(text, text.length - CONTEXT_CHARS) : text.length;
+  return tail - head <= 1 ? text : `${text.slice(0, head)}…${text.slice(tail)}`;
 }
 
 /** Unchanged text (`same`) or a change (`removed` → `added`). */
