@@ -110,21 +110,18 @@ function wordLine(before: string, after: string, color: boolean): string | undef
   if (!segments.some((s) => s.same !== undefined && /\S/.test(s.same))) return undefined;
   const parts = segments.map((s, i) => {
     if (s.same !== undefined) return clip(elide(s.same, i > 0, i < segments.length - 1), i > 0, i < segments.length - 1);
-    return (s.removed ? paint(color, COLOR.red, `[-${shortText(s.removed)}-]`) : '') + (s.added ? paint(color, COLOR.green, `{+${shortText(s.added)}+}`) : '');
+    return (s.removed ? paint(color, COLOR.red, `[-${shortLine(s.removed)}-]`) : '') + (s.added ? paint(color, COLOR.green, `{+${shortLine(s.added)}+}`) : '');
   });
   return `~ ${parts.join('')}`;
 }
 
-/** `line` as shown: whole, or its start and end around how many characters are left out. */
+/** `line` (or a changed run of a `~` line) as shown: whole, or its start and end around how many characters are left out. */
 function shortLine(line: string): string {
   if (line.length <= MAX_LINE_CHARS) return line;
   const head = unsplit(line, LINE_HEAD_CHARS);
   const tail = unsplit(line, line.length - LINE_TAIL_CHARS);
   return `${line.slice(0, head)}…[${(tail - head).toLocaleString('en-US')} characters]…${line.slice(tail)}`;
 }
-
-/** A changed run as shown in a `~` line, cut the way a long line is. */
-const shortText = shortLine;
 
 /** `at`, or one before it when a cut there would split a surrogate pair. */
 function unsplit(text: string, at: number): number {

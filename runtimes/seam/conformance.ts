@@ -29,8 +29,8 @@ import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, Languag
  *   - `getter()`, `cyclic()` and `bigint()` answer values that are not JSON (a throwing getter, a cycle, a
  *     BigInt): the program gets the error class, never a hang;
  *   - `barrier(args)` answers `args` once two barrier calls are pending at the same time (so it proves the
- *     calls really run in parallel); `hang()` never answers; `started()` answers null (the
- *     cases that time or abort a run see by it that the program is running).
+ *     calls really run in parallel); `hang()` never answers; `started()` answers null (by it the cases that
+ *     time or abort a run see that the program is running).
  *
  * What the suite pins down (the contract in docs/architecture.md, made exact):
  *   - a successful run has `value` (null when the program returns nothing) and no `error`; a failed run has
@@ -116,7 +116,7 @@ const HOLD_PAST_DEADLINE_MS = 100;
  */
 const BUDGETS_MS = [250, 1_500, 4_000, 10_000] as const;
 
-/** What one try of a time-budget case saw: the run's result and when (ms after it was asked for) the program called `started`. */
+/** What one try of a time-budget case saw: the run's result and when (ms after it was asked for) the program made its marked call. */
 interface BudgetTry {
   result: RunResult;
   calledAfterMs: number | undefined;
