@@ -5,6 +5,7 @@ import { liveChildProcesses } from '../../test/child-processes.js';
 import { Host } from '../../test/host-requirements.js';
 import { Checker, type CheckerProcess } from './checker.js';
 import type { VerifyReport } from './types.js';
+import { readVerifyReport } from './report.js';
 import { findInterpreters, LocalInterpreter, startChecker } from './local.js';
 import { containerInterpreters } from './container.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
@@ -49,14 +50,15 @@ const alive = (pid: number) => {
 };
 
 /**
- * A module that hangs holds its batch for the whole module time limit (10 s) while spending nothing: that
- * batch goes to a checker of its own before the first test, and the local checker's tests, which come last,
- * read its report once the others have run.
+ * A module that hangs holds its batch for the whole module time limit while spending nothing: that batch,
+ * with a limit of 2 s (the checker's is IMPORT_SECONDS), goes to a checker of its own before the first test,
+ * and the local checker's tests, which come last, read its report once the others have run.
  */
-const sleeper = newest === undefined ? undefined : new LocalInterpreter(newest);
+const sleeper = newest === undefined ? undefined : new Checker({ who: 'sleeper', start: () => startChecker(newest.executable) });
 let hung: Promise<VerifyReport> | undefined;
 beforeAll(() => {
-  hung = sleeper?.verify(['import time\ntime.sleep(600)\n', 'z = 1\n']);
+  const sources = ['import time\ntime.sleep(600)\n', 'z = 1\n'];
+  hung = sleeper?.request({ sources, verify: true, seconds: 2 }, 60_000).then((text) => readVerifyReport(text, sources.length, 'sleeper'));
   // Its own test reports a failure.
   hung?.catch(() => {});
 });
@@ -183,7 +185,7 @@ const STUB = 'from typing import Any, Dict, List, Literal, Optional, TypedDict, 
     // The checker times the executor from outside (it waits on the outcome pipe): a module asleep hangs it as
     // a busy one does, without spending a core for the whole limit.
     const report = await hung!;
-    expect(report.imports).toEqual([{ ok: false, name: 'Timeout', message: 'the module did not finish within 10 s', line: null, column: null }, { ok: true }]);
+    expect(report.imports).toEqual([{ ok: false, name: 'Timeout', message: 'the module did not finish within 2 s', line: null, column: null }, { ok: true }]);
   });
 
   if (process.getuid?.() === 0) {

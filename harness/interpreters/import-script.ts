@@ -275,19 +275,19 @@ def import_sources(sources, seconds, codes=None):
 export const IMPORT_SECONDS = 10;
 
 /**
- * `verify_sources(sources, report)`: compiles each source (compile-script.ts) into `report["results"]` and
- * executes each that compiled as a module, running the code object its compile made (each source is compiled
- * once), into `report["imports"]` (null where it did not compile); should executing fail as a whole, the
+ * `verify_sources(sources, report, seconds)`: compiles each source (compile-script.ts) into `report["results"]`
+ * and executes each that compiled as a module (for at most `seconds`, IMPORT_SECONDS unless given), running
+ * the code object its compile made (each source is compiled once), into `report["imports"]` (null where it did not compile); should executing fail as a whole, the
  * compile verdicts stay, with `import_error` instead of `imports`.
  */
 const VERIFY_DEFINITIONS = `${COMPILE_DEFINITIONS}${DEFINITIONS}
-def verify_sources(sources, report):
+def verify_sources(sources, report, seconds=${IMPORT_SECONDS}):
     codes = []
     report["results"] = compile_sources(sources, codes)
     compiled = [index for index, code in enumerate(codes) if code is not None]
     try:
         imports = [None] * len(sources)
-        for index, outcome in zip(compiled, import_sources([sources[index] for index in compiled], ${IMPORT_SECONDS}, [codes[index] for index in compiled])):
+        for index, outcome in zip(compiled, import_sources([sources[index] for index in compiled], seconds, [codes[index] for index in compiled])):
             imports[index] = outcome
         report["imports"] = imports
     except BaseException as error:
@@ -296,9 +296,10 @@ def verify_sources(sources, report):
 
 /**
  * The checker of a local or container CPython: one process that serves batches for the whole run, one JSON
- * request a line on stdin (`{"sources": [...], "verify": bool}`), one JSON report a line on stdout. A batch
- * compiles each source (compile-script.ts) and, when `verify` is set, executes each that compiled as a module
- * as above, in the executor, running the code object its compile made. The report is the compile batch's
+ * request a line on stdin (`{"sources": [...], "verify": bool}`, with `"seconds"` for each module's limit
+ * when it is not IMPORT_SECONDS), one JSON report a line on stdout. A batch compiles each source
+ * (compile-script.ts) and, when `verify` is set, executes each that compiled as a module as above, in the
+ * executor, running the code object its compile made. The report is the compile batch's
  * (`python`, `unicode`, `results`) with, for `verify`, `imports`: one outcome per source, null where it did
  * not compile (and so was not executed); should executing fail as a whole (no fork left), the compile
  * verdicts still come back, with `import_error` instead of `imports`. Nothing of a source ever runs in this
@@ -328,7 +329,7 @@ while True:
     _request = json.loads(_line.decode("utf-8"))
     _report = about()
     if _request.get("verify"):
-        verify_sources(_request["sources"], _report)
+        verify_sources(_request["sources"], _report, _request.get("seconds", ${IMPORT_SECONDS}))
     else:
         _report["results"] = compile_sources(_request["sources"])
     _reports.write(json.dumps(_report).encode("ascii") + b"\\n")
