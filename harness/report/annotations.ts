@@ -33,18 +33,32 @@ const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').r
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /**
+ * Error annotations GitHub shows of one step; it drops the rest without a word (50 a job, in all steps).
+ */
+export const ANNOTATIONS_PER_STEP = 10;
+
+/**
  * One `::error file=…,line=…::` line per failing pair, at its scenario file (relative to the workspace) and
- * the line that declares its runtime, so the pull request shows the failure beside the scenario.
+ * the line that declares its runtime, so the pull request shows the failure beside the scenario. Past
+ * ANNOTATIONS_PER_STEP failing pairs, the last annotation GitHub shows names the pairs it stands for instead,
+ * so none is missing without a word.
  */
 export async function githubAnnotations(pairs: readonly AnnotatedPair[], workspace: string = process.env.GITHUB_WORKSPACE ?? process.cwd()): Promise<string[]> {
+  const failing = pairs.filter(({ pair }) => isFailing(pair.status));
+  const shown = failing.length > ANNOTATIONS_PER_STEP ? failing.slice(0, ANNOTATIONS_PER_STEP - 1) : failing;
   const lines: string[] = [];
-  for (const { pair, file } of pairs) {
-    if (!isFailing(pair.status)) continue;
+  for (const { pair, file } of shown) {
     const text = await readFile(file, 'utf8').catch(() => '');
     const path = relative(workspace, file).split(sep).join('/');
     const changed = pair.verdicts.filter((v) => v.status !== 'same').map((v) => `${v.status}: snapshots/${v.path}`);
     const message = [pair.reason?.split('\n')[0], ...changed].filter(Boolean).join('\n') || pair.status;
     lines.push(`::error file=${escapeProperty(path)},line=${pairLine(text, pair.runtime)},title=${escapeProperty(`concord: ${pair.scenario} × ${pair.runtime} ${pair.status}`)}::${escapeData(message)}`);
+  }
+  const rest = failing.slice(shown.length);
+  if (rest.length > 0) {
+    const names = rest.map(({ pair }) => `${pair.scenario} × ${pair.runtime} ${pair.status}`).join('\n');
+    const why = `GitHub shows ${ANNOTATIONS_PER_STEP} annotations of a step; the gate's log and the step summary list every failing pair.`;
+    lines.push(`::error title=${escapeProperty(`concord: ${rest.length} more failing pair(s)`)}::${escapeData(`${names}\n${why}`)}`);
   }
   return lines;
 }
