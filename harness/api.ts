@@ -3,5 +3,5 @@ export { runGate, type GateOptions, type GateResult } from './gate/gate.js';
 export type { UpdateMode } from './snapshot/decide.js';
 export { openProject, findProjectRoot, type Project } from './project/root.js';
 export { UserError, type Place } from './user-error.js';
-export type { PairResult } from './gate/report.js';
+export type { PairResult } from './report/outcome.js';
 export * from '../contract/index.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../runtimes/seam/package-root.js';
-import { SCENARIO_SCHEMA_REFERENCE } from './project/scaffold.js';
+import { SCENARIO_SCHEMA_REFERENCE } from './init/scaffold.js';
 import { Host } from '../test/host-requirements.js';
 import { findInterpreters } from './interpreters/local.js';
 import { packed } from '../test/packed.js';

@@ -6,7 +6,7 @@ import { liveChildProcesses } from '../test/child-processes.js';
 import type { Model } from '../contract/model.js';
 import { runtimeTarget } from './assembly/runtimes.js';
 import { committedScenarios } from './checks/test/run-pair.js';
-import { runOne } from './gate/run-one.js';
+import { runOne } from './pairs/run-one.js';
 import type { Scenario } from './scenario/types.js';
 import { Session } from './session.js';
 

@@ -4,12 +4,13 @@ import { RuntimePool } from '../runtimes/seam/pool.js';
 import type { ByteStore } from '../runtimes/seam/byte-store.js';
 import type { Language } from '../runtimes/seam/types.js';
 import { DEFAULT_PYODIDE_VERSION, type PyodidePythonVersion } from '../runtimes/pyodide/versions.js';
+import { TokenCounter } from './cache/token-counter.js';
 import { cacheMaxBytes, VerdictCache, type BlobKind } from './cache/verdict-cache.js';
-import { PyrightServers } from './checks/typecheck/pyright-server.js';
+import { PyrightServers } from './interpreters/pyright-server.js';
 import { InterpreterInventory } from './interpreters/inventory.js';
-import { concordVersion } from './results/write.js';
+import { concordVersion } from './version.js';
 import type { Scenario } from './scenario/types.js';
-import type { StubCell } from './checks/stub-validity.js';
+import type { StubCell } from './interpreters/types.js';
 
 /** The service name under which the apps a session boots find it (`harness/assembly/boot.ts` sets it). */
 export const SESSION_SERVICE = 'concordSession';
@@ -39,6 +40,8 @@ export class Session {
   readonly cache: VerdictCache | undefined;
   readonly runtimes: RuntimePool;
   readonly pyright: PyrightServers;
+  /** The SDK's tokens, counted once per text for this command. */
+  readonly tokens: TokenCounter;
   private readonly pyodides: readonly PyodidePythonVersion[];
   private inventoryFound: Promise<InterpreterInventory> | undefined;
   /** The interpreters' checkers started before any pair needs them (startInterpreters). */
@@ -67,6 +70,7 @@ export class Session {
       };
     this.runtimes = new RuntimePool({ snapshots: store('pyodide-snapshot'), preparedPrograms: store('typescript-program') });
     this.pyright = new PyrightServers(options.pyrightTimeoutMs);
+    this.tokens = new TokenCounter(cache);
     this.pyodides = options.pyodides ?? [DEFAULT_PYODIDE_VERSION];
   }
 

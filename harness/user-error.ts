@@ -34,6 +34,13 @@ export class UserError extends Error {
   }
 }
 
+/** A root that cannot serve: the message names the folder, the hint says what to do. */
+export class RootError extends UserError {
+  constructor(problem: string, hint: string) {
+    super(problem, { hint });
+  }
+}
+
 function where({ file, line, column }: Place): string {
   return line === undefined ? file : column === undefined ? `${file}:${line}` : `${file}:${line}:${column}`;
 }

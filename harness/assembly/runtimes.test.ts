@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
-import { RUNTIME_NAMES, RUNTIMES, runtimeTarget, unavailableRuntimes } from './runtimes.js';
+import { RUNTIMES, runtimeTarget, unavailableRuntimes } from './runtimes.js';
+import { RUNTIME_NAMES } from '../runtime-names.js';
 
 describe('the runtime table', () => {
   it('names every runtime once, each with a plugin that exists', () => {

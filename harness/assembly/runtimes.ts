@@ -3,15 +3,9 @@ import { DEFAULT_PYODIDE_VERSION, PYODIDE_PYTHON_VERSIONS, pyodidePackageDir } f
 import type { CodeRuntime, Language } from '../../runtimes/seam/types.js';
 import type { Session } from '../session.js';
 
-/**
- * The one table of the runtimes concord knows: every command, check, probe and report reads it. The order is
- * the gate's order and the cheapest first (a probe only renders, so it takes the cheapest of a language).
- */
-export const RUNTIME_NAMES = ['typescript', 'python', 'pyodide', 'python-container'] as const;
-export type RuntimeName = (typeof RUNTIME_NAMES)[number];
+import { RUNTIME_NAMES, runtimeLanguage, type RuntimeName } from '../runtime-names.js';
 
 export interface RuntimeEntry {
-  language: Language;
   /** What it runs in, for help texts: `local python3`. */
   runsIn: string;
   /** The runtime plugin (source path below the package) and the config of the composition's `runtime` entry. */
@@ -29,23 +23,21 @@ export interface RuntimeEntry {
 
 const timeout = (timeoutMs: number | undefined): { timeoutMs?: number } => (timeoutMs === undefined ? {} : { timeoutMs });
 
+/** How each runtime concord knows runs and starts: every command, check, probe and report reads it. */
 export const RUNTIMES: Readonly<Record<RuntimeName, RuntimeEntry>> = {
   typescript: {
-    language: 'typescript',
     runsIn: 'worker thread',
     plugin: 'runtimes/worker/plugin',
     config: {},
     create: async ({ timeoutMs }) => (await import('../../runtimes/worker/index.js')).createWorkerRuntime(timeout(timeoutMs)),
   },
   python: {
-    language: 'python',
     runsIn: 'local python3',
     plugin: 'runtimes/cpython/plugin',
     config: { isolation: 'process' },
     create: async ({ timeoutMs }) => (await import('../../runtimes/cpython/runtime.js')).createCpythonRuntime({ isolation: 'process', ...timeout(timeoutMs) }),
   },
   pyodide: {
-    language: 'python',
     runsIn: 'CPython in WebAssembly',
     plugin: 'runtimes/pyodide/plugin',
     config: {},
@@ -61,7 +53,6 @@ export const RUNTIMES: Readonly<Record<RuntimeName, RuntimeEntry>> = {
     },
   },
   'python-container': {
-    language: 'python',
     runsIn: 'Docker image',
     plugin: 'runtimes/cpython/plugin',
     // Asked for by name, a container never falls back silently: a process run would be snapshotted as a container's.
@@ -78,15 +69,6 @@ export const RUNTIMES: Readonly<Record<RuntimeName, RuntimeEntry>> = {
       }),
   },
 };
-
-export function runtimeLanguage(name: RuntimeName): Language {
-  return RUNTIMES[name].language;
-}
-
-/** Whether a name read from outside (an option, a results file) is a runtime concord knows. */
-export function isRuntimeName(name: string): name is RuntimeName {
-  return (RUNTIME_NAMES as readonly string[]).includes(name);
-}
 
 /** The runtimes among `wanted` that cannot run here, each with its reason; every question is asked once. */
 export async function unavailableRuntimes(wanted: Iterable<RuntimeName>): Promise<Map<RuntimeName, string>> {
@@ -114,6 +96,6 @@ export interface RuntimeTarget {
  * and Pyodide start once per gate run; scenario settings such as `timeoutMs` go on top.
  */
 export function runtimeTarget(name: RuntimeName, scenarioConfig: Record<string, unknown>, session?: Session): RuntimeTarget {
-  const { language, plugin, config } = RUNTIMES[name];
-  return { name, language, plugin, config: { ...config, ...scenarioConfig, shared: true }, ...(session ? { session } : {}) };
+  const { plugin, config } = RUNTIMES[name];
+  return { name, language: runtimeLanguage(name), plugin, config: { ...config, ...scenarioConfig, shared: true }, ...(session ? { session } : {}) };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GuardedFolder } from '../guarded/folder.js';
-import { concordVersion } from '../results/write.js';
+import { concordVersion } from '../version.js';
 import { UserError } from '../user-error.js';
 
 /** What a cached verdict judged: a compile or module run on one interpreter, a pyright or tsc check, an SDK's token count, or the names a TypeScript SDK declares. */

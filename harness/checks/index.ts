@@ -1,10 +1,10 @@
-import { boundNames } from './bound-names.js';
+import { boundNames } from './bound-names/check.js';
 import { committedSecretsCheck } from './committed-secrets.js';
 import { expectationsCheck } from './expectations.js';
-import { languageAgreementCheck } from './language-agreement.js';
-import { sdkNamesCheck } from './sdk-names.js';
+import { languageAgreementCheck } from './language/check.js';
+import { sdkNamesCheck } from './sdk-names/check.js';
 import { stubValidity } from './stub-validity.js';
-import { typecheckProgramsCheck } from './typecheck-programs.js';
+import { typecheckProgramsCheck } from './typecheck/check.js';
 import type { Check, CheckInput, Finding } from './types.js';
 
 /** Every check the gate runs on each scenario × runtime, in order. Add new checks here. */

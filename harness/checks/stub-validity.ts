@@ -1,7 +1,7 @@
 import { describeRejection } from '../interpreters/describe.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
 import type { Session } from '../session.js';
-import { compareVersions } from '../interpreters/types.js';
+import { compareVersions, type StubCell } from '../interpreters/types.js';
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import type { Check, CheckInput, Finding } from './types.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
@@ -11,27 +11,6 @@ const ID = 'stub-validity';
 const IMPORT_ID = 'stub-import';
 /** The snapshot file that holds the Python `tools:sdk` block as the model read it. */
 const STUBS = SDK_FILE.python;
-
-/** One cell of the matrix: how one interpreter took the SDK of one scenario × runtime. */
-export interface StubCell {
-  scenario: string;
-  runtime: string;
-  interpreter: string;
-  /** `major.minor` of the interpreter. */
-  version: string;
-  /** What the interpreter reported: `3.13.2`, `15.1.0`; absent when it could not run. */
-  python?: string;
-  unicode?: string;
-  /** Whether the interpreter is below the floor the stubs promise (its rejections are notes only). */
-  belowFloor: boolean;
-  /**
-   * `ok`: compiles and executes as a module; `rejected`: does not compile; `import-failed`: compiles but
-   * raises when executed; `unavailable`: the interpreter could not run one or the other.
-   */
-  outcome: 'ok' | 'rejected' | 'import-failed' | 'unavailable';
-  /** The error with line and column, or why the interpreter could not run. */
-  error?: string;
-}
 
 export interface StubValidityOptions {
   /** Where the interpreters come from (default: the session's inventory). */

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Command } from 'commander';
-import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { holdSecret, scrubPrintedOutput, takeModelKey } from '../guarded/secret.js';
 import { environmentSecrets } from '../guarded/environment-secrets.js';
 import { failAndExit } from './fail.js';
@@ -17,6 +14,7 @@ import { registerSdk } from './commands/sdk.js';
 import { registerSkew } from './commands/skew.js';
 import { exitWith, finished, refuseUndecidedExits } from './exit.js';
 import { holdWorkflowCommands } from '../report/workflow-commands.js';
+import { concordVersion } from '../version.js';
 
 // The model key leaves the environment before anything runs, and nothing printed from here on shows it, nor
 // any secret the backend's environment holds.
@@ -28,7 +26,7 @@ holdWorkflowCommands();
 
 const program = new Command('concord')
   .description('A snapshot gate for Code Mode agents')
-  .version((JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version, '-V, --version', 'print the version of concord')
+  .version(concordVersion(), '-V, --version', 'print the version of concord')
   .showHelpAfterError()
   // Bad usage exits 2, like every other input error of concord.
   .exitOverride((err) => {

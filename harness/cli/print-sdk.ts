@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { isPythonVersion, parseToolDefinitions, renderSdk, renderSdkSection, schemaDegradations, type SchemaViolation, type ToolDefinition } from '../../codemode/index.js';
-import type { SdkOptions } from './commands/sdk.js';
 import { exitWith } from './exit.js';
+
+export interface SdkOptions {
+  language: 'python' | 'typescript';
+  tools: string;
+  floor: string;
+  strict?: boolean;
+  fence: boolean;
+}
 
 /** Exit codes: 2 for input that cannot be read as a tool set, 1 under --strict for schema parts with no type. */
 const EXIT_BAD_INPUT = 2;

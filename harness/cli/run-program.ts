@@ -1,11 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import type { BindingFunction, BindingNamespace, CodeRuntime } from '../../runtimes/seam/types.js';
 import { RuntimeOptionError } from '../../runtimes/seam/options.js';
-import { RUNTIME_NAMES, RUNTIMES, type RuntimeEntry, type RuntimeName } from '../assembly/runtimes.js';
+import { RUNTIMES, type RuntimeEntry } from '../assembly/runtimes.js';
+import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
 import { UserError } from '../user-error.js';
-import type { RunOptions } from './commands/run.js';
 
 /** What `concord run` does once its options are parsed (the command is declared in `commands/run.ts`). */
+
+export interface RunOptions {
+  runtime: string;
+  tools?: string;
+  timeoutMs?: number;
+  root?: string;
+}
 
 /** Names `--runtime` took before it spoke the gate's names; still accepted, with a note. */
 const OLD_NAMES: Readonly<Record<string, RuntimeName>> = { 'python-process': 'python' };

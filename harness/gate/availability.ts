@@ -1,6 +1,7 @@
-import { RUNTIMES, unavailableRuntimes, type RuntimeName } from '../assembly/runtimes.js';
+import { RUNTIMES, unavailableRuntimes } from '../assembly/runtimes.js';
+import { type RuntimeName } from '../runtime-names.js';
 import { snapshotFolders } from '../snapshot/store.js';
-import type { Pair } from './select.js';
+import type { Pair } from '../pairs/select.js';
 
 /** What becomes of every pair of a runtime that does not run: skipped, or failed (an unchecked snapshot in CI). */
 export interface NotRun {

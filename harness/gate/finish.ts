@@ -1,32 +1,11 @@
 import { resolve } from 'node:path';
-import type { Finding } from '../checks/types.js';
-import type { ReportInput } from '../report/markdown.js';
 import { writeReport } from '../report/write.js';
-import { writesEverything, type UpdateMode } from '../snapshot/decide.js';
-import { PENDING_ARTIFACT, type PendingChange } from '../snapshot/pending.js';
-import type { ToolCoverage } from './coverage.js';
-import { junitXml, type PairResult } from './report.js';
-import type { Selection } from './select.js';
-import { gateVerdict, printSummary } from './summary.js';
-
-export type Proposal = PendingChange & { proposed?: string };
-
-/** A gate run as its end reads it: from the gate itself, or merged from its shards' results files. */
-export interface RunOutcome extends ReportInput {
-  pairs: PairResult[];
-  floor: string;
-  runFindings: Finding[];
-  coverage: ToolCoverage;
-  /** Obsolete snapshot folders, as `scenario/runtime`. */
-  obsolete: string[];
-  /** How the run treated differences: an obsolete folder fails it unless it wrote everything in place. */
-  update: UpdateMode;
-  ci: boolean;
-  /** Every change the run proposed (in the pending folder, or written with --update). */
-  proposals: Proposal[];
-  /** Where the run's proposals went, if it made any. */
-  pendingDir?: string;
-}
+import { writesEverything } from '../snapshot/decide.js';
+import { PENDING_ARTIFACT } from '../snapshot/pending.js';
+import { junitXml } from '../report/junit.js';
+import type { RunOutcome } from '../report/outcome.js';
+import type { Selection } from '../pairs/select.js';
+import { gateVerdict, printSummary } from '../report/summary.js';
 
 export interface FinishOptions {
   /** Where `.concord/report.md` and `report.html` are written below. */
@@ -52,9 +31,9 @@ export async function finishRun(outcome: RunOutcome, options: FinishOptions): Pr
   const reportFile = await writeReport(options.reportRoot, outcome);
   const { pairs, obsolete, pendingDir, runFindings, coverage } = outcome;
   const ok = gateVerdict(pairs, obsolete, outcome, runFindings, coverage);
-  printSummary(options, { results: pairs, obsolete, inPlace: writesEverything(outcome.update, outcome.ci), pendingDir, ok, runFindings, reportFile, ci: options.ci, coverage });
+  printSummary(options, { results: pairs, obsolete, inPlace: writesEverything(outcome.update, outcome.ci), pendingDir, ok, runFindings, reportFile, ci: options.ci, coverage, sdkTokensMissing: outcome.sdkTokensMissing });
   if (options.results) {
-    const [{ gateResults }, { writeFileAtomic }] = await Promise.all([import('../results/write.js'), import('../snapshot/atomic.js')]);
+    const [{ gateResults }, { writeFileAtomic }] = await Promise.all([import('../results/write.js'), import('../guarded/atomic.js')]);
     const file = resolve(options.results.file);
     await writeFileAtomic(file, JSON.stringify(gateResults(outcome, options.results), null, 2) + '\n');
     out(`results: ${file}`);

@@ -1,5 +1,6 @@
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
-import { runtimeLanguage, type RuntimeName, type RuntimeTarget } from '../assembly/runtimes.js';
+import { type RuntimeTarget } from '../assembly/runtimes.js';
+import { runtimeLanguage, type RuntimeName } from '../runtime-names.js';
 import { runChecks } from '../checks/index.js';
 import { stubMatrix } from '../checks/stub-validity.js';
 import type { Finding } from '../checks/types.js';
@@ -12,21 +13,25 @@ import type { Scenario } from '../scenario/types.js';
 import { newRunId } from '../snapshot/pending.js';
 import { applyVerdict, compareFolder, snapshotFingerprint, readCommitted, snapshotFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
 import { SDK_FILE, snapshotFiles, type SnapshotFiles } from '../snapshot/transcript.js';
-import { measureSdk, sdkBudgetFindings, sdkCost, type SdkSize } from '../report/sdk-cost.js';
+import { sdkBudgetFindings, sdkCost } from '../report/sdk-cost.js';
+import { type SdkSize } from '../cache/token-counter.js';
 import type { Project } from '../project/root.js';
 import { decide, type UpdateMode } from '../snapshot/decide.js';
 import type { Redaction } from '../snapshot/redactions.js';
-import { notRunLine, progressLine, stepsLine, type PairResult } from './report.js';
+import { notRunLine, progressLine, stepsLine } from '../report/progress.js';
+import { type PairResult } from '../report/outcome.js';
 import { runtimesNotRun, type NotRun } from './availability.js';
-import { runOne } from './run-one.js';
+import { runOne } from '../pairs/run-one.js';
 import { Session } from '../session.js';
-import { pairTools, toolCoverage } from './coverage.js';
+import { pairTools, toolCoverage } from '../checks/tool-coverage.js';
 import { firstDifference, instabilityHint, unstableReason } from './stability.js';
-import { runSteps, type RunSteps } from './run-steps.js';
+import { runSteps } from './run-steps.js';
+import { type RunSteps } from '../report/outcome.js';
 import type { ProbeVerdict } from '../probe/adversarial.js';
-import { inSelection, selectPairs, type Pair, type Selection } from './select.js';
+import { inSelection, selectPairs, type Pair, type Selection } from '../pairs/select.js';
 import { drivePairs, loadPairs } from '../pairs/drive.js';
-import { finishRun, type FinishOptions, type Proposal, type RunOutcome } from './finish.js';
+import { finishRun, type FinishOptions } from './finish.js';
+import { type Proposal, type RunOutcome } from '../report/outcome.js';
 import { RunProposals } from './proposals.js';
 
 export interface GateOptions {
@@ -197,7 +202,7 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
   proposals.judged(pairs);
   // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
   const steps = await runSteps(plan.pairs, new Set(plan.notRun.keys()), plan.floor, session);
-  steps.findings.push(...sdkBudgetFindings(sdkCost(pairs), config.sdkBudget));
+  steps.findings.push(...sdkBudgetFindings(sdkCost(pairs), config.sdkBudget, session.tokens.missing));
   out(stepsLine(steps, color));
   if (cache) {
     await cache.prune();
@@ -216,6 +221,7 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
     runFindings: steps.findings,
     probes: steps.probes,
     stepTimes: steps.times,
+    ...(session.tokens.missing !== undefined ? { sdkTokensMissing: session.tokens.missing } : {}),
   };
 }
 
@@ -310,14 +316,14 @@ async function runPair(
 }
 
 /** The size of the pair's SDK block and of its committed snapshot, when the model read one. */
-async function sdkSize(snapshotsDir: string, folder: string, language: keyof typeof SDK_FILE, files: SnapshotFiles, verdicts: readonly FileVerdict[], { cache }: Session): Promise<SdkSize | undefined> {
+async function sdkSize(snapshotsDir: string, folder: string, language: keyof typeof SDK_FILE, files: SnapshotFiles, verdicts: readonly FileVerdict[], { tokens }: Session): Promise<SdkSize | undefined> {
   const name = SDK_FILE[language];
   const current = files.get(name);
   if (current === undefined) return undefined;
   const verdict = verdicts.find((v) => v.path === `${folder}/${name}`);
   const committed =
     verdict?.status === 'same' ? current : verdict?.status === 'changed' ? await readCommitted(snapshotsDir, verdict.path) : undefined;
-  return measureSdk(language, current, committed, cache);
+  return tokens.measureSdk(language, current, committed);
 }
 
 /** Snapshot folders in the selection that no scenario × declared runtime produces. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
-import { inOrder } from './concurrent.js';
+import { inOrder } from '../pairs/concurrent.js';
 import { runGate } from './gate.js';
 import { projectAt } from '../project/root.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';

@@ -1,6 +1,6 @@
 import { writePending } from '../snapshot/pending.js';
-import type { Proposal } from './finish.js';
-import type { PairResult } from './report.js';
+import type { Proposal } from '../report/outcome.js';
+import type { PairResult } from '../report/outcome.js';
 
 /**
  * The changes one gate run proposes, kept in the pending folder at its end, or as soon as a step fails: a

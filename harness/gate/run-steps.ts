@@ -1,24 +1,12 @@
 import type { PythonVersion } from '../../codemode/index.js';
 import type { Language } from '../../runtimes/seam/types.js';
-import type { Finding } from '../checks/types.js';
+import type { RunSteps } from '../report/outcome.js';
 import { runProbe, type ProbeVerdict } from '../probe/adversarial.js';
-import { probeTarget, type ProbeTarget } from '../probe/targets.js';
-import { runtimeLanguage, type RuntimeName } from '../assembly/runtimes.js';
+import { probeTarget, type ProbeTarget } from '../assembly/probe-targets.js';
+import { runtimeLanguage, type RuntimeName } from '../runtime-names.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
 import { rendererFloorFindings } from '../skew/renderer-floor.js';
-
-/** What the steps judged once per gate run (not per pair) found, and what they cost. */
-export interface RunSteps {
-  findings: Finding[];
-  /** One verdict per language the run exercised. */
-  probes: ProbeVerdict[];
-  /** Milliseconds of the renderer-floor step and of the probe (all languages). */
-  times: { rendererFloor: number; probe: number };
-  /** How many apps were asked to render the floor fixture, and how many did. */
-  floorApps: number;
-  floorRendered: number;
-}
 
 const LANGUAGES: readonly Language[] = ['typescript', 'python'];
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sweepTempFiles, TEMP_PREFIX, writeFileAtomic } from '../snapshot/atomic.js';
+import { sweepTempFiles, TEMP_PREFIX, writeFileAtomic } from './atomic.js';
 import { UserError } from '../user-error.js';
 
 /** A write, delete or read below a guarded folder that would leave it or go through a link. Exit 2: the tree needs fixing. */

@@ -73,3 +73,24 @@ export function compareVersions(a: string, b: string): number {
   }
   return 0;
 }
+
+/** One cell of the matrix: how one interpreter took the SDK of one scenario × runtime. */
+export interface StubCell {
+  scenario: string;
+  runtime: string;
+  interpreter: string;
+  /** `major.minor` of the interpreter. */
+  version: string;
+  /** What the interpreter reported: `3.13.2`, `15.1.0`; absent when it could not run. */
+  python?: string;
+  unicode?: string;
+  /** Whether the interpreter is below the floor the stubs promise (its rejections are notes only). */
+  belowFloor: boolean;
+  /**
+   * `ok`: compiles and executes as a module; `rejected`: does not compile; `import-failed`: compiles but
+   * raises when executed; `unavailable`: the interpreter could not run one or the other.
+   */
+  outcome: 'ok' | 'rejected' | 'import-failed' | 'unavailable';
+  /** The error with line and column, or why the interpreter could not run. */
+  error?: string;
+}

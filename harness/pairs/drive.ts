@@ -1,6 +1,7 @@
-import { runtimeTarget, type RuntimeName, type RuntimeTarget } from '../assembly/runtimes.js';
-import { inOrder } from '../gate/concurrent.js';
-import { selectPairs, type Pair, type Selection } from '../gate/select.js';
+import { runtimeTarget, type RuntimeTarget } from '../assembly/runtimes.js';
+import { type RuntimeName } from '../runtime-names.js';
+import { inOrder } from './concurrent.js';
+import { selectPairs, type Pair, type Selection } from './select.js';
 import type { Project } from '../project/root.js';
 import { loadScenarios } from '../scenario/discover.js';
 import type { Scenario } from '../scenario/types.js';

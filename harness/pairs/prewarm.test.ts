@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
-import { runOne } from '../gate/run-one.js';
+import { runOne } from './run-one.js';
 import { projectAt } from '../project/root.js';
 import { Session } from '../session.js';
 import { drivePairs, loadPairs } from './drive.js';

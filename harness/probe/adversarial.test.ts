@@ -6,7 +6,7 @@ import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import { VerdictCache } from '../cache/verdict-cache.js';
 import { committedScenario } from '../skew/test/apps.js';
 import { runProbe } from './adversarial.js';
-import { probeTarget } from './targets.js';
+import { probeTarget } from '../assembly/probe-targets.js';
 
 let root = '';
 afterAll(async () => {

@@ -8,8 +8,8 @@ import { compileFromFloor, interpreterName, rejectionPlace, type FloorCell } fro
 import type { InterpreterInventory } from '../interpreters/inventory.js';
 import { exposure, windowTools } from '../skew/windows.js';
 import { adversarialTools } from './adversarial-tools.js';
-import { AppProbe, type ProbeView } from './app-probe.js';
-import type { ProbeTarget } from './targets.js';
+import { AppProbe, type ProbeView } from '../assembly/app-probe.js';
+import type { ProbeTarget } from '../assembly/probe-targets.js';
 import type { VerdictCache } from '../cache/verdict-cache.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
 

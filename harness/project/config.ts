@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Shape } from '../scenario/shape.js';
 import { readYamlInput } from '../scenario/yaml-input.js';
-import { RUNTIME_NAMES, type RuntimeName } from '../assembly/runtimes.js';
+import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
 import { SUPPORTED_PYTHON_VERSIONS } from '../../codemode/index.js';
 import { isMap, isSeq, type Node } from 'yaml';
 import { LIMIT_BOUNDS } from '../../runtimes/seam/options.js';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseProjectConfig } from './config.js';
-import { findProjectRoot, openProject, RootError } from './root.js';
+import { findProjectRoot, openProject } from './root.js';
+import { RootError } from '../user-error.js';
 import { configRefusal } from './test/config-refusal.js';
 
 let dir = '';

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadProjectConfig, type ProjectConfig } from './config.js';
-import { UserError } from '../user-error.js';
+import { RootError } from '../user-error.js';
 
 /** The file that marks a folder as a concord project root. Optional: without one the working directory is the root. */
 export const CONFIG_FILE = 'concord.config.yml';
@@ -59,11 +59,4 @@ export function projectAt(root: string, config: ProjectConfig = {}, configFile?:
     concordDir: join(root, '.concord'),
     pendingRoot: join(root, '.concord', 'pending'),
   };
-}
-
-/** A root that cannot serve: the message names the folder, the hint says what to do. */
-export class RootError extends UserError {
-  constructor(problem: string, hint: string) {
-    super(problem, { hint });
-  }
 }

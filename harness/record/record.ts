@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import { parseDocument, type Node, type YAMLSeq } from 'yaml';
 import { yamlText } from '../text/yaml-text.js';
 import type { Language } from '../../runtimes/seam/types.js';
-import { runOne } from '../gate/run-one.js';
+import { runOne } from '../pairs/run-one.js';
 import { countSecrets, scrubSecrets } from '../guarded/secret.js';
 import { keyExposure } from '../model/key-exposure.js';
 import { LiveModel } from '../model/live.js';
@@ -14,9 +14,10 @@ import type { Project } from '../project/root.js';
 import { drivePairs, loadProjectScenarios, type ReadyPair } from '../pairs/drive.js';
 import { isUserTurnOnly } from '../scenario/load.js';
 import { parseRecording, recordingPath, renderRecording, type Recording } from '../scenario/recording.js';
-import { RUNTIME_NAMES, runtimeLanguage, unavailableRuntimes, type RuntimeName } from '../assembly/runtimes.js';
+import { unavailableRuntimes } from '../assembly/runtimes.js';
+import { RUNTIME_NAMES, runtimeLanguage, type RuntimeName } from '../runtime-names.js';
 import type { Scenario, ScriptStep } from '../scenario/types.js';
-import { writeFileAtomic } from '../snapshot/atomic.js';
+import { writeFileAtomic } from '../guarded/atomic.js';
 import { UserError } from '../user-error.js';
 
 export interface RecordOptions {

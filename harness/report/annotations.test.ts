@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PairResult } from '../gate/report.js';
+import type { PairResult } from './outcome.js';
 import { ANNOTATIONS_PER_STEP, githubAnnotations, pairLine } from './annotations.js';
 
 const pair = (runtime: string, status: PairResult['status'], reason?: string): PairResult => ({

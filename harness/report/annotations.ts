@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
-import { isFailing, type PairResult } from '../gate/report.js';
+import { isFailing, type PairResult } from './outcome.js';
 
 /** A failing pair and the scenario file it comes from. */
 export interface AnnotatedPair {

@@ -1,15 +1,15 @@
 import { diffWordsWithSpace } from 'diff';
 import type { Finding } from '../checks/types.js';
-import { COVERAGE_HINT, coverageSentences } from '../gate/coverage.js';
-import { isFailing as failing, STATUS_MARK, type PairStatus } from '../gate/report.js';
+import { COVERAGE_HINT, coverageSentences } from '../checks/tool-coverage.js';
+import { isFailing as failing, STATUS_MARK, type PairStatus } from './outcome.js';
 import type { TextDiff } from '../text/diff.js';
 import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
 import { createHash } from 'node:crypto';
 import type { Language } from '../../runtimes/seam/types.js';
-import { isRuntimeName, runtimeLanguage } from '../assembly/runtimes.js';
+import { isRuntimeName, runtimeLanguage } from '../runtime-names.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
 import { html, trusted, type Html } from './html-template.js';
-import type { ReportInput, ReportPair } from './markdown.js';
+import type { ReportInput, ReportPair } from './outcome.js';
 import { sdkCost, sdkDelta } from './sdk-cost.js';
 
 /**

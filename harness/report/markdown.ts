@@ -1,56 +1,11 @@
 import type { Finding } from '../checks/types.js';
-import type { StubCell } from '../checks/stub-validity.js';
-import type { FileVerdict } from '../snapshot/store.js';
-import type { ProbeVerdict } from '../probe/adversarial.js';
 import { groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
 import { renderDiff } from '../text/diff.js';
-import { sdkCost, sdkCostMarkdown, type SdkSize } from './sdk-cost.js';
+import { sdkCost, sdkCostMarkdown } from './sdk-cost.js';
+import type { ReportInput, ReportPair } from './outcome.js';
 import { codeSpan, plain } from './github-markdown.js';
-import { COVERAGE_HINT, coverageSentences, type ToolCoverage } from '../gate/coverage.js';
-import { pairGroups } from '../gate/pair-groups.js';
-
-/** One scenario × runtime as the gate finished it (the gate's PairResult fits). */
-export interface ReportPair {
-  scenario: string;
-  runtime: string;
-  status: string;
-  findings: readonly Finding[];
-  /** Why the pair failed or was skipped. */
-  reason?: string;
-  /** Milliseconds per phase, and what became of each snapshot file (the HTML report shows both). */
-  times?: { readonly assembly: number; readonly model: number; readonly runtime: number; readonly checks: number };
-  verdicts?: readonly FileVerdict[];
-  /** The size of the `tools:sdk` block, and of its committed snapshot. */
-  sdk?: SdkSize;
-}
-
-export interface ReportInterpreter {
-  label: string;
-  version: string;
-  unicode: string;
-  detail: string;
-}
-
-/** Everything `.concord/report.md` is written from. */
-export interface ReportInput {
-  runId: string;
-  /** The floor the gate checked against, e.g. `3.9`. */
-  floor?: string;
-  pairs: readonly ReportPair[];
-  /** The stub-validity matrix: `stubMatrix(session)`. */
-  matrix: readonly StubCell[];
-  /** The interpreters of the run and what is missing (the session inventory's `interpreters` and `absent`). */
-  interpreters?: readonly ReportInterpreter[];
-  absent?: readonly string[];
-  /** Findings about the whole run rather than one pair, e.g. `rendererFloorFindings(...)`. */
-  runFindings?: readonly Finding[];
-  /** The adversarial probe's verdict per language. */
-  probes?: readonly ProbeVerdict[];
-  /** Milliseconds of the run-level steps. */
-  stepTimes?: { rendererFloor: number; probe: number };
-  /** Registered tools no program of the run called, per language. */
-  coverage?: ToolCoverage;
-}
+import { COVERAGE_HINT, coverageSentences } from '../checks/tool-coverage.js';
+import { pairGroups } from './pair-groups.js';
 
 const MARK = { ok: '✓', rejected: '✗', 'import-failed': '✗ import', unavailable: '?' } as const;
 

@@ -2,8 +2,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { StubCell } from '../checks/stub-validity.js';
-import { renderReport, type ReportInput } from './markdown.js';
+import type { StubCell } from '../interpreters/types.js';
+import { renderReport } from './markdown.js';
+import { type ReportInput } from './outcome.js';
 import { writeReport } from './write.js';
 
 const cell = (scenario: string, runtime: string, interpreter: string, rest: Partial<StubCell>): StubCell => ({

@@ -1,86 +1,6 @@
 import type { Finding } from '../checks/types.js';
 import type { SdkBudget } from '../project/config.js';
-import { importOptional, MissingPackageError } from '../../runtimes/seam/optional-package.js';
-import { sha256, type VerdictCache } from '../cache/verdict-cache.js';
-
-/** The tokenizer the SDK is measured with: OpenAI's current encoding, as `js-tiktoken` ships it. */
-export const SDK_ENCODING = 'o200k_base';
-
-export interface SdkMeasure {
-  bytes: number;
-  tokens: number;
-}
-
-/** What one pair's `tools:sdk` block costs every request, and what the committed snapshot of it cost. */
-export interface SdkSize extends SdkMeasure {
-  language: string;
-  /** The committed `tools-sdk.*` snapshot of the pair; absent when there is none yet. */
-  committed?: SdkMeasure;
-}
-
-let counting: Promise<((text: string) => number) | undefined> | undefined;
-let tokenizerMissing: string | undefined;
-const counted = new Map<string, number>();
-
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-
-/** The encoder, built on the first call only (a few MB of ranks, about a second of CPU); undefined without js-tiktoken. */
-function tokenCounter(): Promise<((text: string) => number) | undefined> {
-  counting ??= Promise.all([
-    importOptional('js-tiktoken', 'the SDK cost in tokens', () => import('js-tiktoken/lite')),
-    importOptional('js-tiktoken', 'the SDK cost in tokens', () => import('js-tiktoken/ranks/o200k_base')),
-  ]).then(
-    ([{ Tiktoken }, { default: ranks }]) => {
-      const encoder = new Tiktoken(ranks);
-      // Text that spells a special token (`<|endoftext|>`) is counted as the text it is.
-      return (value: string) => encoder.encode(value, [], []).length;
-    },
-    (error: unknown) => {
-      if (!(error instanceof MissingPackageError)) throw error;
-      tokenizerMissing = error.message;
-      return undefined;
-    },
-  );
-  return counting;
-}
-
-/**
- * Tokens of `text` in SDK_ENCODING. A count is kept in the run's verdict cache by the text's hash, so a gate
- * whose SDKs did not change never builds the encoder. js-tiktoken is an optional peer: without it (and
- * without a cached count) nothing is counted (undefined) and `sdkTokensMissing` says why.
- */
-async function countTokens(text: string, cache: VerdictCache | undefined): Promise<number | undefined> {
-  const known = counted.get(text);
-  if (known !== undefined) return known;
-  const key = [SDK_ENCODING, sha256(text)];
-  let tokens = await cache?.get('tokens', key, isCount);
-  if (tokens === undefined) {
-    const count = await tokenCounter();
-    if (count === undefined) return undefined;
-    tokens = count(text);
-    await cache?.put('tokens', key, tokens);
-  }
-  counted.set(text, tokens);
-  return tokens;
-}
-
-/** Why the SDK was not measured in tokens (js-tiktoken is not installed), once something asked; else undefined. */
-export function sdkTokensMissing(): string | undefined {
-  return tokenizerMissing;
-}
-
-async function measure(text: string, cache: VerdictCache | undefined): Promise<SdkMeasure | undefined> {
-  const tokens = await countTokens(text, cache);
-  return tokens === undefined ? undefined : { bytes: Buffer.byteLength(text, 'utf8'), tokens };
-}
-
-/** The size of a pair's SDK block (`current`) and of its committed snapshot; undefined without the tokenizer. */
-export async function measureSdk(language: string, current: string, committed: string | undefined, cache?: VerdictCache): Promise<SdkSize | undefined> {
-  const now = await measure(current, cache);
-  if (now === undefined) return undefined;
-  const before = committed === undefined ? undefined : await measure(committed, cache);
-  return { language, ...now, ...(before === undefined ? {} : { committed: before }) };
-}
+import { SDK_ENCODING, type SdkMeasure, type SdkSize } from '../cache/token-counter.js';
 
 /** One scenario's SDK in one language (the runtimes of a language render one SDK; the first pair stands for them). */
 export interface SdkCostRow extends SdkSize {
@@ -175,11 +95,10 @@ export function sdkCostMarkdown(cost: SdkCost | undefined, heading = '## SDK cos
 
 /**
  * Errors for every scenario and language whose SDK passes `budget` (`sdkBudget` of `concord.config.yml`),
- * each saying by how much. Growth is measured against the committed snapshot; a new scenario has none.
+ * each saying by how much; one error when the SDK could not be counted (`missing` says why). Growth is measured against the committed snapshot; a new scenario has none.
  */
-export function sdkBudgetFindings(cost: SdkCost | undefined, budget: SdkBudget | undefined): Finding[] {
+export function sdkBudgetFindings(cost: SdkCost | undefined, budget: SdkBudget | undefined, missing: string | undefined): Finding[] {
   if (budget === undefined) return [];
-  const missing = sdkTokensMissing();
   if (missing !== undefined) return [{ check: 'sdk-budget', severity: 'error', message: `sdkBudget in concord.config.yml is not checked: ${missing}` }];
   if (cost === undefined) return [];
   const findings: Finding[] = [];

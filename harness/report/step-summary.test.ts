@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { PairResult } from '../gate/report.js';
+import type { PairResult } from './outcome.js';
 import { textDiff } from '../text/diff.js';
 import { appendStepSummary, fitSummary, stepSummary, STEP_SUMMARY_MAX_BYTES } from './step-summary.js';
 

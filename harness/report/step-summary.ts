@@ -1,13 +1,14 @@
 import { appendFile, stat } from 'node:fs/promises';
 import { scrubSecrets } from '../guarded/secret.js';
-import type { PairResult } from '../gate/report.js';
-import { isFailing } from '../gate/report.js';
-import { pairGroups } from '../gate/pair-groups.js';
-import { skippedCheckLines, skippedCounts } from '../gate/summary.js';
+import type { PairResult } from './outcome.js';
+import { isFailing } from './outcome.js';
+import { pairGroups } from './pair-groups.js';
+import { skippedCheckLines, skippedCounts } from './summary.js';
 import { runChangeGroups } from '../snapshot/change-groups.js';
 import { codeSpan, plain } from './github-markdown.js';
 import { sdkCost, sdkCostMarkdown } from './sdk-cost.js';
-import { changesSection, coverageSection, matrixSection, type ReportInput } from './markdown.js';
+import { changesSection, coverageSection, matrixSection } from './markdown.js';
+import { type ReportInput } from './outcome.js';
 
 /** Lines of each failure's diff shown in the summary; the HTML report and the artifact hold the rest. */
 export const DIFF_LINES = 20;

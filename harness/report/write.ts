@@ -2,9 +2,10 @@ import { lstat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { GuardedFolder, GuardError } from '../guarded/folder.js';
 import { inside } from '../guarded/inside.js';
-import { writeFileAtomic } from '../snapshot/atomic.js';
+import { writeFileAtomic } from '../guarded/atomic.js';
 import { renderHtmlReport } from './html.js';
-import { renderReport, type ReportInput } from './markdown.js';
+import { renderReport } from './markdown.js';
+import { type ReportInput } from './outcome.js';
 
 /** Where the report goes below the package root. */
 export function reportPath(root: string): string {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inSelection } from '../gate/select.js';
+import { inSelection } from '../pairs/select.js';
 import { plantedCopy, type PlantedCopy } from '../probe/test/planted-copy.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
 import type { GateResults } from './format.js';

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { GuardError } from '../guarded/folder.js';
 import { jsonChecker, parseJsonText } from '../guarded/json-input.js';
 import { readRegularFile } from '../guarded/read-regular.js';
-import { RUNTIME_NAMES } from '../assembly/runtimes.js';
+import { RUNTIME_NAMES } from '../runtime-names.js';
 import { repeatedPath } from '../snapshot/pending-schema.js';
 import { UserError } from '../user-error.js';
 import { RESULTS_VERSION, type GateResults } from './format.js';

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../guarded/json-input.js';
-import { MAX_SHARDS } from '../gate/select.js';
-import { RUNTIME_NAMES } from '../assembly/runtimes.js';
+import { MAX_SHARDS } from '../pairs/select.js';
+import { RUNTIME_NAMES } from '../runtime-names.js';
 import { changeSchema, SNAPSHOT_PATH } from '../snapshot/pending-schema.js';
 import { RESULTS_VERSION } from './format.js';
 

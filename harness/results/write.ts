@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { packageRoot } from '../../runtimes/seam/package-root.js';
-import type { RunOutcome } from '../gate/finish.js';
-import type { Selection } from '../gate/select.js';
+import { concordVersion } from '../version.js';
+import type { RunOutcome } from '../report/outcome.js';
+import type { Selection } from '../pairs/select.js';
 import { RESULTS_VERSION, type GateResults } from './format.js';
 
 /** The commit being gated: git's HEAD in the project, else what the CI says, else unknown. */
@@ -12,10 +11,6 @@ export function currentCommit(root: string): string | null {
   } catch {
     return process.env.GITHUB_SHA ?? process.env.CI_COMMIT_SHA ?? process.env.BUILDKITE_COMMIT ?? process.env.CIRCLE_SHA1 ?? null;
   }
-}
-
-export function concordVersion(): string {
-  return (JSON.parse(readFileSync(`${packageRoot()}/package.json`, 'utf8')) as { version: string }).version;
 }
 
 /** The machine-readable result of one gate run. */

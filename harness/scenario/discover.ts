@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { RootError } from '../project/root.js';
+import { RootError } from '../user-error.js';
 import { InputError } from './error.js';
 import { isScenarioFile, loadScenario } from './load.js';
 import { resolveComposition } from './plugins.js';

@@ -5,7 +5,7 @@ import { LIMIT_BOUNDS } from '../../runtimes/seam/options.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { MAX_INPUT_BYTES, readYamlInput } from './yaml-input.js';
 import { type Locator, type Shape } from './shape.js';
-import { RUNTIME_NAMES } from '../assembly/runtimes.js';
+import { RUNTIME_NAMES } from '../runtime-names.js';
 import {
   type CompositionEntry,
   type Expectations,

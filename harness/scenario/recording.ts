@@ -7,7 +7,7 @@ import type { Language } from '../../runtimes/seam/types.js';
 import { InputError } from './error.js';
 import { checkScriptOrder, isUserTurnOnly, scriptStepShape, toScriptStep } from './load.js';
 import type { Shape } from './shape.js';
-import { RUNTIME_NAMES, type RuntimeName } from '../assembly/runtimes.js';
+import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
 import type { Scenario, ScriptStep } from './types.js';
 import { UserError } from '../user-error.js';
 

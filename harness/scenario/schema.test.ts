@@ -5,11 +5,11 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { isMap, LineCounter, parseDocument, type Node } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
-import { scaffoldProject } from '../project/scaffold.js';
+import { scaffoldProject } from '../init/scaffold.js';
 import { InputError } from './error.js';
 import { OUTCOMES, parseScenario, SCENARIO_SHAPE } from './load.js';
 import { SCENARIO_SCHEMA_FILE, scenarioJsonSchema, scenarioSchemaText } from './schema.js';
-import { RUNTIME_NAMES } from '../assembly/runtimes.js';
+import { RUNTIME_NAMES } from '../runtime-names.js';
 import { readYamlInput } from './yaml-input.js';
 
 const schemaFile = sourceAsset(SCENARIO_SCHEMA_FILE);

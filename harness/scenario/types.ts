@@ -1,5 +1,5 @@
 import type { Language } from '../../runtimes/seam/types.js';
-import type { RuntimeName } from '../assembly/runtimes.js';
+import type { RuntimeName } from '../runtime-names.js';
 
 export type { RuntimeName };
 

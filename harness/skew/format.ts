@@ -1,5 +1,5 @@
 import { interpreterName } from '../interpreters/from-floor.js';
-import { showBare, type SkewReport } from './probe.js';
+import { showBare, type SkewReport } from './measure-skew.js';
 
 const indent = (text: string, by = '      ') => text.split('\n').join(`\n${by}`);
 

@@ -1,10 +1,11 @@
 import { UserError } from '../user-error.js';
-import { probeOnce } from '../probe/app-probe.js';
-import { probeTarget } from '../probe/targets.js';
-import { RUNTIME_NAMES, unavailableRuntimes } from '../assembly/runtimes.js';
+import { probeOnce } from '../assembly/app-probe.js';
+import { probeTarget } from '../assembly/probe-targets.js';
+import { unavailableRuntimes } from '../assembly/runtimes.js';
+import { RUNTIME_NAMES } from '../runtime-names.js';
 import { loadProjectScenarios } from '../pairs/drive.js';
 import type { Project } from '../project/root.js';
-import type { SdkSource } from './probe.js';
+import type { SdkSource } from './measure-skew.js';
 import type { Session } from '../session.js';
 
 /**

@@ -2,9 +2,9 @@ import type { PythonVersion } from '../../codemode/index.js';
 import type { Finding } from '../checks/types.js';
 import { compileFromFloor, interpreterName } from '../interpreters/from-floor.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
-import { probeOnce } from '../probe/app-probe.js';
-import type { ProbeTarget } from '../probe/targets.js';
-import { bareFixtureNames, showBare } from './probe.js';
+import { probeOnce } from '../assembly/app-probe.js';
+import type { ProbeTarget } from '../assembly/probe-targets.js';
+import { bareFixtureNames, showBare } from './measure-skew.js';
 import { exposure, windowTools } from './windows.js';
 
 const ID = 'renderer-floor';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PairResult } from '../gate/report.js';
-import { junitXml } from '../gate/report.js';
-import { verdictLines } from '../gate/summary.js';
+import type { PairResult } from '../report/outcome.js';
+import { junitXml } from '../report/junit.js';
+import { verdictLines } from '../report/summary.js';
 import { renderHtmlReport } from '../report/html.js';
 import { renderReport } from '../report/markdown.js';
 import { stepSummary } from '../report/step-summary.js';

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Document, Scalar, visit } from 'yaml';
 import { yamlText } from '../text/yaml-text.js';
 import type { ChatMessage, ModelRequest, ModelResponse, SystemSection, ToolCall, WireTool } from '../../contract/model.js';
-import type { ObservedCall, ObservedRun } from '../gate/seam-recorder.js';
+import type { ObservedCall, ObservedRun } from '../assembly/seam-recorder.js';
 import type { Isolation, JsonValue, Language } from '../../runtimes/seam/types.js';
 import type { RuntimeName } from '../scenario/types.js';
 import { Normalizer } from './normalize.js';

@@ -1,2 +1,2 @@
-export { createCpythonRuntime, CPYTHON_DEFAULTS, type CpythonRuntime, type CpythonRuntimeConfig } from './runtime.js';
-export { parseCpythonConfig, type CpythonPluginConfig } from './config.js';
+export { createCpythonRuntime, CPYTHON_DEFAULTS, type CpythonRuntime } from './runtime.js';
+export { parseCpythonConfig, type CpythonPluginConfig, type CpythonRuntimeConfig } from './config.js';

@@ -1,5 +1,5 @@
 import { chmod, rm } from 'node:fs/promises';
-import { parseCpythonConfig } from './config.js';
+import { parseCpythonConfig, type CpythonRuntimeConfig } from './config.js';
 import { runMessages } from '../seam/messages.js';
 import { runTimeoutMs } from '../seam/options.js';
 import { RunQueue } from '../seam/run-queue.js';
@@ -13,28 +13,6 @@ import { makeCgroupFolder, removeCgroupFolder } from './memory-cgroup.js';
 import { launchProcessGuest, processContainment, resolveInterpreter, RUN_PROCESS_LIMIT, type RunPlaces } from './process-launcher.js';
 import { RunChannelListener } from './run-channel.js';
 import { ownedTempDir } from '../seam/owned-temp-dir.js';
-
-export interface CpythonRuntimeConfig {
-  /** `process`: a local interpreter; `container`: a runtime image under Docker. */
-  isolation: 'process' | 'container';
-  /** Interpreter for the process isolation (a name looked up on PATH, or a path). Default `python3`. */
-  python?: string;
-  /** Image for the container isolation. Default the floor image, `concord-cpython:3.9`. */
-  image?: string;
-  /** Time budget of one run. Default 30 000. */
-  timeoutMs?: number;
-  /**
-   * Memory of one run: the address space of each of its processes (RLIMIT_AS) and, as root where the host
-   * has a memory cgroup, of all its processes together. Default 512.
-   */
-  memoryMb?: number;
-  /** What a `process` run may keep in its folder (cwd, TMPDIR, HOME), as root in a mount namespace. Default 256. */
-  diskMb?: number;
-  /** Cap on the UTF-8 bytes of logs plus the returned value's JSON (kind `output-limit`). Default 1 000 000. */
-  outputLimitBytes?: number;
-  /** What the container isolation does when no Docker engine (or image) answers. Default `process`. */
-  fallback?: 'process' | 'error';
-}
 
 export const CPYTHON_DEFAULTS = {
   python: 'python3',

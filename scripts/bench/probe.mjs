@@ -21,7 +21,7 @@ const TARGET_SHARE = 0.15;
 export default async function bench(log) {
   if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`CONCORD_BENCH_RUNS must be a positive integer, not ${process.env.CONCORD_BENCH_RUNS}`);
   const { loadScenarios } = await built('harness/scenario/discover.js');
-  const { probeTarget } = await built('harness/probe/targets.js');
+  const { probeTarget } = await built('harness/assembly/probe-targets.js');
   const { runProbe } = await built('harness/probe/adversarial.js');
   const { rendererFloorFindings } = await built('harness/skew/renderer-floor.js');
   const { InterpreterInventory } = await built('harness/interpreters/inventory.js');
@@ -69,7 +69,7 @@ export default async function bench(log) {
 async function benchStubImport(log, runs, root, session) {
   const { loadScenarios } = await built('harness/scenario/discover.js');
   const { runtimeTarget } = await built('harness/assembly/runtimes.js');
-  const { runOne } = await built('harness/gate/run-one.js');
+  const { runOne } = await built('harness/pairs/run-one.js');
   const { snapshotFiles } = await built('harness/snapshot/transcript.js');
   const { CHECKS, runChecks } = await built('harness/checks/index.js');
   const { stubValidity, stubValidityCheck } = await built('harness/checks/stub-validity.js');

@@ -6,7 +6,7 @@ import { VerdictCache } from '../../cache/verdict-cache.js';
 import { Session } from '../../session.js';
 import { renderSdk } from '../../../codemode/run-code/sdk-section.js';
 import { adversarialTools } from '../../probe/adversarial-tools.js';
-import { registeredTools, sdkNamesCheck } from '../sdk-names.js';
+import { registeredTools, sdkNamesCheck } from './check.js';
 import { committedScenarios, runPair } from '../test/run-pair.js';
 import { cachedSdkNames, namingProblems, sdkNames } from './index.js';
 import { decodePythonString } from './python.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { runtimeTarget } from '../../assembly/runtimes.js';
-import { runOne } from '../../gate/run-one.js';
+import { runOne } from '../../pairs/run-one.js';
 import { loadScenarios } from '../../scenario/discover.js';
 import type { RuntimeName, Scenario } from '../../scenario/types.js';
 import { snapshotFiles } from '../../snapshot/transcript.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VerdictCache } from '../../cache/verdict-cache.js';
-import { PyrightServers } from './pyright-server.js';
+import { PyrightServers } from '../../interpreters/pyright-server.js';
 import { checkWithPyright } from './cached-pyright.js';
 
 let root = '';

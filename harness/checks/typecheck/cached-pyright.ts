@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { sha256, type VerdictCache } from '../../cache/verdict-cache.js';
 import { resolveOptional } from '../../../runtimes/seam/optional-package.js';
-import { pyrightConfig, type PyrightDiagnostic, type PyrightJob, type PyrightServers } from './pyright-server.js';
+import { pyrightConfig, type PyrightDiagnostic, type PyrightJob, type PyrightServers } from '../../interpreters/pyright-server.js';
 
 let version: string | undefined;
 

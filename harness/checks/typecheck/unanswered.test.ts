@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { Session } from '../../session.js';
 import { committedScenarios, runPair } from '../test/run-pair.js';
-import { typecheckProgramsCheck } from '../typecheck-programs.js';
+import { typecheckProgramsCheck } from './check.js';
 
 // A real pyright that gives up after 1 ms: the check must then fail the programs, not pass them.
 const session = new Session({ pyrightTimeoutMs: 1 });

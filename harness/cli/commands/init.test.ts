@@ -8,7 +8,7 @@ import { sourceAsset } from '../../../runtimes/seam/package-root.js';
 import { parseProjectConfig } from '../../project/config.js';
 import { loadScenarios } from '../../scenario/discover.js';
 import { githubWorkflow } from '../../init/github-workflow.js';
-import { SCENARIO_SCHEMA_REFERENCE, scaffoldProject } from '../../project/scaffold.js';
+import { SCENARIO_SCHEMA_REFERENCE, scaffoldProject } from '../../init/scaffold.js';
 import { describeFailure } from '../fail.js';
 import { stockScenario, writeStockProject } from '../../project/stock-project.js';
 import { keepCache, seedCache } from '../../test/warm-cache.js';

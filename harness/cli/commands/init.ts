@@ -37,7 +37,7 @@ export function registerInit(program: Command): void {
         'already names gets no second one; a new scenario never takes a name or entry id in use. The scenario format: docs/scenarios.md.',
     )
     .action(async (flags: InitFlags) => {
-      const { scaffoldProject } = await import('../../project/scaffold.js');
+      const { scaffoldProject } = await import('../../init/scaffold.js');
       let result;
       try {
         const root = findProjectRoot(flags.root === undefined ? {} : { root: flags.root });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
-import { inSelection } from '../../gate/select.js';
+import { inSelection } from '../../pairs/select.js';
 import { loadScenarios } from '../../scenario/discover.js';
 import { describeFailure } from '../fail.js';
 

@@ -31,7 +31,7 @@ export function registerMerge(program: Command): void {
         import('../../gate/finish.js'),
         import('../../report/write.js'),
         import('../../snapshot/pending.js'),
-        import('../../gate/coverage.js'),
+        import('../../checks/tool-coverage.js'),
       ]);
       try {
         const merged = mergeResults(await Promise.all(files.map(async (file) => ({ file, results: await readResults(resolve(file)) }))));

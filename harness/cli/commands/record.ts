@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { parseRuntimes } from '../../gate/select.js';
+import { parseRuntimes } from '../../pairs/select.js';
 import { endpointOptions, type EndpointFlags } from '../../model/endpoint-config.js';
 import { UserError } from '../../user-error.js';
 import { failAndExit } from '../fail.js';

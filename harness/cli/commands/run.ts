@@ -1,5 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { RUNTIME_NAMES, RUNTIMES } from '../../assembly/runtimes.js';
+import type { RunOptions } from '../run-program.js';
+import { RUNTIMES } from '../../assembly/runtimes.js';
+import { RUNTIME_NAMES } from '../../runtime-names.js';
 import { LIMIT_BOUNDS } from '../../../runtimes/seam/options.js';
 import { projectOrExit, rootOption } from '../project-option.js';
 
@@ -7,13 +9,6 @@ import { projectOrExit, rootOption } from '../project-option.js';
  * `concord run`: runs one program on one code runtime against fixture tools and prints the RunResult as
  * JSON. The exit code says whether concord could run it (0), not what the program did; 2 is bad usage.
  */
-
-export interface RunOptions {
-  runtime: string;
-  tools?: string;
-  timeoutMs?: number;
-  root?: string;
-}
 
 /** The same bounds every runtime applies to its time budget, checked before any runtime starts. */
 function parseTimeout(text: string): number {

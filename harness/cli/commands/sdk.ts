@@ -1,13 +1,6 @@
 import { type Command, Option } from 'commander';
 import { DEFAULT_PYTHON_FLOOR } from '../../../codemode/index.js';
-
-export interface SdkOptions {
-  language: 'python' | 'typescript';
-  tools: string;
-  floor: string;
-  strict?: boolean;
-  fence: boolean;
-}
+import type { SdkOptions } from '../print-sdk.js';
 
 export function registerSdk(program: Command): void {
   program

@@ -34,7 +34,7 @@ export function registerSkew(program: Command): void {
       }
       const [{ Session }, { measureSkew }, { formatSkew }, { projectSdkSource }] = await Promise.all([
         import('../../session.js'),
-        import('../../skew/probe.js'),
+        import('../../skew/measure-skew.js'),
         import('../../skew/format.js'),
         import('../../skew/project-source.js'),
       ]);

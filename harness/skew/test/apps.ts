@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { packageRoot } from '../../../runtimes/seam/package-root.js';
 import { runtimeTarget } from '../../assembly/runtimes.js';
-import { probeOnce } from '../../probe/app-probe.js';
-import type { ProbeTarget } from '../../probe/targets.js';
+import { probeOnce } from '../../assembly/app-probe.js';
+import type { ProbeTarget } from '../../assembly/probe-targets.js';
 import { loadScenarios } from '../../scenario/discover.js';
 import type { Scenario } from '../../scenario/types.js';
-import type { SdkSource } from '../probe.js';
+import type { SdkSource } from '../measure-skew.js';
 
 /** A committed scenario by name. */
 export async function committedScenario(name: string): Promise<Scenario> {

@@ -1,5 +1,6 @@
 import type { Language } from '../../runtimes/seam/types.js';
-import { RUNTIME_NAMES, runtimeLanguage, runtimeTarget, type RuntimeName, type RuntimeTarget } from '../assembly/runtimes.js';
+import { runtimeTarget, type RuntimeTarget } from './runtimes.js';
+import { RUNTIME_NAMES, runtimeLanguage, type RuntimeName } from '../runtime-names.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
 

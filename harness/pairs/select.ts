@@ -1,4 +1,4 @@
-import { isRuntimeName, RUNTIME_NAMES, type RuntimeName } from '../assembly/runtimes.js';
+import { isRuntimeName, RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
 import type { Scenario } from '../scenario/types.js';
 import { UserError } from '../user-error.js';
 

@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Session } from '../session.js';
-import { RUN_CODE_TEXT } from '../../codemode/run-code/descriptions.js';
-import { renderSdkSection } from '../../codemode/run-code/sdk-section.js';
-import { runCodeWireTool } from '../../codemode/run-code/wire-tool.js';
-import type { ToolDefinition } from '../../codemode/tools/types.js';
-import type { Language } from '../../runtimes/seam/types.js';
-import type { RunRecord } from '../snapshot/transcript.js';
-import { languageAgreementCheck } from './language-agreement.js';
-import { committedScenarios, runPair, withToolsConfig } from './test/run-pair.js';
-import type { CheckInput } from './types.js';
+import { Session } from '../../session.js';
+import { RUN_CODE_TEXT } from '../../../codemode/run-code/descriptions.js';
+import { renderSdkSection } from '../../../codemode/run-code/sdk-section.js';
+import { runCodeWireTool } from '../../../codemode/run-code/wire-tool.js';
+import type { ToolDefinition } from '../../../codemode/tools/types.js';
+import type { Language } from '../../../runtimes/seam/types.js';
+import type { RunRecord } from '../../snapshot/transcript.js';
+import { languageAgreementCheck } from './check.js';
+import { committedScenarios, runPair, withToolsConfig } from '../test/run-pair.js';
+import type { CheckInput } from '../types.js';
 
 const session = new Session();
 afterAll(() => session.dispose());

@@ -6,11 +6,12 @@ import { yamlText } from '../text/yaml-text.js';
 import { isScenarioFile } from '../scenario/load.js';
 import { isFile, isFileBelow, resolvesAsPackage } from '../scenario/plugins.js';
 import { inside } from '../guarded/inside.js';
-import { CONFIG_FILE, RootError } from './root.js';
-import { githubWorkflow } from '../init/github-workflow.js';
+import { CONFIG_FILE } from '../project/root.js';
+import { RootError } from '../user-error.js';
+import { githubWorkflow } from './github-workflow.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 import { DEFAULT_PYTHON_FLOOR } from '../../codemode/index.js';
-import { loadProjectConfig } from './config.js';
+import { loadProjectConfig } from '../project/config.js';
 import { checkInitPaths, type InitPath } from './init-paths.js';
 
 /** Where `concord init --ci github` writes the workflow. */

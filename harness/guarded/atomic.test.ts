@@ -20,7 +20,7 @@ describe('atomic snapshot writes', () => {
 
     // A real child process rewrites the files over and over with large contents until it is killed.
     const script = `
-      const { writeFileAtomic } = await import(${JSON.stringify(builtModule('harness/snapshot/atomic.ts'))});
+      const { writeFileAtomic } = await import(${JSON.stringify(builtModule('harness/guarded/atomic.ts'))});
       const [dir, files, size] = process.argv.slice(1);
       for (let round = 0; ; round++) {
         for (let i = 0; i < Number(files); i++) {

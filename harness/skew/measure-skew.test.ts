@@ -7,7 +7,7 @@ import { InterpreterInventory } from '../interpreters/inventory.js';
 import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
 import { Host } from '../../test/host-requirements.js';
 import { formatSkew } from './format.js';
-import { floorInterpreterOf, measureSkew } from './probe.js';
+import { floorInterpreterOf, measureSkew } from './measure-skew.js';
 import { appSource, committedScenario, unpinned } from './test/apps.js';
 
 afterAll(() => disposeSharedRuntimes());

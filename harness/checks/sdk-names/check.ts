@@ -1,8 +1,8 @@
-import { RUN_CODE_TOOL } from '../../contract/backend.js';
-import { sdkBlockOf } from '../snapshot/transcript.js';
-import type { Check, CheckInput, Finding } from './types.js';
-import { cachedSdkNames, namingProblems, type Registered } from './sdk-names/index.js';
-import { SDK_FILE } from '../snapshot/transcript.js';
+import { RUN_CODE_TOOL } from '../../../contract/backend.js';
+import { sdkBlockOf } from '../../snapshot/transcript.js';
+import type { Check, CheckInput, Finding } from '../types.js';
+import { cachedSdkNames, namingProblems, type Registered } from './index.js';
+import { SDK_FILE } from '../../snapshot/transcript.js';
 
 const ID = 'sdk-names';
 

@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Session } from '../session.js';
-import type { RunRequest, RunResult } from '../../runtimes/seam/types.js';
-import type { RuntimeName } from '../scenario/types.js';
-import { boundNamesCheck } from './bound-names.js';
-import { pythonClassNames } from './bound-names/declared-names.js';
-import { typescriptSdkNames } from './sdk-names/typescript.js';
-import { committedScenarios, runPair } from './test/run-pair.js';
-import type { CheckInput } from './types.js';
-import { Host } from '../../test/host-requirements.js';
+import { Session } from '../../session.js';
+import type { RunRequest, RunResult } from '../../../runtimes/seam/types.js';
+import type { RuntimeName } from '../../scenario/types.js';
+import { boundNamesCheck } from './check.js';
+import { pythonClassNames } from './declared-names.js';
+import { typescriptSdkNames } from '../sdk-names/typescript.js';
+import { committedScenarios, runPair } from '../test/run-pair.js';
+import type { CheckInput } from '../types.js';
+import { Host } from '../../../test/host-requirements.js';
 
 const session = new Session();
 afterAll(() => session.dispose());

@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { alive } from '../../runtimes/seam/owned-temp-dir.js';
-import { scrubContent } from '../guarded/secret.js';
+import { scrubContent } from './secret.js';
 
 /** Temp files of interrupted writes start with this, so they can be recognised and swept. */
 export const TEMP_PREFIX = '.concord-tmp-';

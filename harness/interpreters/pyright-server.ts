@@ -3,9 +3,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ownedTempDir } from '../../../runtimes/seam/owned-temp-dir.js';
-import { onHostExit } from '../../../runtimes/seam/host-exit.js';
-import { resolveOptional } from '../../../runtimes/seam/optional-package.js';
+import { ownedTempDir } from '../../runtimes/seam/owned-temp-dir.js';
+import { onHostExit } from '../../runtimes/seam/host-exit.js';
+import { resolveOptional } from '../../runtimes/seam/optional-package.js';
 
 /** One diagnostic of pyright, positions 0-based as the language server protocol gives them. */
 export interface PyrightDiagnostic {

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Session } from '../session.js';
-import type { Language } from '../../runtimes/seam/types.js';
-import type { Scenario } from '../scenario/types.js';
-import { committedScenarios, runPair } from './test/run-pair.js';
-import { typecheckProgramsCheck } from './typecheck-programs.js';
-import type { CheckInput } from './types.js';
+import { Session } from '../../session.js';
+import type { Language } from '../../../runtimes/seam/types.js';
+import type { Scenario } from '../../scenario/types.js';
+import { committedScenarios, runPair } from '../test/run-pair.js';
+import { typecheckProgramsCheck } from './check.js';
+import type { CheckInput } from '../types.js';
 
 const session = new Session();
 afterAll(() => session.dispose());

@@ -1,10 +1,10 @@
-import type { ModelRequest } from '../../contract/model.js';
-import { RUN_CODE_TOOL, TOOLS_SDK_SECTION as SDK_SECTION } from '../../contract/backend.js';
-import type { Language } from '../../runtimes/seam/types.js';
-import { readSdkSection, SDK_FENCE_WORDS } from '../../contract/sdk-section.js';
-import { codeMarkersOf, LANGUAGE_NAME, otherLanguage, proseMarkersOf } from './language/markers.js';
-import { sdkParts } from './language/sdk-parts.js';
-import type { Check, CheckInput, Finding } from './types.js';
+import type { ModelRequest } from '../../../contract/model.js';
+import { RUN_CODE_TOOL, TOOLS_SDK_SECTION as SDK_SECTION } from '../../../contract/backend.js';
+import type { Language } from '../../../runtimes/seam/types.js';
+import { readSdkSection, SDK_FENCE_WORDS } from '../../../contract/sdk-section.js';
+import { codeMarkersOf, LANGUAGE_NAME, otherLanguage, proseMarkersOf } from './markers.js';
+import { sdkParts } from './sdk-parts.js';
+import type { Check, CheckInput, Finding } from '../types.js';
 
 const ID = 'language-agreement';
 

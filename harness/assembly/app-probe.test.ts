@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import { committedScenario } from '../skew/test/apps.js';
 import { AppProbe } from './app-probe.js';
-import { probeTarget } from './targets.js';
+import { probeTarget } from './probe-targets.js';
 
 afterAll(() => disposeSharedRuntimes());
 

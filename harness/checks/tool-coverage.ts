@@ -1,8 +1,8 @@
 import { RUN_CODE_TOOL } from '../../contract/backend.js';
 import type { Language } from '../../runtimes/seam/types.js';
-import { isRuntimeName, runtimeLanguage } from '../assembly/runtimes.js';
-import { registeredTools } from '../checks/sdk-names.js';
-import { sdkNames } from '../checks/sdk-names/index.js';
+import { isRuntimeName, runtimeLanguage } from '../runtime-names.js';
+import { registeredTools } from './sdk-names/check.js';
+import { sdkNames } from './sdk-names/index.js';
 import type { CoverageLevel } from '../project/config.js';
 import { sdkBlockOf, type RunRecord } from '../snapshot/transcript.js';
 

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { dirname, relative } from 'node:path';
-import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
-import type { Language } from '../../runtimes/seam/types.js';
-import type { Scenario } from '../scenario/types.js';
-import type { Session } from '../session.js';
-import { typecheckPython } from './typecheck/python.js';
-import type { ProgramDiagnostic, ScriptedProgram } from './typecheck/types.js';
-import { checkWithTsc } from './typecheck/cached-tsc.js';
-import type { Check, CheckInput, Finding } from './types.js';
-import { SDK_FILE } from '../snapshot/transcript.js';
-import { MissingPackageError } from '../../runtimes/seam/optional-package.js';
+import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../../codemode/index.js';
+import type { Language } from '../../../runtimes/seam/types.js';
+import type { Scenario } from '../../scenario/types.js';
+import type { Session } from '../../session.js';
+import { typecheckPython } from './python.js';
+import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
+import { checkWithTsc } from './cached-tsc.js';
+import type { Check, CheckInput, Finding } from '../types.js';
+import { SDK_FILE } from '../../snapshot/transcript.js';
+import { MissingPackageError } from '../../../runtimes/seam/optional-package.js';
 
 const ID = 'typecheck-programs';
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import type { RunSteps } from './run-steps.js';
-import { stepsLine } from './report.js';
+import type { RunSteps } from './outcome.js';
+import { stepsLine } from './progress.js';
 
 const steps = (floorApps: number, floorRendered: number, findings: RunSteps['findings'] = []): RunSteps => ({
   findings,

@@ -6,7 +6,7 @@ import type { RuntimeTarget } from '../assembly/runtimes.js';
 import type KeylessModel from '../model/plugin.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunRecord } from '../snapshot/transcript.js';
-import { recordRuntimeSeam } from './seam-recorder.js';
+import { recordRuntimeSeam } from '../assembly/seam-recorder.js';
 
 /** Milliseconds per phase of one scenario × runtime. */
 export interface PhaseTimes {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STOCK_PLUGIN_JS, writeStockProject } from '../project/stock-project.js';
-import { toolCoverage } from './coverage.js';
+import { toolCoverage } from './tool-coverage.js';
 import { concordIn } from '../test/concord-cli.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
 

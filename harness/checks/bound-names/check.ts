@@ -1,13 +1,13 @@
-import { RUN_CODE_TOOL, type AgentService } from '../../contract/backend.js';
-import { observeRuns } from '../../runtimes/seam/observe.js';
-import type { CodeRuntime, RunRequest, RunResult } from '../../runtimes/seam/types.js';
-import { assemble, bootAssembly, CANNED_MODEL_PLUGIN, composeWithModel } from '../assembly/assemble.js';
-import { pythonClassNames } from './bound-names/declared-names.js';
-import { cachedSdkNames } from './sdk-names/index.js';
-import { platformGlobals } from './bound-names/js-globals.js';
-import { BOUND, pythonProbe, readProbeReport, typescriptProbe, type ProbeReport } from './bound-names/probes.js';
-import type { Check, CheckInput, Finding } from './types.js';
-import { SDK_FILE } from '../snapshot/transcript.js';
+import { RUN_CODE_TOOL, type AgentService } from '../../../contract/backend.js';
+import { observeRuns } from '../../../runtimes/seam/observe.js';
+import type { CodeRuntime, RunRequest, RunResult } from '../../../runtimes/seam/types.js';
+import { assemble, bootAssembly, CANNED_MODEL_PLUGIN, composeWithModel } from '../../assembly/assemble.js';
+import { pythonClassNames } from './declared-names.js';
+import { cachedSdkNames } from '../sdk-names/index.js';
+import { platformGlobals } from './js-globals.js';
+import { BOUND, pythonProbe, readProbeReport, typescriptProbe, type ProbeReport } from './probes.js';
+import type { Check, CheckInput, Finding } from '../types.js';
+import { SDK_FILE } from '../../snapshot/transcript.js';
 
 const ID = 'bound-names';
 /** The probe's own time budget: a scenario may shrink the runtime's budget to test timeouts. */

@@ -1,9 +1,9 @@
 import { RUN_CODE_TOOL, TOOLS_SDK_SECTION, type AgentService, type RegisteredTool, type ToolDefinition, type ToolRegistryService } from '../../contract/backend.js';
 import type { ModelRequest, WireTool } from '../../contract/model.js';
 import type { JsonValue } from '../../runtimes/seam/types.js';
-import { assemble, bootAssembly, CANNED_MODEL_PLUGIN, composeWithModel } from '../assembly/assemble.js';
-import type { BootedApp } from '../assembly/boot.js';
-import type { RuntimeTarget } from '../assembly/runtimes.js';
+import { assemble, bootAssembly, CANNED_MODEL_PLUGIN, composeWithModel } from './assemble.js';
+import type { BootedApp } from './boot.js';
+import type { RuntimeTarget } from './runtimes.js';
 import type CannedModel from '../model/canned.js';
 import type { Scenario } from '../scenario/types.js';
 import { readSdkSection } from '../../contract/sdk-section.js';

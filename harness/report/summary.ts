@@ -1,12 +1,13 @@
 import type { Finding } from '../checks/types.js';
-import { RUNTIME_NAMES } from '../assembly/runtimes.js';
+import { RUNTIME_NAMES } from '../runtime-names.js';
 import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
 import { renderDiff } from '../text/diff.js';
-import { sdkCost, sdkCostLines, sdkTokensMissing } from '../report/sdk-cost.js';
+import { sdkCost, sdkCostLines } from './sdk-cost.js';
 import { PENDING_ARTIFACT } from '../snapshot/pending.js';
 import { writesEverything, type UpdateMode } from '../snapshot/decide.js';
-import { COVERAGE_HINT, coverageFails, coverageSentences, type ToolCoverage } from './coverage.js';
-import { capLines, isFailing, ms, REASON_LINES, summaryTable, type PairResult } from './report.js';
+import { COVERAGE_HINT, coverageFails, coverageSentences, type ToolCoverage } from '../checks/tool-coverage.js';
+import { capLines, ms, REASON_LINES, summaryTable } from './progress.js';
+import { isFailing, type PairResult } from './outcome.js';
 import { pairGroups } from './pair-groups.js';
 
 /**
@@ -34,11 +35,13 @@ export interface Summary {
   /** CI is set: the proposals are reviewed on another machine, from the uploaded artifact. */
   ci?: boolean;
   coverage?: ToolCoverage;
+  /** Why the SDK was not measured in tokens, when it was not. */
+  sdkTokensMissing?: string | undefined;
 }
 
 /** The end of a gate (or merge) run on the console: the matrix, the diffs, the totals and the verdict. */
 export function printSummary({ out, color }: { out(line: string): void; color: boolean }, summary: Summary): void {
-  const { results, obsolete, inPlace, pendingDir, ok, runFindings, reportFile, ci, coverage } = summary;
+  const { results, obsolete, inPlace, pendingDir, ok, runFindings, reportFile, ci, coverage, sdkTokensMissing } = summary;
   out('');
   const runtimes = RUNTIME_NAMES.filter((r) => results.some((x) => x.runtime === r));
   if (results.length > 0) out(summaryTable(results, runtimes, color));
@@ -54,7 +57,7 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   for (const r of results) for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += r.times[k] ?? 0;
   const cost = sdkCost(results);
   if (cost) for (const line of sdkCostLines(cost)) out(line);
-  else if (sdkTokensMissing()) out(`\nSDK cost: not measured: ${sdkTokensMissing()}`);
+  else if (sdkTokensMissing !== undefined) out(`\nSDK cost: not measured: ${sdkTokensMissing}`);
   for (const f of runFindings) out(`\n${f.severity} ${f.check}: ${f.message}`);
   const uncalled = coverageSentences(coverage);
   if (uncalled.length > 0) {
