@@ -73,14 +73,14 @@ function circles(arrows: readonly Arrow[]): string[][] {
 
 /**
  * The layers of `harness/`, bottom first, as docs/architecture.md lists them: each numbered line names its
- * folders (`gate/`) and files (`session.ts`) in backticks, relative to `harness/`.
+ * folders (`harness/gate/`) and files (`harness/session.ts`) in backticks before its first colon.
  */
 function documentedLayers(): Array<{ name: string; places: string[] }> {
   const page = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
   const section = /^## Layers of the harness\n([\s\S]*?)(?=^## )/m.exec(page)?.[1] ?? '';
-  return [...section.matchAll(/^\d+\. \*\*([^*]+)\*\*[^\n]*$/gm)].map((line) => ({
+  return [...section.matchAll(/^\d+\. \*\*([^*]+)\*\*([^:\n]*)/gm)].map((line) => ({
     name: line[1]!,
-    places: [...line[0].matchAll(/`([^`]+)`/g)].map((place) => place[1]!),
+    places: [...line[2]!.matchAll(/`([^`]+)`/g)].map((place) => place[1]!),
   }));
 }
 
@@ -88,8 +88,7 @@ const LAYERS = documentedLayers();
 
 /** The layer of a harness source file (0 is the bottom), or -1 when no layer names it. */
 function layerOf(file: string): number {
-  const inside = file.slice('harness/'.length);
-  return LAYERS.findIndex(({ places }) => places.some((place) => (place.endsWith('/') ? inside.startsWith(place) : inside === place)));
+  return LAYERS.findIndex(({ places }) => places.some((place) => (place.endsWith('/') ? file.startsWith(place) : file === place)));
 }
 
 /** What a foreign backend offers the gate: the public entry point and the plugins. */

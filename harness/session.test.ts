@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { liveChildProcesses } from '../test/child-processes.js';
 import type { Model } from '../contract/model.js';
+import { createCpythonRuntime } from '../runtimes/cpython/runtime.js';
+import { TYPESCRIPT_COMPILER } from './checks/typescript-compiler.js';
 import { runtimeTarget } from './assembly/runtimes.js';
 import { committedScenarios } from './checks/test/run-pair.js';
 import { runOne } from './pairs/run-one.js';
@@ -63,5 +65,31 @@ describe('a session owns what the apps of one command share, and nothing of anot
     } finally {
       await rm(cacheRoot, { recursive: true, force: true });
     }
+  });
+
+  it('keeps what its commands compute to itself: the compiler, token counts and fallback notices start afresh in another', { timeout: 60_000 }, async () => {
+    await using first = new Session();
+    await using second = new Session();
+    // The compiler with its parsed standard library: one per session, made again after a disposal.
+    const compiler = first.slot(TYPESCRIPT_COMPILER);
+    expect(first.slot(TYPESCRIPT_COMPILER)).toBe(compiler);
+    expect(second.slot(TYPESCRIPT_COMPILER)).not.toBe(compiler);
+    // Token counts: each session counts with a counter of its own.
+    expect(first.tokens).not.toBe(second.tokens);
+    expect(await first.tokens.count('class Tools: ...\n')).toBe(await second.tokens.count('class Tools: ...\n'));
+    // A fallback notice is said once per session, however many runtimes fall back alike, and again in the next.
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => (said.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      const absent = { isolation: 'container', image: 'concord-absent-image:0' } as const;
+      for (const session of [first, first, second]) await (await createCpythonRuntime(absent, session.runtimes.host)).dispose();
+    } finally {
+      process.stderr.write = write;
+    }
+    const fallbacks = said.filter((line) => line.includes('CPython runs in a local process, not a container'));
+    expect(fallbacks).toHaveLength(2);
+    await first.dispose();
+    expect(first.slot(TYPESCRIPT_COMPILER)).not.toBe(compiler);
   });
 });

@@ -15,6 +15,12 @@ import type { StubCell } from './interpreters/types.js';
 /** The service name under which the apps a session boots find it (`harness/assembly/boot.ts` sets it). */
 export const SESSION_SERVICE = 'concordSession';
 
+/** State a part above the session keeps for one command: declared once by its owner, made on first use. */
+export interface SessionSlot<T> {
+  readonly name: string;
+  create(): T;
+}
+
 export interface SessionOptions {
   /** The project root whose `.concord/cache/` keeps verdicts between runs; none: every verdict is computed. */
   cacheRoot?: string;
@@ -49,6 +55,7 @@ export class Session {
   /** The stub-validity matrix of the pairs checked so far, by `scenario/runtime` (the reports read it). */
   readonly stubCells = new Map<string, StubCell[]>();
   private readonly computed = new Map<string, Promise<unknown>>();
+  private readonly slots = new Map<SessionSlot<unknown>, unknown>();
   private readonly liveModels = new Map<string, Model>();
   private readonly scenarios = new Map<string, Scenario>();
   /**
@@ -68,7 +75,16 @@ export class Session {
         write: (key, bytes) => cache.putBytes(kind, key, bytes),
         drop: (key) => cache.dropBytes(kind, key),
       };
-    this.runtimes = new RuntimePool({ snapshots: store('pyodide-snapshot'), preparedPrograms: store('typescript-program') });
+    // A fallback (a local process for a container) is said once per command, however many pairs meet it.
+    const said = new Set<string>();
+    const notices = {
+      say(notice: string) {
+        if (said.has(notice)) return;
+        said.add(notice);
+        process.stderr.write(`concord: ${notice}\n`);
+      },
+    };
+    this.runtimes = new RuntimePool({ snapshots: store('pyodide-snapshot'), preparedPrograms: store('typescript-program'), notices });
     this.pyright = new PyrightServers(options.pyrightTimeoutMs);
     this.tokens = new TokenCounter(cache);
     this.pyodides = options.pyodides ?? [DEFAULT_PYODIDE_VERSION];
@@ -119,6 +135,12 @@ export class Session {
     return started;
   }
 
+  /** What `slot` holds for this command, made by its `create` on first use. */
+  slot<T>(slot: SessionSlot<T>): T {
+    if (!this.slots.has(slot)) this.slots.set(slot, slot.create());
+    return this.slots.get(slot) as T;
+  }
+
   /** Hands a live model to the model plugin by a token in its config: the endpoint and key never go into a `cordis.yml`. */
   registerLiveModel(model: Model): { token: string; release(): void } {
     const token = randomBytes(8).toString('hex');
@@ -148,6 +170,7 @@ export class Session {
     this.liveModels.clear();
     this.scenarios.clear();
     this.computed.clear();
+    this.slots.clear();
     this.neverStarted.clear();
     this.pyright.stop();
     const inventory = this.inventoryFound;

@@ -31,7 +31,7 @@ export async function runSteps(
   const started = performance.now();
   const probes: ProbeVerdict[] = [];
   for (const language of LANGUAGES) {
-    const verdict = await runProbe(targetsOf(language), floor, inventory, session.cache);
+    const verdict = await runProbe(targetsOf(language), floor, inventory, session);
     if (verdict) probes.push(verdict);
   }
   return {

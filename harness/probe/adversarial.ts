@@ -10,7 +10,7 @@ import { exposure, windowTools } from '../skew/windows.js';
 import { adversarialTools } from './adversarial-tools.js';
 import { AppProbe, type ProbeView } from '../assembly/app-probe.js';
 import type { ProbeTarget } from '../assembly/probe-targets.js';
-import type { VerdictCache } from '../cache/verdict-cache.js';
+import type { Session } from '../session.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
 
 const ID = 'probe';
@@ -62,14 +62,15 @@ function reachEveryTool(tools: readonly ToolDefinition[]): string {
  * exactly once; the Python SDK compiles on every interpreter from the floor up; the TypeScript SDK
  * type-checks with every tool reachable by its exact name. A failure names the tool (the one whose SDK,
  * rendered alone, fails the same judge), the interpreter, and the line and column. The compiler's verdict
- * comes from `cache` when an earlier run judged the same SDK, as the interpreters' compiles do.
+ * comes from the session's cache when an earlier run judged the same SDK, as the interpreters' compiles do.
  */
 export async function runProbe(
   targets: readonly ProbeTarget[],
   floor: PythonVersion,
   inventory: () => Promise<InterpreterInventory>,
-  cache?: VerdictCache,
+  session: Pick<Session, 'cache' | 'slot'>,
 ): Promise<ProbeVerdict | undefined> {
+  const { cache } = session;
   const [first] = targets;
   if (first === undefined) return undefined;
   const started = performance.now();
@@ -96,7 +97,7 @@ export async function runProbe(
     for (const problem of verdict.naming) fail(`${file}: ${problem}`);
     const solo = soloRenders(probe!, tools);
     if (language === 'python') await judgePython(sdk, floor, await inventory(), solo, verdict, fail);
-    else await judgeTypeScript(sdk, tools, solo, verdict, fail, cache);
+    else await judgeTypeScript(sdk, tools, solo, verdict, fail, session);
   } catch (error) {
     fail(`the probe could not run: ${(error as Error).message}`);
   } finally {
@@ -189,10 +190,10 @@ async function judgeTypeScript(
   solo: () => Promise<Array<{ tool: string; sdk: string }>>,
   verdict: ProbeVerdict,
   fail: (message: string) => void,
-  cache: VerdictCache | undefined,
+  session: Pick<Session, 'cache' | 'slot'>,
 ): Promise<void> {
   const program = { call: 1, line: 1, code: reachEveryTool(tools) };
-  const errors = (await checkWithTsc(cache, sdk, [program])).filter((d) => d.severity === 'error');
+  const errors = (await checkWithTsc(session, sdk, [program])).filter((d) => d.severity === 'error');
   verdict.cells = [{ ...TSC, outcome: errors.length === 0 ? 'ok' : 'rejected', ...(errors.length > 0 ? { error: errors.map((e) => e.message).join('\n') } : {}) }];
   if (errors.length === 0) return;
   const alone = await solo();
@@ -204,7 +205,7 @@ async function judgeTypeScript(
       continue;
     }
     const culprits: string[] = [];
-    for (const s of alone) if ((await checkWithTsc(cache, s.sdk, [])).some((d) => d.severity === 'error')) culprits.push(JSON.stringify(s.tool));
+    for (const s of alone) if ((await checkWithTsc(session, s.sdk, [])).some((d) => d.severity === 'error')) culprits.push(JSON.stringify(s.tool));
     const who = culprits.length > 0 ? `the tool ${culprits.join(', the tool ')}` : 'no tool alone: only the whole set';
     fail(`tools-sdk.ts does not type-check (tsc): ${error.message.replace(/\n\s*/g, '; ')}; it fails for ${who}`);
   }

@@ -73,16 +73,6 @@ function sampleOf(added: UnicodeTable, before: UnicodeTable, newest: UnicodeTabl
  * so the numbers are the ones the renderer decides with.
  */
 export function exposure(floor: PythonVersion, nodeUnicode: string = process.versions.unicode ?? 'unknown'): Exposure {
-  const key = `${floor} ${nodeUnicode}`;
-  let found = measured.get(key);
-  if (found === undefined) measured.set(key, (found = measure(floor, nodeUnicode)));
-  return structuredClone(found);
-}
-
-/** Once per floor and Node version. */
-const measured = new Map<string, Exposure>();
-
-function measure(floor: PythonVersion, nodeUnicode: string): Exposure {
   const versions = unicodeVersions();
   const floorUnicode = unicodeTableOf(floor).version;
   const newest = versions.at(-1)!;

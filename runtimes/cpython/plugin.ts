@@ -8,5 +8,5 @@ import { createCpythonRuntime } from './runtime.js';
 export default runtimePlugin<CpythonPluginConfig>({
   name: 'concord-runtime-cpython',
   Config: parseCpythonConfig,
-  create: ({ shared: _shared, ...config }) => createCpythonRuntime(config),
+  create: ({ shared: _shared, ...config }, host) => createCpythonRuntime(config, host),
 });

@@ -4,6 +4,7 @@ import { runMessages } from '../seam/messages.js';
 import { runTimeoutMs } from '../seam/options.js';
 import { RunQueue } from '../seam/run-queue.js';
 import { assertValidBindings } from '../seam/validate.js';
+import type { RuntimeHost } from '../seam/byte-store.js';
 import type { CodeRuntime, RunRequest, RunResult } from '../seam/types.js';
 import { RuntimeContainerHost } from './container-launcher.js';
 import { containerUnavailable } from '../seam/docker-engine.js';
@@ -125,11 +126,11 @@ function settingsOf(config: CpythonRuntimeConfig, processes: number | undefined)
   };
 }
 
-async function createProcessRuntime(config: CpythonRuntimeConfig, notice?: string): Promise<CpythonRuntime> {
+async function createProcessRuntime(config: CpythonRuntimeConfig, say: Say, notice?: string): Promise<CpythonRuntime> {
   const containment = processContainment();
   if (containment.notIsolated.length > 0 && notice === undefined) {
     notice = `CPython process runs are not isolated from: ${containment.notIsolated.join('; ')}`;
-    announceOnce(notice);
+    say(notice);
   }
   const interpreter = await resolveInterpreter(config.python ?? CPYTHON_DEFAULTS.python, containment.runUids?.first);
   // RLIMIT_NPROC counts every process of a uid: a promise only a uid of the run's own can keep.
@@ -163,24 +164,22 @@ async function createProcessRuntime(config: CpythonRuntimeConfig, notice?: strin
   return new GuestBackedRuntime('process', () => Promise.resolve(launchProcessGuest(interpreter, places, channel)), settings, release, notice);
 }
 
-const announced = new Set<string>();
+/** Says a fallback plainly: through the host, which says it once however many runtimes fall back alike, else on stderr. */
+type Say = (notice: string) => void;
 
-/** Says a fallback plainly on stderr, once per process however many runtimes fall back the same way. */
-function announceOnce(notice: string): void {
-  if (announced.has(notice)) return;
-  announced.add(notice);
-  process.stderr.write(`concord: ${notice}\n`);
+function sayThrough(host: RuntimeHost): Say {
+  return (notice) => (host.notices ? host.notices.say(notice) : process.stderr.write(`concord: ${notice}\n`));
 }
 
-async function createContainerRuntime(config: CpythonRuntimeConfig): Promise<CpythonRuntime> {
+async function createContainerRuntime(config: CpythonRuntimeConfig, say: Say): Promise<CpythonRuntime> {
   const image = config.image ?? CPYTHON_DEFAULTS.image;
   const unavailable = await containerUnavailable(image);
   if (unavailable !== undefined) {
     const fallback = config.fallback ?? CPYTHON_DEFAULTS.fallback;
     if (fallback === 'error') throw new Error(`concord: the CPython container isolation cannot start: ${unavailable}`);
     const notice = `CPython runs in a local process, not a container: ${unavailable} (fallback: process)`;
-    announceOnce(notice);
-    return createProcessRuntime(config, notice);
+    say(notice);
+    return createProcessRuntime(config, say, notice);
   }
   const memoryMb = config.memoryMb ?? CPYTHON_DEFAULTS.memoryMb;
   const host = await RuntimeContainerHost.start(image, memoryMb);
@@ -188,7 +187,8 @@ async function createContainerRuntime(config: CpythonRuntimeConfig): Promise<Cpy
 }
 
 /** A CPython runtime for `config`; with the container isolation, starts the container once, up front. */
-export async function createCpythonRuntime(raw: CpythonRuntimeConfig): Promise<CpythonRuntime> {
+export async function createCpythonRuntime(raw: CpythonRuntimeConfig, host: RuntimeHost = {}): Promise<CpythonRuntime> {
   const config = parseCpythonConfig(raw);
-  return config.isolation === 'container' ? createContainerRuntime(config) : createProcessRuntime(config);
+  const say = sayThrough(host);
+  return config.isolation === 'container' ? createContainerRuntime(config, say) : createProcessRuntime(config, say);
 }

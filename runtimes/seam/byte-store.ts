@@ -18,4 +18,9 @@ export interface RuntimeHost {
   snapshots?: ByteStore | undefined;
   /** Programs as a runtime prepared them to run (the TypeScript worker: types erased), by the program's text. */
   preparedPrograms?: ByteStore | undefined;
+  /**
+   * Where a runtime says, in one sentence, what it runs in when that is not what was asked (a fallback); the
+   * host says each sentence once however many of its runtimes give it. Without one a runtime writes it to stderr.
+   */
+  notices?: { say(notice: string): void } | undefined;
 }

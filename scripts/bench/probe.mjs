@@ -40,8 +40,8 @@ export default async function bench(log) {
 
   log(`${RUNS} warm runs after one cold run; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
   const steps = {
-    'probe typescript': async () => (await runProbe(targets('typescript'), '3.9', inventory)).findings,
-    'probe python': async () => (await runProbe(targets('python'), '3.9', inventory)).findings,
+    'probe typescript': async () => (await runProbe(targets('typescript'), '3.9', inventory, session)).findings,
+    'probe python': async () => (await runProbe(targets('python'), '3.9', inventory, session)).findings,
     [`renderer-floor (${targets('python').length} apps)`]: async () => (await rendererFloorFindings(targets('python'), '3.9', inventory)).findings,
   };
   const verdicts = [];

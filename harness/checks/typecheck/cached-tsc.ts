@@ -1,5 +1,7 @@
-import { sha256, type VerdictCache } from '../../cache/verdict-cache.js';
+import { sha256 } from '../../cache/verdict-cache.js';
 import { typescriptVersion } from '../../../runtimes/seam/typescript.js';
+import type { Session } from '../../session.js';
+import { TYPESCRIPT_COMPILER } from '../typescript-compiler.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
 
 /** A diagnostic as kept in the cache: its program by index into the programs it was computed for. */
@@ -23,16 +25,17 @@ const isStored = (count: number) => (value: unknown): value is StoredDiagnostic[
   });
 
 /**
- * The compiler's diagnostics of `programs` against the TypeScript `sdk`: from the verdict cache when an earlier
- * run checked exactly these with this TypeScript, else from the compiler (loaded only then: a gate whose SDKs
+ * The compiler's diagnostics of `programs` against the TypeScript `sdk`: from the session's verdict cache when an
+ * earlier run checked exactly these with this TypeScript, else from the session's compiler (loaded only then: a gate whose SDKs
  * and programs did not change never loads it) and then stored.
  */
-export async function checkWithTsc(cache: VerdictCache | undefined, sdk: string, programs: readonly ScriptedProgram[]): Promise<ProgramDiagnostic[]> {
+export async function checkWithTsc(session: Pick<Session, 'cache' | 'slot'>, sdk: string, programs: readonly ScriptedProgram[]): Promise<ProgramDiagnostic[]> {
+  const { cache } = session;
   const parts = [`typescript ${typescriptVersion()}`, sha256(JSON.stringify([sdk, programs.map((p) => p.code)]))];
   const cached = await cache?.get('tsc', parts, isStored(programs.length));
   const stored =
     cached ??
-    (await import('./typescript.js')).typecheckTypeScript(sdk, programs).map(({ program, ...rest }): StoredDiagnostic => ({
+    (await import('./typescript.js')).typecheckTypeScript(session.slot(TYPESCRIPT_COMPILER), sdk, programs).map(({ program, ...rest }): StoredDiagnostic => ({
       ...rest,
       ...(program === undefined ? {} : { program: programs.indexOf(program) }),
     }));

@@ -47,7 +47,7 @@ export const typecheckProgramsCheck: Check = {
     const checker = language === 'typescript' ? 'tsc' : 'pyright';
     let diagnostics: ProgramDiagnostic[];
     try {
-      diagnostics = language === 'typescript' ? await checkWithTsc(session.cache, sdk, programs) : await checkPython(session, scenario, sdk, programs, floor);
+      diagnostics = language === 'typescript' ? await checkWithTsc(session, sdk, programs) : await checkPython(session, scenario, sdk, programs, floor);
     } catch (error) {
       // An optional checker that is not installed skips the check, saying so and how to install it; the
       // summary then reports the run as not checked in full, never as all green.

@@ -1,19 +1,6 @@
-import type TypeScript from 'typescript';
-import { typescript } from '../../../runtimes/seam/typescript.js';
+import type { TypeScriptCompiler } from '../typescript-compiler.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
 import { SDK_FILE } from '../../snapshot/transcript.js';
-
-const ts = typescript();
-
-const OPTIONS: TypeScript.CompilerOptions = {
-  strict: true,
-  noEmit: true,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  lib: ['lib.es2023.d.ts'],
-  types: [],
-  skipDefaultLibCheck: true,
-};
 
 const DIR = '/concord-typecheck';
 const SDK_PATH = `${DIR}/${SDK_FILE.typescript}`;
@@ -41,30 +28,16 @@ declare function structuredClone<T>(value: T): T;
  */
 const WRAPPER_OPEN = 'export {}; async function program() {\n';
 
-const baseHost = ts.createCompilerHost(OPTIONS);
-// The lib files are the same on every call; parsing them is most of the cost.
-const libFiles = new Map<string, TypeScript.SourceFile | undefined>();
-
-/** Type-checks each program against the TypeScript SDK with the compiler; positions are the program's own. */
-export function typecheckTypeScript(sdk: string, programs: readonly ScriptedProgram[]): ProgramDiagnostic[] {
+/** Type-checks each program against the TypeScript SDK with `compiler`; positions are the program's own. */
+export function typecheckTypeScript(compiler: TypeScriptCompiler, sdk: string, programs: readonly ScriptedProgram[]): ProgramDiagnostic[] {
+  const { ts } = compiler;
   const names = programs.map((_, i) => `${DIR}/program-${i + 1}.ts`);
   const files = new Map<string, string>([
     [SDK_PATH, sdk],
     [GLOBALS_FILE, RUNTIME_GLOBALS],
   ]);
   programs.forEach((program, i) => files.set(names[i]!, `${WRAPPER_OPEN}${program.code}\n}\n`));
-  const host: TypeScript.CompilerHost = {
-    ...baseHost,
-    fileExists: (name) => files.has(name) || baseHost.fileExists(name),
-    readFile: (name) => files.get(name) ?? baseHost.readFile(name),
-    getSourceFile(name, languageVersion) {
-      const text = files.get(name);
-      if (text !== undefined) return ts.createSourceFile(name, text, languageVersion, true);
-      if (!libFiles.has(name)) libFiles.set(name, baseHost.getSourceFile(name, languageVersion));
-      return libFiles.get(name);
-    },
-  };
-  const program = ts.createProgram([...files.keys()], OPTIONS, host);
+  const program = compiler.program(files);
   const diagnostics: ProgramDiagnostic[] = [];
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
