@@ -1,5 +1,5 @@
 import { RUNTIMES, unavailableRuntimes } from '../assembly/runtimes.js';
-import { type RuntimeName } from '../runtime-names.js';
+import type { RuntimeName } from '../runtime-names.js';
 import { snapshotFolders } from '../snapshot/store.js';
 import type { Pair } from '../pairs/select.js';
 

@@ -1,5 +1,5 @@
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
-import { type RuntimeTarget } from '../assembly/runtimes.js';
+import type { RuntimeTarget } from '../assembly/runtimes.js';
 import { runtimeLanguage, type RuntimeName } from '../runtime-names.js';
 import { runChecks } from '../checks/index.js';
 import { stubMatrix } from '../checks/stub-validity.js';
@@ -14,24 +14,24 @@ import { newRunId } from '../snapshot/pending.js';
 import { applyVerdict, compareFolder, snapshotFingerprint, readCommitted, snapshotFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
 import { SDK_FILE, snapshotFiles, type SnapshotFiles } from '../snapshot/transcript.js';
 import { sdkBudgetFindings, sdkCost } from '../report/sdk-cost.js';
-import { type SdkSize } from '../cache/token-counter.js';
+import type { SdkSize } from '../cache/token-counter.js';
 import type { Project } from '../project/root.js';
 import { decide, type UpdateMode } from '../snapshot/decide.js';
 import type { Redaction } from '../snapshot/redactions.js';
 import { notRunLine, progressLine, stepsLine } from '../report/progress.js';
-import { type PairResult } from '../report/outcome.js';
+import type { PairResult } from '../report/outcome.js';
 import { runtimesNotRun, type NotRun } from './availability.js';
 import { runOne } from '../pairs/run-one.js';
 import { Session } from '../session.js';
 import { pairTools, toolCoverage } from '../checks/tool-coverage.js';
 import { firstDifference, instabilityHint, unstableReason } from './stability.js';
 import { runSteps } from './run-steps.js';
-import { type RunSteps } from '../report/outcome.js';
+import type { RunSteps } from '../report/outcome.js';
 import type { ProbeVerdict } from '../probe/adversarial.js';
 import { inSelection, selectPairs, type Pair, type Selection } from '../pairs/select.js';
 import { drivePairs, loadPairs } from '../pairs/drive.js';
 import { finishRun, type FinishOptions } from './finish.js';
-import { type Proposal, type RunOutcome } from '../report/outcome.js';
+import type { Proposal, RunOutcome } from '../report/outcome.js';
 import { RunProposals } from './proposals.js';
 
 export interface GateOptions {

@@ -1,5 +1,5 @@
 import { runtimeTarget, type RuntimeTarget } from '../assembly/runtimes.js';
-import { type RuntimeName } from '../runtime-names.js';
+import type { RuntimeName } from '../runtime-names.js';
 import { inOrder } from './concurrent.js';
 import { selectPairs, type Pair, type Selection } from './select.js';
 import type { Project } from '../project/root.js';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { junitXml } from './junit.js';
-import { type PairResult } from './outcome.js';
+import type { PairResult } from './outcome.js';
 
 const times = { assembly: 1, model: 1, runtime: 1, checks: 1 };
 

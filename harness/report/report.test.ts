@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StubCell } from '../interpreters/types.js';
 import { renderReport } from './markdown.js';
-import { type ReportInput } from './outcome.js';
+import type { ReportInput } from './outcome.js';
 import { writeReport } from './write.js';
 
 const cell = (scenario: string, runtime: string, interpreter: string, rest: Partial<StubCell>): StubCell => ({

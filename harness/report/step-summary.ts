@@ -8,7 +8,7 @@ import { runChangeGroups } from '../snapshot/change-groups.js';
 import { codeSpan, plain } from './github-markdown.js';
 import { sdkCost, sdkCostMarkdown } from './sdk-cost.js';
 import { changesSection, coverageSection, matrixSection } from './markdown.js';
-import { type ReportInput } from './outcome.js';
+import type { ReportInput } from './outcome.js';
 
 /** Lines of each failure's diff shown in the summary; the HTML report and the artifact hold the rest. */
 export const DIFF_LINES = 20;

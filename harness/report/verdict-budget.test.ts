@@ -3,7 +3,7 @@ import { DIFF_LINES, stepSummary, SUMMARY_CHANGES } from './step-summary.js';
 import { snapshotDiff, type FileVerdict } from '../snapshot/store.js';
 import { renderDiff } from '../text/diff.js';
 import { PROGRESS_FILES, progressLine, REASON_LINES } from './progress.js';
-import { type PairResult } from './outcome.js';
+import type { PairResult } from './outcome.js';
 import { TERMINAL_CHANGES, TERMINAL_DIFF_LINES, verdictLines } from './summary.js';
 
 /**

@@ -5,7 +5,7 @@ import { inside } from '../guarded/inside.js';
 import { writeFileAtomic } from '../guarded/atomic.js';
 import { renderHtmlReport } from './html.js';
 import { renderReport } from './markdown.js';
-import { type ReportInput } from './outcome.js';
+import type { ReportInput } from './outcome.js';
 
 /** Where the report goes below the package root. */
 export function reportPath(root: string): string {

@@ -58,7 +58,7 @@ describe('scenario files', () => {
     expect(parseScenario(FILE, withExpression).composition[1]!.config).toEqual({ persona: 'Helpful.', region: { __jsExpr: 'process.env.REGION' } });
     const outside = failure(VALID.replace('description: A demo.', 'description: !!js "A demo."'));
     expect([outside.line, outside.column]).toEqual([2, 19]);
-    expect(outside.problem).toMatch(/^!!js is read only in a composition entry's config: cordis's loader evaluates it there as the app starts\n  2 \| description: !!js "A demo\."/);
+    expect(outside.problem).toMatch(/^!!js is read only in a composition entry's config: cordis's loader evaluates it there as the app starts\n {2}2 \| description: !!js "A demo\."/);
     const unknown = failure(VALID.replace('    config: { persona: Helpful. }', '    config: { persona: !js Helpful. }'));
     expect([unknown.line, unknown.column]).toEqual([9, 24]);
     expect(unknown.problem).toMatch(/^unknown tag !js: a scenario is plain YAML; !!js \(an expression cordis's loader evaluates\) is read in a composition entry's config\n/);

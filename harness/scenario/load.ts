@@ -4,15 +4,15 @@ import type { Node, YAMLMap, YAMLSeq } from 'yaml';
 import { LIMIT_BOUNDS } from '../../runtimes/seam/options.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { MAX_INPUT_BYTES, readYamlInput } from './yaml-input.js';
-import { type Locator, type Shape } from './shape.js';
+import type { Locator, Shape } from './shape.js';
 import { RUNTIME_NAMES } from '../runtime-names.js';
-import {
-  type CompositionEntry,
-  type Expectations,
-  type RunOutcome,
-  type RuntimeName,
-  type Scenario,
-  type ScriptStep,
+import type {
+  CompositionEntry,
+  Expectations,
+  RunOutcome,
+  RuntimeName,
+  Scenario,
+  ScriptStep,
 } from './types.js';
 
 /** What `expect.runs` may say of one run_code call: `ok`, or the kind of error the runtime reported. */

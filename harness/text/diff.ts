@@ -103,6 +103,7 @@ export function renderDiff(diff: TextDiff, color: boolean): string {
  */
 function wordLine(before: string, after: string, color: boolean): string | undefined {
   const changes = diffWordsWithSpace(before, after, { maxEditLength: MAX_WORD_EDITS });
+  // biome-ignore lint/complexity/useOptionalChain: the check narrows changes for wordSegments below
   const sharesWords = changes !== undefined && changes.some((c) => !c.added && !c.removed && /\S/.test(c.value));
   const long = before.length + after.length > MAX_LINE_CHARS;
   if (!sharesWords && !long) return undefined;

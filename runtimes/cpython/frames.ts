@@ -28,7 +28,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function own(record: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+  return  Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 function decodeResult(frame: Record<string, unknown>): GuestFrame | undefined {

@@ -61,9 +61,7 @@ const snapshotChannel = ((): { received: Promise<Buffer>; close(ours?: Uint8Arra
   };
 })();
 
-interface PyCallable {
-  (...args: unknown[]): unknown;
-}
+type PyCallable = (...args: unknown[]) => unknown
 interface PyModule {
   install: PyCallable;
   warm_up: PyCallable;

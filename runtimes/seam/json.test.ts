@@ -31,6 +31,7 @@ describe('rebuildJsonValue', () => {
     ['a Map', { m: new Map() }, '$.m', /a Map object is not a plain object/],
     ['a Date', { 'a-b': new Date(0) }, '$["a-b"]', /a Date object/],
     ['a class instance', { x: new (class Point {})() }, '$.x', /a Point object/],
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case under test
     ['a sparse array', { s: [1, , 3] }, '$.s[1]', /hole in a sparse array/],
     ['a hidden key', { g: Object.defineProperty({}, 'k', { value: 1, enumerable: false }) }, '$.g', /"k" is not enumerable/],
     ['a symbol key', { s: { [Symbol('x')]: 1 } }, '$.s', /symbol key/],

@@ -68,6 +68,6 @@ describe('bindingProblems', () => {
 
   it('throws a BindingError listing the problems', () => {
     expect(() => assertValidBindings([namespace('class')])).toThrow(BindingError);
-    expect(() => assertValidBindings([namespace('class')])).toThrow(/invalid bindings:\n  - bindings\[0\]/);
+    expect(() => assertValidBindings([namespace('class')])).toThrow(/invalid bindings:\n {2}- bindings\[0\]/);
   });
 });

@@ -27,7 +27,7 @@
  * A revoked bridge (the run is over) answers "closed" and a call or sleep never settles.
  */
 export function realmBootstrap(bridge: (...request: string[]) => unknown): (setupJson: string) => (program: unknown) => void {
-  'use strict';
+  
   type Fn = (...args: unknown[]) => unknown;
   const realm = globalThis as unknown as Record<string, unknown>;
   const call = Function.prototype.call;

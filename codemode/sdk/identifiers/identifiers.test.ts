@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CodePointRanges, decodeTable } from './table.js';
+import { type CodePointRanges, decodeTable } from './table.js';
 import {
   PYTHON_KEYWORDS,
   SUPPORTED_PYTHON_VERSIONS,
