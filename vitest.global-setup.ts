@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { ownedTempDir } from './runtimes/seam/owned-temp-dir.js';
-import { packTarball, type Packed } from './test/pack.js';
+import { type Packed, packTarball } from './test/pack.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -15,7 +15,11 @@ const getOrder = defineTool<{ id: string }, Order>({
   name: 'get_order',
   description: 'One order by id.',
   parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
-  output: { type: 'object', properties: { id: { type: 'string' }, total: { type: 'number' } }, required: ['id', 'total'] },
+  output: {
+    type: 'object',
+    properties: { id: { type: 'string' }, total: { type: 'number' } },
+    required: ['id', 'total'],
+  },
   async execute({ id }) {
     expectTypeOf(id).toEqualTypeOf<string>();
     const order = ORDERS.get(id);
@@ -28,16 +32,35 @@ describe('defineTool', () => {
   it('takes typed arguments and a plain interface as the result, and gives the RegisteredTool a registry takes', async () => {
     expectTypeOf(getOrder).toEqualTypeOf<RegisteredTool>();
     expect(getOrder.name).toBe('get_order');
-    expect(getOrder.parameters).toEqual({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false });
-    expect(getOrder.output).toEqual({ type: 'object', properties: { id: { type: 'string' }, total: { type: 'number' } }, required: ['id', 'total'] });
+    expect(getOrder.parameters).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' } },
+      required: ['id'],
+      additionalProperties: false,
+    });
+    expect(getOrder.output).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' }, total: { type: 'number' } },
+      required: ['id', 'total'],
+    });
     expect(await getOrder.execute({ id: 'A1' })).toEqual({ id: 'A1', total: 12.5, lines: [{ sku: 'mug', units: 2 }] });
     await expect(getOrder.execute({ id: 'B2' })).rejects.toThrow('no order B2');
   });
 
   it('accepts a synchronous execute, and defaults to JSON values without type arguments', async () => {
-    const echo = defineTool({ name: 'echo', description: 'Echo.', parameters: { type: 'object' }, execute: (args) => args });
+    const echo = defineTool({
+      name: 'echo',
+      description: 'Echo.',
+      parameters: { type: 'object' },
+      execute: (args) => args,
+    });
     expect(await echo.execute({ a: [1, null] })).toEqual({ a: [1, null] });
-    const untyped = defineTool({ name: 'n', description: 'N.', parameters: {}, execute: (args: JsonValue) => ({ got: args }) });
+    const untyped = defineTool({
+      name: 'n',
+      description: 'N.',
+      parameters: {},
+      execute: (args: JsonValue) => ({ got: args }),
+    });
     expect(await untyped.execute(3)).toEqual({ got: 3 });
   });
 

@@ -23,7 +23,9 @@ export type JsonShaped<T> = T extends string | number | boolean | null
         : { [K in keyof T]: K extends string ? JsonShaped<T[K]> : never };
 
 /** Nothing for an `Output` of JSON shape; else a type error at `execute` naming the reason. */
-type JsonResult<Output> = [Output] extends [JsonShaped<Output>] ? unknown : { execute: 'the result type has a part that does not survive JSON (a function, Date, Map, bigint, symbol)' };
+type JsonResult<Output> = [Output] extends [JsonShaped<Output>]
+  ? unknown
+  : { execute: 'the result type has a part that does not survive JSON (a function, Date, Map, bigint, symbol)' };
 
 /**
  * Turns a typed tool into the `RegisteredTool` a registry takes, with no cast on either side:
@@ -40,7 +42,9 @@ type JsonResult<Output> = [Output] extends [JsonShaped<Output>] ? unknown : { ex
  *
  * A thrown error reaches the program as `ToolCallError`; throw a `ToolError` to give it a code and data it can read.
  */
-export function defineTool<Args = JsonValue, Output = JsonValue>(tool: TypedTool<Args, Output> & JsonResult<Output>): RegisteredTool {
+export function defineTool<Args = JsonValue, Output = JsonValue>(
+  tool: TypedTool<Args, Output> & JsonResult<Output>,
+): RegisteredTool {
   const { execute, ...definition } = tool;
   return {
     ...definition,

@@ -7,7 +7,16 @@ describe('reading a tools:sdk section', () => {
   it('takes a section that is only the fence as the block, with no prose', () => {
     const read = readSdkSection('```python\n' + STUBS + '```');
     expect(read.problem).toBeUndefined();
-    expect(read.block).toMatchObject({ language: 'python', info: 'python', body: STUBS, before: '', after: '', line: 1, opening: '```python', closing: '```' });
+    expect(read.block).toMatchObject({
+      language: 'python',
+      info: 'python',
+      body: STUBS,
+      before: '',
+      after: '',
+      line: 1,
+      opening: '```python',
+      closing: '```',
+    });
   });
 
   it('keeps the prose before and after the block exactly, so the section can be rebuilt', () => {
@@ -32,7 +41,14 @@ describe('reading a tools:sdk section', () => {
     const text = 'An answer looks like this:\n```json\n{"ok": true}\n```\n\n~~~~python\n' + STUBS + '~~~~\n';
     const read = readSdkSection(text);
     expect(read.fences.map((f) => f.info)).toEqual(['json', 'python']);
-    expect(read.block).toMatchObject({ line: 6, opening: '~~~~python', closing: '~~~~', body: STUBS, before: text.slice(0, text.indexOf('~~~~')), after: '' });
+    expect(read.block).toMatchObject({
+      line: 6,
+      opening: '~~~~python',
+      closing: '~~~~',
+      body: STUBS,
+      before: text.slice(0, text.indexOf('~~~~')),
+      after: '',
+    });
   });
 
   it('takes a longer closing fence, and a shorter one as code', () => {
@@ -48,17 +64,23 @@ describe('reading a tools:sdk section', () => {
     expect(readSdkSection('Tools:\n```\nclass A: ...\n```\n```json\n{}\n```').problem).toBe(
       'has no fenced code block whose info string names its language (python/py/typescript/ts); fences found: line 2: ``` (no info string); line 5: ```json',
     );
-    expect(readSdkSection('just prose, `tools.x()` inline').problem).toBe('has no fenced code block whose info string names its language (python/py/typescript/ts); no fences');
+    expect(readSdkSection('just prose, `tools.x()` inline').problem).toBe(
+      'has no fenced code block whose info string names its language (python/py/typescript/ts); no fences',
+    );
   });
 
   it('refuses two SDK blocks, naming both', () => {
     const read = readSdkSection('Example:\n```python\nawait tools.a({})\n```\nStubs:\n```python\n' + STUBS + '```');
     expect(read.block).toBeUndefined();
-    expect(read.problem).toBe('has 2 fenced code blocks that name a language, where the SDK must be exactly one; fences found: line 2: ```python; line 6: ```python');
+    expect(read.problem).toBe(
+      'has 2 fenced code blocks that name a language, where the SDK must be exactly one; fences found: line 2: ```python; line 6: ```python',
+    );
   });
 
   it('refuses an SDK block that is never closed', () => {
-    expect(readSdkSection('Stubs:\n```python\n' + STUBS).problem).toBe('has an SDK block that is never closed; fences found: line 2: ```python (never closed)');
+    expect(readSdkSection('Stubs:\n```python\n' + STUBS).problem).toBe(
+      'has an SDK block that is never closed; fences found: line 2: ```python (never closed)',
+    );
   });
 
   it('does not take inline code with backticks in its info string as a fence', () => {

@@ -4,7 +4,10 @@ import type { Language } from '../runtimes/seam/types.js';
  * The words an info string may start with to name each language on the fence of the `tools:sdk` block
  * (compared without case): ` ```python `, ` ```py `, ` ```typescript `, ` ```ts `.
  */
-export const SDK_FENCE_WORDS: Readonly<Record<Language, readonly string[]>> = { python: ['python', 'py'], typescript: ['typescript', 'ts'] };
+export const SDK_FENCE_WORDS: Readonly<Record<Language, readonly string[]>> = {
+  python: ['python', 'py'],
+  typescript: ['typescript', 'ts'],
+};
 
 /** One fenced code block of a section, as CommonMark reads it. */
 export interface SectionFence {
@@ -37,7 +40,9 @@ export interface SdkBlock extends SectionFence {
  * info string names a language ({@link SDK_FENCE_WORDS}); the block is the SDK. Fences with any other info
  * string belong to the prose. `problem` says why there is no block: none, several, or one never closed.
  */
-export type SdkSection = { fences: SectionFence[]; block: SdkBlock; problem?: undefined } | { fences: SectionFence[]; block?: undefined; problem: string };
+export type SdkSection =
+  | { fences: SectionFence[]; block: SdkBlock; problem?: undefined }
+  | { fences: SectionFence[]; block?: undefined; problem: string };
 
 const OPENING = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 
@@ -99,8 +104,13 @@ export function readSdkSection(text: string): SdkSection {
   const sdk = found.filter((f) => f.language !== undefined);
   const listed = fences.length === 0 ? 'no fences' : `fences found: ${fences.map(describeFence).join('; ')}`;
   const words = `${Object.values(SDK_FENCE_WORDS).flat().join('/')}`;
-  if (sdk.length === 0) return { fences, problem: `has no fenced code block whose info string names its language (${words}); ${listed}` };
-  if (sdk.length > 1) return { fences, problem: `has ${sdk.length} fenced code blocks that name a language, where the SDK must be exactly one; ${listed}` };
+  if (sdk.length === 0)
+    return { fences, problem: `has no fenced code block whose info string names its language (${words}); ${listed}` };
+  if (sdk.length > 1)
+    return {
+      fences,
+      problem: `has ${sdk.length} fenced code blocks that name a language, where the SDK must be exactly one; ${listed}`,
+    };
   const [only] = sdk as [SectionFence & { start: number; end: number; language: Language }];
   if (only.closing === undefined) return { fences, problem: `has an SDK block that is never closed; ${listed}` };
   const { start, end, ...fence } = only;

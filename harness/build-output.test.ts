@@ -8,10 +8,14 @@ import { packageRoot, sourceAsset } from '../runtimes/seam/package-root.js';
  * (a test helper imported by a shipped module would be compiled even though tsconfig.build.json excludes it).
  */
 function buildProgram(): string[] {
-  const run = spawnSync(process.execPath, [sourceAsset('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--listFilesOnly'], {
-    cwd: packageRoot(),
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    process.execPath,
+    [sourceAsset('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--listFilesOnly'],
+    {
+      cwd: packageRoot(),
+      encoding: 'utf8',
+    },
+  );
   expect(run.status, run.stdout + run.stderr).toBe(0);
   return run.stdout
     .split('\n')

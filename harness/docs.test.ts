@@ -36,7 +36,9 @@ describe("the README's isolation tables", () => {
   const tables = section(read('README.md'), '### What each runtime isolates');
   /** Each row's test cell as [file, test name]; `conformance` is the suite every backend runs. */
   const named: Array<[string, string]> = [];
-  for (const row of tables.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| ---') && !line.startsWith('| |'))) {
+  for (const row of tables
+    .split('\n')
+    .filter((line) => line.startsWith('| ') && !line.startsWith('| ---') && !line.startsWith('| |'))) {
     const cell = row.split(' | ').at(-1)!.replace(/ \|$/, '');
     let file = '';
     for (const part of cell.split('; ')) {
@@ -63,8 +65,15 @@ describe("the README's isolation tables", () => {
   it('name only tests that CI cannot skip: no skip condition but the list of what tests need of the host', () => {
     const files = [...new Set(named.map(([file]) => file))].filter((file) => basename(file) !== 'conformance.ts');
     // The conformance suite runs on every backend from these files, each without a skip option of its own.
-    const suites = ['worker/conformance.test.ts', 'pyodide/conformance.test.ts', 'cpython/process.test.ts', 'cpython/container.test.ts'];
-    const skipping = [...files, ...suites].filter((file) => OWN_SKIP.test(readFileSync(join(packageRoot(), 'runtimes', file), 'utf8')));
+    const suites = [
+      'worker/conformance.test.ts',
+      'pyodide/conformance.test.ts',
+      'cpython/process.test.ts',
+      'cpython/container.test.ts',
+    ];
+    const skipping = [...files, ...suites].filter((file) =>
+      OWN_SKIP.test(readFileSync(join(packageRoot(), 'runtimes', file), 'utf8')),
+    );
     expect(skipping).toEqual([]);
   });
 });

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../runtimes/seam/package-root.js';
 import { runGate } from './gate/gate.js';
-import { renderDiff } from './text/diff.js';
 import { projectAt } from './project/root.js';
 import { keepCache, warmCacheRoot } from './test/warm-cache.js';
+import { renderDiff } from './text/diff.js';
 
 let pendingRoot = '';
 let cacheRoot = '';
@@ -25,13 +25,31 @@ describe('the gate over the committed scenarios', () => {
     cacheRoot = await warmCacheRoot();
     const lines: string[] = [];
     // CI mode: whatever happens, nothing under snapshots/ is written.
-    const result = await runGate({ project: projectAt(packageRoot()), pendingRoot, selection: {}, update: 'none', ci: true, cache: true, cacheRoot, color: false, out: (line) => lines.push(line) });
+    const result = await runGate({
+      project: projectAt(packageRoot()),
+      pendingRoot,
+      selection: {},
+      update: 'none',
+      ci: true,
+      cache: true,
+      cacheRoot,
+      color: false,
+      out: (line) => lines.push(line),
+    });
     const bad = result.pairs.filter((r) => r.status !== 'pass' && r.status !== 'skipped');
-    expect(bad.map((r) => `${r.scenario} × ${r.runtime}: ${r.status}\n${r.reason ?? ''}\n${r.verdicts.map((v) => (v.diff ? renderDiff(v.diff, false) : (v.reason ?? ''))).join('\n')}`)).toEqual([]);
+    expect(
+      bad.map(
+        (r) =>
+          `${r.scenario} × ${r.runtime}: ${r.status}\n${r.reason ?? ''}\n${r.verdicts.map((v) => (v.diff ? renderDiff(v.diff, false) : (v.reason ?? ''))).join('\n')}`,
+      ),
+    ).toEqual([]);
     expect(result.obsolete).toEqual([]);
     expect(result.ok).toBe(true);
     for (const runtime of ['typescript', 'python', 'pyodide']) {
-      expect(result.pairs.filter((r) => r.runtime === runtime && r.status === 'pass').length, runtime).toBeGreaterThanOrEqual(8);
+      expect(
+        result.pairs.filter((r) => r.runtime === runtime && r.status === 'pass').length,
+        runtime,
+      ).toBeGreaterThanOrEqual(8);
     }
     // The container runs when Docker and the image answer; otherwise the gate says why, once.
     const skipped = result.pairs.filter((r) => r.status === 'skipped');

@@ -88,7 +88,9 @@ const LAYERS = documentedLayers();
 
 /** The layer of a harness source file (0 is the bottom), or -1 when no layer names it. */
 function layerOf(file: string): number {
-  return LAYERS.findIndex(({ places }) => places.some((place) => (place.endsWith('/') ? file.startsWith(place) : file === place)));
+  return LAYERS.findIndex(({ places }) =>
+    places.some((place) => (place.endsWith('/') ? file.startsWith(place) : file === place)),
+  );
 }
 
 /** What a foreign backend offers the gate: the public entry point and the plugins. */
@@ -101,12 +103,16 @@ const show = ({ file, target }: Arrow) => `${file} imports ${target}`;
 
 describe('imports point one way', () => {
   it('the harness uses the reference backend only through its public entry points', () => {
-    const internal = arrowsBelow('harness', { tests: false }).filter(({ target }) => target.startsWith('codemode/') && !CODEMODE_PUBLIC.includes(target));
+    const internal = arrowsBelow('harness', { tests: false }).filter(
+      ({ target }) => target.startsWith('codemode/') && !CODEMODE_PUBLIC.includes(target),
+    );
     expect(internal.map(show)).toEqual([]);
   });
 
   it('codemode knows only the runtime seam and the contract', () => {
-    const outside = arrowsBelow('codemode', { tests: false }).filter(({ target }) => !/^(codemode|contract|runtimes\/seam)\//.test(target));
+    const outside = arrowsBelow('codemode', { tests: false }).filter(
+      ({ target }) => !/^(codemode|contract|runtimes\/seam)\//.test(target),
+    );
     expect(outside.map(show)).toEqual([]);
   });
 
@@ -133,7 +139,9 @@ describe('the layers of the harness', () => {
 
   it('no file imports one of a higher layer', () => {
     const upward = arrows.filter(({ file, target }) => layerOf(target) > layerOf(file));
-    expect(upward.map((a) => `${show(a)} (${LAYERS[layerOf(a.file)]!.name} → ${LAYERS[layerOf(a.target)]!.name})`)).toEqual([]);
+    expect(
+      upward.map((a) => `${show(a)} (${LAYERS[layerOf(a.file)]!.name} → ${LAYERS[layerOf(a.target)]!.name})`),
+    ).toEqual([]);
   });
 
   it('no files import each other in a circle, type imports counted', () => {
@@ -141,7 +149,9 @@ describe('the layers of the harness', () => {
   });
 
   it('the project as a whole keeps no circle but the cordis type augmentation', () => {
-    const all = ['harness', 'codemode', 'runtimes', 'contract'].flatMap((folder) => arrowsBelow(folder, { tests: false }));
+    const all = ['harness', 'codemode', 'runtimes', 'contract'].flatMap((folder) =>
+      arrowsBelow(folder, { tests: false }),
+    );
     expect(circles(all)).toEqual([CORDIS_AUGMENTATION]);
   });
 

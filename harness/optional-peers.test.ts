@@ -14,7 +14,12 @@ import { keepCache, seedCache } from './test/warm-cache.js';
 let dir = '';
 let bin = '';
 const gate = (...args: string[]) => {
-  const run = spawnSync(process.execPath, [bin, 'gate', '--jobs', '1', ...args], { cwd: dir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, CI: '', NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' } });
+  const run = spawnSync(process.execPath, [bin, 'gate', '--jobs', '1', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 300_000,
+    env: { ...process.env, CI: '', NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' },
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr, out: run.stdout + run.stderr };
 };
 
@@ -35,11 +40,15 @@ describe('a project without the optional peers', () => {
   it('refuses a .ts plugin at its scenario line, naming the tsx install command', { timeout: 120_000 }, () => {
     const run = gate('--update=new');
     expect(run.status, run.out).toBe(2);
-    expect(run.stderr).toMatch(/stock\.yml:\d+:\d+: \.\/plugins\/stock\.ts cannot be imported: a TypeScript plugin with no build step needs tsx, which is not installed/);
+    expect(run.stderr).toMatch(
+      /stock\.yml:\d+:\d+: \.\/plugins\/stock\.ts cannot be imported: a TypeScript plugin with no build step needs tsx, which is not installed/,
+    );
     expect(run.stderr).toContain(`hint: run \`${installCommand('tsx')}\``);
   });
 
-  it('runs a .js plugin; a Python pair skips its type check naming pyright (not green, also in CI), and the SDK cost says why it is not measured', { timeout: 300_000 }, async () => {
+  it('runs a .js plugin; a Python pair skips its type check naming pyright (not green, also in CI), and the SDK cost says why it is not measured', {
+    timeout: 300_000,
+  }, async () => {
     // The plain JavaScript plugin, which needs no tsx.
     await writeStockProject(dir, 'stock', { runtimes: '[typescript, pyodide]', javascript: true });
     const run = gate('--update=new');
@@ -48,13 +57,24 @@ describe('a project without the optional peers', () => {
     expect(run.stdout).toMatch(/↻ updated +stock × pyodide/);
     const hint = `type-checking Python programs needs pyright, which is not installed: run \`${installCommand('pyright')}\``;
     expect(run.stdout).toContain(`skipped: the typecheck-programs check on 1 pair(s) — ${hint}`);
-    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('gate: everything agrees, but not everything ran (skipped: 1 check(s); see the skipped lines above)');
-    expect(run.stdout).toContain(`SDK cost: not measured: the SDK cost in tokens needs js-tiktoken, which is not installed: run \`${installCommand('js-tiktoken')}\``);
-    expect(await readFile(join(dir, 'snapshots', 'stock', 'typescript', 'tools-sdk.ts'), 'utf8')).toContain('count_items');
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'gate: everything agrees, but not everything ran (skipped: 1 check(s); see the skipped lines above)',
+    );
+    expect(run.stdout).toContain(
+      `SDK cost: not measured: the SDK cost in tokens needs js-tiktoken, which is not installed: run \`${installCommand('js-tiktoken')}\``,
+    );
+    expect(await readFile(join(dir, 'snapshots', 'stock', 'typescript', 'tools-sdk.ts'), 'utf8')).toContain(
+      'count_items',
+    );
 
     // In CI the same skip is a warning too: the step summary says what did not run instead of showing it green.
     const summary = join(dir, 'step-summary.md');
-    const ci = spawnSync(process.execPath, [bin, 'gate', '--jobs', '1'], { cwd: dir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, CI: 'true', NO_COLOR: '1', GITHUB_STEP_SUMMARY: summary } });
+    const ci = spawnSync(process.execPath, [bin, 'gate', '--jobs', '1'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 300_000,
+      env: { ...process.env, CI: 'true', NO_COLOR: '1', GITHUB_STEP_SUMMARY: summary },
+    });
     expect(ci.status, ci.stdout + ci.stderr).toBe(0);
     expect(ci.stdout).toContain(`skipped: the typecheck-programs check on 1 pair(s) — ${hint}`);
     const markdown = await readFile(summary, 'utf8');
@@ -66,6 +86,8 @@ describe('a project without the optional peers', () => {
     await writeFile(join(dir, 'concord.config.yml'), 'sdkBudget:\n  maxTokens: 100000\n');
     const run = gate('--runtime', 'typescript');
     expect(run.status, run.out).toBe(1);
-    expect(run.stdout).toContain(`sdkBudget in concord.config.yml is not checked: the SDK cost in tokens needs js-tiktoken, which is not installed: run \`${installCommand('js-tiktoken')}\``);
+    expect(run.stdout).toContain(
+      `sdkBudget in concord.config.yml is not checked: the SDK cost in tokens needs js-tiktoken, which is not installed: run \`${installCommand('js-tiktoken')}\``,
+    );
   });
 });

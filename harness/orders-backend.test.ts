@@ -90,19 +90,33 @@ afterAll(async () => {
  * results file and the pull-request summary it appends. `local` runs it as on a developer's machine instead,
  * with the arguments given.
  */
-async function gate(runtimes: readonly string[] = ['typescript', 'python'], local?: readonly string[]): Promise<{ status: number | null; lines: string[]; results: GateResults; summary: string }> {
+async function gate(
+  runtimes: readonly string[] = ['typescript', 'python'],
+  local?: readonly string[],
+): Promise<{ status: number | null; lines: string[]; results: GateResults; summary: string }> {
   const file = join(root, '.concord', 'results.json');
   const summaryFile = join(root, '.concord', 'step-summary.md');
   await rm(summaryFile, { force: true });
-  const run = spawnSync(process.execPath, [bin, 'gate', '--runtime', ...runtimes, '--results', file, ...(local ?? [])], {
-    cwd: root,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 600_000,
-    env: { ...process.env, CI: local ? '' : 'true', NO_COLOR: '1', GITHUB_STEP_SUMMARY: summaryFile },
-  });
-  const results = JSON.parse(await readFile(file, 'utf8').catch(() => `{"pairs":[],"error":${JSON.stringify(run.stdout + run.stderr)}}`)) as GateResults;
-  return { status: run.status, lines: (run.stdout + run.stderr).trimEnd().split('\n'), results, summary: await readFile(summaryFile, 'utf8').catch(() => '') };
+  const run = spawnSync(
+    process.execPath,
+    [bin, 'gate', '--runtime', ...runtimes, '--results', file, ...(local ?? [])],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 600_000,
+      env: { ...process.env, CI: local ? '' : 'true', NO_COLOR: '1', GITHUB_STEP_SUMMARY: summaryFile },
+    },
+  );
+  const results = JSON.parse(
+    await readFile(file, 'utf8').catch(() => `{"pairs":[],"error":${JSON.stringify(run.stdout + run.stderr)}}`),
+  ) as GateResults;
+  return {
+    status: run.status,
+    lines: (run.stdout + run.stderr).trimEnd().split('\n'),
+    results,
+    summary: await readFile(summaryFile, 'utf8').catch(() => ''),
+  };
 }
 
 /** What a reviewer reads of a pull request's verdict, in lines: the CI output, and the pull-request summary. */
@@ -111,15 +125,18 @@ const VERDICT_BUDGET = 250;
 describe('the orders backend', () => {
   it('passes on its committed snapshots, its Python SDK declaring Money once', { timeout: 600_000 }, async () => {
     const { status, lines, results } = await gate();
-    expect(results.pairs.map((r) => `${r.scenario} × ${r.runtime}: ${r.status}`), lines.join('\n')).toEqual(
-      SCENARIOS.flatMap((s) => [`${s} × typescript: pass`, `${s} × python: pass`]),
-    );
+    expect(
+      results.pairs.map((r) => `${r.scenario} × ${r.runtime}: ${r.status}`),
+      lines.join('\n'),
+    ).toEqual(SCENARIOS.flatMap((s) => [`${s} × typescript: pass`, `${s} × python: pass`]));
     expect(status, lines.join('\n')).toBe(0);
     const python = await readFile(join(root, 'snapshots', 'checkout', 'python', 'tools-sdk.py'), 'utf8');
     expect(python.match(/^class Money\(/gm)).toHaveLength(1);
     expect(python).not.toMatch(/Money\w/);
     expect(lines).toContain('SDK cost (o200k_base tokens, sent with every request):');
-    expect(lines.some((line) => /^ {2}python: [\d,]+ tokens · [\d,]+ bytes in 3 scenario\(s\) \(unchanged\)$/.test(line))).toBe(true);
+    expect(
+      lines.some((line) => /^ {2}python: [\d,]+ tokens · [\d,]+ bytes in 3 scenario\(s\) \(unchanged\)$/.test(line)),
+    ).toBe(true);
     // place_order answers with the real clock's time: the committed transcripts hold a numbered placeholder,
     // so the run agrees with them although the clock moved on.
     for (const runtime of ['typescript', 'python']) {
@@ -129,7 +146,9 @@ describe('the orders backend', () => {
     }
   });
 
-  it('refuses a scenario that polls an order until the time budget stops it as unstable with --update=new, writing nothing for it', { timeout: 600_000 }, async () => {
+  it('refuses a scenario that polls an order until the time budget stops it as unstable with --update=new, writing nothing for it', {
+    timeout: 600_000,
+  }, async () => {
     const scenario = join(root, 'scenarios', 'polling.yml');
     await writeFile(scenario, POLLING_SCENARIO);
     try {
@@ -138,10 +157,13 @@ describe('the orders backend', () => {
       const { status, lines } = await gate(['typescript', 'python'], ['--scenario', 'polling', '--update=new']);
       const output = lines.join('\n');
       expect(status, output).toBe(1);
-      for (const runtime of ['typescript', 'python']) expect(output).toMatch(new RegExp(`^≈ unstable +polling × ${runtime} `, 'm'));
+      for (const runtime of ['typescript', 'python'])
+        expect(output).toMatch(new RegExp(`^≈ unstable +polling × ${runtime} `, 'm'));
       expect(output).toMatch(/^ {4}first difference: transcript\.yaml line \d+: /m);
       expect(output).toContain('hint: calls cut off by the time budget (timeoutMs 300)');
-      expect(output).toContain('2 run(s): 0 pass, 0 updated, 0 mismatch, 2 unstable, 0 failed, 0 skipped; 0 obsolete folder(s)');
+      expect(output).toContain(
+        '2 run(s): 0 pass, 0 updated, 0 mismatch, 2 unstable, 0 failed, 0 skipped; 0 obsolete folder(s)',
+      );
       expect(existsSync(join(root, 'snapshots', 'polling'))).toBe(false);
       const pending = join(root, '.concord', 'pending');
       expect(existsSync(pending) ? (await readdir(pending)).filter((name) => !name.startsWith('.')) : []).toEqual([]);
@@ -162,20 +184,29 @@ describe('the orders pull request', () => {
   let pullRequest: Awaited<ReturnType<typeof gate>>;
   beforeAll(async () => {
     const plugin = join(root, 'src', 'plugins', 'orders.ts');
-    await writeFile(plugin, (await readFile(plugin, 'utf8')).replace('const tools = [\n', `const tools = [\n${ADDED_TOOL}`));
+    await writeFile(
+      plugin,
+      (await readFile(plugin, 'utf8')).replace('const tools = [\n', `const tools = [\n${ADDED_TOOL}`),
+    );
     const config = join(root, 'concord.config.yml');
-    await writeFile(config, (await readFile(config, 'utf8')).replace('sdkBudget:\n', 'sdkBudget:\n  maxGrowthTokens: 10\n'));
+    await writeFile(
+      config,
+      (await readFile(config, 'utf8')).replace('sdkBudget:\n', 'sdkBudget:\n  maxGrowthTokens: 10\n'),
+    );
     pullRequest = await gate(docker.missing === undefined ? EVERY_RUNTIME : ['typescript', 'python']);
   }, 900_000);
 
-  it('shows it as that tool\'s lines alone on the TypeScript worker and the local CPython, with what it costs', async () => {
+  it("shows it as that tool's lines alone on the TypeScript worker and the local CPython, with what it costs", async () => {
     const { status, lines, results } = pullRequest;
     expect(status, lines.join('\n')).toBe(1);
     const encoder = new Tiktoken(o200k);
     const tokens = (text: string) => encoder.encode(text, [], []).length;
     let growth = 0;
     let before = 0;
-    for (const [runtime, file] of [['python', 'tools-sdk.py'], ['typescript', 'tools-sdk.ts']] as const) {
+    for (const [runtime, file] of [
+      ['python', 'tools-sdk.py'],
+      ['typescript', 'tools-sdk.ts'],
+    ] as const) {
       for (const scenario of SCENARIOS) {
         const pair = results.pairs.find((r) => r.scenario === scenario && r.runtime === runtime)!;
         const verdict = pair.verdicts.find((v) => v.path === `${scenario}/${runtime}/${file}`)!;
@@ -197,29 +228,56 @@ describe('the orders pull request', () => {
     }
     const percent = ((growth / before) * 100).toFixed(1);
     const total = lines.find((line) => line.startsWith('  python: '));
-    expect(total, lines.join('\n')).toMatch(new RegExp(`in 3 scenario\\(s\\) \\(\\+${growth.toLocaleString('en-US')} tokens, \\+${percent.replace('.', '\\.')}%\\)$`));
-    expect(lines.filter((line) => /^ {4}(checkout|order-status|refund): .*\(\+[\d,]+ tokens, \+[\d.]+%\)$/.test(line))).toHaveLength(6);
+    expect(total, lines.join('\n')).toMatch(
+      new RegExp(
+        `in 3 scenario\\(s\\) \\(\\+${growth.toLocaleString('en-US')} tokens, \\+${percent.replace('.', '\\.')}%\\)$`,
+      ),
+    );
+    expect(
+      lines.filter((line) => /^ {4}(checkout|order-status|refund): .*\(\+[\d,]+ tokens, \+[\d.]+%\)$/.test(line)),
+    ).toHaveLength(6);
     expect(lines.join('\n').match(/^error sdk-budget: the python SDK of /gm)).toHaveLength(3);
     // No scenario calls the new tool: the gate says so, per language.
-    for (const language of ['typescript', 'python']) expect(lines).toContain(`warning tool-coverage: ${language}: 1 registered tool(s) no scenario's program called (of 3 scenario(s)): add_discount`);
-    expect(lines.join('\n')).toMatch(new RegExp(`the python SDK of checkout grew by ${(growth / 3).toLocaleString('en-US')} tokens \\([\\d,]+ → [\\d,]+\\), ${(growth / 3 - 10).toLocaleString('en-US')} over sdkBudget\\.maxGrowthTokens \\(10\\)`));
+    for (const language of ['typescript', 'python'])
+      expect(lines).toContain(
+        `warning tool-coverage: ${language}: 1 registered tool(s) no scenario's program called (of 3 scenario(s)): add_discount`,
+      );
+    expect(lines.join('\n')).toMatch(
+      new RegExp(
+        `the python SDK of checkout grew by ${(growth / 3).toLocaleString('en-US')} tokens \\([\\d,]+ → [\\d,]+\\), ${(growth / 3 - 10).toLocaleString('en-US')} over sdkBudget\\.maxGrowthTokens \\(10\\)`,
+      ),
+    );
   });
 
-  docker.it(`reads on every runtime in at most ${VERDICT_BUDGET} lines of CI output and of pull-request summary, each distinct diff once`, {}, () => {
-    const { status, lines, summary } = pullRequest;
-    const output = lines.join('\n');
-    expect(status, output).toBe(1);
-    expect(output).toContain('2 distinct change(s) in 12 file(s):');
-    expect(output).toContain('the same change in 9 files: snapshots/{checkout,order-status,refund}/{python,pyodide,python-container}/tools-sdk.py');
-    expect(output).toContain('  ✗ checkout, order-status, refund × python, pyodide, python-container: mismatch — tools-sdk.py changed [change 2]');
-    expect(output).toMatch(/^warning tool-coverage: python: .*add_discount$/m);
-    expect(summary).toContain('- **checkout, order-status, refund × python, pyodide, python-container**: mismatch (`tools-sdk.py` change 2)');
-    // The stub-validity rows come in the run's pair order, whichever interpreter answered first.
-    const stubs = summary.slice(summary.indexOf('<summary>Stub validity</summary>')).split('\n');
-    const rows = stubs.filter((line) => /^\| (checkout|order-status|refund) \| /.test(line)).map((line) => line.split(' | ').slice(0, 2).join(' ').slice(2));
-    expect(rows).toEqual(SCENARIOS.flatMap((s) => ['python', 'pyodide', 'python-container'].map((r) => `${s} ${r}`)));
-    console.log(`orders pull request on every runtime: ${lines.length} line(s) of CI output, ${summary.trimEnd().split('\n').length} line(s) of pull-request summary`);
-    expect(lines.length, output).toBeLessThanOrEqual(VERDICT_BUDGET);
-    expect(summary.trimEnd().split('\n').length, summary).toBeLessThanOrEqual(VERDICT_BUDGET);
-  });
+  docker.it(
+    `reads on every runtime in at most ${VERDICT_BUDGET} lines of CI output and of pull-request summary, each distinct diff once`,
+    {},
+    () => {
+      const { status, lines, summary } = pullRequest;
+      const output = lines.join('\n');
+      expect(status, output).toBe(1);
+      expect(output).toContain('2 distinct change(s) in 12 file(s):');
+      expect(output).toContain(
+        'the same change in 9 files: snapshots/{checkout,order-status,refund}/{python,pyodide,python-container}/tools-sdk.py',
+      );
+      expect(output).toContain(
+        '  ✗ checkout, order-status, refund × python, pyodide, python-container: mismatch — tools-sdk.py changed [change 2]',
+      );
+      expect(output).toMatch(/^warning tool-coverage: python: .*add_discount$/m);
+      expect(summary).toContain(
+        '- **checkout, order-status, refund × python, pyodide, python-container**: mismatch (`tools-sdk.py` change 2)',
+      );
+      // The stub-validity rows come in the run's pair order, whichever interpreter answered first.
+      const stubs = summary.slice(summary.indexOf('<summary>Stub validity</summary>')).split('\n');
+      const rows = stubs
+        .filter((line) => /^\| (checkout|order-status|refund) \| /.test(line))
+        .map((line) => line.split(' | ').slice(0, 2).join(' ').slice(2));
+      expect(rows).toEqual(SCENARIOS.flatMap((s) => ['python', 'pyodide', 'python-container'].map((r) => `${s} ${r}`)));
+      console.log(
+        `orders pull request on every runtime: ${lines.length} line(s) of CI output, ${summary.trimEnd().split('\n').length} line(s) of pull-request summary`,
+      );
+      expect(lines.length, output).toBeLessThanOrEqual(VERDICT_BUDGET);
+      expect(summary.trimEnd().split('\n').length, summary).toBeLessThanOrEqual(VERDICT_BUDGET);
+    },
+  );
 });

@@ -8,7 +8,12 @@ import type { Language } from '../runtimes/seam/types.js';
 export const RUNTIME_NAMES = ['typescript', 'python', 'pyodide', 'python-container'] as const;
 export type RuntimeName = (typeof RUNTIME_NAMES)[number];
 
-const LANGUAGE: Readonly<Record<RuntimeName, Language>> = { typescript: 'typescript', python: 'python', pyodide: 'python', 'python-container': 'python' };
+const LANGUAGE: Readonly<Record<RuntimeName, Language>> = {
+  typescript: 'typescript',
+  python: 'python',
+  pyodide: 'python',
+  'python-container': 'python',
+};
 
 export function runtimeLanguage(name: RuntimeName): Language {
   return LANGUAGE[name];

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Model } from '../contract/model.js';
-import { RuntimePool } from '../runtimes/seam/pool.js';
-import type { ByteStore } from '../runtimes/seam/byte-store.js';
-import type { Language } from '../runtimes/seam/types.js';
 import { DEFAULT_PYODIDE_VERSION, type PyodidePythonVersion } from '../runtimes/pyodide/versions.js';
+import type { ByteStore } from '../runtimes/seam/byte-store.js';
+import { RuntimePool } from '../runtimes/seam/pool.js';
+import type { Language } from '../runtimes/seam/types.js';
 import { TokenCounter } from './cache/token-counter.js';
-import { cacheMaxBytes, VerdictCache, type BlobKind } from './cache/verdict-cache.js';
-import { PyrightServers } from './interpreters/pyright-server.js';
+import { type BlobKind, cacheMaxBytes, VerdictCache } from './cache/verdict-cache.js';
 import { InterpreterInventory } from './interpreters/inventory.js';
-import { concordVersion } from './version.js';
-import type { Scenario } from './scenario/types.js';
+import { PyrightServers } from './interpreters/pyright-server.js';
 import type { StubCell } from './interpreters/types.js';
+import type { Scenario } from './scenario/types.js';
+import { concordVersion } from './version.js';
 
 /** The service name under which the apps a session boots find it (`harness/assembly/boot.ts` sets it). */
 export const SESSION_SERVICE = 'concordSession';
@@ -65,7 +65,10 @@ export class Session {
   readonly neverStarted = new Map<string, string>();
 
   constructor(options: SessionOptions = {}) {
-    const cache = options.cacheRoot === undefined ? undefined : new VerdictCache(options.cacheRoot, concordVersion(), cacheMaxBytes());
+    const cache =
+      options.cacheRoot === undefined
+        ? undefined
+        : new VerdictCache(options.cacheRoot, concordVersion(), cacheMaxBytes());
     this.cache = cache;
     // Pyodide workers boot from a memory snapshot kept beside the verdicts, where the release supports one; the
     // TypeScript worker reads a program it prepared before from there instead of loading the compiler again.
@@ -84,7 +87,11 @@ export class Session {
         process.stderr.write(`concord: ${notice}\n`);
       },
     };
-    this.runtimes = new RuntimePool({ snapshots: store('pyodide-snapshot'), preparedPrograms: store('typescript-program'), notices });
+    this.runtimes = new RuntimePool({
+      snapshots: store('pyodide-snapshot'),
+      preparedPrograms: store('typescript-program'),
+      notices,
+    });
     this.pyright = new PyrightServers(options.pyrightTimeoutMs);
     this.tokens = new TokenCounter(cache);
     this.pyodides = options.pyodides ?? [DEFAULT_PYODIDE_VERSION];
@@ -92,7 +99,11 @@ export class Session {
 
   /** The Python interpreters of this session (local, container, Pyodide): discovered once, on first use. */
   inventory(): Promise<InterpreterInventory> {
-    const found = (this.inventoryFound ??= InterpreterInventory.discover({ pyodide: this.pyodides, cache: this.cache, snapshots: this.runtimes.host.snapshots }));
+    const found = (this.inventoryFound ??= InterpreterInventory.discover({
+      pyodide: this.pyodides,
+      cache: this.cache,
+      snapshots: this.runtimes.host.snapshots,
+    }));
     found.catch(() => {
       if (this.inventoryFound === found) this.inventoryFound = undefined;
     });
@@ -175,7 +186,13 @@ export class Session {
     this.pyright.stop();
     const inventory = this.inventoryFound;
     this.inventoryFound = undefined;
-    const outcomes = await Promise.allSettled([this.runtimes.dispose(), inventory?.then((found) => found.dispose(), () => undefined)]);
+    const outcomes = await Promise.allSettled([
+      this.runtimes.dispose(),
+      inventory?.then(
+        (found) => found.dispose(),
+        () => undefined,
+      ),
+    ]);
     await this.cache?.settled();
     const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
     if (failures.length === 1) throw failures[0];

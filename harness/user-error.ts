@@ -25,7 +25,9 @@ export class UserError extends Error {
   readonly exitCode: 1 | 2;
 
   constructor(problem: string, options: UserErrorOptions = {}) {
-    super(`${options.place ? `${where(options.place)}: ` : ''}${problem}${options.hint ? `\n  hint: ${options.hint}` : ''}`);
+    super(
+      `${options.place ? `${where(options.place)}: ` : ''}${problem}${options.hint ? `\n  hint: ${options.hint}` : ''}`,
+    );
     this.name = new.target.name;
     this.problem = problem;
     this.place = options.place;

@@ -13,12 +13,16 @@ const suites = readdirSync(suiteDir)
 
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
-  console.log(`usage: npm run bench -- [suite ...]\n\nsuites: ${suites.join(', ')}\nWith no suite named, every suite runs.`);
+  console.log(
+    `usage: npm run bench -- [suite ...]\n\nsuites: ${suites.join(', ')}\nWith no suite named, every suite runs.`,
+  );
   process.exit(0);
 }
 const unknown = args.filter((name) => !suites.includes(name));
 if (unknown.length > 0) {
-  console.error(`bench: unknown suite ${unknown.map((name) => JSON.stringify(name)).join(', ')} (known: ${suites.join(', ')})`);
+  console.error(
+    `bench: unknown suite ${unknown.map((name) => JSON.stringify(name)).join(', ')} (known: ${suites.join(', ')})`,
+  );
   process.exit(2);
 }
 for (const name of args.length > 0 ? args : suites) {

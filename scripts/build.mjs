@@ -15,14 +15,20 @@ const stamp = join(dist, '.inputs');
 
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.some((arg) => arg !== '--force')) {
-  console.log('usage: npm run build [-- --force]\nCompiles the sources into dist/ (skipped when dist/ holds a build of the same inputs) and writes scenario.schema.json.');
+  console.log(
+    'usage: npm run build [-- --force]\nCompiles the sources into dist/ (skipped when dist/ holds a build of the same inputs) and writes scenario.schema.json.',
+  );
   process.exit(args.includes('--help') ? 0 : 2);
 }
 
 /** What the build reads: the sources tsc compiles (tests left out, as tsconfig.build.json does), its configs, the locked compiler and this script. */
 function inputsDigest() {
   const hash = createHash('sha256');
-  const add = (file) => hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
+  const add = (file) =>
+    hash
+      .update(`${relative(root, file)}\0`)
+      .update(readFileSync(file))
+      .update('\0');
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
@@ -32,7 +38,14 @@ function inputsDigest() {
     }
   };
   for (const dir of ['contract', 'harness', 'codemode', 'runtimes', 'scenarios']) walk(join(root, dir));
-  for (const file of ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/write-scenario-schema.mjs']) add(join(root, file));
+  for (const file of [
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'package-lock.json',
+    'scripts/build.mjs',
+    'scripts/write-scenario-schema.mjs',
+  ])
+    add(join(root, file));
   return hash.digest('hex');
 }
 

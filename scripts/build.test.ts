@@ -19,8 +19,24 @@ beforeAll(async () => {
     "import { appendFileSync } from 'node:fs';\nappendFileSync(new URL('../schema-runs', import.meta.url), 'x');\n",
   );
   // No type check: what is under test is when the script compiles, not the compiler (a syntax error still fails it).
-  await writeFile(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2022', rootDir: '.', outDir: 'dist', noCheck: true, lib: ['es2022'], types: [] } }));
-  await writeFile(join(root, 'tsconfig.build.json'), JSON.stringify({ extends: './tsconfig.json', include: ['harness'] }));
+  await writeFile(
+    join(root, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext',
+        target: 'es2022',
+        rootDir: '.',
+        outDir: 'dist',
+        noCheck: true,
+        lib: ['es2022'],
+        types: [],
+      },
+    }),
+  );
+  await writeFile(
+    join(root, 'tsconfig.build.json'),
+    JSON.stringify({ extends: './tsconfig.json', include: ['harness'] }),
+  );
   await writeFile(join(root, 'package-lock.json'), '{}\n');
   await writeFile(join(root, 'harness/a.ts'), 'export const a: number = 1;\n');
   await mkdir(join(root, 'node_modules'));
@@ -28,7 +44,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-const build = (...args: string[]) => spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), ...args], { cwd: root, encoding: 'utf8' });
+const build = (...args: string[]) =>
+  spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), ...args], { cwd: root, encoding: 'utf8' });
 const schemaRuns = async () => (await readFile(join(root, 'schema-runs'), 'utf8').catch(() => '')).length;
 
 describe('npm run build', () => {

@@ -9,7 +9,7 @@
 //   the framework itself;
 // - OpenAPI 3.0 component schemas (`nullable`, `discriminator`, `allOf` inheritance).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -50,10 +50,16 @@ function binOf(root, pkg) {
 function listTools(command, env) {
   return new Promise((resolve, reject) => {
     const [file, args] = isolated(command);
-    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+    const child = spawn(file, args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    });
     let buffer = '';
     let stderr = '';
-    const timer = setTimeout(() => finish(new Error(`no tools/list answer in ${LIST_TIMEOUT_MS} ms; stderr: ${stderr.slice(-500)}`)), LIST_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => finish(new Error(`no tools/list answer in ${LIST_TIMEOUT_MS} ms; stderr: ${stderr.slice(-500)}`)),
+      LIST_TIMEOUT_MS,
+    );
     const finish = (error, tools) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
@@ -101,9 +107,13 @@ function fileName(pkg) {
 async function collectMcp(sources) {
   const root = mkdtempSync(join(tmpdir(), 'concord-corpus-npm-'));
   try {
-    const install = spawnSync('npm', ['install', '--prefix', root, '--no-audit', '--no-fund', '--ignore-scripts', ...MCP_SERVERS.map((s) => s.pkg)], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    const install = spawnSync(
+      'npm',
+      ['install', '--prefix', root, '--no-audit', '--no-fund', '--ignore-scripts', ...MCP_SERVERS.map((s) => s.pkg)],
+      {
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     if (install.status !== 0) throw new Error(`npm install failed (${install.status})`);
     const dir = mkdtempSync(join(tmpdir(), 'concord-corpus-fs-'));
     for (const server of MCP_SERVERS) {
@@ -113,7 +123,14 @@ async function collectMcp(sources) {
         const tools = await listTools([process.execPath, bin.path, ...args], server.env ?? {});
         const file = fileName(server.pkg);
         writeFileSync(join(OUT, file), `${JSON.stringify(tools.map(toDefinition), null, 2)}\n`);
-        sources.push({ file, kind: 'mcp', package: server.pkg, version: bin.version, tools: tools.length, how: 'tools/list over stdio' });
+        sources.push({
+          file,
+          kind: 'mcp',
+          package: server.pkg,
+          version: bin.version,
+          tools: tools.length,
+          how: 'tools/list over stdio',
+        });
         log(`${server.pkg}@${bin.version}: ${tools.length} tools`);
       } catch (error) {
         log(`${server.pkg}: skipped: ${error.message.split('\n')[0]}`);
@@ -226,7 +243,15 @@ function collectPydantic(sources) {
   }
   const { version, python, tools } = JSON.parse(result.stdout);
   writeFileSync(join(OUT, 'pydantic.json'), `${JSON.stringify(tools, null, 2)}\n`);
-  sources.push({ file: 'pydantic.json', kind: 'pydantic', package: 'python3-pydantic (Debian)', version, python, tools: tools.length, how: 'BaseModel.schema()' });
+  sources.push({
+    file: 'pydantic.json',
+    kind: 'pydantic',
+    package: 'python3-pydantic (Debian)',
+    version,
+    python,
+    tools: tools.length,
+    how: 'BaseModel.schema()',
+  });
   log(`pydantic ${version} on CPython ${python}: ${tools.length} tools`);
 }
 
@@ -244,24 +269,64 @@ function collectOpenApi(sources) {
       },
       discriminator: { propertyName: 'petType' },
     },
-    Cat: { allOf: [{ $ref: '#/definitions/Pet' }, { type: 'object', properties: { huntingSkill: { type: 'string', enum: ['lazy', 'aggressive'], default: 'lazy' } } }] },
-    Dog: { allOf: [{ $ref: '#/definitions/Pet' }, { type: 'object', properties: { packSize: { type: 'integer', minimum: 0, nullable: true } }, required: ['packSize'] }] },
-    Tag: { type: 'object', properties: { id: { type: 'integer' }, label: { type: 'string' } }, additionalProperties: false },
-    Error: { type: 'object', required: ['code'], properties: { code: { type: 'integer', format: 'int32' }, message: { type: 'string', nullable: true } } },
+    Cat: {
+      allOf: [
+        { $ref: '#/definitions/Pet' },
+        {
+          type: 'object',
+          properties: { huntingSkill: { type: 'string', enum: ['lazy', 'aggressive'], default: 'lazy' } },
+        },
+      ],
+    },
+    Dog: {
+      allOf: [
+        { $ref: '#/definitions/Pet' },
+        {
+          type: 'object',
+          properties: { packSize: { type: 'integer', minimum: 0, nullable: true } },
+          required: ['packSize'],
+        },
+      ],
+    },
+    Tag: {
+      type: 'object',
+      properties: { id: { type: 'integer' }, label: { type: 'string' } },
+      additionalProperties: false,
+    },
+    Error: {
+      type: 'object',
+      required: ['code'],
+      properties: { code: { type: 'integer', format: 'int32' }, message: { type: 'string', nullable: true } },
+    },
   };
   const tools = [
     {
       name: 'listPets',
       description: 'List all pets.',
-      parameters: { type: 'object', properties: { limit: { type: 'integer', maximum: 100, format: 'int32', nullable: true }, tag: { type: 'string' } } },
-      output: { type: 'array', items: { oneOf: [{ $ref: '#/definitions/Cat' }, { $ref: '#/definitions/Dog' }] }, definitions: components },
+      parameters: {
+        type: 'object',
+        properties: {
+          limit: { type: 'integer', maximum: 100, format: 'int32', nullable: true },
+          tag: { type: 'string' },
+        },
+      },
+      output: {
+        type: 'array',
+        items: { oneOf: [{ $ref: '#/definitions/Cat' }, { $ref: '#/definitions/Dog' }] },
+        definitions: components,
+      },
     },
     {
       name: 'createPet',
       description: 'Create a pet.',
       parameters: {
         type: 'object',
-        properties: { body: { oneOf: [{ $ref: '#/definitions/Cat' }, { $ref: '#/definitions/Dog' }], discriminator: { propertyName: 'petType', mapping: { cat: '#/definitions/Cat' } } } },
+        properties: {
+          body: {
+            oneOf: [{ $ref: '#/definitions/Cat' }, { $ref: '#/definitions/Dog' }],
+            discriminator: { propertyName: 'petType', mapping: { cat: '#/definitions/Cat' } },
+          },
+        },
         required: ['body'],
         definitions: components,
       },
@@ -272,7 +337,11 @@ function collectOpenApi(sources) {
       description: 'Replace the tags of a pet.',
       parameters: {
         type: 'object',
-        properties: { petId: { type: 'integer', format: 'int64' }, tags: { type: 'array', items: { $ref: '#/definitions/Tag' }, uniqueItems: true }, metadata: { type: 'object', additionalProperties: { type: 'string', nullable: true } } },
+        properties: {
+          petId: { type: 'integer', format: 'int64' },
+          tags: { type: 'array', items: { $ref: '#/definitions/Tag' }, uniqueItems: true },
+          metadata: { type: 'object', additionalProperties: { type: 'string', nullable: true } },
+        },
         required: ['petId', 'tags'],
         definitions: components,
       },
@@ -280,7 +349,14 @@ function collectOpenApi(sources) {
     },
   ];
   writeFileSync(join(OUT, 'openapi.json'), `${JSON.stringify(tools, null, 2)}\n`);
-  sources.push({ file: 'openapi.json', kind: 'openapi', package: 'OpenAPI 3.0 components (petstore style, written for the corpus)', version: '3.0', tools: tools.length, how: 'operations as tools' });
+  sources.push({
+    file: 'openapi.json',
+    kind: 'openapi',
+    package: 'OpenAPI 3.0 components (petstore style, written for the corpus)',
+    version: '3.0',
+    tools: tools.length,
+    how: 'operations as tools',
+  });
 }
 
 mkdirSync(OUT, { recursive: true });

@@ -3,9 +3,9 @@
 // supported CPython ships, from the @unicode/unicode-X.Y.0 devDependencies.
 // Usage: node scripts/generate-unicode-tables.mjs [--check]
 //   --check  exit 1 when a committed table differs from what the data packages give (nothing is written).
-import { readFile, writeFile, rename } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const VERSIONS = ['12.1.0', '13.0.0', '14.0.0', '15.0.0', '15.1.0', '16.0.0', '17.0.0'];
 const PROPERTIES = {
@@ -17,9 +17,11 @@ const PROPERTIES = {
 const OUT_DIR = fileURLToPath(new URL('../codemode/sdk/identifiers/tables/', import.meta.url));
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  console.log('Usage: node scripts/generate-unicode-tables.mjs [--check]\n\n' +
-    'Regenerates codemode/sdk/identifiers/tables/unicode-*.ts from the @unicode/unicode-X devDependencies.\n' +
-    '  --check  compare with the committed tables instead of writing; exit 1 on a difference');
+  console.log(
+    'Usage: node scripts/generate-unicode-tables.mjs [--check]\n\n' +
+      'Regenerates codemode/sdk/identifiers/tables/unicode-*.ts from the @unicode/unicode-X devDependencies.\n' +
+      '  --check  compare with the committed tables instead of writing; exit 1 on a difference',
+  );
   process.exit(0);
 }
 const check = process.argv.includes('--check');

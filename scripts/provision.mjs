@@ -27,7 +27,8 @@ class StepFailure extends Error {
   }
 }
 
-const { CPYTHON_IMAGES, CONTENT_HASH_LABEL, DEBIAN_MIRROR, cpythonImage } = await importBuilt('runtimes/cpython/images.js');
+const { CPYTHON_IMAGES, CONTENT_HASH_LABEL, DEBIAN_MIRROR, cpythonImage } =
+  await importBuilt('runtimes/cpython/images.js');
 const { runtimeImageHash } = await importBuilt('runtimes/cpython/content-hash.js');
 const { provisionCommand } = await importBuilt('runtimes/seam/provision-hint.js');
 const { alive, leftByDeadOwners } = await importBuilt('runtimes/seam/owned-temp-dir.js');
@@ -42,8 +43,14 @@ const cli = new Command('provision')
   .option('--dry-run', 'print the plan without changing anything')
   .option('--only <versions>', 'comma-separated CPython versions to build (default: all)', parseVersions)
   .option('--no-registry', 'do not probe a registry for python:3.X-slim; build bases from Debian')
-  .option('--cache-key', 'print the key of the runtime images (their CPython versions and the hash of the Dockerfile and guest) and exit')
-  .option('--image-cache <dir>', 'load the runtime images from DIR/<key>.tar when it exists, else build them and save them there (for a CI cache)')
+  .option(
+    '--cache-key',
+    'print the key of the runtime images (their CPython versions and the hash of the Dockerfile and guest) and exit',
+  )
+  .option(
+    '--image-cache <dir>',
+    'load the runtime images from DIR/<key>.tar when it exists, else build them and save them there (for a CI cache)',
+  )
   .showHelpAfterError()
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2));
 cli.parse(process.argv);
@@ -67,7 +74,11 @@ const undoOnInterrupt = new Set();
 let dockerdPid;
 let interrupted = false;
 
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+]) {
   process.on(signal, () => {
     if (interrupted) return;
     interrupted = true;
@@ -78,16 +89,20 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]
 async function stopAndExit(signal, code) {
   console.error(`provision: interrupted (${signal}): stopping its commands and removing what they were writing`);
   await stopCommands();
-  for (const undo of [...undoOnInterrupt].reverse()) await undo().catch((error) => console.error(`provision: could not clean up: ${describe(error)}`));
+  for (const undo of [...undoOnInterrupt].reverse())
+    await undo().catch((error) => console.error(`provision: could not clean up: ${describe(error)}`));
   process.exit(code);
 }
 
 /** Ends every command this run started (and what each started), but the engine; waits up to 5 s, then kills. */
 async function stopCommands() {
   // Direct children; the lookup's own `ps` is among them, finished by the time it is signalled.
-  const children = (await ps.tree({ pid: process.pid }).catch(() => [])).map((child) => Number(child.pid)).filter((pid) => pid !== dockerdPid);
+  const children = (await ps.tree({ pid: process.pid }).catch(() => []))
+    .map((child) => Number(child.pid))
+    .filter((pid) => pid !== dockerdPid);
   for (const pid of children) await kill(pid, 'SIGTERM');
-  for (let waited = 0; waited < 5000 && children.some(alive); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let waited = 0; waited < 5000 && children.some(alive); waited += 100)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   for (const pid of children.filter(alive)) await kill(pid, 'SIGKILL');
 }
 
@@ -95,7 +110,8 @@ async function provision() {
   if (options.dryRun) console.log('provision: dry run, nothing is changed');
   await step('install packages', installPackages);
   const engineUp = await step('start the Docker engine', startEngine);
-  if (options.dryRun && !engineUp) console.log('provision: no engine answers yet: the image steps assume nothing exists');
+  if (options.dryRun && !engineUp)
+    console.log('provision: no engine answers yet: the image steps assume nothing exists');
   if (cacheFile !== undefined && (await step('load the runtime images from the cache', loadCachedImages))) {
     console.log('provision: done');
     return;
@@ -104,7 +120,10 @@ async function provision() {
   const bases = new Map();
   const present = await inspectImages(images.flatMap((image) => [image.registryBase, image.debianBase]));
   for (const image of images) {
-    bases.set(image.python, await step(`base image for CPython ${image.python}`, () => chooseBase(image, registryAnswers, present)));
+    bases.set(
+      image.python,
+      await step(`base image for CPython ${image.python}`, () => chooseBase(image, registryAnswers, present)),
+    );
   }
   const built = await inspectImages([...new Set([...bases.values(), ...images.map((image) => image.tag)])]);
   for (const image of images) {
@@ -123,7 +142,10 @@ async function step(title, decide) {
   try {
     decision = await decide();
   } catch (error) {
-    throw new StepFailure(`step "${title}": ${error instanceof StepFailure ? error.message : describe(error)}`, error.hint);
+    throw new StepFailure(
+      `step "${title}": ${error instanceof StepFailure ? error.message : describe(error)}`,
+      error.hint,
+    );
   }
   if (decision.skip !== undefined) {
     console.log(`skip  ${title}: ${decision.skip} (${seconds()})`);
@@ -180,7 +202,8 @@ async function startEngine() {
 
 /** With --image-cache: the images of this key, loaded once; true when every one is then current. */
 async function loadCachedImages() {
-  if (!existsSync(cacheFile)) return { skip: `${cacheFile} does not exist yet: the images are built and saved there`, value: false };
+  if (!existsSync(cacheFile))
+    return { skip: `${cacheFile} does not exist yet: the images are built and saved there`, value: false };
   return {
     plan: `docker load -i ${cacheFile}`,
     dryValue: false,
@@ -189,7 +212,8 @@ async function loadCachedImages() {
       const present = await inspectImages(images.map((image) => image.tag));
       const hash = runtimeImageHash(cpythonDir);
       const stale = images.filter((image) => present.get(image.tag)?.labels[CONTENT_HASH_LABEL] !== hash);
-      if (stale.length > 0) console.log(`      ${stale.map((image) => image.tag).join(', ')} not current after the load: built again`);
+      if (stale.length > 0)
+        console.log(`      ${stale.map((image) => image.tag).join(', ')} not current after the load: built again`);
       return stale.length === 0;
     },
   };
@@ -283,10 +307,13 @@ async function buildRuntimeImage(image, base, present) {
         --build-arg BASE=${base} --build-arg PYTHON=${image.python} \
         --label ${`${CONTENT_HASH_LABEL}=${contentHash}`} --label ${`${labels.baseId}=${baseId}`} \
         --tag ${image.tag} ${cpythonDir}`;
-      const { stdout } = await $`docker run --rm --network none ${image.tag} python3 -I -S -c ${'import sys; print("%d.%d" % sys.version_info[:2])'}`;
-      if (stdout.trim() !== image.python) throw new StepFailure(`python3 in ${image.tag} is ${stdout.trim()}, not ${image.python}`);
+      const { stdout } =
+        await $`docker run --rm --network none ${image.tag} python3 -I -S -c ${'import sys; print("%d.%d" % sys.version_info[:2])'}`;
+      if (stdout.trim() !== image.python)
+        throw new StepFailure(`python3 in ${image.tag} is ${stdout.trim()}, not ${image.python}`);
       // The replaced image would linger untagged; one still used by a container stays, which is fine.
-      if (previousId && previousId !== (await inspectImage(image.tag))?.id) await $`docker image rm ${previousId}`.nothrow();
+      if (previousId && previousId !== (await inspectImage(image.tag))?.id)
+        await $`docker image rm ${previousId}`.nothrow();
     },
   };
 }
@@ -308,7 +335,9 @@ async function importDebianBase(suite, tag, packages) {
   const undo = () => removeRootfs(rootfs);
   undoOnInterrupt.add(undo);
   try {
-    await $`debootstrap --variant=minbase --include=${packages.join(',')} ${suite} ${rootfs} ${DEBIAN_MIRROR}`.timeout('20m');
+    await $`debootstrap --variant=minbase --include=${packages.join(',')} ${suite} ${rootfs} ${DEBIAN_MIRROR}`.timeout(
+      '20m',
+    );
     // Downloaded packages and indexes only make the image larger.
     await $`find ${path.join(rootfs, 'var/cache/apt/archives')} ${path.join(rootfs, 'var/lib/apt/lists')} -type f -delete`;
     await $`tar -C ${rootfs} -c . | docker import --change ${`LABEL ${labels.debianPackages}="${packages.join(' ')}"`} - ${tag}`;
@@ -375,7 +404,9 @@ async function waitForEngine(timeoutMs) {
     if (await engineAnswers()) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  throw new StepFailure(`docker info did not answer within ${timeoutMs / 1000} s; last lines of ${dockerdLog}:\n${tail(dockerdLog)}`);
+  throw new StepFailure(
+    `docker info did not answer within ${timeoutMs / 1000} s; last lines of ${dockerdLog}:\n${tail(dockerdLog)}`,
+  );
 }
 
 // ---- helpers ----
@@ -385,7 +416,8 @@ async function inspectImages(refs) {
   const found = new Map();
   if (!hasCommand('docker') || refs.length === 0) return found;
   // Exit status is 1 when any ref is absent; the present ones are still printed, one line each.
-  const { stdout } = await $`docker image inspect --format ${'{{json .RepoTags}}\t{{.Id}}\t{{json .Config.Labels}}'} ${refs}`.nothrow();
+  const { stdout } =
+    await $`docker image inspect --format ${'{{json .RepoTags}}\t{{.Id}}\t{{json .Config.Labels}}'} ${refs}`.nothrow();
   for (const line of stdout.split('\n').filter(Boolean)) {
     const [tags, id, labelsJson] = line.split('\t');
     const image = { id, labels: JSON.parse(labelsJson) ?? {} };

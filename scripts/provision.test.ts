@@ -1,5 +1,14 @@
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,7 +88,9 @@ describe('concord provision', () => {
   const concord = fileURLToPath(new URL('../bin/concord.mjs', import.meta.url));
   const cli = async (...args: string[]): Promise<Outcome> => {
     try {
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, [concord, 'provision', ...args], { timeout: 60_000 });
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [concord, 'provision', ...args], {
+        timeout: 60_000,
+      });
       return { code: 0, stdout, stderr };
     } catch (error) {
       const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -96,16 +107,29 @@ describe('concord provision', () => {
 
   it('--cache-key names the images by their versions and the hash of what they are built from', async () => {
     const { stdout } = await cli('--cache-key');
-    expect(stdout.trim()).toMatch(new RegExp(`^concord-images-${CPYTHON_IMAGES.map((i) => i.python.replace('.', '\\.')).join('-')}-[0-9a-f]{16}$`));
+    expect(stdout.trim()).toMatch(
+      new RegExp(`^concord-images-${CPYTHON_IMAGES.map((i) => i.python.replace('.', '\\.')).join('-')}-[0-9a-f]{16}$`),
+    );
     expect((await cli('--cache-key', '--only', '3.9')).stdout.trim()).toMatch(/^concord-images-3\.9-[0-9a-f]{16}$/);
   });
 
   it('--image-cache plans to load the images from DIR/<key>.tar, or to build and save them there', async () => {
     const key = (await cli('--cache-key', '--only', '3.9')).stdout.trim();
-    const { code, stdout } = await cli('--dry-run', '--no-registry', '--only', '3.9', '--image-cache', '/nonexistent-cache');
+    const { code, stdout } = await cli(
+      '--dry-run',
+      '--no-registry',
+      '--only',
+      '3.9',
+      '--image-cache',
+      '/nonexistent-cache',
+    );
     expect(code).toBe(0);
-    expect(stepLine(stdout, 'load the runtime images from the cache')).toContain(`/nonexistent-cache/${key}.tar does not exist yet`);
-    expect(stepLine(stdout, 'save the runtime images for the cache')).toContain(`docker save concord-cpython:3.9 to /nonexistent-cache/${key}.tar`);
+    expect(stepLine(stdout, 'load the runtime images from the cache')).toContain(
+      `/nonexistent-cache/${key}.tar does not exist yet`,
+    );
+    expect(stepLine(stdout, 'save the runtime images for the cache')).toContain(
+      `docker save concord-cpython:3.9 to /nonexistent-cache/${key}.tar`,
+    );
   });
 });
 
@@ -128,14 +152,23 @@ describe('concord provision', () => {
     fake('dockerd', 'exit 1');
     // Its arguments: --variant, --include, the suite, the tree, the mirror.
     // A command of its own underneath (debootstrap runs apt, dpkg, wget): stopping the script alone would leave it running.
-    fake('debootstrap', '[ -n "$DEBOOTSTRAP_FAILS" ] && exit 1\nmkdir -p "$4/etc" && echo base > "$4/etc/debian_version"\nsleep 60 &\necho $! > "$DEBOOTSTRAP_PID.child"\necho $$ > "$DEBOOTSTRAP_PID"\nwait');
+    fake(
+      'debootstrap',
+      '[ -n "$DEBOOTSTRAP_FAILS" ] && exit 1\nmkdir -p "$4/etc" && echo base > "$4/etc/debian_version"\nsleep 60 &\necho $! > "$DEBOOTSTRAP_PID.child"\necho $$ > "$DEBOOTSTRAP_PID"\nwait',
+    );
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   /** provision --only 3.9 with the stand-ins, in a temp dir of its own; `pidFile` gets the stand-in debootstrap's pid. */
   const start = (temp: string, pidFile: string, extra: Record<string, string> = {}) => {
     const child = spawn(process.execPath, [script, '--no-registry', '--only', '3.9'], {
-      env: { ...process.env, PATH: `${fakes}${delimiter}${process.env.PATH}`, TMPDIR: temp, DEBOOTSTRAP_PID: pidFile, ...extra },
+      env: {
+        ...process.env,
+        PATH: `${fakes}${delimiter}${process.env.PATH}`,
+        TMPDIR: temp,
+        DEBOOTSTRAP_PID: pidFile,
+        ...extra,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       // A group of its own: the kill -9 below ends the run and every command it started, as a cancelled CI job does.
       detached: true,
@@ -143,7 +176,9 @@ describe('concord provision', () => {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, out })));
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((resolve) =>
+      child.on('close', (code, signal) => resolve({ code, signal, out })),
+    );
     return { child, ended };
   };
   /** Whether `pid` still runs: a killed process its new parent has not reaped yet (a zombie) does not. */
@@ -157,8 +192,13 @@ describe('concord provision', () => {
   const trees = (temp: string) => readdirSync(temp).filter((name) => name.startsWith('concord-rootfs-'));
   const freshTemp = () => mkdtempSync(join(work, 'tmp-'));
 
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-    it(`${signal} while debootstrap runs: exit ${code}, debootstrap and what it started stopped, its tree removed`, { timeout: 60_000 }, async () => {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    it(`${signal} while debootstrap runs: exit ${code}, debootstrap and what it started stopped, its tree removed`, {
+      timeout: 60_000,
+    }, async () => {
       const temp = freshTemp();
       const pidFile = join(work, `${signal}.pid`);
       const { child, ended } = start(temp, pidFile);
@@ -175,7 +215,9 @@ describe('concord provision', () => {
     });
   }
 
-  it('killed outright, it leaves its tree; the next run that builds a base removes it, naming the run', { timeout: 60_000 }, async () => {
+  it('killed outright, it leaves its tree; the next run that builds a base removes it, naming the run', {
+    timeout: 60_000,
+  }, async () => {
     const temp = freshTemp();
     const pidFile = join(work, 'kill.pid');
     const { child, ended } = start(temp, pidFile);

@@ -5,7 +5,9 @@ import { spawnSync } from 'node:child_process';
  * that lists them.
  */
 export function liveChildProcesses(): string[] {
-  const listing = spawnSync('ps', ['-o', 'pid=,stat=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' }).stdout;
+  const listing = spawnSync('ps', ['-o', 'pid=,stat=,args=', '--ppid', String(process.pid)], {
+    encoding: 'utf8',
+  }).stdout;
   return listing
     .split('\n')
     .map((line) => line.trim())

@@ -26,6 +26,9 @@ if (log !== undefined && log !== '') {
     const end = cpuSeconds();
     if (start === undefined || end === undefined) return;
     const spent = end.map((value, i) => (value - start![i]!).toFixed(2));
-    appendFileSync(log, `${expect.getState().testPath}\t${((performance.now() - started) / 1000).toFixed(1)}\t${spent.join('\t')}\n`);
+    appendFileSync(
+      log,
+      `${expect.getState().testPath}\t${((performance.now() - started) / 1000).toFixed(1)}\t${spent.join('\t')}\n`,
+    );
   });
 }

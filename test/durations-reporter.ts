@@ -29,18 +29,26 @@ export default class DurationsReporter implements Reporter {
       console.error(`${DURATIONS_VARIABLE}: ${out} left as it was: the run did not pass (${reason})`);
       return;
     }
-    const measured = testModules.map((module) => [relative(this.#root, module.moduleId), module.diagnostic().duration / 1000] as const);
+    const measured = testModules.map(
+      (module) => [relative(this.#root, module.moduleId), module.diagnostic().duration / 1000] as const,
+    );
     const text = durationsJson(readDurations(out), measured, (file) => existsSync(resolve(this.#root, file)));
     // Written whole or not at all: the sequencer never reads half a file.
     const temporary = `${out}.${process.pid}`;
     writeFileSync(temporary, text);
     renameSync(temporary, out);
-    console.log(`${DURATIONS_VARIABLE}: ${relative(process.cwd(), out)}: ${measured.length} file(s) measured, ${Object.keys(JSON.parse(text) as object).length} in all`);
+    console.log(
+      `${DURATIONS_VARIABLE}: ${relative(process.cwd(), out)}: ${measured.length} file(s) measured, ${Object.keys(JSON.parse(text) as object).length} in all`,
+    );
   }
 }
 
 /** `known` with the `measured` seconds put in, in tenths, sorted by path, without files `exists` says are gone: the text of test/durations.json. */
-export function durationsJson(known: Readonly<Record<string, number>>, measured: ReadonlyArray<readonly [string, number]>, exists: (file: string) => boolean): string {
+export function durationsJson(
+  known: Readonly<Record<string, number>>,
+  measured: ReadonlyArray<readonly [string, number]>,
+  exists: (file: string) => boolean,
+): string {
   const merged: Record<string, number> = { ...known };
   for (const [file, seconds] of measured) merged[file] = Math.round(seconds * 10) / 10;
   const kept = Object.entries(merged)

@@ -36,7 +36,9 @@ export function readDurations(file: string | URL = DURATIONS_FILE): Record<strin
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
+    return Object.fromEntries(
+      Object.entries(parsed).filter((entry): entry is [string, number] => typeof entry[1] === 'number'),
+    );
   } catch {
     return {};
   }

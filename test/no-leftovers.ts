@@ -13,7 +13,8 @@ import { liveChildProcesses } from './child-processes.js';
 // ended made it), not every later file of the worker, so the tail of a run's output still shows the cause.
 
 /** What earlier files of this worker were already failed for (setup files run again for each file). */
-const blamed = ((globalThis as Record<symbol, Set<string> | undefined>)[Symbol.for('concord.test.leftovers')] ??= new Set());
+const blamed = ((globalThis as Record<symbol, Set<string> | undefined>)[Symbol.for('concord.test.leftovers')] ??=
+  new Set());
 
 /** How a process left (a line of `liveChildProcesses()`) is kept in `blamed`. */
 const processKey = (line: string): string => `pid ${line.split(/\s+/, 1)[0]!}`;
@@ -43,5 +44,8 @@ afterAll(async () => {
   const folders = foldersLeft();
   for (const line of processes) blamed.add(processKey(line));
   for (const name of folders) blamed.add(name);
-  expect({ processes, folders }, `${expect.getState().testPath} left processes running or temp folders of this worker`).toEqual({ processes: [], folders: [] });
+  expect(
+    { processes, folders },
+    `${expect.getState().testPath} left processes running or temp folders of this worker`,
+  ).toEqual({ processes: [], folders: [] });
 });

@@ -28,7 +28,8 @@ export async function installedWithout(dir: string, missing: readonly string[]):
     if (entry.startsWith('@')) {
       await mkdir(join(dir, 'node_modules', entry), { recursive: true });
       for (const scoped of await readdir(join(from, entry))) {
-        if (!missing.includes(`${entry}/${scoped}`)) await symlink(join(from, entry, scoped), join(dir, 'node_modules', entry, scoped));
+        if (!missing.includes(`${entry}/${scoped}`))
+          await symlink(join(from, entry, scoped), join(dir, 'node_modules', entry, scoped));
       }
     } else if (!missing.includes(entry)) await symlink(join(from, entry), join(dir, 'node_modules', entry));
   }

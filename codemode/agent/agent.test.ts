@@ -1,5 +1,6 @@
 import { Context } from 'cordis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ModelResponse } from '../../contract/model.js';
 import type { JsonValue } from '../../runtimes/seam/types.js';
 import type { ToolMode } from '../tools/config.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -7,7 +8,6 @@ import { callTools, finalAnswer, scriptedModel } from '../tools/test/scripted-mo
 import { scriptedRuntime } from '../tools/test/scripted-runtime.js';
 import type { RegisteredTool } from '../tools/types.js';
 import { Agent, TurnLimitError } from './agent.js';
-import type { ModelResponse } from '../../contract/model.js';
 import { formatRunResult } from './result-text.js';
 import { CODE_ONLY_RULE } from './sections.js';
 
@@ -39,18 +39,34 @@ afterEach(async () => {
   await root.stop();
 });
 
-async function mountAgent(mode: ToolMode, responses: ModelResponse[], options: { runtime?: boolean; maxTurns?: number; extra?: RegisteredTool } = {}) {
+async function mountAgent(
+  mode: ToolMode,
+  responses: ModelResponse[],
+  options: { runtime?: boolean; maxTurns?: number; extra?: RegisteredTool } = {},
+) {
   const model = scriptedModel(responses);
   root.set('model', model);
   if (options.runtime !== false) root.set('codeRuntime', scriptedRuntime('python'));
   root.plugin(ToolRegistry, { mode, pythonFloor: '3.9' });
-  root.plugin({ name: 'fixture', inject: ['tools'], apply: (ctx: Context) => void [lookup, ...(options.extra ? [options.extra] : [])].forEach((tool) => ctx.tools.register(tool)) });
+  root.plugin({
+    name: 'fixture',
+    inject: ['tools'],
+    apply: (ctx: Context) =>
+      void [lookup, ...(options.extra ? [options.extra] : [])].forEach((tool) => ctx.tools.register(tool)),
+  });
   root.plugin(Agent, { persona: PERSONA, ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}) });
   await root.start();
   return { agent: root.agent, model };
 }
 
-const program = JSON.stringify({ calls: [['lookup', { id: '7' }], ['lookup', { id: 'missing' }]], return: '$results', log: ['looked up'] });
+const program = JSON.stringify({
+  calls: [
+    ['lookup', { id: '7' }],
+    ['lookup', { id: 'missing' }],
+  ],
+  return: '$results',
+  log: ['looked up'],
+});
 
 describe('the agent loop in mode code', () => {
   it('sends persona, the code-only rule and the SDK, runs run_code and feeds the result back', async () => {
@@ -80,7 +96,11 @@ describe('the agent loop in mode code', () => {
       logs: ['looked up'],
     });
     expect(second?.messages.slice(1)).toEqual([
-      { role: 'assistant', content: '', toolCalls: [{ id: 'model-a', name: 'run_code', arguments: { code: program, description: 'two lookups' } }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'model-a', name: 'run_code', arguments: { code: program, description: 'two lookups' } }],
+      },
       { role: 'tool', toolCallId: 'model-a', content: formatRunResult(run!.result) },
     ]);
     expect(conversation.answer).toBe('User 7 exists.');
@@ -107,7 +127,11 @@ describe('the agent loop in mode code', () => {
     ]);
     const conversation = await agent.run('go');
     expect(conversation.programs).toEqual([]);
-    expect(model.requests[1]?.messages[2]).toEqual({ role: 'tool', toolCallId: 'a', content: 'error: run_code: "description" must be a string' });
+    expect(model.requests[1]?.messages[2]).toEqual({
+      role: 'tool',
+      toolCallId: 'a',
+      content: 'error: run_code: "description" must be a string',
+    });
   });
 
   it('answers a call to a tool that is not offered, naming the offered ones', async () => {
@@ -165,7 +189,9 @@ describe('the agent loop in modes native and both', () => {
       { id: 'call-3', tool: 'lookup', args: { id: 'missing' }, error: 'no user missing' },
     ]);
     expect(conversation.programs.map((p) => p.calls.map((c) => c.id))).toEqual([['call-2.1', 'call-2.2']]);
-    expect(model.requests[1]?.messages.slice(2).map((m) => m.role === 'tool' && [m.toolCallId, m.content.split('\n')[0]])).toEqual([
+    expect(
+      model.requests[1]?.messages.slice(2).map((m) => m.role === 'tool' && [m.toolCallId, m.content.split('\n')[0]]),
+    ).toEqual([
       ['n1', '{"name":"user 1"}'],
       ['p1', 'value: [{"name":"user 7"},{"error":"no user missing","toolName":"lookup"}]'],
       ['n2', 'error: no user missing'],
@@ -186,11 +212,18 @@ describe('the agent loop in modes native and both', () => {
     const calling = JSON.stringify({ calls: [['cyclic', {}]], return: null });
     const { agent, model } = await mountAgent(
       'both',
-      [callTools({ id: 'n', name: 'cyclic', arguments: {} }, { id: 'p', name: 'run_code', arguments: { code: calling, description: 'cycle' } }), finalAnswer('done')],
+      [
+        callTools(
+          { id: 'n', name: 'cyclic', arguments: {} },
+          { id: 'p', name: 'run_code', arguments: { code: calling, description: 'cycle' } },
+        ),
+        finalAnswer('done'),
+      ],
       { extra: cyclic },
     );
     const conversation = await agent.run('go');
-    const failure = 'the host answered with a value that is not JSON: the result of tools.cyclic: $.self: a cycle (the value contains itself) is not JSON';
+    const failure =
+      'the host answered with a value that is not JSON: the result of tools.cyclic: $.self: a cycle (the value contains itself) is not JSON';
     expect(conversation.toolCalls).toEqual([{ id: 'call-1', tool: 'cyclic', args: {}, error: failure }]);
     expect(conversation.programs[0]?.calls).toEqual([{ id: 'call-2.1', tool: 'cyclic', args: {}, error: failure }]);
     expect(model.requests[1]?.messages[2]).toEqual({ role: 'tool', toolCallId: 'n', content: `error: ${failure}` });
@@ -205,7 +238,9 @@ describe('the agent loop in modes native and both', () => {
     const conversation = await agent.run('go');
     expect(model.requests[0]?.system).toEqual([{ id: 'persona', text: PERSONA }]);
     expect(model.requests[0]?.tools.map((t) => t.name)).toEqual(['lookup']);
-    expect(model.requests[1]?.messages[2]).toMatchObject({ content: 'error: no tool named "run_code" is offered (offered: lookup)' });
+    expect(model.requests[1]?.messages[2]).toMatchObject({
+      content: 'error: no tool named "run_code" is offered (offered: lookup)',
+    });
     expect(conversation.programs).toEqual([]);
   });
 });
@@ -217,6 +252,8 @@ describe('agent config', () => {
     root.plugin(Agent, { maxTurns: 0 } as never);
     await root.start();
     expect(root.get('agent')).toBeUndefined();
-    expect(problems.join('\n')).toContain('agent: bad config: persona must be a non-empty string; maxTurns must be a whole number of at least 1, got 0');
+    expect(problems.join('\n')).toContain(
+      'agent: bad config: persona must be a non-empty string; maxTurns must be a whole number of at least 1, got 0',
+    );
   });
 });

@@ -1,11 +1,11 @@
 import { type Context, Service } from 'cordis';
-import type { JsonValue } from '../../runtimes/seam/types.js';
-import { parseRunCodeArgs, type ProgramRun, type ToolCallRecord } from '../run-code/execute.js';
 import { RUN_CODE_TOOL } from '../../contract/backend.js';
 import { recordedResult } from '../../runtimes/seam/calls.js';
+import type { JsonValue } from '../../runtimes/seam/types.js';
+import { type ProgramRun, parseRunCodeArgs, type ToolCallRecord } from '../run-code/execute.js';
 import '../tools/context.js';
-import { type AgentConfig, parseAgentConfig } from './config.js';
 import type { ChatMessage, ModelRequest, ToolCall, WireTool } from '../../contract/model.js';
+import { type AgentConfig, parseAgentConfig } from './config.js';
 import { formatRunResult, formatToolOutcome } from './result-text.js';
 import { systemSections } from './sections.js';
 
@@ -29,7 +29,9 @@ export class TurnLimitError extends Error {
     readonly conversation: Conversation,
     maxTurns: number,
   ) {
-    super(`agent: the model gave no final answer within ${maxTurns} turns (raise maxTurns in the agent config if the task needs more)`);
+    super(
+      `agent: the model gave no final answer within ${maxTurns} turns (raise maxTurns in the agent config if the task needs more)`,
+    );
     this.name = 'TurnLimitError';
   }
 }
@@ -48,7 +50,8 @@ export class Agent extends Service<AgentConfig> {
 
   constructor(ctx: Context, config: AgentConfig | null) {
     // cordis restarts a plugin whose config was refused once the services it injects appear, with a null config.
-    if (config === null) throw new Error('agent: not started because its config was refused (see the error reported for it)');
+    if (config === null)
+      throw new Error('agent: not started because its config was refused (see the error reported for it)');
     super(ctx, 'agent');
     this.config = config;
     this.home = ctx;
@@ -58,7 +61,12 @@ export class Agent extends Service<AgentConfig> {
     const { tools, model } = this.home;
     const system = systemSections(this.config.persona, tools.mode, () => tools.sdkSection());
     const wire = tools.wireTools();
-    const conversation: Conversation = { messages: [{ role: 'user', content: userText }], requests: [], programs: [], toolCalls: [] };
+    const conversation: Conversation = {
+      messages: [{ role: 'user', content: userText }],
+      requests: [],
+      programs: [],
+      toolCalls: [],
+    };
     let callCount = 0;
     for (let turn = 1; turn <= this.config.maxTurns; turn++) {
       signal?.throwIfAborted();
@@ -79,7 +87,13 @@ export class Agent extends Service<AgentConfig> {
   }
 
   /** Executes one tool call and returns the text of the `tool` message that answers it. */
-  private async answer(call: ToolCall, callId: string, wire: WireTool[], conversation: Conversation, signal?: AbortSignal): Promise<string> {
+  private async answer(
+    call: ToolCall,
+    callId: string,
+    wire: WireTool[],
+    conversation: Conversation,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const { tools } = this.home;
     if (!wire.some((tool) => tool.name === call.name)) {
       return `error: no tool named ${JSON.stringify(call.name)} is offered (offered: ${wire.map((tool) => tool.name).join(', ')})`;
@@ -100,7 +114,14 @@ export class Agent extends Service<AgentConfig> {
     conversation.toolCalls.push(record);
     try {
       // A result that is not JSON reaches the model as the error saying so, never as a crash of the turn.
-      Object.assign(record, recordedResult(await tools.execute(call.name, structuredClone(call.arguments) as JsonValue), 'tools', call.name));
+      Object.assign(
+        record,
+        recordedResult(
+          await tools.execute(call.name, structuredClone(call.arguments) as JsonValue),
+          'tools',
+          call.name,
+        ),
+      );
     } catch (error) {
       record.error = error instanceof Error ? error.message : String(error);
     }

@@ -1,8 +1,8 @@
-import { Host } from '../../test/host-requirements.js';
 import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { builtModule } from '../../runtimes/seam/package-root.js';
 import type { CodeRuntime } from '../../runtimes/seam/types.js';
+import { Host } from '../../test/host-requirements.js';
 import { type BootedApp, bootApp } from '../tools/test/boot-app.js';
 import { callTools, finalAnswer, scriptedModel } from '../tools/test/scripted-model.js';
 
@@ -56,7 +56,11 @@ python3.it('runs a Python program on the CPython process runtime, assembled by t
   ]);
   app = await bootApp(
     (dir) => [
-      { id: 'runtime', name: builtModule('runtimes/cpython/plugin.ts'), config: { isolation: 'process', timeoutMs: 20_000 } },
+      {
+        id: 'runtime',
+        name: builtModule('runtimes/cpython/plugin.ts'),
+        config: { isolation: 'process', timeoutMs: 20_000 },
+      },
       { id: 'tools', name: builtModule('codemode/tools/plugin.ts'), config: { mode: 'code' } },
       { id: 'fixture', name: join(dir, 'fixture-tools.mjs') },
       { id: 'agent', name: builtModule('codemode/agent/plugin.ts'), config: { persona: 'You add numbers.' } },

@@ -9,9 +9,9 @@ describe('a run_code result as text', () => {
   });
 
   it('says plainly when there is no value, no log and what failed', () => {
-    expect(formatRunResult({ logs: [], error: { kind: 'exception', name: 'ValueError', message: 'bad id\nline 2' } })).toBe(
-      ['value: (none)', 'logs: (none)', 'error: exception ValueError: bad id', '  line 2'].join('\n'),
-    );
+    expect(
+      formatRunResult({ logs: [], error: { kind: 'exception', name: 'ValueError', message: 'bad id\nline 2' } }),
+    ).toBe(['value: (none)', 'logs: (none)', 'error: exception ValueError: bad id', '  line 2'].join('\n'));
     expect(formatRunResult({ logs: [], error: { kind: 'timeout', message: 'ran past 5000 ms' } })).toBe(
       ['value: (none)', 'logs: (none)', 'error: timeout: ran past 5000 ms'].join('\n'),
     );

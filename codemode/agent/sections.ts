@@ -1,5 +1,5 @@
-import type { ToolMode } from '../tools/config.js';
 import type { SystemSection } from '../../contract/model.js';
+import type { ToolMode } from '../tools/config.js';
 
 /** In `mode: code` the model sees only `run_code`: this rule says so plainly. */
 export const CODE_ONLY_RULE = [

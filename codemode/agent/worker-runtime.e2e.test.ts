@@ -73,7 +73,11 @@ it('runs a TypeScript program on the worker runtime, assembled by the real Loade
     { id: 'call-1.3', tool: 'fail', args: {}, error: 'fail is out of order' },
   ]);
   expect(model.requests[0]?.system[2]?.text).toMatch(/^```typescript\n/);
-  expect(model.requests[1]?.messages[2]).toEqual({ role: 'tool', toolCallId: 'c1', content: formatRunResult(run!.result) });
+  expect(model.requests[1]?.messages[2]).toEqual({
+    role: 'tool',
+    toolCallId: 'c1',
+    content: formatRunResult(run!.result),
+  });
   expect(conversation.answer).toBe('The total is 10.');
   expect(app.problems).toEqual([]);
 });

@@ -7,7 +7,11 @@ import { runCodeWireTool } from './wire-tool.js';
 
 const tools = [
   { name: 'zeta', description: 'Last.', parameters: { type: 'object', properties: {} } },
-  { name: 'alpha', description: 'First.', parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+  {
+    name: 'alpha',
+    description: 'First.',
+    parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+  },
 ];
 
 describe('language tables', () => {
@@ -54,24 +58,30 @@ describe('run_code text', () => {
 });
 
 describe('the run_code wire tool', () => {
-  it.each(['typescript', 'python'] as const)('in %s: code and description, both required strings, nothing else', (language) => {
-    expect(runCodeWireTool(language)).toEqual({
-      name: 'run_code',
-      description: RUN_CODE_TEXT[language].tool,
-      parameters: {
-        type: 'object',
-        properties: {
-          code: { type: 'string', description: RUN_CODE_TEXT[language].code },
-          description: { type: 'string', description: expect.any(String) },
+  it.each(['typescript', 'python'] as const)(
+    'in %s: code and description, both required strings, nothing else',
+    (language) => {
+      expect(runCodeWireTool(language)).toEqual({
+        name: 'run_code',
+        description: RUN_CODE_TEXT[language].tool,
+        parameters: {
+          type: 'object',
+          properties: {
+            code: { type: 'string', description: RUN_CODE_TEXT[language].code },
+            description: { type: 'string', description: expect.any(String) },
+          },
+          required: ['code', 'description'],
+          additionalProperties: false,
         },
-        required: ['code', 'description'],
-        additionalProperties: false,
-      },
-    });
-  });
+      });
+    },
+  );
 
   it('accepts exactly the two strings as arguments', () => {
-    expect(parseRunCodeArgs({ code: 'return 1', description: 'one' })).toEqual({ code: 'return 1', description: 'one' });
+    expect(parseRunCodeArgs({ code: 'return 1', description: 'one' })).toEqual({
+      code: 'return 1',
+      description: 'one',
+    });
     expect(() => parseRunCodeArgs({ code: 1, extra: true })).toThrow(
       'run_code: "code" must be a string; "description" must be a string; unknown argument "extra"',
     );

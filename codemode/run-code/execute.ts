@@ -1,6 +1,13 @@
-import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, Language, RunResult } from '../../runtimes/seam/types.js';
 import { RUN_CODE_TOOL } from '../../contract/backend.js';
 import { recordedResult } from '../../runtimes/seam/calls.js';
+import type {
+  BindingFunction,
+  BindingNamespace,
+  CodeRuntime,
+  JsonValue,
+  Language,
+  RunResult,
+} from '../../runtimes/seam/types.js';
 
 /** The arguments of a `run_code` call, checked. */
 export interface RunCodeArgs {
@@ -36,7 +43,9 @@ export type ToolExecutor = (name: string, args: JsonValue) => Promise<JsonValue>
 /** Reads `run_code` arguments; anything but two strings is refused with the reason. */
 export function parseRunCodeArgs(args: JsonValue): RunCodeArgs {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw new Error(`${RUN_CODE_TOOL}: arguments must be an object with "code" and "description", got ${JSON.stringify(args)}`);
+    throw new Error(
+      `${RUN_CODE_TOOL}: arguments must be an object with "code" and "description", got ${JSON.stringify(args)}`,
+    );
   }
   const problems: string[] = [];
   for (const key of ['code', 'description']) {

@@ -2,7 +2,7 @@ import type { Language } from '../../runtimes/seam/types.js';
 import { renderPythonSdk } from '../sdk/python/index.js';
 import { renderTypeScriptSdk } from '../sdk/typescript/index.js';
 import type { SdkOptions, SdkRenderer, ToolDefinition } from '../tools/types.js';
-import { languageEntry, type LanguageTable } from './languages.js';
+import { type LanguageTable, languageEntry } from './languages.js';
 
 export const SDK_RENDERERS: LanguageTable<SdkRenderer> = {
   typescript: renderTypeScriptSdk,
@@ -25,7 +25,11 @@ export function renderSdk(language: Language | string, tools: readonly ToolDefin
  * The `tools:sdk` prompt section: the SDK fenced in its language. The fence is longer than any run of
  * backticks inside the SDK (descriptions may contain fences of their own), so the block cannot end early.
  */
-export function renderSdkSection(language: Language | string, tools: readonly ToolDefinition[], options?: SdkOptions): string {
+export function renderSdkSection(
+  language: Language | string,
+  tools: readonly ToolDefinition[],
+  options?: SdkOptions,
+): string {
   const info = languageEntry(FENCE_INFO, language, 'tools:sdk');
   const body = renderSdk(language, tools, options);
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(body) + 1));

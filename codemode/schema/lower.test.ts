@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mixedSchemaArbitrary, validSchemaArbitrary } from './test/arbitrary.js';
 import { lowerSchema } from './lower.js';
+import { mixedSchemaArbitrary, validSchemaArbitrary } from './test/arbitrary.js';
 
 const lower = (schema: unknown) => lowerSchema(schema);
 
@@ -54,11 +54,23 @@ describe('unions', () => {
   });
 
   it('arms that only constrain leave the shape beside them; shaped arms take it in', () => {
-    const constrained = lower({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, anyOf: [{ required: ['a'] }, { required: ['b'] }] });
+    const constrained = lower({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'string' } },
+      anyOf: [{ required: ['a'] }, { required: ['b'] }],
+    });
     expect(constrained.schema.properties).toBeDefined();
     expect(constrained.schema.oneOf).toBeUndefined();
-    const shaped = lower({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'], oneOf: [{ properties: { a: { type: 'integer' } } }, { properties: { b: { type: 'integer' } } }] });
-    expect(shaped.schema.oneOf!.map((arm) => Object.keys(arm.properties!))).toEqual([['id', 'a'], ['id', 'b']]);
+    const shaped = lower({
+      type: 'object',
+      properties: { id: { type: 'string' } },
+      required: ['id'],
+      oneOf: [{ properties: { a: { type: 'integer' } } }, { properties: { b: { type: 'integer' } } }],
+    });
+    expect(shaped.schema.oneOf!.map((arm) => Object.keys(arm.properties!))).toEqual([
+      ['id', 'a'],
+      ['id', 'b'],
+    ]);
   });
 
   it('keeps the tag of a discriminated union as a literal', () => {
@@ -80,14 +92,26 @@ describe('unions', () => {
       discriminator: { propertyName: 'petType', mapping: { kitty: '#/components/schemas/Cat' } },
       components: {
         schemas: {
-          Pet: { type: 'object', properties: { petType: { type: 'string', description: 'The kind.' } }, required: ['petType'] },
-          Cat: { allOf: [{ $ref: '#/components/schemas/Pet' }, { type: 'object', properties: { lives: { type: 'integer' } } }] },
+          Pet: {
+            type: 'object',
+            properties: { petType: { type: 'string', description: 'The kind.' } },
+            required: ['petType'],
+          },
+          Cat: {
+            allOf: [
+              { $ref: '#/components/schemas/Pet' },
+              { type: 'object', properties: { lives: { type: 'integer' } } },
+            ],
+          },
           Dog: { type: 'object', properties: { petType: { type: 'string' } } },
         },
       },
     });
     expect(degradations).toEqual([]);
-    expect(schema.oneOf!.map((arm) => arm.properties!.petType)).toEqual([{ const: 'kitty', description: 'The kind.' }, { const: 'Dog' }]);
+    expect(schema.oneOf!.map((arm) => arm.properties!.petType)).toEqual([
+      { const: 'kitty', description: 'The kind.' },
+      { const: 'Dog' },
+    ]);
     expect(schema.oneOf!.map((arm) => arm.required)).toEqual([['petType'], ['petType']]);
   });
 
@@ -96,7 +120,9 @@ describe('unions', () => {
     const { schema, degradations } = lower({ type: 'object', properties: { a: { enum: [{}, 1] }, b: { const: 'x' } } });
     expect(schema.properties!.a).toEqual({});
     expect(schema.properties!.b).toEqual({ const: 'x' });
-    expect(degradations).toEqual([{ path: '$.properties.a.enum[0]', message: 'an enum value that is an object or array has no literal type' }]);
+    expect(degradations).toEqual([
+      { path: '$.properties.a.enum[0]', message: 'an enum value that is an object or array has no literal type' },
+    ]);
   });
 });
 
@@ -104,7 +130,11 @@ describe('allOf', () => {
   it('merges objects (references followed), and drops arms that only constrain', () => {
     const { schema, degradations } = lower({
       definitions: { Base: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
-      allOf: [{ $ref: '#/definitions/Base' }, { type: 'object', properties: { name: { type: 'string' } } }, { required: ['name'] }],
+      allOf: [
+        { $ref: '#/definitions/Base' },
+        { type: 'object', properties: { name: { type: 'string' } } },
+        { required: ['name'] },
+      ],
       description: 'A named thing.',
     });
     expect(degradations).toEqual([]);
@@ -117,12 +147,19 @@ describe('allOf', () => {
   });
 
   it('keeps a single referenced arm as a reference (pydantic v1 writes fields this way)', () => {
-    const { schema } = lower({ type: 'object', properties: { a: { allOf: [{ $ref: '#/definitions/A' }], description: 'An A.' } }, definitions: { A: { type: 'string' } } });
+    const { schema } = lower({
+      type: 'object',
+      properties: { a: { allOf: [{ $ref: '#/definitions/A' }], description: 'An A.' } },
+      definitions: { A: { type: 'string' } },
+    });
     expect(schema.properties!.a).toEqual({ $ref: '#/definitions/A', description: 'An A.' });
   });
 
   it('degrades only the node whose arms do not merge, naming it', () => {
-    const { schema, degradations } = lower({ type: 'object', properties: { a: { allOf: [{ type: 'string' }, { type: 'integer' }] }, b: { type: 'string' } } });
+    const { schema, degradations } = lower({
+      type: 'object',
+      properties: { a: { allOf: [{ type: 'string' }, { type: 'integer' }] }, b: { type: 'string' } },
+    });
     expect(schema.properties!.b).toEqual({ type: 'string' });
     expect(schema.properties!.a).toEqual({});
     expect(degradations.map((d) => d.path)).toEqual(['$.properties.a']);
@@ -161,13 +198,21 @@ describe('references', () => {
       },
       $defs: { A: { anyOf: [{ $ref: '#/$defs/B' }, { type: 'null' }] }, B: { $ref: '#/$defs/A' } },
     });
-    expect(degradations.map((d) => d.path).sort()).toEqual(['$.$defs.A', '$.$defs.B', '$.properties.missing["$ref"]', '$.properties.remote["$ref"]']);
+    expect(degradations.map((d) => d.path).sort()).toEqual([
+      '$.$defs.A',
+      '$.$defs.B',
+      '$.properties.missing["$ref"]',
+      '$.properties.remote["$ref"]',
+    ]);
   });
 
   it('resolves escaped pointers into any part of the document (zod-to-json-schema writes them)', () => {
     const { schema, definitions } = lower({
       type: 'object',
-      properties: { 'a/b': { type: 'object', properties: { x: { type: 'integer' } } }, c: { $ref: '#/properties/a~1b' } },
+      properties: {
+        'a/b': { type: 'object', properties: { x: { type: 'integer' } } },
+        c: { $ref: '#/properties/a~1b' },
+      },
     });
     expect(schema.properties!.c).toEqual({ $ref: '#/properties/a~1b' });
     expect(definitions.get('#/properties/a~1b')!.schema).toBe(schema.properties!['a/b']);
@@ -175,7 +220,8 @@ describe('references', () => {
 
   it('walks a chain of 20,000 definitions and a 100,000-deep anyOf chain without recursion', () => {
     const $defs: Record<string, unknown> = {};
-    for (let i = 0; i < 20_000; i++) $defs[`D${i}`] = { type: 'object', properties: { next: { $ref: `#/$defs/D${(i + 1) % 20_000}` } } };
+    for (let i = 0; i < 20_000; i++)
+      $defs[`D${i}`] = { type: 'object', properties: { next: { $ref: `#/$defs/D${(i + 1) % 20_000}` } } };
     const chain = lower({ $ref: '#/$defs/D0', $defs });
     expect(chain.definitions.size).toBe(20_000);
     expect([...chain.definitions.values()].every((d) => d.recursive)).toBe(true);
@@ -187,12 +233,17 @@ describe('references', () => {
 
 describe('arrays and maps', () => {
   it('reads tuples in both spellings, closed by items: false or by maxItems', () => {
-    expect(lower({ type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }], items: false }).schema).toEqual({
+    expect(
+      lower({ type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }], items: false }).schema,
+    ).toEqual({
       type: 'array',
       prefixItems: [{ type: 'integer' }, { type: 'string' }],
       closed: true,
     });
-    expect(lower({ type: 'array', items: [{ type: 'integer' }], maxItems: 1, minItems: 1 }).schema).toMatchObject({ prefixItems: [{ type: 'integer' }], closed: true });
+    expect(lower({ type: 'array', items: [{ type: 'integer' }], maxItems: 1, minItems: 1 }).schema).toMatchObject({
+      prefixItems: [{ type: 'integer' }],
+      closed: true,
+    });
     expect(lower({ type: 'array', items: [{ type: 'integer' }], additionalItems: { type: 'string' } }).schema).toEqual({
       type: 'array',
       prefixItems: [{ type: 'integer' }],
@@ -201,8 +252,14 @@ describe('arrays and maps', () => {
   });
 
   it('reads additionalProperties and patternProperties schemas as map values', () => {
-    expect(lower({ type: 'object', additionalProperties: { type: 'number' } }).schema).toEqual({ type: 'object', additionalProperties: { type: 'number' } });
-    expect(lower({ patternProperties: { '^a': { type: 'string' }, '^b': { type: 'integer' } }, additionalProperties: false }).schema).toEqual({
+    expect(lower({ type: 'object', additionalProperties: { type: 'number' } }).schema).toEqual({
+      type: 'object',
+      additionalProperties: { type: 'number' },
+    });
+    expect(
+      lower({ patternProperties: { '^a': { type: 'string' }, '^b': { type: 'integer' } }, additionalProperties: false })
+        .schema,
+    ).toEqual({
       type: 'object',
       additionalProperties: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
     });
@@ -222,9 +279,17 @@ describe('any input', () => {
   it('never throws, on broken schemas, a self-containing object or a getter that throws', () => {
     const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
     (cyclic.properties as Record<string, unknown>).self = cyclic;
-    expect(lower(cyclic).degradations).toEqual([{ path: '$.properties.self', message: 'this schema object contains itself; use $ref for recursion' }]);
-    const throwing = Object.defineProperty({}, 'type', { enumerable: true, get: () => { throw new Error('boom'); } });
+    expect(lower(cyclic).degradations).toEqual([
+      { path: '$.properties.self', message: 'this schema object contains itself; use $ref for recursion' },
+    ]);
+    const throwing = Object.defineProperty({}, 'type', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
     expect(lower(throwing).degradations).toEqual([{ path: '$', message: 'the schema could not be read: boom' }]);
-    for (const schema of fc.sample(mixedSchemaArbitrary(), { numRuns: 300, seed: 7 })) expect(() => lowerSchema(schema)).not.toThrow();
+    for (const schema of fc.sample(mixedSchemaArbitrary(), { numRuns: 300, seed: 7 }))
+      expect(() => lowerSchema(schema)).not.toThrow();
   });
 });

@@ -1,8 +1,8 @@
 import type { CoreDefinition, CoreSchema, LoweredSchema } from './core.js';
-import { schemaDocText } from './notes.js';
 import { cyclicNodes } from './cycles.js';
-import type { SchemaScalar, SchemaTypeName, SchemaViolation } from './types.js';
+import { schemaDocText } from './notes.js';
 import { memberPath } from './paths.js';
+import type { SchemaScalar, SchemaTypeName, SchemaViolation } from './types.js';
 
 /*
  * Lowers JSON Schema as tools really bring it (draft-07, 2019-09, 2020-12, OpenAPI 3.0) to the core form
@@ -12,18 +12,47 @@ import { memberPath } from './paths.js';
  * so the work is linear), and never throws on any input.
  */
 
-const TYPE_NAMES: ReadonlySet<string> = new Set<SchemaTypeName>(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
+const TYPE_NAMES: ReadonlySet<string> = new Set<SchemaTypeName>([
+  'object',
+  'array',
+  'string',
+  'number',
+  'integer',
+  'boolean',
+  'null',
+]);
 
 /** Keywords that give a node a shape; a node with none of them accepts any value. */
 const SHAPE_KEYWORDS = [
-  'type', 'enum', 'const', '$ref', 'anyOf', 'oneOf', 'allOf', 'properties', 'additionalProperties',
-  'patternProperties', 'items', 'prefixItems', 'additionalItems', 'nullable',
+  'type',
+  'enum',
+  'const',
+  '$ref',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'properties',
+  'additionalProperties',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'nullable',
 ];
 
 /** Keywords carried into a synthetic node that stands for part of a node (one arm of a `type` list). */
 const STRUCTURE_KEYWORDS = [
-  'properties', 'required', 'additionalProperties', 'patternProperties', 'items', 'prefixItems',
-  'additionalItems', 'maxItems', 'enum', 'const', 'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'maxItems',
+  'enum',
+  'const',
+  'type',
 ];
 
 const ANY: CoreSchema = Object.freeze({}) as CoreSchema;
@@ -37,7 +66,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function isScalar(value: unknown): value is SchemaScalar {
-  return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
 }
 
 function hasShape(node: Record<string, unknown>): boolean {
@@ -183,7 +217,10 @@ class Lowering {
   #resolve(ref: string, path: string): { key: string; target: unknown } | undefined {
     const segments = pointerSegments(ref);
     if (segments === undefined) {
-      this.degrade(path, `$ref ${JSON.stringify(ref)} points outside this schema; only local references (#, #/$defs/…) are resolved`);
+      this.degrade(
+        path,
+        `$ref ${JSON.stringify(ref)} points outside this schema; only local references (#, #/$defs/…) are resolved`,
+      );
       return undefined;
     }
     let target: unknown = this.#root;
@@ -197,7 +234,11 @@ class Lowering {
         return undefined;
       }
     }
-    return { key: segments.length === 0 ? '#' : `#/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`, target };
+    return {
+      key:
+        segments.length === 0 ? '#' : `#/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`,
+      target,
+    };
   }
 
   #reference(ref: string, path: string): CoreSchema {
@@ -251,8 +292,16 @@ class Lowering {
         children,
         build: (all) => {
           const offset = baseHasShape ? 1 : 0;
-          const cores = all.map((core, i) => (i < offset || tags[i - offset] === undefined ? core : withTag(core, tagName as string, tags[i - offset]!.tag, tags[i - offset]!.name)));
-          if (!baseHasShape) return withDoc(arms.length === 0 ? this.degrade(at(armsKey), `${armsKey} lists no schema`) : union(cores), doc);
+          const cores = all.map((core, i) =>
+            i < offset || tags[i - offset] === undefined
+              ? core
+              : withTag(core, tagName as string, tags[i - offset]!.tag, tags[i - offset]!.name),
+          );
+          if (!baseHasShape)
+            return withDoc(
+              arms.length === 0 ? this.degrade(at(armsKey), `${armsKey} lists no schema`) : union(cores),
+              doc,
+            );
           const [baseCore, ...armCores] = cores as [CoreSchema, ...CoreSchema[]];
           // Arms that only constrain (`{required: [...]}`) leave the shape beside them as it is.
           if (armCores.every(isAny)) return withDoc(baseCore, doc);
@@ -270,17 +319,29 @@ class Lowering {
         return leaf(this.degrade(at('type'), `type must list names from ${[...TYPE_NAMES].join(', ')}`));
       }
       const rest = pick(node, STRUCTURE_KEYWORDS, ['type']);
-      return { children: names.map((type) => child({ ...rest, type }, path)), build: (cores) => withDoc(union(cores), doc) };
+      return {
+        children: names.map((type) => child({ ...rest, type }, path)),
+        build: (cores) => withDoc(union(cores), doc),
+      };
     }
     if (Object.hasOwn(node, 'const')) {
-      return leaf(isScalar(node.const) ? { const: node.const } : this.degrade(at('const'), 'a const that is an object or array has no literal type'));
+      return leaf(
+        isScalar(node.const)
+          ? { const: node.const }
+          : this.degrade(at('const'), 'a const that is an object or array has no literal type'),
+      );
     }
     if (Object.hasOwn(node, 'enum')) return leaf(this.#enum(node.enum, at('enum')));
     const type = typeof node.type === 'string' ? node.type : undefined;
-    if (type !== undefined && !TYPE_NAMES.has(type)) return leaf(this.degrade(at('type'), `unknown type ${JSON.stringify(type)}`));
-    const isObject = type === 'object' || (type === undefined && ['properties', 'additionalProperties', 'patternProperties'].some((key) => Object.hasOwn(node, key)));
+    if (type !== undefined && !TYPE_NAMES.has(type))
+      return leaf(this.degrade(at('type'), `unknown type ${JSON.stringify(type)}`));
+    const isObject =
+      type === 'object' ||
+      (type === undefined &&
+        ['properties', 'additionalProperties', 'patternProperties'].some((key) => Object.hasOwn(node, key)));
     if (isObject) return this.#object(node, path, doc);
-    const isArray = type === 'array' || (type === undefined && ['items', 'prefixItems'].some((key) => Object.hasOwn(node, key)));
+    const isArray =
+      type === 'array' || (type === undefined && ['items', 'prefixItems'].some((key) => Object.hasOwn(node, key)));
     if (isArray) return this.#array(node, path, doc);
     return leaf(type === undefined ? ANY : { type: type as SchemaTypeName });
   }
@@ -290,9 +351,14 @@ class Lowering {
    * discriminator's mapping, or by the schema's name): its target, to be lowered in place with the tag's
    * value as a literal. Undefined when the arm is not such a reference or already pins the tag.
    */
-  #taggedArm(discriminator: unknown, arm: unknown, path: string): { target: unknown; tag: string; name: string } | undefined {
+  #taggedArm(
+    discriminator: unknown,
+    arm: unknown,
+    path: string,
+  ): { target: unknown; tag: string; name: string } | undefined {
     if (!isPlainObject(discriminator) || typeof discriminator.propertyName !== 'string') return undefined;
-    if (!isPlainObject(arm) || typeof arm.$ref !== 'string' || hasShape(pick(arm, SHAPE_KEYWORDS, ['$ref']))) return undefined;
+    if (!isPlainObject(arm) || typeof arm.$ref !== 'string' || hasShape(pick(arm, SHAPE_KEYWORDS, ['$ref'])))
+      return undefined;
     const property = discriminator.propertyName;
     const resolved = this.#resolve(arm.$ref, memberPath(path, '$ref'));
     if (resolved === undefined) return undefined;
@@ -310,7 +376,8 @@ class Lowering {
     const kept: SchemaScalar[] = [];
     const seen = new Set<string>();
     for (const [index, value] of values.entries()) {
-      if (!isScalar(value)) return this.degrade(`${path}[${index}]`, 'an enum value that is an object or array has no literal type');
+      if (!isScalar(value))
+        return this.degrade(`${path}[${index}]`, 'an enum value that is an object or array has no literal type');
       const identity = `${typeof value}:${String(value)}`;
       if (!seen.has(identity)) {
         seen.add(identity);
@@ -323,13 +390,16 @@ class Lowering {
   #object(node: Record<string, unknown>, path: string, doc: string): Plan {
     const properties = isPlainObject(node.properties) ? node.properties : {};
     const names = Object.keys(properties);
-    const children = names.map((name) => child(properties[name], memberPath(memberPath(path, 'properties'), name), name));
+    const children = names.map((name) =>
+      child(properties[name], memberPath(memberPath(path, 'properties'), name), name),
+    );
     const extra = node.additionalProperties;
     const extraIsSchema = isPlainObject(extra);
     if (extraIsSchema) children.push(child(extra, memberPath(path, 'additionalProperties')));
     const patterns = isPlainObject(node.patternProperties) ? node.patternProperties : {};
     const patternKeys = Object.keys(patterns);
-    for (const key of patternKeys) children.push(child(patterns[key], memberPath(memberPath(path, 'patternProperties'), key)));
+    for (const key of patternKeys)
+      children.push(child(patterns[key], memberPath(memberPath(path, 'patternProperties'), key)));
     return {
       children,
       build: (cores) => {
@@ -401,16 +471,23 @@ class Lowering {
       return child(arm, armPath);
     });
     // An arm that only lists required names (`{required: [...]}`) has no shape, but its names still count.
-    const extraRequired = arms.flatMap((arm) => (isPlainObject(arm) && !hasShape(arm) && Array.isArray(arm.required) ? arm.required : []));
+    const extraRequired = arms.flatMap((arm) =>
+      isPlainObject(arm) && !hasShape(arm) && Array.isArray(arm.required) ? arm.required : [],
+    );
     return {
       children,
       build: (cores) => {
         const merged = this.#merge(cores, path);
-        if (merged === undefined) return withDoc(this.degrade(path, 'allOf of schemas that do not merge (not all objects, or fields that conflict)'), doc);
+        if (merged === undefined)
+          return withDoc(
+            this.degrade(path, 'allOf of schemas that do not merge (not all objects, or fields that conflict)'),
+            doc,
+          );
         if (merged.type !== 'object' || merged.properties === undefined) return withDoc(merged, doc);
         const required = [...(merged.required ?? [])];
         for (const name of extraRequired) {
-          if (typeof name === 'string' && Object.hasOwn(merged.properties, name) && !required.includes(name)) required.push(name);
+          if (typeof name === 'string' && Object.hasOwn(merged.properties, name) && !required.includes(name))
+            required.push(name);
         }
         return withDoc(required.length === 0 ? merged : { ...merged, required }, doc);
       },
@@ -432,7 +509,12 @@ class Lowering {
           if (existing === undefined || isAny(existing)) fields[name] = field;
           else if (existing !== field && !isAny(field)) {
             const merged = this.#merge([existing, field], memberPath(memberPath(path, 'properties'), name));
-            fields[name] = merged ?? this.degrade(memberPath(memberPath(path, 'properties'), name), 'allOf gives this field two shapes that do not merge');
+            fields[name] =
+              merged ??
+              this.degrade(
+                memberPath(memberPath(path, 'properties'), name),
+                'allOf gives this field two shapes that do not merge',
+              );
           }
         }
         for (const name of core.required ?? []) if (!required.includes(name)) required.push(name);
@@ -443,14 +525,23 @@ class Lowering {
       if (Object.keys(fields).length > 0) merged.properties = fields;
       if (required.length > 0) merged.required = required;
       // Closed arms of an allOf usually mean "no keys beyond all of these", which is what the merge lists.
-      if (extra !== undefined && !(extra === false && merged.properties === undefined)) merged.additionalProperties = extra;
+      if (extra !== undefined && !(extra === false && merged.properties === undefined))
+        merged.additionalProperties = extra;
       return merged;
     }
     const [first, ...others] = shaped;
     if (others.every((core) => JSON.stringify(core) === JSON.stringify(first))) return first;
     // A type narrowed by an enum or const of that type: the enum is the shape.
     const literal = shaped.find((core) => core.enum !== undefined || core.const !== undefined);
-    if (literal !== undefined && shaped.every((core) => core === literal || (core.type !== undefined && Object.keys(core).every((key) => key === 'type' || key === 'description')))) return literal;
+    if (
+      literal !== undefined &&
+      shaped.every(
+        (core) =>
+          core === literal ||
+          (core.type !== undefined && Object.keys(core).every((key) => key === 'type' || key === 'description')),
+      )
+    )
+      return literal;
     return undefined;
   }
 
@@ -465,7 +556,10 @@ class Lowering {
     }
     for (const key of cyclicNodes(shallow)) {
       const definition = this.definitions.get(key)!;
-      definition.schema = this.degrade(key === '#' ? '$' : `$${key.slice(1).replace(/\//g, '.')}`, 'this definition is only itself (a union or alias cycle) and has no type');
+      definition.schema = this.degrade(
+        key === '#' ? '$' : `$${key.slice(1).replace(/\//g, '.')}`,
+        'this definition is only itself (a union or alias cycle) and has no type',
+      );
       deep.set(key, []);
     }
     for (const key of cyclicNodes(deep)) this.definitions.get(key)!.recursive = true;
@@ -507,7 +601,11 @@ export function lowerSchema(root: unknown): LoweredSchema {
     return { schema, definitions: lowering.definitions, degradations: lowering.degradations };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { schema: ANY, definitions: new Map(), degradations: [{ path: '$', message: `the schema could not be read: ${message}` }] };
+    return {
+      schema: ANY,
+      definitions: new Map(),
+      degradations: [{ path: '$', message: `the schema could not be read: ${message}` }],
+    };
   }
 }
 

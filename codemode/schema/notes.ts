@@ -23,7 +23,13 @@ function bound(inclusive: unknown, exclusive: unknown): Bound | undefined {
 }
 
 /** `lo ≤ subject ≤ hi`, `subject > lo` or `subject ≤ hi`, from inclusive and exclusive bounds. */
-function range(subject: string, min: unknown, max: unknown, exclusiveMin?: unknown, exclusiveMax?: unknown): string | undefined {
+function range(
+  subject: string,
+  min: unknown,
+  max: unknown,
+  exclusiveMin?: unknown,
+  exclusiveMax?: unknown,
+): string | undefined {
   const low = bound(min, exclusiveMin);
   const high = bound(max, exclusiveMax);
   if (low !== undefined && high !== undefined) {
@@ -81,9 +87,26 @@ function nameKey(text: string): string {
  */
 /** Keywords the doc text reads; most nodes have none of them, and then cost nothing here. */
 const DOC_KEYWORDS: ReadonlySet<string> = new Set([
-  'description', 'title', 'deprecated', 'readOnly', 'writeOnly', 'format', 'minimum', 'maximum', 'exclusiveMinimum',
-  'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems',
-  'minProperties', 'maxProperties', 'default',
+  'description',
+  'title',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'default',
 ]);
 
 export function schemaDocText(node: Record<string, unknown>, name?: string): string {
@@ -95,7 +118,8 @@ export function schemaDocText(node: Record<string, unknown>, name?: string): str
     }
   }
   if (!documented) return '';
-  const title = typeof node.title === 'string' && (name === undefined || nameKey(node.title) !== nameKey(name)) ? node.title : '';
+  const title =
+    typeof node.title === 'string' && (name === undefined || nameKey(node.title) !== nameKey(name)) ? node.title : '';
   const own = typeof node.description === 'string' && node.description !== '' ? node.description : title;
   const notes = schemaNotes(node);
   if (notes.length === 0) return own;

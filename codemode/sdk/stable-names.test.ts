@@ -16,7 +16,9 @@ function ownDefinitions(schema: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, field] of Object.entries(value)) {
       if (key === '$defs' && typeof field === 'object' && field !== null) {
-        out[key] = Object.fromEntries(Object.entries(field).map(([name, definition]) => [`Zq${name}`, rename(definition)]));
+        out[key] = Object.fromEntries(
+          Object.entries(field).map(([name, definition]) => [`Zq${name}`, rename(definition)]),
+        );
       } else if (key === '$ref' && typeof field === 'string') out[key] = field.replace('#/$defs/', '#/$defs/Zq');
       else if (key === 'title' && (field === 'Node' || field === 'Loop')) out[key] = `Zq${field}`;
       else out[key] = rename(field);
@@ -60,14 +62,28 @@ describe('adding a tool that sorts first', () => {
     it(`adds only that tool's lines to the ${language} SDK and renames nothing`, () => {
       fc.assert(
         fc.property(toolsArbitrary, validSchemaArbitrary(3), validSchemaArbitrary(3), (tools, parameters, output) => {
-          const added: ToolDefinition = { name: '_zq_added', description: 'Added.', parameters: ownDefinitions(parameters), output: ownDefinitions(output) };
+          const added: ToolDefinition = {
+            name: '_zq_added',
+            description: 'Added.',
+            parameters: ownDefinitions(parameters),
+            output: ownDefinitions(output),
+          };
           const before = unchanged(render(tools));
           const after = render([added, ...tools]);
           // No line removed or renamed, and what is added is what the tool renders to alone.
           expect(addedLines(before, after)?.length).toBe(lineCount(render([added])) - lineCount(render([])) + listing);
         }),
         // A set whose one tool is a keyword, so listed only in a comment: the Tools class holds a placeholder.
-        { numRuns: 120, examples: [[[{ name: 'as', description: '', parameters: { enum: [null] }, output: { type: 'string' } }], {}, { type: 'integer' }]] },
+        {
+          numRuns: 120,
+          examples: [
+            [
+              [{ name: 'as', description: '', parameters: { enum: [null] }, output: { type: 'string' } }],
+              {},
+              { type: 'integer' },
+            ],
+          ],
+        },
       );
     });
   }

@@ -1,5 +1,5 @@
-import type { RunCodeText } from '../run-code/descriptions.js';
 import type { Language } from '../../runtimes/seam/types.js';
+import type { RunCodeText } from '../run-code/descriptions.js';
 import { DEFAULT_PYTHON_FLOOR, SUPPORTED_PYTHON_VERSIONS } from '../sdk/identifiers/versions.js';
 import type { PythonVersion } from './types.js';
 
@@ -44,13 +44,19 @@ export function parseToolsConfig(raw: unknown): ToolsConfig {
     problems.push(`mode must be one of ${TOOL_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
   }
   if (!isPythonVersion(pythonFloor)) {
-    problems.push(`pythonFloor must be one of ${SUPPORTED_PYTHON_VERSIONS.join(', ')}, got ${JSON.stringify(pythonFloor)}`);
+    problems.push(
+      `pythonFloor must be one of ${SUPPORTED_PYTHON_VERSIONS.join(', ')}, got ${JSON.stringify(pythonFloor)}`,
+    );
   }
   if (runCodeText !== undefined && !isRunCodeTextTable(runCodeText)) {
     problems.push('runCodeText must map python and/or typescript to { tool: string, code: string }');
   }
   if (problems.length > 0) throw new Error(`tools: bad config: ${problems.join('; ')}`);
-  return { mode: mode as ToolMode, pythonFloor: pythonFloor as PythonVersion, ...(runCodeText === undefined ? {} : { runCodeText: runCodeText as ToolsConfig['runCodeText'] }) };
+  return {
+    mode: mode as ToolMode,
+    pythonFloor: pythonFloor as PythonVersion,
+    ...(runCodeText === undefined ? {} : { runCodeText: runCodeText as ToolsConfig['runCodeText'] }),
+  };
 }
 
 function isRunCodeTextTable(value: unknown): value is Partial<Record<Language, RunCodeText>> {

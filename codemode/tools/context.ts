@@ -1,5 +1,5 @@
-import type { CodeRuntime } from '../../runtimes/seam/types.js';
 import type { Model } from '../../contract/model.js';
+import type { CodeRuntime } from '../../runtimes/seam/types.js';
 import type { Agent } from '../agent/agent.js';
 import type { ToolRegistry } from './registry.js';
 

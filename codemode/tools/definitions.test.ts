@@ -3,7 +3,12 @@ import { parseToolDefinitions } from './definitions.js';
 
 describe('reading a tool set given as data', () => {
   it('returns the tools, keeping an absent output absent', () => {
-    const lookup = { name: 'lookup', description: 'Finds.', parameters: { type: 'object' }, output: { type: 'string' } };
+    const lookup = {
+      name: 'lookup',
+      description: 'Finds.',
+      parameters: { type: 'object' },
+      output: { type: 'string' },
+    };
     const bare = { name: 'bare', description: '', parameters: {} };
     expect(parseToolDefinitions([lookup, bare])).toEqual({ tools: [lookup, bare], problems: [] });
     expect(Object.hasOwn(parseToolDefinitions([bare]).tools[0]!, 'output')).toBe(false);
@@ -34,7 +39,11 @@ describe('reading a tool set given as data', () => {
   });
 
   it('treats a parsed "__proto__" key as an ordinary unknown key', () => {
-    const { problems } = parseToolDefinitions(JSON.parse('[{"name":"a","description":"","parameters":{},"__proto__":{"x":1}}]'));
-    expect(problems).toEqual([{ path: '$[0].__proto__', message: 'unknown key (known: name, description, parameters, output)' }]);
+    const { problems } = parseToolDefinitions(
+      JSON.parse('[{"name":"a","description":"","parameters":{},"__proto__":{"x":1}}]'),
+    );
+    expect(problems).toEqual([
+      { path: '$[0].__proto__', message: 'unknown key (known: name, description, parameters, output)' },
+    ]);
   });
 });

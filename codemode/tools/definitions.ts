@@ -1,5 +1,5 @@
-import type { SchemaViolation } from '../schema/types.js';
 import { memberPath } from '../schema/paths.js';
+import type { SchemaViolation } from '../schema/types.js';
 import type { ToolDefinition } from './types.js';
 
 const KEYS = ['name', 'description', 'parameters', 'output'];
@@ -24,17 +24,24 @@ export function parseToolDefinitions(value: unknown): { tools: ToolDefinition[];
     }
     const fields = item as Record<string, unknown>;
     for (const key of Object.keys(fields)) {
-      if (!KEYS.includes(key)) problems.push({ path: memberPath(path, key), message: `unknown key (known: ${KEYS.join(', ')})` });
+      if (!KEYS.includes(key))
+        problems.push({ path: memberPath(path, key), message: `unknown key (known: ${KEYS.join(', ')})` });
     }
     const { name, description } = fields;
     if (typeof name !== 'string') problems.push({ path: `${path}.name`, message: 'expected a string' });
     else if (name === '') problems.push({ path: `${path}.name`, message: 'expected a non-empty string' });
     else if (firstPathOfName.has(name)) {
-      problems.push({ path: `${path}.name`, message: `duplicate tool name ${JSON.stringify(name)} (first at ${firstPathOfName.get(name)})` });
+      problems.push({
+        path: `${path}.name`,
+        message: `duplicate tool name ${JSON.stringify(name)} (first at ${firstPathOfName.get(name)})`,
+      });
     } else firstPathOfName.set(name, path);
     if (typeof description !== 'string') problems.push({ path: `${path}.description`, message: 'expected a string' });
     if (!Object.hasOwn(fields, 'parameters')) {
-      problems.push({ path: `${path}.parameters`, message: 'missing: give the JSON schema of the arguments ({} accepts any)' });
+      problems.push({
+        path: `${path}.parameters`,
+        message: 'missing: give the JSON schema of the arguments ({} accepts any)',
+      });
     }
   });
   if (problems.length > 0) return { tools: [], problems };
@@ -42,5 +49,10 @@ export function parseToolDefinitions(value: unknown): { tools: ToolDefinition[];
 }
 
 function toDefinition({ name, description, parameters, output }: Record<string, unknown>): ToolDefinition {
-  return { name: name as string, description: description as string, parameters, ...(output === undefined ? {} : { output }) };
+  return {
+    name: name as string,
+    description: description as string,
+    parameters,
+    ...(output === undefined ? {} : { output }),
+  };
 }

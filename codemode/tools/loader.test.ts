@@ -34,10 +34,16 @@ afterEach(async () => {
   for (const app of apps.splice(0)) await app.dispose();
 });
 
-const entries = (toolsConfig: unknown) => (dir: string): EntrySpec[] => [
+const entries =
+  (toolsConfig: unknown) =>
+  (dir: string): EntrySpec[] => [
     { id: 'tools', name: builtModule('codemode/tools/plugin.ts'), config: toolsConfig },
     { id: 'fixture', name: join(dir, 'fixture-tools.mjs'), config: { offset: 0 } },
-    { id: 'agent', name: builtModule('codemode/agent/plugin.ts'), config: { persona: 'You add numbers.', maxTurns: 4 } },
+    {
+      id: 'agent',
+      name: builtModule('codemode/agent/plugin.ts'),
+      config: { persona: 'You add numbers.', maxTurns: 4 },
+    },
   ];
 
 async function boot(toolsConfig: unknown, provide: Record<string, unknown>): Promise<BootedApp> {
@@ -49,7 +55,20 @@ async function boot(toolsConfig: unknown, provide: Record<string, unknown>): Pro
 describe('booting a cordis.yml with the real Loader', () => {
   it('assembles tools, a fixture tool plugin and the agent, and the agent runs a program', async () => {
     const model = scriptedModel([
-      callTools({ id: 'c1', name: 'run_code', arguments: { code: JSON.stringify({ calls: [['add', { a: 2, b: 3 }], ['fail', {}]], return: '$results' }), description: 'add' } }),
+      callTools({
+        id: 'c1',
+        name: 'run_code',
+        arguments: {
+          code: JSON.stringify({
+            calls: [
+              ['add', { a: 2, b: 3 }],
+              ['fail', {}],
+            ],
+            return: '$results',
+          }),
+          description: 'add',
+        },
+      }),
       finalAnswer('5'),
     ]);
     const app = await boot({ mode: 'code', pythonFloor: '3.9' }, { model, codeRuntime: scriptedRuntime('python') });
@@ -76,12 +95,16 @@ describe('booting a cordis.yml with the real Loader', () => {
   it('reports a refused config naming the plugin’s problem, and provides no service', async () => {
     const app = await boot({ mode: 'script' }, { model: scriptedModel([]) });
     expect(app.root.get('tools')).toBeUndefined();
-    expect(app.problems.join('\n')).toContain('tools: bad config: mode must be one of native, code, both, got "script"');
+    expect(app.problems.join('\n')).toContain(
+      'tools: bad config: mode must be one of native, code, both, got "script"',
+    );
   });
 
   it('names the entry and the plugin when a plugin cannot be found', async () => {
     const ghost = (dir: string) => [{ id: 'ghost', name: join(dir, 'ghost.mjs') }];
-    await expect(bootApp(ghost, {})).rejects.toThrow(/cordis\.yml: plugins not found: entry ghost \(\/.*\/ghost\.mjs\)/);
+    await expect(bootApp(ghost, {})).rejects.toThrow(
+      /cordis\.yml: plugins not found: entry ghost \(\/.*\/ghost\.mjs\)/,
+    );
   });
 });
 

@@ -6,8 +6,16 @@ import { ToolRegistry } from './registry.js';
 import { scriptedRuntime } from './test/scripted-runtime.js';
 import type { RegisteredTool } from './types.js';
 
-function tool(name: string, execute: (args: JsonValue) => Promise<JsonValue> = async (args) => ({ echo: args })): RegisteredTool {
-  return { name, description: `The ${name} tool.`, parameters: { type: 'object', properties: { n: { type: 'number' } } }, execute };
+function tool(
+  name: string,
+  execute: (args: JsonValue) => Promise<JsonValue> = async (args) => ({ echo: args }),
+): RegisteredTool {
+  return {
+    name,
+    description: `The ${name} tool.`,
+    parameters: { type: 'object', properties: { n: { type: 'number' } } },
+    execute,
+  };
 }
 
 let root: Context;
@@ -45,7 +53,9 @@ describe('the tools service', () => {
     expect(root.get('tools')).toBeUndefined();
     expect(problems.join('\n')).toContain('unknown key "extra"');
     expect(problems.join('\n')).toContain('mode must be one of native, code, both, got "script"');
-    expect(problems.join('\n')).toContain('pythonFloor must be one of 3.8, 3.9, 3.10, 3.11, 3.12, 3.13, 3.14, 3.15, got 3.9');
+    expect(problems.join('\n')).toContain(
+      'pythonFloor must be one of 3.8, 3.9, 3.10, 3.11, 3.12, 3.13, 3.14, 3.15, got 3.9',
+    );
   });
 
   it('requires a mode', async () => {
@@ -91,7 +101,11 @@ describe('registering tools', () => {
 
   it("removes a plugin's tools when that plugin is disposed, and only those", async () => {
     const tools = await mountTools({ mode: 'native' });
-    const pluginA = root.plugin({ name: 'a', inject: ['tools'], apply: (ctx: Context) => void ctx.tools.register(tool('from_a')) });
+    const pluginA = root.plugin({
+      name: 'a',
+      inject: ['tools'],
+      apply: (ctx: Context) => void ctx.tools.register(tool('from_a')),
+    });
     root.plugin({ name: 'b', inject: ['tools'], apply: (ctx: Context) => void ctx.tools.register(tool('from_b')) });
     await root.events.flush();
     expect(tools.list().map((t) => t.name)).toEqual(['from_a', 'from_b']);
@@ -121,8 +135,12 @@ describe('language dispatch', () => {
   it('fails loudly for a language it has no SDK or run_code text for, naming the known ones', async () => {
     const tools = await mountTools({ mode: 'code' });
     root.set('codeRuntime', scriptedRuntime('toString'));
-    expect(() => tools.sdkSection()).toThrow('tools:sdk: no entry for language "toString" (known languages: python, typescript)');
-    expect(() => tools.wireTools()).toThrow('run_code: no entry for language "toString" (known languages: python, typescript)');
+    expect(() => tools.sdkSection()).toThrow(
+      'tools:sdk: no entry for language "toString" (known languages: python, typescript)',
+    );
+    expect(() => tools.wireTools()).toThrow(
+      'run_code: no entry for language "toString" (known languages: python, typescript)',
+    );
   });
 });
 
@@ -135,7 +153,8 @@ describe('wire tools by mode', () => {
 
   it('native: the tools themselves', async () => expect(await wireNames('native')).toEqual(['alpha', 'zeta']));
   it('code: only run_code', async () => expect(await wireNames('code')).toEqual(['run_code']));
-  it('both: run_code, then the tools', async () => expect(await wireNames('both')).toEqual(['run_code', 'alpha', 'zeta']));
+  it('both: run_code, then the tools', async () =>
+    expect(await wireNames('both')).toEqual(['run_code', 'alpha', 'zeta']));
 
   it('sends a native tool as its name, description and parameters', async () => {
     const tools = await mountTools({ mode: 'native' });
@@ -160,7 +179,15 @@ describe('executing', () => {
     tools.register(tool('fail', async () => Promise.reject(new Error('boom'))));
     const runtime = scriptedRuntime('typescript');
     root.set('codeRuntime', runtime);
-    const program = JSON.stringify({ calls: [['echo', { n: 1 }], ['fail', {}], ['echo', { n: 2 }]], return: '$results', log: ['done'] });
+    const program = JSON.stringify({
+      calls: [
+        ['echo', { n: 1 }],
+        ['fail', {}],
+        ['echo', { n: 2 }],
+      ],
+      return: '$results',
+      log: ['done'],
+    });
     const run = await tools.runCode({ code: program, description: 'three calls' }, 'call-4');
     expect(run.result).toEqual({
       value: [{ echo: { n: 1 } }, { error: 'boom', toolName: 'fail' }, { echo: { n: 2 } }],
@@ -183,20 +210,34 @@ describe('executing', () => {
     tools.register(tool('slow', (args) => new Promise((resolve) => setTimeout(() => resolve(args), 20))));
     tools.register(tool('fast'));
     root.set('codeRuntime', scriptedRuntime());
-    const program = JSON.stringify({ calls: [['slow', 1], ['fast', 2]], parallel: true, return: '$results' });
+    const program = JSON.stringify({
+      calls: [
+        ['slow', 1],
+        ['fast', 2],
+      ],
+      parallel: true,
+      return: '$results',
+    });
     const run = await tools.runCode({ code: program, description: 'parallel' }, 'call-1');
-    expect(run.calls.map((c) => [c.id, c.tool])).toEqual([['call-1.1', 'slow'], ['call-1.2', 'fast']]);
+    expect(run.calls.map((c) => [c.id, c.tool])).toEqual([
+      ['call-1.1', 'slow'],
+      ['call-1.2', 'fast'],
+    ]);
   });
 
   it('refuses run_code in mode native and without a runtime', async () => {
     const native = await mountTools({ mode: 'native' });
     root.set('codeRuntime', scriptedRuntime());
-    await expect(native.runCode({ code: '{}', description: '' }, 'call-1')).rejects.toThrow('run_code: not offered in mode native');
+    await expect(native.runCode({ code: '{}', description: '' }, 'call-1')).rejects.toThrow(
+      'run_code: not offered in mode native',
+    );
     root.set('codeRuntime', undefined);
     const fresh = new Context();
     fresh.plugin(ToolRegistry, { mode: 'code', pythonFloor: '3.9' });
     await fresh.start();
-    await expect(fresh.tools.runCode({ code: '{}', description: '' }, 'call-1')).rejects.toThrow('run_code: no code runtime is mounted');
+    await expect(fresh.tools.runCode({ code: '{}', description: '' }, 'call-1')).rejects.toThrow(
+      'run_code: no code runtime is mounted',
+    );
     await fresh.stop();
   });
 });

@@ -1,9 +1,9 @@
 import { type Context, Service } from 'cordis';
-import type { JsonValue, Language } from '../../runtimes/seam/types.js';
+import { RUN_CODE_TOOL } from '../../contract/backend.js';
 import type { WireTool } from '../../contract/model.js';
+import type { JsonValue, Language } from '../../runtimes/seam/types.js';
 import { type ProgramRun, type RunCodeArgs, runProgram } from '../run-code/execute.js';
 import { renderSdkSection } from '../run-code/sdk-section.js';
-import { RUN_CODE_TOOL } from '../../contract/backend.js';
 import { runCodeWireTool } from '../run-code/wire-tool.js';
 import { parseToolsConfig, type ToolMode, type ToolsConfig } from './config.js';
 import type { RegisteredTool } from './types.js';
@@ -78,7 +78,8 @@ export class ToolRegistry extends Service<ToolsConfig> {
   /** Calls a registered tool; a rejection carries the tool's own message. */
   async execute(name: string, args: JsonValue): Promise<JsonValue> {
     const tool = this.tools.get(name);
-    if (tool === undefined) throw new Error(`tools: no tool named ${JSON.stringify(name)} (${this.describeRegistered()})`);
+    if (tool === undefined)
+      throw new Error(`tools: no tool named ${JSON.stringify(name)} (${this.describeRegistered()})`);
     return tool.execute(args);
   }
 
@@ -87,7 +88,9 @@ export class ToolRegistry extends Service<ToolsConfig> {
     if (this.mode === 'native') throw new Error(`${RUN_CODE_TOOL}: not offered in mode native (use mode code or both)`);
     const runtime = this.home.get('codeRuntime');
     if (runtime === undefined) {
-      throw new Error(`${RUN_CODE_TOOL}: no code runtime is mounted (add a runtime plugin that provides ctx.codeRuntime)`);
+      throw new Error(
+        `${RUN_CODE_TOOL}: no code runtime is mounted (add a runtime plugin that provides ctx.codeRuntime)`,
+      );
     }
     const names = this.list().map((tool) => tool.name);
     return runProgram(runtime, names, (name, toolArgs) => this.execute(name, toolArgs), args, callId, signal);

@@ -1,4 +1,3 @@
-
 import type { ToolDefinition } from '../../contract/backend.js';
 
 // One definition of a tool, shared with every backend through the contract.

@@ -6,10 +6,16 @@ import { probeTarget } from './probe-targets.js';
 
 afterAll(() => disposeSharedRuntimes());
 
-const tool = (name: string) => ({ name, description: `The ${name} probe.`, parameters: { type: 'object', properties: { text: { type: 'string' } } } });
+const tool = (name: string) => ({
+  name,
+  description: `The ${name} probe.`,
+  parameters: { type: 'object', properties: { text: { type: 'string' } } },
+});
 
 describe('a probe of the project app', () => {
-  it('registers tools through ctx.tools, reads them back from the first request, and removes them again', { timeout: 120_000 }, async () => {
+  it('registers tools through ctx.tools, reads them back from the first request, and removes them again', {
+    timeout: 120_000,
+  }, async () => {
     const target = probeTarget(await committedScenario('exotic-names'), 'typescript');
     expect(target?.runtime.name).toBe('typescript');
     const probe = await AppProbe.boot(target!.scenario, target!.runtime);

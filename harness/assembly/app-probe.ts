@@ -1,12 +1,19 @@
-import { RUN_CODE_TOOL, TOOLS_SDK_SECTION, type AgentService, type RegisteredTool, type ToolDefinition, type ToolRegistryService } from '../../contract/backend.js';
+import {
+  type AgentService,
+  type RegisteredTool,
+  RUN_CODE_TOOL,
+  TOOLS_SDK_SECTION,
+  type ToolDefinition,
+  type ToolRegistryService,
+} from '../../contract/backend.js';
 import type { ModelRequest, WireTool } from '../../contract/model.js';
+import { readSdkSection } from '../../contract/sdk-section.js';
 import type { JsonValue } from '../../runtimes/seam/types.js';
+import type CannedModel from '../model/canned.js';
+import type { Scenario } from '../scenario/types.js';
 import { assemble, bootAssembly, CANNED_MODEL_PLUGIN, composeWithModel } from './assemble.js';
 import type { BootedApp } from './boot.js';
 import type { RuntimeTarget } from './runtimes.js';
-import type CannedModel from '../model/canned.js';
-import type { Scenario } from '../scenario/types.js';
-import { readSdkSection } from '../../contract/sdk-section.js';
 
 /** The user turn of a probe: the model answers it at once, so only the first request matters. */
 const PROBE_USER_TEXT = 'Describe the tools you can call.';
@@ -44,7 +51,12 @@ export class AppProbe {
 
   /** Assembles and boots the scenario's composition on `runtime`; throws what the boot throws. */
   static async boot(scenario: Scenario, runtime: RuntimeTarget): Promise<AppProbe> {
-    const assembly = await assemble(composeWithModel(scenario, runtime, { plugin: CANNED_MODEL_PLUGIN, config: { responses: [], otherwise: { content: PROBE_ANSWER, toolCalls: [] } } }));
+    const assembly = await assemble(
+      composeWithModel(scenario, runtime, {
+        plugin: CANNED_MODEL_PLUGIN,
+        config: { responses: [], otherwise: { content: PROBE_ANSWER, toolCalls: [] } },
+      }),
+    );
     return new AppProbe(scenario, runtime, await bootAssembly(assembly, runtime.session));
   }
 
@@ -95,7 +107,11 @@ export class AppProbe {
 }
 
 /** Boots `scenario` on `runtime`, takes one view of `tools`, and disposes the app. */
-export async function probeOnce(scenario: Scenario, runtime: RuntimeTarget, tools: readonly ToolDefinition[]): Promise<ProbeView> {
+export async function probeOnce(
+  scenario: Scenario,
+  runtime: RuntimeTarget,
+  tools: readonly ToolDefinition[],
+): Promise<ProbeView> {
   const probe = await AppProbe.boot(scenario, runtime);
   try {
     return await probe.view(tools);

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ownedTempDir } from '../../runtimes/seam/owned-temp-dir.js';
 import { builtModule } from '../../runtimes/seam/package-root.js';
 import type { Scenario } from '../scenario/types.js';
-import { bootComposition, EntryError, type BootedApp } from './boot.js';
 import type { Session } from '../session.js';
-import type { RuntimeTarget } from './runtimes.js';
-import { ownedTempDir } from '../../runtimes/seam/owned-temp-dir.js';
+import { type BootedApp, bootComposition, EntryError } from './boot.js';
 import { cordisYaml } from './cordis-yaml.js';
+import type { RuntimeTarget } from './runtimes.js';
 
 /** Where the keyless model plugin lives. */
 export const MODEL_PLUGIN = 'harness/model/plugin';
@@ -37,20 +37,37 @@ export interface ModelEntryConfig {
 }
 
 /** The entries of a scenario × runtime: the runtime and the keyless model first, then the scenario's own. */
-export function composeEntries(scenario: Scenario, runtime: RuntimeTarget, model: Partial<ModelEntryConfig> = {}): CordisEntry[] {
+export function composeEntries(
+  scenario: Scenario,
+  runtime: RuntimeTarget,
+  model: Partial<ModelEntryConfig> = {},
+): CordisEntry[] {
   const modelConfig: ModelEntryConfig = { scenario: scenario.file, language: runtime.language, ...model };
   return composeWithModel(scenario, runtime, { plugin: MODEL_PLUGIN, config: modelConfig });
 }
 
 /** The entries of a scenario × runtime with another model in place of the keyless one (the gate's probes). */
-export function composeWithModel(scenario: Scenario, runtime: RuntimeTarget, model: { plugin: string; config: unknown }): CordisEntry[] {
+export function composeWithModel(
+  scenario: Scenario,
+  runtime: RuntimeTarget,
+  model: { plugin: string; config: unknown },
+): CordisEntry[] {
   const entries: CordisEntry[] = [
     { id: 'runtime', name: pluginPath('runtime', runtime.plugin), config: runtime.config },
     { id: 'model', name: pluginPath('model', model.plugin), config: model.config },
   ];
   for (const entry of scenario.composition) {
-    if (!entry.resolved) throw new EntryError(entry.id, entry.plugin, `not resolved (declared at ${scenario.file}:${entry.line}); load scenarios with loadScenarios`);
-    entries.push({ id: entry.id, name: entry.resolved.file, ...(entry.config === undefined ? {} : { config: entry.config }) });
+    if (!entry.resolved)
+      throw new EntryError(
+        entry.id,
+        entry.plugin,
+        `not resolved (declared at ${scenario.file}:${entry.line}); load scenarios with loadScenarios`,
+      );
+    entries.push({
+      id: entry.id,
+      name: entry.resolved.file,
+      ...(entry.config === undefined ? {} : { config: entry.config }),
+    });
   }
   return entries;
 }
@@ -58,7 +75,12 @@ export function composeWithModel(scenario: Scenario, runtime: RuntimeTarget, mod
 /** Built path of one of concord's own plugins (runtime, model), named by its source path. */
 export function pluginPath(entryId: string, plugin: string): string {
   const path = builtModule(`${plugin}.ts`);
-  if (!existsSync(path)) throw new EntryError(entryId, plugin, `${path} does not exist: concord's build is incomplete (run npm run build in concord's folder)`);
+  if (!existsSync(path))
+    throw new EntryError(
+      entryId,
+      plugin,
+      `${path} does not exist: concord's build is incomplete (run npm run build in concord's folder)`,
+    );
   return path;
 }
 

@@ -1,7 +1,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import Loader from '@cordisjs/loader';
-import { Context, Logger, type EffectScope, type ForkScope } from 'cordis';
+import { Context, type EffectScope, type ForkScope, Logger } from 'cordis';
 import { RUNTIME_POOL_SERVICE } from '../../runtimes/seam/pool.js';
 import { SESSION_SERVICE, type Session } from '../session.js';
 import { importPluginModule } from './typescript-plugins.js';
@@ -78,7 +78,10 @@ export async function bootComposition(
   const errors: string[] = [];
   ctx.on('internal/error', (error: unknown) => void errors.push(describe(error)));
   const loaderFork = ctx.plugin(GateLoader, { name: 'cordis', filename: copy }) as ForkScope;
-  const loader = ctx.get('loader') as unknown as { internal?: { import: typeof importPluginModule }; file?: LoaderConfigFile };
+  const loader = ctx.get('loader') as unknown as {
+    internal?: { import: typeof importPluginModule };
+    file?: LoaderConfigFile;
+  };
   // The loader imports each entry through `internal.import` when one is set: a `.ts` plugin needs tsx's scoped import.
   loader.internal = { import: importPluginModule };
   const writes = trackConfigWrites(loader, errors);
@@ -103,18 +106,29 @@ async function settle(
   neverStarted: Map<string, string> | undefined,
 ): Promise<void> {
   const stuck = entries.find((e) => neverStarted?.has(e.name));
-  if (stuck) throw new EntryError(stuck.id, stuck.name, `${neverStarted!.get(stuck.name)!} in an earlier app of this run: not waited for again`);
+  if (stuck)
+    throw new EntryError(
+      stuck.id,
+      stuck.name,
+      `${neverStarted!.get(stuck.name)!} in an earlier app of this run: not waited for again`,
+    );
   const loader = ctx.get('loader') as Loader;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const missing = entries.find((e) => errors.some((m) => m.includes(`Cannot find package "${e.name}"`)));
-    if (missing) throw new EntryError(missing.id, missing.name, `cannot be imported (${errors.filter((m) => !m.startsWith('Cannot find package')).join('; ') || 'not found'})`);
+    if (missing)
+      throw new EntryError(
+        missing.id,
+        missing.name,
+        `cannot be imported (${errors.filter((m) => !m.startsWith('Cannot find package')).join('; ') || 'not found'})`,
+      );
     const states = entries.map((e) => {
       const entry = [...loader.entries()].find((x) => x.options.id === e.id);
       return { ...e, entry, status: entry?.fork ? entryStatus(entry.fork) : undefined };
     });
     const failed = states.find((s) => s.status === FAILED);
-    if (failed) throw new EntryError(failed.id, failed.name, `failed to start: ${errors.join('; ') || 'no reason given'}`);
+    if (failed)
+      throw new EntryError(failed.id, failed.name, `failed to start: ${errors.join('; ') || 'no reason given'}`);
     const starting = scopesStarting(ctx);
     if (states.every((s) => s.status === ACTIVE) && starting.length === 0) {
       if (errors.length > 0) throw new Error(`cordis reported errors while starting: ${errors.join('; ')}`);
@@ -125,14 +139,24 @@ async function settle(
         .filter((s) => s.status !== ACTIVE)
         .map((s) => {
           if (s.status === LOADING) {
-            neverStarted?.set(s.name, `did not start within ${timeoutMs / 1000}s (the promise its apply() returned had not settled)`);
+            neverStarted?.set(
+              s.name,
+              `did not start within ${timeoutMs / 1000}s (the promise its apply() returned had not settled)`,
+            );
             return `"${s.id}" (${s.name}) is still starting: the promise its apply() returned has not settled`;
           }
-          const wanted = Object.keys((s.entry?.fork?.runtime.inject ?? {}) as Record<string, unknown>).filter((name) => !ctx.get(name));
+          const wanted = Object.keys((s.entry?.fork?.runtime.inject ?? {}) as Record<string, unknown>).filter(
+            (name) => !ctx.get(name),
+          );
           return `"${s.id}" (${s.name})${wanted.length ? ` waits for ${wanted.join(', ')}` : ' never became active'}`;
         });
       // A plugin an entry started with ctx.plugin() has no entry of its own: it is named as cordis names it.
-      if (why.length === 0) why.push(...starting.map((name) => `plugin "${name}" is still starting: the promise its apply() returned has not settled`));
+      if (why.length === 0)
+        why.push(
+          ...starting.map(
+            (name) => `plugin "${name}" is still starting: the promise its apply() returned has not settled`,
+          ),
+        );
       throw new Error(`entries did not start within ${timeoutMs / 1000}s: ${why.join('; ')}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -249,7 +273,8 @@ function makeApp(ctx: Context, loaderFork: ForkScope, errors: string[], writes: 
         // Disposers run as detached promises: let them finish before judging.
         await new Promise((resolve) => setImmediate(resolve));
         await writes.settle();
-        if (errors.length > before) throw new Error(`cordis reported errors while stopping: ${errors.slice(before).join('; ')}`);
+        if (errors.length > before)
+          throw new Error(`cordis reported errors while stopping: ${errors.slice(before).join('; ')}`);
       })();
       return disposed;
     },

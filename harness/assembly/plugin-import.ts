@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { InputError } from '../scenario/error.js';
-import { sourceExcerpt } from '../scenario/yaml-input.js';
-import type { CompositionEntry, Scenario } from '../scenario/types.js';
-import { importPluginModule, isTypeScript } from './typescript-plugins.js';
+import type TypeScript from 'typescript';
 import { installCommand, MissingPackageError } from '../../runtimes/seam/optional-package.js';
 import { typescript } from '../../runtimes/seam/typescript.js';
-import type TypeScript from 'typescript';
+import { InputError } from '../scenario/error.js';
+import type { CompositionEntry, Scenario } from '../scenario/types.js';
+import { sourceExcerpt } from '../scenario/yaml-input.js';
+import { importPluginModule, isTypeScript } from './typescript-plugins.js';
 
 /** Where an import failed in the plugin's own source, when the error says (or a parse of the file shows). */
 interface Place {
@@ -53,14 +53,25 @@ function importError(error: unknown, file: string, entry: CompositionEntry, scen
     if (error instanceof Error && error.stack) input.stack = error.stack;
     return input;
   };
-  if (place === undefined) return withStack(new InputError(scenario.file, at.line, at.column, `${entry.plugin} cannot be imported: ${message}`, hint));
+  if (place === undefined)
+    return withStack(
+      new InputError(scenario.file, at.line, at.column, `${entry.plugin} cannot be imported: ${message}`, hint),
+    );
   let excerpt = '';
   try {
     excerpt = `\n${sourceExcerpt(readFileSync(place.file, 'utf8'), place.line, place.column)}`;
   } catch {
     // The place is named either way; the excerpt is a courtesy.
   }
-  return withStack(new InputError(place.file, place.line, place.column, `${named} cannot be imported: ${place.problem}${excerpt}`, hint));
+  return withStack(
+    new InputError(
+      place.file,
+      place.line,
+      place.column,
+      `${named} cannot be imported: ${place.problem}${excerpt}`,
+      hint,
+    ),
+  );
 }
 
 function firstLine(text: string): string {
@@ -69,13 +80,26 @@ function firstLine(text: string): string {
 
 function placeOf(error: unknown, file: string): Place | undefined {
   // esbuild (TypeScript plugins): a structured location, 1-based line and 0-based column.
-  const located = (error as { errors?: Array<{ text?: string; location?: { file?: string; line?: number; column?: number } | null }> })?.errors?.[0];
+  const located = (
+    error as { errors?: Array<{ text?: string; location?: { file?: string; line?: number; column?: number } | null }> }
+  )?.errors?.[0];
   if (located?.location?.line !== undefined) {
-    return { file: located.location.file || file, line: located.location.line, column: (located.location.column ?? 0) + 1, problem: located.text ?? 'syntax error' };
+    return {
+      file: located.location.file || file,
+      line: located.location.line,
+      column: (located.location.column ?? 0) + 1,
+      problem: located.text ?? 'syntax error',
+    };
   }
   const message = error instanceof Error ? error.message : '';
   const inMessage = /^(.+?):(\d+):(\d+): ERROR: (.+)$/m.exec(message);
-  if (inMessage) return { file: inMessage[1]!, line: Number(inMessage[2]), column: Number(inMessage[3]) + 1, problem: inMessage[4]! };
+  if (inMessage)
+    return {
+      file: inMessage[1]!,
+      line: Number(inMessage[2]),
+      column: Number(inMessage[3]) + 1,
+      problem: inMessage[4]!,
+    };
   // A JavaScript syntax error carries no place: the TypeScript parser finds the first one.
   if (error instanceof SyntaxError) {
     const parsed = firstSyntaxError(file);
@@ -85,7 +109,13 @@ function placeOf(error: unknown, file: string): Place | undefined {
   const stack = error instanceof Error ? (error.stack ?? '') : '';
   for (const name of [pathToFileURL(file).href, file]) {
     const frame = new RegExp(`${escape(name)}:(\\d+):(\\d+)`).exec(stack);
-    if (frame) return { file, line: Number(frame[1]), column: Number(frame[2]), problem: firstLine(`${(error as Error).name}: ${message}`) };
+    if (frame)
+      return {
+        file,
+        line: Number(frame[1]),
+        column: Number(frame[2]),
+        problem: firstLine(`${(error as Error).name}: ${message}`),
+      };
   }
   return undefined;
 }
@@ -100,10 +130,16 @@ function firstSyntaxError(file: string): Place | undefined {
   const ts = typescript();
   const kind = isTypeScript(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
-  const [diagnostic] = (source as unknown as { parseDiagnostics: TypeScript.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  const [diagnostic] =
+    (source as unknown as { parseDiagnostics: TypeScript.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   if (!diagnostic) return undefined;
   const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start);
-  return { file, line: line + 1, column: character + 1, problem: ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ') };
+  return {
+    file,
+    line: line + 1,
+    column: character + 1,
+    problem: ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '),
+  };
 }
 
 function escape(text: string): string {

@@ -1,9 +1,12 @@
-import { CPYTHON_IMAGES, FLOOR_IMAGE, cpythonImage } from '../../runtimes/cpython/images.js';
-import { DEFAULT_PYODIDE_VERSION, PYODIDE_PYTHON_VERSIONS, pyodidePackageDir } from '../../runtimes/pyodide/versions.js';
+import { CPYTHON_IMAGES, cpythonImage, FLOOR_IMAGE } from '../../runtimes/cpython/images.js';
+import {
+  DEFAULT_PYODIDE_VERSION,
+  PYODIDE_PYTHON_VERSIONS,
+  pyodidePackageDir,
+} from '../../runtimes/pyodide/versions.js';
 import type { CodeRuntime, Language } from '../../runtimes/seam/types.js';
+import { RUNTIME_NAMES, type RuntimeName, runtimeLanguage } from '../runtime-names.js';
 import type { Session } from '../session.js';
-
-import { RUNTIME_NAMES, runtimeLanguage, type RuntimeName } from '../runtime-names.js';
 
 export interface RuntimeEntry {
   /** What it runs in, for help texts: `local python3`. */
@@ -21,7 +24,8 @@ export interface RuntimeEntry {
   create(options: { version?: string; timeoutMs?: number }): Promise<CodeRuntime>;
 }
 
-const timeout = (timeoutMs: number | undefined): { timeoutMs?: number } => (timeoutMs === undefined ? {} : { timeoutMs });
+const timeout = (timeoutMs: number | undefined): { timeoutMs?: number } =>
+  timeoutMs === undefined ? {} : { timeoutMs };
 
 /** How each runtime concord knows runs and starts: every command, check, probe and report reads it. */
 export const RUNTIMES: Readonly<Record<RuntimeName, RuntimeEntry>> = {
@@ -29,13 +33,18 @@ export const RUNTIMES: Readonly<Record<RuntimeName, RuntimeEntry>> = {
     runsIn: 'worker thread',
     plugin: 'runtimes/worker/plugin',
     config: {},
-    create: async ({ timeoutMs }) => (await import('../../runtimes/worker/index.js')).createWorkerRuntime(timeout(timeoutMs)),
+    create: async ({ timeoutMs }) =>
+      (await import('../../runtimes/worker/index.js')).createWorkerRuntime(timeout(timeoutMs)),
   },
   python: {
     runsIn: 'local python3',
     plugin: 'runtimes/cpython/plugin',
     config: { isolation: 'process' },
-    create: async ({ timeoutMs }) => (await import('../../runtimes/cpython/runtime.js')).createCpythonRuntime({ isolation: 'process', ...timeout(timeoutMs) }),
+    create: async ({ timeoutMs }) =>
+      (await import('../../runtimes/cpython/runtime.js')).createCpythonRuntime({
+        isolation: 'process',
+        ...timeout(timeoutMs),
+      }),
   },
   pyodide: {
     runsIn: 'CPython in WebAssembly',
@@ -95,7 +104,17 @@ export interface RuntimeTarget {
  * The runtime entry for a scenario: every runtime comes from the session's pool (`shared`), so containers
  * and Pyodide start once per gate run; scenario settings such as `timeoutMs` go on top.
  */
-export function runtimeTarget(name: RuntimeName, scenarioConfig: Record<string, unknown>, session?: Session): RuntimeTarget {
+export function runtimeTarget(
+  name: RuntimeName,
+  scenarioConfig: Record<string, unknown>,
+  session?: Session,
+): RuntimeTarget {
   const { plugin, config } = RUNTIMES[name];
-  return { name, language: runtimeLanguage(name), plugin, config: { ...config, ...scenarioConfig, shared: true }, ...(session ? { session } : {}) };
+  return {
+    name,
+    language: runtimeLanguage(name),
+    plugin,
+    config: { ...config, ...scenarioConfig, shared: true },
+    ...(session ? { session } : {}),
+  };
 }

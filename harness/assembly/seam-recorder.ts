@@ -1,6 +1,13 @@
-import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, RunRequest, RunResult } from '../../runtimes/seam/types.js';
-import { observeRuns } from '../../runtimes/seam/observe.js';
 import { recordedResult } from '../../runtimes/seam/calls.js';
+import { observeRuns } from '../../runtimes/seam/observe.js';
+import type {
+  BindingFunction,
+  BindingNamespace,
+  CodeRuntime,
+  JsonValue,
+  RunRequest,
+  RunResult,
+} from '../../runtimes/seam/types.js';
 
 /** One call a program made to a binding, in the order the calls started. */
 export interface ObservedCall {
@@ -44,7 +51,10 @@ function recordNamespace(ns: BindingNamespace, calls: ObservedCall[]): BindingNa
   const functions = new Map<string, BindingFunction>();
   for (const [member, fn] of ns.functions) {
     functions.set(member, async (args) => {
-      const call: ObservedCall = { tool: ns.name === 'tools' ? member : `${ns.name}.${member}`, args: structuredClone(args) };
+      const call: ObservedCall = {
+        tool: ns.name === 'tools' ? member : `${ns.name}.${member}`,
+        args: structuredClone(args),
+      };
       calls.push(call);
       let value: JsonValue;
       try {

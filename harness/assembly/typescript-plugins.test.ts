@@ -20,7 +20,10 @@ beforeAll(async () => {
   await mkdir(join(dir, 'cjs'));
   await writeFile(join(dir, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
   await writeFile(join(dir, 'cjs', 'helper.ts'), 'export const items: number = 4;\n');
-  await writeFile(join(dir, 'cjs', 'plugin.ts'), "import { items } from './helper';\nexport default { name: 'cjs', items };\n");
+  await writeFile(
+    join(dir, 'cjs', 'plugin.ts'),
+    "import { items } from './helper';\nexport default { name: 'cjs', items };\n",
+  );
   await writeFile(join(dir, 'outside.ts'), 'export const outside: string = "compiled";\n');
   // A folder whose name a URL would read as a fragment and an escape.
   await mkdir(join(dir, 'c#%41'));

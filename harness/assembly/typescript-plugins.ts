@@ -21,7 +21,10 @@ export function isTypeScript(file: string): boolean {
 function typeScriptImport(): Promise<ScopedImport> {
   scopedImport ??= (async () => {
     const feature = 'a TypeScript plugin with no build step';
-    const [commonJs, modules] = await Promise.all([importOptional('tsx', feature, () => import('tsx/cjs/api')), importOptional('tsx', feature, () => import('tsx/esm/api'))]);
+    const [commonJs, modules] = await Promise.all([
+      importOptional('tsx', feature, () => import('tsx/cjs/api')),
+      importOptional('tsx', feature, () => import('tsx/esm/api')),
+    ]);
     const namespace = 'concord-plugins';
     commonJs.register({ namespace });
     return modules.register({ namespace }).import;
@@ -38,5 +41,7 @@ function typeScriptImport(): Promise<ScopedImport> {
 export async function importPluginModule(specifier: string, parentURL: string): Promise<unknown> {
   // The loader names files by their path; read as a URL, a `#` or `%` in a folder's name would cut it short.
   const url = isAbsolute(specifier) ? pathToFileURL(specifier).href : specifier;
-  return holdingSecretsItSets(async () => (isTypeScript(url) ? (await typeScriptImport())(url, parentURL) : import(url)));
+  return holdingSecretsItSets(async () =>
+    isTypeScript(url) ? (await typeScriptImport())(url, parentURL) : import(url),
+  );
 }

@@ -7,7 +7,11 @@ import { sha256, VerdictCache } from './verdict-cache.js';
 
 describe('the token counter', () => {
   it('counts o200k_base tokens and UTF-8 bytes, a special token spelled in text included', async () => {
-    const measured = (await new TokenCounter().measureSdk('python', 'class Money(TypedDict):\n    amount: int\n', 'é<|endoftext|>'))!;
+    const measured = (await new TokenCounter().measureSdk(
+      'python',
+      'class Money(TypedDict):\n    amount: int\n',
+      'é<|endoftext|>',
+    ))!;
     expect(SDK_ENCODING).toBe('o200k_base');
     expect(measured.bytes).toBe(40);
     expect(measured.tokens).toBeGreaterThan(5);
@@ -16,7 +20,7 @@ describe('the token counter', () => {
     expect(measured.committed!.tokens).toBeGreaterThan(1);
   });
 
-  it('takes a count from the verdict cache by the text\'s hash, and stores what it had to count', async () => {
+  it("takes a count from the verdict cache by the text's hash, and stores what it had to count", async () => {
     const root = await mkdtemp(join(tmpdir(), 'concord-sdk-tokens-'));
     try {
       const cache = new VerdictCache(root);
@@ -27,7 +31,9 @@ describe('the token counter', () => {
       const measured = (await new TokenCounter(cache).measureSdk('python', cached, fresh))!;
       expect(measured.tokens).toBe(424_242);
       expect(measured.committed!.tokens).toBeLessThan(20);
-      expect(await cache.get('tokens', [SDK_ENCODING, sha256(fresh)], (v): v is number => typeof v === 'number')).toBe(measured.committed!.tokens);
+      expect(await cache.get('tokens', [SDK_ENCODING, sha256(fresh)], (v): v is number => typeof v === 'number')).toBe(
+        measured.committed!.tokens,
+      );
       expect(cache.stats).toMatchObject({ hits: 2, misses: 1, stored: 2, rejected: 0 });
     } finally {
       await rm(root, { recursive: true, force: true });

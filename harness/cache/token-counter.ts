@@ -42,7 +42,8 @@ function encoder(): Promise<Encode | MissingPackageError> {
   return loading;
 }
 
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 /**
  * Tokens of texts in SDK_ENCODING, for one command (a session owns one). A count is kept in the verdict cache

@@ -2,10 +2,16 @@ import { mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
 import { InterpreterInventory } from '../interpreters/inventory.js';
+import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
 import type { PythonInterpreter } from '../interpreters/types.js';
-import { cacheDisabledByEnvironment, cacheLine, cacheMaxBytes, DEFAULT_CACHE_MAX_MB, VerdictCache } from './verdict-cache.js';
+import {
+  cacheDisabledByEnvironment,
+  cacheLine,
+  cacheMaxBytes,
+  DEFAULT_CACHE_MAX_MB,
+  VerdictCache,
+} from './verdict-cache.js';
 
 const found = findInterpreters()[0];
 const GOOD = 'from typing import TypedDict\nclass A(TypedDict):\n    x: int\n';
@@ -38,7 +44,8 @@ let cache: VerdictCache | undefined;
 const entries = async (kind: string): Promise<string[]> => {
   const dir = join(root, '.concord', 'cache', kind);
   const out: string[] = [];
-  for (const sub of await readdir(dir).catch(() => [])) for (const file of await readdir(join(dir, sub))) out.push(join(dir, sub, file));
+  for (const sub of await readdir(dir).catch(() => []))
+    for (const file of await readdir(join(dir, sub))) out.push(join(dir, sub, file));
   return out;
 };
 
@@ -54,9 +61,18 @@ describe.skipIf(found === undefined)('the verdict cache under the stub matrix', 
   it('sends one source once per interpreter within a run, however many ask at once', async () => {
     const { interpreter, batches } = counted();
     const inventory = new InterpreterInventory([interpreter], [], cache);
-    const answers = await Promise.all([inventory.verifyEverywhere([GOOD]), inventory.verifyEverywhere([GOOD, GOOD]), inventory.verifyEverywhere([GOOD])]);
+    const answers = await Promise.all([
+      inventory.verifyEverywhere([GOOD]),
+      inventory.verifyEverywhere([GOOD, GOOD]),
+      inventory.verifyEverywhere([GOOD]),
+    ]);
     expect(batches).toEqual([[GOOD]]);
-    expect(answers.flatMap((a) => a.flatMap((x) => ('report' in x ? x.report.imports : [])))).toEqual([{ ok: true }, { ok: true }, { ok: true }, { ok: true }]);
+    expect(answers.flatMap((a) => a.flatMap((x) => ('report' in x ? x.report.imports : [])))).toEqual([
+      { ok: true },
+      { ok: true },
+      { ok: true },
+      { ok: true },
+    ]);
     // The round trip that executed the source compiled it too.
     expect((await inventory.compileOn(interpreter, [GOOD])).results).toEqual([{ ok: true }]);
     expect(batches).toEqual([[GOOD]]);
@@ -77,7 +93,9 @@ describe.skipIf(found === undefined)('the verdict cache under the stub matrix', 
     // A source that does not compile is answered from its compile entry alone.
     const again = (cache = new VerdictCache(root));
     const b = counted();
-    expect(await new InterpreterInventory([b.interpreter], [], cache).verifyOn(b.interpreter, [BROKEN])).toMatchObject({ imports: [null] });
+    expect(await new InterpreterInventory([b.interpreter], [], cache).verifyOn(b.interpreter, [BROKEN])).toMatchObject({
+      imports: [null],
+    });
     expect(b.batches).toEqual([]);
     expect(again.stats).toMatchObject({ hits: 1, misses: 0 });
   });
@@ -121,7 +139,11 @@ describe.skipIf(found === undefined)('the verdict cache under the stub matrix', 
     const forgeries = [
       'not json {',
       JSON.stringify({ ...stored, value: { ...stored.value, outcome: { ok: 'yes' } } }),
-      JSON.stringify({ ...stored, parts: [...stored.parts.slice(0, -1), 'import:0000'], value: { ...stored.value, outcome: { ok: true } } }),
+      JSON.stringify({
+        ...stored,
+        parts: [...stored.parts.slice(0, -1), 'import:0000'],
+        value: { ...stored.value, outcome: { ok: true } },
+      }),
       JSON.stringify({ ...stored, concord: '0.0.0-other', value: { ...stored.value, outcome: { ok: true } } }),
     ];
     for (const forged of forgeries) {
@@ -153,7 +175,9 @@ describe.skipIf(found === undefined)('the verdict cache under the stub matrix', 
     expect(b.batches).toEqual([[GOOD]]);
     expect(opened.stats).toMatchObject({ hits: 1, rejected: 1, unwritable: 1 });
     // The line says why, naming the link: a folder of links degrades the cache, and the user learns what to fix.
-    expect(cacheLine(opened)).toBe(`verdict cache: 1 reused, 1 computed (.concord/cache; 1 unreadable or mismatched entry ignored, 1 could not be written; first problem: ${file}: is a symbolic link)`);
+    expect(cacheLine(opened)).toBe(
+      `verdict cache: 1 reused, 1 computed (.concord/cache; 1 unreadable or mismatched entry ignored, 1 could not be written; first problem: ${file}: is a symbolic link)`,
+    );
   });
 
   it('reads and writes nothing when the run has no cache', async () => {
@@ -185,7 +209,12 @@ describe('VerdictCache', () => {
     const stored = await readFile(file!);
     const altered = Buffer.from(stored);
     altered[altered.length - 10]! ^= 1;
-    for (const damaged of [altered, stored.subarray(0, stored.length - 1), Buffer.concat([stored, Buffer.from([0])]), stored.subarray(stored.indexOf(0x0a) + 1)]) {
+    for (const damaged of [
+      altered,
+      stored.subarray(0, stored.length - 1),
+      Buffer.concat([stored, Buffer.from([0])]),
+      stored.subarray(stored.indexOf(0x0a) + 1),
+    ]) {
       await writeFile(file!, damaged);
       const reader = new VerdictCache(root, '1.0.0');
       expect(await reader.getBytes('pyodide-snapshot', ['pyodide 0.29.3', 'files x'])).toBeUndefined();
@@ -263,7 +292,10 @@ describe('VerdictCache', () => {
       expect(cacheMaxBytes({ CONCORD_CACHE_MAX_MB: '' })).toBe(DEFAULT_CACHE_MAX_MB * 1024 * 1024);
       expect(cacheMaxBytes({ CONCORD_CACHE_MAX_MB: '0' })).toBe(0);
       expect(cacheMaxBytes({ CONCORD_CACHE_MAX_MB: '64' })).toBe(64 * 1024 * 1024);
-      for (const bad of ['-1', '1.5', '64MB', ' 64']) expect(() => cacheMaxBytes({ CONCORD_CACHE_MAX_MB: bad })).toThrow(/CONCORD_CACHE_MAX_MB=.* is not a whole number of megabytes/);
+      for (const bad of ['-1', '1.5', '64MB', ' 64'])
+        expect(() => cacheMaxBytes({ CONCORD_CACHE_MAX_MB: bad })).toThrow(
+          /CONCORD_CACHE_MAX_MB=.* is not a whole number of megabytes/,
+        );
     });
   });
 

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GuardedFolder } from '../guarded/folder.js';
-import { concordVersion } from '../version.js';
 import { UserError } from '../user-error.js';
+import { concordVersion } from '../version.js';
 
 /** What a cached verdict judged: a compile or module run on one interpreter, a pyright or tsc check, an SDK's token count, or the names a TypeScript SDK declares. */
 export type CacheKind = 'compile' | 'import' | 'pyright' | 'tsc' | 'tokens' | 'sdk-names';
@@ -87,9 +87,14 @@ export class VerdictCache {
       try {
         const header = JSON.parse(bytes.subarray(0, end).toString('utf8')) as Record<string, unknown>;
         const body = bytes.subarray(end + 1);
-        const sameKey = Array.isArray(header.parts) && header.parts.length === parts.length && header.parts.every((p, i) => p === parts[i]);
-        const intact = header.bytes === body.length && header.sha256 === createHash('sha256').update(body).digest('hex');
-        if (header.format === FORMAT && header.concord === this.#version && header.kind === kind && sameKey && intact) payload = body;
+        const sameKey =
+          Array.isArray(header.parts) &&
+          header.parts.length === parts.length &&
+          header.parts.every((p, i) => p === parts[i]);
+        const intact =
+          header.bytes === body.length && header.sha256 === createHash('sha256').update(body).digest('hex');
+        if (header.format === FORMAT && header.concord === this.#version && header.kind === kind && sameKey && intact)
+          payload = body;
       } catch {
         // Not JSON: not an entry concord wrote.
       }
@@ -100,12 +105,21 @@ export class VerdictCache {
 
   /** Stores `bytes` for `parts` as a binary entry (atomically); a write that fails is counted and otherwise ignored. */
   putBytes(kind: BlobKind, parts: readonly string[], bytes: Uint8Array): Promise<void> {
-    const header = JSON.stringify({ format: FORMAT, concord: this.#version, kind, parts, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    const header = JSON.stringify({
+      format: FORMAT,
+      concord: this.#version,
+      kind,
+      parts,
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
     return this.#track(
-      this.folder.write(this.#file(kind, parts, 'bin'), Buffer.concat([Buffer.from(header + '\n'), bytes])).catch((error: unknown) => {
-        this.#noteProblem(error);
-        this.stats.unwritable++;
-      }),
+      this.folder
+        .write(this.#file(kind, parts, 'bin'), Buffer.concat([Buffer.from(header + '\n'), bytes]))
+        .catch((error: unknown) => {
+          this.#noteProblem(error);
+          this.stats.unwritable++;
+        }),
     );
   }
 
@@ -130,7 +144,11 @@ export class VerdictCache {
   }
 
   /** The value stored for `parts`, when an entry is there, matches the key exactly and `valid` accepts its value. */
-  async get<T>(kind: CacheKind, parts: readonly string[], valid: (value: unknown) => value is T): Promise<T | undefined> {
+  async get<T>(
+    kind: CacheKind,
+    parts: readonly string[],
+    valid: (value: unknown) => value is T,
+  ): Promise<T | undefined> {
     const value = await this.#lookup(kind, parts, valid);
     if (value === undefined) this.stats.misses++;
     else this.stats.hits++;
@@ -146,7 +164,11 @@ export class VerdictCache {
   }
 
   /** The value of the JSON entry for `parts` when it checks out; an entry that does not is counted as rejected. */
-  async #lookup<T>(kind: CacheKind | NoteKind, parts: readonly string[], valid: (value: unknown) => value is T): Promise<T | undefined> {
+  async #lookup<T>(
+    kind: CacheKind | NoteKind,
+    parts: readonly string[],
+    valid: (value: unknown) => value is T,
+  ): Promise<T | undefined> {
     let bytes: Buffer | undefined;
     try {
       // A read marks the entry as used now: pruning removes the least recently used first.
@@ -163,7 +185,12 @@ export class VerdictCache {
     return value;
   }
 
-  #read<T>(bytes: Buffer, kind: CacheKind | NoteKind, parts: readonly string[], valid: (value: unknown) => value is T): T | undefined {
+  #read<T>(
+    bytes: Buffer,
+    kind: CacheKind | NoteKind,
+    parts: readonly string[],
+    valid: (value: unknown) => value is T,
+  ): T | undefined {
     let entry: unknown;
     try {
       entry = JSON.parse(bytes.toString('utf8'));
@@ -172,8 +199,10 @@ export class VerdictCache {
     }
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
     const e = entry as Record<string, unknown>;
-    const sameKey = Array.isArray(e.parts) && e.parts.length === parts.length && e.parts.every((p, i) => p === parts[i]);
-    if (e.format !== FORMAT || e.concord !== this.#version || e.kind !== kind || !sameKey || !('value' in e)) return undefined;
+    const sameKey =
+      Array.isArray(e.parts) && e.parts.length === parts.length && e.parts.every((p, i) => p === parts[i]);
+    if (e.format !== FORMAT || e.concord !== this.#version || e.kind !== kind || !sameKey || !('value' in e))
+      return undefined;
     return valid(e.value) ? e.value : undefined;
   }
 
@@ -262,7 +291,9 @@ export function cacheMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
   const value = env.CONCORD_CACHE_MAX_MB;
   if (value === undefined || value === '') return DEFAULT_CACHE_MAX_MB * 1024 * 1024;
   if (!/^[0-9]{1,7}$/.test(value)) {
-    throw new UserError(`CONCORD_CACHE_MAX_MB=${JSON.stringify(value)} is not a whole number of megabytes`, { hint: `set it to a number such as ${DEFAULT_CACHE_MAX_MB}, or unset it for the default (${DEFAULT_CACHE_MAX_MB} MB)` });
+    throw new UserError(`CONCORD_CACHE_MAX_MB=${JSON.stringify(value)} is not a whole number of megabytes`, {
+      hint: `set it to a number such as ${DEFAULT_CACHE_MAX_MB}, or unset it for the default (${DEFAULT_CACHE_MAX_MB} MB)`,
+    });
   }
   return Number(value) * 1024 * 1024;
 }

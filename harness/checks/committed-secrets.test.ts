@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { environmentSecrets } from '../guarded/environment-secrets.js';
 import { concordIn } from '../test/concord-cli.js';
+import { projectWith } from '../test/project-files.js';
 import { committedSecretsCheck } from './committed-secrets.js';
 import type { CheckInput } from './types.js';
-import { projectWith } from '../test/project-files.js';
 
 const TOKEN = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
 
@@ -47,12 +47,20 @@ describe('the committed-secrets check', () => {
     if (saved === undefined) delete process.env.ORDERS_API_TOKEN;
     else process.env.ORDERS_API_TOKEN = saved;
   });
-  const input = (files: Record<string, string>) => ({ files: new Map(Object.entries(files)), scenario: { name: 'checkout' }, runtime: { name: 'python' } }) as unknown as CheckInput;
+  const input = (files: Record<string, string>) =>
+    ({
+      files: new Map(Object.entries(files)),
+      scenario: { name: 'checkout' },
+      runtime: { name: 'python' },
+    }) as unknown as CheckInput;
 
   it('names the file, the line and the variable of a secret as given or base64-encoded, never its value', async () => {
     process.env.ORDERS_API_TOKEN = TOKEN;
     const findings = await committedSecretsCheck.run(
-      input({ 'cordis.yml': 'plain\n', 'transcript.yaml': `a\nb\n  value: https://pay.example/?t=${Buffer.from(TOKEN).toString('base64')}\n` }),
+      input({
+        'cordis.yml': 'plain\n',
+        'transcript.yaml': `a\nb\n  value: https://pay.example/?t=${Buffer.from(TOKEN).toString('base64')}\n`,
+      }),
     );
     expect(findings).toEqual([
       {
@@ -127,6 +135,7 @@ it('a gate whose tool echoes a secret of its environment fails naming the variab
   // The report shows the new transcript, the value scrubbed.
   expect(readFileSync(join(root, '.concord', 'report.html'), 'utf8')).toContain('checkout?key=[redacted]');
   expect(gate.stdout + gate.stderr).not.toContain(TOKEN);
-  for (const text of filesBelow(root)) expect(text.includes(TOKEN) || text.includes(Buffer.from(TOKEN).toString('base64'))).toBe(false);
+  for (const text of filesBelow(root))
+    expect(text.includes(TOKEN) || text.includes(Buffer.from(TOKEN).toString('base64'))).toBe(false);
   expect(readdirSync(root).sort()).toEqual(['.concord', 'plugins', 'scenarios']);
 });

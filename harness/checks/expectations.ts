@@ -11,11 +11,17 @@ export const expectationsCheck: Check = {
       const actual = record.programs.map((p) => p.result.error?.kind ?? 'ok');
       runs.forEach((want, i) => {
         const got = actual[i];
-        if (got !== want) fail(`run_code call ${i + 1}: expected ${want}, got ${got ?? 'no run'}${record.programs[i]?.result.error ? ` (${record.programs[i]!.result.error!.message.split('\n')[0]})` : ''}`);
+        if (got !== want)
+          fail(
+            `run_code call ${i + 1}: expected ${want}, got ${got ?? 'no run'}${record.programs[i]?.result.error ? ` (${record.programs[i]!.result.error!.message.split('\n')[0]})` : ''}`,
+          );
       });
     }
     for (const part of finalIncludes ?? []) {
-      if (!(record.answer ?? '').includes(part)) fail(`the final answer should include ${JSON.stringify(part)}; it is ${JSON.stringify(record.answer ?? '(none)')}`);
+      if (!(record.answer ?? '').includes(part))
+        fail(
+          `the final answer should include ${JSON.stringify(part)}; it is ${JSON.stringify(record.answer ?? '(none)')}`,
+        );
     }
     return findings;
   },

@@ -8,7 +8,15 @@ import { typecheckProgramsCheck } from './typecheck/check.js';
 import type { Check, CheckInput, Finding } from './types.js';
 
 /** Every check the gate runs on each scenario × runtime, in order. Add new checks here. */
-export const CHECKS: readonly Check[] = [expectationsCheck, committedSecretsCheck, stubValidity, languageAgreementCheck, sdkNamesCheck, boundNames, typecheckProgramsCheck];
+export const CHECKS: readonly Check[] = [
+  expectationsCheck,
+  committedSecretsCheck,
+  stubValidity,
+  languageAgreementCheck,
+  sdkNamesCheck,
+  boundNames,
+  typecheckProgramsCheck,
+];
 
 /**
  * Runs `checks` on one scenario × runtime all at once (the interpreters of stub validity, pyright and the
@@ -21,7 +29,9 @@ export async function runChecks(input: CheckInput, checks: readonly Check[] = CH
       try {
         return await check.run(input);
       } catch (error) {
-        return [{ check: check.id, severity: 'error', message: `the check itself failed: ${(error as Error).message}` }];
+        return [
+          { check: check.id, severity: 'error', message: `the check itself failed: ${(error as Error).message}` },
+        ];
       }
     }),
   );

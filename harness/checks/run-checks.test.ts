@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runChecks, type Check, type CheckInput } from './index.js';
+import { type Check, type CheckInput, runChecks } from './index.js';
 
 const input = {} as CheckInput;
 const finding = (check: string) => ({ check, severity: 'error' as const, message: `${check} found something` });
@@ -11,7 +11,12 @@ describe('runChecks', () => {
     const started = new Promise<void>((resolve) => (lastStarted = resolve));
     const checks: Check[] = [
       { id: 'first', run: async () => (await started, [finding('first')]) },
-      { id: 'thrown', run: () => { throw new Error('boom'); } },
+      {
+        id: 'thrown',
+        run: () => {
+          throw new Error('boom');
+        },
+      },
       { id: 'last', run: () => (lastStarted(), [finding('last')]) },
     ];
     expect(await runChecks(input, checks)).toEqual([

@@ -1,10 +1,10 @@
+import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import { describeRejection } from '../interpreters/describe.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
-import type { Session } from '../session.js';
 import { compareVersions, type StubCell } from '../interpreters/types.js';
-import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
-import type { Check, CheckInput, Finding } from './types.js';
+import type { Session } from '../session.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
+import type { Check, CheckInput, Finding } from './types.js';
 
 const ID = 'stub-validity';
 /** The findings of executing the stubs as a module, beside compiling them. */
@@ -18,7 +18,6 @@ export interface StubValidityOptions {
   /** The floor the stubs must compile from; default the gate's floor (`CheckInput.floor`). */
   floor?: PythonVersion;
 }
-
 
 /**
  * Compiles the Python `tools:sdk` block of each scenario × python runtime on every interpreter available,
@@ -42,19 +41,31 @@ export function stubValidityCheck(options: StubValidityOptions = {}): Check {
     const add = (severity: Finding['severity'], message: string) => findings.push({ check: ID, severity, message });
 
     if (!inventory.interpreters.some((i) => compareVersions(i.version, floor) >= 0)) {
-      add('error', `no Python interpreter at or above the floor ${floor} is available to compile ${STUBS} (${inventory.absent.join('; ') || 'none found'})`);
+      add(
+        'error',
+        `no Python interpreter at or above the floor ${floor} is available to compile ${STUBS} (${inventory.absent.join('; ') || 'none found'})`,
+      );
     }
     // One round trip per interpreter: each compiles the block and, where it compiled, executes it as a module.
     const answers = await inventory.verifyEverywhere([sdk]);
     for (const answer of answers) {
       const { interpreter } = answer;
       const belowFloor = compareVersions(interpreter.version, floor) < 0;
-      const base = { scenario: scenario.name, runtime: runtime.name, interpreter: interpreter.label, version: interpreter.version, belowFloor };
+      const base = {
+        scenario: scenario.name,
+        runtime: runtime.name,
+        interpreter: interpreter.label,
+        version: interpreter.version,
+        belowFloor,
+      };
       const severity = belowFloor ? 'note' : 'error';
       const floorText = belowFloor ? ` (below the floor ${floor}: not a failure)` : '';
       if ('error' in answer) {
         row.push({ ...base, outcome: 'unavailable', error: answer.error });
-        add(severity, `${interpreter.label} (${interpreter.detail}) could not compile ${STUBS}${floorText}: ${answer.error}`);
+        add(
+          severity,
+          `${interpreter.label} (${interpreter.detail}) could not compile ${STUBS}${floorText}: ${answer.error}`,
+        );
         continue;
       }
       const { python, unicode, results, imports, importError } = answer.report;
@@ -70,7 +81,11 @@ export function stubValidityCheck(options: StubValidityOptions = {}): Check {
       if (importError !== undefined || !result) {
         const error = importError ?? 'no module verdict came back';
         row.push({ ...base, python, unicode, outcome: 'unavailable', error });
-        findings.push({ check: IMPORT_ID, severity, message: `${interpreter.label} (${interpreter.detail}) could not execute ${STUBS} as a module${floorText}: ${error}` });
+        findings.push({
+          check: IMPORT_ID,
+          severity,
+          message: `${interpreter.label} (${interpreter.detail}) could not execute ${STUBS} as a module${floorText}: ${error}`,
+        });
         continue;
       }
       if (result.ok) {
@@ -79,7 +94,11 @@ export function stubValidityCheck(options: StubValidityOptions = {}): Check {
       }
       const error = describeRejection(result, sdk);
       row.push({ ...base, python, unicode, outcome: 'import-failed', error });
-      findings.push({ check: IMPORT_ID, severity, message: `${STUBS} compiles but fails when executed as a module on ${who}${floorText}: ${error}` });
+      findings.push({
+        check: IMPORT_ID,
+        severity,
+        message: `${STUBS} compiles but fails when executed as a module on ${who}${floorText}: ${error}`,
+      });
     }
     cells.set(pair, row);
     return findings;

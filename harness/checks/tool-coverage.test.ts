@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STOCK_PLUGIN_JS, writeStockProject } from '../project/stock-project.js';
-import { toolCoverage } from './tool-coverage.js';
 import { concordIn } from '../test/concord-cli.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
+import { toolCoverage } from './tool-coverage.js';
 
 /** The stock plugin with a second tool that the stock scenario's program never calls. */
 const WITH_RESTOCK = STOCK_PLUGIN_JS.replace(
@@ -46,18 +46,27 @@ describe('tool coverage', () => {
       { scenario: 'a', runtime: 'pyodide', tools: tools(['get', 'put', 'zap'], []) },
       { scenario: 'c', runtime: 'python-container' },
     ]);
-    expect(coverage).toEqual({ level: 'warn', uncalled: [{ language: 'python', tools: ['put', 'zap'], scenarios: 1 }] });
+    expect(coverage).toEqual({
+      level: 'warn',
+      uncalled: [{ language: 'python', tools: ['put', 'zap'], scenarios: 1 }],
+    });
   });
 
-  it('lists a registered tool no program called as a warning in the terminal, report.md, report.html and the step summary; coverage.uncalled: error fails the gate', { timeout: 300_000 }, async () => {
+  it('lists a registered tool no program called as a warning in the terminal, report.md, report.html and the step summary; coverage.uncalled: error fails the gate', {
+    timeout: 300_000,
+  }, async () => {
     const summary = join(dir, 'step-summary.md');
     const warned = cli({ GITHUB_STEP_SUMMARY: summary }, 'gate', '--update=new');
     expect(warned.status, warned.stdout + warned.stderr).toBe(0);
     const sentence = "typescript: 1 registered tool(s) no scenario's program called (of 1 scenario(s)): restock";
     expect(warned.stdout).toContain(`warning tool-coverage: ${sentence}`);
     expect(warned.stdout).toContain('gate: everything agrees');
-    expect(await readFile(join(dir, '.concord', 'report.md'), 'utf8')).toContain(`## Tool coverage\n\n- **warning** ${sentence}`);
-    expect(await readFile(join(dir, '.concord', 'report.html'), 'utf8')).toContain(`<h2>Tool coverage</h2><ul class="findings"><li><strong>warning</strong> typescript: 1 registered tool(s) no scenario&#39;s program called`);
+    expect(await readFile(join(dir, '.concord', 'report.md'), 'utf8')).toContain(
+      `## Tool coverage\n\n- **warning** ${sentence}`,
+    );
+    expect(await readFile(join(dir, '.concord', 'report.html'), 'utf8')).toContain(
+      `<h2>Tool coverage</h2><ul class="findings"><li><strong>warning</strong> typescript: 1 registered tool(s) no scenario&#39;s program called`,
+    );
     expect(await readFile(summary, 'utf8')).toContain(`### Tool coverage\n\n- **warning** ${sentence}`);
 
     await writeFile(join(dir, 'concord.config.yml'), 'coverage:\n  uncalled: error\n');

@@ -2,7 +2,7 @@ import type { PythonVersion } from '../../codemode/index.js';
 import type { RuntimeTarget } from '../assembly/runtimes.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
-import type { SnapshotFiles, RunRecord } from '../snapshot/transcript.js';
+import type { RunRecord, SnapshotFiles } from '../snapshot/transcript.js';
 
 /** Something a check found wrong (or worth saying) about one scenario × runtime. */
 export interface Finding {

@@ -45,4 +45,7 @@ export class TypeScriptCompiler {
 }
 
 /** The session's compiler, made on first use. */
-export const TYPESCRIPT_COMPILER: SessionSlot<TypeScriptCompiler> = { name: 'the TypeScript compiler', create: () => new TypeScriptCompiler() };
+export const TYPESCRIPT_COMPILER: SessionSlot<TypeScriptCompiler> = {
+  name: 'the TypeScript compiler',
+  create: () => new TypeScriptCompiler(),
+};

@@ -6,17 +6,49 @@ import { exitWith } from './exit.js';
 /** What a file-system error means and how to fix it, and whether it is the user's input (exit 2) or the machine (exit 1). */
 const ERRNO: Readonly<Record<string, { what: string; fix: string; exit: 1 | 2 }>> = {
   EISDIR: { what: 'is a folder where a file is expected', fix: 'move the folder away or name a file', exit: 2 },
-  ENOTDIR: { what: 'has a file where a folder is expected', fix: 'move the file away so concord can keep a folder there', exit: 2 },
+  ENOTDIR: {
+    what: 'has a file where a folder is expected',
+    fix: 'move the file away so concord can keep a folder there',
+    exit: 2,
+  },
   EEXIST: { what: 'already exists and is in the way', fix: 'move it away', exit: 2 },
-  ELOOP: { what: 'is a symbolic link concord will not follow', fix: 'replace the link with a real file or folder', exit: 2 },
+  ELOOP: {
+    what: 'is a symbolic link concord will not follow',
+    fix: 'replace the link with a real file or folder',
+    exit: 2,
+  },
   ENAMETOOLONG: { what: 'has a name too long for this file system', fix: 'choose a shorter name', exit: 2 },
-  EACCES: { what: 'is not accessible: permission denied', fix: 'give your user write access to it (chmod/chown), or run from a copy you own', exit: 1 },
-  EPERM: { what: 'cannot be changed: operation not permitted', fix: 'check its permissions and attributes (chattr, chmod), or run from a copy you own', exit: 1 },
-  EROFS: { what: 'is on a read-only file system', fix: 'run from a writable checkout, or set CI so nothing under snapshots/ is written', exit: 1 },
-  ENOSPC: { what: 'cannot be written: no space left on the device', fix: 'free some disk space and run again', exit: 1 },
-  EDQUOT: { what: 'cannot be written: disk quota exceeded', fix: 'free some space within your quota and run again', exit: 1 },
+  EACCES: {
+    what: 'is not accessible: permission denied',
+    fix: 'give your user write access to it (chmod/chown), or run from a copy you own',
+    exit: 1,
+  },
+  EPERM: {
+    what: 'cannot be changed: operation not permitted',
+    fix: 'check its permissions and attributes (chattr, chmod), or run from a copy you own',
+    exit: 1,
+  },
+  EROFS: {
+    what: 'is on a read-only file system',
+    fix: 'run from a writable checkout, or set CI so nothing under snapshots/ is written',
+    exit: 1,
+  },
+  ENOSPC: {
+    what: 'cannot be written: no space left on the device',
+    fix: 'free some disk space and run again',
+    exit: 1,
+  },
+  EDQUOT: {
+    what: 'cannot be written: disk quota exceeded',
+    fix: 'free some space within your quota and run again',
+    exit: 1,
+  },
   ENOENT: { what: 'does not exist', fix: 'check the path', exit: 2 },
-  EMFILE: { what: 'could not be opened: too many open files', fix: 'raise the open-file limit (ulimit -n) and run again', exit: 1 },
+  EMFILE: {
+    what: 'could not be opened: too many open files',
+    fix: 'raise the open-file limit (ulimit -n) and run again',
+    exit: 1,
+  },
 };
 
 /** `--debug` (taken off the command line before parsing): show stacks. */
@@ -38,7 +70,10 @@ export function describeFailure(error: unknown): { message: string; exit: number
   const known = errno?.code ? ERRNO[errno.code] : undefined;
   if (known && errno.path) {
     const dest = (errno as { dest?: string }).dest;
-    return { message: `${errno.path}${dest ? ` (to ${dest})` : ''} ${known.what} (${errno.code} on ${errno.syscall ?? 'access'})\n  hint: ${known.fix}`, exit: known.exit };
+    return {
+      message: `${errno.path}${dest ? ` (to ${dest})` : ''} ${known.what} (${errno.code} on ${errno.syscall ?? 'access'})\n  hint: ${known.fix}`,
+      exit: known.exit,
+    };
   }
   if (known) return { message: `${errno.message}\n  hint: ${known.fix}`, exit: known.exit };
   const message = messageOf(error);
@@ -50,7 +85,8 @@ export function describeFailure(error: unknown): { message: string; exit: number
  * interpreters) each say theirs, so the line names what could not be stopped without --debug.
  */
 function messageOf(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return `${error.message}: ${error.errors.map(messageOf).join('; ')}`;
+  if (error instanceof AggregateError && error.errors.length > 0)
+    return `${error.message}: ${error.errors.map(messageOf).join('; ')}`;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
-import { holdSecret, scrubPrintedOutput, takeModelKey } from '../guarded/secret.js';
 import { environmentSecrets } from '../guarded/environment-secrets.js';
-import { failAndExit } from './fail.js';
-import { exitOnSignals } from './signals.js';
+import { holdSecret, scrubPrintedOutput, takeModelKey } from '../guarded/secret.js';
+import { holdWorkflowCommands } from '../report/workflow-commands.js';
+import { concordVersion } from '../version.js';
 import { registerGate } from './commands/gate.js';
 import { registerInit } from './commands/init.js';
 import { registerMerge } from './commands/merge.js';
@@ -13,8 +13,8 @@ import { registerRun } from './commands/run.js';
 import { registerSdk } from './commands/sdk.js';
 import { registerSkew } from './commands/skew.js';
 import { exitWith, finished, refuseUndecidedExits } from './exit.js';
-import { holdWorkflowCommands } from '../report/workflow-commands.js';
-import { concordVersion } from '../version.js';
+import { failAndExit } from './fail.js';
+import { exitOnSignals } from './signals.js';
 
 // The model key leaves the environment before anything runs, and nothing printed from here on shows it, nor
 // any secret the backend's environment holds.
@@ -33,7 +33,18 @@ const program = new Command('concord')
     exitWith(err.exitCode === 0 ? 0 : 2);
   });
 
-for (const register of [registerGate, registerInit, registerMerge, registerProvision, registerRecord, registerReview, registerRun, registerSdk, registerSkew]) register(program);
+for (const register of [
+  registerGate,
+  registerInit,
+  registerMerge,
+  registerProvision,
+  registerRecord,
+  registerReview,
+  registerRun,
+  registerSdk,
+  registerSkew,
+])
+  register(program);
 
 // `--debug` anywhere on the line: failures also print their stack.
 const argv = process.argv.filter((arg) => arg !== '--debug');

@@ -1,5 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { isPythonVersion, parseToolDefinitions, renderSdk, renderSdkSection, schemaDegradations, type SchemaViolation, type ToolDefinition } from '../../codemode/index.js';
+import {
+  isPythonVersion,
+  parseToolDefinitions,
+  renderSdk,
+  renderSdkSection,
+  type SchemaViolation,
+  schemaDegradations,
+  type ToolDefinition,
+} from '../../codemode/index.js';
 import { exitWith } from './exit.js';
 
 export interface SdkOptions {
@@ -49,7 +57,11 @@ function readTools(file: string): ToolDefinition[] {
     return fail(EXIT_BAD_INPUT, [`${file}: not valid JSON: ${describeJsonError(text, (error as Error).message)}`]);
   }
   const { tools, problems } = parseToolDefinitions(value);
-  if (problems.length > 0) return fail(EXIT_BAD_INPUT, problems.map((p) => `${file}: ${p.path}: ${p.message}`));
+  if (problems.length > 0)
+    return fail(
+      EXIT_BAD_INPUT,
+      problems.map((p) => `${file}: ${p.path}: ${p.message}`),
+    );
   return tools;
 }
 

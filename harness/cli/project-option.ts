@@ -4,7 +4,10 @@ import { failAndExit } from './fail.js';
 
 /** `--root DIR`, the same on every command that reads or writes a project. */
 export function rootOption(): Option {
-  return new Option('--root <dir>', 'the project root (default: the nearest folder above holding concord.config.yml, else the working directory)');
+  return new Option(
+    '--root <dir>',
+    'the project root (default: the nearest folder above holding concord.config.yml, else the working directory)',
+  );
 }
 
 /** Opens the project named by `--root` (or found from the working directory); bad input exits 2 with one message. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { BindingFunction, BindingNamespace, CodeRuntime } from '../../runtimes/seam/types.js';
 import { RuntimeOptionError } from '../../runtimes/seam/options.js';
+import type { BindingFunction, BindingNamespace, CodeRuntime } from '../../runtimes/seam/types.js';
 import { RUNTIMES, type RuntimeEntry } from '../assembly/runtimes.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
 import { UserError } from '../user-error.js';
@@ -18,7 +18,10 @@ export interface RunOptions {
 const OLD_NAMES: Readonly<Record<string, RuntimeName>> = { 'python-process': 'python' };
 
 /** `NAME` or `NAME:3.X`, as the runtime table knows them; resolves the old spelling with a note on stderr. */
-function parseRuntime(spec: string, note: (line: string) => void): { name: RuntimeName; entry: RuntimeEntry; version?: string } {
+function parseRuntime(
+  spec: string,
+  note: (line: string) => void,
+): { name: RuntimeName; entry: RuntimeEntry; version?: string } {
   const [written = '', version, ...rest] = spec.split(':');
   const renamed = Object.hasOwn(OLD_NAMES, written) ? OLD_NAMES[written]! : undefined;
   const name = renamed ?? (RUNTIME_NAMES as readonly string[]).find((known) => known === written);
@@ -27,10 +30,13 @@ function parseRuntime(spec: string, note: (line: string) => void): { name: Runti
   const entry = RUNTIMES[name as RuntimeName];
   if (rest.length > 0 || (version !== undefined && !(entry.versions ?? []).includes(version))) {
     const hint =
-      entry.versions === undefined ? `${name} without a version` : `${name} or ${name}:3.X with 3.X one of ${entry.versions.join(', ')}`;
+      entry.versions === undefined
+        ? `${name} without a version`
+        : `${name} or ${name}:3.X with 3.X one of ${entry.versions.join(', ')}`;
     throw new UserError(`--runtime ${JSON.stringify(spec)}: write ${hint}`);
   }
-  if (renamed !== undefined) note(`--runtime ${written} is now called ${renamed}, the name scenarios and the gate use; ${written} still works`);
+  if (renamed !== undefined)
+    note(`--runtime ${written} is now called ${renamed}, the name scenarios and the gate use; ${written} still works`);
   return { name: name as RuntimeName, entry, ...(version === undefined ? {} : { version }) };
 }
 
@@ -51,8 +57,12 @@ async function readToolNames(file: string): Promise<string[]> {
   if (!Array.isArray(parsed)) throw new UserError(`${file}: $: expected an array of tools like [{"name": "search"}]`);
   const names: string[] = [];
   parsed.forEach((tool: unknown, index) => {
-    const name = tool !== null && typeof tool === 'object' && Object.hasOwn(tool, 'name') ? (tool as { name: unknown }).name : undefined;
-    if (typeof name !== 'string' || name === '') throw new UserError(`${file}: $[${index}].name: expected a non-empty string`);
+    const name =
+      tool !== null && typeof tool === 'object' && Object.hasOwn(tool, 'name')
+        ? (tool as { name: unknown }).name
+        : undefined;
+    if (typeof name !== 'string' || name === '')
+      throw new UserError(`${file}: $[${index}].name: expected a non-empty string`);
     if (names.includes(name)) throw new UserError(`${file}: $[${index}].name: the tool "${name}" is listed twice`);
     names.push(name);
   });
@@ -90,7 +100,8 @@ export async function runProgram(programFile: string, options: RunOptions): Prom
   // What the gate says of a runtime that cannot run here, said the same way (the table checks the default
   // version; a version named on the command line is checked by starting it).
   const unavailable = runtimeSpec.version === undefined ? await runtimeSpec.entry.unavailable?.() : undefined;
-  if (unavailable !== undefined) throw new UserError(`${runtimeSpec.name} cannot run here: ${unavailable}`, { exitCode: 1 });
+  if (unavailable !== undefined)
+    throw new UserError(`${runtimeSpec.name} cannot run here: ${unavailable}`, { exitCode: 1 });
   let runtime: CodeRuntime;
   try {
     runtime = await runtimeSpec.entry.create({
@@ -103,7 +114,9 @@ export async function runProgram(programFile: string, options: RunOptions): Prom
   }
   try {
     const result = await runtime.run({ program, bindings: [fixtureTools(toolNames)] });
-    process.stdout.write(`${JSON.stringify({ value: result.value ?? null, logs: result.logs, error: result.error ?? null }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ value: result.value ?? null, logs: result.logs, error: result.error ?? null }, null, 2)}\n`,
+    );
   } finally {
     await runtime.dispose();
   }

@@ -1,4 +1,5 @@
 import { exitWith } from './exit.js';
+
 /** Exit codes of a command ended by a signal, as a shell reports them (128 + the signal's number). */
 const SIGNAL_EXITS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 

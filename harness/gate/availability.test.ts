@@ -1,14 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
-import { writeStockProject } from '../project/stock-project.js';
 import { Host } from '../../test/host-requirements.js';
 import { installedWithout } from '../../test/packed.js';
+import { writeStockProject } from '../project/stock-project.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
 
 // A closed port on loopback: nothing answers there, while /var/run/docker.sock may well answer.
@@ -18,7 +18,8 @@ const NOWHERE = 'tcp://127.0.0.1:9';
 const containerOnly = ['--runtime', 'python-container'];
 
 let dir = '';
-const gate = (env: Record<string, string>, ...args: string[]) => gateWith(sourceAsset('bin/concord.mjs'), dir, env, ...args);
+const gate = (env: Record<string, string>, ...args: string[]) =>
+  gateWith(sourceAsset('bin/concord.mjs'), dir, env, ...args);
 const gateWith = (bin: string, cwd: string, env: Record<string, string>, ...args: string[]) =>
   spawnSync(process.execPath, [bin, 'gate', '--jobs', '1', ...args], {
     cwd,
@@ -38,22 +39,30 @@ beforeAll(async () => {
   expect(made.status, made.stdout + made.stderr).toBe(0);
   await keepCache(dir);
   // The container's snapshots are committed: the TypeScript folder stands in for them (this gate never runs it).
-  await cp(join(dir, 'snapshots', 'stock', 'typescript'), join(dir, 'snapshots', 'stock', 'python-container'), { recursive: true });
+  await cp(join(dir, 'snapshots', 'stock', 'typescript'), join(dir, 'snapshots', 'stock', 'python-container'), {
+    recursive: true,
+  });
 }, 180_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('a runtime with committed snapshots that cannot run', () => {
-  it('fails a CI gate, naming the runtime, DOCKER_HOST and how to enable or skip it; no other engine is tried', { timeout: 120_000 }, () => {
+  it('fails a CI gate, naming the runtime, DOCKER_HOST and how to enable or skip it; no other engine is tried', {
+    timeout: 120_000,
+  }, () => {
     const run = gate({ CI: 'true', DOCKER_HOST: NOWHERE }, ...containerOnly);
     const output = run.stdout + run.stderr;
     expect(run.status, output).toBe(1);
-    expect(output).toContain(`error: python-container cannot run here, and 1 committed snapshot folder(s) of it would go unchecked: no Docker engine answers (DOCKER_HOST=${NOWHERE} does not answer`);
+    expect(output).toContain(
+      `error: python-container cannot run here, and 1 committed snapshot folder(s) of it would go unchecked: no Docker engine answers (DOCKER_HOST=${NOWHERE} does not answer`,
+    );
     expect(output).toContain('`npm run provision`');
     expect(output).toContain('--skip-runtime python-container');
     expect(output).toMatch(/✗ stock × python-container: failed/);
     expect(output.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
     // Why is said on the runtime's line and in the verdict, not again under the pair.
-    expect(output).toContain('✗ failed   stock × python-container  (python-container did not run: why is said above)\n');
+    expect(output).toContain(
+      '✗ failed   stock × python-container  (python-container did not run: why is said above)\n',
+    );
     expect(output.split(`DOCKER_HOST=${NOWHERE} does not answer`)).toHaveLength(3);
   });
 
@@ -64,7 +73,9 @@ describe('a runtime with committed snapshots that cannot run', () => {
     expect(output).toContain('warning: python-container skipped on this machine: no Docker engine answers');
     expect(output).toContain('CI fails on this');
     expect(output).toMatch(/skipped: 1 python-container pair\(s\) — /);
-    expect(output).toContain('- skipped  stock × python-container  (python-container did not run: why is said above)\n');
+    expect(output).toContain(
+      '- skipped  stock × python-container  (python-container did not run: why is said above)\n',
+    );
     expect(output.split('no Docker engine answers')).toHaveLength(3);
   });
 
@@ -72,14 +83,18 @@ describe('a runtime with committed snapshots that cannot run', () => {
     const run = gate({ CI: 'true', DOCKER_HOST: NOWHERE }, ...containerOnly, '--skip-runtime', 'python-container');
     const output = run.stdout + run.stderr;
     expect(run.status, output).toBe(0);
-    expect(output).toContain('skipped: 1 python-container pair(s) — python-container skipped by --skip-runtime; 1 committed snapshot folder(s) of it are not checked');
+    expect(output).toContain(
+      'skipped: 1 python-container pair(s) — python-container skipped by --skip-runtime; 1 committed snapshot folder(s) of it are not checked',
+    );
     expect(output).not.toContain('127.0.0.1:9');
   });
 
   it('--skip-runtime names only known runtimes', () => {
     const run = gate({}, '--skip-runtime', 'cobol');
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain('--skip-runtime cobol: unknown runtime (known: typescript, python, pyodide, python-container)');
+    expect(run.stderr).toContain(
+      '--skip-runtime cobol: unknown runtime (known: typescript, python, pyodide, python-container)',
+    );
   });
 });
 
@@ -98,11 +113,15 @@ describe('the container runtime without testcontainers installed (an optional pe
   afterAll(() => rm(project, { recursive: true, force: true }));
   const install = `npm install --save-dev testcontainers@${(createRequire(import.meta.url)('../../package.json') as { peerDependencies: Record<string, string> }).peerDependencies.testcontainers}`;
 
-  it('fails a CI gate with committed container snapshots, in one line naming the install command', { timeout: 120_000 }, () => {
+  it('fails a CI gate with committed container snapshots, in one line naming the install command', {
+    timeout: 120_000,
+  }, () => {
     const run = gateWith(bin, project, { CI: 'true' });
     const output = run.stdout + run.stderr;
     expect(run.status, output).toBe(1);
-    expect(output).toContain(`error: python-container cannot run here, and 1 committed snapshot folder(s) of it would go unchecked: the CPython container runtime needs testcontainers, which is not installed: run \`${install}\`. (or pass --skip-runtime python-container`);
+    expect(output).toContain(
+      `error: python-container cannot run here, and 1 committed snapshot folder(s) of it would go unchecked: the CPython container runtime needs testcontainers, which is not installed: run \`${install}\`. (or pass --skip-runtime python-container`,
+    );
     expect(output).toMatch(/✓ pass +stock × typescript/);
     expect(output.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
   });
@@ -110,7 +129,9 @@ describe('the container runtime without testcontainers installed (an optional pe
   it('warns locally, and --skip-runtime opts out in CI', { timeout: 120_000 }, () => {
     const local = gateWith(bin, project, {}, ...containerOnly);
     expect(local.status, local.stdout + local.stderr).toBe(0);
-    expect(local.stdout + local.stderr).toContain(`warning: python-container skipped on this machine: the CPython container runtime needs testcontainers, which is not installed: run \`${install}\``);
+    expect(local.stdout + local.stderr).toContain(
+      `warning: python-container skipped on this machine: the CPython container runtime needs testcontainers, which is not installed: run \`${install}\``,
+    );
     const skipped = gateWith(bin, project, { CI: 'true' }, ...containerOnly, '--skip-runtime', 'python-container');
     expect(skipped.status, skipped.stdout + skipped.stderr).toBe(0);
   });
@@ -133,44 +154,81 @@ describe('the container runtime without testcontainers installed (an optional pe
     expect(made.status, made.stdout + made.stderr).toBe(0);
     await keepCache(project);
     // Pyodide's snapshots are committed: the Python folder stands in for them (no gate here runs it).
-    await cp(join(project, 'snapshots', 'stock', 'python'), join(project, 'snapshots', 'stock', 'pyodide'), { recursive: true });
+    await cp(join(project, 'snapshots', 'stock', 'python'), join(project, 'snapshots', 'stock', 'pyodide'), {
+      recursive: true,
+    });
     privateTemp = join(project, 'tmp');
     await mkdir(privateTemp);
   }, 180_000);
   afterAll(() => rm(project, { recursive: true, force: true }));
   const why = 'the Pyodide worker runs as the unprivileged user nobody and cannot read its files';
 
-  it('fails a CI gate once, as the runtime; the Python pair passes, its Pyodide checker listed as not available', { timeout: 120_000 }, async () => {
+  it('fails a CI gate once, as the runtime; the Python pair passes, its Pyodide checker listed as not available', {
+    timeout: 120_000,
+  }, async () => {
     const run = gateWith(bin, project, { CI: 'true', TMPDIR: privateTemp });
     const output = run.stdout + run.stderr;
     expect(run.status, output).toBe(1);
-    expect(output).toContain(`error: pyodide cannot run here, and 1 committed snapshot folder(s) of it would go unchecked: ${why}`);
-    expect(output).toContain(`Make the temp dir (${privateTemp}) reachable by every user, or set TMPDIR to one that is.`);
+    expect(output).toContain(
+      `error: pyodide cannot run here, and 1 committed snapshot folder(s) of it would go unchecked: ${why}`,
+    );
+    expect(output).toContain(
+      `Make the temp dir (${privateTemp}) reachable by every user, or set TMPDIR to one that is.`,
+    );
     expect(output).toContain('✗ failed   stock × pyodide  (pyodide did not run: why is said above)\n');
     expect(output).toMatch(/✓ pass +stock × python /);
     // On the runtime's line and in the verdict: no diff of a run that never was, no check blaming the SDK.
     expect(output.split(why)).toHaveLength(3);
     expect(output).not.toContain('changed: ');
-    expect(await readFile(join(project, '.concord', 'report.md'), 'utf8')).toContain(`- not available: pyodide: ${why}`);
+    expect(await readFile(join(project, '.concord', 'report.md'), 'utf8')).toContain(
+      `- not available: pyodide: ${why}`,
+    );
     expect(output.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
   });
 
-  it('record refuses before asking the model, naming the runtimes of the language that do run here', { timeout: 120_000 }, () => {
+  it('record refuses before asking the model, naming the runtimes of the language that do run here', {
+    timeout: 120_000,
+  }, () => {
     // No model answers at this address, and none is asked: the refusal comes first (--force: the scenario's
     // conversation is hand-written, and would be replaced). No Docker engine either.
-    const run = spawnSync(process.execPath, [bin, 'record', '--scenario', 'stock', '--force', '--runtime', 'pyodide', '--model-url', 'http://127.0.0.1:9/v1', '--model', 'm'], {
-      cwd: project,
-      encoding: 'utf8',
-      timeout: 120_000,
-      env: { ...process.env, NO_COLOR: '1', TMPDIR: privateTemp, DOCKER_HOST: NOWHERE },
-    });
+    const run = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'record',
+        '--scenario',
+        'stock',
+        '--force',
+        '--runtime',
+        'pyodide',
+        '--model-url',
+        'http://127.0.0.1:9/v1',
+        '--model',
+        'm',
+      ],
+      {
+        cwd: project,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, NO_COLOR: '1', TMPDIR: privateTemp, DOCKER_HOST: NOWHERE },
+      },
+    );
     expect(run.status, run.stdout + run.stderr).toBe(2);
-    expect(run.stderr).toMatch(new RegExp(`^concord record: pyodide cannot run here: ${why}.*; record on --runtime python instead\\n$`, 's'));
+    expect(run.stderr).toMatch(
+      new RegExp(`^concord record: pyodide cannot run here: ${why}.*; record on --runtime python instead\\n$`, 's'),
+    );
     // concord run says it the same way.
     const program = join(project, 'one.py');
     writeFileSync(program, 'return 1\n');
-    const ran = spawnSync(process.execPath, [bin, 'run', '--runtime', 'pyodide', program], { cwd: project, encoding: 'utf8', timeout: 60_000, env: { ...process.env, TMPDIR: privateTemp } });
+    const ran = spawnSync(process.execPath, [bin, 'run', '--runtime', 'pyodide', program], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, TMPDIR: privateTemp },
+    });
     expect(ran.status, ran.stdout + ran.stderr).toBe(1);
-    expect(ran.stderr).toMatch(new RegExp(`^concord run: pyodide cannot run here: ${why}[^\\n]*TMPDIR to one that is\\.\\n$`));
+    expect(ran.stderr).toMatch(
+      new RegExp(`^concord run: pyodide cannot run here: ${why}[^\\n]*TMPDIR to one that is\\.\\n$`),
+    );
   });
 });

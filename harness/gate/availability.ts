@@ -1,7 +1,7 @@
 import { RUNTIMES, unavailableRuntimes } from '../assembly/runtimes.js';
+import type { Pair } from '../pairs/select.js';
 import type { RuntimeName } from '../runtime-names.js';
 import { snapshotFolders } from '../snapshot/store.js';
-import type { Pair } from '../pairs/select.js';
 
 /** What becomes of every pair of a runtime that does not run: skipped, or failed (an unchecked snapshot in CI). */
 export interface NotRun {
@@ -27,7 +27,8 @@ export async function runtimesNotRun(options: AvailabilityOptions): Promise<Map<
   const { pairs, skip, ci, out } = options;
   const wanted = [...new Set(pairs.map((p) => p.runtime))];
   const committed = new Set(await snapshotFolders(options.snapshotsDir));
-  const unchecked = (runtime: RuntimeName) => pairs.filter((p) => p.runtime === runtime && committed.has(`${p.scenario.name}/${runtime}`)).length;
+  const unchecked = (runtime: RuntimeName) =>
+    pairs.filter((p) => p.runtime === runtime && committed.has(`${p.scenario.name}/${runtime}`)).length;
   const unavailable = await unavailableRuntimes(wanted.filter((runtime) => !skip.includes(runtime)));
   const notRun = new Map<RuntimeName, NotRun>();
   for (const runtime of wanted) {

@@ -1,20 +1,20 @@
 import { Document } from 'yaml';
-import { yamlText } from '../text/yaml-text.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { unavailableRuntimes } from '../assembly/runtimes.js';
 import { keyExposure } from '../model/key-exposure.js';
 import { LiveModel } from '../model/live.js';
-import { Session } from '../session.js';
 import { describeEndpoint, type EndpointOptions } from '../model/openai.js';
-import { scenarioForLanguage, stepData } from '../scenario/recording.js';
-import type { RuntimeName, Scenario, ScriptStep } from '../scenario/types.js';
-import { renderDiff, textDiff } from '../text/diff.js';
-import { COLOR, paint } from '../text/paint.js';
+import { drivePairs, loadPairs, type ReadyPair } from '../pairs/drive.js';
 import { runOne } from '../pairs/run-one.js';
 import type { Pair, Selection } from '../pairs/select.js';
-import { drivePairs, loadPairs, type ReadyPair } from '../pairs/drive.js';
-import { UserError } from '../user-error.js';
 import type { Project } from '../project/root.js';
+import { scenarioForLanguage, stepData } from '../scenario/recording.js';
+import type { RuntimeName, Scenario, ScriptStep } from '../scenario/types.js';
+import { Session } from '../session.js';
+import { renderDiff, textDiff } from '../text/diff.js';
+import { COLOR, paint } from '../text/paint.js';
+import { yamlText } from '../text/yaml-text.js';
+import { UserError } from '../user-error.js';
 
 export interface DriftOptions {
   /** The project: its scenarios, and the `runtimes` and `timeoutMs` of its concord.config.yml where the selection and a scenario set none. */
@@ -49,28 +49,49 @@ export interface DriftResult {
 export async function runDrift(options: DriftOptions): Promise<DriftResult[]> {
   const { out, color } = options;
   const { pairs } = await loadPairs(options.project, options.selection);
-  const exposure = options.allowKeyExposure ? undefined : keyExposure(pairs.map((p) => p.runtime), options.endpoint.apiKey !== undefined);
+  const exposure = options.allowKeyExposure
+    ? undefined
+    : keyExposure(
+        pairs.map((p) => p.runtime),
+        options.endpoint.apiKey !== undefined,
+      );
   if (exposure) throw new DriftRefused(exposure);
   const unavailable = await unavailableRuntimes(new Set(pairs.map((p) => p.runtime)));
-  out(`drift watch: live answers from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}; snapshots are not read or written`);
+  out(
+    `drift watch: live answers from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}; snapshots are not read or written`,
+  );
   let results: DriftResult[];
   {
     await using session = new Session();
     results = await drivePairs({
       session,
       pairs,
-      notRun: { runtimes: unavailable, result: ({ scenario, runtime }, reason): DriftResult => ({ scenario: scenario.name, runtime, status: 'skipped', reason: `${runtime} skipped: ${reason}` }) },
+      notRun: {
+        runtimes: unavailable,
+        result: ({ scenario, runtime }, reason): DriftResult => ({
+          scenario: scenario.name,
+          runtime,
+          status: 'skipped',
+          reason: `${runtime} skipped: ${reason}`,
+        }),
+      },
       run: (ready) => watchOne(ready, options, session),
       settled: (result) => out(driftLine(result, color)),
     });
   }
   const count = (s: DriftStatus) => results.filter((r) => r.status === s).length;
   out('');
-  out(`${results.length} run(s): ${count('same')} as recorded, ${count('drift')} drifted, ${count('failed')} failed, ${count('skipped')} skipped`);
+  out(
+    `${results.length} run(s): ${count('same')} as recorded, ${count('drift')} drifted, ${count('failed')} failed, ${count('skipped')} skipped`,
+  );
   return results;
 }
 
-async function watchOne({ scenario, target }: ReadyPair<Pair>, options: DriftOptions, session: Session): Promise<DriftResult> {
+async function watchOne(
+  { scenario, target }: ReadyPair<Pair>,
+  options: DriftOptions,
+  session: Session,
+): Promise<DriftResult> {
   const base = { scenario: scenario.name, runtime: target.name };
   let expected: Scenario;
   try {
@@ -91,13 +112,29 @@ async function watchOne({ scenario, target }: ReadyPair<Pair>, options: DriftOpt
   }
   if (live.failureKind === 'endpoint') return { ...base, status: 'failed', reason: live.failure! };
   const departure = compareSteps(expected, live.steps, target.language, options);
-  if (departure) return { ...base, status: 'drift', ...departure, ...(failure ? { reason: `${departure.reason}; then: ${failure.split('\n')[0]}` } : {}) };
-  if (failure) return { ...base, status: 'drift', reason: `the live conversation matched the recording so far, then: ${failure.split('\n')[0]}` };
+  if (departure)
+    return {
+      ...base,
+      status: 'drift',
+      ...departure,
+      ...(failure ? { reason: `${departure.reason}; then: ${failure.split('\n')[0]}` } : {}),
+    };
+  if (failure)
+    return {
+      ...base,
+      status: 'drift',
+      reason: `the live conversation matched the recording so far, then: ${failure.split('\n')[0]}`,
+    };
   return { ...base, status: 'same' };
 }
 
 /** The first step where the live conversation departs from the expected one, and both as a diff. */
-function compareSteps(expected: Scenario, live: readonly ScriptStep[], language: Language, options: DriftOptions): { reason: string; diff: string } | undefined {
+function compareSteps(
+  expected: Scenario,
+  live: readonly ScriptStep[],
+  language: Language,
+  options: DriftOptions,
+): { reason: string; diff: string } | undefined {
   // What the model said and wrote is compared; result_includes are the script's checks on the runtime, not the model's words.
   const want = expected.script.map((step) => comparable(step, language));
   const got = live.map((step) => comparable(step, language));
@@ -108,8 +145,15 @@ function compareSteps(expected: Scenario, live: readonly ScriptStep[], language:
   const source = expected.scriptFile ?? expected.file;
   const { root } = options.project;
   const shown = source.startsWith(root + '/') ? source.slice(root.length + 1) : source;
-  const diff = textDiff({ before: `${shown} (recorded)`, after: `${options.endpoint.model} (live)` }, asYaml(want), asYaml(got));
-  return { reason: `step ${at + 1} departs: recorded ${kind(expected.script)}, live ${kind(live)}`, diff: renderDiff(diff, options.color) };
+  const diff = textDiff(
+    { before: `${shown} (recorded)`, after: `${options.endpoint.model} (live)` },
+    asYaml(want),
+    asYaml(got),
+  );
+  return {
+    reason: `step ${at + 1} departs: recorded ${kind(expected.script)}, live ${kind(live)}`,
+    diff: renderDiff(diff, options.color),
+  };
 }
 
 /** Steps as the scenario's YAML writes them, for the diff. */
@@ -119,10 +163,19 @@ function comparable(step: ScriptStep, language: Language): Record<string, unknow
   return stepData(step.kind === 'assistant' ? { ...step, resultIncludes: [] } : step, language);
 }
 
-const MARK: Record<DriftStatus, [string, number]> = { same: ['✓ same   ', COLOR.green], drift: ['~ drift  ', COLOR.yellow], failed: ['✗ failed ', COLOR.red], skipped: ['- skipped', COLOR.yellow] };
+const MARK: Record<DriftStatus, [string, number]> = {
+  same: ['✓ same   ', COLOR.green],
+  drift: ['~ drift  ', COLOR.yellow],
+  failed: ['✗ failed ', COLOR.red],
+  skipped: ['- skipped', COLOR.yellow],
+};
 
 function driftLine(r: DriftResult, color: boolean): string {
   const [mark, tint] = MARK[r.status];
-  const detail = [r.reason, r.diff].filter(Boolean).flatMap((text) => text!.split('\n')).map((line) => `\n    ${line}`).join('');
+  const detail = [r.reason, r.diff]
+    .filter(Boolean)
+    .flatMap((text) => text!.split('\n'))
+    .map((line) => `\n    ${line}`)
+    .join('');
   return `${paint(color, tint, mark)} ${r.scenario} × ${r.runtime}${detail}`;
 }

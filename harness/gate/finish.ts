@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
+import type { Selection } from '../pairs/select.js';
+import { junitXml } from '../report/junit.js';
+import type { RunOutcome } from '../report/outcome.js';
+import { gateVerdict, printSummary } from '../report/summary.js';
 import { writeReport } from '../report/write.js';
 import { writesEverything } from '../snapshot/decide.js';
 import { PENDING_ARTIFACT } from '../snapshot/pending.js';
-import { junitXml } from '../report/junit.js';
-import type { RunOutcome } from '../report/outcome.js';
-import type { Selection } from '../pairs/select.js';
-import { gateVerdict, printSummary } from '../report/summary.js';
 
 export interface FinishOptions {
   /** Where `.concord/report.md` and `report.html` are written below. */
@@ -26,24 +26,47 @@ export interface FinishOptions {
  * The end of a gate or merge run, the same for both: the report, the verdict and the summary on the console,
  * then the results file, the pull-request annotations and summary, and the JUnit file, each when asked for.
  */
-export async function finishRun(outcome: RunOutcome, options: FinishOptions): Promise<{ ok: boolean; reportFile: string }> {
+export async function finishRun(
+  outcome: RunOutcome,
+  options: FinishOptions,
+): Promise<{ ok: boolean; reportFile: string }> {
   const { out } = options;
   const reportFile = await writeReport(options.reportRoot, outcome);
   const { pairs, obsolete, pendingDir, runFindings, coverage } = outcome;
   const ok = gateVerdict(pairs, obsolete, outcome, runFindings, coverage);
-  printSummary(options, { results: pairs, obsolete, inPlace: writesEverything(outcome.update, outcome.ci), pendingDir, ok, runFindings, reportFile, ci: options.ci, coverage, sdkTokensMissing: outcome.sdkTokensMissing });
+  printSummary(options, {
+    results: pairs,
+    obsolete,
+    inPlace: writesEverything(outcome.update, outcome.ci),
+    pendingDir,
+    ok,
+    runFindings,
+    reportFile,
+    ci: options.ci,
+    coverage,
+    sdkTokensMissing: outcome.sdkTokensMissing,
+  });
   if (options.results) {
-    const [{ gateResults }, { writeFileAtomic }] = await Promise.all([import('../results/write.js'), import('../guarded/atomic.js')]);
+    const [{ gateResults }, { writeFileAtomic }] = await Promise.all([
+      import('../results/write.js'),
+      import('../guarded/atomic.js'),
+    ]);
     const file = resolve(options.results.file);
     await writeFileAtomic(file, JSON.stringify(gateResults(outcome, options.results), null, 2) + '\n');
     out(`results: ${file}`);
   }
   if (options.github) {
-    const [{ githubAnnotations, onGithubActions }, { printWorkflowCommands }] = await Promise.all([import('../report/annotations.js'), import('../report/workflow-commands.js')]);
+    const [{ githubAnnotations, onGithubActions }, { printWorkflowCommands }] = await Promise.all([
+      import('../report/annotations.js'),
+      import('../report/workflow-commands.js'),
+    ]);
     const files = options.github.scenarioFiles;
-    if (files && onGithubActions()) printWorkflowCommands(await githubAnnotations(pairs.map((pair) => ({ pair, file: files[pair.scenario]! }))), out);
+    if (files && onGithubActions())
+      printWorkflowCommands(await githubAnnotations(pairs.map((pair) => ({ pair, file: files[pair.scenario]! }))), out);
     const { appendStepSummary, stepSummary } = await import('../report/step-summary.js');
-    const summaryFile = await appendStepSummary(stepSummary(outcome, { ok, obsolete, ...(pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }));
+    const summaryFile = await appendStepSummary(
+      stepSummary(outcome, { ok, obsolete, ...(pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }),
+    );
     if (summaryFile) out(`pull-request summary: appended to ${summaryFile}`);
   }
   if (options.junit) {

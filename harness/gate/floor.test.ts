@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot, sourceAsset } from '../../runtimes/seam/package-root.js';
-import { runGate, type GateOptions } from './gate.js';
 import { projectAt } from '../project/root.js';
 import { stockScenario, writeStockProject } from '../project/stock-project.js';
 import { concordIn } from '../test/concord-cli.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
+import { type GateOptions, runGate } from './gate.js';
 
 /** A closed port on loopback: no Docker engine answers there. */
 const NOWHERE = 'tcp://127.0.0.1:9';
@@ -42,18 +42,28 @@ const gate = (overrides: Partial<GateOptions>, lines: string[]) =>
   });
 
 describe('the run-level steps in the gate', () => {
-  it('passes on the default floor, probes TypeScript once, and writes .concord/report.md with the verdict', { timeout: 120_000 }, async () => {
+  it('passes on the default floor, probes TypeScript once, and writes .concord/report.md with the verdict', {
+    timeout: 120_000,
+  }, async () => {
     const lines: string[] = [];
     const result = await gate({}, lines);
     expect(result.runFindings).toEqual([]);
     expect(result.ok).toBe(true);
-    expect(result.probes.map((p) => [p.language, p.scenario, p.runtime])).toEqual([['typescript', 'mode-both', 'typescript']]);
-    expect(lines).toContainEqual(expect.stringMatching(/^renderer-floor: no Python app selected · ✓ probe typescript \d+ ms$/));
+    expect(result.probes.map((p) => [p.language, p.scenario, p.runtime])).toEqual([
+      ['typescript', 'mode-both', 'typescript'],
+    ]);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^renderer-floor: no Python app selected · ✓ probe typescript \d+ ms$/),
+    );
     expect(result.reportFile).toBe(join(work, '.concord', 'report.md'));
-    expect(lines).toContain(`report: ${result.reportFile} (the stub-validity matrix, the probe's verdict and every finding)`);
+    expect(lines).toContain(
+      `report: ${result.reportFile} (the stub-validity matrix, the probe's verdict and every finding)`,
+    );
     const report = await readFile(result.reportFile, 'utf8');
     expect(report).toContain(`Run \`${result.runId}\` · floor CPython 3.9 · 1 scenario × runtime pair(s): 1 pass.`);
-    expect(report).toMatch(/\| typescript \| mode-both × typescript \| \d+ \| ✓ passes \| ✓ unique, each tool reachable once \| \d+ ms \|/);
+    expect(report).toMatch(
+      /\| typescript \| mode-both × typescript \| \d+ \| ✓ passes \| ✓ unique, each tool reachable once \| \d+ ms \|/,
+    );
     expect(report).toMatch(/\| tsc \| the TypeScript compiler, strict \| ✓ \|/);
     expect(report).toContain('No check found anything.');
   });
@@ -69,7 +79,13 @@ describe('concord gate on a renderer not pinned to the floor', () => {
     project = await mkdtemp(join(tmpdir(), 'concord-floor-unpinned-'));
     // About the renderer, not plugin loading: the plugin is JavaScript, so the gate does not load tsx.
     await writeStockProject(project, 'stock', { javascript: true });
-    await writeFile(join(project, 'scenarios', 'stock.yml'), stockScenario('stock', '[python]', './plugins/stock.mjs').replace('config: { mode: code }', "config: { mode: code, pythonFloor: '3.15' }"));
+    await writeFile(
+      join(project, 'scenarios', 'stock.yml'),
+      stockScenario('stock', '[python]', './plugins/stock.mjs').replace(
+        'config: { mode: code }',
+        "config: { mode: code, pythonFloor: '3.15' }",
+      ),
+    );
     // Not about a cold start: the gate starts from the verdicts (and the Pyodide snapshot) earlier gates of the run computed.
     await seedCache(project);
   });
@@ -81,7 +97,9 @@ describe('concord gate on a renderer not pinned to the floor', () => {
     const run = cli({ CI: '1', DOCKER_HOST: NOWHERE }, 'gate', '--runtime', 'python');
     expect(run.stderr).toBe('');
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/error renderer-floor: stock \(\S+stock\.yml, on python\): the Python renderer is not pinned to the floor 3\.9: it writes \S+_unicode_14_0 \(line \d+, column 15\)/);
+    expect(run.stdout).toMatch(
+      /error renderer-floor: stock \(\S+stock\.yml, on python\): the Python renderer is not pinned to the floor 3\.9: it writes \S+_unicode_14_0 \(line \d+, column 15\)/,
+    );
     expect(run.stdout).toContain(`report: ${join(project, '.concord', 'report.md')}`);
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
   });
@@ -101,7 +119,9 @@ describe('concord gate --floor', () => {
     for (const floor of ['3.7', 'latest']) {
       const run = cli('--floor', floor);
       expect(run.status).toBe(2);
-      expect(run.stderr).toContain(`--floor ${floor}: unsupported CPython version (supported: 3.8, 3.9, 3.10, 3.11, 3.12, 3.13, 3.14, 3.15)`);
+      expect(run.stderr).toContain(
+        `--floor ${floor}: unsupported CPython version (supported: 3.8, 3.9, 3.10, 3.11, 3.12, 3.13, 3.14, 3.15)`,
+      );
     }
   });
 });

@@ -1,38 +1,45 @@
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
+import { importPlugins } from '../assembly/plugin-import.js';
 import type { RuntimeTarget } from '../assembly/runtimes.js';
-import { runtimeLanguage, type RuntimeName } from '../runtime-names.js';
+import type { SdkSize } from '../cache/token-counter.js';
+import { cacheLine } from '../cache/verdict-cache.js';
 import { runChecks } from '../checks/index.js';
 import { stubMatrix } from '../checks/stub-validity.js';
+import { pairTools, toolCoverage } from '../checks/tool-coverage.js';
 import type { Finding } from '../checks/types.js';
-import { cacheLine } from '../cache/verdict-cache.js';
 import { GuardedFolder } from '../guarded/folder.js';
+import { drivePairs, loadPairs } from '../pairs/drive.js';
+import { runOne } from '../pairs/run-one.js';
+import { inSelection, type Pair, type Selection, selectPairs } from '../pairs/select.js';
+import type { ProbeVerdict } from '../probe/adversarial.js';
+import type { Project } from '../project/root.js';
+import type { PairResult, Proposal, RunOutcome, RunSteps } from '../report/outcome.js';
+import { notRunLine, progressLine, stepsLine } from '../report/progress.js';
+import { sdkBudgetFindings, sdkCost } from '../report/sdk-cost.js';
 import { concordFolder } from '../report/write.js';
-import { importPlugins } from '../assembly/plugin-import.js';
+import { type RuntimeName, runtimeLanguage } from '../runtime-names.js';
 import { scenarioForLanguage } from '../scenario/recording.js';
 import type { Scenario } from '../scenario/types.js';
-import { newRunId } from '../snapshot/pending.js';
-import { applyVerdict, compareFolder, snapshotFingerprint, readCommitted, snapshotFolder, snapshotFolders, sweepFolder, type FileVerdict } from '../snapshot/store.js';
-import { SDK_FILE, snapshotFiles, type SnapshotFiles } from '../snapshot/transcript.js';
-import { sdkBudgetFindings, sdkCost } from '../report/sdk-cost.js';
-import type { SdkSize } from '../cache/token-counter.js';
-import type { Project } from '../project/root.js';
-import { decide, type UpdateMode } from '../snapshot/decide.js';
-import type { Redaction } from '../snapshot/redactions.js';
-import { notRunLine, progressLine, stepsLine } from '../report/progress.js';
-import type { PairResult } from '../report/outcome.js';
-import { runtimesNotRun, type NotRun } from './availability.js';
-import { runOne } from '../pairs/run-one.js';
 import { Session } from '../session.js';
-import { pairTools, toolCoverage } from '../checks/tool-coverage.js';
-import { firstDifference, instabilityHint, unstableReason } from './stability.js';
-import { runSteps } from './run-steps.js';
-import type { RunSteps } from '../report/outcome.js';
-import type { ProbeVerdict } from '../probe/adversarial.js';
-import { inSelection, selectPairs, type Pair, type Selection } from '../pairs/select.js';
-import { drivePairs, loadPairs } from '../pairs/drive.js';
-import { finishRun, type FinishOptions } from './finish.js';
-import type { Proposal, RunOutcome } from '../report/outcome.js';
+import { decide, type UpdateMode } from '../snapshot/decide.js';
+import { newRunId } from '../snapshot/pending.js';
+import type { Redaction } from '../snapshot/redactions.js';
+import {
+  applyVerdict,
+  compareFolder,
+  type FileVerdict,
+  readCommitted,
+  snapshotFingerprint,
+  snapshotFolder,
+  snapshotFolders,
+  sweepFolder,
+} from '../snapshot/store.js';
+import { SDK_FILE, type SnapshotFiles, snapshotFiles } from '../snapshot/transcript.js';
+import { type NotRun, runtimesNotRun } from './availability.js';
+import { type FinishOptions, finishRun } from './finish.js';
 import { RunProposals } from './proposals.js';
+import { runSteps } from './run-steps.js';
+import { firstDifference, instabilityHint, unstableReason } from './stability.js';
 
 export interface GateOptions {
   /**
@@ -110,21 +117,39 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     reportRoot: options.reportRoot ?? project.root,
   };
   const { update, ci, out } = options;
-  if (ci && update !== 'none') out(`CI is set: --update=${update} is ignored; nothing under snapshots/ is written, proposals go to ${paths.pendingRoot}`);
+  if (ci && update !== 'none')
+    out(
+      `CI is set: --update=${update} is ignored; nothing under snapshots/ is written, proposals go to ${paths.pendingRoot}`,
+    );
   const plan = await planRun(options, paths);
   const runId = newRunId();
   const proposals = new RunProposals(paths.pendingRoot, runId, out);
   const ran = await runPairs(options, plan, paths, proposals);
-  const obsolete = await settleObsolete(paths.snapshotsDir, plan, options, proposals.list).catch((error: unknown) => proposals.rescue(error));
+  const obsolete = await settleObsolete(paths.snapshotsDir, plan, options, proposals.list).catch((error: unknown) =>
+    proposals.rescue(error),
+  );
   const pendingDir = await proposals.keep();
-  const outcome = { runId, floor: plan.floor, ...ran, obsolete, update, ci, proposals: proposals.list, ...(pendingDir ? { pendingDir } : {}) } satisfies RunOutcome;
+  const outcome = {
+    runId,
+    floor: plan.floor,
+    ...ran,
+    obsolete,
+    update,
+    ci,
+    proposals: proposals.list,
+    ...(pendingDir ? { pendingDir } : {}),
+  } satisfies RunOutcome;
   const finished = await finishRun(outcome, {
     reportRoot: paths.reportRoot,
     ci,
     color: options.color,
     out,
-    ...(options.resultsFile ? { results: { file: options.resultsFile, root: project.root, selection: plan.selection } } : {}),
-    ...(options.github ? { github: { scenarioFiles: Object.fromEntries(plan.pairs.map((p) => [p.scenario.name, p.scenario.file])) } } : {}),
+    ...(options.resultsFile
+      ? { results: { file: options.resultsFile, root: project.root, selection: plan.selection } }
+      : {}),
+    ...(options.github
+      ? { github: { scenarioFiles: Object.fromEntries(plan.pairs.map((p) => [p.scenario.name, p.scenario.file])) } }
+      : {}),
     ...(options.junit ? { junit: options.junit } : {}),
   });
   return { ...outcome, ...finished };
@@ -134,22 +159,36 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
 async function planRun(options: GateOptions, paths: GatePaths): Promise<RunPlan> {
   const { out, project } = options;
   // Folders concord writes into must be real folders before anything runs: a link or a file there is bad input.
-  for (const folder of [snapshotFolder(paths.snapshotsDir), concordFolder(paths.reportRoot), new GuardedFolder(paths.pendingRoot, '.concord/pending')]) await folder.check();
+  for (const folder of [
+    snapshotFolder(paths.snapshotsDir),
+    concordFolder(paths.reportRoot),
+    new GuardedFolder(paths.pendingRoot, '.concord/pending'),
+  ])
+    await folder.check();
   const { scenarios, pairs, selection } = await loadPairs(project, options.selection, paths.scenariosDir);
   // A plugin that cannot be imported is the user's input to fix: one error at its place, before any pair runs.
   await importPlugins([...new Set(pairs.map((p) => p.scenario))]);
   const { shard } = selection;
   if (shard && pairs.length === 0) {
     const whole = selectPairs(scenarios, { ...selection, shard: undefined }).length;
-    out(`--shard ${shard.index}/${shard.count}: none of the ${whole} scenario × runtime pair(s) of the selection falls in this shard; nothing to run here`);
+    out(
+      `--shard ${shard.index}/${shard.count}: none of the ${whole} scenario × runtime pair(s) of the selection falls in this shard; nothing to run here`,
+    );
   }
   // The config's floor was checked against the supported versions when it was read.
   const floor = options.floor ?? (project.config.floor as PythonVersion | undefined) ?? DEFAULT_PYTHON_FLOOR;
-  const notRun = await runtimesNotRun({ pairs, skip: options.skipRuntimes ?? [], ci: options.ci, snapshotsDir: paths.snapshotsDir, out });
+  const notRun = await runtimesNotRun({
+    pairs,
+    skip: options.skipRuntimes ?? [],
+    ci: options.ci,
+    snapshotsDir: paths.snapshotsDir,
+    out,
+  });
   return { scenarios, selection, pairs, floor, notRun };
 }
 
-type RunPairs = Pick<RunOutcome, 'pairs' | 'runFindings' | 'coverage' | 'matrix' | 'interpreters' | 'absent'> & Pick<GateResult, 'probes' | 'stepTimes'>;
+type RunPairs = Pick<RunOutcome, 'pairs' | 'runFindings' | 'coverage' | 'matrix' | 'interpreters' | 'absent'> &
+  Pick<GateResult, 'probes' | 'stepTimes'>;
 
 /** A pair as the run leaves it: its result, the proposals it made, and whether its runtime did not run here at all. */
 interface DrivenPair {
@@ -162,15 +201,24 @@ interface DrivenPair {
  * Runs the pairs, then once per run on the runtimes they kept warm the renderer floor and the adversarial
  * probe, all on one session, which is stopped once (its runtimes, pyright, interpreters, cache writes).
  */
-async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, proposals: RunProposals): Promise<RunPairs> {
+async function runPairs(
+  options: GateOptions,
+  plan: RunPlan,
+  paths: GatePaths,
+  proposals: RunProposals,
+): Promise<RunPairs> {
   const { out, color, update, ci, project } = options;
   const { config } = project;
   // What the run's apps and checks share (pooled runtimes, the parsed scenarios, the verdict cache, pyright,
   // the interpreters), owned by this run alone and stopped once, whatever happens.
-  await using session = new Session({ ...(options.cache ? { cacheRoot: options.cacheRoot ?? project.root } : {}), ...(config.pyodide?.versions ? { pyodides: config.pyodide.versions } : {}) });
+  await using session = new Session({
+    ...(options.cache ? { cacheRoot: options.cacheRoot ?? project.root } : {}),
+    ...(config.pyodide?.versions ? { pyodides: config.pyodide.versions } : {}),
+  });
   const { cache } = session;
   // The interpreters of the stub matrix start (the Pyodide one boots) while the first pairs run.
-  if (plan.pairs.some((p) => !plan.notRun.has(p.runtime) && runtimeLanguage(p.runtime) === 'python')) await session.startInterpreters();
+  if (plan.pairs.some((p) => !plan.notRun.has(p.runtime) && runtimeLanguage(p.runtime) === 'python'))
+    await session.startInterpreters();
   // Pairs run side by side on the shared runtimes. Each pair's proposals join the run's as it finishes, so a
   // failure keeps them; once all are done they are put in pair order, so the output and every file written
   // are the same as a serial run's.
@@ -181,14 +229,32 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
     notRun: {
       runtimes: plan.notRun,
       result: ({ scenario, runtime }, notRun): DrivenPair => ({
-        result: { scenario: scenario.name, runtime, status: notRun.status, times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [], reason: notRun.reason },
+        result: {
+          scenario: scenario.name,
+          runtime,
+          status: notRun.status,
+          times: { assembly: 0, model: 0, runtime: 0, checks: 0 },
+          verdicts: [],
+          findings: [],
+          reason: notRun.reason,
+        },
         own: [],
         didNotRun: true,
       }),
     },
     run: async ({ scenario, target }): Promise<DrivenPair> => {
       const own: Proposal[] = [];
-      const result = await runPair(session, scenario, target, paths.snapshotsDir, project.root, { update, ci, rerun: options.stabilityRerun !== false }, own, plan.floor, config.redactions ?? []).catch((error: unknown) => {
+      const result = await runPair(
+        session,
+        scenario,
+        target,
+        paths.snapshotsDir,
+        project.root,
+        { update, ci, rerun: options.stabilityRerun !== false },
+        own,
+        plan.floor,
+        config.redactions ?? [],
+      ).catch((error: unknown) => {
         proposals.list.push(...own);
         return proposals.rescue(error);
       });
@@ -212,7 +278,8 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
   // In pair order, whatever order the pairs finished in (--jobs): the reports read the same on every run.
   const cells = stubMatrix(session);
   const matrix = pairs.flatMap((r) => cells.filter((c) => c.scenario === r.scenario && c.runtime === r.runtime));
-  const inventory = matrix.length > 0 || steps.probes.some((p) => p.language === 'python') ? await session.inventory() : undefined;
+  const inventory =
+    matrix.length > 0 || steps.probes.some((p) => p.language === 'python') ? await session.inventory() : undefined;
   return {
     pairs,
     coverage: toolCoverage(pairs, config.coverage?.uncalled),
@@ -226,11 +293,23 @@ async function runPairs(options: GateOptions, plan: RunPlan, paths: GatePaths, p
 }
 
 /** Obsolete folders of the selection: removed when the run writes everything, else proposed for deletion. */
-async function settleObsolete(snapshotsDir: string, { scenarios, selection }: RunPlan, { update, ci }: GateOptions, proposals: Proposal[]): Promise<string[]> {
+async function settleObsolete(
+  snapshotsDir: string,
+  { scenarios, selection }: RunPlan,
+  { update, ci }: GateOptions,
+  proposals: Proposal[],
+): Promise<string[]> {
   const obsolete = await obsoleteFolders(snapshotsDir, scenarios, selection);
   for (const folder of obsolete) {
-    if (decide('obsolete', update, ci) === 'write') await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' });
-    else proposals.push({ path: folder, action: 'delete', status: 'obsolete', base: await snapshotFingerprint(snapshotsDir, folder) });
+    if (decide('obsolete', update, ci) === 'write')
+      await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' });
+    else
+      proposals.push({
+        path: folder,
+        action: 'delete',
+        status: 'obsolete',
+        base: await snapshotFingerprint(snapshotsDir, folder),
+      });
   }
   return obsolete;
 }
@@ -283,14 +362,30 @@ async function runPair(
     try {
       again = await runOne(scenario, target);
     } catch (error) {
-      return { ...base, status: 'failed', times, verdicts, findings, tools, reason: `the second run (made before writing or proposing) failed: ${(error as Error).message}` };
+      return {
+        ...base,
+        status: 'failed',
+        times,
+        verdicts,
+        findings,
+        tools,
+        reason: `the second run (made before writing or proposing) failed: ${(error as Error).message}`,
+      };
     }
     for (const phase of ['assembly', 'model', 'runtime'] as const) times[phase] += again.times[phase];
     const difference = firstDifference(files, snapshotFiles(again.record, root, redactions));
     if (difference) {
       const timeoutMs = scenario.runtimeConfig.timeoutMs;
       const hint = instabilityHint(record, again.record, typeof timeoutMs === 'number' ? timeoutMs : undefined);
-      return { ...base, status: 'unstable', times, verdicts: [], findings, tools, reason: unstableReason(difference, hint) };
+      return {
+        ...base,
+        status: 'unstable',
+        times,
+        verdicts: [],
+        findings,
+        tools,
+        reason: unstableReason(difference, hint),
+      };
     }
   }
   // Measured before anything is written: the committed snapshot is the baseline.
@@ -298,7 +393,13 @@ async function runPair(
   // A run that failed is never written or proposed: its transcript must not become the expected one.
   const written = (v: FileVerdict) => !problems && decide(v.status, update, ci) === 'write';
   const propose = async (v: FileVerdict) =>
-    proposals.push({ path: v.path, action: v.proposed === undefined ? 'delete' : 'write', status: v.status, base: await snapshotFingerprint(snapshotsDir, v.path), ...(v.proposed !== undefined ? { proposed: v.proposed } : {}) });
+    proposals.push({
+      path: v.path,
+      action: v.proposed === undefined ? 'delete' : 'write',
+      status: v.status,
+      base: await snapshotFingerprint(snapshotsDir, v.path),
+      ...(v.proposed !== undefined ? { proposed: v.proposed } : {}),
+    });
   const toWrite = verdicts.filter(written);
   // Proposed before anything is written: a write that fails leaves every change of the pair proposed.
   for (const v of verdicts) if (!problems && decide(v.status, update, ci) === 'propose') await propose(v);
@@ -311,23 +412,53 @@ async function runPair(
       throw error;
     }
   }
-  const status = problems ? 'failed' : verdicts.every((v) => v.status === 'same') ? 'pass' : verdicts.every((v) => v.status === 'same' || written(v)) ? 'updated' : 'mismatch';
-  return { ...base, status, times, verdicts, findings, tools, ...(problems ? { reason: problems } : {}), ...(sdk ? { sdk } : {}) };
+  const status = problems
+    ? 'failed'
+    : verdicts.every((v) => v.status === 'same')
+      ? 'pass'
+      : verdicts.every((v) => v.status === 'same' || written(v))
+        ? 'updated'
+        : 'mismatch';
+  return {
+    ...base,
+    status,
+    times,
+    verdicts,
+    findings,
+    tools,
+    ...(problems ? { reason: problems } : {}),
+    ...(sdk ? { sdk } : {}),
+  };
 }
 
 /** The size of the pair's SDK block and of its committed snapshot, when the model read one. */
-async function sdkSize(snapshotsDir: string, folder: string, language: keyof typeof SDK_FILE, files: SnapshotFiles, verdicts: readonly FileVerdict[], { tokens }: Session): Promise<SdkSize | undefined> {
+async function sdkSize(
+  snapshotsDir: string,
+  folder: string,
+  language: keyof typeof SDK_FILE,
+  files: SnapshotFiles,
+  verdicts: readonly FileVerdict[],
+  { tokens }: Session,
+): Promise<SdkSize | undefined> {
   const name = SDK_FILE[language];
   const current = files.get(name);
   if (current === undefined) return undefined;
   const verdict = verdicts.find((v) => v.path === `${folder}/${name}`);
   const committed =
-    verdict?.status === 'same' ? current : verdict?.status === 'changed' ? await readCommitted(snapshotsDir, verdict.path) : undefined;
+    verdict?.status === 'same'
+      ? current
+      : verdict?.status === 'changed'
+        ? await readCommitted(snapshotsDir, verdict.path)
+        : undefined;
   return tokens.measureSdk(language, current, committed);
 }
 
 /** Snapshot folders in the selection that no scenario × declared runtime produces. */
-async function obsoleteFolders(snapshotsDir: string, scenarios: readonly Scenario[], selection: Selection): Promise<string[]> {
+async function obsoleteFolders(
+  snapshotsDir: string,
+  scenarios: readonly Scenario[],
+  selection: Selection,
+): Promise<string[]> {
   const declared = new Set(scenarios.flatMap((s) => s.runtimes.map((r) => `${s.name}/${r}`)));
   return (await snapshotFolders(snapshotsDir)).filter((folder) => {
     const [scenario, runtime] = folder.split('/') as [string, string];

@@ -4,9 +4,9 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { inOrder } from '../pairs/concurrent.js';
-import { runGate } from './gate.js';
 import { projectAt } from '../project/root.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
+import { runGate } from './gate.js';
 
 const scratch: string[] = [];
 afterAll(() => Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true }))));
@@ -21,7 +21,11 @@ async function fresh(prefix: string): Promise<string> {
 async function tree(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(relative(dir, join(entry.parentPath, entry.name)), await readFile(join(entry.parentPath, entry.name), 'latin1'));
+    if (entry.isFile())
+      files.set(
+        relative(dir, join(entry.parentPath, entry.name)),
+        await readFile(join(entry.parentPath, entry.name), 'latin1'),
+      );
   }
   return files;
 }
@@ -48,7 +52,9 @@ describe('pairs in parallel', () => {
     expect(most).toBe(2);
   });
 
-  it('writes the same snapshot bytes and prints the same lines with --jobs 3 as with --jobs 1', { timeout: 600_000 }, async () => {
+  it('writes the same snapshot bytes and prints the same lines with --jobs 3 as with --jobs 1', {
+    timeout: 600_000,
+  }, async () => {
     // Not about a cold start: each run starts from its own copy of the verdicts earlier gates of the test run
     // computed, both copies taken before either run, so the two start alike.
     const cacheRoots = [await fresh('concord-jobs-cache-'), await fresh('concord-jobs-cache-')];
@@ -61,7 +67,10 @@ describe('pairs in parallel', () => {
         snapshotsDir,
         pendingRoot: await fresh('concord-jobs-pending-'),
         reportRoot: await fresh('concord-jobs-report-'),
-        selection: { scenarios: ['nested-reads', 'parallel-calls', 'timeout', 'tool-error-caught'], runtimes: ['typescript', 'python'] },
+        selection: {
+          scenarios: ['nested-reads', 'parallel-calls', 'timeout', 'tool-error-caught'],
+          runtimes: ['typescript', 'python'],
+        },
         update: 'all',
         jobs,
         ci: false,
@@ -71,14 +80,22 @@ describe('pairs in parallel', () => {
         stabilityRerun: false,
         color: false,
         // Times differ from run to run, and so does whether a pair waited for an interpreter at all (its boot).
-        out: (line) => lines.push(line.replace(/\d+ ms/g, '<ms>').replace(/ · boot <ms>/g, '').replace(/\/tmp\/concord-jobs-[^/\s]+/g, '<dir>')),
+        out: (line) =>
+          lines.push(
+            line
+              .replace(/\d+ ms/g, '<ms>')
+              .replace(/ · boot <ms>/g, '')
+              .replace(/\/tmp\/concord-jobs-[^/\s]+/g, '<dir>'),
+          ),
       });
       return { result, lines, files: await tree(snapshotsDir) };
     };
     const serial = await run(1, cacheRoots[0]!);
     const parallel = await run(3, cacheRoots[1]!);
     await keepCache(cacheRoots[0]!);
-    expect(serial.result.pairs.map((r) => `${r.scenario}/${r.runtime}: ${r.status}`)).toEqual(parallel.result.pairs.map((r) => `${r.scenario}/${r.runtime}: ${r.status}`));
+    expect(serial.result.pairs.map((r) => `${r.scenario}/${r.runtime}: ${r.status}`)).toEqual(
+      parallel.result.pairs.map((r) => `${r.scenario}/${r.runtime}: ${r.status}`),
+    );
     expect(serial.files.size).toBe(4 * 2 * 4);
     expect([...parallel.files.keys()].sort()).toEqual([...serial.files.keys()].sort());
     for (const [file, bytes] of serial.files) expect(parallel.files.get(file), file).toBe(bytes);
@@ -87,7 +104,8 @@ describe('pairs in parallel', () => {
     expect(rows(serial).length).toBeGreaterThan(4);
     expect(rows(parallel)).toEqual(rows(serial));
     // Every line but the times, the report's place and the cache's count (pairs asking for one verdict at once may each compute it).
-    const printed = (r: typeof serial) => r.lines.filter((l) => !l.startsWith('time:') && !l.startsWith('report:') && !l.startsWith('verdict cache:'));
+    const printed = (r: typeof serial) =>
+      r.lines.filter((l) => !l.startsWith('time:') && !l.startsWith('report:') && !l.startsWith('verdict cache:'));
     expect(printed(parallel)).toEqual(printed(serial));
   });
 });

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
-import { reviewPending } from '../snapshot/review.js';
-import { renderDiff } from '../text/diff.js';
-import { runGate, type GateOptions, type GateResult } from './gate.js';
 import { projectAt } from '../project/root.js';
+import { reviewPending } from '../snapshot/review.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
+import { renderDiff } from '../text/diff.js';
+import { type GateOptions, type GateResult, runGate } from './gate.js';
 
 /**
  * One small scenario on the two fast runtimes, against snapshot and pending folders of its own. No test here is
@@ -89,7 +89,9 @@ describe('gate modes', () => {
     expect(result.ok).toBe(true);
   });
 
-  it('fails on exactly the edited Python snapshot in CI, writes nothing under snapshots/, and review --accept-all settles it', { timeout: 300_000 }, async () => {
+  it('fails on exactly the edited Python snapshot in CI, writes nothing under snapshots/, and review --accept-all settles it', {
+    timeout: 300_000,
+  }, async () => {
     await editOneWord();
     const before = await treeHash(snapshotsDir);
     lines.length = 0;
@@ -109,7 +111,13 @@ describe('gate modes', () => {
     expect(await treeHash(snapshotsDir)).toBe(before);
     expect(result.pendingDir).toBeDefined();
 
-    const summary = await reviewPending({ snapshotsDir, pendingRoot, decide: async () => 'accept', color: false, out: () => undefined });
+    const summary = await reviewPending({
+      snapshotsDir,
+      pendingRoot,
+      decide: async () => 'accept',
+      color: false,
+      out: () => undefined,
+    });
     expect(summary.text).toContain('1 accepted');
     expect((await gate()).ok).toBe(true);
   });
@@ -130,7 +138,9 @@ describe('gate modes', () => {
       const result = await gate();
       expect(result.ok).toBe(false);
       const garbage = result.pairs.flatMap((r) => r.verdicts.filter((v) => v.status === 'garbage'));
-      expect(garbage.map((v) => v.reason)).toEqual([expect.stringMatching(/^snapshots\/mode-both\/python\/transcript\.yaml contains NUL bytes/)]);
+      expect(garbage.map((v) => v.reason)).toEqual([
+        expect.stringMatching(/^snapshots\/mode-both\/python\/transcript\.yaml contains NUL bytes/),
+      ]);
     } finally {
       await writeFile(transcript, original);
     }

@@ -1,6 +1,5 @@
+import type { PairResult, Proposal } from '../report/outcome.js';
 import { writePending } from '../snapshot/pending.js';
-import type { Proposal } from '../report/outcome.js';
-import type { PairResult } from '../report/outcome.js';
 
 /**
  * The changes one gate run proposes, kept in the pending folder at its end, or as soon as a step fails: a
@@ -24,14 +23,20 @@ export class RunProposals {
 
   /** Writes the run's proposals to the pending folder; the folder, or undefined when there were none. */
   keep(): Promise<string | undefined> {
-    const compared = (path: string) => this.compared.some((r) => (r.verdicts.length > 0 || r.status === 'unstable') && path.startsWith(`${r.scenario}/${r.runtime}/`));
+    const compared = (path: string) =>
+      this.compared.some(
+        (r) => (r.verdicts.length > 0 || r.status === 'unstable') && path.startsWith(`${r.scenario}/${r.runtime}/`),
+      );
     return writePending(this.pendingRoot, this.runId, this.list, compared);
   }
 
   /** Keeps what was proposed so far, says where, and throws `error` on. */
   async rescue(error: unknown): Promise<never> {
     const kept = await this.keep().catch(() => undefined);
-    if (kept) this.out(`the proposals of this run are kept in ${kept}; accept them with \`concord review\` once the problem is fixed`);
+    if (kept)
+      this.out(
+        `the proposals of this run are kept in ${kept}; accept them with \`concord review\` once the problem is fixed`,
+      );
     throw error;
   }
 }

@@ -1,9 +1,9 @@
 import type { PythonVersion } from '../../codemode/index.js';
 import type { Language } from '../../runtimes/seam/types.js';
+import { type ProbeTarget, probeTarget } from '../assembly/probe-targets.js';
+import { type ProbeVerdict, runProbe } from '../probe/adversarial.js';
 import type { RunSteps } from '../report/outcome.js';
-import { runProbe, type ProbeVerdict } from '../probe/adversarial.js';
-import { probeTarget, type ProbeTarget } from '../assembly/probe-targets.js';
-import { runtimeLanguage, type RuntimeName } from '../runtime-names.js';
+import { type RuntimeName, runtimeLanguage } from '../runtime-names.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
 import { rendererFloorFindings } from '../skew/renderer-floor.js';
@@ -23,8 +23,11 @@ export async function runSteps(
 ): Promise<RunSteps> {
   const inventory = () => session.inventory();
   const running = pairs.filter((p) => !unavailable.has(p.runtime));
-  const scenariosOf = (language: Language) => [...new Set(running.filter((p) => runtimeLanguage(p.runtime) === language).map((p) => p.scenario))];
-  const targetsOf = (language: Language) => scenariosOf(language).flatMap((s) => probeTarget(s, language, unavailable, session) ?? []);
+  const scenariosOf = (language: Language) => [
+    ...new Set(running.filter((p) => runtimeLanguage(p.runtime) === language).map((p) => p.scenario)),
+  ];
+  const targetsOf = (language: Language) =>
+    scenariosOf(language).flatMap((s) => probeTarget(s, language, unavailable, session) ?? []);
 
   const floorTargets: ProbeTarget[] = targetsOf('python');
   const floorStep = await rendererFloorFindings(floorTargets, floor, inventory);

@@ -15,7 +15,13 @@ export function firstDifference(first: SnapshotFiles, second: SnapshotFiles): Fi
     const a = first.get(file);
     const b = second.get(file);
     if (a === b) continue;
-    if (a === undefined || b === undefined) return { file, line: 1, first: a === undefined ? undefined : '(the file)', second: b === undefined ? undefined : '(the file)' };
+    if (a === undefined || b === undefined)
+      return {
+        file,
+        line: 1,
+        first: a === undefined ? undefined : '(the file)',
+        second: b === undefined ? undefined : '(the file)',
+      };
     const left = a.split('\n');
     const right = b.split('\n');
     let line = 0;
@@ -35,12 +41,15 @@ export function instabilityHint(first: RunRecord, second: RunRecord, timeoutMs: 
   if (timedOut(first) || timedOut(second)) {
     return `calls cut off by ${budget}: a program ran until the budget stopped it, so what it called depends on the machine's speed (${counts}); poll a fixed number of times, or end the program before the budget`;
   }
-  if (calls(first) !== calls(second)) return `the number of calls differs (${counts}): the program's calls depend on timing or on values that change between runs`;
-  if (first.failure !== second.failure) return 'one run stopped short and the other did not: the agent or a runtime depends on timing';
+  if (calls(first) !== calls(second))
+    return `the number of calls differs (${counts}): the program's calls depend on timing or on values that change between runs`;
+  if (first.failure !== second.failure)
+    return 'one run stopped short and the other did not: the agent or a runtime depends on timing';
   return "a tool's output or the program's result changes between runs (a clock, a random value, an order that is not fixed, or state a plugin module keeps in a variable of its own, which lives on from one pair's app to the next): make the tool deterministic (state goes in the app, made in apply), or redact the value with a pattern under redactions in concord.config.yml";
 }
 
-const quoted = (line: string | undefined) => (line === undefined ? '(absent)' : JSON.stringify(line.length > 160 ? `${line.slice(0, 160)}…` : line));
+const quoted = (line: string | undefined) =>
+  line === undefined ? '(absent)' : JSON.stringify(line.length > 160 ? `${line.slice(0, 160)}…` : line);
 
 /** The reason an unstable pair gives: the first difference between its two runs and the hint. */
 export function unstableReason(difference: FirstDifference, hint: string): string {

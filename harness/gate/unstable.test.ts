@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,15 +67,24 @@ afterAll(async () => {
 });
 
 const cli = concordIn(() => dir, 240_000);
-const pendingRuns = async () => (existsSync(join(dir, '.concord', 'pending')) ? (await readdir(join(dir, '.concord', 'pending'))).filter((n) => !n.startsWith('.')) : []);
+const pendingRuns = async () =>
+  existsSync(join(dir, '.concord', 'pending'))
+    ? (await readdir(join(dir, '.concord', 'pending'))).filter((n) => !n.startsWith('.'))
+    : [];
 
 describe('a pair whose two runs differ is unstable, never blessed', () => {
-  it('--update=new refuses the polling scenario as unstable, naming the first difference and the time budget, and writes the stable one', { timeout: 300_000 }, async () => {
+  it('--update=new refuses the polling scenario as unstable, naming the first difference and the time budget, and writes the stable one', {
+    timeout: 300_000,
+  }, async () => {
     const run = cli({}, 'gate', '--update=new');
     expect(run.status, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).toMatch(/≈ unstable +polling × typescript/);
-    expect(run.stdout).toContain('two runs of this pair gave different transcripts, so neither is written or proposed as the snapshot');
-    expect(run.stdout).toMatch(/first difference: transcript\.yaml line \d+: ".*" in the first run, ".*" in the second/);
+    expect(run.stdout).toContain(
+      'two runs of this pair gave different transcripts, so neither is written or proposed as the snapshot',
+    );
+    expect(run.stdout).toMatch(
+      /first difference: transcript\.yaml line \d+: ".*" in the first run, ".*" in the second/,
+    );
     expect(run.stdout).toContain('hint: calls cut off by the time budget (timeoutMs 300)');
     expect(run.stdout).toContain('1 unstable');
     // Nothing written or proposed for the unstable pair; the deterministic one is written as usual.
@@ -86,7 +95,9 @@ describe('a pair whose two runs differ is unstable, never blessed', () => {
     expect(report).toContain('polling × typescript: unstable');
   });
 
-  it('in CI a mismatching pair is run again: a deterministic change stays a mismatch, the polling one is unstable in JUnit, results and merge', { timeout: 300_000 }, async () => {
+  it('in CI a mismatching pair is run again: a deterministic change stays a mismatch, the polling one is unstable in JUnit, results and merge', {
+    timeout: 300_000,
+  }, async () => {
     const sdk = join(dir, 'snapshots', 'stock', 'typescript', 'tools-sdk.ts');
     await writeFile(sdk, (await readFile(sdk, 'utf8')).replace('Counts the items', 'Tallies the items'));
     const results = join(dir, 'results.json');
@@ -95,12 +106,18 @@ describe('a pair whose two runs differ is unstable, never blessed', () => {
     expect(run.stdout).toMatch(/✗ mismatch +stock × typescript/);
     expect(run.stdout).toMatch(/≈ unstable +polling × typescript/);
     const junit = await readFile(join(dir, '.concord', 'junit.xml'), 'utf8');
-    expect(junit).toMatch(/<testcase classname="polling" name="typescript"[^>]*><failure message="unstable">two runs of this pair gave different transcripts/);
+    expect(junit).toMatch(
+      /<testcase classname="polling" name="typescript"[^>]*><failure message="unstable">two runs of this pair gave different transcripts/,
+    );
     const pending = await pendingRuns();
     expect(pending).toHaveLength(1);
-    const manifest = JSON.parse(await readFile(join(dir, '.concord', 'pending', pending[0]!, 'manifest.json'), 'utf8')) as { changes: Array<{ path: string }> };
+    const manifest = JSON.parse(
+      await readFile(join(dir, '.concord', 'pending', pending[0]!, 'manifest.json'), 'utf8'),
+    ) as { changes: Array<{ path: string }> };
     expect(manifest.changes.map((c) => c.path)).toEqual(['stock/typescript/tools-sdk.ts']);
-    const pairs = (JSON.parse(await readFile(results, 'utf8')) as { pairs: Array<{ scenario: string; status: string }> }).pairs;
+    const pairs = (
+      JSON.parse(await readFile(results, 'utf8')) as { pairs: Array<{ scenario: string; status: string }> }
+    ).pairs;
     expect(pairs.map((p) => [p.scenario, p.status])).toEqual([
       ['polling', 'unstable'],
       ['stock', 'mismatch'],

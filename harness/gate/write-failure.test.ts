@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeStockProject } from '../project/stock-project.js';
-import { Host } from '../../test/host-requirements.js';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
+import { Host } from '../../test/host-requirements.js';
+import { writeStockProject } from '../project/stock-project.js';
 import { listPending } from '../snapshot/review.js';
 
 /** `chattr +i` makes a folder unwritable even for root (sessions and CI run as root, so chmod would not). */
@@ -28,35 +28,50 @@ afterEach(async () => {
 });
 
 const gate = (...args: string[]) =>
-  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'gate', '--root', root, '--runtime', 'typescript', '--update=all', ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, CI: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 280_000,
-  });
+  spawnSync(
+    process.execPath,
+    [sourceAsset('bin/concord.mjs'), 'gate', '--root', root, '--runtime', 'typescript', '--update=all', ...args],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, CI: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 280_000,
+    },
+  );
 
-const kept = async () => (await listPending({ snapshotsDir, pendingRoot: join(root, '.concord', 'pending') })).map((e) => [e.path, e.action, e.status, e.stale]).sort();
+const kept = async () =>
+  (await listPending({ snapshotsDir, pendingRoot: join(root, '.concord', 'pending') }))
+    .map((e) => [e.path, e.action, e.status, e.stale])
+    .sort();
 
 const chattr = await Host.with('chattr');
 
 describe('a gate whose snapshot write fails', () => {
-  chattr.it('ends in one line with the path and the fix (exit 1) and keeps the run’s proposals', { timeout: 300_000 }, async () => {
-    expect(immutable(snapshotsDir, true).status).toBe(0);
-    const result = gate();
-    expect(result.stderr).toContain(`concord gate: ${join(snapshotsDir, 'mode-both')} cannot be changed: operation not permitted (EPERM on mkdir)\n  hint: `);
-    expect(result.stderr).not.toMatch(/\n\s+at /);
-    expect(result.status).toBe(1);
-    expect(await kept()).toEqual([
-      ['mode-both/typescript/cordis.yml', 'write', 'new', false],
-      ['mode-both/typescript/run_code.json', 'write', 'new', false],
-      ['mode-both/typescript/tools-sdk.ts', 'write', 'new', false],
-      ['mode-both/typescript/transcript.yaml', 'write', 'new', false],
-    ]);
-    expect(result.stdout).toContain(`the proposals of this run are kept in ${join(root, '.concord', 'pending')}`);
-    expect(await readdir(snapshotsDir)).toEqual([]);
-  });
+  chattr.it(
+    'ends in one line with the path and the fix (exit 1) and keeps the run’s proposals',
+    { timeout: 300_000 },
+    async () => {
+      expect(immutable(snapshotsDir, true).status).toBe(0);
+      const result = gate();
+      expect(result.stderr).toContain(
+        `concord gate: ${join(snapshotsDir, 'mode-both')} cannot be changed: operation not permitted (EPERM on mkdir)\n  hint: `,
+      );
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(result.status).toBe(1);
+      expect(await kept()).toEqual([
+        ['mode-both/typescript/cordis.yml', 'write', 'new', false],
+        ['mode-both/typescript/run_code.json', 'write', 'new', false],
+        ['mode-both/typescript/tools-sdk.ts', 'write', 'new', false],
+        ['mode-both/typescript/transcript.yaml', 'write', 'new', false],
+      ]);
+      expect(result.stdout).toContain(`the proposals of this run are kept in ${join(root, '.concord', 'pending')}`);
+      expect(await readdir(snapshotsDir)).toEqual([]);
+    },
+  );
 
-  it('refuses a snapshot folder that is a link to outside (exit 2), naming it and touching nothing there', { timeout: 300_000 }, async () => {
+  it('refuses a snapshot folder that is a link to outside (exit 2), naming it and touching nothing there', {
+    timeout: 300_000,
+  }, async () => {
     const outside = join(work, 'outside');
     await mkdir(join(outside, 'python'), { recursive: true });
     await writeFile(join(outside, 'python', 'precious.txt'), 'keep me\n');

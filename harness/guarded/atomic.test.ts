@@ -28,7 +28,9 @@ describe('atomic snapshot writes', () => {
           if (round === 0 && i === 1) process.stdout.write('writing\\n');
         }
       }`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script, dir, String(FILES), String(SIZE)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, dir, String(FILES), String(SIZE)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     // Let it get some way into the next files, then kill it without warning.
     await new Promise((resolve) => setTimeout(resolve, 150));

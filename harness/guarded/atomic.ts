@@ -21,7 +21,11 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `${TEMP_PREFIX}${basename(path)}-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  const handle = await open(
+    temp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o644,
+  );
   try {
     await handle.writeFile(scrubContent(content));
     await handle.sync();

@@ -8,14 +8,27 @@ export interface EnvironmentSecret {
 }
 
 /** Name segments (split at `_`, `-` and `.`) that mark a variable as holding a secret. */
-const SECRET_SEGMENTS = new Set(['TOKEN', 'SECRET', 'SECRETS', 'PASSWORD', 'PASSWD', 'CREDENTIAL', 'CREDENTIALS', 'APIKEY', 'KEY']);
+const SECRET_SEGMENTS = new Set([
+  'TOKEN',
+  'SECRET',
+  'SECRETS',
+  'PASSWORD',
+  'PASSWD',
+  'CREDENTIAL',
+  'CREDENTIALS',
+  'APIKEY',
+  'KEY',
+]);
 /** A last segment that says the variable names where a secret is, or which one, not the secret itself. */
 const POINTER_SEGMENTS = new Set(['PATH', 'FILE', 'DIR', 'SOCK', 'ID', 'NAME', 'TYPE', 'URL', 'TTL']);
 /** Shorter values are ordinary words as often as secrets. */
 const MIN_SECRET = 8;
 
 function namedAsSecret(name: string): boolean {
-  const segments = name.toUpperCase().split(/[_.-]+/).filter(Boolean);
+  const segments = name
+    .toUpperCase()
+    .split(/[_.-]+/)
+    .filter(Boolean);
   if (segments.includes('PUBLIC') || POINTER_SEGMENTS.has(segments.at(-1) ?? '')) return false;
   return segments.some((segment) => SECRET_SEGMENTS.has(segment));
 }
@@ -56,7 +69,9 @@ export async function holdingSecretsItSets<T>(load: () => Promise<T>): Promise<T
   try {
     return await load();
   } finally {
-    const set = Object.fromEntries(Object.entries(process.env).filter(([name, value]) => value !== undefined && before[name] !== value));
+    const set = Object.fromEntries(
+      Object.entries(process.env).filter(([name, value]) => value !== undefined && before[name] !== value),
+    );
     for (const { value } of environmentSecrets(set)) holdSecret(value);
   }
 }

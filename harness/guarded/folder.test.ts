@@ -49,26 +49,32 @@ describe('the guarded door below snapshots/ and .concord/', () => {
     await mkdir(join(snapshots, 'demo', 'python'), { recursive: true });
     await writeFile(join(snapshots, 'demo', 'python', 'a.yaml'), 'a\n');
     await symlink(outside, join(snapshots, 'demo', 'python', 'escape'));
-    await expect(applyVerdict(snapshots, { path: 'demo', status: 'obsolete' })).rejects.toThrow(`${join(snapshots, 'demo', 'python', 'escape')}: is a symbolic link`);
+    await expect(applyVerdict(snapshots, { path: 'demo', status: 'obsolete' })).rejects.toThrow(
+      `${join(snapshots, 'demo', 'python', 'escape')}: is a symbolic link`,
+    );
     expect(await readFile(join(snapshots, 'demo', 'python', 'a.yaml'), 'utf8')).toBe('a\n');
     await outsideIntact();
   });
 
   it('never writes through a linked folder or a linked file', async () => {
     await symlink(outside, join(snapshots, 'demo'));
-    await expect(applyVerdict(snapshots, { path: 'demo/keep/file.txt', status: 'changed', proposed: 'pwned\n' })).rejects.toThrow('is a symbolic link');
+    await expect(
+      applyVerdict(snapshots, { path: 'demo/keep/file.txt', status: 'changed', proposed: 'pwned\n' }),
+    ).rejects.toThrow('is a symbolic link');
     await mkdir(join(snapshots, 'other'));
     await symlink(join(outside, 'secret.txt'), join(snapshots, 'other', 'transcript.yaml'));
-    await expect(applyVerdict(snapshots, { path: 'other/transcript.yaml', status: 'changed', proposed: 'pwned\n' })).rejects.toThrow(
-      `${join(snapshots, 'other', 'transcript.yaml')}: is a symbolic link`,
-    );
+    await expect(
+      applyVerdict(snapshots, { path: 'other/transcript.yaml', status: 'changed', proposed: 'pwned\n' }),
+    ).rejects.toThrow(`${join(snapshots, 'other', 'transcript.yaml')}: is a symbolic link`);
     await outsideIntact();
   });
 
   it('refuses a snapshots folder that is itself a link', async () => {
     await rm(snapshots, { recursive: true });
     await symlink(outside, snapshots);
-    await expect(applyVerdict(snapshots, { path: 'keep', status: 'obsolete' })).rejects.toThrow(`${snapshots}: is a symbolic link`);
+    await expect(applyVerdict(snapshots, { path: 'keep', status: 'obsolete' })).rejects.toThrow(
+      `${snapshots}: is a symbolic link`,
+    );
     await expect(new GuardedFolder(snapshots, 'snapshots').write('x.txt', 'x')).rejects.toThrow('is a symbolic link');
     await outsideIntact();
   });
@@ -83,14 +89,27 @@ describe('the guarded door below snapshots/ and .concord/', () => {
 
   it('names a snapshot file that is a folder', async () => {
     await mkdir(join(snapshots, 'demo', 'python', 'transcript.yaml'), { recursive: true });
-    await expect(compareFolder(snapshots, 'demo/python', new Map([['transcript.yaml', 'turns: []\n']]))).rejects.toThrow(
-      `${join(snapshots, 'demo', 'python', 'transcript.yaml')}: is a folder, not a regular file`,
-    );
+    await expect(
+      compareFolder(snapshots, 'demo/python', new Map([['transcript.yaml', 'turns: []\n']])),
+    ).rejects.toThrow(`${join(snapshots, 'demo', 'python', 'transcript.yaml')}: is a folder, not a regular file`);
   });
 
   it('accepts only relative paths that stay inside', () => {
     expect(relativeSegments('demo/python/transcript.yaml', 'x')).toEqual(['demo', 'python', 'transcript.yaml']);
-    for (const bad of ['../../x', 'demo/../../x', '/etc/passwd', 'C:/x', 'demo\\..\\x', 'a\0b', '', 'a//b', './a', 'a/', 42, null]) {
+    for (const bad of [
+      '../../x',
+      'demo/../../x',
+      '/etc/passwd',
+      'C:/x',
+      'demo\\..\\x',
+      'a\0b',
+      '',
+      'a//b',
+      './a',
+      'a/',
+      42,
+      null,
+    ]) {
       expect(() => relativeSegments(bad, 'manifest.json')).toThrow(GuardError);
     }
   });
@@ -101,14 +120,25 @@ describe('a hostile pending manifest', () => {
 
   for (const action of ['delete', 'write'] as const) {
     it(`is refused before anything is ${action === 'delete' ? 'deleted' : 'written'} outside snapshots/`, async () => {
-      await writePending(pendingRoot(), '20260101T000000Z-aaaaaa', [{ path: 'demo/python/a.yaml', action: 'write', status: 'new', base: null, proposed: 'a\n' }]);
+      await writePending(pendingRoot(), '20260101T000000Z-aaaaaa', [
+        { path: 'demo/python/a.yaml', action: 'write', status: 'new', base: null, proposed: 'a\n' },
+      ]);
       const run = join(pendingRoot(), '20260101T000000Z-aaaaaa');
       // What an attacker could put in a CI artifact: a path two levels above snapshots/.
       const path = action === 'delete' ? '../../outside' : '../../outside/secret.txt';
-      await writeFile(join(run, 'manifest.json'), JSON.stringify({ runId: 'x', changes: [{ path, action, status: 'changed' }] }));
+      await writeFile(
+        join(run, 'manifest.json'),
+        JSON.stringify({ runId: 'x', changes: [{ path, action, status: 'changed' }] }),
+      );
       await mkdir(join(run, 'outside'));
       await writeFile(join(run, 'outside', 'secret.txt'), 'pwned\n');
-      const review = reviewPending({ snapshotsDir: snapshots, pendingRoot: pendingRoot(), decide: async () => 'accept', color: false, out: () => {} });
+      const review = reviewPending({
+        snapshotsDir: snapshots,
+        pendingRoot: pendingRoot(),
+        decide: async () => 'accept',
+        color: false,
+        out: () => {},
+      });
       await expect(review).rejects.toThrow(`${JSON.stringify(path)} has an empty, "." or ".." segment`);
       await outsideIntact();
       expect(await readdir(work)).toEqual(['outside', 'project']);
@@ -118,7 +148,11 @@ describe('a hostile pending manifest', () => {
   it('is refused with an absolute path, a NUL byte or an unknown action, naming the manifest', async () => {
     const run = join(pendingRoot(), 'r1');
     await mkdir(run, { recursive: true });
-    for (const change of [{ path: join(outside, 'secret.txt'), action: 'delete' }, { path: 'a\0b', action: 'write' }, { path: 'a', action: 'chmod' }]) {
+    for (const change of [
+      { path: join(outside, 'secret.txt'), action: 'delete' },
+      { path: 'a\0b', action: 'write' },
+      { path: 'a', action: 'chmod' },
+    ]) {
       await writeFile(join(run, 'manifest.json'), JSON.stringify({ changes: [change] }));
       await expect(readPending(pendingRoot(), 'r1')).rejects.toThrow(join(run, 'manifest.json'));
     }
@@ -144,7 +178,9 @@ describe('reading scenarios', () => {
 
   it('names a scenario file that is a folder', async () => {
     await mkdir(join(root, 'scenarios', 'odd.yml'), { recursive: true });
-    await expect(loadScenarios(join(root, 'scenarios'), root)).rejects.toThrow(`${join(root, 'scenarios', 'odd.yml')}: is a folder, where a scenario file is expected`);
+    await expect(loadScenarios(join(root, 'scenarios'), root)).rejects.toThrow(
+      `${join(root, 'scenarios', 'odd.yml')}: is a folder, where a scenario file is expected`,
+    );
   });
 });
 
@@ -172,7 +208,9 @@ describe('temp files of concurrent writers', () => {
       process.stdout.write(String(failed));`;
     const run = (who: string) =>
       new Promise<string>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', script, snapshots, who], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script, snapshots, who], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let out = '';
         let err = '';
         child.stdout.on('data', (d: Buffer) => (out += d));

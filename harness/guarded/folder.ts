@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sweepTempFiles, TEMP_PREFIX, writeFileAtomic } from './atomic.js';
 import { UserError } from '../user-error.js';
+import { sweepTempFiles, TEMP_PREFIX, writeFileAtomic } from './atomic.js';
 
 /** A write, delete or read below a guarded folder that would leave it or go through a link. Exit 2: the tree needs fixing. */
 export class GuardError extends UserError {
@@ -21,7 +21,12 @@ export class GuardError extends UserError {
  * relative, `/`-separated, no empty, `.` or `..` segment, no NUL, no backslash. Returns its segments.
  */
 export function relativeSegments(path: unknown, where: string): string[] {
-  const bad = (why: string) => new GuardError(where, `${JSON.stringify(path)} ${why}`, 'paths below snapshots/ and .concord/ are relative, use "/" and stay inside; regenerate the file with the gate');
+  const bad = (why: string) =>
+    new GuardError(
+      where,
+      `${JSON.stringify(path)} ${why}`,
+      'paths below snapshots/ and .concord/ are relative, use "/" and stay inside; regenerate the file with the gate',
+    );
   if (typeof path !== 'string' || path === '') throw bad('is not a path');
   if (path.includes('\0')) throw bad('contains a NUL byte');
   if (path.includes('\\')) throw bad('contains a backslash');
@@ -31,7 +36,8 @@ export function relativeSegments(path: unknown, where: string): string[] {
   return segments;
 }
 
-const NO_LINKS = 'concord never follows or writes through a link below snapshots/ or .concord/; replace it with a real file or folder, or remove it';
+const NO_LINKS =
+  'concord never follows or writes through a link below snapshots/ or .concord/; replace it with a real file or folder, or remove it';
 
 /**
  * The one door for every write and delete below `snapshots/` or `.concord/`. Each segment from the folder
@@ -61,7 +67,8 @@ export class GuardedFolder {
     const target = join(parent, segments[segments.length - 1]!);
     const stats = await lstatOrUndefined(target);
     if (stats?.isSymbolicLink()) throw new GuardError(target, 'is a symbolic link', NO_LINKS);
-    if (stats && !stats.isFile()) throw new GuardError(target, `is ${kind(stats)}, not a regular file`, `remove it; concord writes a file there`);
+    if (stats && !stats.isFile())
+      throw new GuardError(target, `is ${kind(stats)}, not a regular file`, `remove it; concord writes a file there`);
     await writeFileAtomic(target, content);
   }
 
@@ -98,7 +105,8 @@ export class GuardedFolder {
     }
     try {
       const stats = await handle.stat();
-      if (!stats.isFile()) throw new GuardError(target, `is ${kind(stats)}, not a regular file`, 'remove it; concord keeps a file there');
+      if (!stats.isFile())
+        throw new GuardError(target, `is ${kind(stats)}, not a regular file`, 'remove it; concord keeps a file there');
       const bytes = await handle.readFile();
       if (touch) {
         const now = new Date();
@@ -178,13 +186,19 @@ export class GuardedFolder {
         if (!create) return undefined;
         // The guarded folder's own parents are the user's to have; below it, one level at a time.
         if (i === 0) await mkdir(current, { recursive: true });
-        else await mkdir(current).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EEXIST') throw error;
-        });
+        else
+          await mkdir(current).catch((error: NodeJS.ErrnoException) => {
+            if (error.code !== 'EEXIST') throw error;
+          });
         stats = await lstat(current);
       }
       if (stats.isSymbolicLink()) throw new GuardError(current, 'is a symbolic link', NO_LINKS);
-      if (!stats.isDirectory()) throw new GuardError(current, `is ${kind(stats)}, not a folder`, `move it away; concord keeps the ${this.label} folder there`);
+      if (!stats.isDirectory())
+        throw new GuardError(
+          current,
+          `is ${kind(stats)}, not a folder`,
+          `move it away; concord keeps the ${this.label} folder there`,
+        );
     }
     return current;
   }

@@ -13,7 +13,9 @@ export function jsonPath(pointer: string): string {
       .slice(1)
       .split('/')
       .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .map((key) => (/^\d+$/.test(key) ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`))
+      .map((key) =>
+        /^\d+$/.test(key) ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`,
+      )
       .join('')
   );
 }
@@ -25,7 +27,8 @@ export function printable(text: string, max = 200): string {
 }
 
 /** A short picture of a value from an untrusted file. */
-const shown = (value: unknown): string => printable(value === undefined ? 'missing' : (JSON.stringify(value) ?? String(value)), 60);
+const shown = (value: unknown): string =>
+  printable(value === undefined ? 'missing' : (JSON.stringify(value) ?? String(value)), 60);
 
 function describe(error: ErrorObject): string {
   const where = jsonPath(error.instancePath);
@@ -69,6 +72,8 @@ export function parseJsonText(text: string): { value: unknown } | { problem: str
     const position = /at position (\d+)/.exec((error as Error).message);
     if (position === null) return { problem: 'is not valid JSON' };
     const before = text.slice(0, Number(position[1]));
-    return { problem: `is not valid JSON (line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')})` };
+    return {
+      problem: `is not valid JSON (line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')})`,
+    };
   }
 }

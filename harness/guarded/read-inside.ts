@@ -11,13 +11,27 @@ import { inside } from './inside.js';
 export async function readInsideRoot(root: string, file: string, maxBytes = Infinity): Promise<string> {
   const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)]);
   if (realFile === realRoot || !inside(realFile, realRoot)) {
-    throw new GuardError(file, `leads outside the project root ${realRoot} (it resolves to ${realFile})`, 'keep scenario files inside the project; copy the file in instead of linking to it');
+    throw new GuardError(
+      file,
+      `leads outside the project root ${realRoot} (it resolves to ${realFile})`,
+      'keep scenario files inside the project; copy the file in instead of linking to it',
+    );
   }
   const handle = await open(realFile, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) throw new GuardError(file, `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, where a scenario file is expected`, 'rename or remove it: every *.yml in scenarios/ is read as a scenario');
-    if (stats.size > maxBytes) throw new GuardError(file, `is ${stats.size} bytes, more than a scenario may be (${maxBytes})`, 'split it into several scenarios, or move large data into a fixture plugin');
+    if (!stats.isFile())
+      throw new GuardError(
+        file,
+        `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, where a scenario file is expected`,
+        'rename or remove it: every *.yml in scenarios/ is read as a scenario',
+      );
+    if (stats.size > maxBytes)
+      throw new GuardError(
+        file,
+        `is ${stats.size} bytes, more than a scenario may be (${maxBytes})`,
+        'split it into several scenarios, or move large data into a fixture plugin',
+      );
     return await handle.readFile('utf8');
   } finally {
     await handle.close();

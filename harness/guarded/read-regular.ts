@@ -13,14 +13,25 @@ export async function readRegularFile(file: string, what: string, maxBytes: numb
     handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new GuardError(file, `is a symbolic link, not ${what}`, 'name the file itself; concord does not follow links in files it is given');
+    if (code === 'ELOOP')
+      throw new GuardError(
+        file,
+        `is a symbolic link, not ${what}`,
+        'name the file itself; concord does not follow links in files it is given',
+      );
     if (code === 'ENOENT') throw new GuardError(file, 'does not exist', `name ${what}`);
     throw error;
   }
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) throw new GuardError(file, `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, not ${what}`, `name ${what}`);
-    if (stats.size > maxBytes) throw new GuardError(file, `is ${stats.size} bytes, more than ${what} may be (${maxBytes})`, `name ${what}`);
+    if (!stats.isFile())
+      throw new GuardError(
+        file,
+        `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, not ${what}`,
+        `name ${what}`,
+      );
+    if (stats.size > maxBytes)
+      throw new GuardError(file, `is ${stats.size} bytes, more than ${what} may be (${maxBytes})`, `name ${what}`);
     return await handle.readFile();
   } finally {
     await handle.close();

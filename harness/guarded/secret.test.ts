@@ -6,7 +6,8 @@ const KEY = 'sk-Held/Key+0a1b2c=3d';
 describe('held secrets', () => {
   it('lists the key as given, in upper and lower case, URL-encoded and in base64 at every alignment', () => {
     const forms = secretForms(KEY);
-    for (const form of [KEY, KEY.toUpperCase(), KEY.toLowerCase(), encodeURIComponent(KEY)]) expect(forms).toContain(form);
+    for (const form of [KEY, KEY.toUpperCase(), KEY.toLowerCase(), encodeURIComponent(KEY)])
+      expect(forms).toContain(form);
     for (const prefix of ['', 'x', 'xy', 'Bearer ', 'Authorization: Basic ']) {
       const encoded = Buffer.from(`${prefix}${KEY} and more`).toString('base64');
       expect(forms.some((form) => encoded.includes(form))).toBe(true);
@@ -22,7 +23,9 @@ describe('held secrets', () => {
     expect(scrubbed).toMatch(/^a \[redacted\] b \[redacted\] c \[redacted\] d \S*\[redacted\]\S* e$/);
     for (const form of secretForms(KEY)) expect(scrubbed).not.toContain(form);
     const bytes = Buffer.concat([Buffer.from([0xff, 0x00]), Buffer.from(` ${KEY} `), Buffer.from('é')]);
-    expect(Buffer.from(scrubSecretBytes(bytes))).toEqual(Buffer.concat([Buffer.from([0xff, 0x00]), Buffer.from(' [redacted] '), Buffer.from('é')]));
+    expect(Buffer.from(scrubSecretBytes(bytes))).toEqual(
+      Buffer.concat([Buffer.from([0xff, 0x00]), Buffer.from(' [redacted] '), Buffer.from('é')]),
+    );
     expect(scrubSecrets('nothing secret here')).toBe('nothing secret here');
   });
 });

@@ -91,7 +91,10 @@ export function scrubPrintedOutput(): void {
   for (const stream of [process.stdout, process.stderr]) {
     const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
     stream.write = ((chunk: unknown, ...rest: unknown[]) =>
-      write(typeof chunk === 'string' || chunk instanceof Uint8Array ? scrubContent(chunk) : chunk, ...rest)) as typeof stream.write;
+      write(
+        typeof chunk === 'string' || chunk instanceof Uint8Array ? scrubContent(chunk) : chunk,
+        ...rest,
+      )) as typeof stream.write;
   }
 }
 

@@ -30,7 +30,8 @@ const workflow = (shards: number) => parse(githubWorkflow({ shards, pythons: PYT
 describe('the GitHub workflow concord init writes', () => {
   it('is the one docs/ci.md shows, one job and sharded', async () => {
     const docs = await readFile(join(packageRoot(), 'docs/ci.md'), 'utf8');
-    for (const shards of [1, 3]) expect(docs).toContain('```yaml\n' + githubWorkflow({ shards, pythons: PYTHONS }) + '```');
+    for (const shards of [1, 3])
+      expect(docs).toContain('```yaml\n' + githubWorkflow({ shards, pythons: PYTHONS }) + '```');
   });
 
   it.each([1, 2, 3])('is clean under actionlint with %i shard(s)', async (shards) => {
@@ -59,20 +60,29 @@ describe('the GitHub workflow concord init writes', () => {
     // A shard never builds: it restores the images job's cache, and fails on a miss.
     const restore = jobs.gate!.steps.find((s) => s.uses?.startsWith('actions/cache/restore@'))!;
     expect(restore.with!['fail-on-cache-miss']).toBe(true);
-    expect(jobs.gate!.steps.some((s) => s.uses === 'actions/cache@v4' && s.with!.path === restore.with!.path)).toBe(false);
-    expect(jobs.images!.steps.find((s) => s.run?.includes('concord provision --image-cache'))!.if).toContain('cache-hit');
+    expect(jobs.gate!.steps.some((s) => s.uses === 'actions/cache@v4' && s.with!.path === restore.with!.path)).toBe(
+      false,
+    );
+    expect(jobs.images!.steps.find((s) => s.run?.includes('concord provision --image-cache'))!.if).toContain(
+      'cache-hit',
+    );
   });
 
-  it.each([1, 3])('declares least permissions, one run per ref, timeouts, the CPythons, the caches and no browser (%i shard(s))', (shards) => {
-    const text = githubWorkflow({ shards, pythons: PYTHONS });
-    const parsed = workflow(shards);
-    expect(parsed.permissions).toEqual({ contents: 'read' });
-    expect(parsed.concurrency).toEqual({ group: 'concord-${{ github.ref }}', 'cancel-in-progress': true });
-    for (const job of Object.values(parsed.jobs)) expect(job['timeout-minutes']).toBeGreaterThan(0);
-    const gate = parsed.jobs.gate!;
-    expect(gate.steps.find((s) => s.uses?.startsWith('actions/setup-python@'))!.with!['python-version']).toBe('3.9\n3.14\n');
-    expect(gate.steps.some((s) => s.uses === 'actions/cache@v4' && s.with!.path === '.concord/cache')).toBe(true);
-    expect(gate.steps.some((s) => s.run?.includes('npx concord provision --cache-key'))).toBe(true);
-    expect(text).not.toMatch(/chromium|playwright|browser/i);
-  });
+  it.each([1, 3])(
+    'declares least permissions, one run per ref, timeouts, the CPythons, the caches and no browser (%i shard(s))',
+    (shards) => {
+      const text = githubWorkflow({ shards, pythons: PYTHONS });
+      const parsed = workflow(shards);
+      expect(parsed.permissions).toEqual({ contents: 'read' });
+      expect(parsed.concurrency).toEqual({ group: 'concord-${{ github.ref }}', 'cancel-in-progress': true });
+      for (const job of Object.values(parsed.jobs)) expect(job['timeout-minutes']).toBeGreaterThan(0);
+      const gate = parsed.jobs.gate!;
+      expect(gate.steps.find((s) => s.uses?.startsWith('actions/setup-python@'))!.with!['python-version']).toBe(
+        '3.9\n3.14\n',
+      );
+      expect(gate.steps.some((s) => s.uses === 'actions/cache@v4' && s.with!.path === '.concord/cache')).toBe(true);
+      expect(gate.steps.some((s) => s.run?.includes('npx concord provision --cache-key'))).toBe(true);
+      expect(text).not.toMatch(/chromium|playwright|browser/i);
+    },
+  );
 });

@@ -66,7 +66,9 @@ const REPORTS = `      - uses: actions/upload-artifact@v4
           path: .concord/pending/
           if-no-files-found: ignore`;
 
-const HEADER = (what: string) => `# The concord gate${what}. Written by \`concord init --ci github\`; edit freely (docs/ci.md).
+const HEADER = (
+  what: string,
+) => `# The concord gate${what}. Written by \`concord init --ci github\`; edit freely (docs/ci.md).
 name: concord
 
 on:

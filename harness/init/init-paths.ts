@@ -10,7 +10,8 @@ export interface InitPath {
   kind: 'file' | 'folder';
 }
 
-const HINT = 'concord init never follows a link or opens anything but a regular file or folder; replace it with a real file or folder, or remove it, and run init again';
+const HINT =
+  'concord init never follows a link or opens anything but a regular file or folder; replace it with a real file or folder, or remove it, and run init again';
 
 function what(stats: Stats): string {
   if (stats.isSymbolicLink()) return 'a symbolic link';
@@ -42,7 +43,12 @@ export async function checkInitPaths(root: string, paths: readonly InitPath[]): 
       if (stats === undefined) break;
       const wanted = i < segments.length - 1 ? 'folder' : kind;
       const fits = !stats.isSymbolicLink() && (wanted === 'folder' ? stats.isDirectory() : stats.isFile());
-      if (!fits) throw new GuardError(full, `is ${what(stats)}, where init ${wanted === 'folder' ? 'keeps a folder' : 'reads or writes a regular file'}`, HINT);
+      if (!fits)
+        throw new GuardError(
+          full,
+          `is ${what(stats)}, where init ${wanted === 'folder' ? 'keeps a folder' : 'reads or writes a regular file'}`,
+          HINT,
+        );
     }
   }
 }

@@ -1,17 +1,17 @@
 import { existsSync } from 'node:fs';
-import { readFile, readdir, mkdir, writeFile, appendFile, copyFile, rename } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Document, parse } from 'yaml';
-import { yamlText } from '../text/yaml-text.js';
+import { DEFAULT_PYTHON_FLOOR } from '../../codemode/index.js';
+import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
+import { inside } from '../guarded/inside.js';
+import { loadProjectConfig } from '../project/config.js';
+import { CONFIG_FILE } from '../project/root.js';
 import { isScenarioFile } from '../scenario/load.js';
 import { isFile, isFileBelow, resolvesAsPackage } from '../scenario/plugins.js';
-import { inside } from '../guarded/inside.js';
-import { CONFIG_FILE } from '../project/root.js';
+import { yamlText } from '../text/yaml-text.js';
 import { RootError } from '../user-error.js';
 import { githubWorkflow } from './github-workflow.js';
-import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
-import { DEFAULT_PYTHON_FLOOR } from '../../codemode/index.js';
-import { loadProjectConfig } from '../project/config.js';
 import { checkInitPaths, type InitPath } from './init-paths.js';
 
 /** Where `concord init --ci github` writes the workflow. */
@@ -57,15 +57,36 @@ const TAKEN_ENTRY_IDS = ['tools', 'agent', 'runtime', 'model'];
 export function scenarioPluginReference(plugin: string, root: string): { reference: string; file?: string } {
   if (plugin.startsWith('./') || plugin.startsWith('../')) {
     const file = resolve(root, plugin);
-    if (!inside(file, root)) throw new RootError(`--plugin ${plugin}: ${file} is outside the project root ${root}`, 'name a file inside the project (a path from the root, e.g. ./src/plugins/inventory.ts) or an installed package');
+    if (!inside(file, root))
+      throw new RootError(
+        `--plugin ${plugin}: ${file} is outside the project root ${root}`,
+        'name a file inside the project (a path from the root, e.g. ./src/plugins/inventory.ts) or an installed package',
+      );
     const fromScenarios = relative(join(root, 'scenarios'), file).split(sep).join('/');
-    return { reference: fromScenarios.startsWith('../') ? fromScenarios : `./${fromScenarios}`, file: relative(root, file).split(sep).join('/') };
+    return {
+      reference: fromScenarios.startsWith('../') ? fromScenarios : `./${fromScenarios}`,
+      file: relative(root, file).split(sep).join('/'),
+    };
   }
   // `src/plugins/orders.ts` reads as a path to a person and as the package `src` to Node: a file of that name
   // below the root, where no package of the name resolves, is the file the user meant.
-  if (!isAbsolute(plugin) && !plugin.startsWith('.') && !resolvesAsPackage(plugin, root) && isFileBelow(root, resolve(root, plugin))) return scenarioPluginReference(`./${plugin}`, root);
-  if (isAbsolute(plugin) || plugin.startsWith('.') || plugin.includes('\\') || !/^(@[\w.-]+\/)?[\w.-]+(\/[\w.@-]+)*$/.test(plugin)) {
-    throw new RootError(`--plugin ${plugin}: neither a package name nor a relative path`, 'write a package name (@team/backend/plugin) or a path from the project root starting with ./ (./src/plugins/inventory.ts)');
+  if (
+    !isAbsolute(plugin) &&
+    !plugin.startsWith('.') &&
+    !resolvesAsPackage(plugin, root) &&
+    isFileBelow(root, resolve(root, plugin))
+  )
+    return scenarioPluginReference(`./${plugin}`, root);
+  if (
+    isAbsolute(plugin) ||
+    plugin.startsWith('.') ||
+    plugin.includes('\\') ||
+    !/^(@[\w.-]+\/)?[\w.-]+(\/[\w.@-]+)*$/.test(plugin)
+  ) {
+    throw new RootError(
+      `--plugin ${plugin}: neither a package name nor a relative path`,
+      'write a package name (@team/backend/plugin) or a path from the project root starting with ./ (./src/plugins/inventory.ts)',
+    );
   }
   return { reference: plugin };
 }
@@ -138,7 +159,11 @@ function scenarioText(name: string, reference: string): string {
 
 /** Whether a `.gitignore` already ignores the `.concord/` folder at the root. */
 function ignoresConcordDir(gitignore: string): boolean {
-  return gitignore.split(/\r?\n/).some((line) => ['.concord', '.concord/', '/.concord', '/.concord/', '.concord/*', '/.concord/*'].includes(line.trim()));
+  return gitignore
+    .split(/\r?\n/)
+    .some((line) =>
+      ['.concord', '.concord/', '/.concord', '/.concord/', '.concord/*', '/.concord/*'].includes(line.trim()),
+    );
 }
 
 /** Writes `file` unless it exists; a file that exists is never touched. */
@@ -171,7 +196,10 @@ async function scenarioNaming(root: string, reference: string): Promise<string |
     return undefined;
   }
   // Each is read below: none may be a link or a pipe.
-  await checkInitPaths(root, names.map((name) => ({ path: `scenarios/${name}`, kind: 'file' })));
+  await checkInitPaths(
+    root,
+    names.map((name) => ({ path: `scenarios/${name}`, kind: 'file' })),
+  );
   for (const name of names) {
     let data: unknown;
     try {
@@ -180,7 +208,11 @@ async function scenarioNaming(root: string, reference: string): Promise<string |
       continue;
     }
     const composition = (data as { composition?: unknown } | null)?.composition;
-    if (Array.isArray(composition) && composition.some((entry) => (entry as { plugin?: unknown } | null)?.plugin === reference)) return name;
+    if (
+      Array.isArray(composition) &&
+      composition.some((entry) => (entry as { plugin?: unknown } | null)?.plugin === reference)
+    )
+      return name;
   }
   return undefined;
 }
@@ -206,7 +238,11 @@ export interface ScaffoldOptions {
   vendor?: string;
 }
 
-export async function scaffoldProject(root: string, plugin: string | undefined, options: ScaffoldOptions = {}): Promise<ScaffoldResult> {
+export async function scaffoldProject(
+  root: string,
+  plugin: string | undefined,
+  options: ScaffoldOptions = {},
+): Promise<ScaffoldResult> {
   // Every input is checked before anything is written.
   const tarball = options.vendor === undefined ? undefined : await vendorSource(options.vendor);
   const target = plugin === undefined ? undefined : scenarioPluginReference(plugin, root);
@@ -214,7 +250,12 @@ export async function scaffoldProject(root: string, plugin: string | undefined, 
     { path: CONFIG_FILE, kind: 'file' },
     { path: '.gitignore', kind: 'file' },
     ...(target !== undefined ? [{ path: 'scenarios', kind: 'folder' } as const] : []),
-    ...(tarball !== undefined ? [{ path: `${VENDOR_DIR}/${basename(tarball)}`, kind: 'file' } as const, { path: 'package.json', kind: 'file' } as const] : []),
+    ...(tarball !== undefined
+      ? [
+          { path: `${VENDOR_DIR}/${basename(tarball)}`, kind: 'file' } as const,
+          { path: 'package.json', kind: 'file' } as const,
+        ]
+      : []),
     ...(options.githubShards !== undefined ? [{ path: GITHUB_WORKFLOW, kind: 'file' } as const] : []),
   ];
   await checkInitPaths(root, paths);
@@ -229,7 +270,11 @@ export async function scaffoldProject(root: string, plugin: string | undefined, 
     } else {
       await writeNew(root, `scenarios/${name}.yml`, scenarioText(name, target.reference), steps);
     }
-    scenario = { name, pluginReference: target.reference, ...(target.file !== undefined ? { pluginFile: target.file } : {}) };
+    scenario = {
+      name,
+      pluginReference: target.reference,
+      ...(target.file !== undefined ? { pluginFile: target.file } : {}),
+    };
   }
 
   const gitignore = join(root, '.gitignore');
@@ -248,7 +293,12 @@ export async function scaffoldProject(root: string, plugin: string | undefined, 
   if (options.githubShards !== undefined) {
     const floor = (await loadProjectConfig(join(root, CONFIG_FILE))).floor ?? DEFAULT_PYTHON_FLOOR;
     const newest = CPYTHON_IMAGES.at(-1)!.python;
-    await writeNew(root, GITHUB_WORKFLOW, githubWorkflow({ shards: options.githubShards, pythons: [...new Set([floor, newest])] }), steps);
+    await writeNew(
+      root,
+      GITHUB_WORKFLOW,
+      githubWorkflow({ shards: options.githubShards, pythons: [...new Set([floor, newest])] }),
+      steps,
+    );
   }
   return { steps, ...(scenario !== undefined ? { scenario } : {}) };
 }
@@ -259,7 +309,11 @@ export const VENDOR_DIR = 'vendor';
 /** The tarball `--vendor` names: an existing `.tgz` file. */
 async function vendorSource(file: string): Promise<string> {
   const path = resolve(file);
-  if (!isFile(path) || !path.endsWith('.tgz')) throw new RootError(`--vendor ${file}: no such .tgz file`, 'name the tarball `npm pack` wrote in concord\'s checkout, e.g. --vendor ../concord/concord-0.1.0.tgz');
+  if (!isFile(path) || !path.endsWith('.tgz'))
+    throw new RootError(
+      `--vendor ${file}: no such .tgz file`,
+      "name the tarball `npm pack` wrote in concord's checkout, e.g. --vendor ../concord/concord-0.1.0.tgz",
+    );
   return path;
 }
 
@@ -283,11 +337,24 @@ async function vendorPackage(root: string, tarball: string, steps: ScaffoldStep[
   const exists = existsSync(manifestFile);
   let manifest: Record<string, unknown>;
   try {
-    manifest = exists ? (JSON.parse(await readFile(manifestFile, 'utf8')) as Record<string, unknown>) : { name: basename(root).toLowerCase().replace(/[^a-z0-9-]+/g, '-'), private: true };
+    manifest = exists
+      ? (JSON.parse(await readFile(manifestFile, 'utf8')) as Record<string, unknown>)
+      : {
+          name: basename(root)
+            .toLowerCase()
+            .replace(/[^a-z0-9-]+/g, '-'),
+          private: true,
+        };
   } catch (error) {
-    throw new RootError(`package.json: not JSON (${(error as Error).message})`, 'fix package.json, then run concord init --vendor again');
+    throw new RootError(
+      `package.json: not JSON (${(error as Error).message})`,
+      'fix package.json, then run concord init --vendor again',
+    );
   }
-  const section = (['dependencies', 'devDependencies'] as const).find((key) => typeof (manifest[key] as Record<string, unknown> | undefined)?.concord === 'string') ?? 'devDependencies';
+  const section =
+    (['dependencies', 'devDependencies'] as const).find(
+      (key) => typeof (manifest[key] as Record<string, unknown> | undefined)?.concord === 'string',
+    ) ?? 'devDependencies';
   const deps = { ...((manifest[section] as Record<string, string> | undefined) ?? {}) };
   if (deps.concord === spec) {
     steps.push({ file: 'package.json', action: 'kept', note: `concord is ${spec}` });
@@ -298,5 +365,9 @@ async function vendorPackage(root: string, tarball: string, steps: ScaffoldStep[
   const partial = `${manifestFile}.concord-init`;
   await writeFile(partial, JSON.stringify(manifest, null, 2) + '\n');
   await rename(partial, manifestFile);
-  steps.push({ file: 'package.json', action: exists ? 'updated' : 'wrote', note: `${section}.concord: ${spec}; run npm install to update the lockfile` });
+  steps.push({
+    file: 'package.json',
+    action: exists ? 'updated' : 'wrote',
+    note: `${section}.concord: ${spec}; run npm install to update the lockfile`,
+  });
 }

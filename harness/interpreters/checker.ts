@@ -62,7 +62,10 @@ export class Checker {
    * Sends one request (its sources as JSON) and resolves with the report line; `timeoutMs` bounds the whole
    * batch, and `seconds` each module a verifying batch executes (IMPORT_SECONDS unless given).
    */
-  request(request: { sources: readonly string[]; verify: boolean; seconds?: number }, timeoutMs: number): Promise<string> {
+  request(
+    request: { sources: readonly string[]; verify: boolean; seconds?: number },
+    timeoutMs: number,
+  ): Promise<string> {
     return this.#enqueue(() => this.#exchange(`${JSON.stringify(request)}\n`, timeoutMs));
   }
 

@@ -1,15 +1,15 @@
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { PassThrough } from 'node:stream';
 import type Dockerode from 'dockerode';
 import type { StartedTestContainer } from 'testcontainers';
-import { containerUnavailable, dockerEngine } from '../../runtimes/seam/docker-engine.js';
-import { ownedContainerLabels } from '../../runtimes/seam/owned-containers.js';
-import { requireLocalImage } from '../../runtimes/seam/local-image.js';
-import { testcontainers } from '../../runtimes/seam/testcontainers.js';
-import { EXIT_WHEN_HOST_GONE, withHostStdin } from '../../runtimes/seam/container-tether.js';
-import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 import { unicodeTableOf } from '../../codemode/index.js';
-import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
+import { EXIT_WHEN_HOST_GONE, withHostStdin } from '../../runtimes/seam/container-tether.js';
+import { containerUnavailable, dockerEngine } from '../../runtimes/seam/docker-engine.js';
+import { requireLocalImage } from '../../runtimes/seam/local-image.js';
+import { ownedContainerLabels } from '../../runtimes/seam/owned-containers.js';
+import { testcontainers } from '../../runtimes/seam/testcontainers.js';
 import { Checker, type CheckerProcess } from './checker.js';
 import { CHECKER_SCRIPT, IMPORT_SECONDS } from './import-script.js';
 import { readCompileReport, readVerifyReport } from './report.js';
@@ -24,20 +24,20 @@ const HEARTBEAT = '/tmp/alive';
  * PID 1. Each batch is a `docker exec` beside it that touches the heartbeat first. The container ends itself
  * once idle, and at once when the host is gone (SIGKILL, a CI timeout): its attached stdin closes.
  */
-const keeper = (idleSeconds: number) => [
-  EXIT_WHEN_HOST_GONE,
-  'import os, signal, sys, time',
-  'signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))',
-  `open("${HEARTBEAT}", "a").close()`,
-  'while True:',
-  // As often as the idle time needs, at most every 5 s.
-  `    time.sleep(${Math.min(5, idleSeconds)})`,
-  '    busy = [p for p in os.listdir("/proc") if p.isdigit() and p != "1"]',
-  `    if not busy and time.time() - os.stat("${HEARTBEAT}").st_mtime > ${idleSeconds}:`,
-  '        sys.exit(0)',
-].join('\n');
+const keeper = (idleSeconds: number) =>
+  [
+    EXIT_WHEN_HOST_GONE,
+    'import os, signal, sys, time',
+    'signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))',
+    `open("${HEARTBEAT}", "a").close()`,
+    'while True:',
+    // As often as the idle time needs, at most every 5 s.
+    `    time.sleep(${Math.min(5, idleSeconds)})`,
+    '    busy = [p for p in os.listdir("/proc") if p.isdigit() and p != "1"]',
+    `    if not busy and time.time() - os.stat("${HEARTBEAT}").st_mtime > ${idleSeconds}:`,
+    '        sys.exit(0)',
+  ].join('\n');
 const TOUCH = `import os; open("${HEARTBEAT}", "a").close(); os.utime("${HEARTBEAT}")\n`;
-
 
 interface Running {
   started: StartedTestContainer;
@@ -68,7 +68,11 @@ export class ContainerInterpreter implements PythonInterpreter {
     this.detail = image;
     this.unicode = unicodeTableOf(version as `3.${number}`).version;
     // Closed after as long idle as the keeper waits, so the keeper can end the container.
-    this.#checker = new Checker({ who: `${this.label} (${image}):`, start: () => this.#startChecker(), idleMs: idleSeconds * 1000 });
+    this.#checker = new Checker({
+      who: `${this.label} (${image}):`,
+      start: () => this.#startChecker(),
+      idleMs: idleSeconds * 1000,
+    });
   }
 
   /** The image's id: a rebuilt image (another CPython patch release, another Debian) is another interpreter. */
@@ -88,7 +92,11 @@ export class ContainerInterpreter implements PythonInterpreter {
   }
 
   async compile(sources: readonly string[]): Promise<CompileReport> {
-    return readCompileReport(await this.#checker.request({ sources, verify: false }, 120_000), sources.length, `${this.label} (${this.image})`);
+    return readCompileReport(
+      await this.#checker.request({ sources, verify: false }, 120_000),
+      sources.length,
+      `${this.label} (${this.image})`,
+    );
   }
 
   /** One batch of the checker: compiles and executes the modules in the container: no network, read-only root, nobody, a small /tmp. */
@@ -102,7 +110,12 @@ export class ContainerInterpreter implements PythonInterpreter {
     let { started, docker } = await this.#start();
     const container = docker.getContainer(started.getId());
     // The keeper ends an idle container: start a fresh one rather than fail the batch.
-    if (!(await container.inspect().then((info) => info.State.Running, () => false))) {
+    if (
+      !(await container.inspect().then(
+        (info) => info.State.Running,
+        () => false,
+      ))
+    ) {
       this.#running = undefined;
       ({ started, docker } = await this.#start());
     }
@@ -128,7 +141,10 @@ export class ContainerInterpreter implements PythonInterpreter {
       stream.once('close', resolve);
     }).then(async () => {
       stream.destroy();
-      const code = await exec.inspect().then(({ ExitCode }) => String(ExitCode), () => 'an unknown status');
+      const code = await exec.inspect().then(
+        ({ ExitCode }) => String(ExitCode),
+        () => 'an unknown status',
+      );
       return `the checker exited with ${code}: ${tail}`;
     });
     return {

@@ -20,15 +20,27 @@ afterAll(async () => {
 
 describe('the real-world corpus compiles as Python stubs', () => {
   it('has structured roots to compile', () => {
-    expect(corpus.flatMap((source) => source.tools).filter((tool) => isStructured(tool.parameters)).length).toBeGreaterThan(90);
+    expect(
+      corpus.flatMap((source) => source.tools).filter((tool) => isStructured(tool.parameters)).length,
+    ).toBeGreaterThan(90);
   });
 
   for (const interpreter of interpreters) {
     it(`${interpreter.label} (${interpreter.detail})`, { timeout: 180_000 }, async () => {
       const floor = interpreter.version as PythonVersion;
-      const sources = [...corpus.map((source) => renderPythonSdk(source.tools, { pythonFloor: floor })), renderPythonSdk(corpus.flatMap((s) => s.tools), { pythonFloor: floor })];
+      const sources = [
+        ...corpus.map((source) => renderPythonSdk(source.tools, { pythonFloor: floor })),
+        renderPythonSdk(
+          corpus.flatMap((s) => s.tools),
+          { pythonFloor: floor },
+        ),
+      ];
       const report = await interpreter.compile(sources);
-      const failures = report.results.flatMap((result, i) => (result.ok ? [] : [`${corpus[i]?.file ?? 'whole corpus'}: ${result.name}: ${result.message} (line ${result.line})`]));
+      const failures = report.results.flatMap((result, i) =>
+        result.ok
+          ? []
+          : [`${corpus[i]?.file ?? 'whole corpus'}: ${result.name}: ${result.message} (line ${result.line})`],
+      );
       expect(failures).toEqual([]);
       expect(report.python.startsWith(`${interpreter.version}.`)).toBe(true);
     });

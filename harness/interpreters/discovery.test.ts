@@ -62,6 +62,8 @@ describe('local interpreter discovery', () => {
 
 describe('interpreter identity', () => {
   it('names a Pyodide release with the hash of the driver that compiles in it', async () => {
-    expect(await new PyodideInterpreter(DEFAULT_PYODIDE_VERSION).identity()).toMatch(/^pyodide Pyodide [\d.]+ \(npm [^)]+\) driver [0-9a-f]{64}$/);
+    expect(await new PyodideInterpreter(DEFAULT_PYODIDE_VERSION).identity()).toMatch(
+      /^pyodide Pyodide [\d.]+ \(npm [^)]+\) driver [0-9a-f]{64}$/,
+    );
   });
 });

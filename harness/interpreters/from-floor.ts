@@ -21,7 +21,9 @@ export interface FloorCell {
 
 /** `local 3.9 (CPython 3.9.2, Unicode 13.0.0)`: an interpreter as a finding names it. */
 export function interpreterName(cell: FloorCell): string {
-  return cell.python === undefined ? `${cell.interpreter} (${cell.detail})` : `${cell.interpreter} (CPython ${cell.python}, Unicode ${cell.unicode})`;
+  return cell.python === undefined
+    ? `${cell.interpreter} (${cell.detail})`
+    : `${cell.interpreter} (CPython ${cell.python}, Unicode ${cell.unicode})`;
 }
 
 /** Where a rejection points (`line 3, column 7`), or, for one that names no place, the first line of what it says. */
@@ -39,7 +41,11 @@ export function fromFloor(inventory: InterpreterInventory, floor: string): Pytho
  * Compiles every source on every interpreter at or above `floor`, one batch per interpreter, all at once:
  * one row of cells per source, in the order of `fromFloor`.
  */
-export async function compileFromFloor(inventory: InterpreterInventory, floor: string, sources: readonly string[]): Promise<FloorCell[][]> {
+export async function compileFromFloor(
+  inventory: InterpreterInventory,
+  floor: string,
+  sources: readonly string[],
+): Promise<FloorCell[][]> {
   const interpreters = fromFloor(inventory, floor);
   const answers = await Promise.all(
     interpreters.map((interpreter) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PythonVersion } from '../../codemode/tools/types.js';
 import { PYTHON_KEYWORDS, pythonNameRules } from '../../codemode/sdk/identifiers/index.js';
+import type { PythonVersion } from '../../codemode/tools/types.js';
 import { Host } from '../../test/host-requirements.js';
 import { findInterpreters, runPythonJson } from './local.js';
 
@@ -42,7 +42,11 @@ const exhaustive = new Set([interpreters.find((i) => i.version === '3.9'), inter
 describe('agreement with real interpreters', () => {
   for (const interpreter of interpreters) {
     it(`${interpreter.version} ships the Unicode version its floor table is`, () => {
-      const version = runPythonJson<string>(interpreter, 'import json, unicodedata; print(json.dumps(unicodedata.unidata_version))', null);
+      const version = runPythonJson<string>(
+        interpreter,
+        'import json, unicodedata; print(json.dumps(unicodedata.unidata_version))',
+        null,
+      );
       expect(version).toBe(pythonNameRules(interpreter.version as PythonVersion).unicodeVersion);
     });
   }
@@ -72,7 +76,8 @@ describe('agreement with real interpreters', () => {
         const keyword = PYTHON_KEYWORDS.has(char) || char === '_'; // '_' is a start, never a keyword
         if (oursStart && !start.has(cp)) mismatches.push(`start U+${cp.toString(16)} accepted only by us`);
         if (oursContinue && !cont.has(cp)) mismatches.push(`continue U+${cp.toString(16)} accepted only by us`);
-        if (!oursStart && start.has(cp) && !ignorable && !keyword) mismatches.push(`start U+${cp.toString(16)} refused`);
+        if (!oursStart && start.has(cp) && !ignorable && !keyword)
+          mismatches.push(`start U+${cp.toString(16)} refused`);
         if (!oursContinue && cont.has(cp) && !ignorable) mismatches.push(`continue U+${cp.toString(16)} refused`);
       }
       expect(mismatches.slice(0, 20)).toEqual([]);

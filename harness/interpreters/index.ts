@@ -1,5 +1,11 @@
 export { ContainerInterpreter } from './container.js';
 export { InterpreterInventory, type InventoryOptions, type MatrixAnswer } from './inventory.js';
-export { findInterpreters, LocalInterpreter, runPythonJson, type Interpreter } from './local.js';
+export { findInterpreters, type Interpreter, LocalInterpreter, runPythonJson } from './local.js';
 export { PyodideInterpreter } from './pyodide.js';
-export { compareVersions, type CompileOutcome, type CompileReport, type InterpreterKind, type PythonInterpreter } from './types.js';
+export {
+  type CompileOutcome,
+  type CompileReport,
+  compareVersions,
+  type InterpreterKind,
+  type PythonInterpreter,
+} from './types.js';

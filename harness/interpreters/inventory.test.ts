@@ -1,10 +1,10 @@
-import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { getContainerRuntimeClient } from 'testcontainers';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { Host } from '../../test/host-requirements.js';
 import { ContainerInterpreter, containerInterpreters } from './container.js';
 import { InterpreterInventory } from './inventory.js';
 import { findInterpreters, LocalInterpreter } from './local.js';
 import type { CompileReport, PythonInterpreter } from './types.js';
-import { Host } from '../../test/host-requirements.js';
 
 const BROKEN = 'class Tools:\n    async def look(self, args: dict) -> dict\n        ...\n';
 const VALID = 'x: int = 1\n';
@@ -61,7 +61,9 @@ const containers = await containerInterpreters();
 
 async function runningCompileContainers(): Promise<string[]> {
   const client = await getContainerRuntimeClient();
-  const list = await client.container.dockerode.listContainers({ filters: { label: ['org.concord.role=compile', `org.concord.host-pid=${process.pid}`] } });
+  const list = await client.container.dockerode.listContainers({
+    filters: { label: ['org.concord.role=compile', `org.concord.host-pid=${process.pid}`] },
+  });
   return list.map((c) => c.Id);
 }
 
@@ -101,12 +103,22 @@ async function runningCompileContainers(): Promise<string[]> {
 describe('the inventory', () => {
   it('lists Pyodide releases without booting them, oldest first, and says what is absent', async () => {
     const inventory = await InterpreterInventory.discover({ containers: false, local: false });
-    expect(inventory.interpreters.map((i) => i.label)).toEqual(['pyodide 3.11', 'pyodide 3.12', 'pyodide 3.13', 'pyodide 3.14']);
+    expect(inventory.interpreters.map((i) => i.label)).toEqual([
+      'pyodide 3.11',
+      'pyodide 3.12',
+      'pyodide 3.13',
+      'pyodide 3.14',
+    ]);
     expect(inventory.interpreters.map((i) => i.unicode)).toEqual(['14.0.0', '15.0.0', '15.1.0', '16.0.0']);
   });
 
   it('reports an interpreter that cannot run instead of throwing', async () => {
-    const missing = new LocalInterpreter({ version: '3.9', executable: '/nonexistent/python3.9', python: '3.9.0', unicode: '13.0.0' });
+    const missing = new LocalInterpreter({
+      version: '3.9',
+      executable: '/nonexistent/python3.9',
+      python: '3.9.0',
+      unicode: '13.0.0',
+    });
     const [answer] = await new InterpreterInventory([missing]).compileEverywhere([VALID]);
     expect(answer).toMatchObject({ interpreter: missing, error: expect.stringContaining('/nonexistent/python3.9') });
   });

@@ -1,13 +1,24 @@
-import { PYODIDE_PYTHON_VERSIONS, pyodideInstalled, pyodidePackageDir, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
 import { pyodideUnavailable } from '../../runtimes/pyodide/sandbox.js';
+import {
+  PYODIDE_PYTHON_VERSIONS,
+  type PyodidePythonVersion,
+  pyodideInstalled,
+  pyodidePackageDir,
+} from '../../runtimes/pyodide/versions.js';
+import type { ByteStore } from '../../runtimes/seam/byte-store.js';
+import { sha256, type VerdictCache } from '../cache/verdict-cache.js';
 import { containerInterpreters } from './container.js';
+import { CHECKER_SCRIPT } from './import-script.js';
 import { discoverInterpreters, LocalInterpreter } from './local.js';
 import { pyodideInterpreters } from './pyodide.js';
-import { compareVersions, type CompileOutcome, type CompileReport, type PythonInterpreter, type VerifyReport } from './types.js';
-import { sha256, type VerdictCache } from '../cache/verdict-cache.js';
-import type { ByteStore } from '../../runtimes/seam/byte-store.js';
-import { CHECKER_SCRIPT } from './import-script.js';
 import { isOutcome } from './report.js';
+import {
+  type CompileOutcome,
+  type CompileReport,
+  compareVersions,
+  type PythonInterpreter,
+  type VerifyReport,
+} from './types.js';
 
 export interface InventoryOptions {
   /** Pyodide releases to use (each must be installed): every installed one by default, `false` for none. */
@@ -23,7 +34,9 @@ export interface InventoryOptions {
 }
 
 /** One interpreter's answer to a batch: its report, or why it could not run the batch at all. */
-export type MatrixAnswer<R extends CompileReport = CompileReport> = { interpreter: PythonInterpreter; report: R } | { interpreter: PythonInterpreter; error: string };
+export type MatrixAnswer<R extends CompileReport = CompileReport> =
+  | { interpreter: PythonInterpreter; report: R }
+  | { interpreter: PythonInterpreter; error: string };
 
 /** What an interpreter said about itself with a verdict. */
 interface About {
@@ -65,7 +78,12 @@ interface Known {
  * Keeps `promise` under `key` while it is pending or kept: a batch that failed, or a verdict `kept` refuses,
  * is dropped so the next batch asks again.
  */
-function remember<T>(map: Map<string, Promise<T>>, key: string, promise: Promise<T>, kept: (value: T) => boolean = () => true): void {
+function remember<T>(
+  map: Map<string, Promise<T>>,
+  key: string,
+  promise: Promise<T>,
+  kept: (value: T) => boolean = () => true,
+): void {
   map.set(key, promise);
   const forget = () => map.get(key) === promise && map.delete(key);
   promise.then((value) => kept(value) || forget(), forget);
@@ -89,7 +107,9 @@ export class InterpreterInventory {
   readonly #cache: VerdictCache | undefined;
 
   constructor(interpreters: readonly PythonInterpreter[], absent: readonly string[] = [], cache?: VerdictCache) {
-    this.interpreters = [...interpreters].sort((a, b) => compareVersions(a.version, b.version) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
+    this.interpreters = [...interpreters].sort(
+      (a, b) => compareVersions(a.version, b.version) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind],
+    );
     this.absent = absent;
     this.#cache = cache;
   }
@@ -129,12 +149,22 @@ export class InterpreterInventory {
     keys.forEach((key, i) => {
       // A source verified (or being verified) has its compile verdict from the same batch.
       const verified = known.verified.get(key);
-      if (verified !== undefined && !known.compiled.has(key)) remember(known.compiled, key, verified.then(({ python, unicode, compiled }) => ({ python, unicode, outcome: compiled })));
+      if (verified !== undefined && !known.compiled.has(key))
+        remember(
+          known.compiled,
+          key,
+          verified.then(({ python, unicode, compiled }) => ({ python, unicode, outcome: compiled })),
+        );
       if (!known.compiled.has(key)) fresh.set(key, sources[i]!);
     });
     if (fresh.size > 0) {
       const group = this.#judgeCompiles(interpreter, fresh);
-      for (const key of fresh.keys()) remember(known.compiled, key, group.then((answers) => answers.get(key)!));
+      for (const key of fresh.keys())
+        remember(
+          known.compiled,
+          key,
+          group.then((answers) => answers.get(key)!),
+        );
     }
     if (keys.length === 0) return this.#aboutOf(interpreter).then((about) => ({ ...about, results: [] }));
     return Promise.all(keys.map((key) => known.compiled.get(key)!)).then((answers) => ({
@@ -160,7 +190,12 @@ export class InterpreterInventory {
       for (const key of fresh.keys()) {
         const verdict = group.then((verdicts) => verdicts.get(key)!);
         remember(known.verified, key, verdict, (v) => v.importError === undefined);
-        if (!known.compiled.has(key)) remember(known.compiled, key, verdict.then(({ python, unicode, compiled }) => ({ python, unicode, outcome: compiled })));
+        if (!known.compiled.has(key))
+          remember(
+            known.compiled,
+            key,
+            verdict.then(({ python, unicode, compiled }) => ({ python, unicode, outcome: compiled })),
+          );
       }
     }
     if (keys.length === 0) return this.#aboutOf(interpreter).then((about) => ({ ...about, results: [], imports: [] }));
@@ -186,7 +221,9 @@ export class InterpreterInventory {
     return this.#everywhere((interpreter) => this.verifyOn(interpreter, sources));
   }
 
-  #everywhere<R extends CompileReport>(batch: (interpreter: PythonInterpreter) => Promise<R>): Promise<Array<MatrixAnswer<R>>> {
+  #everywhere<R extends CompileReport>(
+    batch: (interpreter: PythonInterpreter) => Promise<R>,
+  ): Promise<Array<MatrixAnswer<R>>> {
     return Promise.all(
       this.interpreters.map((interpreter) =>
         batch(interpreter).then(
@@ -220,7 +257,9 @@ export class InterpreterInventory {
   }
 
   /** The verdict cache and the key parts of `interpreter`'s verdicts, when the run has a cache. */
-  async #cacheFor(interpreter: PythonInterpreter): Promise<{ cache: VerdictCache; parts: (key: string) => string[] } | undefined> {
+  async #cacheFor(
+    interpreter: PythonInterpreter,
+  ): Promise<{ cache: VerdictCache; parts: (key: string) => string[] } | undefined> {
     const cache = this.#cache;
     const identity = cache === undefined ? undefined : await interpreter.identity().catch(() => undefined);
     if (cache === undefined || identity === undefined) return undefined;
@@ -228,7 +267,10 @@ export class InterpreterInventory {
   }
 
   /** Compile verdicts on `fresh` (by key): from the verdict cache where it has them, the rest in one batch. */
-  async #judgeCompiles(interpreter: PythonInterpreter, fresh: ReadonlyMap<string, string>): Promise<Map<string, Answer>> {
+  async #judgeCompiles(
+    interpreter: PythonInterpreter,
+    fresh: ReadonlyMap<string, string>,
+  ): Promise<Map<string, Answer>> {
     const stored = await this.#cacheFor(interpreter);
     const answers = new Map<string, Answer>();
     if (stored !== undefined) {
@@ -256,7 +298,10 @@ export class InterpreterInventory {
    * Verdicts on `fresh` (by key): from the verdict cache where it has them (a source that does not compile
    * needs no module verdict), the rest in one verify batch, whose compile and module verdicts are both stored.
    */
-  async #judgeVerdicts(interpreter: PythonInterpreter, fresh: ReadonlyMap<string, string>): Promise<Map<string, Verdict>> {
+  async #judgeVerdicts(
+    interpreter: PythonInterpreter,
+    fresh: ReadonlyMap<string, string>,
+  ): Promise<Map<string, Verdict>> {
     const stored = await this.#cacheFor(interpreter);
     const verdicts = new Map<string, Verdict>();
     if (stored !== undefined) {
@@ -267,7 +312,8 @@ export class InterpreterInventory {
           const { python, unicode, outcome } = compiled;
           if (!outcome.ok) return verdicts.set(key, { python, unicode, compiled: outcome, imported: null });
           const imported = await stored.cache.get('import', stored.parts(key), isAnswer);
-          if (imported !== undefined) verdicts.set(key, { python, unicode, compiled: outcome, imported: imported.outcome });
+          if (imported !== undefined)
+            verdicts.set(key, { python, unicode, compiled: outcome, imported: imported.outcome });
         }),
       );
     }
@@ -279,9 +325,16 @@ export class InterpreterInventory {
       missing.map(async ([key], i) => {
         const compiled = report.results[i]!;
         const imported = report.imports[i] ?? null;
-        verdicts.set(key, { python, unicode, compiled, imported, ...(importError !== undefined ? { importError } : {}) });
+        verdicts.set(key, {
+          python,
+          unicode,
+          compiled,
+          imported,
+          ...(importError !== undefined ? { importError } : {}),
+        });
         await stored?.cache.put('compile', stored.parts(key), { python, unicode, outcome: compiled });
-        if (imported !== null && importError === undefined) await stored?.cache.put('import', stored.parts(key), { python, unicode, outcome: imported });
+        if (imported !== null && importError === undefined)
+          await stored?.cache.put('import', stored.parts(key), { python, unicode, outcome: imported });
       }),
     );
     return verdicts;
@@ -294,7 +347,9 @@ export class InterpreterInventory {
    * behind, its tether not yet attached.
    */
   async start(): Promise<void> {
-    await Promise.all(this.interpreters.filter((i) => i.kind !== 'container').map((interpreter) => interpreter.start()));
+    await Promise.all(
+      this.interpreters.filter((i) => i.kind !== 'container').map((interpreter) => interpreter.start()),
+    );
   }
 
   /** Stops every Pyodide instance and container this inventory started. */

@@ -1,16 +1,16 @@
 import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Socket } from 'node:net';
 import { executablesOnPath } from '../../runtimes/seam/executables.js';
 import { onHostExit } from '../../runtimes/seam/host-exit.js';
 import type { VerdictCache } from '../cache/verdict-cache.js';
 import { Checker, type CheckerProcess } from './checker.js';
 import { CHECKER_SCRIPT, IMPORT_SECONDS } from './import-script.js';
-import { ProbeCache, type ProbeAnswer, type Probed } from './probe-cache.js';
+import { type ProbeAnswer, ProbeCache, type Probed } from './probe-cache.js';
 import { readCompileReport, readVerifyReport } from './report.js';
-import { compareVersions, type CompileReport, type PythonInterpreter, type VerifyReport } from './types.js';
+import { type CompileReport, compareVersions, type PythonInterpreter, type VerifyReport } from './types.js';
 
 /** A CPython binary on this machine. */
 export interface Interpreter {
@@ -79,7 +79,9 @@ function probe(executable: string): Probed | undefined {
 
 function probeAsync(executable: string): Promise<ProbeAnswer | undefined> {
   return new Promise((resolve) => {
-    execFile(executable, ['-I', '-c', PROBE], { encoding: 'utf8', timeout: 60_000 }, (error, stdout) => resolve(error ? undefined : readProbe(stdout)));
+    execFile(executable, ['-I', '-c', PROBE], { encoding: 'utf8', timeout: 60_000 }, (error, stdout) =>
+      resolve(error ? undefined : readProbe(stdout)),
+    );
   });
 }
 
@@ -91,7 +93,10 @@ function pathCandidates(dir: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((name) => /^python3(\.\d+)?$/.test(name)).sort().map((name) => path.join(dir, name));
+  return names
+    .filter((name) => /^python3(\.\d+)?$/.test(name))
+    .sort()
+    .map((name) => path.join(dir, name));
 }
 
 /** Where a CPython may be, in order of preference: pyenv versions, then `python3` and `python3.X` on PATH (shims skipped). */
@@ -156,7 +161,9 @@ export async function discoverInterpreters(cache?: VerdictCache): Promise<Interp
     named.add(minor);
     return true;
   });
-  return onePer(await Promise.all(wanted.map(async (executable) => [executable, await probes.answer(executable)] as const)));
+  return onePer(
+    await Promise.all(wanted.map(async (executable) => [executable, await probes.answer(executable)] as const)),
+  );
 }
 
 /** Runs a Python script with JSON on stdin and returns its stdout (one process). */
@@ -184,7 +191,10 @@ let unshare: string[] | undefined;
  */
 function withoutNetwork(): string[] {
   if (unshare === undefined) {
-    const trial = process.getuid?.() === 0 ? spawnSync('unshare', ['--net', '--', 'true'], { stdio: 'ignore', timeout: 10_000 }) : undefined;
+    const trial =
+      process.getuid?.() === 0
+        ? spawnSync('unshare', ['--net', '--', 'true'], { stdio: 'ignore', timeout: 10_000 })
+        : undefined;
     unshare = trial?.status === 0 ? ['unshare', '--net', '--'] : [];
   }
   return unshare;
@@ -197,7 +207,12 @@ function withoutNetwork(): string[] {
  */
 export function startChecker(executable: string, script = CHECKER_SCRIPT): Promise<CheckerProcess> {
   const command = [...withoutNetwork(), executable, '-I', '-c', script];
-  const child = spawn(command[0]!, command.slice(1), { cwd: tmpdir(), env: {}, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: tmpdir(),
+    env: {},
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
   const killGroup = () => {
     try {
       process.kill(-child.pid!, 'SIGKILL');
@@ -231,7 +246,9 @@ export function startChecker(executable: string, script = CHECKER_SCRIPT): Promi
           await ended;
         },
         ref: (on) => {
-          for (const handle of [child, child.stdin, child.stdout, child.stderr] as unknown as Array<Pick<Socket, 'ref' | 'unref'>>) {
+          for (const handle of [child, child.stdin, child.stdout, child.stderr] as unknown as Array<
+            Pick<Socket, 'ref' | 'unref'>
+          >) {
             if (on) handle.ref();
             else handle.unref();
           }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VerdictCache } from '../cache/verdict-cache.js';
 import { discoverInterpreters, findInterpreters } from './local.js';
-import { ProbeCache, type ProbeAnswer } from './probe-cache.js';
+import { type ProbeAnswer, ProbeCache } from './probe-cache.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -59,7 +59,10 @@ describe('the probe cache', () => {
     const cache = new VerdictCache(dir);
     const failing = countingProbe(executable, true);
     const probes = new ProbeCache(failing.probe, cache);
-    expect(await Promise.all([probes.answer(join(dir, 'python3')), probes.answer(executable)])).toEqual([undefined, undefined]);
+    expect(await Promise.all([probes.answer(join(dir, 'python3')), probes.answer(executable)])).toEqual([
+      undefined,
+      undefined,
+    ]);
     // One ask, under whichever name resolved first: the two look-ups race on the thread pool.
     expect(failing.asked).toHaveLength(1);
     expect([join(dir, 'python3'), executable]).toContain(failing.asked[0]);

@@ -24,13 +24,22 @@ interface Note {
 const isProbed = (value: unknown): value is Probed => {
   if (value === null || typeof value !== 'object') return false;
   const p = value as Record<string, unknown>;
-  return typeof p.version === 'string' && typeof p.python === 'string' && typeof p.unicode === 'string' && typeof p.build === 'string';
+  return (
+    typeof p.version === 'string' &&
+    typeof p.python === 'string' &&
+    typeof p.unicode === 'string' &&
+    typeof p.build === 'string'
+  );
 };
 
 const isNote = (value: unknown): value is Note => {
   if (value === null || typeof value !== 'object') return false;
   const note = value as Record<string, unknown>;
-  return isProbed(note.probed) && Array.isArray(note.files) && note.files.every((f) => Array.isArray(f) && f.length === 2 && f.every((s) => typeof s === 'string'));
+  return (
+    isProbed(note.probed) &&
+    Array.isArray(note.files) &&
+    note.files.every((f) => Array.isArray(f) && f.length === 2 && f.every((s) => typeof s === 'string'))
+  );
 };
 
 /**
@@ -85,7 +94,10 @@ export class ProbeCache {
     const files = await Promise.all(fresh.files.map(async (file) => [file, await signature(file)] as const));
     // A mapped file that cannot be looked at now (deleted since) cannot tell a change: such an answer is not kept.
     if (files.every((f): f is readonly [string, string] => f[1] !== undefined)) {
-      await cache.note('interpreter', parts, { probed: fresh.probed, files: files.map(([file, sig]) => [file, sig]) } satisfies Note);
+      await cache.note('interpreter', parts, {
+        probed: fresh.probed,
+        files: files.map(([file, sig]) => [file, sig]),
+      } satisfies Note);
     }
     return fresh.probed;
   }

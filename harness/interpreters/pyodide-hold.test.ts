@@ -19,7 +19,10 @@ await interpreter.dispose();
 
 describe('a Pyodide interpreter shared by overlapping callers', () => {
   it('keeps the process alive until the last caller has its answer', () => {
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 120_000 });
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(child.stderr).toBe('');
     expect(child.status).toBe(0);
     expect(child.stdout.trim()).toBe('[true,true,false]');

@@ -3,19 +3,26 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installedWithout } from '../../test/packed.js';
-import { keepCache, seedCache } from '../test/warm-cache.js';
-import { stockScenario, writeStockProject } from '../project/stock-project.js';
 import { DEFAULT_PYODIDE_VERSION, PYODIDE_RELEASES } from '../../runtimes/pyodide/versions.js';
+import { installedWithout } from '../../test/packed.js';
+import { stockScenario, writeStockProject } from '../project/stock-project.js';
+import { keepCache, seedCache } from '../test/warm-cache.js';
 
 // A project with concord as a default install has one Pyodide, the runtime's default; the others are opt-in.
 
-const OTHERS = (Object.keys(PYODIDE_RELEASES) as Array<keyof typeof PYODIDE_RELEASES>).filter((v) => v !== DEFAULT_PYODIDE_VERSION);
+const OTHERS = (Object.keys(PYODIDE_RELEASES) as Array<keyof typeof PYODIDE_RELEASES>).filter(
+  (v) => v !== DEFAULT_PYODIDE_VERSION,
+);
 
 let dir = '';
 let bin = '';
 const concord = (...args: string[]) => {
-  const run = spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, CI: '', NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' } });
+  const run = spawnSync(process.execPath, [bin, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 300_000,
+    env: { ...process.env, CI: '', NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' },
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr, out: run.stdout + run.stderr };
 };
 
@@ -26,7 +33,10 @@ beforeAll(async () => {
   // The gates start from the run's warm verdict cache (this is about which releases are installed, not about a
   // cold start): the default Pyodide's verdicts and memory snapshot from earlier gates.
   await seedCache(dir);
-  bin = await installedWithout(dir, OTHERS.map((v) => PYODIDE_RELEASES[v].packageName));
+  bin = await installedWithout(
+    dir,
+    OTHERS.map((v) => PYODIDE_RELEASES[v].packageName),
+  );
 }, 120_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -40,16 +50,25 @@ describe('a project with only the default Pyodide installed', () => {
     for (const version of OTHERS) expect(report).not.toContain(`pyodide ${version}`);
   });
 
-  it('refuses a concord.config.yml that opts in a Pyodide not installed, at its line, naming the install command', { timeout: 120_000 }, async () => {
+  it('refuses a concord.config.yml that opts in a Pyodide not installed, at its line, naming the install command', {
+    timeout: 120_000,
+  }, async () => {
     const missing = OTHERS[0]!;
     const release = PYODIDE_RELEASES[missing];
-    await writeFile(join(dir, 'concord.config.yml'), `pyodide:\n  versions: ['${DEFAULT_PYODIDE_VERSION}', '${missing}']\n`);
+    await writeFile(
+      join(dir, 'concord.config.yml'),
+      `pyodide:\n  versions: ['${DEFAULT_PYODIDE_VERSION}', '${missing}']\n`,
+    );
     try {
       const run = concord('gate', '--jobs', '1');
       expect(run.status, run.out).toBe(2);
       expect(run.stderr).toContain(`concord.config.yml:2:`);
-      expect(run.stderr).toContain(`pyodide.versions[1]: Pyodide ${release.pyodide} (Python ${missing}) is not installed`);
-      expect(run.stderr).toContain(`run \`npm install --save-dev ${release.packageName}@npm:pyodide@${release.pyodide}\`, or leave ${missing} out`);
+      expect(run.stderr).toContain(
+        `pyodide.versions[1]: Pyodide ${release.pyodide} (Python ${missing}) is not installed`,
+      );
+      expect(run.stderr).toContain(
+        `run \`npm install --save-dev ${release.packageName}@npm:pyodide@${release.pyodide}\`, or leave ${missing} out`,
+      );
     } finally {
       await rm(join(dir, 'concord.config.yml'));
     }
@@ -61,6 +80,8 @@ describe('a project with only the default Pyodide installed', () => {
     await writeFile(join(dir, 'program.py'), 'return 1\n');
     const run = concord('run', '--runtime', `pyodide:${missing}`, 'program.py');
     expect(run.status, run.out).not.toBe(0);
-    expect(run.stderr).toContain(`Pyodide ${release.pyodide} (Python ${missing}) needs ${release.packageName}, which is not installed: run \`npm install --save-dev ${release.packageName}@npm:pyodide@${release.pyodide}\``);
+    expect(run.stderr).toContain(
+      `Pyodide ${release.pyodide} (Python ${missing}) needs ${release.packageName}, which is not installed: run \`npm install --save-dev ${release.packageName}@npm:pyodide@${release.pyodide}\``,
+    );
   });
 });

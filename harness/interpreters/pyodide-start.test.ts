@@ -3,8 +3,8 @@ import { copyFile, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, onTestFinished } from 'vitest';
-import { Host } from '../../test/host-requirements.js';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
+import { Host } from '../../test/host-requirements.js';
 
 // The Pyodide worker runs as nobody when concord runs as root. An install nobody can read (inside a private
 // folder) is copied to the temp dir for it; when the temp dir is private too, no worker can be launched.
@@ -24,25 +24,37 @@ try {
 await interpreter.dispose();
 `;
 
-(await Host.with('root')).it('a Pyodide interpreter no worker can be launched for starts without a crash, and its first batch says why', { timeout: 120_000 }, async () => {
-  const work = await mkdtemp(join(tmpdir(), 'concord-pyodide-start-'));
-  onTestFinished(() => rm(work, { recursive: true, force: true }));
-  const install = join(work, 'concord');
-  const temp = join(work, 'tmp');
-  await mkdir(install);
-  await mkdir(temp);
-  // Hard links: the build's files at no cost, readable only through this private folder.
-  const linked = spawnSync('cp', ['-al', join(packageRoot(), 'dist'), join(install, 'dist')], { encoding: 'utf8' });
-  expect(linked.status, linked.stderr).toBe(0);
-  await copyFile(join(packageRoot(), 'package.json'), join(install, 'package.json'));
-  await symlink(join(packageRoot(), 'node_modules'), join(install, 'node_modules'));
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script(join(install, 'dist', 'harness', 'interpreters', 'pyodide.js'))], {
-    encoding: 'utf8',
-    env: { ...process.env, TMPDIR: temp },
-    timeout: 60_000,
-  });
-  expect(child.stderr).toBe('');
-  expect(child.status).toBe(0);
-  expect(child.stdout).toContain('started\nbatch: concord: the Pyodide worker runs as the unprivileged user nobody and cannot read its files');
-  expect(child.stdout).toContain(`Make the temp dir (${temp}) reachable by every user, or set TMPDIR to one that is.`);
-});
+(await Host.with('root')).it(
+  'a Pyodide interpreter no worker can be launched for starts without a crash, and its first batch says why',
+  { timeout: 120_000 },
+  async () => {
+    const work = await mkdtemp(join(tmpdir(), 'concord-pyodide-start-'));
+    onTestFinished(() => rm(work, { recursive: true, force: true }));
+    const install = join(work, 'concord');
+    const temp = join(work, 'tmp');
+    await mkdir(install);
+    await mkdir(temp);
+    // Hard links: the build's files at no cost, readable only through this private folder.
+    const linked = spawnSync('cp', ['-al', join(packageRoot(), 'dist'), join(install, 'dist')], { encoding: 'utf8' });
+    expect(linked.status, linked.stderr).toBe(0);
+    await copyFile(join(packageRoot(), 'package.json'), join(install, 'package.json'));
+    await symlink(join(packageRoot(), 'node_modules'), join(install, 'node_modules'));
+    const child = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', script(join(install, 'dist', 'harness', 'interpreters', 'pyodide.js'))],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, TMPDIR: temp },
+        timeout: 60_000,
+      },
+    );
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+    expect(child.stdout).toContain(
+      'started\nbatch: concord: the Pyodide worker runs as the unprivileged user nobody and cannot read its files',
+    );
+    expect(child.stdout).toContain(
+      `Make the temp dir (${temp}) reachable by every user, or set TMPDIR to one that is.`,
+    );
+  },
+);

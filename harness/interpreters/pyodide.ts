@@ -1,10 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import { sourceAsset } from '../../runtimes/seam/package-root.js';
-import { sha256 } from '../cache/verdict-cache.js';
 import { PYODIDE_DEFAULTS } from '../../runtimes/pyodide/config.js';
 import { PyodideInstance } from '../../runtimes/pyodide/instance.js';
+import {
+  PYODIDE_PYTHON_VERSIONS,
+  PYODIDE_RELEASES,
+  type PyodidePythonVersion,
+} from '../../runtimes/pyodide/versions.js';
 import type { ByteStore } from '../../runtimes/seam/byte-store.js';
-import { PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
+import { sourceAsset } from '../../runtimes/seam/package-root.js';
+import { sha256 } from '../cache/verdict-cache.js';
 import { IMPORT_SECONDS, verifyProgram } from './import-script.js';
 import { readOutcomes, readVerifyReport } from './report.js';
 import type { CompileReport, PythonInterpreter, VerifyReport } from './types.js';
@@ -40,7 +44,10 @@ export class PyodideInterpreter implements PythonInterpreter {
   }
 
   compile(sources: readonly string[]): Promise<CompileReport> {
-    return this.#with(async (instance, about) => ({ ...about, results: readOutcomes(await instance.compile(JSON.stringify(sources)), sources.length, this.label) }));
+    return this.#with(async (instance, about) => ({
+      ...about,
+      results: readOutcomes(await instance.compile(JSON.stringify(sources)), sources.length, this.label),
+    }));
   }
 
   /**
@@ -54,23 +61,36 @@ export class PyodideInterpreter implements PythonInterpreter {
       return await this.#with((instance) => this.#execute(instance, sources));
     } catch (error) {
       const report = await this.compile(sources);
-      return { ...report, imports: sources.map(() => null), importError: error instanceof Error ? error.message : String(error) };
+      return {
+        ...report,
+        imports: sources.map(() => null),
+        importError: error instanceof Error ? error.message : String(error),
+      };
     }
   }
 
   async #execute(instance: PyodideInstance, sources: readonly string[]): Promise<VerifyReport> {
     const limitMs = (sources.length + 1) * IMPORT_SECONDS * 1000;
-    const { done } = instance.run(verifyProgram(sources), '[]', 256 * 1024 * 1024, { onCall: () => {}, onLog: () => {} });
+    const { done } = instance.run(verifyProgram(sources), '[]', 256 * 1024 * 1024, {
+      onCall: () => {},
+      onLog: () => {},
+    });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${this.label}: the modules did not finish within ${limitMs / 1000} s`)), limitMs);
+      timer = setTimeout(
+        () => reject(new Error(`${this.label}: the modules did not finish within ${limitMs / 1000} s`)),
+        limitMs,
+      );
     });
     try {
       const outcome = await Promise.race([done, late]);
       const driver = JSON.parse(outcome.outcomeJson) as { result: string; taint: string | null };
       if (driver.taint !== null) await this.dispose();
       const result = JSON.parse(driver.result) as { value?: unknown; error?: { message?: string } };
-      if (!('value' in result)) throw new Error(`${this.label}: the import batch failed: ${result.error?.message ?? driver.result.slice(0, 200)}`);
+      if (!('value' in result))
+        throw new Error(
+          `${this.label}: the import batch failed: ${result.error?.message ?? driver.result.slice(0, 200)}`,
+        );
       const report = readVerifyReport(JSON.stringify(result.value), sources.length, this.label);
       if (report.importError !== undefined) throw new Error(`${this.label}: ${report.importError}`);
       return report;
@@ -99,7 +119,9 @@ export class PyodideInterpreter implements PythonInterpreter {
     }
   }
 
-  async #with<R>(batch: (instance: PyodideInstance, about: { python: string; unicode: string }) => Promise<R>): Promise<R> {
+  async #with<R>(
+    batch: (instance: PyodideInstance, about: { python: string; unicode: string }) => Promise<R>,
+  ): Promise<R> {
     const instance = this.#live();
     instance.hold();
     try {
@@ -128,6 +150,9 @@ export class PyodideInterpreter implements PythonInterpreter {
 }
 
 /** One interpreter per Pyodide release installed through the npm aliases. */
-export function pyodideInterpreters(versions: readonly PyodidePythonVersion[] = PYODIDE_PYTHON_VERSIONS, snapshots?: ByteStore): PyodideInterpreter[] {
+export function pyodideInterpreters(
+  versions: readonly PyodidePythonVersion[] = PYODIDE_PYTHON_VERSIONS,
+  snapshots?: ByteStore,
+): PyodideInterpreter[] {
   return versions.map((version) => new PyodideInterpreter(version, snapshots));
 }

@@ -1,11 +1,11 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ownedTempDir } from '../../runtimes/seam/owned-temp-dir.js';
 import { onHostExit } from '../../runtimes/seam/host-exit.js';
 import { resolveOptional } from '../../runtimes/seam/optional-package.js';
+import { ownedTempDir } from '../../runtimes/seam/owned-temp-dir.js';
 
 /** One diagnostic of pyright, positions 0-based as the language server protocol gives them. */
 export interface PyrightDiagnostic {
@@ -102,10 +102,16 @@ export class PyrightServer {
     // A dot folder, which pyright never takes for sources.
     const temp = join(this.workspace, '.tmp');
     mkdirSync(temp);
-    this.child = spawn(process.execPath, [entry, '--stdio'], { cwd: this.workspace, env: { ...process.env, TMPDIR: temp }, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [entry, '--stdio'], {
+      cwd: this.workspace,
+      env: { ...process.env, TMPDIR: temp },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     this.child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
     this.child.stderr.on('data', (chunk: Buffer) => void (this.stderr = (this.stderr + chunk.toString()).slice(-4000)));
-    this.child.on('exit', (code, signal) => this.fail(`pyright exited (${signal ?? `code ${code}`})${this.stderr ? `: ${this.stderr.trim()}` : ''}`));
+    this.child.on('exit', (code, signal) =>
+      this.fail(`pyright exited (${signal ?? `code ${code}`})${this.stderr ? `: ${this.stderr.trim()}` : ''}`),
+    );
     this.child.on('error', (error) => this.fail(`pyright could not start: ${error.message}`));
     // A write to a server that just died fails with EPIPE; its exit reports why.
     this.child.stdin.on('error', () => undefined);
@@ -135,9 +141,14 @@ export class PyrightServer {
       for (const [name, text] of job.files) writeFileSync(join(dir, name), text);
       uris = job.open.map((name) => [name, pathToFileURL(join(dir, name)).href] as const);
       for (const [name, uri] of uris) {
-        this.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text: job.files.get(name) ?? '' } });
+        this.notify('textDocument/didOpen', {
+          textDocument: { uri, languageId: 'python', version: 1, text: job.files.get(name) ?? '' },
+        });
       }
-      const results = await Promise.race([Promise.all(uris.map(([, uri]) => this.diagnosticsOf(uri, requests))), expired]);
+      const results = await Promise.race([
+        Promise.all(uris.map(([, uri]) => this.diagnosticsOf(uri, requests))),
+        expired,
+      ]);
       return new Map(uris.map(([name], i) => [name, results[i]!.map(toDiagnostic)]));
     } finally {
       clearTimeout(timer);
@@ -171,7 +182,11 @@ export class PyrightServer {
   /** The diagnostics of an opened document, once pyright has finished checking it. */
   private async diagnosticsOf(uri: string, requests: JobRequests): Promise<LspDiagnostic[]> {
     for (;;) {
-      const report = (await this.request('textDocument/diagnostic', { textDocument: { uri } }, requests)) as DiagnosticReport;
+      const report = (await this.request(
+        'textDocument/diagnostic',
+        { textDocument: { uri } },
+        requests,
+      )) as DiagnosticReport;
       if (report.kind === 'full' && report.resultId !== undefined) return report.items ?? [];
       // pyright handles an open asynchronously: a pull that overtakes it finds no such document yet.
       await new Promise((resolve) => setTimeout(resolve, NOT_OPEN_YET_MS));
@@ -196,7 +211,10 @@ export class PyrightServer {
       if (requests?.expired) return reject(requests.expired);
       requests?.ids.add(id);
       const done = () => requests?.ids.delete(id);
-      this.replies.set(id, { resolve: (value) => (done(), resolve(value)), reject: (error) => (done(), reject(error)) });
+      this.replies.set(id, {
+        resolve: (value) => (done(), resolve(value)),
+        reject: (error) => (done(), reject(error)),
+      });
       this.send({ id, method, params });
     });
   }
@@ -219,16 +237,33 @@ export class PyrightServer {
       if (!Number.isFinite(length) || this.buffer.length < headerEnd + 4 + length) return;
       const body = this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString();
       this.buffer = this.buffer.subarray(headerEnd + 4 + length);
-      this.dispatch(JSON.parse(body) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string } });
+      this.dispatch(
+        JSON.parse(body) as {
+          id?: number;
+          method?: string;
+          params?: unknown;
+          result?: unknown;
+          error?: { message: string };
+        },
+      );
     }
   }
 
-  private dispatch(message: { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string } }): void {
+  private dispatch(message: {
+    id?: number;
+    method?: string;
+    params?: unknown;
+    result?: unknown;
+    error?: { message: string };
+  }): void {
     if (message.method !== undefined && message.id !== undefined) {
       // Requests from the server (configuration, capability registration, progress): pyright reads its
       // settings from pyrightconfig.json, so every one of them gets an empty answer.
       const items = (message.params as { items?: unknown[] } | undefined)?.items;
-      this.send({ id: message.id, result: message.method === 'workspace/configuration' ? (items ?? []).map(() => null) : null });
+      this.send({
+        id: message.id,
+        result: message.method === 'workspace/configuration' ? (items ?? []).map(() => null) : null,
+      });
       return;
     }
     if (message.id !== undefined) {
@@ -249,7 +284,9 @@ export class PyrightServer {
 
   /** While a job runs the server's pipes keep the process alive; otherwise they do not. */
   private hold(): void {
-    if (this.busy++ === 0) for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) (stream as unknown as { ref(): void }).ref();
+    if (this.busy++ === 0)
+      for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr])
+        (stream as unknown as { ref(): void }).ref();
     this.child.ref();
   }
 
@@ -258,14 +295,21 @@ export class PyrightServer {
   }
 
   private idle(): void {
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) (stream as unknown as { unref(): void }).unref();
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr])
+      (stream as unknown as { unref(): void }).unref();
     this.child.unref();
   }
 }
 
 function toDiagnostic(d: LspDiagnostic): PyrightDiagnostic {
   const { line, character } = d.range.start;
-  return { line, character, severity: SEVERITY[d.severity ?? 1], message: d.message, ...(d.code === undefined ? {} : { rule: String(d.code) }) };
+  return {
+    line,
+    character,
+    severity: SEVERITY[d.severity ?? 1],
+    message: d.message,
+    ...(d.code === undefined ? {} : { rule: String(d.code) }),
+  };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import type { PythonVersion } from '../../codemode/tools/types.js';
 import { pythonNameRules } from '../../codemode/sdk/identifiers/index.js';
 import { pythonStringLiteral } from '../../codemode/sdk/python/escape.js';
 import { renderPythonSdk } from '../../codemode/sdk/python/index.js';
+import type { PythonVersion } from '../../codemode/tools/types.js';
 import { Host } from '../../test/host-requirements.js';
 import { findInterpreters, runPythonJson } from './local.js';
 import { HOSTILE_NAMES, HOSTILE_TEXT, hostileToolSet, NEWER_THAN_13, obj, randomToolSets } from './test/tool-sets.js';
@@ -94,7 +94,8 @@ python.describe('the Python SDK compiles on every interpreter here', () => {
         }
         expect(Object.keys(results[i]!.methods!).sort(), `tool set ${i}`).toEqual([...expected.keys()].sort());
         for (const [name, doc] of expected) {
-          if (tools.filter((tool) => tool.name === name).length === 1) expect(results[i]!.methods![name], name).toBe(doc);
+          if (tools.filter((tool) => tool.name === name).length === 1)
+            expect(results[i]!.methods![name], name).toBe(doc);
         }
       });
       const hostileKeys = new Set(results[0]!.keys!.flat());
@@ -104,13 +105,21 @@ python.describe('the Python SDK compiles on every interpreter here', () => {
 
   const python39 = interpreters.find((i) => i.version === '3.9');
   floor.it('floor 3.9: names from newer Unicode are never bare, so python3.9 compiles the block', {}, () => {
-    const text = renderPythonSdk(NEWER_THAN_13.map((char) => ({ name: `x${char}`, description: '', parameters: obj({ [`y${char}`]: { type: 'string' } }) })));
+    const text = renderPythonSdk(
+      NEWER_THAN_13.map((char) => ({
+        name: `x${char}`,
+        description: '',
+        parameters: obj({ [`y${char}`]: { type: 'string' } }),
+      })),
+    );
     for (const char of NEWER_THAN_13) {
       expect(text).toContain(`# await tools[${pythonStringLiteral(`x${char}`)}]`);
       expect(text).not.toMatch(new RegExp(`^\\s+y${char}:`, 'mu'));
     }
     // The same names rendered against a newer floor are bare, and python3.9 refuses them: the pin matters.
-    const unpinned = renderPythonSdk([{ name: `x${NEWER_THAN_13[0]}`, description: '', parameters: obj({}) }], { pythonFloor: '3.15' });
+    const unpinned = renderPythonSdk([{ name: `x${NEWER_THAN_13[0]}`, description: '', parameters: obj({}) }], {
+      pythonFloor: '3.15',
+    });
     const [pinned, newer] = runPythonJson<Inspection[]>(python39!, INSPECT_SCRIPT, [text, unpinned]);
     expect(pinned!.error).toBeUndefined();
     expect(newer!.error).toMatch(/SyntaxError/);

@@ -6,7 +6,13 @@ export function isOutcome(value: unknown): value is CompileOutcome {
   const outcome = value as Record<string, unknown>;
   if (outcome.ok === true) return true;
   const position = (field: unknown) => field === null || Number.isSafeInteger(field);
-  return outcome.ok === false && typeof outcome.name === 'string' && typeof outcome.message === 'string' && position(outcome.line) && position(outcome.column);
+  return (
+    outcome.ok === false &&
+    typeof outcome.name === 'string' &&
+    typeof outcome.message === 'string' &&
+    position(outcome.line) &&
+    position(outcome.column)
+  );
 }
 
 function parse(text: string, who: string): unknown {
@@ -29,22 +35,35 @@ export function readOutcomes(text: string, count: number, who: string): CompileO
 /** Checks the report of the CPython batch compiler (compile-script.ts) for `count` sources. */
 export function readCompileReport(text: string, count: number, who: string): CompileReport {
   const value = parse(text, who) as Partial<CompileReport> | null;
-  if (value === null || typeof value !== 'object' || typeof value.python !== 'string' || typeof value.unicode !== 'string') {
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    typeof value.python !== 'string' ||
+    typeof value.unicode !== 'string'
+  ) {
     throw new Error(`${who} answered the compile batch with an unreadable report: ${text.slice(0, 200)}`);
   }
-  return { python: value.python, unicode: value.unicode, results: readOutcomes(JSON.stringify(value.results), count, who) };
+  return {
+    python: value.python,
+    unicode: value.unicode,
+    results: readOutcomes(JSON.stringify(value.results), count, who),
+  };
 }
 
 /** Checks the report of the CPython verify batch (import-script.ts) for `count` sources. */
 export function readVerifyReport(text: string, count: number, who: string): VerifyReport {
   const report = readCompileReport(text, count, who);
   const value = JSON.parse(text) as { imports?: unknown; import_error?: unknown };
-  if (typeof value.import_error === 'string') return { ...report, imports: report.results.map(() => null), importError: value.import_error };
+  if (typeof value.import_error === 'string')
+    return { ...report, imports: report.results.map(() => null), importError: value.import_error };
   const imports = value.imports;
   const readable =
     Array.isArray(imports) &&
     imports.length === count &&
     imports.every((outcome: unknown, i) => (report.results[i]!.ok ? isOutcome(outcome) : outcome === null));
-  if (!readable) throw new Error(`${who} answered the verify batch with unreadable module outcomes: ${JSON.stringify(imports)?.slice(0, 200)}`);
+  if (!readable)
+    throw new Error(
+      `${who} answered the verify batch with unreadable module outcomes: ${JSON.stringify(imports)?.slice(0, 200)}`,
+    );
   return { ...report, imports: imports as Array<CompileOutcome | null> };
 }

@@ -16,25 +16,29 @@ const checkers = () => liveChildProcesses().filter((line) => / -I -c /.test(line
 let root = '';
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-(await Host.with('python3')).it('a session with an empty verdict cache starts every checker at once, and stops them when it is disposed', { timeout: 180_000 }, async () => {
-  root = await mkdtemp(join(tmpdir(), 'concord-start-'));
-  const session = new Session({ cacheRoot: root });
-  try {
-    await session.startInterpreters();
-    await session.interpretersReady();
-    const inventory = await session.inventory();
-    const locals = inventory.interpreters.filter((i) => i.kind === 'local');
-    expect(locals.length).toBeGreaterThan(0);
-    expect(checkers()).toHaveLength(locals.length);
-    // Once a module verdict is kept, a later session starts nothing before a batch needs it.
-    await inventory.verifyOn(locals[0]!, ['x = 1\n']);
-    await session.cache!.settled();
-  } finally {
-    await session.dispose();
-  }
-  expect(checkers()).toEqual([]);
-  await using later = new Session({ cacheRoot: root });
-  await later.startInterpreters();
-  await later.interpretersReady();
-  expect(checkers()).toEqual([]);
-});
+(await Host.with('python3')).it(
+  'a session with an empty verdict cache starts every checker at once, and stops them when it is disposed',
+  { timeout: 180_000 },
+  async () => {
+    root = await mkdtemp(join(tmpdir(), 'concord-start-'));
+    const session = new Session({ cacheRoot: root });
+    try {
+      await session.startInterpreters();
+      await session.interpretersReady();
+      const inventory = await session.inventory();
+      const locals = inventory.interpreters.filter((i) => i.kind === 'local');
+      expect(locals.length).toBeGreaterThan(0);
+      expect(checkers()).toHaveLength(locals.length);
+      // Once a module verdict is kept, a later session starts nothing before a batch needs it.
+      await inventory.verifyOn(locals[0]!, ['x = 1\n']);
+      await session.cache!.settled();
+    } finally {
+      await session.dispose();
+    }
+    expect(checkers()).toEqual([]);
+    await using later = new Session({ cacheRoot: root });
+    await later.startInterpreters();
+    await later.interpretersReady();
+    expect(checkers()).toEqual([]);
+  },
+);

@@ -2,12 +2,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../codemode/schema/corpus/load.js';
 import { renderPythonSdk } from '../../codemode/sdk/python/index.js';
 import type { PythonVersion, ToolDefinition } from '../../codemode/tools/types.js';
+import { runSnapshots } from '../../runtimes/test/pyodide-snapshots.js';
 import { adversarialTools } from '../probe/adversarial-tools.js';
 import { describeRejection } from './describe.js';
 import { InterpreterInventory } from './inventory.js';
 import { hostileToolSet, NEWER_THAN_13, obj, randomToolSets } from './test/tool-sets.js';
 import { compareVersions } from './types.js';
-import { runSnapshots } from '../../runtimes/test/pyodide-snapshots.js';
 
 // concord's own stubs, executed (not only compiled) as modules on every CPython here from the floor up:
 // local interpreters, the runtime images and each Pyodide release. Rendered for 3.9 and 3.10 they must not
@@ -24,14 +24,25 @@ const toolSets: Array<{ name: string; tools: ToolDefinition[] }> = [
   { name: 'the adversarial probe', tools: adversarialTools() },
   { name: 'the hostile set', tools: hostileToolSet() },
   // Letters newer than Unicode 13.0 (3.9, 3.10): bare names from the floor whose tables know them, else not.
-  { name: 'names newer than Unicode 13.0', tools: NEWER_THAN_13.map((char) => ({ name: `x${char}`, description: '', parameters: obj({ [`y${char}`]: { type: 'string' } }) })) },
+  {
+    name: 'names newer than Unicode 13.0',
+    tools: NEWER_THAN_13.map((char) => ({
+      name: `x${char}`,
+      description: '',
+      parameters: obj({ [`y${char}`]: { type: 'string' } }),
+    })),
+  },
   ...randomToolSets(60).map((tools, i) => ({ name: `random set ${i}`, tools })),
 ];
-const rendered = FLOORS.flatMap((floor) => toolSets.map((set) => ({ floor, name: set.name, source: renderPythonSdk(set.tools, { pythonFloor: floor }) })));
+const rendered = FLOORS.flatMap((floor) =>
+  toolSets.map((set) => ({ floor, name: set.name, source: renderPythonSdk(set.tools, { pythonFloor: floor }) })),
+);
 
 const inventory = await InterpreterInventory.discover({ snapshots: runSnapshots() });
 const interpreters = inventory.interpreters.filter((i) => compareVersions(i.version, FLOORS[0]!) >= 0);
-console.log(`stubs executed on: ${interpreters.map((i) => i.label).join(', ')}${inventory.absent.length ? `; absent: ${inventory.absent.join('; ')}` : ''}`);
+console.log(
+  `stubs executed on: ${interpreters.map((i) => i.label).join(', ')}${inventory.absent.length ? `; absent: ${inventory.absent.join('; ')}` : ''}`,
+);
 afterAll(() => inventory.dispose());
 
 describe('concord stubs import on every CPython from their floor up', () => {
@@ -40,15 +51,24 @@ describe('concord stubs import on every CPython from their floor up', () => {
     const failures = await Promise.all(
       interpreters.map(async (interpreter) => {
         const mine = rendered.filter((r) => compareVersions(interpreter.version, r.floor) >= 0);
-        const report = await inventory.verifyOn(interpreter, mine.map((r) => r.source));
-        const who = (i: number) => `${interpreter.label} (CPython ${report.python}), ${mine[i]!.name} at floor ${mine[i]!.floor}`;
+        const report = await inventory.verifyOn(
+          interpreter,
+          mine.map((r) => r.source),
+        );
+        const who = (i: number) =>
+          `${interpreter.label} (CPython ${report.python}), ${mine[i]!.name} at floor ${mine[i]!.floor}`;
         if (report.importError !== undefined) return [`${interpreter.label}: ${report.importError}`];
-        const version = report.python.startsWith(`${interpreter.version}.`) ? [] : [`${interpreter.label} reports CPython ${report.python}`];
-        return [...version, ...report.results.flatMap((compiled, i) => {
-          if (!compiled.ok) return [`${who(i)} does not compile: ${describeRejection(compiled, mine[i]!.source)}`];
-          const imported = report.imports[i]!;
-          return imported.ok ? [] : [`${who(i)}: ${describeRejection(imported, mine[i]!.source)}`];
-        })];
+        const version = report.python.startsWith(`${interpreter.version}.`)
+          ? []
+          : [`${interpreter.label} reports CPython ${report.python}`];
+        return [
+          ...version,
+          ...report.results.flatMap((compiled, i) => {
+            if (!compiled.ok) return [`${who(i)} does not compile: ${describeRejection(compiled, mine[i]!.source)}`];
+            const imported = report.imports[i]!;
+            return imported.ok ? [] : [`${who(i)}: ${describeRejection(imported, mine[i]!.source)}`];
+          }),
+        ];
       }),
     );
     expect(failures.flat()).toEqual([]);
@@ -57,7 +77,10 @@ describe('concord stubs import on every CPython from their floor up', () => {
   it('below 3.11 import no NotRequired/Required from typing (executing them on 3.9 and 3.10 proves the rest)', () => {
     for (const { floor, name, source } of rendered) {
       if (floor === '3.11') continue;
-      expect(source.split('\n').filter((line) => /^from typing import .*\b(NotRequired|Required)\b/.test(line)), `${name} at ${floor}`).toEqual([]);
+      expect(
+        source.split('\n').filter((line) => /^from typing import .*\b(NotRequired|Required)\b/.test(line)),
+        `${name} at ${floor}`,
+      ).toEqual([]);
     }
   });
 
@@ -66,14 +89,33 @@ describe('concord stubs import on every CPython from their floor up', () => {
     if (older === undefined) return;
     const modern = rendered.find((r) => r.floor === '3.11' && r.source.includes('NotRequired'))!;
     const [outcome] = (await inventory.verifyOn(older, [modern.source])).imports;
-    expect(outcome).toMatchObject({ ok: false, name: 'ImportError', line: expect.any(Number), column: expect.any(Number) });
+    expect(outcome).toMatchObject({
+      ok: false,
+      name: 'ImportError',
+      line: expect.any(Number),
+      column: expect.any(Number),
+    });
   });
 
-  it('the import check can fail on Pyodide too: a source that does not compile, one that raises where it is executed', { timeout: 300_000 }, async () => {
+  it('the import check can fail on Pyodide too: a source that does not compile, one that raises where it is executed', {
+    timeout: 300_000,
+  }, async () => {
     const pyodide = interpreters.find((i) => i.kind === 'pyodide');
     if (pyodide === undefined) return;
-    const report = await inventory.verifyOn(pyodide, ['x = 1\n', 'def f(:\n    pass\n', 'x = 1\nfrom typing import NotAName\n']);
-    expect(report.results).toEqual([{ ok: true }, expect.objectContaining({ ok: false, name: 'SyntaxError', line: 1 }), { ok: true }]);
-    expect(report.imports).toEqual([{ ok: true }, null, expect.objectContaining({ ok: false, name: 'ImportError', line: 2, column: 20 })]);
+    const report = await inventory.verifyOn(pyodide, [
+      'x = 1\n',
+      'def f(:\n    pass\n',
+      'x = 1\nfrom typing import NotAName\n',
+    ]);
+    expect(report.results).toEqual([
+      { ok: true },
+      expect.objectContaining({ ok: false, name: 'SyntaxError', line: 1 }),
+      { ok: true },
+    ]);
+    expect(report.imports).toEqual([
+      { ok: true },
+      null,
+      expect.objectContaining({ ok: false, name: 'ImportError', line: 2, column: 20 }),
+    ]);
   });
 });

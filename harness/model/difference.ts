@@ -13,7 +13,8 @@ export function firstDifference(expected: unknown, actual: unknown, path = ''): 
   if (Array.isArray(expected) && Array.isArray(actual)) {
     const length = Math.max(expected.length, actual.length);
     for (let i = 0; i < length; i++) {
-      if (i >= expected.length) return { path: `${path}[${i}]`, expected: '(nothing: the script ends here)', actual: actual[i] };
+      if (i >= expected.length)
+        return { path: `${path}[${i}]`, expected: '(nothing: the script ends here)', actual: actual[i] };
       if (i >= actual.length) return { path: `${path}[${i}]`, expected: expected[i], actual: '(missing)' };
       const found = firstDifference(expected[i], actual[i], `${path}[${i}]`);
       if (found) return found;
@@ -36,8 +37,14 @@ export function firstDifference(expected: unknown, actual: unknown, path = ''): 
 
 /** A difference as readable text: a unified diff for strings, both values otherwise. */
 export function formatDifference(d: Difference): string {
-  if (typeof d.expected === 'string' && typeof d.actual === 'string' && (d.expected.includes('\n') || d.actual.includes('\n'))) {
-    const diff = textDiff({ before: 'script', after: 'request' }, withNewline(d.expected), withNewline(d.actual), { context: 2 });
+  if (
+    typeof d.expected === 'string' &&
+    typeof d.actual === 'string' &&
+    (d.expected.includes('\n') || d.actual.includes('\n'))
+  ) {
+    const diff = textDiff({ before: 'script', after: 'request' }, withNewline(d.expected), withNewline(d.actual), {
+      context: 2,
+    });
     return `first difference at ${d.path}:\n${renderDiff(diff, false)}`;
   }
   return `first difference at ${d.path}:\n  - script:  ${JSON.stringify(d.expected)}\n  + request: ${JSON.stringify(d.actual)}`;

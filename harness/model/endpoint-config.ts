@@ -1,6 +1,6 @@
-import { UserError } from '../user-error.js';
-import { ENDPOINT_DEFAULTS, urlSecrets, type EndpointOptions } from './openai.js';
 import { holdSecret, takeModelKey } from '../guarded/secret.js';
+import { UserError } from '../user-error.js';
+import { ENDPOINT_DEFAULTS, type EndpointOptions, urlSecrets } from './openai.js';
 
 /** The model flags shared by `concord record` and `concord gate --live`. */
 export interface EndpointFlags {
@@ -24,7 +24,10 @@ export function endpointOptions(flags: EndpointFlags, env: NodeJS.ProcessEnv = p
   const baseUrl = flags.modelUrl ?? env.CONCORD_MODEL_BASE_URL;
   const model = flags.model ?? env.CONCORD_MODEL_NAME;
   const apiKey = takeModelKey(env);
-  if (!baseUrl) throw new EndpointConfigError('no model endpoint: pass --model-url https://host/v1 or set CONCORD_MODEL_BASE_URL (an OpenAI-compatible endpoint)');
+  if (!baseUrl)
+    throw new EndpointConfigError(
+      'no model endpoint: pass --model-url https://host/v1 or set CONCORD_MODEL_BASE_URL (an OpenAI-compatible endpoint)',
+    );
   if (!model) throw new EndpointConfigError('no model name: pass --model NAME or set CONCORD_MODEL_NAME');
   let url: URL;
   try {
@@ -32,7 +35,8 @@ export function endpointOptions(flags: EndpointFlags, env: NodeJS.ProcessEnv = p
   } catch {
     throw new EndpointConfigError('the model endpoint is not a URL: give it as http(s)://host/v1');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new EndpointConfigError(`the model endpoint must be http or https, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new EndpointConfigError(`the model endpoint must be http or https, not ${url.protocol}`);
   for (const secret of urlSecrets(baseUrl)) holdSecret(secret);
   return {
     baseUrl,
@@ -48,6 +52,7 @@ export function endpointOptions(flags: EndpointFlags, env: NodeJS.ProcessEnv = p
 function whole(flag: string, text: string | undefined, fallback: number, min: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < min) throw new EndpointConfigError(`${flag} ${text}: expected a whole number of at least ${min}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new EndpointConfigError(`${flag} ${text}: expected a whole number of at least ${min}`);
   return value;
 }

@@ -11,7 +11,11 @@ export const ALLOW_KEY_EXPOSURE = '--allow-key-exposure';
  * the container runs in its own namespaces: none of them can read it. Not as root, a `python` run shares
  * concord's account and could.
  */
-export function keyExposure(runtimes: Iterable<RuntimeName>, hasKey: boolean, uid: number | undefined = process.getuid?.()): string | undefined {
+export function keyExposure(
+  runtimes: Iterable<RuntimeName>,
+  hasKey: boolean,
+  uid: number | undefined = process.getuid?.(),
+): string | undefined {
   if (!hasKey || uid === 0 || ![...runtimes].includes('python')) return undefined;
   return (
     `python runs share concord's account here (uid ${String(uid)}, not root), so a program could read CONCORD_MODEL_API_KEY from /proc/${process.pid}/environ; ` +

@@ -1,5 +1,5 @@
-import type { Model, ModelRequest, ModelResponse } from '../../contract/model.js';
 import { RUN_CODE_TOOL } from '../../contract/backend.js';
+import type { Model, ModelRequest, ModelResponse } from '../../contract/model.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import type { ScriptStep } from '../scenario/types.js';
 import { completeOverHttp, type EndpointOptions } from './openai.js';
@@ -60,22 +60,41 @@ export class LiveModel implements Model {
     const offered = request.tools.map((t) => t.name);
     for (const call of response.toolCalls) {
       if (!offered.includes(call.name)) {
-        throw new LiveModelError(`answer ${turn}: the model called ${JSON.stringify(call.name)}, a tool the request does not offer (offered: ${offered.join(', ') || 'none'})`);
+        throw new LiveModelError(
+          `answer ${turn}: the model called ${JSON.stringify(call.name)}, a tool the request does not offer (offered: ${offered.join(', ') || 'none'})`,
+        );
       }
       if (call.name !== RUN_CODE_TOOL) {
-        throw new LiveModelError(`answer ${turn}: the model called the tool ${JSON.stringify(call.name)} directly; a script holds ${RUN_CODE_TOOL} calls only (use mode: code)`);
+        throw new LiveModelError(
+          `answer ${turn}: the model called the tool ${JSON.stringify(call.name)} directly; a script holds ${RUN_CODE_TOOL} calls only (use mode: code)`,
+        );
       }
     }
     if (response.toolCalls.length > 1) {
-      throw new LiveModelError(`answer ${turn}: the model made ${response.toolCalls.length} ${RUN_CODE_TOOL} calls at once; a script step holds one (ask for one program per turn in the persona)`);
+      throw new LiveModelError(
+        `answer ${turn}: the model made ${response.toolCalls.length} ${RUN_CODE_TOOL} calls at once; a script step holds one (ask for one program per turn in the persona)`,
+      );
     }
     const args = response.toolCalls[0]!.arguments as Record<string, unknown> | null;
     const code = args?.code;
     const description = args?.description;
-    if (typeof code !== 'string' || code.trim() === '' || typeof description !== 'string' || description.trim() === '') {
-      throw new LiveModelError(`answer ${turn}: the ${RUN_CODE_TOOL} call lacks its code or description (both must be non-empty strings)`);
+    if (
+      typeof code !== 'string' ||
+      code.trim() === '' ||
+      typeof description !== 'string' ||
+      description.trim() === ''
+    ) {
+      throw new LiveModelError(
+        `answer ${turn}: the ${RUN_CODE_TOOL} call lacks its code or description (both must be non-empty strings)`,
+      );
     }
-    this.steps.push({ kind: 'assistant', text: response.content, runCode: { description, programs: { [this.language]: code } }, resultIncludes: [], line: 0 });
+    this.steps.push({
+      kind: 'assistant',
+      text: response.content,
+      runCode: { description, programs: { [this.language]: code } },
+      resultIncludes: [],
+      line: 0,
+    });
     return response;
   }
 }

@@ -16,7 +16,12 @@ export interface EndpointOptions {
   maxResponseBytes: number;
 }
 
-export const ENDPOINT_DEFAULTS = { timeoutMs: 120_000, retries: 3, maxRequestBytes: 4_000_000, maxResponseBytes: 4_000_000 } as const;
+export const ENDPOINT_DEFAULTS = {
+  timeoutMs: 120_000,
+  retries: 3,
+  maxRequestBytes: 4_000_000,
+  maxResponseBytes: 4_000_000,
+} as const;
 
 /** First wait before a retry; it doubles on each further attempt unless the endpoint asks for longer. */
 const BACKOFF_MS = 500;
@@ -47,7 +52,11 @@ export function describeEndpoint(baseUrl: string): string {
  */
 export function redact(text: string, endpoint: Pick<EndpointOptions, 'apiKey' | 'baseUrl'>): string {
   let out = scrubSecrets(text);
-  const secrets = [...(endpoint.apiKey ? secretForms(endpoint.apiKey) : []), endpoint.apiKey, ...urlSecrets(endpoint.baseUrl)].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  const secrets = [
+    ...(endpoint.apiKey ? secretForms(endpoint.apiKey) : []),
+    endpoint.apiKey,
+    ...urlSecrets(endpoint.baseUrl),
+  ].filter((s): s is string => typeof s === 'string' && s.length > 0);
   // Longest first, so a key that contains another secret is blanked whole.
   for (const secret of secrets.sort((a, b) => b.length - a.length)) out = out.split(secret).join(REDACTED);
   out = out.replace(/(bearer\s+)\S+/gi, `$1${REDACTED}`);
@@ -62,8 +71,12 @@ const TOKEN_LENGTH = 16;
 export function urlSecrets(baseUrl: string): string[] {
   try {
     const url = new URL(baseUrl);
-    const query = [...url.searchParams].filter(([name, value]) => SECRET_PARAM.test(name) || value.length >= TOKEN_LENGTH).map(([, value]) => value);
-    return [url.username, url.password, decodeURIComponent(url.password), url.search.slice(1), ...query].filter(Boolean);
+    const query = [...url.searchParams]
+      .filter(([name, value]) => SECRET_PARAM.test(name) || value.length >= TOKEN_LENGTH)
+      .map(([, value]) => value);
+    return [url.username, url.password, decodeURIComponent(url.password), url.search.slice(1), ...query].filter(
+      Boolean,
+    );
   } catch {
     return [];
   }
@@ -92,7 +105,9 @@ async function attempt(endpoint: EndpointOptions, request: ModelRequest, where: 
   const body = JSON.stringify(toChatCompletion(endpoint.model, request));
   const size = Buffer.byteLength(body);
   if (size > endpoint.maxRequestBytes) {
-    throw new Error(`the request to ${where} would be ${size} bytes, over the limit of ${endpoint.maxRequestBytes} (the conversation grew too large)`);
+    throw new Error(
+      `the request to ${where} would be ${size} bytes, over the limit of ${endpoint.maxRequestBytes} (the conversation grew too large)`,
+    );
   }
   for (let tried = 0; ; tried++) {
     const answer = await post(endpoint, url, body, where);
@@ -100,7 +115,9 @@ async function attempt(endpoint: EndpointOptions, request: ModelRequest, where: 
     const retryable = answer.status === 429 || answer.status >= 500;
     if (!retryable || tried >= endpoint.retries) {
       const gaveUp = retryable ? ` (after ${tried + 1} attempts)` : '';
-      throw new Error(`${where} answered HTTP ${answer.status}${gaveUp}: ${answer.text.slice(0, 300) || '(empty body)'}`);
+      throw new Error(
+        `${where} answered HTTP ${answer.status}${gaveUp}: ${answer.text.slice(0, 300) || '(empty body)'}`,
+      );
     }
     await sleep(Math.min(MAX_RETRY_AFTER_MS, Math.max(BACKOFF_MS * 2 ** tried, answer.retryAfterMs ?? 0)));
   }
@@ -123,13 +140,20 @@ async function post(endpoint: EndpointOptions, url: URL, body: string, where: st
   try {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
+      },
       body,
       signal: controller.signal,
     });
     const text = await readLimited(response, endpoint.maxResponseBytes, where, controller);
     const retryAfter = Number(response.headers.get('retry-after'));
-    return { status: response.status, text, ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}) };
+    return {
+      status: response.status,
+      text,
+      ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}),
+    };
   } catch (error) {
     if (timedOut) throw new Error(`${where} did not answer within ${endpoint.timeoutMs} ms`);
     if (error instanceof Error && error.message.startsWith(where)) throw error;
@@ -140,7 +164,12 @@ async function post(endpoint: EndpointOptions, url: URL, body: string, where: st
   }
 }
 
-async function readLimited(response: Response, limit: number, where: string, controller: AbortController): Promise<string> {
+async function readLimited(
+  response: Response,
+  limit: number,
+  where: string,
+  controller: AbortController,
+): Promise<string> {
   if (!response.body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -166,14 +195,23 @@ function toChatCompletion(model: string, request: ModelRequest): unknown {
       role: 'assistant',
       content: m.content,
       ...(m.toolCalls.length > 0
-        ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) }
+        ? {
+            tool_calls: m.toolCalls.map((c) => ({
+              id: c.id,
+              type: 'function',
+              function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+            })),
+          }
         : {}),
     };
   });
   return {
     model,
     messages: [{ role: 'system', content: system }, ...messages],
-    tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })),
+    tools: request.tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    })),
   };
 }
 
@@ -185,18 +223,22 @@ function fromChatCompletion(where: string, text: string): ModelResponse {
     throw new Error(`${where} answered with something that is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
   }
   const message = body?.choices?.[0]?.message;
-  if (typeof message !== 'object' || message === null) throw new Error(`${where}: the answer has no choices[0].message`);
+  if (typeof message !== 'object' || message === null)
+    throw new Error(`${where}: the answer has no choices[0].message`);
   const calls: unknown = message.tool_calls ?? [];
   if (!Array.isArray(calls)) throw new Error(`${where}: choices[0].message.tool_calls is not a list`);
   const toolCalls: ToolCall[] = calls.map((call, i) => {
     const name = call?.function?.name;
-    if (typeof name !== 'string' || name === '') throw new Error(`${where}: choices[0].message.tool_calls[${i}].function.name is missing`);
+    if (typeof name !== 'string' || name === '')
+      throw new Error(`${where}: choices[0].message.tool_calls[${i}].function.name is missing`);
     const raw = call?.function?.arguments;
     let args: JsonValue;
     try {
       args = typeof raw === 'string' ? (JSON.parse(raw) as JsonValue) : (raw as JsonValue);
     } catch {
-      throw new Error(`${where}: choices[0].message.tool_calls[${i}].function.arguments is not JSON: ${JSON.stringify(String(raw).slice(0, 120))}`);
+      throw new Error(
+        `${where}: choices[0].message.tool_calls[${i}].function.arguments is not JSON: ${JSON.stringify(String(raw).slice(0, 120))}`,
+      );
     }
     return { id: typeof call?.id === 'string' && call.id ? call.id : `call-${i + 1}`, name, arguments: args ?? {} };
   });

@@ -41,11 +41,16 @@ export default class KeylessModel extends Service implements Model {
     const session = ctx.get(SESSION_SERVICE) as Session | undefined;
     if (config.live !== undefined) {
       const live = session?.liveModel(config.live);
-      if (!live) throw new Error('model: no live model is handed over under this token; live models come from concord record and concord gate --live, in the app they boot');
+      if (!live)
+        throw new Error(
+          'model: no live model is handed over under this token; live models come from concord record and concord gate --live, in the app they boot',
+        );
       this.live = live;
       this.answers = this.live;
     } else {
-      const scenario = session?.scenario(config.scenario, config.language) ?? scenarioForLanguage(parseScenario(config.scenario, readFileSync(config.scenario, 'utf8')), config.language);
+      const scenario =
+        session?.scenario(config.scenario, config.language) ??
+        scenarioForLanguage(parseScenario(config.scenario, readFileSync(config.scenario, 'utf8')), config.language);
       const script = new ScriptedAnswers(scenario, config.language);
       this.script = script;
       this.answers = { complete: (request) => script.answer(request) };

@@ -30,7 +30,11 @@ script:
 
 const tools = [{ name: 'run_code', description: 'd', parameters: {} }];
 const request = (messages: ModelRequest['messages']): ModelRequest => ({ system: [], tools, messages });
-const call = (n: number, code: string, description: string) => ({ id: `call-${n}`, name: 'run_code', arguments: { code, description } });
+const call = (n: number, code: string, description: string) => ({
+  id: `call-${n}`,
+  name: 'run_code',
+  arguments: { code, description },
+});
 
 describe('the scripted model', () => {
   it('answers each request from the script, in the runtime language', () => {
@@ -65,7 +69,9 @@ describe('the scripted model', () => {
     }
     // Asserted outside the catch: a call that no longer throws must fail here, not pass silently.
     expect(thrown).toBeInstanceOf(ScriptMismatch);
-    expect((thrown as Error).message).toContain('request 1 does not fit the script; first difference at messages[0].content');
+    expect((thrown as Error).message).toContain(
+      'request 1 does not fit the script; first difference at messages[0].content',
+    );
     expect((thrown as Error).message).toContain('- script:  "Count."');
     expect((thrown as Error).message).toContain('+ request: "Count!"');
   });

@@ -1,5 +1,5 @@
-import type { ChatMessage, ModelRequest, ModelResponse } from '../../contract/model.js';
 import { RUN_CODE_TOOL } from '../../contract/backend.js';
+import type { ChatMessage, ModelRequest, ModelResponse } from '../../contract/model.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import type { Scenario, ScriptStep } from '../scenario/types.js';
 import { firstDifference, formatDifference } from './difference.js';
@@ -35,7 +35,10 @@ export class ScriptedAnswers {
   ) {
     const [first] = scenario.script;
     const last = scenario.script[scenario.script.length - 1];
-    if (first?.kind !== 'user' || last?.kind !== 'final') throw new Error(`${scenario.scriptFile ?? scenario.file}: the script must run from a user turn to a final answer`);
+    if (first?.kind !== 'user' || last?.kind !== 'final')
+      throw new Error(
+        `${scenario.scriptFile ?? scenario.file}: the script must run from a user turn to a final answer`,
+      );
     this.user = first.text;
     this.final = last.text;
     this.turns = scenario.script.filter((s): s is AssistantStep => s.kind === 'assistant');
@@ -49,9 +52,12 @@ export class ScriptedAnswers {
   answer(request: ModelRequest): ModelResponse {
     const index = this.next;
     const where = `${this.scenario.scriptFile ?? this.scenario.file}: request ${index + 1}`;
-    if (index > this.turns.length) throw new ScriptMismatch(`${where}: the script already gave its final answer; the agent asked again`);
+    if (index > this.turns.length)
+      throw new ScriptMismatch(`${where}: the script already gave its final answer; the agent asked again`);
     if (!request.tools.some((t) => t.name === RUN_CODE_TOOL)) {
-      throw new ScriptMismatch(`${where}: the script calls ${RUN_CODE_TOOL}, but the request offers only: ${request.tools.map((t) => t.name).join(', ') || '(no tools)'}`);
+      throw new ScriptMismatch(
+        `${where}: the script calls ${RUN_CODE_TOOL}, but the request offers only: ${request.tools.map((t) => t.name).join(', ') || '(no tools)'}`,
+      );
     }
     this.checkMessages(request.messages, index, where);
     this.next++;
@@ -62,10 +68,15 @@ export class ScriptedAnswers {
   private response(index: number): ModelResponse {
     const step = this.turns[index]!;
     const code = step.runCode.programs[this.language];
-    if (code === undefined) throw new ScriptMismatch(`${this.scenario.scriptFile ?? this.scenario.file}: the step at line ${step.line} has no ${this.language} program`);
+    if (code === undefined)
+      throw new ScriptMismatch(
+        `${this.scenario.scriptFile ?? this.scenario.file}: the step at line ${step.line} has no ${this.language} program`,
+      );
     return {
       content: step.text,
-      toolCalls: [{ id: scriptedCallId(index), name: RUN_CODE_TOOL, arguments: { code, description: step.runCode.description } }],
+      toolCalls: [
+        { id: scriptedCallId(index), name: RUN_CODE_TOOL, arguments: { code, description: step.runCode.description } },
+      ],
     };
   }
 
@@ -76,14 +87,22 @@ export class ScriptedAnswers {
       expected.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
       const live = actual[expected.length];
       // The tool result is the runtime's to produce; the script pins its role, its call id and any substrings it expects.
-      expected.push({ role: 'tool', toolCallId: scriptedCallId(i), content: live?.role === 'tool' ? live.content : '(a tool result)' });
+      expected.push({
+        role: 'tool',
+        toolCallId: scriptedCallId(i),
+        content: live?.role === 'tool' ? live.content : '(a tool result)',
+      });
       const includes = this.turns[i]!.resultIncludes;
       const content = live?.role === 'tool' ? live.content : '';
       const missing = includes.find((part) => !content.includes(part));
       if (live?.role === 'tool' && missing !== undefined) {
         throw new ScriptMismatch(
           `${where} does not fit the script (step at line ${this.turns[i]!.line}): the result of ${scriptedCallId(i)} should include ${JSON.stringify(missing)}\n` +
-            formatDifference({ path: `messages[${expected.length - 1}].content`, expected: `(text including) ${missing}`, actual: content }),
+            formatDifference({
+              path: `messages[${expected.length - 1}].content`,
+              expected: `(text including) ${missing}`,
+              actual: content,
+            }),
         );
       }
     }

@@ -26,7 +26,13 @@ describe('inOrder', () => {
   it('takes the items in their order when none is ready, or without a readiness test', async () => {
     for (const ready of [() => false, undefined]) {
       const started: number[] = [];
-      await inOrder([1, 2, 3], 2, async (item) => void started.push(item), () => {}, ready);
+      await inOrder(
+        [1, 2, 3],
+        2,
+        async (item) => void started.push(item),
+        () => {},
+        ready,
+      );
       expect(started).toEqual([1, 2, 3]);
     }
   });

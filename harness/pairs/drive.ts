@@ -1,14 +1,14 @@
-import { runtimeTarget, type RuntimeTarget } from '../assembly/runtimes.js';
-import type { RuntimeName } from '../runtime-names.js';
-import { inOrder } from './concurrent.js';
-import { selectPairs, type Pair, type Selection } from './select.js';
+import { pathToFileURL } from 'node:url';
+import type { RuntimePlugin, SharedRuntimeConfig } from '../../runtimes/seam/plugin.js';
+import { pluginPath } from '../assembly/assemble.js';
+import { type RuntimeTarget, runtimeTarget } from '../assembly/runtimes.js';
 import type { Project } from '../project/root.js';
+import type { RuntimeName } from '../runtime-names.js';
 import { loadScenarios } from '../scenario/discover.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
-import { pathToFileURL } from 'node:url';
-import { pluginPath } from '../assembly/assemble.js';
-import type { RuntimePlugin, SharedRuntimeConfig } from '../../runtimes/seam/plugin.js';
+import { inOrder } from './concurrent.js';
+import { type Pair, type Selection, selectPairs } from './select.js';
 
 /**
  * The project's scenarios, each parsed once, with the project's defaults filled in where a scenario sets
@@ -23,10 +23,17 @@ export async function loadProjectScenarios(project: Project, scenariosDir = proj
  * A command's scenarios (`loadProjectScenarios`) and the scenario × runtime pairs of its selection; without
  * runtimes of its own the selection takes the project's (`runtimes` of `concord.config.yml`).
  */
-export async function loadPairs(project: Project, selection: Selection, scenariosDir = project.scenariosDir): Promise<{ scenarios: Scenario[]; pairs: Pair[]; selection: Selection }> {
+export async function loadPairs(
+  project: Project,
+  selection: Selection,
+  scenariosDir = project.scenariosDir,
+): Promise<{ scenarios: Scenario[]; pairs: Pair[]; selection: Selection }> {
   const scenarios = await loadProjectScenarios(project, scenariosDir);
   const { runtimes } = project.config;
-  const chosen = selection.runtimes || !runtimes ? selection : { ...selection, runtimes, runtimesFrom: `runtimes in ${project.configFile}` };
+  const chosen =
+    selection.runtimes || !runtimes
+      ? selection
+      : { ...selection, runtimes, runtimesFrom: `runtimes in ${project.configFile}` };
   return { scenarios, pairs: selectPairs(scenarios, chosen), selection: chosen };
 }
 
@@ -60,7 +67,10 @@ export interface DriveOptions<P extends Pair, R, W> {
  */
 export async function drivePairs<P extends Pair, R, W = string>(options: DriveOptions<P, R, W>): Promise<R[]> {
   const { session, notRun } = options;
-  const prewarming = prewarmRuntimes(session, options.pairs.filter((pair) => !notRun?.runtimes.has(pair.runtime)));
+  const prewarming = prewarmRuntimes(
+    session,
+    options.pairs.filter((pair) => !notRun?.runtimes.has(pair.runtime)),
+  );
   try {
     return await inOrder(
       options.pairs,
@@ -87,7 +97,10 @@ export async function drivePairs<P extends Pair, R, W = string>(options: DriveOp
  * without this. `starting` holds the runtimes still starting (each leaves once it has started or failed to);
  * `settled` resolves when none is left.
  */
-function prewarmRuntimes(session: Session, pairs: readonly Pair[]): { starting: ReadonlySet<RuntimeName>; settled: Promise<void> } {
+function prewarmRuntimes(
+  session: Session,
+  pairs: readonly Pair[],
+): { starting: ReadonlySet<RuntimeName>; settled: Promise<void> } {
   const starting = new Set<RuntimeName>();
   const first = new Map<RuntimeName, Pair>();
   for (const pair of pairs) if (!first.has(pair.runtime)) first.set(pair.runtime, pair);
@@ -101,7 +114,11 @@ function prewarmRuntimes(session: Session, pairs: readonly Pair[]): { starting: 
 async function prewarm(session: Session, pair: Pair): Promise<void> {
   const target = runtimeTarget(pair.runtime, pair.scenario.runtimeConfig, session);
   try {
-    const plugin = ((await import(pathToFileURL(pluginPath('runtime', target.plugin)).href)) as { default: Pick<RuntimePlugin<SharedRuntimeConfig>, 'prewarm'> }).default;
+    const plugin = (
+      (await import(pathToFileURL(pluginPath('runtime', target.plugin)).href)) as {
+        default: Pick<RuntimePlugin<SharedRuntimeConfig>, 'prewarm'>;
+      }
+    ).default;
     await plugin.prewarm(session.runtimes, target.config);
   } catch {
     // Not loadable here: the pair's own boot reports why.

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
-import { runOne } from './run-one.js';
 import { projectAt } from '../project/root.js';
 import { Session } from '../session.js';
 import { drivePairs, loadPairs } from './drive.js';
+import { runOne } from './run-one.js';
 
-const exoticNames = () => loadPairs(projectAt(packageRoot()), { scenarios: ['exotic-names'], runtimes: ['typescript', 'pyodide'] });
+const exoticNames = () =>
+  loadPairs(projectAt(packageRoot()), { scenarios: ['exotic-names'], runtimes: ['typescript', 'pyodide'] });
 
 // One drive, read by the first two tests: a Pyodide pair (its interpreter boots for seconds) between two
 // TypeScript pairs. A Pyodide boot is most of what these tests cost, so they share one.
@@ -17,7 +18,10 @@ describe('pairs driven on a session', () => {
   let results: string[] = [];
   beforeAll(async () => {
     const { pairs } = await exoticNames();
-    const [typescript, pyodide] = [pairs.find((p) => p.runtime === 'typescript')!, pairs.find((p) => p.runtime === 'pyodide')!];
+    const [typescript, pyodide] = [
+      pairs.find((p) => p.runtime === 'typescript')!,
+      pairs.find((p) => p.runtime === 'pyodide')!,
+    ];
     results = await drivePairs({
       session,
       pairs: [typescript, pyodide, { ...typescript }],
@@ -47,6 +51,11 @@ describe('pairs driven on a session', () => {
 it('leaves the runtimes of pairs that do not run unstarted', async () => {
   const { pairs } = await exoticNames();
   await using session = new Session();
-  await drivePairs({ session, pairs, notRun: { runtimes: new Map([['pyodide', 'not here']]), result: () => 'not run' }, run: async () => 'ran' });
+  await drivePairs({
+    session,
+    pairs,
+    notRun: { runtimes: new Map([['pyodide', 'not here']]), result: () => 'not run' },
+    run: async () => 'ran',
+  });
   expect(session.runtimes.keys().some((key) => key.startsWith('concord-runtime-pyodide '))).toBe(false);
 });

@@ -3,10 +3,10 @@ import type { CodeRuntime } from '../../runtimes/seam/types.js';
 import { assemble, bootAssembly, composeEntries, type ModelEntryConfig } from '../assembly/assemble.js';
 import type { BootedApp } from '../assembly/boot.js';
 import type { RuntimeTarget } from '../assembly/runtimes.js';
+import { recordRuntimeSeam } from '../assembly/seam-recorder.js';
 import type KeylessModel from '../model/plugin.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunRecord } from '../snapshot/transcript.js';
-import { recordRuntimeSeam } from '../assembly/seam-recorder.js';
 
 /** Milliseconds per phase of one scenario × runtime. */
 export interface PhaseTimes {
@@ -31,7 +31,11 @@ export interface OneRun {
  * happened (a live model given by `model.live` answers instead of the script). Failures of the run itself (a script mismatch, a turn limit) end up in `record.failure`;
  * failures to assemble or boot are thrown.
  */
-export async function runOne(scenario: Scenario, runtime: RuntimeTarget, model: Partial<ModelEntryConfig> = {}): Promise<OneRun> {
+export async function runOne(
+  scenario: Scenario,
+  runtime: RuntimeTarget,
+  model: Partial<ModelEntryConfig> = {},
+): Promise<OneRun> {
   const times: PhaseTimes = { assembly: 0, model: 0, runtime: 0, checks: 0 };
   let started = performance.now();
   const assembly = await assemble(composeEntries(scenario, runtime, model));
@@ -64,7 +68,8 @@ export async function runOne(scenario: Scenario, runtime: RuntimeTarget, model: 
     times.model = keyless.elapsedMs;
     // The agent's own bookkeeping is negligible: what is not the model is the runtime and the tools.
     times.runtime = Math.max(0, total - keyless.elapsedMs);
-    if (app.errors.length > 0) failure = [failure, `cordis reported: ${app.errors.join('; ')}`].filter(Boolean).join('; ');
+    if (app.errors.length > 0)
+      failure = [failure, `cordis reported: ${app.errors.join('; ')}`].filter(Boolean).join('; ');
     // The final answer is the model's last response, when it called no tool: seen at the model seam.
     const last = keyless.exchanges.at(-1)?.response;
     const answer = last && last.toolCalls.length === 0 ? last.content : undefined;

@@ -28,7 +28,12 @@ export interface Pair {
 
 /** The CI parallelism variables `--shard auto` reads: 1-based or 0-based index, and the total. */
 const CI_SHARD_VARIABLES = [
-  { index: 'CONCORD_SHARD_INDEX', total: 'CONCORD_SHARD_TOTAL', base: 1, ci: 'a GitHub Actions matrix (pass the values in)' },
+  {
+    index: 'CONCORD_SHARD_INDEX',
+    total: 'CONCORD_SHARD_TOTAL',
+    base: 1,
+    ci: 'a GitHub Actions matrix (pass the values in)',
+  },
   { index: 'CI_NODE_INDEX', total: 'CI_NODE_TOTAL', base: 1, ci: 'GitLab' },
   { index: 'BUILDKITE_PARALLEL_JOB', total: 'BUILDKITE_PARALLEL_JOB_COUNT', base: 0, ci: 'Buildkite' },
   { index: 'CIRCLE_NODE_INDEX', total: 'CIRCLE_NODE_TOTAL', base: 0, ci: 'CircleCI' },
@@ -41,10 +46,15 @@ export function shardFromEnvironment(env: NodeJS.ProcessEnv = process.env): { in
     const total = env[v.total];
     if (index === undefined || total === undefined) continue;
     const shard = `${Number(index) + 1 - v.base}/${total}`;
-    if (!/^\d+$/.test(index) || !/^\d+$/.test(total)) throw new SelectionError(`--shard auto: ${v.index}=${JSON.stringify(index)} and ${v.total}=${JSON.stringify(total)} (${v.ci}) are not whole numbers`);
+    if (!/^\d+$/.test(index) || !/^\d+$/.test(total))
+      throw new SelectionError(
+        `--shard auto: ${v.index}=${JSON.stringify(index)} and ${v.total}=${JSON.stringify(total)} (${v.ci}) are not whole numbers`,
+      );
     return parseShard(shard);
   }
-  throw new SelectionError(`--shard auto: none of ${CI_SHARD_VARIABLES.map((v) => `${v.index}/${v.total}`).join(', ')} is set; pass --shard i/n, or set CONCORD_SHARD_INDEX and CONCORD_SHARD_TOTAL from your CI's matrix`);
+  throw new SelectionError(
+    `--shard auto: none of ${CI_SHARD_VARIABLES.map((v) => `${v.index}/${v.total}`).join(', ')} is set; pass --shard i/n, or set CONCORD_SHARD_INDEX and CONCORD_SHARD_TOTAL from your CI's matrix`,
+  );
 }
 
 /** The most shards a run may be split into (a results file claiming more is refused by `concord merge`). */
@@ -55,13 +65,15 @@ export function parseShard(text: string): { index: number; count: number } {
   const match = /^(\d+)\/(\d+)$/.exec(text);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count || count > MAX_SHARDS) throw new SelectionError(`--shard ${text}: expected i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. --shard 2/4`);
+  if (!match || count < 1 || index < 1 || index > count || count > MAX_SHARDS)
+    throw new SelectionError(`--shard ${text}: expected i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. --shard 2/4`);
   return { index, count };
 }
 
 export function parseRuntimes(names: readonly string[], option = '--runtime'): RuntimeName[] {
   for (const name of names) {
-    if (!isRuntimeName(name)) throw new SelectionError(`${option} ${name}: unknown runtime (known: ${RUNTIME_NAMES.join(', ')})`);
+    if (!isRuntimeName(name))
+      throw new SelectionError(`${option} ${name}: unknown runtime (known: ${RUNTIME_NAMES.join(', ')})`);
   }
   return names as RuntimeName[];
 }
@@ -77,13 +89,20 @@ function shardOf(key: string, count: number): number {
 export function inSelection(selection: Selection, scenario: string, runtime: string): boolean {
   if (selection.scenarios && !selection.scenarios.includes(scenario)) return false;
   if (selection.runtimes && !(selection.runtimes as readonly string[]).includes(runtime)) return false;
-  if (selection.shard && shardOf(`${scenario}/${runtime}`, selection.shard.count) !== selection.shard.index) return false;
+  if (selection.shard && shardOf(`${scenario}/${runtime}`, selection.shard.count) !== selection.shard.index)
+    return false;
   return true;
 }
 
 /** The shard each pair falls in when dealt out by recorded time; unknown pairs count as the median. */
-function balancedShards(keys: readonly string[], shard: Shard & { durations: Readonly<Record<string, number>> }): Map<string, number> {
-  const known = keys.map((k) => shard.durations[k]).filter((d): d is number => typeof d === 'number' && Number.isFinite(d)).sort((a, b) => a - b);
+function balancedShards(
+  keys: readonly string[],
+  shard: Shard & { durations: Readonly<Record<string, number>> },
+): Map<string, number> {
+  const known = keys
+    .map((k) => shard.durations[k])
+    .filter((d): d is number => typeof d === 'number' && Number.isFinite(d))
+    .sort((a, b) => a - b);
   const median = known.length > 0 ? known[Math.floor(known.length / 2)]! : 1;
   const cost = (key: string) => (typeof shard.durations[key] === 'number' ? shard.durations[key]! : median);
   const order = [...keys].sort((a, b) => cost(b) - cost(a) || (a < b ? -1 : 1));
@@ -101,13 +120,15 @@ function balancedShards(keys: readonly string[], shard: Shard & { durations: Rea
 export function selectPairs(scenarios: readonly Scenario[], selection: Selection): Pair[] {
   const known = new Set(scenarios.map((s) => s.name));
   for (const name of selection.scenarios ?? []) {
-    if (!known.has(name)) throw new SelectionError(`--scenario ${name}: no such scenario (known: ${[...known].sort().join(', ')})`);
+    if (!known.has(name))
+      throw new SelectionError(`--scenario ${name}: no such scenario (known: ${[...known].sort().join(', ')})`);
   }
   const { shard, ...unsharded } = selection;
   const pairs: Pair[] = [];
   for (const scenario of [...scenarios].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     for (const runtime of RUNTIME_NAMES) {
-      if (scenario.runtimes.includes(runtime) && inSelection(unsharded, scenario.name, runtime)) pairs.push({ scenario, runtime });
+      if (scenario.runtimes.includes(runtime) && inSelection(unsharded, scenario.name, runtime))
+        pairs.push({ scenario, runtime });
     }
   }
   // An empty selection is an input error; an empty shard of a good selection is not (CI splits blindly).
@@ -129,8 +150,11 @@ function emptySelection(scenarios: readonly Scenario[], selection: Selection): S
   const what = selection.scenarios ? `the scenario(s) ${selection.scenarios.join(', ')}` : 'no scenario';
   if (selection.runtimes && !declared.some((r) => selection.runtimes!.includes(r))) {
     const from = selection.runtimesFrom ?? '--runtime';
-    return new SelectionError(`${from} ${selection.runtimes.join(' ')}: nothing to run: ${selection.scenarios ? `${what} declare(s)` : 'no scenario declares'} ${selection.runtimes.length > 1 ? 'these runtimes' : 'this runtime'} (declared: ${declared.join(', ')}); choose a declared runtime, or add it to the scenario's runtimes:`);
+    return new SelectionError(
+      `${from} ${selection.runtimes.join(' ')}: nothing to run: ${selection.scenarios ? `${what} declare(s)` : 'no scenario declares'} ${selection.runtimes.length > 1 ? 'these runtimes' : 'this runtime'} (declared: ${declared.join(', ')}); choose a declared runtime, or add it to the scenario's runtimes:`,
+    );
   }
-  return new SelectionError(`nothing to run: the selection holds no scenario × runtime pair; check --scenario and --runtime`);
+  return new SelectionError(
+    `nothing to run: the selection holds no scenario × runtime pair; check --scenario and --runtime`,
+  );
 }
-

@@ -13,7 +13,12 @@ const HOSTILE_TEXT = [
 const LITERALS = ['"', "'", '\\', '\n', '\u0000', '\ud800', '"""', '*/', '${x}', '`', 'a"b\'c'];
 
 const text = { type: 'string' };
-const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
+const object = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
 
 /** A schema nested `depth` levels deep: arrays inside arrays, past the parsers' bracket limits. */
 function deepArrays(depth: number): unknown {
@@ -83,7 +88,11 @@ const NAMES: ReadonlyArray<[name: string, why: string]> = [
  * per Unicode window past the floor.
  */
 export function adversarialTools(extra: readonly ToolDefinition[] = []): ToolDefinition[] {
-  const tools: ToolDefinition[] = NAMES.map(([name, why]) => ({ name, description: `Probe: ${why}.`, parameters: object({ text }, ['text']) }));
+  const tools: ToolDefinition[] = NAMES.map(([name, why]) => ({
+    name,
+    description: `Probe: ${why}.`,
+    parameters: object({ text }, ['text']),
+  }));
   tools.push(
     {
       name: 'fields',
@@ -119,14 +128,24 @@ export function adversarialTools(extra: readonly ToolDefinition[] = []): ToolDef
         'x\uac00': object({ y: object({ leaf: text }) }),
       }),
     },
-    { name: 'deep_arrays', description: 'Arrays nested past the parser bracket limits.', parameters: object({ value: deepArrays(250) }) },
-    { name: 'deep_objects', description: 'Objects nested past the indentation limit.', parameters: object({ value: deepObjects(120) }) },
+    {
+      name: 'deep_arrays',
+      description: 'Arrays nested past the parser bracket limits.',
+      parameters: object({ value: deepArrays(250) }),
+    },
+    {
+      name: 'deep_objects',
+      description: 'Objects nested past the indentation limit.',
+      parameters: object({ value: deepObjects(120) }),
+    },
     {
       name: 'long_union',
       description: 'A union of thousands of members.',
       parameters: object({
         pick: { enum: Array.from({ length: 3000 }, (_, i) => `member_${i}`) },
-        any_of: { oneOf: Array.from({ length: 300 }, (_, i) => object({ [`kind_${i}`]: { const: i } }, [`kind_${i}`])) },
+        any_of: {
+          oneOf: Array.from({ length: 300 }, (_, i) => object({ [`kind_${i}`]: { const: i } }, [`kind_${i}`])),
+        },
       }),
     },
     ...extra,

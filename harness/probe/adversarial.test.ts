@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
+import { probeTarget } from '../assembly/probe-targets.js';
 import { Session } from '../session.js';
 import { committedScenario } from '../skew/test/apps.js';
 import { runProbe } from './adversarial.js';
-import { probeTarget } from '../assembly/probe-targets.js';
 
 let root = '';
 afterAll(async () => {
@@ -17,7 +17,9 @@ afterAll(async () => {
 const noInterpreters = () => Promise.reject(new Error('the TypeScript probe needs no interpreter'));
 
 describe('the TypeScript probe with a verdict cache', () => {
-  it("keeps the compiler's verdict and the names of the probe's SDK, and takes both from there on the next run", { timeout: 120_000 }, async () => {
+  it("keeps the compiler's verdict and the names of the probe's SDK, and takes both from there on the next run", {
+    timeout: 120_000,
+  }, async () => {
     root = await mkdtemp(join(tmpdir(), 'concord-probe-cache-'));
     const target = probeTarget(await committedScenario('exotic-names'), 'typescript')!;
     await using first = new Session({ cacheRoot: root });

@@ -1,17 +1,17 @@
 import type { PythonVersion } from '../../codemode/index.js';
 import type { ToolDefinition } from '../../contract/backend.js';
 import type { Language } from '../../runtimes/seam/types.js';
+import { AppProbe, type ProbeView } from '../assembly/app-probe.js';
+import type { ProbeTarget } from '../assembly/probe-targets.js';
 import { cachedSdkNames, namingProblems } from '../checks/sdk-names/index.js';
 import { checkWithTsc } from '../checks/typecheck/cached-tsc.js';
 import type { Finding } from '../checks/types.js';
-import { compileFromFloor, interpreterName, rejectionPlace, type FloorCell } from '../interpreters/from-floor.js';
+import { compileFromFloor, type FloorCell, interpreterName, rejectionPlace } from '../interpreters/from-floor.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
-import { exposure, windowTools } from '../skew/windows.js';
-import { adversarialTools } from './adversarial-tools.js';
-import { AppProbe, type ProbeView } from '../assembly/app-probe.js';
-import type { ProbeTarget } from '../assembly/probe-targets.js';
 import type { Session } from '../session.js';
+import { exposure, windowTools } from '../skew/windows.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
+import { adversarialTools } from './adversarial-tools.js';
 
 const ID = 'probe';
 
@@ -45,7 +45,8 @@ export function probeTools(language: Language, floor: PythonVersion): ToolDefini
   const leaf = { type: 'object', properties: { leaf: { type: 'string' } } };
   const fields: ToolDefinition = {
     name: 'window_fields',
-    description: 'Fields named with letters the floor does not know; each holds an object, so class names are built from them.',
+    description:
+      'Fields named with letters the floor does not know; each holds an object, so class names are built from them.',
     parameters: { type: 'object', properties: Object.fromEntries(windows.map((w) => [w.name, leaf])) },
   };
   return adversarialTools(windows.length > 0 ? [...windows, fields] : []);
@@ -77,14 +78,35 @@ export async function runProbe(
   const language = first.runtime.language;
   const tools = probeTools(language, floor);
   const file = SDK_FILE[language];
-  const verdict: ProbeVerdict = { language, scenario: first.scenario.name, runtime: first.runtime.name, tools: tools.length, refused: [], cells: [], naming: [], findings: [], elapsedMs: 0 };
-  const fail = (message: string) => verdict.findings.push({ check: ID, severity: 'error', message: `${language} (the app of ${verdict.scenario} on ${verdict.runtime}): ${message}` });
+  const verdict: ProbeVerdict = {
+    language,
+    scenario: first.scenario.name,
+    runtime: first.runtime.name,
+    tools: tools.length,
+    refused: [],
+    cells: [],
+    naming: [],
+    findings: [],
+    elapsedMs: 0,
+  };
+  const fail = (message: string) =>
+    verdict.findings.push({
+      check: ID,
+      severity: 'error',
+      message: `${language} (the app of ${verdict.scenario} on ${verdict.runtime}): ${message}`,
+    });
   let probe: AppProbe | undefined;
   try {
     const chosen = await chooseApp(targets, tools);
     if (chosen.probe === undefined || chosen.view?.sdk === undefined) {
-      const section = chosen.problem === undefined ? '' : ` (the tools:sdk section of ${chosen.problem.where} ${chosen.problem.text})`;
-      fail(chosen.why ?? `no selected scenario sent the model an SDK block in a tools:sdk section${section}, so the probe could not judge the renderer`);
+      const section =
+        chosen.problem === undefined
+          ? ''
+          : ` (the tools:sdk section of ${chosen.problem.where} ${chosen.problem.text})`;
+      fail(
+        chosen.why ??
+          `no selected scenario sent the model an SDK block in a tools:sdk section${section}, so the probe could not judge the renderer`,
+      );
       return verdict;
     }
     probe = chosen.probe;
@@ -93,7 +115,10 @@ export async function runProbe(
     const sdk = view.sdk!;
     const refused = new Set(view.refused.map((r) => r.name));
     verdict.refused = view.refused.map((r) => r.name);
-    verdict.naming = namingProblems(language, await cachedSdkNames(language, sdk, cache), { names: tools.filter((t) => !refused.has(t.name)).map((t) => t.name), complete: false });
+    verdict.naming = namingProblems(language, await cachedSdkNames(language, sdk, cache), {
+      names: tools.filter((t) => !refused.has(t.name)).map((t) => t.name),
+      complete: false,
+    });
     for (const problem of verdict.naming) fail(`${file}: ${problem}`);
     const solo = soloRenders(probe!, tools);
     if (language === 'python') await judgePython(sdk, floor, await inventory(), solo, verdict, fail);
@@ -101,7 +126,9 @@ export async function runProbe(
   } catch (error) {
     fail(`the probe could not run: ${(error as Error).message}`);
   } finally {
-    await probe?.dispose().catch((error: unknown) => fail(`disposing the probe app failed: ${(error as Error).message}`));
+    await probe
+      ?.dispose()
+      .catch((error: unknown) => fail(`disposing the probe app failed: ${(error as Error).message}`));
     verdict.elapsedMs = performance.now() - started;
   }
   return verdict;
@@ -114,7 +141,10 @@ const MAX_CANDIDATES = 3;
  * The app that speaks for the project: the first that sends an SDK (a native-only composition sends none)
  * and refuses no probe tool (none of its own tools shares a name with one); else the one refusing fewest.
  */
-async function chooseApp(targets: readonly ProbeTarget[], tools: readonly ToolDefinition[]): Promise<{ probe?: AppProbe; view?: ProbeView; why?: string; problem?: { where: string; text: string } }> {
+async function chooseApp(
+  targets: readonly ProbeTarget[],
+  tools: readonly ToolDefinition[],
+): Promise<{ probe?: AppProbe; view?: ProbeView; why?: string; problem?: { where: string; text: string } }> {
   let best: { probe: AppProbe; view: ProbeView } | undefined;
   let why: string | undefined;
   let problem: { where: string; text: string } | undefined;
@@ -123,7 +153,8 @@ async function chooseApp(targets: readonly ProbeTarget[], tools: readonly ToolDe
     try {
       probe = await AppProbe.boot(target.scenario, target.runtime);
       const view = await probe.view(tools);
-      if (view.sectionProblem !== undefined) problem ??= { where: `${target.scenario.name} on ${target.runtime.name}`, text: view.sectionProblem };
+      if (view.sectionProblem !== undefined)
+        problem ??= { where: `${target.scenario.name} on ${target.runtime.name}`, text: view.sectionProblem };
       if (view.sdk !== undefined && (best === undefined || view.refused.length < best.view.refused.length)) {
         const previous = best;
         best = { probe, view };
@@ -140,7 +171,10 @@ async function chooseApp(targets: readonly ProbeTarget[], tools: readonly ToolDe
 }
 
 /** Each tool's SDK rendered alone, on demand and once: how a failure of the whole set is pinned on a tool. */
-function soloRenders(probe: AppProbe, tools: readonly ToolDefinition[]): () => Promise<Array<{ tool: string; sdk: string }>> {
+function soloRenders(
+  probe: AppProbe,
+  tools: readonly ToolDefinition[],
+): () => Promise<Array<{ tool: string; sdk: string }>> {
   let rendered: Promise<Array<{ tool: string; sdk: string }>> | undefined;
   return () =>
     (rendered ??= (async () => {
@@ -163,11 +197,18 @@ async function judgePython(
 ): Promise<void> {
   const [cells = []] = await compileFromFloor(inventory, floor, [sdk]);
   verdict.cells = cells;
-  if (cells.length === 0) fail(`no Python interpreter at or above the floor ${floor} is available (${inventory.absent.join('; ') || 'none found'})`);
+  if (cells.length === 0)
+    fail(
+      `no Python interpreter at or above the floor ${floor} is available (${inventory.absent.join('; ') || 'none found'})`,
+    );
   const failing = cells.filter((c) => c.outcome !== 'ok');
   if (failing.length === 0) return;
   const alone = await solo();
-  const soloRows = await compileFromFloor(inventory, floor, alone.map((s) => s.sdk));
+  const soloRows = await compileFromFloor(
+    inventory,
+    floor,
+    alone.map((s) => s.sdk),
+  );
   for (const cell of failing) {
     if (cell.outcome === 'unavailable') {
       fail(`${interpreterName(cell)} could not compile tools-sdk.py: ${cell.error}`);
@@ -194,18 +235,28 @@ async function judgeTypeScript(
 ): Promise<void> {
   const program = { call: 1, line: 1, code: reachEveryTool(tools) };
   const errors = (await checkWithTsc(session, sdk, [program])).filter((d) => d.severity === 'error');
-  verdict.cells = [{ ...TSC, outcome: errors.length === 0 ? 'ok' : 'rejected', ...(errors.length > 0 ? { error: errors.map((e) => e.message).join('\n') } : {}) }];
+  verdict.cells = [
+    {
+      ...TSC,
+      outcome: errors.length === 0 ? 'ok' : 'rejected',
+      ...(errors.length > 0 ? { error: errors.map((e) => e.message).join('\n') } : {}),
+    },
+  ];
   if (errors.length === 0) return;
   const alone = await solo();
   for (const error of errors) {
     // A diagnostic inside the program names the tool it could not reach: line n reaches tool n.
     const tool = error.program !== undefined && error.line !== undefined ? tools[error.line - 1]?.name : undefined;
     if (tool !== undefined) {
-      fail(`tools-sdk.ts gives no way to reach the tool ${JSON.stringify(tool)} (tsc, line ${error.line}, column ${error.column}): ${error.message.replace(/\n\s*/g, '; ')}`);
+      fail(
+        `tools-sdk.ts gives no way to reach the tool ${JSON.stringify(tool)} (tsc, line ${error.line}, column ${error.column}): ${error.message.replace(/\n\s*/g, '; ')}`,
+      );
       continue;
     }
     const culprits: string[] = [];
-    for (const s of alone) if ((await checkWithTsc(session, s.sdk, [])).some((d) => d.severity === 'error')) culprits.push(JSON.stringify(s.tool));
+    for (const s of alone)
+      if ((await checkWithTsc(session, s.sdk, [])).some((d) => d.severity === 'error'))
+        culprits.push(JSON.stringify(s.tool));
     const who = culprits.length > 0 ? `the tool ${culprits.join(', the tool ')}` : 'no tool alone: only the whole set';
     fail(`tools-sdk.ts does not type-check (tsc): ${error.message.replace(/\n\s*/g, '; ')}; it fails for ${who}`);
   }

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
-import { plantedCopy, type Plant } from './test/planted-copy.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
+import { type Plant, plantedCopy } from './test/planted-copy.js';
 
 /**
  * Renderer regressions are planted in a copy of this repository's built reference backend, and a maintainer
@@ -23,19 +23,35 @@ interface Gate {
  * run's warm cache; with `keep`, what it computed is added to the warm cache. Not about a cold start: the
  * cache is keyed by the judged text, so what a planted renderer writes is judged afresh however warm the cache.
  */
-async function blessedGate(plants: readonly Plant[], runtimes: readonly string[], { keep = false } = {}): Promise<Gate> {
+async function blessedGate(
+  plants: readonly Plant[],
+  runtimes: readonly string[],
+  { keep = false } = {},
+): Promise<Gate> {
   const copy = await plantedCopy(plants);
   try {
     await seedCache(copy.root);
     const env = { ...process.env };
     delete env.CI;
-    const run = spawnSync(process.execPath, [join(copy.root, 'bin', 'concord.mjs'), 'gate', '--update=all', '--scenario', 'mode-both', '--runtime', ...runtimes], {
-      cwd: copy.root,
-      env,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 300_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(copy.root, 'bin', 'concord.mjs'),
+        'gate',
+        '--update=all',
+        '--scenario',
+        'mode-both',
+        '--runtime',
+        ...runtimes,
+      ],
+      {
+        cwd: copy.root,
+        env,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 300_000,
+      },
+    );
     if (keep) await keepCache(copy.root);
     return { status: run.status, stdout: run.stdout, stderr: run.stderr };
   } finally {
@@ -53,12 +69,24 @@ const NOT_NORMALIZED: Plant[] = [
 /** __peg_parser__ is no longer a keyword. The reference keeps every dunder out of class bodies as well; that guard goes too, or it alone would hide the keyword. */
 const PEG_PARSER_NOT_KEYWORD: Plant[] = [
   { file: 'dist/codemode/sdk/identifiers/versions.js', from: " '__peg_parser__',", to: '' },
-  { file: 'dist/codemode/sdk/python/index.js', from: 'return rules.isBareName(key) && !isDunderName(key);', to: 'return rules.isBareName(key);' },
+  {
+    file: 'dist/codemode/sdk/python/index.js',
+    from: 'return rules.isBareName(key) && !isDunderName(key);',
+    to: 'return rules.isBareName(key);',
+  },
 ];
 /** The Python renderer drops the tools it lists for subscript access. */
-const SUBSCRIPT_DROPPED: Plant[] = [{ file: 'dist/codemode/sdk/python/index.js', from: '            members.push(lines);', to: '' }];
+const SUBSCRIPT_DROPPED: Plant[] = [
+  { file: 'dist/codemode/sdk/python/index.js', from: '            members.push(lines);', to: '' },
+];
 /** The TypeScript renderer merges a-b into a_b. */
-const DASH_MERGED: Plant[] = [{ file: 'dist/codemode/sdk/typescript/index.js', from: ': propertyName(tool.name);', to: ": propertyName(tool.name.replace(/-/g, '_'));" }];
+const DASH_MERGED: Plant[] = [
+  {
+    file: 'dist/codemode/sdk/typescript/index.js',
+    from: ': propertyName(tool.name);',
+    to: ": propertyName(tool.name.replace(/-/g, '_'));",
+  },
+];
 
 const python39 = await Host.with('python3.9');
 
@@ -67,15 +95,23 @@ let planted: Gate;
 beforeAll(async () => {
   unplanted = await blessedGate([], ['typescript', 'python'], { keep: true });
   // The planted gate starts from what the unplanted one computed; a planted renderer writes other SDKs, which are judged afresh.
-  planted = await blessedGate([...NOT_NORMALIZED, ...PEG_PARSER_NOT_KEYWORD, ...SUBSCRIPT_DROPPED, ...DASH_MERGED], ['typescript', 'python']);
+  planted = await blessedGate(
+    [...NOT_NORMALIZED, ...PEG_PARSER_NOT_KEYWORD, ...SUBSCRIPT_DROPPED, ...DASH_MERGED],
+    ['typescript', 'python'],
+  );
 }, 600_000);
 
 /** The probe's findings on one runtime, one per line. */
-const findings = (run: Gate, runtime: 'python' | 'typescript') => run.stdout.split('\n').filter((line) => line.startsWith(`error probe: ${runtime} (the app of mode-both on ${runtime}): `));
+const findings = (run: Gate, runtime: 'python' | 'typescript') =>
+  run.stdout
+    .split('\n')
+    .filter((line) => line.startsWith(`error probe: ${runtime} (the app of mode-both on ${runtime}): `));
 
 describe('renderer regressions blessed with --update=all', () => {
   it('the unplanted copy passes, so every failure below is the plant', () => {
-    expect(unplanted.stdout, unplanted.stderr).toMatch(/✓ renderer-floor \(1 app\(s\)\) \d+ ms · ✓ probe typescript \d+ ms · ✓ probe python \d+ ms/);
+    expect(unplanted.stdout, unplanted.stderr).toMatch(
+      /✓ renderer-floor \(1 app\(s\)\) \d+ ms · ✓ probe typescript \d+ ms · ✓ probe python \d+ ms/,
+    );
     expect(unplanted.status, unplanted.stdout).toBe(0);
   });
 
@@ -86,27 +122,45 @@ describe('renderer regressions blessed with --update=all', () => {
 
   it('fails when class names are no longer NFKC-normalized after a join, naming the colliding classes', () => {
     const collision = findings(planted, 'python').find((line) => line.includes('Tool\u0301pingArgs ('));
-    expect(collision, planted.stdout).toMatch(/^error probe: python \(the app of mode-both on python\): tools-sdk\.py: declared names collide: .* are one name after NFKC \(Too\u013apingArgs\); the last one shadows the others$/u);
+    expect(collision, planted.stdout).toMatch(
+      /^error probe: python \(the app of mode-both on python\): tools-sdk\.py: declared names collide: .* are one name after NFKC \(Too\u013apingArgs\); the last one shadows the others$/u,
+    );
     expect(collision, planted.stdout).toMatch(/Too\u013apingArgs \(line \d+, column 7\)/u);
-    expect(findings(planted, 'python').join('\n'), planted.stdout).toMatch(/declared names collide: .*가Args.* are one name after NFKC/u);
-  });
-
-  python39.it('fails when __peg_parser__ is no longer a keyword, naming the tool, CPython 3.9, line and column', {}, () => {
     expect(findings(planted, 'python').join('\n'), planted.stdout).toMatch(
-      /error probe: python \(the app of mode-both on python\): tools-sdk\.py does not compile on (local|container) 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0\), at line \d+, column \d+; it fails for the tool "fields" \(alone: line \d+, column \d+\): SyntaxError/,
+      /declared names collide: .*가Args.* are one name after NFKC/u,
     );
   });
 
+  python39.it(
+    'fails when __peg_parser__ is no longer a keyword, naming the tool, CPython 3.9, line and column',
+    {},
+    () => {
+      expect(findings(planted, 'python').join('\n'), planted.stdout).toMatch(
+        /error probe: python \(the app of mode-both on python\): tools-sdk\.py does not compile on (local|container) 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0\), at line \d+, column \d+; it fails for the tool "fields" \(alone: line \d+, column \d+\): SyntaxError/,
+      );
+    },
+  );
+
   it('fails when the Python renderer drops the tools it lists for subscript access, naming each', () => {
     const python = findings(planted, 'python');
-    expect(python, planted.stdout).toContain('error probe: python (the app of mode-both on python): tools-sdk.py: tool "class" is not reachable from the SDK: no method and no listed name reaches it');
-    expect(python, planted.stdout).toContain('error probe: python (the app of mode-both on python): tools-sdk.py: tool "a-b" is not reachable from the SDK: no method and no listed name reaches it');
+    expect(python, planted.stdout).toContain(
+      'error probe: python (the app of mode-both on python): tools-sdk.py: tool "class" is not reachable from the SDK: no method and no listed name reaches it',
+    );
+    expect(python, planted.stdout).toContain(
+      'error probe: python (the app of mode-both on python): tools-sdk.py: tool "a-b" is not reachable from the SDK: no method and no listed name reaches it',
+    );
   });
 
   it('fails when the TypeScript renderer merges a-b into a_b, naming both', () => {
     const typescript = findings(planted, 'typescript').join('\n');
-    expect(typescript, planted.stdout).toMatch(/error probe: typescript \(the app of mode-both on typescript\): tools-sdk\.ts: tool "a-b" is not reachable from the SDK/);
-    expect(typescript, planted.stdout).toMatch(/tool "a_b" is reachable 2 times: method a_b \(line \d+, column 3\); method a_b \(line \d+, column 3\)/);
-    expect(typescript, planted.stdout).toMatch(/tools-sdk\.ts gives no way to reach the tool "a-b" \(tsc, line \d+, column \d+\)/);
+    expect(typescript, planted.stdout).toMatch(
+      /error probe: typescript \(the app of mode-both on typescript\): tools-sdk\.ts: tool "a-b" is not reachable from the SDK/,
+    );
+    expect(typescript, planted.stdout).toMatch(
+      /tool "a_b" is reachable 2 times: method a_b \(line \d+, column 3\); method a_b \(line \d+, column 3\)/,
+    );
+    expect(typescript, planted.stdout).toMatch(
+      /tools-sdk\.ts gives no way to reach the tool "a-b" \(tsc, line \d+, column \d+\)/,
+    );
   });
 });

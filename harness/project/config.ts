@@ -1,13 +1,24 @@
 import { readFile } from 'node:fs/promises';
+import { isMap, isSeq, type Node } from 'yaml';
+import { SUPPORTED_PYTHON_VERSIONS } from '../../codemode/index.js';
+import {
+  PYODIDE_PYTHON_VERSIONS,
+  PYODIDE_RELEASES,
+  type PyodidePythonVersion,
+  pyodideInstalled,
+} from '../../runtimes/pyodide/versions.js';
+import { installCommand } from '../../runtimes/seam/optional-package.js';
+import { LIMIT_BOUNDS } from '../../runtimes/seam/options.js';
+import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
 import type { Shape } from '../scenario/shape.js';
 import { readYamlInput } from '../scenario/yaml-input.js';
-import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
-import { SUPPORTED_PYTHON_VERSIONS } from '../../codemode/index.js';
-import { isMap, isSeq, type Node } from 'yaml';
-import { LIMIT_BOUNDS } from '../../runtimes/seam/options.js';
-import { PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES, pyodideInstalled, type PyodidePythonVersion } from '../../runtimes/pyodide/versions.js';
-import { installCommand } from '../../runtimes/seam/optional-package.js';
-import { compileRedactions, JSON_PATH, PLACEHOLDER, type Redaction, type RedactionEntry } from '../snapshot/redactions.js';
+import {
+  compileRedactions,
+  JSON_PATH,
+  PLACEHOLDER,
+  type Redaction,
+  type RedactionEntry,
+} from '../snapshot/redactions.js';
 
 /** How the gate treats a registered tool that no scenario's program called. */
 export type CoverageLevel = 'warn' | 'error';
@@ -55,17 +66,37 @@ const CONFIG: Shape = {
   fields: {
     floor: { shape: { kind: 'enum', values: SUPPORTED_PYTHON_VERSIONS } },
     runtimes: { shape: { kind: 'list', of: { kind: 'enum', values: RUNTIME_NAMES }, min: 1 } },
-    timeoutMs: { shape: { kind: 'number', integer: true, min: LIMIT_BOUNDS.timeoutMs[0], max: LIMIT_BOUNDS.timeoutMs[1] } },
+    timeoutMs: {
+      shape: { kind: 'number', integer: true, min: LIMIT_BOUNDS.timeoutMs[0], max: LIMIT_BOUNDS.timeoutMs[1] },
+    },
     redactions: {
       shape: {
         kind: 'list',
         of: {
           kind: 'map',
           fields: {
-            pattern: { shape: { kind: 'string', nonEmpty: true }, required: true, hint: 'add pattern: a regular expression, e.g. "ord_[A-Za-z0-9]{10}"' },
-            placeholder: { shape: { kind: 'string', pattern: PLACEHOLDER, patternHint: 'a short lower-case name such as order-id; a match becomes <order-id-1>' }, required: true, hint: 'add placeholder: a name such as order-id' },
+            pattern: {
+              shape: { kind: 'string', nonEmpty: true },
+              required: true,
+              hint: 'add pattern: a regular expression, e.g. "ord_[A-Za-z0-9]{10}"',
+            },
+            placeholder: {
+              shape: {
+                kind: 'string',
+                pattern: PLACEHOLDER,
+                patternHint: 'a short lower-case name such as order-id; a match becomes <order-id-1>',
+              },
+              required: true,
+              hint: 'add placeholder: a name such as order-id',
+            },
             tool: { shape: { kind: 'string', nonEmpty: true } },
-            path: { shape: { kind: 'string', pattern: JSON_PATH, patternHint: 'a JSON path such as $.order.created_at, $.items[*].id or $["created at"]' } },
+            path: {
+              shape: {
+                kind: 'string',
+                pattern: JSON_PATH,
+                patternHint: 'a JSON path such as $.order.created_at, $.items[*].id or $["created at"]',
+              },
+            },
           },
         },
       },
@@ -85,7 +116,11 @@ const CONFIG: Shape = {
       shape: {
         kind: 'map',
         fields: {
-          versions: { shape: { kind: 'list', of: { kind: 'enum', values: PYODIDE_PYTHON_VERSIONS }, min: 1 }, required: true, hint: `add versions: a list such as ["${PYODIDE_PYTHON_VERSIONS.join('", "')}"]` },
+          versions: {
+            shape: { kind: 'list', of: { kind: 'enum', values: PYODIDE_PYTHON_VERSIONS }, min: 1 },
+            required: true,
+            hint: `add versions: a list such as ["${PYODIDE_PYTHON_VERSIONS.join('", "')}"]`,
+          },
         },
       },
     },
@@ -98,7 +133,10 @@ export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
 
 export function parseProjectConfig(file: string, source: string): ProjectConfig {
   // An empty file is a valid config: it only marks the root.
-  const { loc, root, data } = readYamlInput<RawConfig>(file, source, CONFIG, 'concord.config.yml', { hint: 'check the indentation and quoting near this position', allowEmpty: true });
+  const { loc, root, data } = readYamlInput<RawConfig>(file, source, CONFIG, 'concord.config.yml', {
+    hint: 'check the indentation and quoting near this position',
+    allowEmpty: true,
+  });
   const { redactions, ...rest } = data;
   if (rest.pyodide !== undefined) {
     const list = isMap(root) ? root.getIn(['pyodide', 'versions'], true) : undefined;
@@ -106,9 +144,16 @@ export function parseProjectConfig(file: string, source: string): ProjectConfig 
       if (pyodideInstalled(version)) return;
       const release = PYODIDE_RELEASES[version];
       const at = (isSeq(list) ? list.items[i] : list) as Node;
-      throw loc.error(at, `pyodide.versions[${i}]: Pyodide ${release.pyodide} (Python ${version}) is not installed`, `run \`${installCommand(release.packageName)}\`, or leave ${version} out`);
+      throw loc.error(
+        at,
+        `pyodide.versions[${i}]: Pyodide ${release.pyodide} (Python ${version}) is not installed`,
+        `run \`${installCommand(release.packageName)}\`, or leave ${version} out`,
+      );
     });
   }
   if (redactions === undefined) return rest;
-  return { ...rest, redactions: compileRedactions(redactions, loc, isMap(root) ? (root.get('redactions', true) as Node) : null) };
+  return {
+    ...rest,
+    redactions: compileRedactions(redactions, loc, isMap(root) ? (root.get('redactions', true) as Node) : null),
+  };
 }

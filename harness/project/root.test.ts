@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RootError } from '../user-error.js';
 import { parseProjectConfig } from './config.js';
 import { findProjectRoot, openProject } from './root.js';
-import { RootError } from '../user-error.js';
 import { configRefusal } from './test/config-refusal.js';
 
 let dir = '';
@@ -25,24 +25,43 @@ describe('the project root', () => {
   });
 
   it('reads concord.config.yml: defaults for floor, runtimes and timeouts; an empty file only marks the root', async () => {
-    await writeFile(join(dir, 'concord.config.yml'), 'floor: "3.11"\nruntimes: [typescript, python]\ntimeoutMs: 5000\n');
+    await writeFile(
+      join(dir, 'concord.config.yml'),
+      'floor: "3.11"\nruntimes: [typescript, python]\ntimeoutMs: 5000\n',
+    );
     const project = await openProject({ cwd: dir });
-    expect(project).toMatchObject({ root: dir, configFile: join(dir, 'concord.config.yml'), scenariosDir: join(dir, 'scenarios'), snapshotsDir: join(dir, 'snapshots'), pendingRoot: join(dir, '.concord', 'pending') });
+    expect(project).toMatchObject({
+      root: dir,
+      configFile: join(dir, 'concord.config.yml'),
+      scenariosDir: join(dir, 'scenarios'),
+      snapshotsDir: join(dir, 'snapshots'),
+      pendingRoot: join(dir, '.concord', 'pending'),
+    });
     expect(project.config).toEqual({ floor: '3.11', runtimes: ['typescript', 'python'], timeoutMs: 5000 });
     expect(parseProjectConfig('c.yml', '')).toEqual({});
     // Further Pyodides for the stub matrix (installed here: concord's own checkout has them all).
-    expect(parseProjectConfig('c.yml', "pyodide:\n  versions: ['3.11', '3.14']\n")).toEqual({ pyodide: { versions: ['3.11', '3.14'] } });
+    expect(parseProjectConfig('c.yml', "pyodide:\n  versions: ['3.11', '3.14']\n")).toEqual({
+      pyodide: { versions: ['3.11', '3.14'] },
+    });
   });
 
   it('refuses a bad config at its line and column', () => {
     const error = configRefusal;
-    expect(error('floor: "3.9"\nruntimes: [typescript, cobol]\n')).toBe('2:24 concord.config.yml.runtimes[1] must be one of typescript, python, pyodide, python-container; found "cobol"');
-    expect(error('timeoutMs: -1\n')).toMatch(/^1:12 concord\.config\.yml\.timeoutMs must be a whole number from 1 to 3600000/);
+    expect(error('floor: "3.9"\nruntimes: [typescript, cobol]\n')).toBe(
+      '2:24 concord.config.yml.runtimes[1] must be one of typescript, python, pyodide, python-container; found "cobol"',
+    );
+    expect(error('timeoutMs: -1\n')).toMatch(
+      /^1:12 concord\.config\.yml\.timeoutMs must be a whole number from 1 to 3600000/,
+    );
     expect(error('flor: "3.9"\n')).toMatch(/^1:1 unknown key "flor"/);
     expect(error('floor: [\n')).toMatch(/^1:9 not valid YAML/);
-    expect(error('pyodide:\n  versions: [3.12]\n')).toBe('2:14 concord.config.yml.pyodide.versions[0] must be one of 3.11, 3.12, 3.13, 3.14; found 3.12');
+    expect(error('pyodide:\n  versions: [3.12]\n')).toBe(
+      '2:14 concord.config.yml.pyodide.versions[0] must be one of 3.11, 3.12, 3.13, 3.14; found 3.12',
+    );
     expect(error('pyodide: {}\n')).toMatch(/^1:10 .*versions/);
-    expect(error('coverage:\n  uncalled: fail\n')).toBe('2:13 concord.config.yml.coverage.uncalled must be one of warn, error; found "fail"');
+    expect(error('coverage:\n  uncalled: fail\n')).toBe(
+      '2:13 concord.config.yml.coverage.uncalled must be one of warn, error; found "fail"',
+    );
     expect(error('coverage: error\n')).toMatch(/^1:11 concord\.config\.yml\.coverage must be a map/);
     expect(parseProjectConfig('c.yml', 'coverage: { uncalled: error }\n')).toEqual({ coverage: { uncalled: 'error' } });
   });

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { loadProjectConfig, type ProjectConfig } from './config.js';
 import { RootError } from '../user-error.js';
+import { loadProjectConfig, type ProjectConfig } from './config.js';
 
 /** The file that marks a folder as a concord project root. Optional: without one the working directory is the root. */
 export const CONFIG_FILE = 'concord.config.yml';
@@ -31,7 +31,11 @@ export function findProjectRoot(options: RootOptions = {}): string {
   const cwd = resolve(options.cwd ?? process.cwd());
   if (options.root !== undefined) {
     const root = resolve(cwd, options.root);
-    if (!existsSync(root) || !statSync(root).isDirectory()) throw new RootError(`--root ${options.root}: ${root} is not a folder`, 'name the folder that holds scenarios/ (or concord.config.yml)');
+    if (!existsSync(root) || !statSync(root).isDirectory())
+      throw new RootError(
+        `--root ${options.root}: ${root} is not a folder`,
+        'name the folder that holds scenarios/ (or concord.config.yml)',
+      );
     return root;
   }
   for (let dir = cwd; ; dir = dirname(dir)) {

@@ -19,7 +19,9 @@ export default { name: 'stock', inject: ['tools'], apply(ctx: { tools: ToolRegis
  * The stock plugin in JavaScript (`.mjs`): the same tool, so the same SDK and verdicts, for tests about a
  * command rather than about plugin loading; a `.ts` plugin starts tsx's loader in each command that loads it.
  */
-export const STOCK_PLUGIN_JS = STOCK_PLUGIN.replace(/^import type .*\n/m, '').replace(': RegisteredTool', '').replace('(ctx: { tools: ToolRegistryService })', '(ctx)');
+export const STOCK_PLUGIN_JS = STOCK_PLUGIN.replace(/^import type .*\n/m, '')
+  .replace(': RegisteredTool', '')
+  .replace('(ctx: { tools: ToolRegistryService })', '(ctx)');
 
 /**
  * A scenario on concord's registry and agent and a plugin of the project's (the stock plugin by default; any
@@ -51,7 +53,11 @@ script:
  * A project outside this repository: `scenarios/<name>.yml` and its plugin below `root`, the plugin in
  * TypeScript (`stock.ts`) or, with `javascript`, as `stock.mjs`.
  */
-export async function writeStockProject(root: string, name = 'stock', options: { runtimes?: string; javascript?: boolean } = {}): Promise<void> {
+export async function writeStockProject(
+  root: string,
+  name = 'stock',
+  options: { runtimes?: string; javascript?: boolean } = {},
+): Promise<void> {
   const plugin = options.javascript ? 'stock.mjs' : 'stock.ts';
   await mkdir(join(root, 'scenarios', 'plugins'), { recursive: true });
   await writeFile(join(root, 'scenarios', `${name}.yml`), stockScenario(name, options.runtimes, `./plugins/${plugin}`));

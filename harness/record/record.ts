@@ -1,23 +1,23 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { parseDocument, type Node, type YAMLSeq } from 'yaml';
-import { yamlText } from '../text/yaml-text.js';
+import { type Node, parseDocument, type YAMLSeq } from 'yaml';
 import type { Language } from '../../runtimes/seam/types.js';
-import { runOne } from '../pairs/run-one.js';
+import { unavailableRuntimes } from '../assembly/runtimes.js';
+import { writeFileAtomic } from '../guarded/atomic.js';
 import { countSecrets, scrubSecrets } from '../guarded/secret.js';
 import { keyExposure } from '../model/key-exposure.js';
 import { LiveModel } from '../model/live.js';
-import { Session } from '../session.js';
 import { describeEndpoint, type EndpointOptions } from '../model/openai.js';
-import type { Project } from '../project/root.js';
 import { drivePairs, loadProjectScenarios, type ReadyPair } from '../pairs/drive.js';
+import { runOne } from '../pairs/run-one.js';
+import type { Project } from '../project/root.js';
+import { RUNTIME_NAMES, type RuntimeName, runtimeLanguage } from '../runtime-names.js';
 import { isUserTurnOnly } from '../scenario/load.js';
-import { parseRecording, recordingPath, renderRecording, type Recording } from '../scenario/recording.js';
-import { unavailableRuntimes } from '../assembly/runtimes.js';
-import { RUNTIME_NAMES, runtimeLanguage, type RuntimeName } from '../runtime-names.js';
+import { parseRecording, type Recording, recordingPath, renderRecording } from '../scenario/recording.js';
 import type { Scenario, ScriptStep } from '../scenario/types.js';
-import { writeFileAtomic } from '../guarded/atomic.js';
+import { Session } from '../session.js';
+import { yamlText } from '../text/yaml-text.js';
 import { UserError } from '../user-error.js';
 
 export interface RecordOptions {
@@ -61,14 +61,26 @@ export async function record(options: RecordOptions): Promise<void> {
     .flatMap((scenario) => jobsOf(scenario, options.runtimes))
     .filter((job) => options.scenarios !== undefined || !existsSync(recordingPath(job.scenario.file, job.language)));
   if (jobs.length === 0) {
-    out(options.scenarios ? 'nothing to record: the selected scenarios declare none of the selected runtimes' : 'nothing to record: every scenario has a hand-written or recorded conversation (name one with --scenario and --force to record it again)');
+    out(
+      options.scenarios
+        ? 'nothing to record: the selected scenarios declare none of the selected runtimes'
+        : 'nothing to record: every scenario has a hand-written or recorded conversation (name one with --scenario and --force to record it again)',
+    );
     return;
   }
   const replaced = await whatWouldBeReplaced(jobs, shown);
   if (replaced.length > 0 && !options.force) {
-    throw new RecordError(`recording would replace:\n${replaced.map((line) => `  ${line}`).join('\n')}\n  hint: pass --force to replace them (the user turn, comments and the rest of each scenario file stay)`, 2);
+    throw new RecordError(
+      `recording would replace:\n${replaced.map((line) => `  ${line}`).join('\n')}\n  hint: pass --force to replace them (the user turn, comments and the rest of each scenario file stay)`,
+      2,
+    );
   }
-  const exposure = options.allowKeyExposure ? undefined : keyExposure(jobs.map((j) => j.runtime), options.endpoint.apiKey !== undefined);
+  const exposure = options.allowKeyExposure
+    ? undefined
+    : keyExposure(
+        jobs.map((j) => j.runtime),
+        options.endpoint.apiKey !== undefined,
+      );
   if (exposure) throw new RecordError(exposure, 2);
   const [unavailable] = await unavailableRuntimes(new Set(jobs.map((j) => j.runtime)));
   if (unavailable !== undefined) {
@@ -77,7 +89,10 @@ export async function record(options: RecordOptions): Promise<void> {
     const others = RUNTIME_NAMES.filter((r) => r !== runtime && runtimeLanguage(r) === runtimeLanguage(runtime));
     const down = await unavailableRuntimes(others);
     const instead = others.filter((r) => !down.has(r));
-    throw new RecordError(`${runtime} cannot run here: ${reason}${instead.length > 0 ? `; record on --runtime ${instead.join(' or ')} instead` : ''}`, 2);
+    throw new RecordError(
+      `${runtime} cannot run here: ${reason}${instead.length > 0 ? `; record on --runtime ${instead.join(' or ')} instead` : ''}`,
+      2,
+    );
   }
 
   out(`recording from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}`);
@@ -94,15 +109,23 @@ export async function record(options: RecordOptions): Promise<void> {
       },
       settled: ({ scenario, runtime, language, recording, ms }) => {
         const calls = recording.script.filter((s) => s.kind === 'assistant').length;
-        out(`✓ ${scenario.name} × ${runtime} (${language}): ${calls} run_code call(s) and a final answer, ${Math.round(ms)} ms`);
+        out(
+          `✓ ${scenario.name} × ${runtime} (${language}): ${calls} run_code call(s) and a final answer, ${Math.round(ms)} ms`,
+        );
       },
     });
   }
 
-  const texts = recorded.map(({ scenario, language, recording }) => ({ file: recordingPath(scenario.file, language), ...withoutSecrets(scenario, language, recording) }));
+  const texts = recorded.map(({ scenario, language, recording }) => ({
+    file: recordingPath(scenario.file, language),
+    ...withoutSecrets(scenario, language, recording),
+  }));
   const leaking = texts.find((t) => t.left > 0);
   if (leaking) {
-    throw new RecordError(`${shown(leaking.file)}: the recording would still hold the model key (in a part concord does not rewrite, such as the model name); nothing was written`, 2);
+    throw new RecordError(
+      `${shown(leaking.file)}: the recording would still hold the model key (in a part concord does not rewrite, such as the model name); nothing was written`,
+      2,
+    );
   }
   for (const scenario of new Set(recorded.map((r) => r.scenario))) {
     if (!isUserTurnOnly(scenario.script)) {
@@ -114,10 +137,15 @@ export async function record(options: RecordOptions): Promise<void> {
     const { file, text, scrubbed } = texts[i]!;
     await writeFileAtomic(file, text);
     out(`wrote ${shown(file)}`);
-    if (scrubbed > 0) out(`note: the model echoed the key ${scrubbed} time(s) in ${shown(file)}; each is written as [redacted] and replayed so`);
+    if (scrubbed > 0)
+      out(
+        `note: the model echoed the key ${scrubbed} time(s) in ${shown(file)}; each is written as [redacted] and replayed so`,
+      );
     const calls = recording.script.filter((s) => s.kind === 'assistant').length;
     if (scenario.expect.runs && scenario.expect.runs.length !== calls) {
-      out(`note: expect.runs in ${shown(scenario.file)} lists ${scenario.expect.runs.length} outcome(s), the ${language} recording makes ${calls} call(s): adjust it before gating`);
+      out(
+        `note: expect.runs in ${shown(scenario.file)} lists ${scenario.expect.runs.length} outcome(s), the ${language} recording makes ${calls} call(s): adjust it before gating`,
+      );
     }
   }
   const names = [...new Set(recorded.map((r) => r.scenario.name))];
@@ -129,7 +157,11 @@ export async function record(options: RecordOptions): Promise<void> {
  * descriptions), how many times it was, and how many forms of it are left elsewhere (the user turn or the
  * model name holding it): such a recording is refused, not written.
  */
-function withoutSecrets(scenario: Scenario, language: Language, recording: Recording): { text: string; scrubbed: number; left: number } {
+function withoutSecrets(
+  scenario: Scenario,
+  language: Language,
+  recording: Recording,
+): { text: string; scrubbed: number; left: number } {
   let scrubbed = 0;
   const clean = (text: string) => {
     scrubbed += countSecrets(text);
@@ -138,7 +170,9 @@ function withoutSecrets(scenario: Scenario, language: Language, recording: Recor
   const script = recording.script.map((step): ScriptStep => {
     if (step.kind === 'user') return step;
     if (step.kind !== 'assistant') return { ...step, text: clean(step.text) };
-    const programs = Object.fromEntries(Object.entries(step.runCode.programs).map(([lang, code]) => [lang, clean(code ?? '')]));
+    const programs = Object.fromEntries(
+      Object.entries(step.runCode.programs).map(([lang, code]) => [lang, clean(code ?? '')]),
+    );
     return { ...step, text: clean(step.text), runCode: { description: clean(step.runCode.description), programs } };
   });
   const text = renderRecording(scenario, language, { ...recording, script });
@@ -146,11 +180,15 @@ function withoutSecrets(scenario: Scenario, language: Language, recording: Recor
 }
 
 function choose(scenarios: readonly Scenario[], names: readonly string[] | undefined): Scenario[] {
-  if (!names) return scenarios.filter((s) => isUserTurnOnly(s.script) && languagesOf(s).some((l) => !existsSync(recordingPath(s.file, l))));
+  if (!names)
+    return scenarios.filter(
+      (s) => isUserTurnOnly(s.script) && languagesOf(s).some((l) => !existsSync(recordingPath(s.file, l))),
+    );
   const known = new Map(scenarios.map((s) => [s.name, s]));
   return names.map((name) => {
     const scenario = known.get(name);
-    if (!scenario) throw new RecordError(`--scenario ${name}: no such scenario (known: ${[...known.keys()].sort().join(', ')})`, 2);
+    if (!scenario)
+      throw new RecordError(`--scenario ${name}: no such scenario (known: ${[...known.keys()].sort().join(', ')})`, 2);
     return scenario;
   });
 }
@@ -176,7 +214,9 @@ async function whatWouldBeReplaced(jobs: readonly Job[], shown: (file: string) =
     if (!isUserTurnOnly(scenario.script)) {
       const steps = scenario.script.slice(1);
       const calls = steps.filter((s) => s.kind === 'assistant').length;
-      lines.push(`${shown(scenario.file)}: its hand-written conversation (${calls} run_code step(s) and a final answer, lines ${steps[0]!.line}–${steps.at(-1)!.line}) is removed; the user turn stays`);
+      lines.push(
+        `${shown(scenario.file)}: its hand-written conversation (${calls} run_code step(s) and a final answer, lines ${steps[0]!.line}–${steps.at(-1)!.line}) is removed; the user turn stays`,
+      );
     }
   }
   for (const { scenario, language } of jobs) {
@@ -196,15 +236,27 @@ async function describeRecording(file: string, language: Language): Promise<stri
   }
 }
 
-async function recordOne({ pair: job, scenario, target }: ReadyPair<Job>, options: RecordOptions, session: Session): Promise<Recording> {
+async function recordOne(
+  { pair: job, scenario, target }: ReadyPair<Job>,
+  options: RecordOptions,
+  session: Session,
+): Promise<Recording> {
   const live = new LiveModel(options.endpoint, job.language);
   const handle = session.registerLiveModel(live);
   const where = `${job.scenario.name} × ${job.runtime}`;
   try {
     const { record: run } = await runOne(scenario, target, { live: handle.token });
     const failure = live.failure ?? run.failure;
-    if (failure !== undefined || !live.finished) throw new RecordError(`${where}: ${firstLine(failure ?? 'the conversation ended without a final answer')}; nothing was written`, 1);
-    return { model: options.endpoint.model, runtime: job.runtime, script: live.steps.map((step, i): ScriptStep => ({ ...step, line: i + 1 })) };
+    if (failure !== undefined || !live.finished)
+      throw new RecordError(
+        `${where}: ${firstLine(failure ?? 'the conversation ended without a final answer')}; nothing was written`,
+        1,
+      );
+    return {
+      model: options.endpoint.model,
+      runtime: job.runtime,
+      script: live.steps.map((step, i): ScriptStep => ({ ...step, line: i + 1 })),
+    };
   } catch (error) {
     if (error instanceof RecordError) throw error;
     throw new RecordError(`${where}: ${firstLine((error as Error).message)}; nothing was written`, 1);

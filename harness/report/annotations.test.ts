@@ -2,15 +2,18 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PairResult } from './outcome.js';
 import { ANNOTATIONS_PER_STEP, githubAnnotations, pairLine } from './annotations.js';
+import type { PairResult } from './outcome.js';
 
 const pair = (runtime: string, status: PairResult['status'], reason?: string): PairResult => ({
   scenario: 'orders',
   runtime,
   status,
   times: { assembly: 0, model: 0, runtime: 0, checks: 0 },
-  verdicts: status === 'mismatch' ? [{ path: `orders/${runtime}/transcript.yml`, status: 'changed' } as PairResult['verdicts'][number]] : [],
+  verdicts:
+    status === 'mismatch'
+      ? [{ path: `orders/${runtime}/transcript.yml`, status: 'changed' } as PairResult['verdicts'][number]]
+      : [],
   findings: [],
   ...(reason ? { reason } : {}),
 });
@@ -51,25 +54,33 @@ describe('GitHub annotations of failing pairs', () => {
   });
 
   // GitHub shows 10 error annotations of a step and drops the others without a word.
-  it.each([9, 10, 11, 30])('with %i failing pairs, writes at most 10 annotations and names every pair that has none of its own', async (count) => {
-    const dir = await mkdtemp(join(tmpdir(), 'concord-annotations-'));
-    try {
-      const file = join(dir, 'orders.yml');
-      await writeFile(file, 'name: orders\n');
-      const many = Array.from({ length: count }, (_, i) => ({ pair: { ...pair(`runtime-${i + 1}`, 'mismatch'), scenario: `s${i + 1}` }, file }));
-      const lines = await githubAnnotations([{ pair: pair('typescript', 'pass'), file }, ...many], dir);
-      expect(ANNOTATIONS_PER_STEP).toBe(10);
-      expect(lines).toHaveLength(Math.min(count, 10));
-      const own = count <= 10 ? count : 9;
-      expect(lines.slice(0, own).map((line) => /title=concord%3A (\S+) × (\S+) mismatch/.exec(line)?.slice(1).join(' × '))).toEqual(many.slice(0, own).map(({ pair: p }) => `${p.scenario} × ${p.runtime}`));
-      if (count > 10) {
-        const rest = many.slice(9).map(({ pair: p }) => `${p.scenario} × ${p.runtime} mismatch`);
-        expect(lines[9]).toBe(
-          `::error title=concord%3A ${count - 9} more failing pair(s)::${rest.join('%0A')}%0AGitHub shows 10 annotations of a step; the gate's log and the step summary list every failing pair.`,
-        );
+  it.each([9, 10, 11, 30])(
+    'with %i failing pairs, writes at most 10 annotations and names every pair that has none of its own',
+    async (count) => {
+      const dir = await mkdtemp(join(tmpdir(), 'concord-annotations-'));
+      try {
+        const file = join(dir, 'orders.yml');
+        await writeFile(file, 'name: orders\n');
+        const many = Array.from({ length: count }, (_, i) => ({
+          pair: { ...pair(`runtime-${i + 1}`, 'mismatch'), scenario: `s${i + 1}` },
+          file,
+        }));
+        const lines = await githubAnnotations([{ pair: pair('typescript', 'pass'), file }, ...many], dir);
+        expect(ANNOTATIONS_PER_STEP).toBe(10);
+        expect(lines).toHaveLength(Math.min(count, 10));
+        const own = count <= 10 ? count : 9;
+        expect(
+          lines.slice(0, own).map((line) => /title=concord%3A (\S+) × (\S+) mismatch/.exec(line)?.slice(1).join(' × ')),
+        ).toEqual(many.slice(0, own).map(({ pair: p }) => `${p.scenario} × ${p.runtime}`));
+        if (count > 10) {
+          const rest = many.slice(9).map(({ pair: p }) => `${p.scenario} × ${p.runtime} mismatch`);
+          expect(lines[9]).toBe(
+            `::error title=concord%3A ${count - 9} more failing pair(s)::${rest.join('%0A')}%0AGitHub shows 10 annotations of a step; the gate's log and the step summary list every failing pair.`,
+          );
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
       }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });

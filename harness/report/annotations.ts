@@ -22,7 +22,8 @@ export function pairLine(text: string, runtime: string): number {
   const key = lines.findIndex((l) => /^runtimes\s*:/.test(l));
   if (key >= 0) {
     if (word.test(lines[key]!.replace(/^runtimes\s*:/, ''))) return key + 1;
-    for (let i = key + 1; i < lines.length && /^\s+(-|#)|^\s*$/.test(lines[i]!); i++) if (word.test(lines[i]!)) return i + 1;
+    for (let i = key + 1; i < lines.length && /^\s+(-|#)|^\s*$/.test(lines[i]!); i++)
+      if (word.test(lines[i]!)) return i + 1;
   }
   const name = lines.findIndex((l) => /^name\s*:/.test(l));
   return name >= 0 ? name + 1 : 1;
@@ -43,7 +44,10 @@ export const ANNOTATIONS_PER_STEP = 10;
  * ANNOTATIONS_PER_STEP failing pairs, the last annotation GitHub shows names the pairs it stands for instead,
  * so none is missing without a word.
  */
-export async function githubAnnotations(pairs: readonly AnnotatedPair[], workspace: string = process.env.GITHUB_WORKSPACE ?? process.cwd()): Promise<string[]> {
+export async function githubAnnotations(
+  pairs: readonly AnnotatedPair[],
+  workspace: string = process.env.GITHUB_WORKSPACE ?? process.cwd(),
+): Promise<string[]> {
   const failing = pairs.filter(({ pair }) => isFailing(pair.status));
   const shown = failing.length > ANNOTATIONS_PER_STEP ? failing.slice(0, ANNOTATIONS_PER_STEP - 1) : failing;
   const lines: string[] = [];
@@ -52,13 +56,17 @@ export async function githubAnnotations(pairs: readonly AnnotatedPair[], workspa
     const path = relative(workspace, file).split(sep).join('/');
     const changed = pair.verdicts.filter((v) => v.status !== 'same').map((v) => `${v.status}: snapshots/${v.path}`);
     const message = [pair.reason?.split('\n')[0], ...changed].filter(Boolean).join('\n') || pair.status;
-    lines.push(`::error file=${escapeProperty(path)},line=${pairLine(text, pair.runtime)},title=${escapeProperty(`concord: ${pair.scenario} × ${pair.runtime} ${pair.status}`)}::${escapeData(message)}`);
+    lines.push(
+      `::error file=${escapeProperty(path)},line=${pairLine(text, pair.runtime)},title=${escapeProperty(`concord: ${pair.scenario} × ${pair.runtime} ${pair.status}`)}::${escapeData(message)}`,
+    );
   }
   const rest = failing.slice(shown.length);
   if (rest.length > 0) {
     const names = rest.map(({ pair }) => `${pair.scenario} × ${pair.runtime} ${pair.status}`).join('\n');
     const why = `GitHub shows ${ANNOTATIONS_PER_STEP} annotations of a step; the gate's log and the step summary list every failing pair.`;
-    lines.push(`::error title=${escapeProperty(`concord: ${rest.length} more failing pair(s)`)}::${escapeData(`${names}\n${why}`)}`);
+    lines.push(
+      `::error title=${escapeProperty(`concord: ${rest.length} more failing pair(s)`)}::${escapeData(`${names}\n${why}`)}`,
+    );
   }
   return lines;
 }

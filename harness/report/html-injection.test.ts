@@ -34,7 +34,13 @@ function hostileResults(): unknown {
         runtime: 'python',
         status: 'mismatch',
         times: { assembly: 1, model: 1, runtime: 1, checks: 1 },
-        verdicts: [{ path: `${scenario}/python/transcript.yaml`, status: 'changed', diff: { labels: { before: ELEMENT, after: ATTRIBUTE }, jsonSplit: false, hunks: [hunk] } }],
+        verdicts: [
+          {
+            path: `${scenario}/python/transcript.yaml`,
+            status: 'changed',
+            diff: { labels: { before: ELEMENT, after: ATTRIBUTE }, jsonSplit: false, hunks: [hunk] },
+          },
+        ],
         findings: [{ check: ELEMENT, severity: 'error', message: `${ELEMENT}${ATTRIBUTE}` }],
         reason: ELEMENT,
         tools: { registered: [ELEMENT, ATTRIBUTE], called: [ELEMENT] },
@@ -42,7 +48,19 @@ function hostileResults(): unknown {
     ],
     obsolete: [],
     runFindings: [{ check: ATTRIBUTE, severity: 'note', message: ELEMENT }],
-    matrix: [{ scenario, runtime: 'python', interpreter: ATTRIBUTE, version: '3.9', python: ELEMENT, unicode: ELEMENT, belowFloor: false, outcome: 'rejected', error: ELEMENT }],
+    matrix: [
+      {
+        scenario,
+        runtime: 'python',
+        interpreter: ATTRIBUTE,
+        version: '3.9',
+        python: ELEMENT,
+        unicode: ELEMENT,
+        belowFloor: false,
+        outcome: 'rejected',
+        error: ELEMENT,
+      },
+    ],
     interpreters: [{ label: ELEMENT, version: ATTRIBUTE, unicode: ELEMENT, detail: ELEMENT }],
     absent: [ELEMENT],
     proposals: [],
@@ -50,30 +68,111 @@ function hostileResults(): unknown {
 }
 
 /** The elements and attributes of `html`. Escaped text holds no `<`, so every `<` starts markup of the page itself. */
-function markup(html: string): { elements: Set<string>; attributes: Set<string>; scripts: string[]; styles: string[]; csp: string } {
+function markup(html: string): {
+  elements: Set<string>;
+  attributes: Set<string>;
+  scripts: string[];
+  styles: string[];
+  csp: string;
+} {
   const elements = new Set<string>();
   const attributes = new Set<string>();
   for (const tag of html.matchAll(/<([a-zA-Z][^\s/>]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g)) {
     elements.add(tag[1]!.toLowerCase());
-    for (const attribute of tag[2]!.matchAll(/([^\s=]+)(?:=(?:"[^"]*"|'[^']*'|[^\s>]+))?/g)) attributes.add(attribute[1]!.toLowerCase());
+    for (const attribute of tag[2]!.matchAll(/([^\s=]+)(?:=(?:"[^"]*"|'[^']*'|[^\s>]+))?/g))
+      attributes.add(attribute[1]!.toLowerCase());
   }
-  const between = (open: string, close: string) => [...html.matchAll(new RegExp(`<${open}>([\\s\\S]*?)</${close}>`, 'g'))].map((m) => m[1]!);
-  return { elements, attributes, scripts: between('script', 'script'), styles: between('style', 'style'), csp: (/http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? '').replace(/&#39;/g, "'") };
+  const between = (open: string, close: string) =>
+    [...html.matchAll(new RegExp(`<${open}>([\\s\\S]*?)</${close}>`, 'g'))].map((m) => m[1]!);
+  return {
+    elements,
+    attributes,
+    scripts: between('script', 'script'),
+    styles: between('style', 'style'),
+    csp: (/http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? '').replace(/&#39;/g, "'"),
+  };
 }
 
-const ELEMENTS = ['html', 'head', 'meta', 'title', 'style', 'body', 'main', 'h1', 'h2', 'h3', 'h4', 'p', 'code', 'section', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'a', 'span', 'div', 'button', 'details', 'summary', 'pre', 'ul', 'li', 'strong', 'del', 'ins', 'br', 'small', 'figure', 'figcaption', 'script', '!doctype'];
-const ATTRIBUTES = ['lang', 'charset', 'name', 'content', 'http-equiv', 'class', 'scope', 'href', 'data-open', 'id', 'data-runtime', 'data-failing', 'data-filter', 'type', 'role', 'aria-label', 'aria-pressed', 'title', 'html'];
+const ELEMENTS = [
+  'html',
+  'head',
+  'meta',
+  'title',
+  'style',
+  'body',
+  'main',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'p',
+  'code',
+  'section',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'a',
+  'span',
+  'div',
+  'button',
+  'details',
+  'summary',
+  'pre',
+  'ul',
+  'li',
+  'strong',
+  'del',
+  'ins',
+  'br',
+  'small',
+  'figure',
+  'figcaption',
+  'script',
+  '!doctype',
+];
+const ATTRIBUTES = [
+  'lang',
+  'charset',
+  'name',
+  'content',
+  'http-equiv',
+  'class',
+  'scope',
+  'href',
+  'data-open',
+  'id',
+  'data-runtime',
+  'data-failing',
+  'data-filter',
+  'type',
+  'role',
+  'aria-label',
+  'aria-pressed',
+  'title',
+  'html',
+];
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 describe('report.html from a hostile results file', () => {
-  it('concord merge writes inert HTML: no injected element or attribute, and a CSP that allows only the page\'s own script and style', { timeout: 120_000 }, async () => {
+  it("concord merge writes inert HTML: no injected element or attribute, and a CSP that allows only the page's own script and style", {
+    timeout: 120_000,
+  }, async () => {
     const root = await mkdtemp(join(tmpdir(), 'concord-html-injection-'));
     scratch.push(root);
     await writeFile(join(root, 'concord.config.yml'), 'floor: "3.9"\n');
     await writeFile(join(root, 'results.json'), JSON.stringify(hostileResults()));
-    const merged = spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'merge', '--root', root, join(root, 'results.json')], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' } });
+    const merged = spawnSync(
+      process.execPath,
+      [sourceAsset('bin/concord.mjs'), 'merge', '--root', root, join(root, 'results.json')],
+      { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' } },
+    );
     expect(merged.stderr).not.toMatch(/\$\./);
-    const html = await readFile(join(root, '.concord', 'report.html'), 'utf8').catch(() => `(no report: ${merged.stderr})`);
+    const html = await readFile(join(root, '.concord', 'report.html'), 'utf8').catch(
+      () => `(no report: ${merged.stderr})`,
+    );
     const { elements, attributes, scripts, styles, csp } = markup(html);
     expect([...elements].filter((e) => !ELEMENTS.includes(e))).toEqual([]);
     expect([...attributes].filter((a) => !ATTRIBUTES.includes(a))).toEqual([]);
@@ -96,8 +195,30 @@ describe('report.html from text with invisible characters', () => {
       runId: 'r',
       matrix: [],
       pairs: [
-        { scenario: 'a', runtime: 'typescript', status: 'mismatch', times, findings: [], verdicts: [{ path: 'a/typescript/tools-sdk.ts', status: 'changed', proposed: after, diff: snapshotDiff('a/typescript/tools-sdk.ts', before, after) }] },
-        { scenario: 'b', runtime: 'typescript', status: 'failed', times, findings: [], verdicts: [{ path: 'b/typescript/tools-sdk.ts', status: 'new', proposed: 'x\u200by\n\tz\n' }], reason: 'tool \u202eevil\u202c failed' },
+        {
+          scenario: 'a',
+          runtime: 'typescript',
+          status: 'mismatch',
+          times,
+          findings: [],
+          verdicts: [
+            {
+              path: 'a/typescript/tools-sdk.ts',
+              status: 'changed',
+              proposed: after,
+              diff: snapshotDiff('a/typescript/tools-sdk.ts', before, after),
+            },
+          ],
+        },
+        {
+          scenario: 'b',
+          runtime: 'typescript',
+          status: 'failed',
+          times,
+          findings: [],
+          verdicts: [{ path: 'b/typescript/tools-sdk.ts', status: 'new', proposed: 'x\u200by\n\tz\n' }],
+          reason: 'tool \u202eevil\u202c failed',
+        },
       ],
     });
     expect(page).not.toMatch(/[\ufeff\u200b\u202e\u202c]/);

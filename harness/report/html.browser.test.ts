@@ -2,14 +2,14 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
-import { CHROMIUM, Host } from '../../test/host-requirements.js';
 import { packageRoot, sourceAsset } from '../../runtimes/seam/package-root.js';
+import { CHROMIUM, Host } from '../../test/host-requirements.js';
 import { runGate } from '../gate/gate.js';
-import { htmlReportPath } from './write.js';
 import { projectAt } from '../project/root.js';
 import { keepCache, warmCacheRoot } from '../test/warm-cache.js';
+import { htmlReportPath } from './write.js';
 
 const scratch: string[] = [];
 let browser: Browser | undefined;
@@ -21,7 +21,9 @@ afterAll(async () => {
 });
 
 (await Host.with('chromium')).describe('the HTML report in a real browser', () => {
-  it('opens from disk with no console error and no network request; a failing pair shows its diff', { timeout: 300_000 }, async () => {
+  it('opens from disk with no console error and no network request; a failing pair shows its diff', {
+    timeout: 300_000,
+  }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'concord-html-'));
     scratch.push(dir);
     const snapshotsDir = join(dir, 'snapshots');
@@ -32,10 +34,33 @@ afterAll(async () => {
     // runs two scenarios on both languages, which gives the page a failing pair, passing ones and a stub matrix.
     cacheRoot = await warmCacheRoot();
     scratch.push(cacheRoot);
-    const result = await runGate({ project: projectAt(packageRoot()), snapshotsDir, cache: true, cacheRoot, pendingRoot: join(dir, 'pending'), reportRoot: dir, selection: { scenarios: ['tool-error-caught', 'parallel-calls'], runtimes: ['typescript', 'python'] }, update: 'none', ci: true, jobs: 2, color: false, out: () => undefined });
+    const result = await runGate({
+      project: projectAt(packageRoot()),
+      snapshotsDir,
+      cache: true,
+      cacheRoot,
+      pendingRoot: join(dir, 'pending'),
+      reportRoot: dir,
+      selection: { scenarios: ['tool-error-caught', 'parallel-calls'], runtimes: ['typescript', 'python'] },
+      update: 'none',
+      ci: true,
+      jobs: 2,
+      color: false,
+      out: () => undefined,
+    });
     expect(result.ok).toBe(false);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
+    });
     const page = await browser.newPage();
     const problems: string[] = [];
     const requests: string[] = [];
@@ -46,7 +71,10 @@ afterAll(async () => {
     await page.goto(url);
 
     const scenarios = [...new Set(result.pairs.map((r) => r.scenario))];
-    for (const scenario of scenarios) await expect(page.locator('table.matrix th[scope=row]', { hasText: scenario }).first().isVisible()).resolves.toBe(true);
+    for (const scenario of scenarios)
+      await expect(page.locator('table.matrix th[scope=row]', { hasText: scenario }).first().isVisible()).resolves.toBe(
+        true,
+      );
     // The pair opens from the matrix and links to its change, shown once in the changes section.
     const pair = page.locator('#pair-tool-error-caught-typescript');
     const link = pair.locator('a[href^="#change-"]').first();
@@ -62,7 +90,9 @@ afterAll(async () => {
     // The filter hides passing pairs, and the keyboard reaches it.
     await page.locator('button[data-filter="failures"]').focus();
     await page.keyboard.press('Enter');
-    expect(await page.locator('details.pair:not(.hidden)').count()).toBe(result.pairs.filter((r) => r.status === 'mismatch' || r.status === 'failed').length);
+    expect(await page.locator('details.pair:not(.hidden)').count()).toBe(
+      result.pairs.filter((r) => r.status === 'mismatch' || r.status === 'failed').length,
+    );
 
     const artifacts = join(packageRoot(), '.concord', 'test-artifacts');
     await mkdir(artifacts, { recursive: true });

@@ -1,15 +1,15 @@
-import { diffWordsWithSpace } from 'diff';
-import type { Finding } from '../checks/types.js';
-import { COVERAGE_HINT, coverageSentences } from '../checks/tool-coverage.js';
-import { isFailing as failing, STATUS_MARK, type PairStatus } from './outcome.js';
-import type { TextDiff } from '../text/diff.js';
-import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
 import { createHash } from 'node:crypto';
+import { diffWordsWithSpace } from 'diff';
 import type { Language } from '../../runtimes/seam/types.js';
+import { COVERAGE_HINT, coverageSentences } from '../checks/tool-coverage.js';
+import type { Finding } from '../checks/types.js';
 import { isRuntimeName, runtimeLanguage } from '../runtime-names.js';
+import { type ChangeGroup, groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
-import { html, trusted, type Html } from './html-template.js';
+import type { TextDiff } from '../text/diff.js';
+import { type Html, html, trusted } from './html-template.js';
 import type { ReportInput, ReportPair } from './outcome.js';
+import { isFailing as failing, type PairStatus, STATUS_MARK } from './outcome.js';
 import { sdkCost, sdkDelta } from './sdk-cost.js';
 
 /**
@@ -20,9 +20,15 @@ import { sdkCost, sdkDelta } from './sdk-cost.js';
  * hashes: an injected element could run nothing.
  */
 
-const STUB_MARK = { ok: '✓ compiles, imports', rejected: '✗ does not compile', 'import-failed': '✗ fails on import', unavailable: '? could not run' } as const;
+const STUB_MARK = {
+  ok: '✓ compiles, imports',
+  rejected: '✗ does not compile',
+  'import-failed': '✗ fails on import',
+  unavailable: '? could not run',
+} as const;
 
-const idOf = (pair: { scenario: string; runtime: string }) => `pair-${String(pair.scenario)}-${String(pair.runtime)}`.replace(/[^\w-]/g, '_');
+const idOf = (pair: { scenario: string; runtime: string }) =>
+  `pair-${String(pair.scenario)}-${String(pair.runtime)}`.replace(/[^\w-]/g, '_');
 const mark = (status: string) => (Object.hasOwn(STATUS_MARK, status) ? STATUS_MARK[status as PairStatus] : '');
 
 function matrix(input: ReportInput): Html {
@@ -42,7 +48,9 @@ function matrix(input: ReportInput): Html {
 
 function counts(pairs: readonly ReportPair[]): Html[] {
   const statuses = [...new Set(pairs.map((p) => p.status))];
-  return statuses.map((s) => html`<span class="count ${s}">${mark(s)} ${pairs.filter((p) => p.status === s).length} ${s}</span> `);
+  return statuses.map(
+    (s) => html`<span class="count ${s}">${mark(s)} ${pairs.filter((p) => p.status === s).length} ${s}</span> `,
+  );
 }
 
 /** A changed line pair with just the changed words marked. */
@@ -51,14 +59,28 @@ function wordPair(before: string, after: string): Html[] {
   const side = (keep: 'removed' | 'added') =>
     parts
       .filter((p) => !(keep === 'removed' ? p.added : p.removed))
-      .map((p) => ((keep === 'removed' ? p.removed : p.added) ? (keep === 'removed' ? html`<del>${p.value}</del>` : html`<ins>${p.value}</ins>`) : html`${p.value}`));
-  return [html`<span class="line del">-${side('removed')}</span>`, html`<span class="line ins">+${side('added')}</span>`];
+      .map((p) =>
+        (keep === 'removed' ? p.removed : p.added)
+          ? keep === 'removed'
+            ? html`<del>${p.value}</del>`
+            : html`<ins>${p.value}</ins>`
+          : html`${p.value}`,
+      );
+  return [
+    html`<span class="line del">-${side('removed')}</span>`,
+    html`<span class="line ins">+${side('added')}</span>`,
+  ];
 }
 
 function diffBlock(diff: TextDiff): Html {
-  const lines: Html[] = [html`<span class="line head">--- ${diff.labels.before}</span>`, html`<span class="line head">+++ ${diff.labels.after}</span>`];
+  const lines: Html[] = [
+    html`<span class="line head">--- ${diff.labels.before}</span>`,
+    html`<span class="line head">+++ ${diff.labels.after}</span>`,
+  ];
   for (const hunk of diff.hunks) {
-    lines.push(html`<span class="line hunk">@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</span>`);
+    lines.push(
+      html`<span class="line hunk">@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</span>`,
+    );
     let removed: string[] = [];
     let added: string[] = [];
     const flush = () => {
@@ -98,7 +120,11 @@ function changesSection(groups: readonly ChangeGroup[]): Html | string {
 }
 
 function pairSection(pair: ReportPair, groupOf: ReadonlyMap<string, ChangeGroup>): Html {
-  const times = pair.times ? Object.entries(pair.times).map(([phase, ms]) => `${phase} ${Math.round(ms)} ms`).join(' · ') : '';
+  const times = pair.times
+    ? Object.entries(pair.times)
+        .map(([phase, ms]) => `${phase} ${Math.round(ms)} ms`)
+        .join(' · ')
+    : '';
   const changed = (pair.verdicts ?? []).filter((v) => v.status !== 'same');
   const body = [
     times ? html`<p class="times">${times}</p>` : '',
@@ -106,10 +132,13 @@ function pairSection(pair: ReportPair, groupOf: ReadonlyMap<string, ChangeGroup>
     pair.findings.length > 0 ? html`<ul class="findings">${pair.findings.map(findingItem)}</ul>` : '',
     ...changed.map((v) => {
       const group = groupOf.get(v.path);
-      if (group) return html`<h4>${v.status}: ${v.path} — <a href="#change-${group.number}">change ${group.number}</a>${group.paths.length > 1 ? html` (shared by ${group.paths.length} files)` : ''}</h4>`;
+      if (group)
+        return html`<h4>${v.status}: ${v.path} — <a href="#change-${group.number}">change ${group.number}</a>${group.paths.length > 1 ? html` (shared by ${group.paths.length} files)` : ''}</h4>`;
       return html`<h4>${v.status}: ${v.path}</h4>${v.diff ? diffBlock(v.diff) : v.reason ? html`<pre class="message">${v.reason}</pre>` : ''}`;
     }),
-    !pair.reason && pair.findings.length === 0 && changed.length === 0 ? html`<p>Every snapshot file agrees; no check found anything.</p>` : '',
+    !pair.reason && pair.findings.length === 0 && changed.length === 0
+      ? html`<p>Every snapshot file agrees; no check found anything.</p>`
+      : '',
   ];
   return html`<details class="pair ${pair.status}" id="${idOf(pair)}" data-runtime="${pair.runtime}" data-failing="${String(failing(pair.status))}"><summary><span class="status ${pair.status}">${mark(pair.status)} ${pair.status}</span> ${pair.scenario} × ${pair.runtime}</summary>${body}</details>`;
 }
@@ -130,10 +159,17 @@ function sdkCostSection(input: ReportInput): Html | string {
 
 /** The SDK the model read for one scenario, TypeScript and Python side by side. */
 function sdkSection(input: ReportInput): Html | string {
-  const sdkOf = (pair: ReportPair | undefined, file: string) => pair?.verdicts?.find((v) => v.path.endsWith(`/${file}`))?.proposed;
+  const sdkOf = (pair: ReportPair | undefined, file: string) =>
+    pair?.verdicts?.find((v) => v.path.endsWith(`/${file}`))?.proposed;
   for (const scenario of [...new Set(input.pairs.map((p) => p.scenario))]) {
     const ofLanguage = (language: Language) => {
-      const pair = input.pairs.find((p) => p.scenario === scenario && isRuntimeName(p.runtime) && runtimeLanguage(p.runtime) === language && sdkOf(p, SDK_FILE[language]) !== undefined);
+      const pair = input.pairs.find(
+        (p) =>
+          p.scenario === scenario &&
+          isRuntimeName(p.runtime) &&
+          runtimeLanguage(p.runtime) === language &&
+          sdkOf(p, SDK_FILE[language]) !== undefined,
+      );
       return sdkOf(pair, SDK_FILE[language]);
     };
     const ts = ofLanguage('typescript');
@@ -145,9 +181,13 @@ function sdkSection(input: ReportInput): Html | string {
 }
 
 function stubSection(input: ReportInput): Html {
-  if (input.matrix.length === 0) return html`<section><h2>Stub validity</h2><p>No Python <code>tools:sdk</code> block was compiled in this run.</p></section>`;
+  if (input.matrix.length === 0)
+    return html`<section><h2>Stub validity</h2><p>No Python <code>tools:sdk</code> block was compiled in this run.</p></section>`;
   const labels = [...new Set(input.matrix.map((c) => c.interpreter))];
-  const unicode = (label: string) => input.interpreters?.find((i) => i.label === label)?.unicode ?? input.matrix.find((c) => c.interpreter === label)?.unicode ?? '?';
+  const unicode = (label: string) =>
+    input.interpreters?.find((i) => i.label === label)?.unicode ??
+    input.matrix.find((c) => c.interpreter === label)?.unicode ??
+    '?';
   const head = html`<tr><th scope="col">scenario × runtime</th>${labels.map((l) => html`<th scope="col">${l}<br><small>Unicode ${unicode(l)}</small></th>`)}</tr>`;
   const pairs = [...new Map(input.matrix.map((c) => [`${c.scenario} × ${c.runtime}`, c])).keys()];
   const rows = pairs.map((pair) => {
@@ -159,7 +199,12 @@ function stubSection(input: ReportInput): Html {
     });
     return html`<tr><th scope="row">${pair}</th>${cells}</tr>`;
   });
-  const errors = input.matrix.filter((c) => c.error !== undefined).map((c) => html`<li>${`${c.scenario} × ${c.runtime} on ${c.interpreter}`}: <pre class="message">${c.error}</pre></li>`);
+  const errors = input.matrix
+    .filter((c) => c.error !== undefined)
+    .map(
+      (c) =>
+        html`<li>${`${c.scenario} × ${c.runtime} on ${c.interpreter}`}: <pre class="message">${c.error}</pre></li>`,
+    );
   return html`<section><h2>Stub validity</h2><details><summary>${input.matrix.filter((c) => c.outcome === 'ok').length} of ${input.matrix.length} compile and import</summary><table class="matrix">${head}${rows}</table>${errors.length ? html`<ul>${errors}</ul>` : ''}</details></section>`;
 }
 
@@ -199,13 +244,18 @@ export function renderHtmlReport(input: ReportInput): string {
   const groups = runChangeGroups(input.pairs);
   const groupOf = new Map(groups.flatMap((g) => g.paths.map((path) => [path, g] as const)));
   const runtimes = [...new Set(input.pairs.map((p) => p.runtime))];
-  const run = input.runFindings && input.runFindings.length > 0 ? html`<section><h2>The whole run</h2><ul class="findings">${input.runFindings.map(findingItem)}</ul></section>` : '';
+  const run =
+    input.runFindings && input.runFindings.length > 0
+      ? html`<section><h2>The whole run</h2><ul class="findings">${input.runFindings.map(findingItem)}</ul></section>`
+      : '';
   const uncalled = coverageSentences(input.coverage);
   const coverage =
     uncalled.length > 0
       ? html`<section><h2>Tool coverage</h2><ul class="findings">${uncalled.map((s) => html`<li><strong>${input.coverage!.level === 'error' ? 'error' : 'warning'}</strong> ${s}</li>`)}</ul><p>${COVERAGE_HINT}</p></section>`
       : '';
-  const interpreters = (input.interpreters ?? []).map((i) => html`<li>${i.label}: CPython ${i.version}, Unicode ${i.unicode} (${i.detail})</li>`);
+  const interpreters = (input.interpreters ?? []).map(
+    (i) => html`<li>${i.label}: CPython ${i.version}, Unicode ${i.unicode} (${i.detail})</li>`,
+  );
   const absent = (input.absent ?? []).map((a) => html`<li>not available: ${a}</li>`);
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -26,8 +26,24 @@ describe('the JUnit file', () => {
   it('stays well-formed XML 1.0 whatever the names and texts hold, each forbidden character shown as U+FFFD', () => {
     const hostile = 'a\uFFFF b\uFFFE c\uD800 d\u0001 e\u001B[31m f]]> <g h="&amp;"> \'i\'';
     const pairs: PairResult[] = [
-      { scenario: `s${hostile}`, runtime: 'python', status: 'failed', times, verdicts: [], findings: [], reason: `line one\n${hostile}\r\nend` },
-      { scenario: `s${hostile}`, runtime: 'pyodide', status: 'skipped', times, verdicts: [], findings: [], reason: `first\n\tsecond ${hostile}` },
+      {
+        scenario: `s${hostile}`,
+        runtime: 'python',
+        status: 'failed',
+        times,
+        verdicts: [],
+        findings: [],
+        reason: `line one\n${hostile}\r\nend`,
+      },
+      {
+        scenario: `s${hostile}`,
+        runtime: 'pyodide',
+        status: 'skipped',
+        times,
+        verdicts: [],
+        findings: [],
+        reason: `first\n\tsecond ${hostile}`,
+      },
     ];
     const shown = 'a\uFFFD b\uFFFD c\uFFFD d\uFFFD e\uFFFD[31m f]]> <g h="&amp;"> \'i\'';
     expect(parse(junitXml(pairs, [`gone${hostile}/python`]))).toEqual([
@@ -38,10 +54,27 @@ describe('the JUnit file', () => {
   });
 
   it('writes a finding several pairs share once, and names the pair that has it in the others', () => {
-    const note = { check: 'stub-validity', severity: 'note' as const, message: 'tools-sdk.py does not compile on local 3.8 (below the floor 3.9: not a failure): SyntaxError at line 3' };
-    const error = { check: 'stub-validity', severity: 'error' as const, message: 'tools-sdk.py does not compile on local 3.9: SyntaxError at line 7' };
-    const pair = (runtime: string, findings: PairResult['findings']): PairResult => ({ scenario: 'checkout', runtime, status: 'failed', times, verdicts: [], findings });
-    const cases = parse(junitXml([pair('python', [note, error]), pair('pyodide', [note, error]), pair('python-container', [error])], []));
+    const note = {
+      check: 'stub-validity',
+      severity: 'note' as const,
+      message: 'tools-sdk.py does not compile on local 3.8 (below the floor 3.9: not a failure): SyntaxError at line 3',
+    };
+    const error = {
+      check: 'stub-validity',
+      severity: 'error' as const,
+      message: 'tools-sdk.py does not compile on local 3.9: SyntaxError at line 7',
+    };
+    const pair = (runtime: string, findings: PairResult['findings']): PairResult => ({
+      scenario: 'checkout',
+      runtime,
+      status: 'failed',
+      times,
+      verdicts: [],
+      findings,
+    });
+    const cases = parse(
+      junitXml([pair('python', [note, error]), pair('pyodide', [note, error]), pair('python-container', [error])], []),
+    );
     expect(cases.map((c) => c[3])).toEqual([
       `stub-validity: ${note.message}\nstub-validity: ${error.message}`,
       'stub-validity: the same note as in checkout × python\nstub-validity: the same finding as in checkout × python',
@@ -51,7 +84,9 @@ describe('the JUnit file', () => {
 
   it('keeps characters XML 1.0 allows, astral ones included', () => {
     const fine = 'tab\there \u00e9 \uD7FF \uE000 \uFFFD \u{1F600} \u{10FFFF}';
-    const pairs: PairResult[] = [{ scenario: 'ok', runtime: 'python', status: 'failed', times, verdicts: [], findings: [], reason: fine }];
+    const pairs: PairResult[] = [
+      { scenario: 'ok', runtime: 'python', status: 'failed', times, verdicts: [], findings: [], reason: fine },
+    ];
     expect(parse(junitXml(pairs, []))[0]![3]).toBe(fine);
   });
 });

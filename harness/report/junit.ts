@@ -1,13 +1,21 @@
+import type { Finding } from '../checks/types.js';
 import { groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
 import type { FileVerdict } from '../snapshot/store.js';
-import type { Finding } from '../checks/types.js';
 import { renderDiff } from '../text/diff.js';
 import { isFailing, type PairResult } from './outcome.js';
 
 /** Code points XML 1.0 forbids in a document (its `Char` production), lone surrogates included. */
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
-const ENTITY: Readonly<Record<string, string>> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
+const ENTITY: Readonly<Record<string, string>> = {
+  '<': '&lt;',
+  '>': '&gt;',
+  '&': '&amp;',
+  '"': '&quot;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+};
 
 /** Element text: markup escaped, every character XML 1.0 cannot hold shown as U+FFFD, CR kept as CR. */
 const xml = (text: string) => text.replace(NOT_XML_CHAR, '\uFFFD').replace(/[<>&"\r]/g, (c) => ENTITY[c]!);
@@ -26,7 +34,8 @@ export function junitXml(results: readonly PairResult[], obsolete: readonly stri
   const change = (v: FileVerdict, owner: string): string => {
     const group = groupOf.get(v.path);
     if (!group) return v.reason ?? (v.diff ? renderDiff(v.diff, false) : `${v.status}: ${v.path}`);
-    if (written.has(group.number)) return `${v.status}: snapshots/${v.path} — change ${group.number}, shown in ${group.paths[0]!.split('/').slice(0, 2).join(' × ')}`;
+    if (written.has(group.number))
+      return `${v.status}: snapshots/${v.path} — change ${group.number}, shown in ${group.paths[0]!.split('/').slice(0, 2).join(' × ')}`;
     written.add(group.number);
     const body = group.diff ? `\n${renderDiff(group.diff, false)}` : '';
     return `change ${group.number} (shown once for ${owner}): ${groupHeading(group)}${body}`;
@@ -42,12 +51,21 @@ export function junitXml(results: readonly PairResult[], obsolete: readonly stri
   const suites = [...new Set(results.map((r) => r.scenario))].map((scenario) => {
     const cases = results.filter((r) => r.scenario === scenario);
     const body = cases.map((r) => {
-      const seconds = ((r.times.assembly + (r.times.boot ?? 0) + r.times.model + r.times.runtime + r.times.checks) / 1000).toFixed(3);
+      const seconds = (
+        (r.times.assembly + (r.times.boot ?? 0) + r.times.model + r.times.runtime + r.times.checks) /
+        1000
+      ).toFixed(3);
       const open = `    <testcase classname="${xmlAttr(scenario)}" name="${xmlAttr(r.runtime)}" time="${seconds}">`;
       if (r.status === 'skipped') return `${open}<skipped message="${xmlAttr(r.reason ?? '')}"/></testcase>`;
       if (!isFailing(r.status)) return `${open}</testcase>`;
       const owner = `${r.scenario} × ${r.runtime}`;
-      const details = [r.reason, ...r.findings.map((f) => finding(f, owner)), ...r.verdicts.filter((v) => v.status !== 'same').map((v) => change(v, owner))].filter(Boolean).join('\n');
+      const details = [
+        r.reason,
+        ...r.findings.map((f) => finding(f, owner)),
+        ...r.verdicts.filter((v) => v.status !== 'same').map((v) => change(v, owner)),
+      ]
+        .filter(Boolean)
+        .join('\n');
       return `${open}<failure message="${xmlAttr(r.status)}">${xml(details)}</failure></testcase>`;
     });
     const failures = cases.filter((r) => isFailing(r.status)).length;
@@ -55,7 +73,9 @@ export function junitXml(results: readonly PairResult[], obsolete: readonly stri
     return `  <testsuite name="${xmlAttr(scenario)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}">\n${body.join('\n')}\n  </testsuite>`;
   });
   if (obsolete.length > 0) {
-    suites.push(`  <testsuite name="obsolete snapshots" tests="1" failures="1">\n    <testcase classname="snapshots" name="obsolete"><failure message="obsolete">${xml(obsolete.join('\n'))}</failure></testcase>\n  </testsuite>`);
+    suites.push(
+      `  <testsuite name="obsolete snapshots" tests="1" failures="1">\n    <testcase classname="snapshots" name="obsolete"><failure message="obsolete">${xml(obsolete.join('\n'))}</failure></testcase>\n  </testsuite>`,
+    );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="concord gate">\n${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -14,10 +14,18 @@ import type { FileVerdict } from '../snapshot/store.js';
 export type PairStatus = 'pass' | 'updated' | 'mismatch' | 'unstable' | 'failed' | 'skipped';
 
 /** The statuses that fail the gate by themselves. */
-export const isFailing = (status: string): boolean => status === 'mismatch' || status === 'failed' || status === 'unstable';
+export const isFailing = (status: string): boolean =>
+  status === 'mismatch' || status === 'failed' || status === 'unstable';
 
 /** Each status has a mark as well as its word, so no output depends on color. */
-export const STATUS_MARK: Readonly<Record<PairStatus, string>> = { pass: '✓', updated: '↻', mismatch: '✗', unstable: '≈', failed: '✗', skipped: '-' };
+export const STATUS_MARK: Readonly<Record<PairStatus, string>> = {
+  pass: '✓',
+  updated: '↻',
+  mismatch: '✗',
+  unstable: '≈',
+  failed: '✗',
+  skipped: '-',
+};
 
 /** One scenario × runtime as a report reads it (a PairResult fits; a report of a partial run may lack the rest). */
 export interface ReportPair {

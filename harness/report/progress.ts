@@ -1,7 +1,14 @@
 import { COLOR, paint } from '../text/paint.js';
 import { type PairResult, type PairStatus, type RunSteps, STATUS_MARK } from './outcome.js';
 
-const STATUS_COLOR: Record<PairStatus, number> = { pass: COLOR.green, updated: COLOR.cyan, mismatch: COLOR.red, unstable: COLOR.red, failed: COLOR.red, skipped: COLOR.yellow };
+const STATUS_COLOR: Record<PairStatus, number> = {
+  pass: COLOR.green,
+  updated: COLOR.cyan,
+  mismatch: COLOR.red,
+  unstable: COLOR.red,
+  failed: COLOR.red,
+  skipped: COLOR.yellow,
+};
 export const ms = (value: number) => `${Math.round(value)} ms`;
 
 /** Lines of a failing pair's reason the terminal shows (in its progress line and in the verdict). */
@@ -18,9 +25,16 @@ export function progressLine(r: PairResult, color: boolean): string {
   const head = statusHead(r.status, color);
   const t = r.times;
   const boot = t.boot !== undefined && Math.round(t.boot) > 0 ? ` · boot ${ms(t.boot)}` : '';
-  const timing = r.status === 'skipped' ? '' : `  assembly ${ms(t.assembly)}${boot} · model ${ms(t.model)} · runtime ${ms(t.runtime)} · checks ${ms(t.checks)}`;
+  const timing =
+    r.status === 'skipped'
+      ? ''
+      : `  assembly ${ms(t.assembly)}${boot} · model ${ms(t.model)} · runtime ${ms(t.runtime)} · checks ${ms(t.checks)}`;
   // A pair's line stays short whatever failed: the verdict at the end and the report hold the rest.
-  const reason = capLines(r.reason?.split('\n') ?? [], REASON_LINES, (left) => `… ${left} more line(s) of this reason in the report`);
+  const reason = capLines(
+    r.reason?.split('\n') ?? [],
+    REASON_LINES,
+    (left) => `… ${left} more line(s) of this reason in the report`,
+  );
   const changed = capLines(
     r.verdicts.filter((v) => v.status !== 'same').map((v) => `${v.status}: ${v.path}`),
     PROGRESS_FILES,
@@ -38,7 +52,8 @@ export function notRunLine(r: PairResult, color: boolean): string {
   return `${statusHead(r.status, color)} ${r.scenario} × ${r.runtime}  (${r.runtime} did not run: why is said above)`;
 }
 
-const statusHead = (status: PairStatus, color: boolean) => paint(color, STATUS_COLOR[status], `${STATUS_MARK[status]} ${status.padEnd(8)}`);
+const statusHead = (status: PairStatus, color: boolean) =>
+  paint(color, STATUS_COLOR[status], `${STATUS_MARK[status]} ${status.padEnd(8)}`);
 
 /** Scenarios down, runtimes across, one status per cell. */
 export function summaryTable(results: readonly PairResult[], runtimes: readonly string[], color: boolean): string {
@@ -63,10 +78,20 @@ export function stepsLine(steps: RunSteps, color: boolean): string {
   const failed = (check: string) => steps.findings.some((f) => f.severity === 'error' && f.check === check);
   const mark = (bad: boolean) => paint(color, bad ? COLOR.red : COLOR.green, bad ? '✗' : '✓');
   // An app that could not boot or render judged nothing: a step that judged no app is no pass.
-  const floorMark = () => (failed('renderer-floor') || steps.floorRendered > 0 ? mark(failed('renderer-floor')) : paint(color, STATUS_COLOR.skipped, STATUS_MARK.skipped));
+  const floorMark = () =>
+    failed('renderer-floor') || steps.floorRendered > 0
+      ? mark(failed('renderer-floor'))
+      : paint(color, STATUS_COLOR.skipped, STATUS_MARK.skipped);
   const floorApps = () =>
-    steps.floorRendered === steps.floorApps ? `${steps.floorApps} app(s)` : `${steps.floorRendered} of ${steps.floorApps} app(s) rendered the fixture; see the notes for the others`;
-  const floor = steps.floorApps === 0 ? 'renderer-floor: no Python app selected' : `${floorMark()} renderer-floor (${floorApps()}) ${ms(steps.times.rendererFloor)}`;
-  const probes = steps.probes.map((p) => `${mark(p.findings.some((f) => f.severity === 'error'))} probe ${p.language} ${ms(p.elapsedMs)}`);
+    steps.floorRendered === steps.floorApps
+      ? `${steps.floorApps} app(s)`
+      : `${steps.floorRendered} of ${steps.floorApps} app(s) rendered the fixture; see the notes for the others`;
+  const floor =
+    steps.floorApps === 0
+      ? 'renderer-floor: no Python app selected'
+      : `${floorMark()} renderer-floor (${floorApps()}) ${ms(steps.times.rendererFloor)}`;
+  const probes = steps.probes.map(
+    (p) => `${mark(p.findings.some((f) => f.severity === 'error'))} probe ${p.language} ${ms(p.elapsedMs)}`,
+  );
   return [floor, ...probes].join(' · ');
 }

@@ -19,7 +19,8 @@ const cell = (scenario: string, runtime: string, interpreter: string, rest: Part
   ...rest,
 });
 
-const REJECTION = "SyntaxError at line 12, column 7: invalid character 'ꟑ' (U+A7D1)\n12 | class ꟑLookup(TypedDict):  # a | b ```\n          ^";
+const REJECTION =
+  "SyntaxError at line 12, column 7: invalid character 'ꟑ' (U+A7D1)\n12 | class ꟑLookup(TypedDict):  # a | b ```\n          ^";
 
 const input: ReportInput = {
   runId: 'run-1',
@@ -31,25 +32,47 @@ const input: ReportInput = {
   ],
   absent: ['containers: no Docker engine answers'],
   matrix: [
-    cell('nested-reads', 'python', 'local 3.8', { belowFloor: true, outcome: 'rejected', error: 'SyntaxError at line 1, column 1: old' }),
+    cell('nested-reads', 'python', 'local 3.8', {
+      belowFloor: true,
+      outcome: 'rejected',
+      error: 'SyntaxError at line 1, column 1: old',
+    }),
     cell('nested-reads', 'python', 'local 3.9', {}),
     cell('nested-reads', 'python', 'pyodide 3.13', {}),
     cell('past-floor', 'pyodide', 'local 3.8', { belowFloor: true }),
     cell('past-floor', 'pyodide', 'local 3.9', { outcome: 'rejected', error: REJECTION }),
-    cell('past-floor', 'pyodide', 'pyodide 3.13', { outcome: 'unavailable', error: 'the Pyodide worker exited', python: undefined, unicode: undefined }),
+    cell('past-floor', 'pyodide', 'pyodide 3.13', {
+      outcome: 'unavailable',
+      error: 'the Pyodide worker exited',
+      python: undefined,
+      unicode: undefined,
+    }),
   ],
   pairs: [
-    { scenario: 'nested-reads', runtime: 'python', status: 'pass', findings: [{ check: 'stub-validity', severity: 'note', message: 'below the floor' }] },
+    {
+      scenario: 'nested-reads',
+      runtime: 'python',
+      status: 'pass',
+      findings: [{ check: 'stub-validity', severity: 'note', message: 'below the floor' }],
+    },
     { scenario: 'nested-reads', runtime: 'typescript', status: 'pass', findings: [] },
     {
       scenario: 'past-floor',
       runtime: 'pyodide',
       status: 'failed',
       reason: 'stub-validity: tools-sdk.py does not compile',
-      findings: [{ check: 'stub-validity', severity: 'error', message: `tools-sdk.py does not compile on local 3.9: ${REJECTION}` }],
+      findings: [
+        {
+          check: 'stub-validity',
+          severity: 'error',
+          message: `tools-sdk.py does not compile on local 3.9: ${REJECTION}`,
+        },
+      ],
     },
   ],
-  runFindings: [{ check: 'renderer-floor', severity: 'error', message: 'the Python renderer is not pinned to the floor 3.9' }],
+  runFindings: [
+    { check: 'renderer-floor', severity: 'error', message: 'the Python renderer is not pinned to the floor 3.9' },
+  ],
 };
 
 describe('the report', () => {
@@ -70,12 +93,21 @@ describe('the report', () => {
   it('numbers one error once however many pairs show it on the same interpreter, and points every cell at it', () => {
     const shared = renderReport({
       ...input,
-      matrix: [...input.matrix, cell('orders', 'python', 'local 3.9', { outcome: 'rejected', error: REJECTION }), cell('orders', 'pyodide', 'local 3.9', { outcome: 'rejected', error: REJECTION })],
+      matrix: [
+        ...input.matrix,
+        cell('orders', 'python', 'local 3.9', { outcome: 'rejected', error: REJECTION }),
+        cell('orders', 'pyodide', 'local 3.9', { outcome: 'rejected', error: REJECTION }),
+      ],
     });
-    expect(shared).toContain('2. the same error in 3 pairs, **past-floor × pyodide**, **orders × python**, **orders × pyodide** on local 3.9 (CPython 3.13.2, Unicode 15.1.0):');
+    expect(shared).toContain(
+      '2. the same error in 3 pairs, **past-floor × pyodide**, **orders × python**, **orders × pyodide** on local 3.9 (CPython 3.13.2, Unicode 15.1.0):',
+    );
     expect(shared).toContain('| orders | python |  | ✗ 2 |  |');
     expect(shared).toContain('| orders | pyodide |  | ✗ 2 |  |');
-    const section = shared.slice(shared.indexOf('## Stub validity'), shared.indexOf('\n## ', shared.indexOf('## Stub validity')));
+    const section = shared.slice(
+      shared.indexOf('## Stub validity'),
+      shared.indexOf('\n## ', shared.indexOf('## Stub validity')),
+    );
     expect(section.match(/invalid character 'ꟑ'/g)).toHaveLength(1);
     expect(shared).toContain('3. **past-floor × pyodide** on pyodide 3.13:');
   });
@@ -85,21 +117,40 @@ describe('the report', () => {
     expect(text).toContain('- not available: containers: no Docker engine answers');
     expect(text).toContain('- **error** `renderer-floor`: the Python renderer is not pinned to the floor 3.9');
     expect(text).toContain('### past-floor × pyodide: failed');
-    expect(text).toContain('- **error** `stub-validity`: tools-sdk.py does not compile on local 3.9: SyntaxError at line 12, column 7');
+    expect(text).toContain(
+      '- **error** `stub-validity`: tools-sdk.py does not compile on local 3.9: SyntaxError at line 12, column 7',
+    );
     expect(text).toContain('- **note** `stub-validity`: below the floor');
     expect(text).not.toContain('### nested-reads × typescript');
     expect(text).toMatch(/^Run `run-1` · floor CPython 3\.9 · 3 scenario × runtime pair\(s\): 2 pass, 1 failed\.$/m);
   });
 
   it('says findings that pairs share alike once, under the names of every pair that has them', () => {
-    const note = { check: 'stub-import', severity: 'note' as const, message: 'fails on local 3.8 (below the floor 3.9: not a failure)\n63 |     orders: list[Item]' };
-    const pairs = ['checkout', 'refund'].flatMap((scenario) => ['python', 'pyodide'].map((runtime) => ({ scenario, runtime, status: 'mismatch', findings: [note] })));
-    const other = { scenario: 'refund', runtime: 'python-container', status: 'mismatch', findings: [{ ...note, message: 'fails on local 3.8 in its own way' }] };
-    const alike = renderReport({ ...input, runFindings: [], pairs: [...pairs, other, { ...pairs[0]!, scenario: 'track', status: 'failed' }] });
+    const note = {
+      check: 'stub-import',
+      severity: 'note' as const,
+      message: 'fails on local 3.8 (below the floor 3.9: not a failure)\n63 |     orders: list[Item]',
+    };
+    const pairs = ['checkout', 'refund'].flatMap((scenario) =>
+      ['python', 'pyodide'].map((runtime) => ({ scenario, runtime, status: 'mismatch', findings: [note] })),
+    );
+    const other = {
+      scenario: 'refund',
+      runtime: 'python-container',
+      status: 'mismatch',
+      findings: [{ ...note, message: 'fails on local 3.8 in its own way' }],
+    };
+    const alike = renderReport({
+      ...input,
+      runFindings: [],
+      pairs: [...pairs, other, { ...pairs[0]!, scenario: 'track', status: 'failed' }],
+    });
     const findings = alike.slice(alike.indexOf('## Findings'));
     expect(findings).toContain('### checkout, refund × python, pyodide: mismatch');
     expect(findings.match(/orders: list\[Item\]/g)).toHaveLength(2);
-    expect(findings).toContain('### refund × python-container: mismatch\n\n- **note** `stub-import`: fails on local 3.8 in its own way');
+    expect(findings).toContain(
+      '### refund × python-container: mismatch\n\n- **note** `stub-import`: fails on local 3.8 in its own way',
+    );
     // Another status is another group, though its findings are the same.
     expect(findings).toContain('### track × python: failed');
   });
@@ -109,7 +160,19 @@ describe('the report', () => {
       ...input,
       stepTimes: { rendererFloor: 812.4, probe: 3456.7 },
       probes: [
-        { language: 'typescript', scenario: 'mode-both', runtime: 'typescript', tools: 47, refused: [], cells: [{ interpreter: 'tsc', version: 'TypeScript', detail: 'the TypeScript compiler, strict', outcome: 'ok' }], naming: [], findings: [], elapsedMs: 903.2 },
+        {
+          language: 'typescript',
+          scenario: 'mode-both',
+          runtime: 'typescript',
+          tools: 47,
+          refused: [],
+          cells: [
+            { interpreter: 'tsc', version: 'TypeScript', detail: 'the TypeScript compiler, strict', outcome: 'ok' },
+          ],
+          naming: [],
+          findings: [],
+          elapsedMs: 903.2,
+        },
         {
           language: 'python',
           scenario: 'exotic-names',
@@ -117,18 +180,45 @@ describe('the report', () => {
           tools: 52,
           refused: ['class'],
           cells: [
-            { interpreter: 'local 3.9', version: '3.9', detail: '/usr/bin/python3.9', python: '3.9.2', unicode: '13.0.0', outcome: 'rejected', error: 'SyntaxError at line 3, column 5: invalid syntax', line: 3, column: 5 },
-            { interpreter: 'pyodide 3.13', version: '3.13', detail: 'Pyodide 0.29.3', python: '3.13.2', unicode: '15.1.0', outcome: 'ok' },
+            {
+              interpreter: 'local 3.9',
+              version: '3.9',
+              detail: '/usr/bin/python3.9',
+              python: '3.9.2',
+              unicode: '13.0.0',
+              outcome: 'rejected',
+              error: 'SyntaxError at line 3, column 5: invalid syntax',
+              line: 3,
+              column: 5,
+            },
+            {
+              interpreter: 'pyodide 3.13',
+              version: '3.13',
+              detail: 'Pyodide 0.29.3',
+              python: '3.13.2',
+              unicode: '15.1.0',
+              outcome: 'ok',
+            },
           ],
-          naming: ['declared names collide: A (line 1, column 7), Ａ (line 2, column 7) are one name after NFKC (A); the last one shadows the others'],
-          findings: [{ check: 'probe', severity: 'error', message: 'python (the app of exotic-names on python): tools-sdk.py does not compile on local 3.9' }],
+          naming: [
+            'declared names collide: A (line 1, column 7), Ａ (line 2, column 7) are one name after NFKC (A); the last one shadows the others',
+          ],
+          findings: [
+            {
+              check: 'probe',
+              severity: 'error',
+              message: 'python (the app of exotic-names on python): tools-sdk.py does not compile on local 3.9',
+            },
+          ],
           elapsedMs: 2553.9,
         },
       ],
     });
     expect(probed).toContain('## Adversarial probe');
     expect(probed).toContain('The probe took 3457 ms, the renderer-floor step 812 ms.');
-    expect(probed).toContain('| typescript | mode-both × typescript | 47 | ✓ passes | ✓ unique, each tool reachable once | 903 ms |');
+    expect(probed).toContain(
+      '| typescript | mode-both × typescript | 47 | ✓ passes | ✓ unique, each tool reachable once | 903 ms |',
+    );
     expect(probed).toContain('| python | exotic-names × python | 51 | ✗ fails | ✗ 1 problem(s) | 2554 ms |');
     expect(probed).toContain('| local 3.9 | CPython 3.9.2, Unicode 13.0.0 | ✗ |');
     expect(probed).toContain('| pyodide 3.13 | CPython 3.13.2, Unicode 15.1.0 | ✓ |');
@@ -137,7 +227,11 @@ describe('the report', () => {
   });
 
   it('says so when nothing was compiled or found', () => {
-    const empty = renderReport({ runId: 'r', pairs: [{ scenario: 's', runtime: 'typescript', status: 'pass', findings: [] }], matrix: [] });
+    const empty = renderReport({
+      runId: 'r',
+      pairs: [{ scenario: 's', runtime: 'typescript', status: 'pass', findings: [] }],
+      matrix: [],
+    });
     expect(empty).toContain('No Python `tools:sdk` block was compiled in this run.');
     expect(empty).toContain('No check found anything.');
   });

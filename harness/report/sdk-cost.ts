@@ -1,6 +1,6 @@
+import { SDK_ENCODING, type SdkMeasure, type SdkSize } from '../cache/token-counter.js';
 import type { Finding } from '../checks/types.js';
 import type { SdkBudget } from '../project/config.js';
-import { SDK_ENCODING, type SdkMeasure, type SdkSize } from '../cache/token-counter.js';
 
 /** One scenario's SDK in one language (the runtimes of a language render one SDK; the first pair stands for them). */
 export interface SdkCostRow extends SdkSize {
@@ -40,7 +40,17 @@ export function sdkCost(pairs: readonly { scenario: string; sdk?: SdkSize }[]): 
     }
     return total;
   });
-  const sorted = [...rows.values()].sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0));
+  const sorted = [...rows.values()].sort((a, b) =>
+    a.language < b.language
+      ? -1
+      : a.language > b.language
+        ? 1
+        : a.scenario < b.scenario
+          ? -1
+          : a.scenario > b.scenario
+            ? 1
+            : 0,
+  );
   return { encoding: SDK_ENCODING, rows: sorted, totals };
 }
 
@@ -48,7 +58,8 @@ const number = (value: number) => value.toLocaleString('en-US');
 
 /** `+1,240 tokens, +9.8%` against the committed size; `unchanged`; `new` when nothing was committed. */
 export function sdkDelta(now: SdkMeasure, committed: SdkMeasure | undefined): string {
-  if (committed === undefined || committed.tokens === 0) return committed === undefined || now.tokens > 0 ? 'new' : 'unchanged';
+  if (committed === undefined || committed.tokens === 0)
+    return committed === undefined || now.tokens > 0 ? 'new' : 'unchanged';
   const tokens = now.tokens - committed.tokens;
   const bytes = now.bytes - committed.bytes;
   if (tokens === 0 && bytes === 0) return 'unchanged';
@@ -66,7 +77,9 @@ const size = (m: SdkMeasure) => `${number(m.tokens)} tokens · ${number(m.bytes)
 export function sdkCostLines(cost: SdkCost): string[] {
   const lines = ['', `SDK cost (${cost.encoding} tokens, sent with every request):`];
   for (const total of cost.totals) {
-    lines.push(`  ${total.language}: ${size(total)} in ${cost.rows.filter((r) => r.language === total.language).length} scenario(s) (${sdkDelta(total, total.committed)})`);
+    lines.push(
+      `  ${total.language}: ${size(total)} in ${cost.rows.filter((r) => r.language === total.language).length} scenario(s) (${sdkDelta(total, total.committed)})`,
+    );
     for (const row of cost.rows) {
       if (row.language !== total.language) continue;
       const delta = sdkDelta(row, row.committed);
@@ -87,8 +100,14 @@ export function sdkCostMarkdown(cost: SdkCost | undefined, heading = '## SDK cos
     '| scenario | language | tokens | bytes | change |',
     '| --- | --- | ---: | ---: | --- |',
   ];
-  for (const row of cost.rows) lines.push(`| ${row.scenario} | ${row.language} | ${number(row.tokens)} | ${number(row.bytes)} | ${sdkDelta(row, row.committed)} |`);
-  for (const total of cost.totals) lines.push(`| **total** | ${total.language} | **${number(total.tokens)}** | ${number(total.bytes)} | ${sdkDelta(total, total.committed)} |`);
+  for (const row of cost.rows)
+    lines.push(
+      `| ${row.scenario} | ${row.language} | ${number(row.tokens)} | ${number(row.bytes)} | ${sdkDelta(row, row.committed)} |`,
+    );
+  for (const total of cost.totals)
+    lines.push(
+      `| **total** | ${total.language} | **${number(total.tokens)}** | ${number(total.bytes)} | ${sdkDelta(total, total.committed)} |`,
+    );
   lines.push('');
   return lines;
 }
@@ -97,25 +116,38 @@ export function sdkCostMarkdown(cost: SdkCost | undefined, heading = '## SDK cos
  * Errors for every scenario and language whose SDK passes `budget` (`sdkBudget` of `concord.config.yml`),
  * each saying by how much; one error when the SDK could not be counted (`missing` says why). Growth is measured against the committed snapshot; a new scenario has none.
  */
-export function sdkBudgetFindings(cost: SdkCost | undefined, budget: SdkBudget | undefined, missing: string | undefined): Finding[] {
+export function sdkBudgetFindings(
+  cost: SdkCost | undefined,
+  budget: SdkBudget | undefined,
+  missing: string | undefined,
+): Finding[] {
   if (budget === undefined) return [];
-  if (missing !== undefined) return [{ check: 'sdk-budget', severity: 'error', message: `sdkBudget in concord.config.yml is not checked: ${missing}` }];
+  if (missing !== undefined)
+    return [
+      { check: 'sdk-budget', severity: 'error', message: `sdkBudget in concord.config.yml is not checked: ${missing}` },
+    ];
   if (cost === undefined) return [];
   const findings: Finding[] = [];
   const error = (message: string) => findings.push({ check: 'sdk-budget', severity: 'error', message });
   for (const row of cost.rows) {
     const what = `the ${row.language} SDK of ${row.scenario}`;
     if (budget.maxTokens !== undefined && row.tokens > budget.maxTokens) {
-      error(`${what} is ${number(row.tokens)} tokens, ${number(row.tokens - budget.maxTokens)} over sdkBudget.maxTokens (${number(budget.maxTokens)}) in concord.config.yml`);
+      error(
+        `${what} is ${number(row.tokens)} tokens, ${number(row.tokens - budget.maxTokens)} over sdkBudget.maxTokens (${number(budget.maxTokens)}) in concord.config.yml`,
+      );
     }
     if (row.committed === undefined || row.committed.tokens === 0) continue;
     const growth = row.tokens - row.committed.tokens;
     if (budget.maxGrowthTokens !== undefined && growth > budget.maxGrowthTokens) {
-      error(`${what} grew by ${number(growth)} tokens (${number(row.committed.tokens)} → ${number(row.tokens)}), ${number(growth - budget.maxGrowthTokens)} over sdkBudget.maxGrowthTokens (${number(budget.maxGrowthTokens)}) in concord.config.yml`);
+      error(
+        `${what} grew by ${number(growth)} tokens (${number(row.committed.tokens)} → ${number(row.tokens)}), ${number(growth - budget.maxGrowthTokens)} over sdkBudget.maxGrowthTokens (${number(budget.maxGrowthTokens)}) in concord.config.yml`,
+      );
     }
     const percent = (growth / row.committed.tokens) * 100;
     if (budget.maxGrowthPercent !== undefined && percent > budget.maxGrowthPercent) {
-      error(`${what} grew by ${percent.toFixed(1)}% (${number(row.committed.tokens)} → ${number(row.tokens)} tokens), ${(percent - budget.maxGrowthPercent).toFixed(1)} points over sdkBudget.maxGrowthPercent (${budget.maxGrowthPercent}%) in concord.config.yml`);
+      error(
+        `${what} grew by ${percent.toFixed(1)}% (${number(row.committed.tokens)} → ${number(row.tokens)} tokens), ${(percent - budget.maxGrowthPercent).toFixed(1)} points over sdkBudget.maxGrowthPercent (${budget.maxGrowthPercent}%) in concord.config.yml`,
+      );
     }
   }
   return findings;

@@ -1,20 +1,26 @@
+import { COVERAGE_HINT, coverageFails, coverageSentences, type ToolCoverage } from '../checks/tool-coverage.js';
 import type { Finding } from '../checks/types.js';
 import { RUNTIME_NAMES } from '../runtime-names.js';
-import { groupHeading, runChangeGroups, type ChangeGroup } from '../snapshot/change-groups.js';
-import { renderDiff } from '../text/diff.js';
-import { sdkCost, sdkCostLines } from './sdk-cost.js';
+import { type ChangeGroup, groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
+import { type UpdateMode, writesEverything } from '../snapshot/decide.js';
 import { PENDING_ARTIFACT } from '../snapshot/pending.js';
-import { writesEverything, type UpdateMode } from '../snapshot/decide.js';
-import { COVERAGE_HINT, coverageFails, coverageSentences, type ToolCoverage } from '../checks/tool-coverage.js';
-import { capLines, ms, REASON_LINES, summaryTable } from './progress.js';
+import { renderDiff } from '../text/diff.js';
 import { isFailing, type PairResult } from './outcome.js';
 import { pairGroups } from './pair-groups.js';
+import { capLines, ms, REASON_LINES, summaryTable } from './progress.js';
+import { sdkCost, sdkCostLines } from './sdk-cost.js';
 
 /**
  * Exit 0 only when every pair agrees, no obsolete folder is left, no run finding is an error, and no tool is
  * uncalled under `coverage: { uncalled: error }`.
  */
-export function gateVerdict(results: readonly PairResult[], obsolete: readonly string[], run: { update: UpdateMode; ci: boolean }, runFindings: readonly Finding[], coverage?: ToolCoverage): boolean {
+export function gateVerdict(
+  results: readonly PairResult[],
+  obsolete: readonly string[],
+  run: { update: UpdateMode; ci: boolean },
+  runFindings: readonly Finding[],
+  coverage?: ToolCoverage,
+): boolean {
   return (
     !coverageFails(coverage) &&
     results.every((r) => r.status === 'pass' || r.status === 'updated' || r.status === 'skipped') &&
@@ -41,11 +47,13 @@ export interface Summary {
 
 /** The end of a gate (or merge) run on the console: the matrix, the diffs, the totals and the verdict. */
 export function printSummary({ out, color }: { out(line: string): void; color: boolean }, summary: Summary): void {
-  const { results, obsolete, inPlace, pendingDir, ok, runFindings, reportFile, ci, coverage, sdkTokensMissing } = summary;
+  const { results, obsolete, inPlace, pendingDir, ok, runFindings, reportFile, ci, coverage, sdkTokensMissing } =
+    summary;
   out('');
   const runtimes = RUNTIME_NAMES.filter((r) => results.some((x) => x.runtime === r));
   if (results.length > 0) out(summaryTable(results, runtimes, color));
-  for (const folder of obsolete) out(`obsolete snapshot folder: snapshots/${folder} (no scenario declares it)${inPlace ? ' — removed' : ''}`);
+  for (const folder of obsolete)
+    out(`obsolete snapshot folder: snapshots/${folder} (no scenario declares it)${inPlace ? ' — removed' : ''}`);
   for (const r of results) {
     for (const v of r.verdicts) {
       if (v.status === 'garbage') out(`\n${v.reason}`);
@@ -62,13 +70,18 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   const uncalled = coverageSentences(coverage);
   if (uncalled.length > 0) {
     out('');
-    for (const sentence of uncalled) out(`${coverage!.level === 'error' ? 'error' : 'warning'} tool-coverage: ${sentence}`);
+    for (const sentence of uncalled)
+      out(`${coverage!.level === 'error' ? 'error' : 'warning'} tool-coverage: ${sentence}`);
     out(`  ${COVERAGE_HINT}`);
   }
   const count = (s: string) => results.filter((r) => r.status === s).length;
   out('');
-  out(`time: assembly ${ms(total.assembly)}${Math.round(total.boot) > 0 ? ` · boot ${ms(total.boot)}` : ''} · model ${ms(total.model)} · runtime ${ms(total.runtime)} · checks ${ms(total.checks)}`);
-  out(`${results.length} run(s): ${count('pass')} pass, ${count('updated')} updated, ${count('mismatch')} mismatch, ${count('unstable')} unstable, ${count('failed')} failed, ${count('skipped')} skipped; ${obsolete.length} obsolete folder(s)`);
+  out(
+    `time: assembly ${ms(total.assembly)}${Math.round(total.boot) > 0 ? ` · boot ${ms(total.boot)}` : ''} · model ${ms(total.model)} · runtime ${ms(total.runtime)} · checks ${ms(total.checks)}`,
+  );
+  out(
+    `${results.length} run(s): ${count('pass')} pass, ${count('updated')} updated, ${count('mismatch')} mismatch, ${count('unstable')} unstable, ${count('failed')} failed, ${count('skipped')} skipped; ${obsolete.length} obsolete folder(s)`,
+  );
   for (const line of skippedRuntimeLines(results)) out(line);
   for (const line of skippedCheckLines(results)) out(line);
   if (pendingDir) {
@@ -92,7 +105,9 @@ export function skippedCounts(results: readonly PairResult[]): string[] {
 /** `, but not everything ran (skipped: …)` when a pair or a check was skipped: such a run is never reported all green. */
 function notEverythingRan(results: readonly PairResult[]): string {
   const skipped = skippedCounts(results);
-  return skipped.length === 0 ? '' : `, but not everything ran (skipped: ${skipped.join(', ')}; see the skipped lines above)`;
+  return skipped.length === 0
+    ? ''
+    : `, but not everything ran (skipped: ${skipped.join(', ')}; see the skipped lines above)`;
 }
 
 /** Each check that could not run, once per reason, with how many pairs it left unchecked and how to run it. */
@@ -106,7 +121,9 @@ export function skippedCheckLines(results: readonly PairResult[]): string[] {
       reasons.set(key, { ...seen, pairs: seen.pairs + 1 });
     }
   }
-  return [...reasons.values()].map(({ check, reason, pairs }) => `skipped: the ${check} check on ${pairs} pair(s) — ${reason}`);
+  return [...reasons.values()].map(
+    ({ check, reason, pairs }) => `skipped: the ${check} check on ${pairs} pair(s) — ${reason}`,
+  );
 }
 
 /** Each runtime whose pairs were skipped, once, with why: a skip is never silent. */
@@ -141,13 +158,20 @@ export function verdictLines(results: readonly PairResult[], htmlReport: string,
   const lineOf = (r: PairResult) => {
     const changes = r.verdicts
       .filter((v) => numberOf.has(v.path))
-      .map((v) => `${v.path.slice(v.path.lastIndexOf('/') + 1)} ${v.status === 'new' ? 'new' : 'changed'} [change ${numberOf.get(v.path)!.number}]`);
+      .map(
+        (v) =>
+          `${v.path.slice(v.path.lastIndexOf('/') + 1)} ${v.status === 'new' ? 'new' : 'changed'} [change ${numberOf.get(v.path)!.number}]`,
+      );
     const errors = r.findings.filter((f) => f.severity === 'error').length;
     return `${r.status}${changes.length > 0 ? ` — ${changes.join(', ')}` : ''}${errors > 0 ? ` · ${errors} check error(s)` : ''}`;
   };
   for (const { pairs, names } of pairGroups(failing, (r) => `${lineOf(r)}\n${r.reason ?? ''}`)) {
     lines.push(`  ✗ ${names}: ${lineOf(pairs[0]!)}`);
-    const reason = capLines(pairs[0]!.reason?.split('\n') ?? [], REASON_LINES, (left) => `… ${left} more line(s) in ${htmlReport}`);
+    const reason = capLines(
+      pairs[0]!.reason?.split('\n') ?? [],
+      REASON_LINES,
+      (left) => `… ${left} more line(s) in ${htmlReport}`,
+    );
     lines.push(...reason.map((l) => `      ${l}`));
   }
   const shown = groups.filter((g) => g.diff !== undefined || g.status === 'new');
@@ -160,7 +184,8 @@ export function verdictLines(results: readonly PairResult[], htmlReport: string,
     if (!g.diff) continue;
     const diff = renderDiff(g.diff, color).split('\n');
     lines.push(...diff.slice(0, TERMINAL_DIFF_LINES));
-    if (diff.length > TERMINAL_DIFF_LINES) lines.push(`… ${diff.length - TERMINAL_DIFF_LINES} more line(s) of this change in ${htmlReport}`);
+    if (diff.length > TERMINAL_DIFF_LINES)
+      lines.push(`… ${diff.length - TERMINAL_DIFF_LINES} more line(s) of this change in ${htmlReport}`);
   }
   const rest = shown.slice(TERMINAL_CHANGES);
   if (rest.length > 0) {

@@ -1,8 +1,8 @@
 import { lstat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { GuardedFolder, GuardError } from '../guarded/folder.js';
-import { inside } from '../guarded/inside.js';
 import { writeFileAtomic } from '../guarded/atomic.js';
+import { GuardError, GuardedFolder } from '../guarded/folder.js';
+import { inside } from '../guarded/inside.js';
 import { renderHtmlReport } from './html.js';
 import { renderReport } from './markdown.js';
 import type { ReportInput } from './outcome.js';
@@ -36,7 +36,10 @@ export async function writeReport(root: string, input: ReportInput): Promise<str
  * Where the JUnit file goes, checked before a run: below `.concord/` its guarded door; elsewhere (a path
  * the user named) a folder or a link in its place is refused.
  */
-export async function junitTarget(root: string, file: string | undefined): Promise<{ path: string; write(xml: string): Promise<void> }> {
+export async function junitTarget(
+  root: string,
+  file: string | undefined,
+): Promise<{ path: string; write(xml: string): Promise<void> }> {
   const concord = concordFolder(root);
   const path = resolve(file ?? join(concord.dir, 'junit.xml'));
   if (path !== concord.dir && inside(path, concord.dir)) {
@@ -44,7 +47,17 @@ export async function junitTarget(root: string, file: string | undefined): Promi
     return { path, write: (xml) => concord.write(relative(concord.dir, path).split(sep).join('/'), xml) };
   }
   const stats = await lstat(path).catch(() => undefined);
-  if (stats?.isSymbolicLink()) throw new GuardError(path, '--junit-file names a symbolic link', 'name a regular file; concord does not write through links');
-  if (stats && !stats.isFile()) throw new GuardError(path, '--junit-file names a folder, not a file', `name a file, e.g. --junit-file ${join(path, 'junit.xml')}`);
+  if (stats?.isSymbolicLink())
+    throw new GuardError(
+      path,
+      '--junit-file names a symbolic link',
+      'name a regular file; concord does not write through links',
+    );
+  if (stats && !stats.isFile())
+    throw new GuardError(
+      path,
+      '--junit-file names a folder, not a file',
+      `name a file, e.g. --junit-file ${join(path, 'junit.xml')}`,
+    );
   return { path, write: (xml) => writeFileAtomic(path, xml) };
 }

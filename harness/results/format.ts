@@ -1,9 +1,7 @@
 import type { Finding } from '../checks/types.js';
 import type { StubCell } from '../interpreters/types.js';
-import type { Proposal } from '../report/outcome.js';
+import type { PairResult, Proposal, ReportInterpreter } from '../report/outcome.js';
 import type { UpdateMode } from '../snapshot/decide.js';
-import type { PairResult } from '../report/outcome.js';
-import type { ReportInterpreter } from '../report/outcome.js';
 
 /** Bumped whenever a reader of an older file would misread a newer one. */
 export const RESULTS_VERSION = 1;

@@ -16,7 +16,12 @@ beforeEach(async () => {
 afterEach(() => rm(root, { recursive: true, force: true }));
 
 const concord = (args: string[]) =>
-  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args, '--root', root], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: '', NO_COLOR: '1' }, timeout: 60_000 });
+  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args, '--root', root], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, CI: '', NO_COLOR: '1' },
+    timeout: 60_000,
+  });
 
 const shard = wellFormedShard;
 
@@ -74,14 +79,58 @@ describe('concord merge refuses a results file that is not one, naming the file 
     ['a shard index above its count', edited((r) => (r.shard = { index: 3, count: 2 })), '$.shard.index is 3'],
     ['null pairs', edited((r) => (r.pairs = null)), '$.pairs is null, expected array'],
     ['a null configuration', edited((r) => (r.configuration = null)), '$.configuration is null, expected object'],
-    ['a null field of a pair', edited((r) => ((r.pairs as Array<Record<string, unknown>>)[0]!.verdicts = null)), '$.pairs[0].verdicts is null'],
-    ['a numeric status', edited((r) => ((r.pairs as Array<Record<string, unknown>>)[0]!.status = 3)), '$.pairs[0].status is 3, expected one of "pass"'],
+    [
+      'a null field of a pair',
+      edited((r) => ((r.pairs as Array<Record<string, unknown>>)[0]!.verdicts = null)),
+      '$.pairs[0].verdicts is null',
+    ],
+    [
+      'a numeric status',
+      edited((r) => ((r.pairs as Array<Record<string, unknown>>)[0]!.status = 3)),
+      '$.pairs[0].status is 3, expected one of "pass"',
+    ],
     ['a missing field', edited((r) => delete r.proposals), '$.proposals is missing'],
-    ['a JSON file that is no results file', { shard: { index: 2, count: 2 } }, 'has no `concordResults` field: it is not a results file of `concord gate --results`'],
-    ['a results file of another format', edited((r) => (r.concordResults = 2)), 'results format 2, this concord reads format 1'],
-    ['a proposal writing a file that is no snapshot', edited((r) => (r.proposals = [{ path: 'evil.sh', action: 'write', status: 'new', base: null, proposed: 'rm -rf ~' }])), '$.proposals[0].path is "evil.sh"'],
-    ['a proposal path with an escape character', edited((r) => (r.proposals = [{ path: 's/python/\u001b[2Jtranscript.yaml', action: 'delete', status: 'obsolete', base: null }])), '$.proposals[0].path is "s/python/\\u001b[2J'],
-    ['one file proposed twice (after case folding)', edited((r) => (r.proposals = ['s/python/transcript.yaml', 'S/Python/transcript.yaml'].map((path) => ({ path, action: 'write', status: 'new', base: null, proposed: 'x' })))), '$.proposals[1].path names the file of $.proposals[0].path again'],
+    [
+      'a JSON file that is no results file',
+      { shard: { index: 2, count: 2 } },
+      'has no `concordResults` field: it is not a results file of `concord gate --results`',
+    ],
+    [
+      'a results file of another format',
+      edited((r) => (r.concordResults = 2)),
+      'results format 2, this concord reads format 1',
+    ],
+    [
+      'a proposal writing a file that is no snapshot',
+      edited(
+        (r) => (r.proposals = [{ path: 'evil.sh', action: 'write', status: 'new', base: null, proposed: 'rm -rf ~' }]),
+      ),
+      '$.proposals[0].path is "evil.sh"',
+    ],
+    [
+      'a proposal path with an escape character',
+      edited(
+        (r) =>
+          (r.proposals = [
+            { path: 's/python/\u001b[2Jtranscript.yaml', action: 'delete', status: 'obsolete', base: null },
+          ]),
+      ),
+      '$.proposals[0].path is "s/python/\\u001b[2J',
+    ],
+    [
+      'one file proposed twice (after case folding)',
+      edited(
+        (r) =>
+          (r.proposals = ['s/python/transcript.yaml', 'S/Python/transcript.yaml'].map((path) => ({
+            path,
+            action: 'write',
+            status: 'new',
+            base: null,
+            proposed: 'x',
+          }))),
+      ),
+      '$.proposals[1].path names the file of $.proposals[0].path again',
+    ],
   ])('%s', async (_name, file, expected) => {
     const { status, output } = await mergeInProcess(file);
     expect(output).toContain(`${join(root, 'r2.json')}: ${expected}`);
@@ -123,9 +172,14 @@ describe('a pending manifest that is not one', () => {
 
   it('review --list and --json with a numeric status: exit 2 naming the manifest and the JSON path, no crash', async () => {
     const file = await manifest([{ path: 'demo/python/transcript.yaml', action: 'write', status: 7, base: null }]);
-    for (const args of [['review', '--list'], ['review', '--list', '--json']]) {
+    for (const args of [
+      ['review', '--list'],
+      ['review', '--list', '--json'],
+    ]) {
       const result = concord(args);
-      expect(result.stderr).toContain(`${file}: $.changes[0].status is 7, expected one of "changed", "new", "garbage", "obsolete"`);
+      expect(result.stderr).toContain(
+        `${file}: $.changes[0].status is 7, expected one of "changed", "new", "garbage", "obsolete"`,
+      );
       expect(result.stderr).not.toMatch(/TypeError|at .*\.js:\d+/);
       expect(result.status).toBe(2);
     }
@@ -133,9 +187,18 @@ describe('a pending manifest that is not one', () => {
 
   it('review refuses a manifest naming one file twice (after case folding and NFC), before deciding anything', async () => {
     const second = 'CAFÉ/python/transcript.yaml'.normalize('NFD');
-    const file = await manifest(['café/python/transcript.yaml', second].map((path) => ({ path, action: 'delete', status: 'obsolete', base: null })));
+    const file = await manifest(
+      ['café/python/transcript.yaml', second].map((path) => ({
+        path,
+        action: 'delete',
+        status: 'obsolete',
+        base: null,
+      })),
+    );
     const result = concord(['review', '--reject-all']);
-    expect(result.stderr).toContain(`${file}: $.changes[1].path ${JSON.stringify(second)} names the file of $.changes[0].path again`);
+    expect(result.stderr).toContain(
+      `${file}: $.changes[1].path ${JSON.stringify(second)} names the file of $.changes[0].path again`,
+    );
     expect(result.status).toBe(2);
   });
 });

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inSelection } from '../pairs/select.js';
-import { plantedCopy, type PlantedCopy } from '../probe/test/planted-copy.js';
+import { type PlantedCopy, plantedCopy } from '../probe/test/planted-copy.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
 import type { GateResults } from './format.js';
-import { mergeResults, MergeError, readResults } from './merge.js';
+import { MergeError, mergeResults, readResults } from './merge.js';
 import { wellFormedShard } from './test/shard-results.js';
 
 const exec = promisify(execFile);
@@ -38,9 +38,40 @@ beforeAll(async () => {
       ({ stdout }) => ({ code: 0, stdout }),
       (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
     );
-  shards = await Promise.all([1, 2, 3].map((i) => run(['gate', '--runtime', 'typescript', '--shard', `${i}/3`, '--results', join(dir, `r${i}.json`), '--junit-file', join(dir, `j${i}.xml`), '--reporter', 'junit'])));
-  merged = await run(['merge', ...[1, 2, 3].map((i) => join(dir, `r${i}.json`)), '--junit-file', join(dir, 'merged.xml')]);
-  whole = await run(['gate', '--runtime', 'typescript', '--results', join(dir, 'whole.json'), '--reporter', 'junit', '--junit-file', join(dir, 'whole.xml')]);
+  shards = await Promise.all(
+    [1, 2, 3].map((i) =>
+      run([
+        'gate',
+        '--runtime',
+        'typescript',
+        '--shard',
+        `${i}/3`,
+        '--results',
+        join(dir, `r${i}.json`),
+        '--junit-file',
+        join(dir, `j${i}.xml`),
+        '--reporter',
+        'junit',
+      ]),
+    ),
+  );
+  merged = await run([
+    'merge',
+    ...[1, 2, 3].map((i) => join(dir, `r${i}.json`)),
+    '--junit-file',
+    join(dir, 'merged.xml'),
+  ]);
+  whole = await run([
+    'gate',
+    '--runtime',
+    'typescript',
+    '--results',
+    join(dir, 'whole.json'),
+    '--reporter',
+    'junit',
+    '--junit-file',
+    join(dir, 'whole.xml'),
+  ]);
   await keepCache(copy.root);
 }, 600_000);
 afterAll(async () => {
@@ -59,7 +90,8 @@ describe('merging shard results', () => {
   it('gives the unsharded outcome, a tampered snapshot in one shard included', async () => {
     const unsharded = await readResults(join(dir, 'whole.json'));
     const files = [];
-    for (const index of [1, 2, 3]) files.push({ file: `shard-${index}.json`, results: await readResults(join(dir, `r${index}.json`)) });
+    for (const index of [1, 2, 3])
+      files.push({ file: `shard-${index}.json`, results: await readResults(join(dir, `r${index}.json`)) });
     expect(files.map((s) => s.results.pairs.length).reduce((a, b) => a + b)).toBe(unsharded.pairs.length);
     const merged = mergeResults(files);
     expect(outcome(merged)).toEqual(outcome(unsharded));
@@ -77,20 +109,51 @@ describe('merging shard results', () => {
       }
       throw new Error('expected a refusal');
     };
-    expect(mergeResults([{ file: 'a', results: base(1) }, { file: 'b', results: base(2) }]).pairs).toHaveLength(2);
-    expect(refusal([{ file: 'a', results: base(1) }, { file: 'b', results: { ...base(2), commit: 'def' } }])).toBe('a gated commit abc but b gated def; merge shards of one commit');
-    expect(refusal([{ file: 'a', results: base(1) }, { file: 'b', results: { ...base(2), configuration: { ...base(2).configuration, floor: '3.11' } } }])).toMatch(/^a and b differ in floor/);
-    expect(refusal([{ file: 'a', results: base(1) }, { file: 'b', results: { ...base(2), pairs: base(1).pairs } }])).toBe('a and b both ran s1/python: the shards overlap; give each shard its own --shard i/n');
+    expect(
+      mergeResults([
+        { file: 'a', results: base(1) },
+        { file: 'b', results: base(2) },
+      ]).pairs,
+    ).toHaveLength(2);
+    expect(
+      refusal([
+        { file: 'a', results: base(1) },
+        { file: 'b', results: { ...base(2), commit: 'def' } },
+      ]),
+    ).toBe('a gated commit abc but b gated def; merge shards of one commit');
+    expect(
+      refusal([
+        { file: 'a', results: base(1) },
+        { file: 'b', results: { ...base(2), configuration: { ...base(2).configuration, floor: '3.11' } } },
+      ]),
+    ).toMatch(/^a and b differ in floor/);
+    expect(
+      refusal([
+        { file: 'a', results: base(1) },
+        { file: 'b', results: { ...base(2), pairs: base(1).pairs } },
+      ]),
+    ).toBe('a and b both ran s1/python: the shards overlap; give each shard its own --shard i/n');
     expect(refusal([{ file: 'a', results: base(1) }])).toMatch(/^shard 2\/2 missing/);
-    expect(refusal([{ file: 'a', results: base(1) }, { file: 'b', results: { ...base(2), shard: { index: 1, count: 2 } } }])).toBe('a and b are both shard 1/2');
+    expect(
+      refusal([
+        { file: 'a', results: base(1) },
+        { file: 'b', results: { ...base(2), shard: { index: 1, count: 2 } } },
+      ]),
+    ).toBe('a and b are both shard 1/2');
   });
 
   it('three shards as separate processes merge into the unsharded verdict, summary and JUnit', async () => {
     // Each shard says its own verdict: only the one holding the tampered pair fails.
-    expect(shards.map((s) => s.code)).toEqual([1, 2, 3].map((index) => (inSelection({ shard: { index, count: 3 } }, 'timeout', 'typescript') ? 1 : 0)));
+    expect(shards.map((s) => s.code)).toEqual(
+      [1, 2, 3].map((index) => (inSelection({ shard: { index, count: 3 } }, 'timeout', 'typescript') ? 1 : 0)),
+    );
     expect(whole.code).toBe(1);
     expect(merged.code).toBe(whole.code);
-    const summary = (stdout: string) => stdout.slice(stdout.indexOf('scenario ')).split('\n').filter((l) => !/^(time|report|junit report|proposed changes|results):/.test(l));
+    const summary = (stdout: string) =>
+      stdout
+        .slice(stdout.indexOf('scenario '))
+        .split('\n')
+        .filter((l) => !/^(time|report|junit report|proposed changes|results):/.test(l));
     expect(summary(merged.stdout)).toEqual(summary(whole.stdout));
     const junit = async (file: string) => (await readFile(join(dir, file), 'utf8')).replace(/ time="[\d.]+"/g, '');
     expect(await junit('merged.xml')).toBe(await junit('whole.xml'));

@@ -5,7 +5,7 @@ import { readRegularFile } from '../guarded/read-regular.js';
 import { RUNTIME_NAMES } from '../runtime-names.js';
 import { repeatedPath } from '../snapshot/pending-schema.js';
 import { UserError } from '../user-error.js';
-import { RESULTS_VERSION, type GateResults } from './format.js';
+import { type GateResults, RESULTS_VERSION } from './format.js';
 import { RESULTS_SCHEMA } from './schema.js';
 
 /** Results that cannot be merged; the message names the files and what to do. Exit 2. */
@@ -14,7 +14,8 @@ export class MergeError extends UserError {}
 /** A results file above this is refused before it is read: a real one is a few MB. */
 export const MAX_RESULTS_BYTES = 256 * 1024 * 1024;
 
-const FIX = 'pass the files written by `concord gate --results FILE`, from every shard of one run with one concord version';
+const FIX =
+  'pass the files written by `concord gate --results FILE`, from every shard of one run with one concord version';
 let checkResults: ((data: unknown) => string | undefined) | undefined;
 
 /**
@@ -26,15 +27,29 @@ export async function readResults(file: string): Promise<GateResults> {
   if ('problem' in parsed) throw new GuardError(file, parsed.problem, FIX);
   const version = (parsed.value as { concordResults?: unknown } | null)?.concordResults;
   if (version !== RESULTS_VERSION) {
-    if (version === undefined) throw new GuardError(file, 'has no `concordResults` field: it is not a results file of `concord gate --results`', FIX);
-    throw new GuardError(file, `results format ${JSON.stringify(version)}, this concord reads format ${RESULTS_VERSION}`, 'run every shard and the merge with one concord version');
+    if (version === undefined)
+      throw new GuardError(
+        file,
+        'has no `concordResults` field: it is not a results file of `concord gate --results`',
+        FIX,
+      );
+    throw new GuardError(
+      file,
+      `results format ${JSON.stringify(version)}, this concord reads format ${RESULTS_VERSION}`,
+      'run every shard and the merge with one concord version',
+    );
   }
   checkResults ??= jsonChecker(RESULTS_SCHEMA);
   const problem = checkResults(parsed.value);
   if (problem !== undefined) throw new GuardError(file, `${problem}; the file was cut short or edited`, FIX);
   const results = parsed.value as GateResults;
   const repeated = repeatedPath(results.proposals.map((p) => p.path));
-  if (repeated) throw new GuardError(file, `$.proposals[${repeated.index}].path names the file of $.proposals[${repeated.earlier}].path again`, FIX);
+  if (repeated)
+    throw new GuardError(
+      file,
+      `$.proposals[${repeated.index}].path names the file of $.proposals[${repeated.earlier}].path again`,
+      FIX,
+    );
   return results;
 }
 
@@ -51,11 +66,16 @@ function pairOrder(a: { scenario: string; runtime: string }, b: { scenario: stri
  * missing shards (the verdict would not be the unsharded one), naming the files.
  */
 export function mergeResults(files: ReadonlyArray<{ file: string; results: GateResults }>): GateResults {
-  if (files.length === 0) throw new MergeError('no results files given; pass the files written by `concord gate --results FILE` in each shard');
+  if (files.length === 0)
+    throw new MergeError(
+      'no results files given; pass the files written by `concord gate --results FILE` in each shard',
+    );
   const [first, ...rest] = files;
   for (const other of rest) {
     if (other.results.commit !== first!.results.commit) {
-      throw new MergeError(`${first!.file} gated commit ${first!.results.commit ?? '(unknown)'} but ${other.file} gated ${other.results.commit ?? '(unknown)'}; merge shards of one commit`);
+      throw new MergeError(
+        `${first!.file} gated commit ${first!.results.commit ?? '(unknown)'} but ${other.file} gated ${other.results.commit ?? '(unknown)'}; merge shards of one commit`,
+      );
     }
     for (const key of Object.keys(first!.results.configuration) as Array<keyof GateResults['configuration']>) {
       if (!isDeepStrictEqual(first!.results.configuration[key], other.results.configuration[key])) {
@@ -69,7 +89,10 @@ export function mergeResults(files: ReadonlyArray<{ file: string; results: GateR
   for (const { file, results } of files) {
     for (const pair of results.pairs) {
       const seen = owner.get(pairKey(pair));
-      if (seen !== undefined) throw new MergeError(`${seen} and ${file} both ran ${pairKey(pair)}: the shards overlap; give each shard its own --shard i/n`);
+      if (seen !== undefined)
+        throw new MergeError(
+          `${seen} and ${file} both ran ${pairKey(pair)}: the shards overlap; give each shard its own --shard i/n`,
+        );
       owner.set(pairKey(pair), file);
     }
   }
@@ -78,20 +101,32 @@ export function mergeResults(files: ReadonlyArray<{ file: string; results: GateR
     const count = shards.find((s) => s !== null)!.count;
     const indexes = new Map<number, string>();
     files.forEach(({ file, results }) => {
-      if (results.shard === null || results.shard.count !== count) throw new MergeError(`${file} is ${results.shard ? `shard ${results.shard.index}/${results.shard.count}` : 'not a shard'}, the others are shards of ${count}; merge the shards of one split`);
+      if (results.shard === null || results.shard.count !== count)
+        throw new MergeError(
+          `${file} is ${results.shard ? `shard ${results.shard.index}/${results.shard.count}` : 'not a shard'}, the others are shards of ${count}; merge the shards of one split`,
+        );
       const earlier = indexes.get(results.shard.index);
-      if (earlier !== undefined) throw new MergeError(`${earlier} and ${file} are both shard ${results.shard.index}/${count}`);
+      if (earlier !== undefined)
+        throw new MergeError(`${earlier} and ${file} are both shard ${results.shard.index}/${count}`);
       indexes.set(results.shard.index, file);
     });
     const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !indexes.has(i));
-    const named = missing.slice(0, 10).map((i) => `${i}/${count}`).join(', ') + (missing.length > 10 ? ` and ${missing.length - 10} more` : '');
-    if (missing.length > 0) throw new MergeError(`shard ${named} missing: the merged verdict would not be the whole run's; pass every shard's results`);
+    const named =
+      missing
+        .slice(0, 10)
+        .map((i) => `${i}/${count}`)
+        .join(', ') + (missing.length > 10 ? ` and ${missing.length - 10} more` : '');
+    if (missing.length > 0)
+      throw new MergeError(
+        `shard ${named} missing: the merged verdict would not be the whole run's; pass every shard's results`,
+      );
   }
 
   const pairs = files.flatMap((f) => f.results.pairs).sort(pairOrder);
   const index = new Map(pairs.map((p, i) => [pairKey(p), i]));
   const rank = (path: string) => index.get(path.split('/').slice(0, 2).join('/')) ?? pairs.length;
-  const unique = <T>(items: T[]) => items.filter((item, i) => items.findIndex((other) => isDeepStrictEqual(other, item)) === i);
+  const unique = <T>(items: T[]) =>
+    items.filter((item, i) => items.findIndex((other) => isDeepStrictEqual(other, item)) === i);
   return {
     ...first!.results,
     shard: null,
@@ -99,9 +134,15 @@ export function mergeResults(files: ReadonlyArray<{ file: string; results: GateR
     pairs,
     obsolete: [...new Set(files.flatMap((f) => f.results.obsolete))].sort(),
     runFindings: unique(files.flatMap((f) => f.results.runFindings)),
-    matrix: files.flatMap((f) => f.results.matrix).sort((a, b) => pairOrder(a, b) || (a.interpreter < b.interpreter ? -1 : a.interpreter > b.interpreter ? 1 : 0)),
+    matrix: files
+      .flatMap((f) => f.results.matrix)
+      .sort((a, b) => pairOrder(a, b) || (a.interpreter < b.interpreter ? -1 : a.interpreter > b.interpreter ? 1 : 0)),
     interpreters: unique(files.flatMap((f) => f.results.interpreters)),
     absent: [...new Set(files.flatMap((f) => f.results.absent))],
-    proposals: files.flatMap((f) => f.results.proposals).map((p, i) => ({ p, i })).sort((a, b) => rank(a.p.path) - rank(b.p.path) || a.i - b.i).map(({ p }) => p),
+    proposals: files
+      .flatMap((f) => f.results.proposals)
+      .map((p, i) => ({ p, i }))
+      .sort((a, b) => rank(a.p.path) - rank(b.p.path) || a.i - b.i)
+      .map(({ p }) => p),
   };
 }

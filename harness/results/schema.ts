@@ -7,14 +7,21 @@ import { RESULTS_VERSION } from './format.js';
 const STRING = { type: 'string' };
 const STRINGS = { type: 'array', items: STRING };
 const COUNT = { type: 'integer', minimum: 0 };
-const NAME = { type: 'string', minLength: 1, pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]+$', description: 'a name without control characters' };
+const NAME = {
+  type: 'string',
+  minLength: 1,
+  pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]+$',
+  description: 'a name without control characters',
+};
 const object = (properties: Record<string, unknown>, optional: readonly string[] = []): JsonSchema => ({
   type: 'object',
   required: Object.keys(properties).filter((key) => !optional.includes(key)),
   properties,
 });
 
-const FINDING = object({ check: STRING, severity: { enum: ['error', 'note'] }, message: STRING, skipped: STRING }, ['skipped']);
+const FINDING = object({ check: STRING, severity: { enum: ['error', 'note'] }, message: STRING, skipped: STRING }, [
+  'skipped',
+]);
 const MEASURE = object({ bytes: COUNT, tokens: COUNT });
 const HUNK = object({ oldStart: COUNT, oldLines: COUNT, newStart: COUNT, newLines: COUNT, lines: STRINGS });
 const VERDICT = object(
@@ -22,7 +29,11 @@ const VERDICT = object(
     path: SNAPSHOT_PATH,
     status: { enum: ['same', 'changed', 'new', 'garbage', 'obsolete'] },
     proposed: STRING,
-    diff: object({ labels: object({ before: STRING, after: STRING }), jsonSplit: { type: 'boolean' }, hunks: { type: 'array', items: HUNK } }),
+    diff: object({
+      labels: object({ before: STRING, after: STRING }),
+      jsonSplit: { type: 'boolean' },
+      hunks: { type: 'array', items: HUNK },
+    }),
     reason: STRING,
   },
   ['proposed', 'diff', 'reason'],
@@ -32,7 +43,16 @@ const PAIR = object(
     scenario: NAME,
     runtime: { enum: [...RUNTIME_NAMES] },
     status: { enum: ['pass', 'updated', 'mismatch', 'unstable', 'failed', 'skipped'] },
-    times: object({ assembly: { type: 'number' }, boot: { type: 'number' }, model: { type: 'number' }, runtime: { type: 'number' }, checks: { type: 'number' } }, ['boot']),
+    times: object(
+      {
+        assembly: { type: 'number' },
+        boot: { type: 'number' },
+        model: { type: 'number' },
+        runtime: { type: 'number' },
+        checks: { type: 'number' },
+      },
+      ['boot'],
+    ),
     verdicts: { type: 'array', items: VERDICT },
     findings: { type: 'array', items: FINDING },
     reason: STRING,

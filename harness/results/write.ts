@@ -1,15 +1,27 @@
 import { execFileSync } from 'node:child_process';
-import { concordVersion } from '../version.js';
-import type { RunOutcome } from '../report/outcome.js';
 import type { Selection } from '../pairs/select.js';
-import { RESULTS_VERSION, type GateResults } from './format.js';
+import type { RunOutcome } from '../report/outcome.js';
+import { concordVersion } from '../version.js';
+import { type GateResults, RESULTS_VERSION } from './format.js';
 
 /** The commit being gated: git's HEAD in the project, else what the CI says, else unknown. */
 export function currentCommit(root: string): string | null {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() || null
+    );
   } catch {
-    return process.env.GITHUB_SHA ?? process.env.CI_COMMIT_SHA ?? process.env.BUILDKITE_COMMIT ?? process.env.CIRCLE_SHA1 ?? null;
+    return (
+      process.env.GITHUB_SHA ??
+      process.env.CI_COMMIT_SHA ??
+      process.env.BUILDKITE_COMMIT ??
+      process.env.CIRCLE_SHA1 ??
+      null
+    );
   }
 }
 

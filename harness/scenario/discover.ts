@@ -21,13 +21,24 @@ export async function loadScenarios(dir: string, root: string = dirname(dir)): P
     entries = [];
   }
   const names = entries.filter(isScenarioFile).sort();
-  if (names.length === 0) throw new RootError(`no scenarios in ${dir}`, 'run `concord init --plugin ./src/plugins/<your-tools>.ts` to write one wired to your tool plugin, or pass --root with the folder that holds scenarios/');
+  if (names.length === 0)
+    throw new RootError(
+      `no scenarios in ${dir}`,
+      'run `concord init --plugin ./src/plugins/<your-tools>.ts` to write one wired to your tool plugin, or pass --root with the folder that holds scenarios/',
+    );
   // x.yml and x.yaml would both claim the scenario x and write over each other's snapshots.
   const byName = new Map<string, string>();
   for (const name of names) {
     const scenario = name.replace(/\.ya?ml$/, '');
     const first = byName.get(scenario);
-    if (first !== undefined) throw new InputError(join(dir, name), 1, 1, `declares the scenario ${JSON.stringify(scenario)}, and so does ${join(dir, first)}`, `keep one of ${first} and ${name}`);
+    if (first !== undefined)
+      throw new InputError(
+        join(dir, name),
+        1,
+        1,
+        `declares the scenario ${JSON.stringify(scenario)}, and so does ${join(dir, first)}`,
+        `keep one of ${first} and ${name}`,
+      );
     byName.set(scenario, name);
   }
   const scenarios: Scenario[] = [];

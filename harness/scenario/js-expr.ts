@@ -12,11 +12,15 @@ export interface JsExpr {
 }
 
 export const isJsExpr = (value: unknown): value is JsExpr =>
-  typeof value === 'object' && value !== null && Object.keys(value).length === 1 && typeof (value as JsExpr).__jsExpr === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  Object.keys(value).length === 1 &&
+  typeof (value as JsExpr).__jsExpr === 'string';
 
 export const JS_EXPR_TAG: ScalarTag = {
   tag: 'tag:yaml.org,2002:js',
   identify: isJsExpr,
   resolve: (source) => ({ __jsExpr: source }),
-  stringify: ({ comment, value }, ctx, onComment, onChompKeep) => stringifyString({ comment, value: (value as JsExpr).__jsExpr }, ctx, onComment, onChompKeep),
+  stringify: ({ comment, value }, ctx, onComment, onChompKeep) =>
+    stringifyString({ comment, value: (value as JsExpr).__jsExpr }, ctx, onComment, onChompKeep),
 };

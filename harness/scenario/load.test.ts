@@ -49,29 +49,65 @@ describe('scenario files', () => {
       ['tools', 'concord/tools', 4],
       ['agent', 'concord/agent', 7],
     ]);
-    expect(scenario.script[1]).toMatchObject({ kind: 'assistant', runCode: { programs: { python: "return 'hi'" } }, resultIncludes: ['hi'], line: 12 });
+    expect(scenario.script[1]).toMatchObject({
+      kind: 'assistant',
+      runCode: { programs: { python: "return 'hi'" } },
+      resultIncludes: ['hi'],
+      line: 12,
+    });
     expect(scenario.expect.runs).toEqual(['ok']);
   });
 
   it("keeps a !!js expression in an entry's config as cordis's loader reads it, and refuses it or an unknown tag elsewhere", () => {
-    const withExpression = VALID.replace('    config: { persona: Helpful. }', '    config:\n      persona: Helpful.\n      region: !!js process.env.REGION');
-    expect(parseScenario(FILE, withExpression).composition[1]!.config).toEqual({ persona: 'Helpful.', region: { __jsExpr: 'process.env.REGION' } });
+    const withExpression = VALID.replace(
+      '    config: { persona: Helpful. }',
+      '    config:\n      persona: Helpful.\n      region: !!js process.env.REGION',
+    );
+    expect(parseScenario(FILE, withExpression).composition[1]!.config).toEqual({
+      persona: 'Helpful.',
+      region: { __jsExpr: 'process.env.REGION' },
+    });
     const outside = failure(VALID.replace('description: A demo.', 'description: !!js "A demo."'));
     expect([outside.line, outside.column]).toEqual([2, 19]);
-    expect(outside.problem).toMatch(/^!!js is read only in a composition entry's config: cordis's loader evaluates it there as the app starts\n {2}2 \| description: !!js "A demo\."/);
-    const unknown = failure(VALID.replace('    config: { persona: Helpful. }', '    config: { persona: !js Helpful. }'));
+    expect(outside.problem).toMatch(
+      /^!!js is read only in a composition entry's config: cordis's loader evaluates it there as the app starts\n {2}2 \| description: !!js "A demo\."/,
+    );
+    const unknown = failure(
+      VALID.replace('    config: { persona: Helpful. }', '    config: { persona: !js Helpful. }'),
+    );
     expect([unknown.line, unknown.column]).toEqual([9, 24]);
-    expect(unknown.problem).toMatch(/^unknown tag !js: a scenario is plain YAML; !!js \(an expression cordis's loader evaluates\) is read in a composition entry's config\n/);
+    expect(unknown.problem).toMatch(
+      /^unknown tag !js: a scenario is plain YAML; !!js \(an expression cordis's loader evaluates\) is read in a composition entry's config\n/,
+    );
     expect(unknown.hint).toBe('remove the tag and write the value itself');
   });
 
   it('reads an alias as the value its anchor names, and says where an alias names nothing or the list it is in', () => {
-    const shared = VALID.replace("        typescript: return 'hi';", "        typescript: &program return 'hi';").replace('  - final: Hi.', "  - assistant:\n      run_code:\n        description: Again\n        typescript: *program\n        python: return 'hi'\n  - final: Hi.").replace('runs: [ok]', 'runs: [ok, ok]');
-    expect(parseScenario(FILE, shared).script[2]).toMatchObject({ kind: 'assistant', runCode: { programs: { typescript: "return 'hi';" } } });
-    const early = failure(VALID.replace('description: A demo.', 'description: *later').replace('    config: { persona: Helpful. }', '    config: { persona: &later Helpful. }'));
-    expect([early.line, early.column, early.problem]).toEqual([2, 14, 'scenario.description is the alias *later, and no &later comes before it']);
+    const shared = VALID.replace("        typescript: return 'hi';", "        typescript: &program return 'hi';")
+      .replace(
+        '  - final: Hi.',
+        "  - assistant:\n      run_code:\n        description: Again\n        typescript: *program\n        python: return 'hi'\n  - final: Hi.",
+      )
+      .replace('runs: [ok]', 'runs: [ok, ok]');
+    expect(parseScenario(FILE, shared).script[2]).toMatchObject({
+      kind: 'assistant',
+      runCode: { programs: { typescript: "return 'hi';" } },
+    });
+    const early = failure(
+      VALID.replace('description: A demo.', 'description: *later').replace(
+        '    config: { persona: Helpful. }',
+        '    config: { persona: &later Helpful. }',
+      ),
+    );
+    expect([early.line, early.column, early.problem]).toEqual([
+      2,
+      14,
+      'scenario.description is the alias *later, and no &later comes before it',
+    ]);
     const itself = failure(VALID.replace('expect:\n  runs: [ok]', 'expect:\n  runs: &runs [*runs]'));
-    expect(itself.problem).toBe('scenario.expect.runs[0] must be one of ok, exception, timeout, abort, worker-exit, invalid-output, output-limit; found a list');
+    expect(itself.problem).toBe(
+      'scenario.expect.runs[0] must be one of ok, exception, timeout, abort, worker-exit, invalid-output, output-limit; found a list',
+    );
   });
 
   it('names file, line and column of malformed YAML, with a hint', () => {
@@ -110,7 +146,9 @@ describe('scenario files', () => {
 
   it('names lists nested too deeply to parse where the parser gave up, with a hint', () => {
     const error = failure(`${VALID.trimEnd()}\nextra: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`);
-    expect(error.message).toMatch(/:\d+:\d+: nested too deeply to read \(the parser ran out of stack here\)\n {2}\d+ \| …\[+…\n/);
+    expect(error.message).toMatch(
+      /:\d+:\d+: nested too deeply to read \(the parser ran out of stack here\)\n {2}\d+ \| …\[+…\n/,
+    );
     expect(error.message).toContain('hint: nest lists and maps a few levels deep, not thousands');
   });
 
@@ -118,9 +156,15 @@ describe('scenario files', () => {
     const source = 'a: [x\n\n';
     const lines = new LineCounter();
     parseDocument(source, { lineCounter: lines });
-    const at = (offset: number) => syntaxErrorPlace(source, lines, new YAMLParseError([offset, offset + 1], 'BAD_INDENT', 'x'));
+    const at = (offset: number) =>
+      syntaxErrorPlace(source, lines, new YAMLParseError([offset, offset + 1], 'BAD_INDENT', 'x'));
     // 'x' is at offset 4; the text ends at 5; the newlines are at 5 and 6; the input ends at 7.
-    expect([4, 5, 6, 7].map(at)).toEqual([{ line: 1, col: 5 }, { line: 1, col: 6 }, { line: 1, col: 6 }, { line: 1, col: 6 }]);
+    expect([4, 5, 6, 7].map(at)).toEqual([
+      { line: 1, col: 5 },
+      { line: 1, col: 6 },
+      { line: 1, col: 6 },
+      { line: 1, col: 6 },
+    ]);
     expect(at(0)).toEqual({ line: 1, col: 1 });
   });
 
@@ -134,7 +178,9 @@ describe('scenario files', () => {
   it('rejects an unknown runtime name where it is written', () => {
     const error = failure(VALID.replace('description: A demo.', 'description: A demo.\nruntimes: [python, cobol]'));
     expect([error.line, error.column]).toEqual([3, 20]);
-    expect(error.problem).toContain('scenario.runtimes[1] must be one of typescript, python, pyodide, python-container');
+    expect(error.problem).toContain(
+      'scenario.runtimes[1] must be one of typescript, python, pyodide, python-container',
+    );
   });
 
   it('asks for both languages of a program', () => {
@@ -165,18 +211,25 @@ describe('scenario files', () => {
   it('accepts a script of only its user turn (to be recorded), and nothing shorter', () => {
     const userOnly = VALID.slice(0, VALID.indexOf('  - assistant:')) + 'expect:\n  runs: [ok, ok]\n';
     expect(parseScenario(FILE, userOnly).script).toEqual([{ kind: 'user', text: 'Hello?', line: 11 }]);
-    expect(failure(VALID.slice(0, VALID.indexOf('  - user:')) + '  - final: Hi.\n').problem).toBe('the script must start with a user turn');
-    expect(failure(VALID.slice(0, VALID.indexOf('  - user:')) + '  []\n').problem).toBe('scenario.script needs at least 1 item(s)');
+    expect(failure(VALID.slice(0, VALID.indexOf('  - user:')) + '  - final: Hi.\n').problem).toBe(
+      'the script must start with a user turn',
+    );
+    expect(failure(VALID.slice(0, VALID.indexOf('  - user:')) + '  []\n').problem).toBe(
+      'scenario.script needs at least 1 item(s)',
+    );
   });
 
   it('needs one expected outcome per run_code call', () => {
-    expect(failure(VALID.replace('runs: [ok]', 'runs: [ok, timeout]')).problem).toContain('lists 2 outcome(s) but the script makes 1');
+    expect(failure(VALID.replace('runs: [ok]', 'runs: [ok, timeout]')).problem).toContain(
+      'lists 2 outcome(s) but the script makes 1',
+    );
   });
 
   it('loads every committed scenario', async () => {
     const dir = sourceAsset('scenarios');
     const names = (await readdir(dir)).filter((n) => n.endsWith('.yml'));
     expect(names.length).toBeGreaterThanOrEqual(8);
-    for (const name of names) await expect(loadScenario(join(dir, name))).resolves.toMatchObject({ name: name.replace('.yml', '') });
+    for (const name of names)
+      await expect(loadScenario(join(dir, name))).resolves.toMatchObject({ name: name.replace('.yml', '') });
   });
 });

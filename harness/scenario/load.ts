@@ -1,22 +1,23 @@
 import { basename, dirname } from 'node:path';
-import { readInsideRoot } from '../guarded/read-inside.js';
 import type { Node, YAMLMap, YAMLSeq } from 'yaml';
 import { LIMIT_BOUNDS } from '../../runtimes/seam/options.js';
 import type { Language } from '../../runtimes/seam/types.js';
-import { MAX_INPUT_BYTES, readYamlInput } from './yaml-input.js';
-import type { Locator, Shape } from './shape.js';
+import { readInsideRoot } from '../guarded/read-inside.js';
 import { RUNTIME_NAMES } from '../runtime-names.js';
-import type {
-  CompositionEntry,
-  Expectations,
-  RunOutcome,
-  RuntimeName,
-  Scenario,
-  ScriptStep,
-} from './types.js';
+import type { Locator, Shape } from './shape.js';
+import type { CompositionEntry, Expectations, RunOutcome, RuntimeName, Scenario, ScriptStep } from './types.js';
+import { MAX_INPUT_BYTES, readYamlInput } from './yaml-input.js';
 
 /** What `expect.runs` may say of one run_code call: `ok`, or the kind of error the runtime reported. */
-export const OUTCOMES = ['ok', 'exception', 'timeout', 'abort', 'worker-exit', 'invalid-output', 'output-limit'] as const;
+export const OUTCOMES = [
+  'ok',
+  'exception',
+  'timeout',
+  'abort',
+  'worker-exit',
+  'invalid-output',
+  'output-limit',
+] as const;
 
 /** Entry ids the gate fills in itself. */
 export const RESERVED_ENTRY_IDS = ['runtime', 'model'] as const;
@@ -28,9 +29,22 @@ const text: Shape = { kind: 'string', nonEmpty: true };
  * language it was recorded in.
  */
 export function scriptStepShape(languages: readonly Language[]): Shape {
-  const hint = languages.length > 1 ? 'give the program in both languages: typescript: | and python: |' : `give the program in ${languages[0]}`;
+  const hint =
+    languages.length > 1
+      ? 'give the program in both languages: typescript: | and python: |'
+      : `give the program in ${languages[0]}`;
   const programs = Object.fromEntries(
-    languages.map((language) => [language, { shape: { ...text, description: `The program run on ${language === 'typescript' ? 'the TypeScript runtime' : 'the Python runtimes'}: the body of an async function (top-level await and return work).` }, required: true, hint }]),
+    languages.map((language) => [
+      language,
+      {
+        shape: {
+          ...text,
+          description: `The program run on ${language === 'typescript' ? 'the TypeScript runtime' : 'the Python runtimes'}: the body of an async function (top-level await and return work).`,
+        },
+        required: true,
+        hint,
+      },
+    ]),
   );
   return {
     kind: 'choice',
@@ -45,10 +59,26 @@ export function scriptStepShape(languages: readonly Language[]): Shape {
         fields: {
           say: { shape: { kind: 'string', description: 'Text the model says beside the call (optional).' } },
           run_code: {
-            shape: { kind: 'map', description: 'The run_code call: what it is for and the program in each language.', fields: { description: { shape: { ...text, description: 'The description argument of run_code: what the program does.' }, required: true }, ...programs } },
+            shape: {
+              kind: 'map',
+              description: 'The run_code call: what it is for and the program in each language.',
+              fields: {
+                description: {
+                  shape: { ...text, description: 'The description argument of run_code: what the program does.' },
+                  required: true,
+                },
+                ...programs,
+              },
+            },
             required: true,
           },
-          result_includes: { shape: { kind: 'list', of: text, description: 'Substrings the tool result answering this call must contain; a miss fails the replay.' } },
+          result_includes: {
+            shape: {
+              kind: 'list',
+              of: text,
+              description: 'Substrings the tool result answering this call must contain; a miss fails the replay.',
+            },
+          },
         },
       },
     },
@@ -58,18 +88,46 @@ export function scriptStepShape(languages: readonly Language[]): Shape {
 /** The scenario file, key by key: the loader checks it, and scenario.schema.json is written from it. */
 export const SCENARIO_SHAPE: Shape = {
   kind: 'map',
-  description: 'A concord scenario: the app to assemble, the runtimes to run it on, a scripted conversation and what must come out of it.',
+  description:
+    'A concord scenario: the app to assemble, the runtimes to run it on, a scripted conversation and what must come out of it.',
   fields: {
     name: {
-      shape: { kind: 'string', pattern: /^[a-z0-9][a-z0-9-]*$/, patternHint: 'use lower-case letters, digits and dashes, and name the file <name>.yml', description: 'The scenario name: the file name without .yml, and the folder of its snapshots.' },
+      shape: {
+        kind: 'string',
+        pattern: /^[a-z0-9][a-z0-9-]*$/,
+        patternHint: 'use lower-case letters, digits and dashes, and name the file <name>.yml',
+        description: 'The scenario name: the file name without .yml, and the folder of its snapshots.',
+      },
       required: true,
     },
-    description: { shape: { ...text, description: 'What the scenario shows, in a sentence; reports print it.' }, required: true },
+    description: {
+      shape: { ...text, description: 'What the scenario shows, in a sentence; reports print it.' },
+      required: true,
+    },
     runtimes: {
-      shape: { kind: 'list', of: { kind: 'enum', values: RUNTIME_NAMES }, min: 1, description: 'The runtimes the scenario runs on (default: every one).' },
+      shape: {
+        kind: 'list',
+        of: { kind: 'enum', values: RUNTIME_NAMES },
+        min: 1,
+        description: 'The runtimes the scenario runs on (default: every one).',
+      },
     },
     runtime: {
-      shape: { kind: 'map', description: 'Settings of the code runtime for this scenario.', fields: { timeoutMs: { shape: { kind: 'number', integer: true, min: LIMIT_BOUNDS.timeoutMs[0], max: LIMIT_BOUNDS.timeoutMs[1], description: 'The time budget of one program, in milliseconds.' } } } },
+      shape: {
+        kind: 'map',
+        description: 'Settings of the code runtime for this scenario.',
+        fields: {
+          timeoutMs: {
+            shape: {
+              kind: 'number',
+              integer: true,
+              min: LIMIT_BOUNDS.timeoutMs[0],
+              max: LIMIT_BOUNDS.timeoutMs[1],
+              description: 'The time budget of one program, in milliseconds.',
+            },
+          },
+        },
+      },
     },
     composition: {
       shape: {
@@ -80,11 +138,21 @@ export const SCENARIO_SHAPE: Shape = {
           kind: 'map',
           fields: {
             id: {
-              shape: { kind: 'string', pattern: /^[A-Za-z][\w-]*$/, patternHint: 'start with a letter; then letters, digits, "_" or "-"', description: 'The entry id, unique in the composition; runtime and model are reserved.' },
+              shape: {
+                kind: 'string',
+                pattern: /^[A-Za-z][\w-]*$/,
+                patternHint: 'start with a letter; then letters, digits, "_" or "-"',
+                description: 'The entry id, unique in the composition; runtime and model are reserved.',
+              },
               required: true,
             },
             plugin: {
-              shape: { kind: 'string', nonEmpty: true, description: 'A package name (concord/tools, @team/backend/plugin) or a ./ or ../ path from this file (a .ts file needs no build).' },
+              shape: {
+                kind: 'string',
+                nonEmpty: true,
+                description:
+                  'A package name (concord/tools, @team/backend/plugin) or a ./ or ../ path from this file (a .ts file needs no build).',
+              },
               required: true,
               hint: 'name the plugin: a package (concord/tools, @team/backend/plugin) or a path relative to this file (./plugins/inventory.ts)',
             },
@@ -99,7 +167,8 @@ export const SCENARIO_SHAPE: Shape = {
       shape: {
         kind: 'list',
         min: 1,
-        description: 'The conversation the keyless model replays: a user turn, assistant turns calling run_code, a final answer. Only the user turn: the rest is recorded by concord record.',
+        description:
+          'The conversation the keyless model replays: a user turn, assistant turns calling run_code, a final answer. Only the user turn: the rest is recorded by concord record.',
         of: scriptStepShape(['typescript', 'python']),
       },
       required: true,
@@ -110,8 +179,16 @@ export const SCENARIO_SHAPE: Shape = {
         kind: 'map',
         description: 'What the expectations check judges.',
         fields: {
-          runs: { shape: { kind: 'list', of: { kind: 'enum', values: OUTCOMES }, description: 'The outcome of each run_code call, in order: ok or the kind of error the runtime reported.' } },
-          final_includes: { shape: { kind: 'list', of: text, description: 'Substrings the final answer must contain.' } },
+          runs: {
+            shape: {
+              kind: 'list',
+              of: { kind: 'enum', values: OUTCOMES },
+              description: 'The outcome of each run_code call, in order: ok or the kind of error the runtime reported.',
+            },
+          },
+          final_includes: {
+            shape: { kind: 'list', of: text, description: 'Substrings the final answer must contain.' },
+          },
         },
       },
     },
@@ -129,14 +206,21 @@ export async function loadScenario(file: string, root = dirname(dirname(file))):
 export function parseScenario(file: string, source: string): Scenario {
   const { loc, root, data } = readYamlInput<Record<string, any>>(file, source, SCENARIO_SHAPE, 'scenario', {
     hint: 'check the indentation and quoting near this position',
-    jsExpressionsAt: { allowed: (keys) => keys[0] === 'composition' && typeof keys[1] === 'number' && keys[2] === 'config', where: "a composition entry's config" },
+    jsExpressionsAt: {
+      allowed: (keys) => keys[0] === 'composition' && typeof keys[1] === 'number' && keys[2] === 'config',
+      where: "a composition entry's config",
+    },
   });
   const map = root as YAMLMap;
   const nodeOf = (key: string) => map.get(key, true) as Node;
 
   const expectedName = basename(file).replace(/\.ya?ml$/, '');
   if (data.name !== expectedName) {
-    throw loc.error(nodeOf('name'), `name ${JSON.stringify(data.name)} differs from the file name ${JSON.stringify(expectedName)}`, `rename the file to ${data.name}.yml or set name: ${expectedName}`);
+    throw loc.error(
+      nodeOf('name'),
+      `name ${JSON.stringify(data.name)} differs from the file name ${JSON.stringify(expectedName)}`,
+      `rename the file to ${data.name}.yml or set name: ${expectedName}`,
+    );
   }
 
   const compositionNode = nodeOf('composition') as YAMLSeq;
@@ -146,9 +230,18 @@ export function parseScenario(file: string, source: string): Scenario {
     const node = compositionNode.items[i] as YAMLMap;
     const id = entry.id as string;
     if ((RESERVED_ENTRY_IDS as readonly string[]).includes(id)) {
-      throw loc.error(node.get('id', true) as Node, `entry id ${JSON.stringify(id)} is reserved`, 'the gate fills in the "runtime" and "model" entries itself; choose another id');
+      throw loc.error(
+        node.get('id', true) as Node,
+        `entry id ${JSON.stringify(id)} is reserved`,
+        'the gate fills in the "runtime" and "model" entries itself; choose another id',
+      );
     }
-    if (ids.has(id)) throw loc.error(node.get('id', true) as Node, `entry id ${JSON.stringify(id)} is used twice`, 'give every composition entry its own id');
+    if (ids.has(id))
+      throw loc.error(
+        node.get('id', true) as Node,
+        `entry id ${JSON.stringify(id)} is used twice`,
+        'give every composition entry its own id',
+      );
     ids.add(id);
     composition.push({
       id,
@@ -161,7 +254,9 @@ export function parseScenario(file: string, source: string): Scenario {
   });
 
   const scriptNode = nodeOf('script') as YAMLSeq;
-  const script: ScriptStep[] = (data.script as Array<Record<string, any>>).map((step, i) => toScriptStep(step, loc.line(scriptNode.items[i] as Node)));
+  const script: ScriptStep[] = (data.script as Array<Record<string, any>>).map((step, i) =>
+    toScriptStep(step, loc.line(scriptNode.items[i] as Node)),
+  );
   checkScriptOrder(loc, scriptNode, script);
 
   const expect: Expectations = {};
@@ -171,7 +266,11 @@ export function parseScenario(file: string, source: string): Scenario {
   // A recorded conversation is counted against expect.runs when it is replayed, per language.
   if (expect.runs && !isUserTurnOnly(script) && expect.runs.length !== calls) {
     const node = (nodeOf('expect') as YAMLMap).get('runs', true) as Node;
-    throw loc.error(node, `expect.runs lists ${expect.runs.length} outcome(s) but the script makes ${calls} run_code call(s)`, 'give one outcome per assistant step, in order');
+    throw loc.error(
+      node,
+      `expect.runs lists ${expect.runs.length} outcome(s) but the script makes ${calls} run_code call(s)`,
+      'give one outcome per assistant step, in order',
+    );
   }
 
   return {
@@ -192,7 +291,8 @@ export function toScriptStep(step: Record<string, any>, line: number): ScriptSte
   if ('final' in step) return { kind: 'final', text: step.final as string, line };
   const a = step.assistant as Record<string, any>;
   const programs: Partial<Record<Language, string>> = {};
-  for (const language of ['typescript', 'python'] as const) if (typeof a.run_code[language] === 'string') programs[language] = a.run_code[language];
+  for (const language of ['typescript', 'python'] as const)
+    if (typeof a.run_code[language] === 'string') programs[language] = a.run_code[language];
   return {
     kind: 'assistant',
     text: (a.say as string | undefined) ?? '',
@@ -210,13 +310,21 @@ export function isUserTurnOnly(script: readonly ScriptStep[]): boolean {
 /** A conversation opens with the user and closes with a final answer; assistant turns sit between. */
 export function checkScriptOrder(loc: Locator, node: YAMLSeq, script: ScriptStep[]): void {
   const at = (i: number) => node.items[i] as Node;
-  if (script[0]?.kind !== 'user') throw loc.error(at(0), 'the script must start with a user turn', 'begin with "- user: <what the user asks>"');
+  if (script[0]?.kind !== 'user')
+    throw loc.error(at(0), 'the script must start with a user turn', 'begin with "- user: <what the user asks>"');
   if (isUserTurnOnly(script)) return;
   const last = script.length - 1;
-  if (script[last]?.kind !== 'final') throw loc.error(at(last), 'the script must end with a final answer', 'end with "- final: <the answer>"');
+  if (script[last]?.kind !== 'final')
+    throw loc.error(at(last), 'the script must end with a final answer', 'end with "- final: <the answer>"');
   script.forEach((step, i) => {
-    if (i > 0 && step.kind === 'user') throw loc.error(at(i), 'only the first turn may be a user turn', 'merge the user text into the first step');
-    if (step.kind === 'final' && i !== last) throw loc.error(at(i), 'a final answer ends the conversation', 'move this step to the end or remove the steps after it');
+    if (i > 0 && step.kind === 'user')
+      throw loc.error(at(i), 'only the first turn may be a user turn', 'merge the user text into the first step');
+    if (step.kind === 'final' && i !== last)
+      throw loc.error(
+        at(i),
+        'a final answer ends the conversation',
+        'move this step to the end or remove the steps after it',
+      );
   });
 }
 

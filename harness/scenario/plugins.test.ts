@@ -63,7 +63,10 @@ beforeAll(async () => {
   await put(join(outside, 'evil.ts'), 'throw new Error("outside code ran");\n');
   await put(join(root, 'package.json'), JSON.stringify({ name: 'team-backend', type: 'module' }));
   await put(join(root, 'src/plugins/inventory.ts'), TOOL_PLUGIN);
-  await put(join(root, 'node_modules/@team/backend/package.json'), JSON.stringify({ name: '@team/backend', type: 'module', exports: { './plugin': './plugin.js' } }));
+  await put(
+    join(root, 'node_modules/@team/backend/package.json'),
+    JSON.stringify({ name: '@team/backend', type: 'module', exports: { './plugin': './plugin.js' } }),
+  );
   await put(join(root, 'node_modules/@team/backend/plugin.js'), 'export default { name: "x", apply() {} };\n');
 });
 
@@ -100,7 +103,11 @@ describe('plugin references', () => {
     ['../../outside/evil.ts', /leaves the project root/, /keep plugins inside the project/],
     ['@team/backend/secret', /cannot be resolved/, /does not export this path/],
     ['left-pad', /cannot be resolved/, /npm install left-pad/],
-    ['src/plugins/inventory.ts', /cannot be resolved/, /^"src\/plugins\/inventory.ts" is read as a package; for the file src\/plugins\/inventory.ts write "\.\.\/src\/plugins\/inventory.ts" /],
+    [
+      'src/plugins/inventory.ts',
+      /cannot be resolved/,
+      /^"src\/plugins\/inventory.ts" is read as a package; for the file src\/plugins\/inventory.ts write "\.\.\/src\/plugins\/inventory.ts" /,
+    ],
     ['plugins/inventory.ts', /cannot be resolved/, /npm install plugins/],
     ['../src/plugins/missing', /not found: no file src\/plugins\/missing\{/, /relative to this scenario file/],
     ['/etc/passwd', /neither a package name nor a relative path/, /starting with \.\/ or \.\.\//],
@@ -117,12 +124,15 @@ describe('plugin references', () => {
     ['http', () => 'http://127.0.0.1:9/evil.mjs'],
     ['node', () => 'node:child_process'],
     ['FILE', () => 'FILE:' + join(outside, 'evil.ts')],
-  ])('refuses a reference with the %s: scheme at its line and column, before anything resolves or runs', async (scheme, ref) => {
-    const error = await refusal(scenario(ref()));
-    expect([error.file, error.line, error.column]).toEqual([join(root, 'scenarios/demo.yml'), 8, 13]);
-    expect(error.problem).toBe(`plugin ${JSON.stringify(ref())} has a scheme (${scheme}:)`);
-    expect(error.hint).toMatch(/package name/);
-  });
+  ])(
+    'refuses a reference with the %s: scheme at its line and column, before anything resolves or runs',
+    async (scheme, ref) => {
+      const error = await refusal(scenario(ref()));
+      expect([error.file, error.line, error.column]).toEqual([join(root, 'scenarios/demo.yml'), 8, 13]);
+      expect(error.problem).toBe(`plugin ${JSON.stringify(ref())} has a scheme (${scheme}:)`);
+      expect(error.hint).toMatch(/package name/);
+    },
+  );
 
   it.each(['@team/backend/../../evil', 'left-pad/./x', 'a b'])('refuses %s, which is no package name', async (ref) => {
     const error = await refusal(scenario(ref));

@@ -18,7 +18,13 @@ script:
 `;
 const steps: ScriptStep[] = [
   { kind: 'user', text: 'How many?', line: 1 },
-  { kind: 'assistant', text: '', runCode: { description: 'Count', programs: { python: 'return len([1, 2])\n' } }, resultIncludes: [], line: 2 },
+  {
+    kind: 'assistant',
+    text: '',
+    runCode: { description: 'Count', programs: { python: 'return len([1, 2])\n' } },
+    resultIncludes: [],
+    line: 2,
+  },
   { kind: 'final', text: 'Two.', line: 3 },
 ];
 
@@ -35,7 +41,9 @@ describe('recordings beside a scenario', () => {
   it('round-trip through their file, and replace the user-turn-only script for their language', async () => {
     const scenario = parseScenario(file, SCENARIO);
     expect(() => scenarioForLanguage(scenario, 'python')).toThrow(NotRecordedError);
-    expect(() => scenarioForLanguage(scenario, 'python')).toThrow(/ask\.yml: not recorded yet for python \(the script holds only its user turn\) — run concord record --scenario ask$/);
+    expect(() => scenarioForLanguage(scenario, 'python')).toThrow(
+      /ask\.yml: not recorded yet for python \(the script holds only its user turn\) — run concord record --scenario ask$/,
+    );
     const text = renderRecording(scenario, 'python', { model: 'm-1', runtime: 'pyodide', script: steps });
     expect(text).toContain('python: |\n          return len([1, 2])\n');
     await writeFile(recordingPath(file, 'python'), text);
@@ -46,12 +54,20 @@ describe('recordings beside a scenario', () => {
   });
 
   it('refuse a recording whose user turn changed, whose run count differs from expect.runs, or that holds another language', async () => {
-    const recorded = renderRecording(parseScenario(file, SCENARIO), 'python', { model: 'm-1', runtime: 'python', script: steps });
+    const recorded = renderRecording(parseScenario(file, SCENARIO), 'python', {
+      model: 'm-1',
+      runtime: 'python',
+      script: steps,
+    });
     await writeFile(recordingPath(file, 'python'), recorded);
     const changed = parseScenario(file, SCENARIO.replace('How many?', 'How many now?'));
-    expect(() => scenarioForLanguage(changed, 'python')).toThrow(/the recorded user turn differs from the one in ask\.yml[\s\S]*record --scenario ask --force/);
+    expect(() => scenarioForLanguage(changed, 'python')).toThrow(
+      /the recorded user turn differs from the one in ask\.yml[\s\S]*record --scenario ask --force/,
+    );
     const expecting = parseScenario(file, SCENARIO + 'expect:\n  runs: [ok, ok]\n');
-    expect(() => scenarioForLanguage(expecting, 'python')).toThrow(/expect\.runs in ask\.yml lists 2 outcome\(s\) but this recording makes 1 run_code call\(s\)/);
+    expect(() => scenarioForLanguage(expecting, 'python')).toThrow(
+      /expect\.runs in ask\.yml lists 2 outcome\(s\) but this recording makes 1 run_code call\(s\)/,
+    );
     const problem = (source: string) => {
       try {
         parseRecording('r.yml', source, 'python');
@@ -61,7 +77,9 @@ describe('recordings beside a scenario', () => {
       }
       throw new Error('expected a refusal');
     };
-    expect(problem(recorded.replace('python: |', 'typescript: |'))).toBe('unknown key "typescript" in recording.script[1].assistant.run_code');
+    expect(problem(recorded.replace('python: |', 'typescript: |'))).toBe(
+      'unknown key "typescript" in recording.script[1].assistant.run_code',
+    );
     expect(problem(recorded.replace('  - final: Two.\n', ''))).toBe('the script must end with a final answer');
   });
 });

@@ -2,18 +2,20 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
-import { isMap, LineCounter, parseDocument, type Node } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { isMap, LineCounter, type Node, parseDocument } from 'yaml';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { scaffoldProject } from '../init/scaffold.js';
+import { RUNTIME_NAMES } from '../runtime-names.js';
 import { InputError } from './error.js';
 import { OUTCOMES, parseScenario, SCENARIO_SHAPE } from './load.js';
 import { SCENARIO_SCHEMA_FILE, scenarioJsonSchema, scenarioSchemaText } from './schema.js';
-import { RUNTIME_NAMES } from '../runtime-names.js';
 import { readYamlInput } from './yaml-input.js';
 
 const schemaFile = sourceAsset(SCENARIO_SCHEMA_FILE);
-const validate = new Ajv({ allErrors: false, strict: true }).compile(JSON.parse(await readFile(schemaFile, 'utf8')) as object);
+const validate = new Ajv({ allErrors: false, strict: true }).compile(
+  JSON.parse(await readFile(schemaFile, 'utf8')) as object,
+);
 
 /** The schema's verdict on a YAML text: undefined, or `line:column: message` of the first error, found in the YAML. */
 function schemaVerdict(source: string): string | undefined {
@@ -29,11 +31,19 @@ function place(root: Node | null, error: ErrorObject, lines: LineCounter): strin
   let node: Node | null = root;
   for (const step of error.instancePath.split('/').slice(1)) {
     const key = step.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = ((node as { get?: (key: unknown, keepScalar: boolean) => unknown } | null)?.get?.(/^\d+$/.test(key) && !isMap(node) ? Number(key) : key, true) as Node | undefined) ?? null;
+    node =
+      ((node as { get?: (key: unknown, keepScalar: boolean) => unknown } | null)?.get?.(
+        /^\d+$/.test(key) && !isMap(node) ? Number(key) : key,
+        true,
+      ) as Node | undefined) ?? null;
   }
   let offset = node?.range?.[0] ?? 0;
   if (error.keyword === 'additionalProperties' && isMap(node)) {
-    const pair = node.items.find((p) => (p.key as { value?: unknown } | null)?.value === (error.params as { additionalProperty: string }).additionalProperty);
+    const pair = node.items.find(
+      (p) =>
+        (p.key as { value?: unknown } | null)?.value ===
+        (error.params as { additionalProperty: string }).additionalProperty,
+    );
     offset = (pair?.key as Node | undefined)?.range?.[0] ?? offset;
   }
   const { line, col } = lines.linePos(offset);
@@ -57,11 +67,16 @@ async function repositoryScenarios(): Promise<string[]> {
   const examples = sourceAsset('examples');
   const folders = [sourceAsset('scenarios')];
   for (const example of await readdir(examples, { withFileTypes: true })) {
-    if (example.isDirectory()) folders.push(join(examples, example.name, 'scenarios'), join(examples, example.name, 'past-floor'));
+    if (example.isDirectory())
+      folders.push(join(examples, example.name, 'scenarios'), join(examples, example.name, 'past-floor'));
   }
   for (const folder of folders) {
     const names = await readdir(folder).catch(() => [] as string[]);
-    files.push(...names.filter((name) => /\.ya?ml$/.test(name) && !name.includes('.recorded.')).map((name) => join(folder, name)));
+    files.push(
+      ...names
+        .filter((name) => /\.ya?ml$/.test(name) && !name.includes('.recorded.'))
+        .map((name) => join(folder, name)),
+    );
   }
   return files;
 }
@@ -94,11 +109,19 @@ expect:
 
 describe('the scenario schema (concord/scenario.schema.json)', () => {
   it('is written from the shape the loader checks, and the committed file is what the build writes', async () => {
-    expect(await readFile(schemaFile, 'utf8'), 'scenario.schema.json is stale: run npm run build and commit it').toBe(scenarioSchemaText());
-    const pkg = JSON.parse(await readFile(sourceAsset('package.json'), 'utf8')) as { exports: Record<string, unknown>; files: string[] };
+    expect(await readFile(schemaFile, 'utf8'), 'scenario.schema.json is stale: run npm run build and commit it').toBe(
+      scenarioSchemaText(),
+    );
+    const pkg = JSON.parse(await readFile(sourceAsset('package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+      files: string[];
+    };
     expect(pkg.exports['./scenario.schema.json']).toBe(`./${SCENARIO_SCHEMA_FILE}`);
     expect(pkg.files).toContain(SCENARIO_SCHEMA_FILE);
-    const properties = (scenarioJsonSchema().properties as Record<string, { properties?: Record<string, { items?: { enum?: string[] } }> }>);
+    const properties = scenarioJsonSchema().properties as Record<
+      string,
+      { properties?: Record<string, { items?: { enum?: string[] } }> }
+    >;
     expect(properties['expect']!.properties!['runs']!.items!.enum).toEqual([...OUTCOMES]);
   });
 
@@ -123,7 +146,9 @@ describe('the scenario schema (concord/scenario.schema.json)', () => {
       }
       throw new Error('the loader accepted the typo');
     })();
-    expect(error.message.split('\n')[0]).toBe('/p/scenarios/demo.yml:24:3: unknown key "final_include" in scenario.expect');
+    expect(error.message.split('\n')[0]).toBe(
+      '/p/scenarios/demo.yml:24:3: unknown key "final_include" in scenario.expect',
+    );
     expect(error.hint).toBe('known keys: runs, final_includes');
   });
 
@@ -157,9 +182,20 @@ describe('the scenario schema (concord/scenario.schema.json)', () => {
   });
 
   it.each([
-    ['flow style', 'name: demo\ndescription: d\ncomposition: [{id: tools, plugin: concord/tools}]\nscript: [{user: hi}]\n'],
-    ['an empty say, a null config and empty blocks', VALID.replace('say: Let me look.', 'say: ""').replace('config: { mode: code }', 'config: null').replace('  timeoutMs: 2000', '  {}')],
-    ['any JSON as config', VALID.replace('config: { mode: code }', 'config: { mode: [1, {a: null}], deep: { x: true } }')],
+    [
+      'flow style',
+      'name: demo\ndescription: d\ncomposition: [{id: tools, plugin: concord/tools}]\nscript: [{user: hi}]\n',
+    ],
+    [
+      'an empty say, a null config and empty blocks',
+      VALID.replace('say: Let me look.', 'say: ""')
+        .replace('config: { mode: code }', 'config: null')
+        .replace('  timeoutMs: 2000', '  {}'),
+    ],
+    [
+      'any JSON as config',
+      VALID.replace('config: { mode: code }', 'config: { mode: [1, {a: null}], deep: { x: true } }'),
+    ],
     ['a time budget of an hour', VALID.replace('timeoutMs: 2000', 'timeoutMs: 3600000')],
   ])('and the loader accept the same files: %s', (_, source) => {
     expect(shapeVerdict(source)).toBeUndefined();
@@ -171,7 +207,9 @@ describe('the scenario schema (concord/scenario.schema.json)', () => {
     try {
       await scaffoldProject(dir, './src/plugins/orders.ts');
       const source = await readFile(join(dir, 'scenarios', 'orders.yml'), 'utf8');
-      expect(source.split('\n')[0]).toBe(`# yaml-language-server: $schema=../node_modules/concord/${SCENARIO_SCHEMA_FILE}`);
+      expect(source.split('\n')[0]).toBe(
+        `# yaml-language-server: $schema=../node_modules/concord/${SCENARIO_SCHEMA_FILE}`,
+      );
       expect(schemaVerdict(source)).toBeUndefined();
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -198,7 +236,9 @@ describe('docs/scenarios.md', () => {
   });
 
   it('shows only scenarios the schema and the loader accept', async () => {
-    const blocks = [...(await docs()).matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((block) => /^name: /m.test(block));
+    const blocks = [...(await docs()).matchAll(/```yaml\n([\s\S]*?)```/g)]
+      .map((m) => m[1]!)
+      .filter((block) => /^name: /m.test(block));
     expect(blocks.length).toBeGreaterThanOrEqual(2);
     for (const block of blocks) {
       const name = /^name: (\S+)/m.exec(block)![1]!;

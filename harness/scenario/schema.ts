@@ -11,19 +11,29 @@ type JsonSchema = { [key: string]: unknown };
  * types, enums, patterns and bounds. A non-empty string is one holding a character other than white space.
  */
 export function shapeToJsonSchema(shape: Shape): JsonSchema {
-  const described = (schema: JsonSchema): JsonSchema => (shape.description === undefined ? schema : { description: shape.description, ...schema });
+  const described = (schema: JsonSchema): JsonSchema =>
+    shape.description === undefined ? schema : { description: shape.description, ...schema };
   switch (shape.kind) {
     case 'string': {
       const patterns = [...(shape.pattern ? [shape.pattern.source] : []), ...(shape.nonEmpty ? ['\\S'] : [])];
-      if (patterns.length <= 1) return described({ type: 'string', ...(patterns.length === 1 ? { pattern: patterns[0] } : {}) });
+      if (patterns.length <= 1)
+        return described({ type: 'string', ...(patterns.length === 1 ? { pattern: patterns[0] } : {}) });
       return described({ type: 'string', allOf: patterns.map((pattern) => ({ pattern })) });
     }
     case 'number':
-      return described({ type: shape.integer ? 'integer' : 'number', ...(shape.min !== undefined ? { minimum: shape.min } : {}), ...(shape.max !== undefined ? { maximum: shape.max } : {}) });
+      return described({
+        type: shape.integer ? 'integer' : 'number',
+        ...(shape.min !== undefined ? { minimum: shape.min } : {}),
+        ...(shape.max !== undefined ? { maximum: shape.max } : {}),
+      });
     case 'enum':
       return described({ type: 'string', enum: [...shape.values] });
     case 'list':
-      return described({ type: 'array', items: shapeToJsonSchema(shape.of), ...(shape.min ? { minItems: shape.min } : {}) });
+      return described({
+        type: 'array',
+        items: shapeToJsonSchema(shape.of),
+        ...(shape.min ? { minItems: shape.min } : {}),
+      });
     case 'map': {
       const fields = Object.entries(shape.fields);
       const required = fields.filter(([, field]) => field.required).map(([key]) => key);
@@ -37,7 +47,9 @@ export function shapeToJsonSchema(shape: Shape): JsonSchema {
     case 'choice':
       return described({
         type: 'object',
-        properties: Object.fromEntries(Object.entries(shape.options).map(([key, option]) => [key, shapeToJsonSchema(option)])),
+        properties: Object.fromEntries(
+          Object.entries(shape.options).map(([key, option]) => [key, shapeToJsonSchema(option)]),
+        ),
         minProperties: 1,
         maxProperties: 1,
         additionalProperties: false,

@@ -1,8 +1,8 @@
-import { isPair, isScalar, isSeq, parseDocument, visit, type LineCounter, type Node, type YAMLError } from 'yaml';
-import { JS_EXPR_TAG } from './js-expr.js';
-import { InputError } from './error.js';
-import { check, Locator, type Shape } from './shape.js';
+import { isPair, isScalar, isSeq, type LineCounter, type Node, parseDocument, visit, type YAMLError } from 'yaml';
 import { maskControls } from '../text/visible.js';
+import { InputError } from './error.js';
+import { JS_EXPR_TAG } from './js-expr.js';
+import { check, Locator, type Shape } from './shape.js';
 
 /** Larger than any hand-written input file; a bigger one is refused before it is parsed. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
@@ -19,7 +19,8 @@ const EXCERPT_WIDTH = 160;
 export function sourceExcerpt(source: string, line: number, col: number): string {
   const text = maskControls((source.split(/\r?\n/)[line - 1] ?? '').replace(/\t/g, ' '));
   const at = Math.max(col - 1, 0);
-  const start = text.length <= EXCERPT_WIDTH ? 0 : Math.max(0, Math.min(at - EXCERPT_WIDTH / 2, text.length - EXCERPT_WIDTH));
+  const start =
+    text.length <= EXCERPT_WIDTH ? 0 : Math.max(0, Math.min(at - EXCERPT_WIDTH / 2, text.length - EXCERPT_WIDTH));
   const before = start > 0 ? '…' : '';
   const shown = before + text.slice(start, start + EXCERPT_WIDTH) + (start + EXCERPT_WIDTH < text.length ? '…' : '');
   const gutter = String(line);
@@ -54,22 +55,45 @@ export function readYamlInput<T>(
   source: string,
   shape: Shape,
   where: string,
-  options: { hint: string; allowEmpty?: boolean; jsExpressionsAt?: { allowed: (keys: readonly (string | number)[]) => boolean; where: string } },
+  options: {
+    hint: string;
+    allowEmpty?: boolean;
+    jsExpressionsAt?: { allowed: (keys: readonly (string | number)[]) => boolean; where: string };
+  },
 ): YamlInput<T> {
   const loc = new Locator(file);
   const bytes = Buffer.byteLength(source);
   if (bytes > MAX_INPUT_BYTES) {
-    throw new InputError(file, 1, 1, `the file is ${bytes} bytes, more than a ${where} may be (${MAX_INPUT_BYTES})`, 'split it, or move large data into a fixture plugin');
+    throw new InputError(
+      file,
+      1,
+      1,
+      `the file is ${bytes} bytes, more than a ${where} may be (${MAX_INPUT_BYTES})`,
+      'split it, or move large data into a fixture plugin',
+    );
   }
   const jsExpressions = options.jsExpressionsAt;
-  const doc = parseDocument(source, { lineCounter: loc.lines, prettyErrors: false, uniqueKeys: true, ...(jsExpressions ? { customTags: [JS_EXPR_TAG] } : {}) });
+  const doc = parseDocument(source, {
+    lineCounter: loc.lines,
+    prettyErrors: false,
+    uniqueKeys: true,
+    ...(jsExpressions ? { customTags: [JS_EXPR_TAG] } : {}),
+  });
   const [syntax] = doc.errors;
   if (syntax) {
     const { line, col } = syntaxErrorPlace(source, loc.lines, syntax);
     // The parser recurses once per level: lists or maps nested thousands deep exhaust its stack.
     const tooDeep = syntax.code === 'RESOURCE_EXHAUSTION';
-    const problem = tooDeep ? 'nested too deeply to read (the parser ran out of stack here)' : `not valid YAML: ${syntax.message.split('\n')[0]}`;
-    throw new InputError(file, line, col, `${problem}\n${sourceExcerpt(source, line, col)}`, tooDeep ? 'nest lists and maps a few levels deep, not thousands' : options.hint);
+    const problem = tooDeep
+      ? 'nested too deeply to read (the parser ran out of stack here)'
+      : `not valid YAML: ${syntax.message.split('\n')[0]}`;
+    throw new InputError(
+      file,
+      line,
+      col,
+      `${problem}\n${sourceExcerpt(source, line, col)}`,
+      tooDeep ? 'nest lists and maps a few levels deep, not thousands' : options.hint,
+    );
   }
   // A tag yaml does not know would be read as a plain string without a word: the value would silently differ
   // from what the author meant.
@@ -77,8 +101,16 @@ export function readYamlInput<T>(
   if (unknownTag) {
     const { line, col } = loc.lines.linePos(unknownTag.pos[0]);
     const tag = /tag: (\S+)/.exec(unknownTag.message)?.[1] ?? 'a tag';
-    const js = jsExpressions ? `; !!js (an expression cordis's loader evaluates) is read in ${jsExpressions.where}` : '';
-    throw new InputError(file, line, col, `unknown tag ${tag}: a ${where} is plain YAML${js}\n${sourceExcerpt(source, line, col)}`, 'remove the tag and write the value itself');
+    const js = jsExpressions
+      ? `; !!js (an expression cordis's loader evaluates) is read in ${jsExpressions.where}`
+      : '';
+    throw new InputError(
+      file,
+      line,
+      col,
+      `unknown tag ${tag}: a ${where} is plain YAML${js}\n${sourceExcerpt(source, line, col)}`,
+      'remove the tag and write the value itself',
+    );
   }
   if (jsExpressions) {
     visit(doc, {
@@ -86,7 +118,13 @@ export function readYamlInput<T>(
         if (node.tag !== JS_EXPR_TAG.tag) return;
         if (key !== 'key' && jsExpressions.allowed(keysTo(path, node))) return;
         const { line, col } = loc.lines.linePos(node.range?.[0] ?? 0);
-        throw new InputError(file, line, col, `!!js is read only in ${jsExpressions.where}: cordis's loader evaluates it there as the app starts\n${sourceExcerpt(source, line, col)}`, 'write the value itself here');
+        throw new InputError(
+          file,
+          line,
+          col,
+          `!!js is read only in ${jsExpressions.where}: cordis's loader evaluates it there as the app starts\n${sourceExcerpt(source, line, col)}`,
+          'write the value itself here',
+        );
       },
     });
   }
@@ -98,7 +136,13 @@ export function readYamlInput<T>(
     // Aliases are expanded here: a document whose aliases multiply (an alias bomb) is refused, not built.
     return { loc, root, data: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as T };
   } catch (error) {
-    throw new InputError(file, 1, 1, `its anchors and aliases expand too far (${(error as Error).message})`, 'write the repeated parts out, or use fewer aliases');
+    throw new InputError(
+      file,
+      1,
+      1,
+      `its anchors and aliases expand too far (${(error as Error).message})`,
+      'write the repeated parts out, or use fewer aliases',
+    );
   }
 }
 

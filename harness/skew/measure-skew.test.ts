@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
+import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
+import { Host } from '../../test/host-requirements.js';
 import { InterpreterInventory } from '../interpreters/inventory.js';
 import { findInterpreters, LocalInterpreter } from '../interpreters/local.js';
-import { Host } from '../../test/host-requirements.js';
 import { formatSkew } from './format.js';
 import { floorInterpreterOf, measureSkew } from './measure-skew.js';
 import { appSource, committedScenario, unpinned } from './test/apps.js';
@@ -30,25 +30,38 @@ const python39 = findInterpreters().find((i) => i.version === '3.9');
   const inventory = new InterpreterInventory([new LocalInterpreter(python39!)]);
   afterAll(() => inventory.dispose());
 
-  it('reports the reference renderer pinned, the SDK compiling on the floor, and the contrast rejected', { timeout: 120_000 }, async () => {
+  it('reports the reference renderer pinned, the SDK compiling on the floor, and the contrast rejected', {
+    timeout: 120_000,
+  }, async () => {
     const report = await measureSkew('3.9', inventory, appSource(await committedScenario('mode-both')));
     expect(report.pinned).toBe(true);
     expect(report.bareAtFloor).toEqual([]);
     expect(report.compiled).toMatchObject([{ interpreter: 'local 3.9', unicode: '13.0.0', outcome: 'ok' }]);
     expect(report.floorInterpreter).toMatchObject({ label: 'local 3.9', exact: true, unicode: '13.0.0' });
-    expect(report.floorInterpreter!.contrast).toMatch(/^SyntaxError at line 1, column 1: invalid (non-printable )?character/);
+    expect(report.floorInterpreter!.contrast).toMatch(
+      /^SyntaxError at line 1, column 1: invalid (non-printable )?character/,
+    );
     const text = formatSkew(report);
     expect(text).toContain('renderer: the app of scenario mode-both on python');
     expect(text).toContain('renderer: pinned to the floor 3.9');
     expect(text).toMatch(/14\.0\.0 +3\.11 +\d+ +\d+ +\S+_unicode_14_0/);
   });
 
-  it('names a renderer that ignores the floor with the interpreter, line and column', { timeout: 120_000 }, async () => {
+  it('names a renderer that ignores the floor with the interpreter, line and column', {
+    timeout: 120_000,
+  }, async () => {
     const report = await measureSkew('3.9', inventory, appSource(unpinned(await committedScenario('mode-both'))));
     expect(report.pinned).toBe(false);
     expect(report.bareAtFloor).toHaveLength(5);
-    expect(report.compiled[0]).toMatchObject({ interpreter: 'local 3.9', outcome: 'rejected', line: expect.any(Number), column: expect.any(Number) });
-    expect(formatSkew(report)).toMatch(/renderer: NOT pinned to the floor 3\.9 — fixture names written as bare methods, which CPython 3\.9 cannot read: \S+_unicode_14_0 \(line \d+, column 15\).*; rejected by local 3\.9 at line \d+, column \d+/);
+    expect(report.compiled[0]).toMatchObject({
+      interpreter: 'local 3.9',
+      outcome: 'rejected',
+      line: expect.any(Number),
+      column: expect.any(Number),
+    });
+    expect(formatSkew(report)).toMatch(
+      /renderer: NOT pinned to the floor 3\.9 — fixture names written as bare methods, which CPython 3\.9 cannot read: \S+_unicode_14_0 \(line \d+, column 15\).*; rejected by local 3\.9 at line \d+, column \d+/,
+    );
   });
 });
 
@@ -57,9 +70,13 @@ describe('concord skew', () => {
   const cli = [`${packageRoot()}/bin/concord.mjs`, 'skew', '--root', packageRoot()];
 
   it('refuses an unsupported floor and an unknown scenario with exit code 2', async () => {
-    const failed = await run(process.execPath, [...cli, '--floor', '2.7']).catch((error: { code: number; stderr: string }) => error);
+    const failed = await run(process.execPath, [...cli, '--floor', '2.7']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('--floor: expected one of 3.8, 3.9') });
-    const unknown = await run(process.execPath, [...cli, '--scenario', 'nope']).catch((error: { code: number; stderr: string }) => error);
+    const unknown = await run(process.execPath, [...cli, '--scenario', 'nope']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('--scenario nope: no such scenario in') });
   });
 
@@ -67,8 +84,16 @@ describe('concord skew', () => {
     // No Docker engine is offered (a closed port on loopback): the report is about the app's renderer, and the
     // local interpreters and the Pyodide releases are interpreters enough; the runtime images would each start a
     // container to say what they are.
-    const { stdout } = await run(process.execPath, [...cli, '--floor', '3.13', '--json'], { env: { ...process.env, DOCKER_HOST: 'tcp://127.0.0.1:9' } });
-    const report = JSON.parse(stdout) as { app: string; nodeUnicode: string; pinned: boolean; windows: unknown[]; interpreters: Array<{ unicode: string }> };
+    const { stdout } = await run(process.execPath, [...cli, '--floor', '3.13', '--json'], {
+      env: { ...process.env, DOCKER_HOST: 'tcp://127.0.0.1:9' },
+    });
+    const report = JSON.parse(stdout) as {
+      app: string;
+      nodeUnicode: string;
+      pinned: boolean;
+      windows: unknown[];
+      interpreters: Array<{ unicode: string }>;
+    };
     expect(report.app).toBe('scenario exotic-names on python');
     expect(report.nodeUnicode).toBe(process.versions.unicode);
     expect(report.pinned).toBe(true);

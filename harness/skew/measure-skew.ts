@@ -5,7 +5,7 @@ import { describeRejection } from '../interpreters/describe.js';
 import { compileFromFloor, type FloorCell } from '../interpreters/from-floor.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
 import { compareVersions, type PythonInterpreter } from '../interpreters/types.js';
-import { exposure, windowTools, type Exposure } from './windows.js';
+import { type Exposure, exposure, windowTools } from './windows.js';
 
 /** Where a Python SDK comes from: the project's own app (a test may hand in any renderer). */
 export interface SdkSource {
@@ -70,13 +70,23 @@ export function showBare(bare: readonly BareName[]): string {
 }
 
 /** The interpreter that speaks for the floor: a local one, else a container, else the nearest Pyodide. */
-export function floorInterpreterOf(inventory: InterpreterInventory, floor: PythonVersion): { interpreter: PythonInterpreter; why: string; exact: boolean } | undefined {
+export function floorInterpreterOf(
+  inventory: InterpreterInventory,
+  floor: PythonVersion,
+): { interpreter: PythonInterpreter; why: string; exact: boolean } | undefined {
   for (const kind of ['local', 'container'] as const) {
     const exact = inventory.interpreters.find((i) => i.kind === kind && i.version === floor);
-    if (exact) return { interpreter: exact, why: `the floor itself, ${kind === 'local' ? 'a local interpreter' : 'the runtime container image'}`, exact: true };
+    if (exact)
+      return {
+        interpreter: exact,
+        why: `the floor itself, ${kind === 'local' ? 'a local interpreter' : 'the runtime container image'}`,
+        exact: true,
+      };
   }
   const distance = (i: PythonInterpreter) => Math.abs(Number(i.version.split('.')[1]) - Number(floor.split('.')[1]));
-  const nearest = inventory.interpreters.filter((i) => i.kind === 'pyodide').sort((a, b) => distance(a) - distance(b) || compareVersions(b.version, a.version))[0];
+  const nearest = inventory.interpreters
+    .filter((i) => i.kind === 'pyodide')
+    .sort((a, b) => distance(a) - distance(b) || compareVersions(b.version, a.version))[0];
   if (nearest === undefined) return undefined;
   if (nearest.version === floor) return { interpreter: nearest, why: 'the floor itself, in Pyodide', exact: true };
   return {
@@ -97,7 +107,11 @@ function contrastSource(names: readonly string[]): string {
  * back is compiled on the floor interpreter and every one above it; a hand-written contrast with the names
  * bare shows what the floor interpreter makes of them.
  */
-export async function measureSkew(floor: PythonVersion, inventory: InterpreterInventory, source: SdkSource): Promise<SkewReport> {
+export async function measureSkew(
+  floor: PythonVersion,
+  inventory: InterpreterInventory,
+  source: SdkSource,
+): Promise<SkewReport> {
   const found = exposure(floor);
   const tools = windowTools(found);
   const names = tools.map((t) => t.name);
@@ -105,7 +119,12 @@ export async function measureSkew(floor: PythonVersion, inventory: InterpreterIn
   const bareAtFloor = sdk === undefined ? [] : bareFixtureNames(sdk, names);
   const report: SkewReport = {
     ...found,
-    interpreters: inventory.interpreters.map(({ label, version, unicode, detail }) => ({ label, version, unicode, detail })),
+    interpreters: inventory.interpreters.map(({ label, version, unicode, detail }) => ({
+      label,
+      version,
+      unicode,
+      detail,
+    })),
     absent: [...inventory.absent],
     app: source.name,
     tools: names,
@@ -128,7 +147,11 @@ export async function measureSkew(floor: PythonVersion, inventory: InterpreterIn
   try {
     const { python, unicode, results } = await inventory.compileOn(interpreter, [contrast]);
     const outcome = results[0]!;
-    Object.assign(floorInterpreter, { python, unicode, contrast: outcome.ok ? 'ok' : describeRejection(outcome, contrast) });
+    Object.assign(floorInterpreter, {
+      python,
+      unicode,
+      contrast: outcome.ok ? 'ok' : describeRejection(outcome, contrast),
+    });
   } catch (error) {
     floorInterpreter.error = (error as Error).message;
   }

@@ -1,9 +1,9 @@
 import type { PythonVersion } from '../../codemode/index.js';
+import { probeOnce } from '../assembly/app-probe.js';
+import type { ProbeTarget } from '../assembly/probe-targets.js';
 import type { Finding } from '../checks/types.js';
 import { compileFromFloor, interpreterName } from '../interpreters/from-floor.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
-import { probeOnce } from '../assembly/app-probe.js';
-import type { ProbeTarget } from '../assembly/probe-targets.js';
 import { bareFixtureNames, showBare } from './measure-skew.js';
 import { exposure, windowTools } from './windows.js';
 
@@ -23,7 +23,11 @@ export interface RendererFloorResult {
  * receive must list every fixture name for subscript access and compile on the floor interpreter and every
  * one above it. A renderer not pinned to the floor is named with the interpreter, line and column.
  */
-export async function rendererFloorFindings(targets: readonly ProbeTarget[], floor: PythonVersion, inventory: () => Promise<InterpreterInventory>): Promise<RendererFloorResult> {
+export async function rendererFloorFindings(
+  targets: readonly ProbeTarget[],
+  floor: PythonVersion,
+  inventory: () => Promise<InterpreterInventory>,
+): Promise<RendererFloorResult> {
   const started = performance.now();
   const found = exposure(floor);
   const tools = windowTools(found);
@@ -36,7 +40,10 @@ export async function rendererFloorFindings(targets: readonly ProbeTarget[], flo
       const view = await probeOnce(scenario, runtime, tools);
       if (view.sdk === undefined) continue;
       rendered.push({ target, sdk: view.sdk });
-      const bare = bareFixtureNames(view.sdk, tools.map((t) => t.name));
+      const bare = bareFixtureNames(
+        view.sdk,
+        tools.map((t) => t.name),
+      );
       if (bare.length > 0) {
         findings.push({
           check: ID,
@@ -46,11 +53,20 @@ export async function rendererFloorFindings(targets: readonly ProbeTarget[], flo
         });
       }
     } catch (error) {
-      findings.push({ check: ID, scenario: scenario.name, severity: 'note', message: `${where}: the app could not render the floor fixture: ${(error as Error).message}` });
+      findings.push({
+        check: ID,
+        scenario: scenario.name,
+        severity: 'note',
+        message: `${where}: the app could not render the floor fixture: ${(error as Error).message}`,
+      });
     }
   }
   if (rendered.length > 0) {
-    const rows = await compileFromFloor(await inventory(), floor, rendered.map((r) => r.sdk));
+    const rows = await compileFromFloor(
+      await inventory(),
+      floor,
+      rendered.map((r) => r.sdk),
+    );
     rows.forEach((cells, i) => {
       const { scenario, runtime } = rendered[i]!.target;
       // Interpreters that fail alike (the same name past their Unicode, the same line) are one finding naming them all.
@@ -59,14 +75,28 @@ export async function rendererFloorFindings(targets: readonly ProbeTarget[], flo
         if (cell.outcome === 'ok') continue;
         const error = cell.error ?? '';
         const key = `${cell.outcome}\0${error}`;
-        alike.set(key, { rejected: cell.outcome === 'rejected', error, names: [...(alike.get(key)?.names ?? []), interpreterName(cell)] });
+        alike.set(key, {
+          rejected: cell.outcome === 'rejected',
+          error,
+          names: [...(alike.get(key)?.names ?? []), interpreterName(cell)],
+        });
       }
       for (const { rejected, error, names } of alike.values()) {
         const what = `${rejected ? 'does not compile' : 'could not be compiled'} on ${names.join(', ')}: ${error}`;
-        findings.push({ check: ID, scenario: scenario.name, severity: 'error', message: `${scenario.name} (${scenario.file}, on ${runtime.name}): the floor fixture's tools-sdk.py ${what}` });
+        findings.push({
+          check: ID,
+          scenario: scenario.name,
+          severity: 'error',
+          message: `${scenario.name} (${scenario.file}, on ${runtime.name}): the floor fixture's tools-sdk.py ${what}`,
+        });
       }
     });
-    if (rows[0]?.length === 0) findings.push({ check: ID, severity: 'error', message: `no Python interpreter at or above the floor ${floor} is available to compile the floor fixture` });
+    if (rows[0]?.length === 0)
+      findings.push({
+        check: ID,
+        severity: 'error',
+        message: `no Python interpreter at or above the floor ${floor} is available to compile the floor fixture`,
+      });
   }
   return { findings, elapsedMs: performance.now() - started, rendered: rendered.length };
 }

@@ -33,7 +33,12 @@ describe('the exposure window', () => {
       ['16.0.0', 4302, 4433, '1c89'],
       ['17.0.0', 4647, 4699, '88f'],
     ]);
-    expect(exposure('3.8', '17.0').windows[0]).toMatchObject({ unicode: '13.0.0', xidStart: 5598, xidContinue: 5645, sample: 0x8be });
+    expect(exposure('3.8', '17.0').windows[0]).toMatchObject({
+      unicode: '13.0.0',
+      xidStart: 5598,
+      xidContinue: 5645,
+      sample: 0x8be,
+    });
   });
 
   it('picks for each window a name the floor rejects and the version that added it accepts', () => {

@@ -1,6 +1,5 @@
-import { decodeTable, type UnicodeTable } from '../../codemode/index.js';
-import { SUPPORTED_PYTHON_VERSIONS, unicodeTableOf } from '../../codemode/index.js';
 import type { PythonVersion } from '../../codemode/index.js';
+import { decodeTable, SUPPORTED_PYTHON_VERSIONS, type UnicodeTable, unicodeTableOf } from '../../codemode/index.js';
 import type { ToolDefinition } from '../../contract/backend.js';
 import { compareVersions } from '../interpreters/types.js';
 
@@ -81,7 +80,8 @@ export function exposure(floor: PythonVersion, nodeUnicode: string = process.ver
   for (let i = 1; i < versions.length; i++) {
     const { python, table } = versions[i]!;
     const before = versions[i - 1]!.table;
-    if (compareVersions(table.version, floorUnicode) <= 0 || compareVersions(table.version, node.table.version) > 0) continue;
+    if (compareVersions(table.version, floorUnicode) <= 0 || compareVersions(table.version, node.table.version) > 0)
+      continue;
     const xidStart = countAdded(table.xidStart, before.xidStart);
     const xidContinue = countAdded(table.xidContinue, before.xidContinue);
     const sample = sampleOf(table, before, newest.table);
@@ -101,6 +101,11 @@ export function windowTools(found: Exposure): ToolDefinition[] {
   return found.windows.map((w) => ({
     name: windowToolName(w),
     description: `A name whose first letter arrived in Unicode ${w.unicode} (CPython ${w.firstPython}+).`,
-    parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { text: { type: 'string' } },
+      required: ['text'],
+      additionalProperties: false,
+    },
   }));
 }

@@ -17,7 +17,11 @@ export interface TarCaps {
 }
 
 /** A pending artifact is a few snapshot files per pair: far below these. */
-export const ARTIFACT_CAPS: Readonly<TarCaps> = { totalBytes: 128 * 1024 * 1024, entries: 10_000, fileBytes: 16 * 1024 * 1024 };
+export const ARTIFACT_CAPS: Readonly<TarCaps> = {
+  totalBytes: 128 * 1024 * 1024,
+  entries: 10_000,
+  fileBytes: 16 * 1024 * 1024,
+};
 
 /** Headers, padding and the end blocks of one entry, at most, on top of its bytes (a long name takes a pax header). */
 const ENTRY_OVERHEAD = 8 * 1024;
@@ -54,12 +58,17 @@ export async function readTgz(file: string, caps: Readonly<TarCaps> = ARTIFACT_C
     for await (const item of tar) {
       const { header } = item;
       const raw = header.name;
-      if (++entries > caps.entries) throw new GuardError(entry(raw), `is entry ${entries}, more than an artifact may hold (${caps.entries})`, FIX);
+      if (++entries > caps.entries)
+        throw new GuardError(entry(raw), `is entry ${entries}, more than an artifact may hold (${caps.entries})`, FIX);
       if (hasControlCharacter(raw)) throw new GuardError(entry(raw), 'has a control character in its name', FIX);
       const name = raw.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
       const isFolder = header.type === 'directory';
       if (!isFolder && header.type !== 'file' && header.type !== 'contiguous-file') {
-        throw new GuardError(entry(raw), `is a ${header.type ?? 'special'} entry; an artifact holds only files and folders`, FIX);
+        throw new GuardError(
+          entry(raw),
+          `is a ${header.type ?? 'special'} entry; an artifact holds only files and folders`,
+          FIX,
+        );
       }
       if (name === '' || name === '.') {
         if (!isFolder) throw new GuardError(entry(raw), 'is a file without a name', FIX);
@@ -72,11 +81,26 @@ export async function readTgz(file: string, caps: Readonly<TarCaps> = ARTIFACT_C
         continue;
       }
       const size = header.size ?? 0;
-      if (size > caps.fileBytes) throw new GuardError(entry(raw), `is ${size} bytes, more than one file of an artifact may be (${caps.fileBytes})`, FIX);
+      if (size > caps.fileBytes)
+        throw new GuardError(
+          entry(raw),
+          `is ${size} bytes, more than one file of an artifact may be (${caps.fileBytes})`,
+          FIX,
+        );
       total += size;
-      if (total > caps.totalBytes) throw new GuardError(entry(raw), `brings the files to ${total} bytes, more than an artifact may hold (${caps.totalBytes})`, FIX);
+      if (total > caps.totalBytes)
+        throw new GuardError(
+          entry(raw),
+          `brings the files to ${total} bytes, more than an artifact may hold (${caps.totalBytes})`,
+          FIX,
+        );
       const earlier = folded.get(foldedPath(name));
-      if (earlier !== undefined) throw new GuardError(entry(raw), `names the file of entry ${printable(earlier)} again (the same after case folding and NFC)`, FIX);
+      if (earlier !== undefined)
+        throw new GuardError(
+          entry(raw),
+          `names the file of entry ${printable(earlier)} again (the same after case folding and NFC)`,
+          FIX,
+        );
       folded.set(foldedPath(name), raw);
       const chunks: Buffer[] = [];
       for await (const chunk of item) chunks.push(chunk as Buffer);

@@ -32,8 +32,10 @@ export interface GroupedChange {
  */
 export function changeKey(change: GroupedChange): string | undefined {
   const hash = (text: string) => createHash('sha256').update(text).digest('hex');
-  if (change.status === 'changed' && change.diff) return `changed:${hash(change.diff.hunks.map((h) => h.lines.filter((l) => l[0] === '-' || l[0] === '+').join('\n')).join('\n@@\n'))}`;
-  if (change.status === 'new' && change.proposed !== undefined) return `new:${basename(change.path)}:${hash(change.proposed)}`;
+  if (change.status === 'changed' && change.diff)
+    return `changed:${hash(change.diff.hunks.map((h) => h.lines.filter((l) => l[0] === '-' || l[0] === '+').join('\n')).join('\n@@\n'))}`;
+  if (change.status === 'new' && change.proposed !== undefined)
+    return `new:${basename(change.path)}:${hash(change.proposed)}`;
   return undefined;
 }
 
@@ -49,7 +51,13 @@ export function groupChanges<T extends GroupedChange>(changes: readonly T[]): Ar
       found.members.push(change);
       continue;
     }
-    const group: ChangeGroup<T> = { number: groups.length + 1, status: change.status, paths: [change.path], members: [change], ...(change.diff ? { diff: change.diff } : {}) };
+    const group: ChangeGroup<T> = {
+      number: groups.length + 1,
+      status: change.status,
+      paths: [change.path],
+      members: [change],
+      ...(change.diff ? { diff: change.diff } : {}),
+    };
     groups.push(group);
     if (key !== undefined) byKey.set(key, group);
   }
@@ -58,7 +66,9 @@ export function groupChanges<T extends GroupedChange>(changes: readonly T[]): Ar
 
 /** Every change of a run's pairs that a reviewer reads (changed and new files), grouped. */
 export function runChangeGroups(pairs: ReadonlyArray<{ verdicts?: readonly GroupedChange[] }>): ChangeGroup[] {
-  return groupChanges(pairs.flatMap((p) => (p.verdicts ?? []).filter((v) => v.status === 'changed' || v.status === 'new')));
+  return groupChanges(
+    pairs.flatMap((p) => (p.verdicts ?? []).filter((v) => v.status === 'changed' || v.status === 'new')),
+  );
 }
 
 const basename = (path: string) => path.slice(path.lastIndexOf('/') + 1);
@@ -95,7 +105,10 @@ function compactPathList(paths: readonly string[]): string[] {
  * The line said above a group's one diff: how many files share it, and which. `quote` shows each path (or
  * compacted set of paths), e.g. as a markdown code span, so a path with spaces or commas stays one piece.
  */
-export function groupHeading(group: Pick<ChangeGroup, 'paths' | 'status'>, quote: (path: string) => string = (path) => path): string {
+export function groupHeading(
+  group: Pick<ChangeGroup, 'paths' | 'status'>,
+  quote: (path: string) => string = (path) => path,
+): string {
   if (group.paths.length === 1) return `${group.status}: ${quote(`snapshots/${group.paths[0]}`)}`;
   return `the same ${group.status === 'new' ? 'new file' : 'change'} in ${group.paths.length} files: ${compactPathList(group.paths).map(quote).join(', ')}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, writesEverything, type Decision, type UpdateMode } from './decide.js';
+import { type Decision, decide, type UpdateMode, writesEverything } from './decide.js';
 import type { FileStatus } from './store.js';
 
 const STATUSES: FileStatus[] = ['same', 'changed', 'new', 'garbage', 'obsolete'];
@@ -40,7 +40,9 @@ const TABLE: Record<`${FileStatus}/${UpdateMode}/${'ci' | 'local'}`, Decision> =
 };
 
 describe('decide: status × update mode × CI', () => {
-  const cases = STATUSES.flatMap((status) => MODES.flatMap((update) => [true, false].map((ci) => [status, update, ci] as const)));
+  const cases = STATUSES.flatMap((status) =>
+    MODES.flatMap((update) => [true, false].map((ci) => [status, update, ci] as const)),
+  );
 
   it('covers every combination once', () => {
     expect(cases).toHaveLength(Object.keys(TABLE).length);
@@ -51,6 +53,10 @@ describe('decide: status × update mode × CI', () => {
   });
 
   it('writes everything only with --update=all outside CI', () => {
-    expect(MODES.flatMap((update) => [true, false].filter((ci) => writesEverything(update, ci)).map((ci) => `${update}/${ci}`))).toEqual(['all/false']);
+    expect(
+      MODES.flatMap((update) =>
+        [true, false].filter((ci) => writesEverything(update, ci)).map((ci) => `${update}/${ci}`),
+      ),
+    ).toEqual(['all/false']);
   });
 });

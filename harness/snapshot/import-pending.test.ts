@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,11 +23,18 @@ afterAll(async () => {
 });
 
 const concord = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args, '--root', root], { encoding: 'utf8', env: { ...process.env, CI: '', NO_COLOR: '1', ...env }, timeout: 240_000 });
+  spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args, '--root', root], {
+    encoding: 'utf8',
+    env: { ...process.env, CI: '', NO_COLOR: '1', ...env },
+    timeout: 240_000,
+  });
 
 /** CI's run: a changed description, proposals in .concord/pending/, moved away as the downloaded artifact. */
 async function ciArtifact(description: string): Promise<string> {
-  await writeFile(join(root, 'scenarios', 'plugins', 'stock.mjs'), STOCK_PLUGIN_JS.replace('Counts the items in stock.', description));
+  await writeFile(
+    join(root, 'scenarios', 'plugins', 'stock.mjs'),
+    STOCK_PLUGIN_JS.replace('Counts the items in stock.', description),
+  );
   expect(concord(['gate'], { CI: 'true' }).status).toBe(1);
   const artifact = await mkdtemp(join(tmpdir(), 'concord-artifact-'));
   scratch.push(artifact);
@@ -37,7 +44,9 @@ async function ciArtifact(description: string): Promise<string> {
 }
 
 describe('review --from: the proposals CI made, applied here', () => {
-  it('takes a downloaded artifact (folder or .tgz), applies it, and refuses one made against another snapshot', { timeout: 600_000 }, async () => {
+  it('takes a downloaded artifact (folder or .tgz), applies it, and refuses one made against another snapshot', {
+    timeout: 600_000,
+  }, async () => {
     expect(concord(['gate', '--update=new']).status).toBe(0);
     const sdk = join(root, 'snapshots', 'stock', 'typescript', 'tools-sdk.ts');
 
@@ -69,7 +78,13 @@ describe('review --from: the proposals CI made, applied here', () => {
     scratch.push(artifact);
     const run = join(artifact, '20260101T000000Z-abcdef');
     await mkdir(join(run, 'files'), { recursive: true });
-    await writeFile(join(run, 'manifest.json'), JSON.stringify({ runId: '20260101T000000Z-abcdef', changes: [{ path: '../../escape.txt', action: 'write', status: 'new', base: null }] }));
+    await writeFile(
+      join(run, 'manifest.json'),
+      JSON.stringify({
+        runId: '20260101T000000Z-abcdef',
+        changes: [{ path: '../../escape.txt', action: 'write', status: 'new', base: null }],
+      }),
+    );
     const before = await readdir(root);
     const result = concord(['review', '--from', artifact, '--accept-all']);
     expect(result.status).toBe(2);

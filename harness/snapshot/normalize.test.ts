@@ -36,13 +36,19 @@ describe('portable snapshot paths', () => {
   });
 
   it('replaces a folder only at path boundaries, whichever of the two prefixes the other', () => {
-    expect(new Normalizer('/w/concord-api', '/w/concord').text('/w/concord-api/a /w/concord/b /w/concord /x/w/concord/c')).toBe('<root>/a concord/b concord /x/w/concord/c');
-    expect(new Normalizer('/w/concord', '/w/concord-api').text('/w/concord/a /w/concord-api/b /w/concordé/c /w/concord.old')).toBe('<root>/a concord/b /w/concordé/c /w/concord.old');
+    expect(
+      new Normalizer('/w/concord-api', '/w/concord').text('/w/concord-api/a /w/concord/b /w/concord /x/w/concord/c'),
+    ).toBe('<root>/a concord/b concord /x/w/concord/c');
+    expect(
+      new Normalizer('/w/concord', '/w/concord-api').text('/w/concord/a /w/concord-api/b /w/concordé/c /w/concord.old'),
+    ).toBe('<root>/a concord/b /w/concordé/c /w/concord.old');
   });
 
   it('keeps <root> for a project inside the temporary folder, and tokens for other temporary paths', () => {
     const root = join(tmpdir(), 'concord-project-x');
-    const text = new Normalizer(root).text(`${root}/scenarios/a.yml and ${join(tmpdir(), 'concord-assembly-1/cordis.yml')}`);
+    const text = new Normalizer(root).text(
+      `${root}/scenarios/a.yml and ${join(tmpdir(), 'concord-assembly-1/cordis.yml')}`,
+    );
     expect(text).toBe('<root>/scenarios/a.yml and <tmp-1>');
   });
 });

@@ -1,13 +1,16 @@
 import { tmpdir } from 'node:os';
-import { visit, type Document } from 'yaml';
+import { type Document, visit } from 'yaml';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
+import type { JsonValue } from '../../runtimes/seam/types.js';
 import { inside } from '../guarded/inside.js';
 import type { Redaction } from './redactions.js';
-import type { JsonValue } from '../../runtimes/seam/types.js';
 
 /** An ISO-8601 calendar date, alone or opening a timestamp (the day checked loosely: 01–31). */
 const DATE = String.raw`\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])`;
-const TIMESTAMP = new RegExp(String.raw`\b${DATE}[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?(?![\w:])`, 'g');
+const TIMESTAMP = new RegExp(
+  String.raw`\b${DATE}[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?(?![\w:])`,
+  'g',
+);
 const DATE_ALONE = new RegExp(String.raw`\b${DATE}\b(?![T:]\d)`, 'g');
 
 /**
@@ -34,12 +37,20 @@ export class Normalizer {
     // Machine paths never reach a snapshot: a file inside an installed package is named by the package and
     // its subpath, concord's own files (wherever concord is installed) by `concord/…`, the project by `<root>`.
     this.places = [
-      { pattern: new RegExp(`(?:${escape(root)}|${escape(concord)})?/(?:[^\\s'"\`:]*/)?node_modules/((?:@[^/\\s'"\`]+/)?[^/\\s'"\`]+)`, 'g'), replace: (_m, name) => name! },
+      {
+        pattern: new RegExp(
+          `(?:${escape(root)}|${escape(concord)})?/(?:[^\\s'"\`:]*/)?node_modules/((?:@[^/\\s'"\`]+/)?[^/\\s'"\`]+)`,
+          'g',
+        ),
+        replace: (_m, name) => name!,
+      },
       ...(inside(root, concord) ? [] : [{ pattern: wholePath(concord), replace: () => 'concord' }]),
       { pattern: wholePath(root), replace: () => '<root>' },
     ];
     this.rules = [
-      ...redactions.filter((r) => r.tool === undefined && r.path === undefined).map((r) => ({ kind: r.placeholder, pattern: r.pattern })),
+      ...redactions
+        .filter((r) => r.tool === undefined && r.path === undefined)
+        .map((r) => ({ kind: r.placeholder, pattern: r.pattern })),
       { kind: 'tmp', pattern: new RegExp(`${tmp}/[^\\s'"\`:,;)\\]}>]+`, 'g') },
       { kind: 'uuid', pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi },
       { kind: 'timestamp', pattern: TIMESTAMP },
@@ -63,7 +74,10 @@ export class Normalizer {
       // Longest first, so a value that contains another is replaced whole.
       const values = [...this.literals.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
       // Whole values only: a volatile `17` does not take the digits out of `2017`.
-      out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}_])(?:${values.map(escape).join('|')})(?![\\p{L}\\p{N}_])`, 'gu'), (value) => this.token(this.literals.get(value)!, value));
+      out = out.replace(
+        new RegExp(`(?<![\\p{L}\\p{N}_])(?:${values.map(escape).join('|')})(?![\\p{L}\\p{N}_])`, 'gu'),
+        (value) => this.token(this.literals.get(value)!, value),
+      );
     }
     for (const { kind, pattern } of this.rules) out = out.replace(pattern, (value) => this.token(kind, value));
     return out;
@@ -86,7 +100,8 @@ export class Normalizer {
   json(data: JsonValue): JsonValue {
     if (typeof data === 'string') return this.text(data);
     if (Array.isArray(data)) return data.map((item) => this.json(item));
-    if (data !== null && typeof data === 'object') return Object.fromEntries(Object.entries(data).map(([key, item]) => [this.text(key), this.json(item)]));
+    if (data !== null && typeof data === 'object')
+      return Object.fromEntries(Object.entries(data).map(([key, item]) => [this.text(key), this.json(item)]));
     return data;
   }
 

@@ -2,7 +2,12 @@ import type { JsonSchema } from '../guarded/json-input.js';
 import { CORDIS_FILE, RUN_CODE_FILE, SDK_FILE, TRANSCRIPT_FILE } from './transcript.js';
 
 /** The files a snapshot folder holds: the only names a proposal from another machine may write. */
-export const SNAPSHOT_FILE_NAMES: readonly string[] = [CORDIS_FILE, RUN_CODE_FILE, ...Object.values(SDK_FILE), TRANSCRIPT_FILE].sort();
+export const SNAPSHOT_FILE_NAMES: readonly string[] = [
+  CORDIS_FILE,
+  RUN_CODE_FILE,
+  ...Object.values(SDK_FILE),
+  TRANSCRIPT_FILE,
+].sort();
 
 const escaped = (name: string) => name.replace(/[.]/g, '\\.');
 
@@ -32,8 +37,22 @@ export function changeSchema(knownFiles: boolean): JsonSchema {
     ...(knownFiles
       ? {
           if: { properties: { action: { const: 'write' } } },
-          then: { properties: { path: { pattern: `^[^/]+/[^/]+/(?:${SNAPSHOT_FILE_NAMES.map(escaped).join('|')})$`, description: `a snapshot file <scenario>/<runtime>/<file>, the file one of ${SNAPSHOT_FILE_NAMES.join(', ')}` } } },
-          else: { properties: { path: { pattern: '^[^/]+/[^/]+(?:/[^/]+)?$', description: 'a snapshot folder <scenario>/<runtime> or a file in one' } } },
+          then: {
+            properties: {
+              path: {
+                pattern: `^[^/]+/[^/]+/(?:${SNAPSHOT_FILE_NAMES.map(escaped).join('|')})$`,
+                description: `a snapshot file <scenario>/<runtime>/<file>, the file one of ${SNAPSHOT_FILE_NAMES.join(', ')}`,
+              },
+            },
+          },
+          else: {
+            properties: {
+              path: {
+                pattern: '^[^/]+/[^/]+(?:/[^/]+)?$',
+                description: 'a snapshot folder <scenario>/<runtime> or a file in one',
+              },
+            },
+          },
         }
       : {}),
   };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { GuardedFolder, GuardError, relativeSegments } from '../guarded/folder.js';
+import { GuardError, GuardedFolder, relativeSegments } from '../guarded/folder.js';
 import { jsonChecker, parseJsonText } from '../guarded/json-input.js';
 import { manifestSchema, repeatedPath } from './pending-schema.js';
 import type { FileStatus } from './store.js';
@@ -33,7 +33,14 @@ export const FILES = 'files';
 
 /** A fresh run id: sortable by time, unique across concurrent runs. */
 export function newRunId(now = new Date()): string {
-  return now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z') + '-' + randomBytes(3).toString('hex');
+  return (
+    now
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z') +
+    '-' +
+    randomBytes(3).toString('hex')
+  );
 }
 
 /** The guarded door to the pending folder. */
@@ -55,7 +62,9 @@ export async function writePending(
   const pending = pendingFolder(pendingRoot);
   relativeSegments(runId, pendingRoot);
   if (proposals.length > 0) {
-    for (const p of proposals) if (p.action === 'write' && p.proposed !== undefined) await pending.write(`${runId}/${FILES}/${p.path}`, p.proposed);
+    for (const p of proposals)
+      if (p.action === 'write' && p.proposed !== undefined)
+        await pending.write(`${runId}/${FILES}/${p.path}`, p.proposed);
     const changes = proposals.map(({ path, action, status, base }) => ({ path, action, status, base }));
     await pending.write(`${runId}/${MANIFEST}`, manifestText(runId, changes));
   }
@@ -103,9 +112,19 @@ export function parseManifest(bytes: Buffer, file: string, fix: string, knownFil
   const entries = (parsed.value as { changes: Array<PendingChange & { base?: string | null }> }).changes;
   entries.forEach((entry, i) => relativeSegments(entry.path, `${file}: $.changes[${i}].path`));
   const repeated = repeatedPath(entries.map((e) => e.path));
-  if (repeated) throw new GuardError(file, `$.changes[${repeated.index}].path ${JSON.stringify(entries[repeated.index]!.path)} names the file of $.changes[${repeated.earlier}].path again`, fix);
+  if (repeated)
+    throw new GuardError(
+      file,
+      `$.changes[${repeated.index}].path ${JSON.stringify(entries[repeated.index]!.path)} names the file of $.changes[${repeated.earlier}].path again`,
+      fix,
+    );
   // A manifest without a base cannot prove what it was made against: it reads as stale.
-  return entries.map(({ path, action, status, base }) => ({ path, action, status, base: base === undefined ? 'unknown' : base }));
+  return entries.map(({ path, action, status, base }) => ({
+    path,
+    action,
+    status,
+    base: base === undefined ? 'unknown' : base,
+  }));
 }
 
 /** The manifest of one pending run; `knownFiles` as in parseManifest. */
@@ -122,7 +141,12 @@ export async function readPending(pendingRoot: string, runId: string, knownFiles
 
 export async function proposedFile(run: PendingRun, change: PendingChange): Promise<string> {
   const bytes = await pendingFolder(join(run.dir, '..')).read(`${run.runId}/${FILES}/${change.path}`);
-  if (bytes === undefined) throw new GuardError(join(run.dir, FILES, change.path), 'the proposed file is missing', `reject it with \`concord review --reject-all --run ${run.runId}\`, or remove ${run.dir} and run the gate again`);
+  if (bytes === undefined)
+    throw new GuardError(
+      join(run.dir, FILES, change.path),
+      'the proposed file is missing',
+      `reject it with \`concord review --reject-all --run ${run.runId}\`, or remove ${run.dir} and run the gate again`,
+    );
   return bytes.toString('utf8');
 }
 

@@ -51,22 +51,44 @@ export interface RedactionEntry {
  * Compiles the config's redactions; a pattern that is no regular expression, or that matches the empty
  * string (it would put a token between every two characters), is an InputError at its line and column.
  */
-export function compileRedactions(entries: readonly RedactionEntry[], loc: Locator, list: Node | null | undefined): Redaction[] {
+export function compileRedactions(
+  entries: readonly RedactionEntry[],
+  loc: Locator,
+  list: Node | null | undefined,
+): Redaction[] {
   return entries.map((entry, i) => {
-    const node = isSeq(list) && isMap(list.items[i]) ? (list.items[i] as { get(key: string, keep: true): unknown }).get('pattern', true) : undefined;
+    const node =
+      isSeq(list) && isMap(list.items[i])
+        ? (list.items[i] as { get(key: string, keep: true): unknown }).get('pattern', true)
+        : undefined;
     const at = (isScalar(node) ? node : list) as Node;
     let pattern: RegExp;
     try {
       pattern = new RegExp(entry.pattern, 'gu');
     } catch (error) {
-      throw loc.error(at, `redactions[${i}].pattern is not a regular expression: ${(error as Error).message}`, 'write a JavaScript regular expression without slashes, e.g. "ord_[A-Za-z0-9]{10}"; escape a literal ( [ { . * + ? with a backslash');
+      throw loc.error(
+        at,
+        `redactions[${i}].pattern is not a regular expression: ${(error as Error).message}`,
+        'write a JavaScript regular expression without slashes, e.g. "ord_[A-Za-z0-9]{10}"; escape a literal ( [ { . * + ? with a backslash',
+      );
     }
     if (new RegExp(pattern.source, 'u').test('')) {
-      throw loc.error(at, `redactions[${i}].pattern ${JSON.stringify(entry.pattern)} matches the empty string`, 'make it match at least one character, e.g. "+" instead of "*"');
+      throw loc.error(
+        at,
+        `redactions[${i}].pattern ${JSON.stringify(entry.pattern)} matches the empty string`,
+        'make it match at least one character, e.g. "+" instead of "*"',
+      );
     }
     if ((BUILT_IN_TOKENS as readonly string[]).includes(entry.placeholder)) {
-      const placeholderNode = (list as { items: Array<{ get(key: string, keep: true): unknown }> }).items[i]!.get('placeholder', true) as Node;
-      throw loc.error(placeholderNode, `redactions[${i}].placeholder ${JSON.stringify(entry.placeholder)} is a built-in token`, `choose another name; built in: ${BUILT_IN_TOKENS.join(', ')}`);
+      const placeholderNode = (list as { items: Array<{ get(key: string, keep: true): unknown }> }).items[i]!.get(
+        'placeholder',
+        true,
+      ) as Node;
+      throw loc.error(
+        placeholderNode,
+        `redactions[${i}].placeholder ${JSON.stringify(entry.placeholder)} is a built-in token`,
+        `choose another name; built in: ${BUILT_IN_TOKENS.join(', ')}`,
+      );
     }
     return {
       pattern,

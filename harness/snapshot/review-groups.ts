@@ -1,6 +1,6 @@
 import { renderDiff, type TextDiff } from '../text/diff.js';
-import { groupChanges, groupHeading, type ChangeGroup } from './change-groups.js';
-import { proposedFile, type PendingChange, type PendingRun } from './pending.js';
+import { type ChangeGroup, groupChanges, groupHeading } from './change-groups.js';
+import { type PendingChange, type PendingRun, proposedFile } from './pending.js';
 import { readCommitted, snapshotDiff } from './store.js';
 
 /** One pending proposal with what review shows of it: its run, and its diff against the committed file. */
@@ -33,10 +33,18 @@ export interface ReviewGroup {
  * unreadable diff or a change no other proposal shares is a group of one, so one decision per group is
  * exactly one decision per file where nothing repeats.
  */
-export async function reviewGroups(snapshotsDir: string, entries: ReadonlyArray<{ run: PendingRun; change: PendingChange }>): Promise<ReviewGroup[]> {
+export async function reviewGroups(
+  snapshotsDir: string,
+  entries: ReadonlyArray<{ run: PendingRun; change: PendingChange }>,
+): Promise<ReviewGroup[]> {
   const items: ReviewItem[] = [];
   for (const { run, change } of entries) items.push(await reviewItem(snapshotsDir, run, change));
-  return groupChanges(items).map((group) => ({ number: group.number, items: group.members, heading: heading(group), show: (color) => shown(group, color) }));
+  return groupChanges(items).map((group) => ({
+    number: group.number,
+    items: group.members,
+    heading: heading(group),
+    show: (color) => shown(group, color),
+  }));
 }
 
 async function reviewItem(snapshotsDir: string, run: PendingRun, change: PendingChange): Promise<ReviewItem> {

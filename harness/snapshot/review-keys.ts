@@ -25,7 +25,10 @@ const ALL: Readonly<Record<string, Decision>> = { A: 'accept', R: 'reject', S: '
 export function shortView(full: string): string {
   const lines = full.split('\n');
   if (lines.length <= SHORT_DIFF_LINES) return full;
-  return [...lines.slice(0, SHORT_DIFF_LINES), `… ${lines.length - SHORT_DIFF_LINES} more line(s): press d to see the whole diff`].join('\n');
+  return [
+    ...lines.slice(0, SHORT_DIFF_LINES),
+    `… ${lines.length - SHORT_DIFF_LINES} more line(s): press d to see the whole diff`,
+  ].join('\n');
 }
 
 /**
@@ -53,16 +56,25 @@ function readKey(input: NodeJS.ReadStream, prompt: () => void): Promise<string> 
  * short; `d` toggles the whole diff), then reads one key. `A`, `R` or `S` decide the change shown and every
  * later one without asking again; `q` stops, leaving every undecided change pending.
  */
-export function terminalKeys(options: { input: NodeJS.ReadStream; color: boolean; out(text: string): void }): (group: ReviewGroup) => Promise<KeyDecision> {
+export function terminalKeys(options: {
+  input: NodeJS.ReadStream;
+  color: boolean;
+  out(text: string): void;
+}): (group: ReviewGroup) => Promise<KeyDecision> {
   let rest: Decision | undefined;
   return async (group) => {
     if (rest !== undefined) return rest;
     const full = group.show(options.color);
     let whole = false;
     options.out(shortView(full));
-    const what = group.items.length > 1 ? `change ${group.number} (${group.items.length} files)` : `snapshots/${group.items[0]!.path} (${group.items[0]!.status})`;
+    const what =
+      group.items.length > 1
+        ? `change ${group.number} (${group.items.length} files)`
+        : `snapshots/${group.items[0]!.path} (${group.items[0]!.status})`;
     for (;;) {
-      const key = await readKey(options.input, () => options.out(`${what}: [a]ccept [r]eject [s]kip, A/R/S for all that remain, [d]iff, [q]uit, [?] help`));
+      const key = await readKey(options.input, () =>
+        options.out(`${what}: [a]ccept [r]eject [s]kip, A/R/S for all that remain, [d]iff, [q]uit, [?] help`),
+      );
       if (Object.hasOwn(ONE, key)) return ONE[key]!;
       if (Object.hasOwn(ALL, key)) return (rest = ALL[key]!);
       if (key === 'q') return 'quit';

@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { Host } from '../../test/host-requirements.js';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
+import { Host } from '../../test/host-requirements.js';
 import { writePending } from './pending.js';
 import { listPending } from './review.js';
 import { SHORT_DIFF_LINES } from './review-keys.js';
@@ -25,7 +25,13 @@ async function project(changes: Record<string, [committed: string, proposed: str
   for (const [name, [committed, proposed]] of Object.entries(changes)) {
     await writeFile(join(snapshotsDir, 'demo', 'python', name), committed);
     const path = `demo/python/${name}`;
-    proposals.push({ path, action: 'write' as const, status: 'changed' as const, base: await snapshotFingerprint(snapshotsDir, path), proposed });
+    proposals.push({
+      path,
+      action: 'write' as const,
+      status: 'changed' as const,
+      base: await snapshotFingerprint(snapshotsDir, path),
+      proposed,
+    });
   }
   await writePending(pendingRoot, 'r1', proposals);
   const file = (name: string) => readFile(join(snapshotsDir, 'demo', 'python', name), 'utf8');
@@ -35,8 +41,13 @@ async function project(changes: Record<string, [committed: string, proposed: str
 
 /** `concord review` on a real terminal (`script` gives it one): keys are sent as typed, with no Enter. */
 function review() {
-  const command = [process.execPath, sourceAsset('bin/concord.mjs'), 'review', '--root', root].map((a) => `'${a}'`).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, CI: '', NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const command = [process.execPath, sourceAsset('bin/concord.mjs'), 'review', '--root', root]
+    .map((a) => `'${a}'`)
+    .join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: { ...process.env, CI: '', NO_COLOR: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -44,7 +55,10 @@ function review() {
   /** Waits until `text` has been printed `n` times. */
   const waitFor = (text: string, n = 1) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${JSON.stringify(text)} not printed ${n} time(s) within 20 s: ${output}`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`${JSON.stringify(text)} not printed ${n} time(s) within 20 s: ${output}`)),
+        20_000,
+      );
       const check = () => {
         if (count(text) >= n) {
           clearTimeout(timer);
@@ -60,8 +74,15 @@ function review() {
 }
 
 (await Host.with('script')).describe('review on a terminal', () => {
-  it('takes single keys: ? shows the keys, an unknown key says so, a accepts, r rejects, q quits leaving the rest pending', { timeout: 60_000 }, async () => {
-    const { file, pending } = await project({ 'a.yaml': ['a old\n', 'a new\n'], 'b.yaml': ['b old\n', 'b new\n'], 'c.yaml': ['c old\n', 'c new\n'], 'd.yaml': ['d old\n', 'd new\n'] });
+  it('takes single keys: ? shows the keys, an unknown key says so, a accepts, r rejects, q quits leaving the rest pending', {
+    timeout: 60_000,
+  }, async () => {
+    const { file, pending } = await project({
+      'a.yaml': ['a old\n', 'a new\n'],
+      'b.yaml': ['b old\n', 'b new\n'],
+      'c.yaml': ['c old\n', 'c new\n'],
+      'd.yaml': ['d old\n', 'd new\n'],
+    });
     const session = review();
     await session.waitFor(PROMPT);
     session.press('?');
@@ -82,9 +103,15 @@ function review() {
     expect(await pending()).toEqual(['demo/python/c.yaml', 'demo/python/d.yaml']);
   });
 
-  it('A accepts the change shown and every one after it without asking again; d shows the whole of a long diff', { timeout: 60_000 }, async () => {
+  it('A accepts the change shown and every one after it without asking again; d shows the whole of a long diff', {
+    timeout: 60_000,
+  }, async () => {
     const long = Array.from({ length: 100 }, (_, i) => `line ${i + 1}\n`).join('');
-    const { file, pending } = await project({ 'a.yaml': ['a old\n', long], 'b.yaml': ['b old\n', 'b new\n'], 'c.yaml': ['c old\n', 'c new\n'] });
+    const { file, pending } = await project({
+      'a.yaml': ['a old\n', long],
+      'b.yaml': ['b old\n', 'b new\n'],
+      'c.yaml': ['c old\n', 'c new\n'],
+    });
     const session = review();
     await session.waitFor(PROMPT);
     expect(session.output()).toContain('more line(s): press d to see the whole diff');
@@ -101,8 +128,14 @@ function review() {
     expect(SHORT_DIFF_LINES).toBeLessThan(100);
   });
 
-  it('Ctrl-C exits 130, keeping the accepted change written and every undecided proposal pending', { timeout: 60_000 }, async () => {
-    const { file, pending } = await project({ 'a.yaml': ['a old\n', 'a new\n'], 'b.yaml': ['b old\n', 'b new\n'], 'c.yaml': ['c old\n', 'c new\n'] });
+  it('Ctrl-C exits 130, keeping the accepted change written and every undecided proposal pending', {
+    timeout: 60_000,
+  }, async () => {
+    const { file, pending } = await project({
+      'a.yaml': ['a old\n', 'a new\n'],
+      'b.yaml': ['b old\n', 'b new\n'],
+      'c.yaml': ['c old\n', 'c new\n'],
+    });
     const session = review();
     await session.waitFor(PROMPT);
     session.press('a');

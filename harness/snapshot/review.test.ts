@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
-import { pendingRunIds, readPending, writePending, type PendingChange } from './pending.js';
-import { listPending, reviewPending, type Decision } from './review.js';
+import { type PendingChange, pendingRunIds, readPending, writePending } from './pending.js';
+import { type Decision, listPending, reviewPending } from './review.js';
 import { snapshotFingerprint } from './store.js';
 
 let root = '';
@@ -17,14 +17,21 @@ beforeEach(async () => {
   snapshotsDir = join(root, 'snapshots');
   pendingRoot = join(root, '.concord', 'pending');
   await mkdir(join(snapshotsDir, 'demo', 'python'), { recursive: true });
-  for (const name of ['a.yaml', 'b.yaml', 'c.yaml']) await writeFile(join(snapshotsDir, 'demo', 'python', name), `${name} committed\n`);
+  for (const name of ['a.yaml', 'b.yaml', 'c.yaml'])
+    await writeFile(join(snapshotsDir, 'demo', 'python', name), `${name} committed\n`);
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
 /** A proposal to rewrite `demo/python/<name>`, made against what is committed now. */
 const proposal = async (name: string, text: string) => {
   const path = `demo/python/${name}`;
-  return { path, action: 'write', status: 'changed', base: await snapshotFingerprint(snapshotsDir, path), proposed: text } satisfies PendingChange & { proposed: string };
+  return {
+    path,
+    action: 'write',
+    status: 'changed',
+    base: await snapshotFingerprint(snapshotsDir, path),
+    proposed: text,
+  } satisfies PendingChange & { proposed: string };
 };
 const committed = (name: string) => readFile(join(snapshotsDir, 'demo', 'python', name), 'utf8');
 const pendingPaths = async () => (await listPending({ snapshotsDir, pendingRoot })).map((e) => `${e.run} ${e.path}`);
@@ -43,15 +50,28 @@ describe('review', () => {
   });
 
   it('refuses a stale proposal, naming it, and leaves it pending and the newer snapshot untouched', async () => {
-    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'old proposal\n'), await proposal('b.yaml', 'b new\n')]);
+    await writePending(pendingRoot, 'r1', [
+      await proposal('a.yaml', 'old proposal\n'),
+      await proposal('b.yaml', 'b new\n'),
+    ]);
     await writeFile(join(snapshotsDir, 'demo', 'python', 'a.yaml'), 'written after the proposal\n');
     const lines: string[] = [];
-    const summary = await reviewPending({ snapshotsDir, pendingRoot, decide: async () => 'accept', color: false, out: (l) => lines.push(l) });
+    const summary = await reviewPending({
+      snapshotsDir,
+      pendingRoot,
+      decide: async () => 'accept',
+      color: false,
+      out: (l) => lines.push(l),
+    });
     expect(summary.stale).toEqual(['demo/python/a.yaml']);
-    expect(lines.join('\n')).toContain('stale: snapshots/demo/python/a.yaml changed since run r1 proposed this; not applied');
+    expect(lines.join('\n')).toContain(
+      'stale: snapshots/demo/python/a.yaml changed since run r1 proposed this; not applied',
+    );
     expect(await committed('a.yaml')).toBe('written after the proposal\n');
     expect(await committed('b.yaml')).toBe('b new\n');
-    expect(await listPending({ snapshotsDir, pendingRoot })).toEqual([{ run: 'r1', path: 'demo/python/a.yaml', action: 'write', status: 'changed', stale: true }]);
+    expect(await listPending({ snapshotsDir, pendingRoot })).toEqual([
+      { run: 'r1', path: 'demo/python/a.yaml', action: 'write', status: 'changed', stale: true },
+    ]);
   });
 
   it('treats a manifest without base hashes as stale', async () => {
@@ -65,7 +85,11 @@ describe('review', () => {
   });
 
   it('lets decided proposals leave one by one: an interruption keeps every undecided one', async () => {
-    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n'), await proposal('b.yaml', 'b new\n'), await proposal('c.yaml', 'c new\n')]);
+    await writePending(pendingRoot, 'r1', [
+      await proposal('a.yaml', 'a new\n'),
+      await proposal('b.yaml', 'b new\n'),
+      await proposal('c.yaml', 'c new\n'),
+    ]);
     let asked = 0;
     const interrupted = review(async () => {
       asked++;
@@ -77,7 +101,10 @@ describe('review', () => {
     expect(await committed('a.yaml')).toBe('a new\n');
     expect(await committed('c.yaml')).toBe('c.yaml committed\n');
     expect(await pendingPaths()).toEqual(['r1 demo/python/b.yaml', 'r1 demo/python/c.yaml']);
-    expect((await readPending(pendingRoot, 'r1')).changes.map((c) => c.path)).toEqual(['demo/python/b.yaml', 'demo/python/c.yaml']);
+    expect((await readPending(pendingRoot, 'r1')).changes.map((c) => c.path)).toEqual([
+      'demo/python/b.yaml',
+      'demo/python/c.yaml',
+    ]);
     // The rest can still be reviewed.
     expect((await review(async () => 'reject')).text).toBe('review: 0 accepted, 2 rejected, 0 skipped');
     expect(await pendingRunIds(pendingRoot)).toEqual([]);
@@ -85,9 +112,15 @@ describe('review', () => {
   });
 
   it('stops at a missing proposed file, naming it, and keeps it and the rest pending', async () => {
-    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n'), await proposal('b.yaml', 'b new\n'), await proposal('c.yaml', 'c new\n')]);
+    await writePending(pendingRoot, 'r1', [
+      await proposal('a.yaml', 'a new\n'),
+      await proposal('b.yaml', 'b new\n'),
+      await proposal('c.yaml', 'c new\n'),
+    ]);
     await rm(join(pendingRoot, 'r1', 'files', 'demo', 'python', 'b.yaml'));
-    await expect(review(async () => 'accept')).rejects.toThrow(`${join(pendingRoot, 'r1', 'files', 'demo', 'python', 'b.yaml')}: the proposed file is missing`);
+    await expect(review(async () => 'accept')).rejects.toThrow(
+      `${join(pendingRoot, 'r1', 'files', 'demo', 'python', 'b.yaml')}: the proposed file is missing`,
+    );
     expect(await committed('a.yaml')).toBe('a new\n');
     expect(await pendingPaths()).toEqual(['r1 demo/python/b.yaml', 'r1 demo/python/c.yaml']);
   });
@@ -107,7 +140,11 @@ describe('review', () => {
       proposed: `# ${path}\nclass Tools:\n    """Reads one order by its id."""\n`,
     });
     // The same rewording in four files (split over two runs), and one change of its own.
-    await writePending(pendingRoot, 'r1', [await reworded(files[0]!), await reworded(files[1]!), await proposal('a.yaml', 'a new\n')]);
+    await writePending(pendingRoot, 'r1', [
+      await reworded(files[0]!),
+      await reworded(files[1]!),
+      await proposal('a.yaml', 'a new\n'),
+    ]);
     await writePending(pendingRoot, 'r2', [await reworded(files[2]!), await reworded(files[3]!)]);
     const asked: Array<{ diff: string; files: string[] }> = [];
     const summary = await reviewPending({
@@ -121,9 +158,13 @@ describe('review', () => {
       },
     });
     expect(asked.map((a) => a.files)).toEqual([files, ['demo/python/a.yaml']]);
-    expect(asked[0]!.diff).toContain('the same change in 4 files: snapshots/{demo,other}/{python,pyodide}/tools-sdk.py');
+    expect(asked[0]!.diff).toContain(
+      'the same change in 4 files: snapshots/{demo,other}/{python,pyodide}/tools-sdk.py',
+    );
     // One diff for the four files.
-    expect(asked[0]!.diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'))).toEqual(['+    """Reads one order by its id."""']);
+    expect(asked[0]!.diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'))).toEqual([
+      '+    """Reads one order by its id."""',
+    ]);
     expect(summary.text).toBe('review: 4 accepted, 0 rejected, 1 skipped');
     for (const path of files) expect(await readFile(join(snapshotsDir, path), 'utf8')).toContain('by its id');
     expect(await pendingPaths()).toEqual(['r1 demo/python/a.yaml']);
@@ -156,7 +197,9 @@ describe('concord review on the command line', () => {
     expect(text.stdout).toMatch(/^r1 {2}write {3}changed {3}snapshots\/demo\/python\/a\.yaml\n$/);
     const json = cli({}, '--list', '--json');
     // The same path in both listings: the one a reviewer opens, from the project root.
-    expect(JSON.parse(json.stdout)).toEqual([{ run: 'r1', path: 'snapshots/demo/python/a.yaml', action: 'write', status: 'changed', stale: false }]);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { run: 'r1', path: 'snapshots/demo/python/a.yaml', action: 'write', status: 'changed', stale: false },
+    ]);
   });
 
   it('writes nothing and exits 2 with CI set, saying why', async () => {
@@ -174,10 +217,15 @@ describe('concord review on the command line', () => {
     const stale = cli({}, '--accept-all');
     expect(stale.status).toBe(1);
     expect(stale.stdout).toContain('stale: snapshots/demo/python/a.yaml');
-    await writeFile(join(pendingRoot, 'r1', 'manifest.json'), JSON.stringify({ changes: [{ path: '../../etc', action: 'delete', status: 'obsolete', base: null }] }));
+    await writeFile(
+      join(pendingRoot, 'r1', 'manifest.json'),
+      JSON.stringify({ changes: [{ path: '../../etc', action: 'delete', status: 'obsolete', base: null }] }),
+    );
     const hostile = cli({}, '--accept-all');
     expect(hostile.status).toBe(2);
-    expect(hostile.stderr).toContain(`concord review: ${join(pendingRoot, 'r1', 'manifest.json')}: $.changes[0].path: "../../etc" has an empty, "." or ".." segment`);
+    expect(hostile.stderr).toContain(
+      `concord review: ${join(pendingRoot, 'r1', 'manifest.json')}: $.changes[0].path: "../../etc" has an empty, "." or ".." segment`,
+    );
     expect(hostile.stderr).not.toMatch(/\n\s+at /);
   });
 });

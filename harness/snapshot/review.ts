@@ -1,6 +1,6 @@
 import { GuardError } from '../guarded/folder.js';
-import { pendingRunIds, readPending, settleChange, type PendingChange, type PendingRun } from './pending.js';
-import { reviewGroups, type ReviewGroup } from './review-groups.js';
+import { type PendingChange, type PendingRun, pendingRunIds, readPending, settleChange } from './pending.js';
+import { type ReviewGroup, reviewGroups } from './review-groups.js';
 import { applyVerdict, snapshotFingerprint } from './store.js';
 
 export type Decision = 'accept' | 'reject' | 'skip';
@@ -45,7 +45,12 @@ export interface PendingEntry {
 async function runsToReview(pendingRoot: string, runId: string | undefined): Promise<string[]> {
   const ids = await pendingRunIds(pendingRoot);
   if (runId === undefined) return ids;
-  if (!ids.includes(runId)) throw new GuardError(pendingRoot, `no pending run ${JSON.stringify(runId)}`, `pending runs: ${ids.join(', ') || 'none'}; list them with \`concord review --list\``);
+  if (!ids.includes(runId))
+    throw new GuardError(
+      pendingRoot,
+      `no pending run ${JSON.stringify(runId)}`,
+      `pending runs: ${ids.join(', ') || 'none'}; list them with \`concord review --list\``,
+    );
   return [runId];
 }
 
@@ -54,11 +59,20 @@ async function isStale(snapshotsDir: string, change: PendingChange): Promise<boo
 }
 
 /** Every pending proposal, oldest run first. */
-export async function listPending(options: Pick<ReviewOptions, 'snapshotsDir' | 'pendingRoot' | 'runId'>): Promise<PendingEntry[]> {
+export async function listPending(
+  options: Pick<ReviewOptions, 'snapshotsDir' | 'pendingRoot' | 'runId'>,
+): Promise<PendingEntry[]> {
   const entries: PendingEntry[] = [];
   for (const id of await runsToReview(options.pendingRoot, options.runId)) {
     const run = await readPending(options.pendingRoot, id);
-    for (const c of run.changes) entries.push({ run: id, path: c.path, action: c.action, status: c.status, stale: await isStale(options.snapshotsDir, c) });
+    for (const c of run.changes)
+      entries.push({
+        run: id,
+        path: c.path,
+        action: c.action,
+        status: c.status,
+        stale: await isStale(options.snapshotsDir, c),
+      });
   }
   return entries;
 }
@@ -80,7 +94,9 @@ export async function reviewPending(options: ReviewOptions): Promise<ReviewSumma
     for (const change of run.changes) {
       if (await isStale(options.snapshotsDir, change)) {
         summary.stale.push(change.path);
-        options.out(`stale: snapshots/${change.path} changed since run ${id} proposed this; not applied; run the gate again, it replaces or drops this proposal`);
+        options.out(
+          `stale: snapshots/${change.path} changed since run ${id} proposed this; not applied; run the gate again, it replaces or drops this proposal`,
+        );
       } else {
         fresh.push({ run, change });
       }
@@ -100,7 +116,11 @@ export async function reviewPending(options: ReviewOptions): Promise<ReviewSumma
     }
     for (const { run, change, proposed } of group.items) {
       if (decision === 'accept') {
-        await applyVerdict(options.snapshotsDir, { path: change.path, status: change.status, ...(proposed !== undefined ? { proposed } : {}) });
+        await applyVerdict(options.snapshotsDir, {
+          path: change.path,
+          status: change.status,
+          ...(proposed !== undefined ? { proposed } : {}),
+        });
         summary.accepted++;
       } else {
         summary.rejected++;
@@ -112,5 +132,8 @@ export async function reviewPending(options: ReviewOptions): Promise<ReviewSumma
   const scope = options.runId ? `review of ${options.runId}` : 'review';
   const stale = summary.stale.length > 0 ? `, ${summary.stale.length} stale (left pending)` : '';
   const left = summary.left > 0 ? `, ${summary.left} left pending (quit)` : '';
-  return { ...summary, text: `${scope}: ${summary.accepted} accepted, ${summary.rejected} rejected, ${summary.skipped} skipped${left}${stale}` };
+  return {
+    ...summary,
+    text: `${scope}: ${summary.accepted} accepted, ${summary.rejected} rejected, ${summary.skipped} skipped${left}${stale}`,
+  };
 }

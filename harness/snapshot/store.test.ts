@@ -28,9 +28,13 @@ describe('snapshot store', () => {
     const by = Object.fromEntries(verdicts.map((v) => [v.path, v]));
     expect(by['demo/python/cordis.yml']!.status).toBe('same');
     expect(by['demo/python/transcript.yaml']!.status).toBe('changed');
-    expect(renderDiff(by['demo/python/transcript.yaml']!.diff!, false)).toContain('-  - request: 1\n+  - request: 2\n~   - request: [-1-]{+2+}');
+    expect(renderDiff(by['demo/python/transcript.yaml']!.diff!, false)).toContain(
+      '-  - request: 1\n+  - request: 2\n~   - request: [-1-]{+2+}',
+    );
     expect(by['demo/python/run_code.json']!.status).toBe('garbage');
-    expect(by['demo/python/run_code.json']!.reason).toMatch(/^snapshots\/demo\/python\/run_code\.json is not valid JSON/);
+    expect(by['demo/python/run_code.json']!.reason).toMatch(
+      /^snapshots\/demo\/python\/run_code\.json is not valid JSON/,
+    );
     expect(by['demo/python/tools-sdk.py']!.status).toBe('new');
     expect(by['demo/python/tools-sdk.ts']!.status).toBe('obsolete');
   });
@@ -60,7 +64,9 @@ describe('snapshot store', () => {
     await writeFile(join(dir, 'demo', 'typescript', 'transcript.yaml'), 'turns:\n  - request: 1\n   bad: [\n');
     const [verdict] = await compareFolder(dir, 'demo/typescript', new Map([['transcript.yaml', 'turns: []\n']]));
     expect(verdict!.status).toBe('garbage');
-    expect(verdict!.reason).toMatch(/^snapshots\/demo\/typescript\/transcript\.yaml is not valid YAML \(line 3, column 1\)/);
+    expect(verdict!.reason).toMatch(
+      /^snapshots\/demo\/typescript\/transcript\.yaml is not valid YAML \(line 3, column 1\)/,
+    );
     // An unclosed list is named where its `]` is missing, not on the empty line after the file's last newline.
     await writeFile(join(dir, 'demo', 'typescript', 'transcript.yaml'), 'turns:\n  - request: [1\n');
     const [unclosed] = await compareFolder(dir, 'demo/typescript', new Map([['transcript.yaml', 'turns: []\n']]));

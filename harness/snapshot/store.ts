@@ -1,7 +1,7 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { GuardedFolder } from '../guarded/folder.js';
 import { syntaxErrorPlace } from '../scenario/yaml-input.js';
-import { textDiff, type TextDiff } from '../text/diff.js';
+import { type TextDiff, textDiff } from '../text/diff.js';
 import type { SnapshotFiles } from './transcript.js';
 
 /** What became of one snapshot file. */
@@ -20,7 +20,11 @@ export interface FileVerdict {
 }
 
 /** Compares the files of one scenario × runtime with the committed ones in `snapshotsDir/<folder>/`. */
-export async function compareFolder(snapshotsDir: string, folder: string, files: SnapshotFiles): Promise<FileVerdict[]> {
+export async function compareFolder(
+  snapshotsDir: string,
+  folder: string,
+  files: SnapshotFiles,
+): Promise<FileVerdict[]> {
   const snapshots = snapshotFolder(snapshotsDir);
   const present = (await snapshots.list(folder)).map((e) => e.name);
   const verdicts: FileVerdict[] = [];
@@ -33,14 +37,20 @@ export async function compareFolder(snapshotsDir: string, folder: string, files:
     const bytes = (await snapshots.read(path))!;
     const reason = garbageReason(name, bytes);
     if (reason) {
-      verdicts.push({ path, status: 'garbage', proposed, reason: `snapshots/${path} ${reason}; regenerate it with \`concord gate --update=all\` or restore it from git` });
+      verdicts.push({
+        path,
+        status: 'garbage',
+        proposed,
+        reason: `snapshots/${path} ${reason}; regenerate it with \`concord gate --update=all\` or restore it from git`,
+      });
       continue;
     }
     const committed = committedText(bytes);
     if (committed === proposed) verdicts.push({ path, status: 'same', proposed });
     else verdicts.push({ path, status: 'changed', proposed, diff: snapshotDiff(path, committed, proposed) });
   }
-  for (const name of present.filter((n) => !files.has(n)).sort()) verdicts.push({ path: `${folder}/${name}`, status: 'obsolete' });
+  for (const name of present.filter((n) => !files.has(n)).sort())
+    verdicts.push({ path: `${folder}/${name}`, status: 'obsolete' });
   return verdicts;
 }
 
@@ -90,7 +100,9 @@ export function garbageReason(name: string, bytes: Buffer): string | undefined {
 /** The diff a reviewer reads for one snapshot file (`path` below the snapshots folder). */
 export function snapshotDiff(path: string, committed: string, proposed: string): TextDiff {
   const label = `snapshots/${path}`;
-  return textDiff({ before: `${label} (committed)`, after: `${label} (this run)` }, committed, proposed, { json: path.endsWith('.json') });
+  return textDiff({ before: `${label} (committed)`, after: `${label} (this run)` }, committed, proposed, {
+    json: path.endsWith('.json'),
+  });
 }
 
 /** The guarded door to the snapshots folder: every read, write and delete below it goes through here. */
@@ -112,7 +124,10 @@ export async function snapshotFolders(snapshotsDir: string): Promise<string[]> {
 }
 
 /** Applies one verdict to the snapshots folder: writes the proposed file, or removes an obsolete one. */
-export async function applyVerdict(snapshotsDir: string, verdict: Pick<FileVerdict, 'path' | 'status' | 'proposed'>): Promise<void> {
+export async function applyVerdict(
+  snapshotsDir: string,
+  verdict: Pick<FileVerdict, 'path' | 'status' | 'proposed'>,
+): Promise<void> {
   const snapshots = snapshotFolder(snapshotsDir);
   if (verdict.proposed === undefined) await snapshots.remove(verdict.path);
   else await snapshots.write(verdict.path, verdict.proposed);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { snapshotFiles, type RunRecord } from './transcript.js';
 import { runRecord } from './test/run-record.js';
+import { type RunRecord, snapshotFiles } from './transcript.js';
 
 const STUBS = 'class Tools:\n    pass\n\n\ntools: Tools\n';
 
@@ -11,11 +11,23 @@ function recordWith(section: string): RunRecord {
     runtime: 'python',
     language: 'python',
     isolation: 'process',
-    exchanges: [{ request: { system: [{ id: 'persona', text: 'Be brief.' }, { id: 'tools:sdk', text: section }], tools: [], messages: [] } }],
+    exchanges: [
+      {
+        request: {
+          system: [
+            { id: 'persona', text: 'Be brief.' },
+            { id: 'tools:sdk', text: section },
+          ],
+          tools: [],
+          messages: [],
+        },
+      },
+    ],
   });
 }
 
-const sdkEntry = (files: Map<string, string>) => (parse(files.get('transcript.yaml')!) as { system: unknown[] }).system[1];
+const sdkEntry = (files: Map<string, string>) =>
+  (parse(files.get('transcript.yaml')!) as { system: unknown[] }).system[1];
 
 describe('the snapshot of a tools:sdk section', () => {
   it('keeps a bare fence as the block file and its info string, as before', () => {
@@ -29,7 +41,15 @@ describe('the snapshot of a tools:sdk section', () => {
     const after = '\nFailures raise `ToolCallError`.';
     const files = snapshotFiles(recordWith(before + '~~~py\n' + STUBS + '~~~\n' + after), '/nowhere');
     expect(files.get('tools-sdk.py')).toBe(STUBS);
-    expect(sdkEntry(files)).toEqual({ id: 'tools:sdk', before, fence: 'py', opening: '~~~py', file: 'tools-sdk.py', closing: '~~~', after });
+    expect(sdkEntry(files)).toEqual({
+      id: 'tools:sdk',
+      before,
+      fence: 'py',
+      opening: '~~~py',
+      file: 'tools-sdk.py',
+      closing: '~~~',
+      after,
+    });
     expect(files.get('transcript.yaml')).toContain('    before: |+\n      ## Writing code for run_code\n');
   });
 
@@ -50,11 +70,30 @@ describe('snapshot files wherever the project lives', () => {
       language: 'python',
       isolation: 'process',
       entries: [
-        { id: 'model', name: `${root}/node_modules/concord/dist/harness/model/plugin.js`, config: { scenario: `${root}/scenarios/checkout.yml` } },
+        {
+          id: 'model',
+          name: `${root}/node_modules/concord/dist/harness/model/plugin.js`,
+          config: { scenario: `${root}/scenarios/checkout.yml` },
+        },
         { id: 'orders', name: plugin },
       ],
-      exchanges: [{ request: { system: [{ id: 'persona', text: `Orders live in ${root}/data.` }], tools: [{ name: 'run_code', description: `Runs code; see ${root}/README.md`, parameters: {} }], messages: [] } }],
-      programs: [{ code: 'print(1)', tools: [], calls: [], result: { value: null, logs: [`File "${plugin}", line 3`, `at ${plugin}:3:1`] } }],
+      exchanges: [
+        {
+          request: {
+            system: [{ id: 'persona', text: `Orders live in ${root}/data.` }],
+            tools: [{ name: 'run_code', description: `Runs code; see ${root}/README.md`, parameters: {} }],
+            messages: [],
+          },
+        },
+      ],
+      programs: [
+        {
+          code: 'print(1)',
+          tools: [],
+          calls: [],
+          result: { value: null, logs: [`File "${plugin}", line 3`, `at ${plugin}:3:1`] },
+        },
+      ],
       failure: `the tool at ${plugin} failed`,
     });
   }
@@ -70,7 +109,15 @@ describe('snapshot files wherever the project lives', () => {
     expect([...odd.keys()]).toEqual([...plain.keys()]);
     for (const [file, text] of plain) expect(odd.get(file), file).toBe(text);
     expect(plain.get('cordis.yml')).toBe(
-      ['- id: model', '  name: concord/dist/harness/model/plugin.js', '  config:', '    scenario: <root>/scenarios/checkout.yml', '- id: orders', '  name: <root>/src/plugins/orders.ts', ''].join('\n'),
+      [
+        '- id: model',
+        '  name: concord/dist/harness/model/plugin.js',
+        '  config:',
+        '    scenario: <root>/scenarios/checkout.yml',
+        '- id: orders',
+        '  name: <root>/src/plugins/orders.ts',
+        '',
+      ].join('\n'),
     );
     expect(plain.get('transcript.yaml')).toContain('failure: the tool at <root>/src/plugins/orders.ts failed\n');
   });
@@ -80,16 +127,27 @@ describe('values the YAML shows twice', () => {
   it('writes a value that holds one object twice, or itself, with an anchor and normalizes it once', () => {
     const shared: Record<string, unknown> = { dir: '/work/orders/data' };
     shared.self = shared;
-    const record = runRecord({ programs: [{ code: 'x', tools: [], calls: [], result: { value: [shared, shared] as never, logs: [] } }] });
+    const record = runRecord({
+      programs: [{ code: 'x', tools: [], calls: [], result: { value: [shared, shared] as never, logs: [] } }],
+    });
     const transcript = snapshotFiles(record, '/work/orders').get('transcript.yaml')!;
-    expect(transcript).toContain('      value:\n        - &a1\n          dir: <root>/data\n          self: *a1\n        - *a1\n');
+    expect(transcript).toContain(
+      '      value:\n        - &a1\n          dir: <root>/data\n          self: *a1\n        - *a1\n',
+    );
   });
 });
 
 describe('a transcript holding control characters', () => {
   it('escapes them, so any YAML reader (PyYAML refuses a raw C1 control) reads the same strings back', () => {
     const log = 'x\x1b[2K\x9b2J\x85end';
-    const files = snapshotFiles(runRecord({ programs: [{ code: 'console.log(1)', tools: [], calls: [], result: { value: null, logs: [log, 'two\nlines\u2028'] } }] }), '/nowhere');
+    const files = snapshotFiles(
+      runRecord({
+        programs: [
+          { code: 'console.log(1)', tools: [], calls: [], result: { value: null, logs: [log, 'two\nlines\u2028'] } },
+        ],
+      }),
+      '/nowhere',
+    );
     const transcript = files.get('transcript.yaml')!;
     expect(transcript).toMatch(/^[\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]*$/u);
     expect(transcript).toContain('"x\\e[2K\\x9b2J\\Nend"');

@@ -1,15 +1,22 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Document, Scalar, visit } from 'yaml';
-import { yamlText } from '../text/yaml-text.js';
-import type { ChatMessage, ModelRequest, ModelResponse, SystemSection, ToolCall, WireTool } from '../../contract/model.js';
-import type { ObservedCall, ObservedRun } from '../assembly/seam-recorder.js';
-import type { Isolation, JsonValue, Language } from '../../runtimes/seam/types.js';
-import type { RuntimeName } from '../scenario/types.js';
-import { Normalizer } from './normalize.js';
-import { cordisYaml } from '../assembly/cordis-yaml.js';
-import { valuesAt, type Redaction } from './redactions.js';
 import { RUN_CODE_TOOL, TOOLS_SDK_SECTION } from '../../contract/backend.js';
+import type {
+  ChatMessage,
+  ModelRequest,
+  ModelResponse,
+  SystemSection,
+  ToolCall,
+  WireTool,
+} from '../../contract/model.js';
 import { readSdkSection, type SdkBlock } from '../../contract/sdk-section.js';
+import type { Isolation, JsonValue, Language } from '../../runtimes/seam/types.js';
+import { cordisYaml } from '../assembly/cordis-yaml.js';
+import type { ObservedCall, ObservedRun } from '../assembly/seam-recorder.js';
+import type { RuntimeName } from '../scenario/types.js';
+import { yamlText } from '../text/yaml-text.js';
+import { Normalizer } from './normalize.js';
+import { type Redaction, valuesAt } from './redactions.js';
 
 /** What one scenario × runtime produced, before normalizing. */
 export interface RunRecord {
@@ -40,26 +47,38 @@ export const TRANSCRIPT_FILE = 'transcript.yaml';
 export const CORDIS_FILE = 'cordis.yml';
 
 /** Builds the snapshot files, volatile values (built-in and the project's `redactions`) replaced by numbered tokens. */
-export function snapshotFiles(record: RunRecord, packageRoot: string, redactions: readonly Redaction[] = []): SnapshotFiles {
+export function snapshotFiles(
+  record: RunRecord,
+  packageRoot: string,
+  redactions: readonly Redaction[] = [],
+): SnapshotFiles {
   const normalizer = new Normalizer(packageRoot, undefined, redactions);
   for (const r of redactions) {
     if (r.tool === undefined && r.path === undefined) continue;
     for (const call of record.programs.flatMap((p) => p.calls)) {
       if (r.tool !== undefined && call.tool !== r.tool) continue;
-      for (const leaf of valuesAt(call.value, r.path ?? [])) for (const m of leaf.matchAll(r.pattern)) normalizer.volatile(r.placeholder, m[0]);
+      for (const leaf of valuesAt(call.value, r.path ?? []))
+        for (const m of leaf.matchAll(r.pattern)) normalizer.volatile(r.placeholder, m[0]);
     }
   }
   const files: SnapshotFiles = new Map();
   // Structured files are normalized value by value before they are written out, so a value's quoting, escaping
   // and line breaks are those of its normalized form, wherever the project lives (a path with ` #` or `: `).
-  files.set(CORDIS_FILE, cordisYaml(record.entries, (doc) => normalizer.strings(doc)));
+  files.set(
+    CORDIS_FILE,
+    cordisYaml(record.entries, (doc) => normalizer.strings(doc)),
+  );
 
   const first = record.exchanges[0]?.request;
   const sdkFile = SDK_FILE[record.language];
   const block = sdkBlockOf(first);
   if (block !== undefined) files.set(sdkFile, normalizer.text(block.body));
   const runCode = first?.tools.find((t) => t.name === RUN_CODE_TOOL);
-  if (runCode) files.set(RUN_CODE_FILE, JSON.stringify(normalizer.json(JSON.parse(JSON.stringify(runCode)) as JsonValue), null, 2) + '\n');
+  if (runCode)
+    files.set(
+      RUN_CODE_FILE,
+      JSON.stringify(normalizer.json(JSON.parse(JSON.stringify(runCode)) as JsonValue), null, 2) + '\n',
+    );
 
   files.set(TRANSCRIPT_FILE, toYaml(transcriptData(record, block && { file: sdkFile, block }), normalizer));
   return files;
@@ -138,7 +157,13 @@ function turns(record: RunRecord, sdk: SdkFile | undefined): unknown[] {
     if (!continues) turn.history = 'rewritten: every message is shown';
     const answered = i > 0 ? record.exchanges[i - 1]?.response : undefined;
     // The model's own previous answer opens the new messages; it is shown once, as that turn's answer.
-    if (continues && answered && fresh[0]?.role === 'assistant' && isDeepStrictEqual(fresh[0], { role: 'assistant', ...answered })) fresh = fresh.slice(1);
+    if (
+      continues &&
+      answered &&
+      fresh[0]?.role === 'assistant' &&
+      isDeepStrictEqual(fresh[0], { role: 'assistant', ...answered })
+    )
+      fresh = fresh.slice(1);
     turn.sent = fresh.map(message);
     if (response) turn.answer = answer(response);
     if (error !== undefined) turn.error = error;
@@ -175,7 +200,13 @@ function program(run: ObservedRun, asked: ToolCall | undefined): unknown {
 }
 
 function call(id: string, c: ObservedCall): unknown {
-  return { id, tool: c.tool, args: c.args, ...('value' in c ? { value: c.value } : {}), ...(c.error !== undefined ? { error: c.error } : {}) };
+  return {
+    id,
+    tool: c.tool,
+    args: c.args,
+    ...('value' in c ? { value: c.value } : {}),
+    ...(c.error !== undefined ? { error: c.error } : {}),
+  };
 }
 
 /**

@@ -1,11 +1,14 @@
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 
 /**
  * `concord ARGS` from this checkout's bin, run in the folder `cwd()` names when called (tests create it in a
  * setup hook), as a user runs it: outside CI unless `env` says so, without colour; `env` goes on top.
  */
-export function concordIn(cwd: () => string, timeoutMs: number): (env: Record<string, string>, ...args: string[]) => SpawnSyncReturns<string> {
+export function concordIn(
+  cwd: () => string,
+  timeoutMs: number,
+): (env: Record<string, string>, ...args: string[]) => SpawnSyncReturns<string> {
   return (env, ...args) =>
     spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], {
       cwd: cwd(),

@@ -32,7 +32,8 @@ async function addEntries(from: string, to: string, leaveOut: readonly CacheKind
   }
   const have = new Set<string>();
   try {
-    for (const e of await readdir(to, { recursive: true, withFileTypes: true })) if (e.isFile()) have.add(join(e.parentPath, e.name).slice(to.length));
+    for (const e of await readdir(to, { recursive: true, withFileTypes: true }))
+      if (e.isFile()) have.add(join(e.parentPath, e.name).slice(to.length));
   } catch {
     // nothing there yet
   }

@@ -11,7 +11,8 @@ const sentences = [
   'Call a tool as `await tools.name({...})` with a plain dict of arguments, or `await tools["name"]({...})` otherwise.',
   'Only `tools` and `ToolCallError` exist while the program runs; the classes in the SDK section are for reading.',
 ];
-const wireJson = (description: string) => JSON.stringify({ name: 'run_code', description, parameters: { type: 'object' } }, null, 2) + '\n';
+const wireJson = (description: string) =>
+  JSON.stringify({ name: 'run_code', description, parameters: { type: 'object' } }, null, 2) + '\n';
 
 const wordLines = (text: string) => text.split('\n').filter((line) => line.startsWith('~'));
 
@@ -40,7 +41,10 @@ describe('renderDiff', () => {
   });
 
   it('reads changes apart only by whitespace as one, and leaves rewritten lines to the -/+ lines', () => {
-    const shown = renderDiff(textDiff(labels, 'a program that works with tools\nalpha beta\n', 'a program that talks to tools\ngamma delta\n'), false);
+    const shown = renderDiff(
+      textDiff(labels, 'a program that works with tools\nalpha beta\n', 'a program that talks to tools\ngamma delta\n'),
+      false,
+    );
     expect(wordLines(shown)).toEqual(['~ a program that [-works with-]{+talks to+} tools']);
   });
 
@@ -78,7 +82,15 @@ describe('splitJsonStrings', () => {
   it('breaks only after \\n escapes inside strings, and the lines join back to the text', () => {
     const text = JSON.stringify({ a: 'one\ntwo\n', b: 'back\\nslash', 'c\nkey': 1 }, null, 2);
     const split = splitJsonStrings(text);
-    expect(split.split('\n')).toEqual(['{', '  "a": "one\\n', 'two\\n",', '  "b": "back\\\\nslash",', '  "c\\n', 'key": 1', '}']);
+    expect(split.split('\n')).toEqual([
+      '{',
+      '  "a": "one\\n',
+      'two\\n",',
+      '  "b": "back\\\\nslash",',
+      '  "c\\n',
+      'key": 1',
+      '}',
+    ]);
     expect(split.replaceAll('\\n\n', '\\n')).toBe(text);
   });
 });

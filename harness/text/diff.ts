@@ -1,4 +1,4 @@
-import { diffWordsWithSpace, structuredPatch, type StructuredPatchHunk } from 'diff';
+import { diffWordsWithSpace, type StructuredPatchHunk, structuredPatch } from 'diff';
 import { COLOR, paint } from './paint.js';
 import { escapeControls } from './visible.js';
 
@@ -41,11 +41,18 @@ const LINE_TAIL_CHARS = 80;
 const CONTEXT_CHARS = 100;
 
 /** The changed lines of `before` → `after`, as hunks; `renderDiff` turns them into text. */
-export function textDiff(labels: TextDiff['labels'], before: string, after: string, options: TextDiffOptions = {}): TextDiff {
+export function textDiff(
+  labels: TextDiff['labels'],
+  before: string,
+  after: string,
+  options: TextDiffOptions = {},
+): TextDiff {
   const shownBefore = options.json ? splitJsonStrings(before) : before;
   const shownAfter = options.json ? splitJsonStrings(after) : after;
   const jsonSplit = shownBefore !== before || shownAfter !== after;
-  const { hunks } = structuredPatch(labels.before, labels.after, shownBefore, shownAfter, undefined, undefined, { context: options.context ?? 3 });
+  const { hunks } = structuredPatch(labels.before, labels.after, shownBefore, shownAfter, undefined, undefined, {
+    context: options.context ?? 3,
+  });
   return { labels, jsonSplit, hunks };
 }
 
@@ -56,7 +63,13 @@ export function textDiff(labels: TextDiff['labels'], before: string, after: stri
 export function renderDiff(diff: TextDiff, color: boolean): string {
   const out = [`--- ${diff.labels.before}`, `+++ ${diff.labels.after}`];
   if (diff.jsonSplit) {
-    out.push(paint(color, COLOR.dim, '(JSON strings are shown broken after each \\n; the file keeps each on one line, and line numbers count the lines shown)'));
+    out.push(
+      paint(
+        color,
+        COLOR.dim,
+        '(JSON strings are shown broken after each \\n; the file keeps each on one line, and line numbers count the lines shown)',
+      ),
+    );
   }
   for (const hunk of diff.hunks) {
     // Unified diff quirk: an empty side names the line before it.
@@ -110,8 +123,12 @@ function wordLine(before: string, after: string, color: boolean): string | undef
   const segments = narrowed(sharesWords ? wordSegments(changes) : [{ removed: before, added: after }]);
   if (!segments.some((s) => s.same !== undefined && /\S/.test(s.same))) return undefined;
   const parts = segments.map((s, i) => {
-    if (s.same !== undefined) return clip(elide(s.same, i > 0, i < segments.length - 1), i > 0, i < segments.length - 1);
-    return (s.removed ? paint(color, COLOR.red, `[-${shortLine(s.removed)}-]`) : '') + (s.added ? paint(color, COLOR.green, `{+${shortLine(s.added)}+}`) : '');
+    if (s.same !== undefined)
+      return clip(elide(s.same, i > 0, i < segments.length - 1), i > 0, i < segments.length - 1);
+    return (
+      (s.removed ? paint(color, COLOR.red, `[-${shortLine(s.removed)}-]`) : '') +
+      (s.added ? paint(color, COLOR.green, `{+${shortLine(s.added)}+}`) : '')
+    );
   });
   return `~ ${parts.join('')}`;
 }
@@ -144,7 +161,12 @@ function narrowed(segments: WordSegment[]): WordSegment[] {
   };
   for (const segment of segments) {
     const { removed, added } = segment;
-    if (segment.same !== undefined || removed.length + added.length <= MAX_LINE_CHARS || removed === '' || added === '') {
+    if (
+      segment.same !== undefined ||
+      removed.length + added.length <= MAX_LINE_CHARS ||
+      removed === '' ||
+      added === ''
+    ) {
       if (segment.same !== undefined) same(segment.same);
       else out.push(segment);
       continue;
@@ -153,11 +175,19 @@ function narrowed(segments: WordSegment[]): WordSegment[] {
     while (prefix < removed.length && prefix < added.length && removed[prefix] === added[prefix]) prefix++;
     prefix = unsplit(removed, prefix);
     let suffix = 0;
-    while (suffix < removed.length - prefix && suffix < added.length - prefix && removed[removed.length - 1 - suffix] === added[added.length - 1 - suffix]) suffix++;
+    while (
+      suffix < removed.length - prefix &&
+      suffix < added.length - prefix &&
+      removed[removed.length - 1 - suffix] === added[added.length - 1 - suffix]
+    )
+      suffix++;
     // A low surrogate left at the start of the shared end would split a pair: give it back to the change.
     if (suffix > 0 && /[\udc00-\udfff]/.test(removed[removed.length - suffix]!)) suffix--;
     same(removed.slice(0, prefix));
-    out.push({ removed: removed.slice(prefix, removed.length - suffix), added: added.slice(prefix, added.length - suffix) });
+    out.push({
+      removed: removed.slice(prefix, removed.length - suffix),
+      added: added.slice(prefix, added.length - suffix),
+    });
     same(removed.slice(removed.length - suffix));
   }
   return out;

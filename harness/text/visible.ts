@@ -24,7 +24,9 @@ export function hasControlCharacter(text: string): boolean {
  */
 export function escapeControls(text: string, options: { keepTabs?: boolean; keepLineBreaks?: boolean } = {}): string {
   return text.replace(CONTROLS, (c) =>
-    (c === '\t' && options.keepTabs) || (c === '\n' && options.keepLineBreaks) ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    (c === '\t' && options.keepTabs) || (c === '\n' && options.keepLineBreaks)
+      ? c
+      : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
 

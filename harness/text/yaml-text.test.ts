@@ -11,7 +11,11 @@ const READ_BACK_BY_EVERY_READER = /^[\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue0
 /** `value` as a document; with `blocks`, its strings of several lines asked for as block scalars (as transcripts do). */
 const documentOf = (value: unknown, blocks: boolean): Document => {
   const doc = new Document(value);
-  if (blocks) visit(doc, { Scalar: (_key, node) => void (typeof node.value === 'string' && node.value.includes('\n') && (node.type = Scalar.BLOCK_LITERAL)) });
+  if (blocks)
+    visit(doc, {
+      Scalar: (_key, node) =>
+        void (typeof node.value === 'string' && node.value.includes('\n') && (node.type = Scalar.BLOCK_LITERAL)),
+    });
   return doc;
 };
 
@@ -31,15 +35,18 @@ describe('yamlText', () => {
     ['\ufffe', '\\uFFFE'],
     ['\uffff', '\\uFFFF'],
   ];
-  it.each(escaped)('writes %j as the escape %s, in a value, a key and a text of several lines, and reads it back', (char, escape) => {
-    const value = { [`key${char}`]: `a${char}b`, lines: `one${char}\ntwo\n` };
-    for (const blocks of [false, true]) {
-      const yaml = text(value, blocks);
-      expect(yaml).toMatch(READ_BACK_BY_EVERY_READER);
-      expect(yaml).toContain(escape);
-      expect(parse(yaml)).toEqual(value);
-    }
-  });
+  it.each(escaped)(
+    'writes %j as the escape %s, in a value, a key and a text of several lines, and reads it back',
+    (char, escape) => {
+      const value = { [`key${char}`]: `a${char}b`, lines: `one${char}\ntwo\n` };
+      for (const blocks of [false, true]) {
+        const yaml = text(value, blocks);
+        expect(yaml).toMatch(READ_BACK_BY_EVERY_READER);
+        expect(yaml).toContain(escape);
+        expect(parse(yaml)).toEqual(value);
+      }
+    },
+  );
 
   const kept = ['\x7e', '\xa0', '\u2027', '\u202a', '\ufffd', '\u{10000}', 'é ✓ 😀'];
   it.each(kept)('leaves %j and the scalars as yaml writes them', (char) => {

@@ -1,4 +1,4 @@
-import { Scalar, visit, type Document, type ToStringOptions } from 'yaml';
+import { type Document, Scalar, type ToStringOptions, visit } from 'yaml';
 
 /**
  * Characters yaml prints as they are but not every reader takes back: DEL, the C1 controls and U+FFFE/U+FFFF,
@@ -11,7 +11,10 @@ const ESCAPES: Record<string, string> = { '\x85': '\\N', '\u2028': '\\L', '\u202
 
 function escapeOf(char: string): string {
   const code = char.charCodeAt(0);
-  return ESCAPES[char] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).toUpperCase()}`);
+  return (
+    ESCAPES[char] ??
+    (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).toUpperCase()}`)
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { RunResult } from '../seam/types.js';
 import { Host } from '../../test/host-requirements.js';
-import { createCpythonRuntime, type CpythonRuntime } from './runtime.js';
+import type { RunResult } from '../seam/types.js';
+import { type CpythonRuntime, createCpythonRuntime } from './runtime.js';
 import { fixtureTools } from './test/fixtures.js';
 
 /**
@@ -37,7 +37,8 @@ function forkedHoarders(children: number, mb: number): string {
   'python-process: one memory budget for all the processes of a run',
   () => {
     let runtime: CpythonRuntime;
-    const run = (program: string): Promise<RunResult> => runtime.run({ program, bindings: fixtureTools(), timeoutMs: 60_000 });
+    const run = (program: string): Promise<RunResult> =>
+      runtime.run({ program, bindings: fixtureTools(), timeoutMs: 60_000 });
 
     beforeAll(async () => {
       runtime = await createCpythonRuntime({ isolation: 'process', memoryMb: 256, timeoutMs: 60_000 });
@@ -52,7 +53,8 @@ function forkedHoarders(children: number, mb: number): string {
       expect(result.value).toBeUndefined();
       expect(result.error).toEqual({
         kind: 'worker-exit',
-        message: "the run's processes together used more than its memory budget of 256 MB (memoryMb); the run was ended",
+        message:
+          "the run's processes together used more than its memory budget of 256 MB (memoryMb); the run was ended",
       });
     });
 
@@ -84,8 +86,12 @@ const MB = 1024 * 1024;
   'python-process: a byte budget for what a run keeps in its folder',
   () => {
     let runtime: CpythonRuntime;
-    const run = (program: string): Promise<RunResult> => runtime.run({ program, bindings: fixtureTools(), timeoutMs: 60_000 });
-    const overBudget = { kind: 'worker-exit', message: 'the run kept more than 8 MB in its folder (diskMb); the run was ended' };
+    const run = (program: string): Promise<RunResult> =>
+      runtime.run({ program, bindings: fixtureTools(), timeoutMs: 60_000 });
+    const overBudget = {
+      kind: 'worker-exit',
+      message: 'the run kept more than 8 MB in its folder (diskMb); the run was ended',
+    };
 
     beforeAll(async () => {
       runtime = await createCpythonRuntime({ isolation: 'process', diskMb: 8, timeoutMs: 60_000 });

@@ -1,13 +1,13 @@
 import { PassThrough } from 'node:stream';
 import type Dockerode from 'dockerode';
 import type { GenericContainer, StartedTestContainer } from 'testcontainers';
+import { EXIT_WHEN_HOST_GONE, withHostStdin } from '../seam/container-tether.js';
 import { dockerEngine } from '../seam/docker-engine.js';
+import { requireLocalImage } from '../seam/local-image.js';
 import { ownedContainerLabels } from '../seam/owned-containers.js';
 import { testcontainers } from '../seam/testcontainers.js';
-import { requireLocalImage } from '../seam/local-image.js';
-import { EXIT_WHEN_HOST_GONE, withHostStdin } from '../seam/container-tether.js';
-import { guestServerCommand } from './guest-source.js';
 import type { GuestTransport } from './guest-server.js';
+import { guestServerCommand } from './guest-source.js';
 import { RunChannelListener } from './run-channel.js';
 
 /** Programs in a container run as this uid/gid whatever the image's own USER is: never root. */
@@ -50,7 +50,12 @@ const CONTAINER_RUN_PLACES = JSON.stringify({ scratch: '/tmp', wipe: ['/tmp'] })
 const KILL_ALL = 'import os, signal; os.kill(-1, signal.SIGKILL)';
 
 /** The runtime container: read-only root, no network, memory / pids / CPU limits. */
-async function runtimeContainer(image: string, memoryMb: number, runChannelDir: string, docker: Dockerode): Promise<GenericContainer> {
+async function runtimeContainer(
+  image: string,
+  memoryMb: number,
+  runChannelDir: string,
+  docker: Dockerode,
+): Promise<GenericContainer> {
   const { GenericContainer } = await testcontainers();
   const container = withHostStdin(new GenericContainer(image), docker);
   const { hostConfig } = container as unknown as { hostConfig: { ReadonlyRootfs?: boolean; PidsLimit?: number } };
@@ -141,7 +146,9 @@ export class RuntimeContainerHost {
       runChannel: this.runChannel,
       exited,
       kill: async () => {
-        await this.started.exec(['python3', '-I', '-S', '-c', KILL_ALL], { user: CONTAINER_USER }).catch(() => undefined);
+        await this.started
+          .exec(['python3', '-I', '-S', '-c', KILL_ALL], { user: CONTAINER_USER })
+          .catch(() => undefined);
         stream.destroy();
         await exited;
       },

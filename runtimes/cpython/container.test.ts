@@ -3,7 +3,7 @@ import { Host } from '../../test/host-requirements.js';
 import { describeConformance } from '../seam/conformance.js';
 import type { RunResult } from '../seam/types.js';
 import { CPYTHON_IMAGES } from './images.js';
-import { createCpythonRuntime, type CpythonRuntime } from './runtime.js';
+import { type CpythonRuntime, createCpythonRuntime } from './runtime.js';
 import { fixtureTools, PEERS_PROGRAM, PEERS_PROGRAM_ANSWERS } from './test/fixtures.js';
 
 const docker = await Host.with('docker');
@@ -12,9 +12,13 @@ const docker = await Host.with('docker');
 // pass overlap the others' runs.
 docker.describe('cpython containers', () => {
   for (const image of CPYTHON_IMAGES) {
-    describeConformance(`cpython ${image.python} container`, (limits) => createCpythonRuntime({ isolation: 'container', image: image.tag, fallback: 'error', ...limits }), {
-      concurrent: true,
-    });
+    describeConformance(
+      `cpython ${image.python} container`,
+      (limits) => createCpythonRuntime({ isolation: 'container', image: image.tag, fallback: 'error', ...limits }),
+      {
+        concurrent: true,
+      },
+    );
   }
 });
 
@@ -31,7 +35,12 @@ docker.describe(`cpython container isolation: hostile programs (${floor.tag})`, 
 
   beforeAll(async () => {
     process.env.CONCORD_TEST_SECRET = 'do-not-leak';
-    runtime = await createCpythonRuntime({ isolation: 'container', image: floor.tag, fallback: 'error', memoryMb: 256 });
+    runtime = await createCpythonRuntime({
+      isolation: 'container',
+      image: floor.tag,
+      fallback: 'error',
+      memoryMb: 256,
+    });
   });
   afterAll(async () => {
     delete process.env.CONCORD_TEST_SECRET;
@@ -65,10 +74,14 @@ docker.describe(`cpython container isolation: hostile programs (${floor.tag})`, 
   });
 
   it('gives each run a fresh temporary folder, and leaves nothing in /tmp for the next run', async () => {
-    const first = await run('import os, tempfile\nopen("/tmp/left.txt", "w").write("x")\nopen(os.path.join(tempfile.gettempdir(), "mine.txt"), "w").write("y")\nreturn os.getcwd()');
+    const first = await run(
+      'import os, tempfile\nopen("/tmp/left.txt", "w").write("x")\nopen(os.path.join(tempfile.gettempdir(), "mine.txt"), "w").write("y")\nreturn os.getcwd()',
+    );
     const place = first.value as string;
     expect(place).toMatch(/^\/tmp\/run-\d+-\d+$/);
-    const second = await run('import os\nreturn [os.getcwd(), os.environ.get("TMPDIR"), sorted(os.listdir("/tmp")), os.listdir(".")]');
+    const second = await run(
+      'import os\nreturn [os.getcwd(), os.environ.get("TMPDIR"), sorted(os.listdir("/tmp")), os.listdir(".")]',
+    );
     const [cwd, tmpdir, inTmp, inCwd] = second.value as [string, string, string[], string[]];
     expect(cwd).not.toBe(place);
     expect(tmpdir).toBe(cwd);
@@ -96,7 +109,9 @@ docker.describe(`cpython container isolation: hostile programs (${floor.tag})`, 
 
   it('ends os._exit and a closed channel with worker-exit', async () => {
     expect((await run('import os\nos._exit(4)')).error?.kind).toBe('worker-exit');
-    const closed = await run('import os\nfor fd in range(3, 256):\n    try:\n        os.close(fd)\n    except OSError:\n        pass\nreturn 1');
+    const closed = await run(
+      'import os\nfor fd in range(3, 256):\n    try:\n        os.close(fd)\n    except OSError:\n        pass\nreturn 1',
+    );
     expect(closed.error?.kind).toBe('worker-exit');
     await expectCleanNextRun();
   });

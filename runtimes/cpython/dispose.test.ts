@@ -14,17 +14,21 @@ const scratchFolders = () => readdirSync(tmpdir()).filter((name) => name.startsW
 
 // A runtime is disposed by whoever owns it, and sometimes twice (an app's dispose hands it to the pool's
 // disposal, and a caller disposes it again): the second call must not resolve before the first is done.
-python3.it('a second dispose resolves only when the first is done: the guest stopped, its scratch folder gone', {}, async () => {
-  const before = new Set(scratchFolders());
-  const runtime = await createCpythonRuntime({ isolation: 'process', timeoutMs: 20_000 });
-  expect(await runtime.run({ program: 'return 1', bindings: fixtureTools() })).toEqual({ logs: [], value: 1 });
-  const own = scratchFolders().filter((name) => !before.has(name));
-  expect(own).toHaveLength(1);
-  const first = runtime.dispose();
-  await runtime.dispose();
-  expect(scratchFolders()).not.toContain(own[0]);
-  await first;
-});
+python3.it(
+  'a second dispose resolves only when the first is done: the guest stopped, its scratch folder gone',
+  {},
+  async () => {
+    const before = new Set(scratchFolders());
+    const runtime = await createCpythonRuntime({ isolation: 'process', timeoutMs: 20_000 });
+    expect(await runtime.run({ program: 'return 1', bindings: fixtureTools() })).toEqual({ logs: [], value: 1 });
+    const own = scratchFolders().filter((name) => !before.has(name));
+    expect(own).toHaveLength(1);
+    const first = runtime.dispose();
+    await runtime.dispose();
+    expect(scratchFolders()).not.toContain(own[0]);
+    await first;
+  },
+);
 
 python3.it('a process runtime that cannot come up (its run channel refused) leaves no folder behind', {}, async () => {
   const deep = join(await mkdtemp(join(tmpdir(), 'deep-tmpdir-')), 'x'.repeat(100));
@@ -32,7 +36,9 @@ python3.it('a process runtime that cannot come up (its run channel refused) leav
   const saved = process.env.TMPDIR;
   process.env.TMPDIR = deep;
   try {
-    await expect(createCpythonRuntime({ isolation: 'process', timeoutMs: 20_000 })).rejects.toThrow(/set TMPDIR to a shorter folder/);
+    await expect(createCpythonRuntime({ isolation: 'process', timeoutMs: 20_000 })).rejects.toThrow(
+      /set TMPDIR to a shorter folder/,
+    );
     // Its scratch folder was made before the channel was refused: a long-lived host would keep it until it exits.
     expect(readdirSync(deep)).toEqual([]);
   } finally {

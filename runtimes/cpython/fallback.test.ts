@@ -6,7 +6,9 @@ describe('cpython container isolation without its image', () => {
   const image = 'concord-cpython:no-such-version';
 
   it('fails with one plain message when the fallback is error', async () => {
-    await expect(createCpythonRuntime({ isolation: 'container', image, fallback: 'error' })).rejects.toThrow(/npm run provision/);
+    await expect(createCpythonRuntime({ isolation: 'container', image, fallback: 'error' })).rejects.toThrow(
+      /npm run provision/,
+    );
   });
 
   it('falls back to a local process and says why', async () => {

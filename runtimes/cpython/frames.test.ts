@@ -5,14 +5,20 @@ import { decodeGuestFrame, decodeRunFrame, encodeReplyFrame } from './frames.js'
 
 describe('guest frame codec', () => {
   it('rebuilds well-formed frames and keeps only the fields it knows', () => {
-    expect(decodeGuestFrame('{"type":"call","call":3,"namespace":"tools","member":"a-b","args":{"x":[1]},"extra":1}')).toEqual({
+    expect(
+      decodeGuestFrame('{"type":"call","call":3,"namespace":"tools","member":"a-b","args":{"x":[1]},"extra":1}'),
+    ).toEqual({
       type: 'call',
       call: 3,
       namespace: 'tools',
       member: 'a-b',
       args: { x: [1] },
     });
-    expect(decodeGuestFrame('{"type":"result","error":{"kind":"exception","message":"m","name":"ValueError","traceback":"t"}}')).toEqual({
+    expect(
+      decodeGuestFrame(
+        '{"type":"result","error":{"kind":"exception","message":"m","name":"ValueError","traceback":"t"}}',
+      ),
+    ).toEqual({
       type: 'result',
       error: { kind: 'exception', message: 'm', name: 'ValueError' },
     });
@@ -44,7 +50,11 @@ describe('guest frame codec', () => {
   it('accepts only call, log and result frames from a run channel', () => {
     expect(decodeRunFrame('{"type":"log","line":"hi"}')).toEqual({ type: 'log', line: 'hi' });
     expect(decodeRunFrame('{"type":"result","value":1}')).toEqual({ type: 'result', value: 1 });
-    for (const line of ['{"type":"ended","status":"exit 0"}', '{"type":"started","group":77}', '{"type":"ready","python":"3.11.7"}']) {
+    for (const line of [
+      '{"type":"ended","status":"exit 0"}',
+      '{"type":"started","group":77}',
+      '{"type":"ready","python":"3.11.7"}',
+    ]) {
       expect(decodeGuestFrame(line), line).toBeDefined();
       expect(decodeRunFrame(line), line).toBeUndefined();
     }
@@ -57,7 +67,9 @@ describe('guest frame codec', () => {
   });
 
   it('keeps __proto__ an ordinary key of call arguments', () => {
-    const frame = decodeGuestFrame('{"type":"call","call":1,"namespace":"tools","member":"m","args":{"__proto__":{"p":1}}}');
+    const frame = decodeGuestFrame(
+      '{"type":"call","call":1,"namespace":"tools","member":"m","args":{"__proto__":{"p":1}}}',
+    );
     const args = (frame as { args: object }).args;
     expect(Object.hasOwn(args, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(args)).toBe(Object.prototype);

@@ -1,4 +1,4 @@
-import { failureJson, namespaceShapes, type CallAnswer } from '../seam/calls.js';
+import { type CallAnswer, failureJson, namespaceShapes } from '../seam/calls.js';
 import { JsonValueError, rebuildJsonValue } from '../seam/json.js';
 import { readGuestResult } from '../seam/result.js';
 import type { BindingNamespace, JsonValue, RunError } from '../seam/types.js';
@@ -28,7 +28,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function own(record: Record<string, unknown>, key: string): unknown {
-  return  Object.hasOwn(record, key) ? record[key] : undefined;
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 function decodeResult(frame: Record<string, unknown>): GuestFrame | undefined {
@@ -78,7 +78,9 @@ export function decodeGuestFrame(line: string): GuestFrame | undefined {
       return decodeResult(frame);
     case 'written': {
       const bytes = own(frame, 'bytes');
-      return Number.isSafeInteger(bytes) && (bytes as number) >= 0 ? { type: 'written', bytes: bytes as number } : undefined;
+      return Number.isSafeInteger(bytes) && (bytes as number) >= 0
+        ? { type: 'written', bytes: bytes as number }
+        : undefined;
     }
     case 'ended': {
       const status = own(frame, 'status');
@@ -118,7 +120,15 @@ export function encodeRunFrame(
   channel?: RunChannelAddress,
 ): string {
   const namespaces = namespaceShapes(bindings);
-  return JSON.stringify({ type: 'run', source: program, namespaces, limits, ...(channel === undefined ? {} : { channel }) }) + '\n';
+  return (
+    JSON.stringify({
+      type: 'run',
+      source: program,
+      namespaces,
+      limits,
+      ...(channel === undefined ? {} : { channel }),
+    }) + '\n'
+  );
 }
 
 export function encodeReplyFrame(call: number, outcome: CallAnswer): string {

@@ -7,7 +7,15 @@ import { LineSplitter } from '../seam/lines.js';
 import { runMessages } from '../seam/messages.js';
 import { OutputBudget } from '../seam/output.js';
 import type { BindingNamespace, JsonValue, RunError, RunResult } from '../seam/types.js';
-import { ABORT_FRAME, decodeGuestFrame, decodeRunFrame, encodeReplyFrame, encodeRunFrame, type GuestFrame, type RunLimits } from './frames.js';
+import {
+  ABORT_FRAME,
+  decodeGuestFrame,
+  decodeRunFrame,
+  encodeReplyFrame,
+  encodeRunFrame,
+  type GuestFrame,
+  type RunLimits,
+} from './frames.js';
 import type { RunChannelListener } from './run-channel.js';
 
 /** A started guest server (`python3 -I -S -c <guest>`), however it was launched. */
@@ -113,10 +121,18 @@ export class GuestServer {
   }
 
   /** Runs one program. The caller never overlaps two runs on one server. */
-  run(program: string, bindings: readonly BindingNamespace[], settings: RunSettings, signal?: AbortSignal): Promise<RunResult> {
+  run(
+    program: string,
+    bindings: readonly BindingNamespace[],
+    settings: RunSettings,
+    signal?: AbortSignal,
+  ): Promise<RunResult> {
     if (signal?.aborted) return Promise.resolve({ logs: [], error: runMessages.abortedBeforeStart() });
     if (this.dead) {
-      return Promise.resolve({ logs: [], error: { kind: 'worker-exit', message: 'the Python guest server is no longer running' } });
+      return Promise.resolve({
+        logs: [],
+        error: { kind: 'worker-exit', message: 'the Python guest server is no longer running' },
+      });
     }
     return new Promise<RunResult>((resolve) => {
       const logs: string[] = [];
@@ -212,7 +228,8 @@ export class GuestServer {
               runUid ??= frame.uid;
               return;
             case 'ended':
-              if (frame.limit === 'memory') overBudget = runMessages.memoryLimit((settings.limits.memoryBytes ?? 0) / (1024 * 1024));
+              if (frame.limit === 'memory')
+                overBudget = runMessages.memoryLimit((settings.limits.memoryBytes ?? 0) / (1024 * 1024));
               else if (frame.limit === 'disk') overBudget = runMessages.diskLimit(settings.diskMb ?? 0);
               finishAfterChannel(frame.status);
               return;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { sourceAsset } from '../seam/package-root.js';
 import { PYTHON_FLOOR } from '../seam/python-floor.js';
-import { CPYTHON_IMAGES, FLOOR_IMAGE, GUEST_DIR_IN_IMAGE, cpythonImage, debianBaseTag } from './images.js';
+import { CPYTHON_IMAGES, cpythonImage, debianBaseTag, FLOOR_IMAGE, GUEST_DIR_IN_IMAGE } from './images.js';
 
 interface ComposeService {
   image: string;
@@ -48,7 +48,9 @@ describe('CPython runtime images', () => {
 
 describe('docker-compose.yml', () => {
   it('has exactly one service per supported image', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(CPYTHON_IMAGES.map((image) => `cpython-${image.python}`).sort());
+    expect(Object.keys(compose.services).sort()).toEqual(
+      CPYTHON_IMAGES.map((image) => `cpython-${image.python}`).sort(),
+    );
   });
 
   it.each(CPYTHON_IMAGES.map((image) => [image.python, image] as const))(

@@ -23,7 +23,6 @@ export interface CpythonImage {
   readonly debianBase: string;
 }
 
-
 /** Where the Dockerfile copies `runtimes/cpython/guest/` inside every runtime image. */
 export const GUEST_DIR_IN_IMAGE = '/opt/concord/guest';
 

@@ -1,2 +1,2 @@
-export { createCpythonRuntime, CPYTHON_DEFAULTS, type CpythonRuntime } from './runtime.js';
-export { parseCpythonConfig, type CpythonPluginConfig, type CpythonRuntimeConfig } from './config.js';
+export { type CpythonPluginConfig, type CpythonRuntimeConfig, parseCpythonConfig } from './config.js';
+export { CPYTHON_DEFAULTS, type CpythonRuntime, createCpythonRuntime } from './runtime.js';

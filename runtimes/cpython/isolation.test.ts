@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { BindingFunction, BindingNamespace, JsonValue, RunResult } from '../seam/types.js';
 import { Host } from '../../test/host-requirements.js';
+import type { BindingFunction, BindingNamespace, JsonValue, RunResult } from '../seam/types.js';
 import { processContainment } from './process-launcher.js';
-import { createCpythonRuntime, type CpythonRuntime } from './runtime.js';
+import { type CpythonRuntime, createCpythonRuntime } from './runtime.js';
 import { fixtureTools } from './test/fixtures.js';
 
 /**
@@ -31,7 +31,11 @@ function rendezvous(): { bindings: BindingNamespace[]; reported: Promise<JsonVal
       },
     ],
   ]);
-  return { bindings: [{ name: 'tools', functions, errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } }], reported, release };
+  return {
+    bindings: [{ name: 'tools', functions, errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } }],
+    reported,
+    release,
+  };
 }
 
 (await Host.with('root')).describe(`python-process runs cannot touch each other (${containment.reason})`, () => {
@@ -59,7 +63,10 @@ function rendezvous(): { bindings: BindingNamespace[]; reported: Promise<JsonVal
     });
     await victim.reported;
     // Never as root: kill(-1) from root would take down every process of the machine.
-    const attack = await runOn(second, 'import os, signal\nif os.getuid() == 0:\n    return "root"\nos.kill(-1, signal.SIGKILL)\nreturn "sent"');
+    const attack = await runOn(
+      second,
+      'import os, signal\nif os.getuid() == 0:\n    return "root"\nos.kill(-1, signal.SIGKILL)\nreturn "sent"',
+    );
     victim.release();
     expect(attack.value).not.toBe('root');
     expect(await waiting).toEqual({ logs: [], value: 'alive' });
@@ -70,7 +77,8 @@ function rendezvous(): { bindings: BindingNamespace[]; reported: Promise<JsonVal
   it("cannot read a concurrent run's memory, environment or files through /proc", async () => {
     const victim = rendezvous();
     const waiting = first.run({
-      program: 'import os\nsecret = "concord-" + "secret-" + "value"\nopen("note.txt", "w").write(secret)\nawait tools.report({"pid": os.getpid(), "uid": os.getuid(), "cwd": os.getcwd()})\nreturn secret',
+      program:
+        'import os\nsecret = "concord-" + "secret-" + "value"\nopen("note.txt", "w").write(secret)\nawait tools.report({"pid": os.getpid(), "uid": os.getuid(), "cwd": os.getcwd()})\nreturn secret',
       bindings: victim.bindings,
       timeoutMs: 20_000,
     });
@@ -114,14 +122,26 @@ function rendezvous(): { bindings: BindingNamespace[]; reported: Promise<JsonVal
     expect(await waiting).toEqual({ logs: [], value: 'concord-secret-value' });
     // With a PID namespace per server the victim is not even listed; without, the kernel refuses each read.
     const refused = containment.namespaces === undefined ? 'PermissionError' : 'not visible';
-    expect(attack.value).toEqual({ 'victim listed': containment.namespaces === undefined, mem: refused, environ: refused, note: 'PermissionError', cwd: refused });
+    expect(attack.value).toEqual({
+      'victim listed': containment.namespaces === undefined,
+      mem: refused,
+      environ: refused,
+      note: 'PermissionError',
+      cwd: refused,
+    });
   });
 
   it('leaves nothing in its temporary folder for the next run, and the folder goes with the runtime', async () => {
-    const written = await runOn(first, 'import os, tempfile\nopen(os.path.join(tempfile.gettempdir(), "left.txt"), "w").write("x")\nreturn os.getcwd()');
+    const written = await runOn(
+      first,
+      'import os, tempfile\nopen(os.path.join(tempfile.gettempdir(), "left.txt"), "w").write("x")\nreturn os.getcwd()',
+    );
     const place = written.value as string;
     expect(existsSync(place)).toBe(false);
-    const next = await runOn(first, 'import os\nreturn [os.getcwd() == ' + JSON.stringify(place) + ', os.listdir(".")]');
+    const next = await runOn(
+      first,
+      'import os\nreturn [os.getcwd() == ' + JSON.stringify(place) + ', os.listdir(".")]',
+    );
     expect(next.value).toEqual([false, []]);
   });
 
@@ -183,7 +203,9 @@ function rendezvous(): { bindings: BindingNamespace[]; reported: Promise<JsonVal
       ].join('\n'),
       bindings: fixtureTools(),
     });
-    expect(Object.values(result.value as Record<string, string>).filter((outcome) => outcome === 'written')).toEqual([]);
+    expect(Object.values(result.value as Record<string, string>).filter((outcome) => outcome === 'written')).toEqual(
+      [],
+    );
     expect((result.value as Record<string, string>)['/tmp']).toBe('OSError');
   });
 });

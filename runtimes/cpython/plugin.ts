@@ -2,7 +2,7 @@
 //   - name: <concord>/dist/runtimes/cpython/plugin.js
 //     config: { isolation: container, image: 'concord-cpython:3.11', fallback: process, timeoutMs: 30000 }
 import { runtimePlugin } from '../seam/plugin.js';
-import { parseCpythonConfig, type CpythonPluginConfig } from './config.js';
+import { type CpythonPluginConfig, parseCpythonConfig } from './config.js';
 import { createCpythonRuntime } from './runtime.js';
 
 export default runtimePlugin<CpythonPluginConfig>({

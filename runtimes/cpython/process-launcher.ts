@@ -4,12 +4,12 @@ import { realpath, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { executablesOnPath, onPath } from '../seam/executables.js';
-import { guestServerCommand } from './guest-source.js';
-import type { GuestTransport } from './guest-server.js';
-import type { RunChannelListener } from './run-channel.js';
 import { onHostExit } from '../seam/host-exit.js';
 import { ownedTempDir } from '../seam/owned-temp-dir.js';
-import { memoryCgroupSupport, type MemoryCgroupRoot } from './memory-cgroup.js';
+import type { GuestTransport } from './guest-server.js';
+import { guestServerCommand } from './guest-source.js';
+import { type MemoryCgroupRoot, memoryCgroupSupport } from './memory-cgroup.js';
+import type { RunChannelListener } from './run-channel.js';
 
 const run = promisify(execFile);
 
@@ -95,8 +95,16 @@ function namespaceSupport(): { unshare: string } | string {
   if (unshare === undefined) return (namespaceProbe = 'util-linux unshare is not on PATH');
   const scratch = ownedTempDir('concord-probe');
   try {
-    const trial = spawnSync(unshare, [...namespaceArgs(), 'sh', '-c', MOUNT_SCRIPT, 'sh', scratch, 'true'], { cwd: '/', env: { PATH: SYSTEM_PATH }, encoding: 'utf8', timeout: 10_000 });
-    namespaceProbe = trial.status === 0 ? { unshare } : `\`unshare\` failed here (${(trial.stderr ?? '').trim() || trial.error?.message || `status ${trial.status}`})`;
+    const trial = spawnSync(unshare, [...namespaceArgs(), 'sh', '-c', MOUNT_SCRIPT, 'sh', scratch, 'true'], {
+      cwd: '/',
+      env: { PATH: SYSTEM_PATH },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    namespaceProbe =
+      trial.status === 0
+        ? { unshare }
+        : `\`unshare\` failed here (${(trial.stderr ?? '').trim() || trial.error?.message || `status ${trial.status}`})`;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -129,11 +137,16 @@ export function processContainment(): Containment {
   }
   const rangeProblem = reservedRangeProblem();
   // As root, a run without an account of its own would run as root: refuse rather than pretend.
-  if (rangeProblem !== undefined) throw new Error(`concord: CPython process runs need uids of their own, but ${rangeProblem}. Remove that account or run concord as another user.`);
+  if (rangeProblem !== undefined)
+    throw new Error(
+      `concord: CPython process runs need uids of their own, but ${rangeProblem}. Remove that account or run concord as another user.`,
+    );
   const namespaces = namespaceSupport();
   const cgroup = memoryCgroupSupport();
   const notIsolated = [
-    ...(typeof namespaces === 'string' ? [`network, the shared /tmp, SysV IPC, the host's process list and bytes written (${namespaces})`] : []),
+    ...(typeof namespaces === 'string'
+      ? [`network, the shared /tmp, SysV IPC, the host's process list and bytes written (${namespaces})`]
+      : []),
     ...(typeof cgroup === 'string' ? [`memory of a process tree: memoryMb binds each process alone (${cgroup})`] : []),
   ];
   return {
@@ -208,7 +221,9 @@ export async function resolveInterpreter(python: string, runUid: number | undefi
       return real;
     } catch (error) {
       const who = user === undefined ? '' : ` as ${user.name}`;
-      tried.push(`${real} (from ${candidate}): cannot run the guest's imports${who} (${(error as Error).message.split('\n')[0]})`);
+      tried.push(
+        `${real} (from ${candidate}): cannot run the guest's imports${who} (${(error as Error).message.split('\n')[0]})`,
+      );
     }
   }
   const account = user === undefined ? '' : ` for the unprivileged ${user.name} that runs get`;
@@ -273,10 +288,18 @@ function serverOptions(places: RunPlaces | undefined): Record<string, unknown> {
   return {
     scratch: places.scratch,
     ...(containment.runUids === undefined ? {} : { uidBase: containment.runUids.first }),
-    ...(containment.namespaces === undefined ? {} : { namespaces: true, ...(places.diskBytes === undefined ? {} : { diskBytes: places.diskBytes }) }),
+    ...(containment.namespaces === undefined
+      ? {}
+      : { namespaces: true, ...(places.diskBytes === undefined ? {} : { diskBytes: places.diskBytes }) }),
     ...(places.memory === undefined || containment.memoryCgroup === undefined
       ? {}
-      : { memoryCgroup: { path: places.memory.cgroup, version: containment.memoryCgroup.version, bytes: places.memory.bytes } }),
+      : {
+          memoryCgroup: {
+            path: places.memory.cgroup,
+            version: containment.memoryCgroup.version,
+            bytes: places.memory.bytes,
+          },
+        }),
   };
 }
 
@@ -285,7 +308,11 @@ function serverOptions(places: RunPlaces | undefined): Record<string, unknown> {
  * With `runChannel`, runs talk to the host over it instead of through the server's relay. Without `places`
  * the server and its runs keep this process's account and namespaces, and the working directory `/`.
  */
-export function launchProcessGuest(interpreter: string, places: RunPlaces | undefined, runChannel?: RunChannelListener): GuestTransport {
+export function launchProcessGuest(
+  interpreter: string,
+  places: RunPlaces | undefined,
+  runChannel?: RunChannelListener,
+): GuestTransport {
   const containment = places?.containment;
   const server = [...guestServerCommand(interpreter), JSON.stringify(serverOptions(places))];
   const [command, ...args] =

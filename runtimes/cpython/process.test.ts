@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Host } from '../../test/host-requirements.js';
 import { describeConformance } from '../seam/conformance.js';
 import type { RunResult } from '../seam/types.js';
-import { Host } from '../../test/host-requirements.js';
 import { processContainment } from './process-launcher.js';
-import { createCpythonRuntime, type CpythonRuntime } from './runtime.js';
+import { type CpythonRuntime, createCpythonRuntime } from './runtime.js';
 import { fixtureTools } from './test/fixtures.js';
 
 describeConformance('cpython process', (limits) => createCpythonRuntime({ isolation: 'process', ...limits }));
@@ -24,7 +24,12 @@ describe('cpython process isolation: hostile programs', () => {
 
   beforeAll(async () => {
     process.env.CONCORD_TEST_SECRET = 'do-not-leak';
-    runtime = await createCpythonRuntime({ isolation: 'process', timeoutMs: 20_000, memoryMb: 256, outputLimitBytes: 100_000 });
+    runtime = await createCpythonRuntime({
+      isolation: 'process',
+      timeoutMs: 20_000,
+      memoryMb: 256,
+      outputLimitBytes: 100_000,
+    });
   });
   afterAll(async () => {
     delete process.env.CONCORD_TEST_SECRET;
@@ -56,7 +61,9 @@ describe('cpython process isolation: hostile programs', () => {
     const bomb = 'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass';
     expect((await run(bomb, 2_000)).error?.kind).toBe('timeout');
     // Leftover bomb processes would still count against the process limit and make this fork fail.
-    const forked = await run('import os\npid = os.fork()\nif pid == 0:\n    os._exit(0)\nos.waitpid(pid, 0)\nreturn "forked"');
+    const forked = await run(
+      'import os\npid = os.fork()\nif pid == 0:\n    os._exit(0)\nos.waitpid(pid, 0)\nreturn "forked"',
+    );
     expect(forked.value).toBe('forked');
     await expectCleanNextRun();
   });
@@ -129,7 +136,11 @@ describe('cpython process isolation: hostile programs', () => {
   });
 
   asRoot.it('runs each program under a uid of its own from the reserved range', {}, async () => {
-    const ids = (await run('import os\nreturn [os.getuid(), os.getgid(), os.getgroups()]')).value as [number, number, number[]];
+    const ids = (await run('import os\nreturn [os.getuid(), os.getgid(), os.getgroups()]')).value as [
+      number,
+      number,
+      number[],
+    ];
     const again = (await run('import os\nreturn os.getuid()')).value as number;
     expect(ids[0]).toBeGreaterThanOrEqual(containment.runUids!.first);
     expect(ids[0]).toBeLessThanOrEqual(containment.runUids!.last);
@@ -159,7 +170,10 @@ describe('cpython process isolation: starting early', () => {
       await runtime.start!();
       // Only a running server reports the interpreter's version.
       expect(runtime.pythonVersion).toMatch(/^3\.\d+\.\d+$/);
-      expect(await runtime.run({ program: 'return sorted(globals())', bindings: fixtureTools() })).toEqual({ logs: [], value: ['ToolCallError', '__builtins__', 'tools'] });
+      expect(await runtime.run({ program: 'return sorted(globals())', bindings: fixtureTools() })).toEqual({
+        logs: [],
+        value: ['ToolCallError', '__builtins__', 'tools'],
+      });
     } finally {
       await runtime.dispose();
     }

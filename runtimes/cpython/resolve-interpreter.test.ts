@@ -20,29 +20,34 @@ afterEach(async () => {
 });
 
 (await Host.with('root')).describe('the interpreter behind `python3` for runs with uids of their own', () => {
-  it.skipIf(SYSTEM_PYTHON === undefined)('skips a shim the run user cannot reach without running it, and runs it for the host user', async () => {
-    await chmod(dir, 0o755);
-    // A private home holding a shim that notes each run and hands over to the system's CPython, and a
-    // public folder later on PATH with that CPython itself.
-    const home = join(dir, 'home');
-    const shims = join(home, 'shims');
-    await mkdir(shims, { recursive: true });
-    await chmod(home, 0o700);
-    const ran = join(dir, 'ran');
-    await writeFile(join(shims, 'python3'), `#!/bin/sh\necho run >> '${ran}'\nexec '${SYSTEM_PYTHON}' "$@"\n`);
-    await chmod(join(shims, 'python3'), 0o755);
-    process.env.PATH = [shims, '/usr/local/bin', '/usr/bin', '/bin'].join(delimiter);
-    const runs = async () => (await readFile(ran, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+  it.skipIf(SYSTEM_PYTHON === undefined)(
+    'skips a shim the run user cannot reach without running it, and runs it for the host user',
+    async () => {
+      await chmod(dir, 0o755);
+      // A private home holding a shim that notes each run and hands over to the system's CPython, and a
+      // public folder later on PATH with that CPython itself.
+      const home = join(dir, 'home');
+      const shims = join(home, 'shims');
+      await mkdir(shims, { recursive: true });
+      await chmod(home, 0o700);
+      const ran = join(dir, 'ran');
+      await writeFile(join(shims, 'python3'), `#!/bin/sh\necho run >> '${ran}'\nexec '${SYSTEM_PYTHON}' "$@"\n`);
+      await chmod(join(shims, 'python3'), 0o755);
+      process.env.PATH = [shims, '/usr/local/bin', '/usr/bin', '/bin'].join(delimiter);
+      const runs = async () => (await readFile(ran, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
 
-    const first = processContainment().runUids!.first;
-    expect(await resolveInterpreter('python3', first)).not.toContain(dir);
-    expect(await runs()).toBe(0);
-    // The host's own account reaches the shim: it runs, and names the interpreter behind it.
-    expect(await resolveInterpreter('python3', undefined)).toBe(SYSTEM_PYTHON);
-    expect(await runs()).toBe(1);
+      const first = processContainment().runUids!.first;
+      expect(await resolveInterpreter('python3', first)).not.toContain(dir);
+      expect(await runs()).toBe(0);
+      // The host's own account reaches the shim: it runs, and names the interpreter behind it.
+      expect(await resolveInterpreter('python3', undefined)).toBe(SYSTEM_PYTHON);
+      expect(await runs()).toBe(1);
 
-    process.env.PATH = shims;
-    await expect(resolveInterpreter('python3', first)).rejects.toThrow(`${join(shims, 'python3')}: not reachable for uid ${first}`);
-    expect(await runs()).toBe(1);
-  });
+      process.env.PATH = shims;
+      await expect(resolveInterpreter('python3', first)).rejects.toThrow(
+        `${join(shims, 'python3')}: not reachable for uid ${first}`,
+      );
+      expect(await runs()).toBe(1);
+    },
+  );
 });

@@ -1,13 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GuestServer } from './guest-server.js';
 import { launchProcessGuest, resolveInterpreter } from './process-launcher.js';
 import { RunChannelListener } from './run-channel.js';
-import { fixtureTools, PEERS_PROGRAM, PEERS_PROGRAM_ANSWERS as ANSWERS } from './test/fixtures.js';
+import { PEERS_PROGRAM_ANSWERS as ANSWERS, fixtureTools, PEERS_PROGRAM } from './test/fixtures.js';
 
 const settings = { timeoutMs: 20_000, outputLimitBytes: 100_000, limits: { memoryBytes: 512 * 1024 * 1024 } };
 
@@ -43,14 +43,18 @@ describe('the run channel', () => {
     listener = await RunChannelListener.open();
     server = await GuestServer.connect(launchProcessGuest(python, undefined, listener), 30_000, 'guest');
     const expected = { logs: ['calling'], value: [[join(listener.dir, 'run.sock')], ANSWERS] };
-    for (let run = 0; run < 2; run++) expect(await server.run(PEERS_PROGRAM, fixtureTools(), settings)).toEqual(expected);
+    for (let run = 0; run < 2; run++)
+      expect(await server.run(PEERS_PROGRAM, fixtureTools(), settings)).toEqual(expected);
   });
 
   it('falls back to the relay when the offered socket cannot be reached', async () => {
     listener = await RunChannelListener.open();
     await rm(join(listener.dir, 'run.sock'));
     server = await GuestServer.connect(launchProcessGuest(python, undefined, listener), 30_000, 'guest');
-    expect(await server.run(PEERS_PROGRAM, fixtureTools(), settings)).toEqual({ logs: ['calling'], value: [[], ANSWERS] });
+    expect(await server.run(PEERS_PROGRAM, fixtureTools(), settings)).toEqual({
+      logs: ['calling'],
+      value: [[], ANSWERS],
+    });
   });
 
   it('accepts a token once, and refuses unknown and withdrawn ones', async () => {
@@ -82,7 +86,9 @@ describe('the run channel in a deep temp folder', () => {
   afterAll(() => rm(base, { recursive: true, force: true }));
 
   /** Opens a listener with TMPDIR a folder of `length` bytes under `base`, put back afterwards. */
-  async function openWithTmpdirOf(length: number): Promise<{ opened?: RunChannelListener; error?: Error; left: string[] }> {
+  async function openWithTmpdirOf(
+    length: number,
+  ): Promise<{ opened?: RunChannelListener; error?: Error; left: string[] }> {
     const folder = join(base, 'x'.repeat(length - base.length - 1));
     await mkdir(folder, { recursive: true });
     const saved = process.env.TMPDIR;
@@ -111,7 +117,9 @@ describe('the run channel in a deep temp folder', () => {
   it('refuses a socket path of 108 bytes, naming the temp folder and the fix, and leaves no folder', async () => {
     const { opened, error, left } = await openWithTmpdirOf(108 - suffixBytes);
     await opened?.close();
-    expect(error?.message).toMatch(/108 bytes long, but a socket's path may be at most 107\. The temp folder \(.*deep-tmpdir-.*\) is too deep: set TMPDIR to a shorter folder, e\.g\. TMPDIR=\/tmp\./);
+    expect(error?.message).toMatch(
+      /108 bytes long, but a socket's path may be at most 107\. The temp folder \(.*deep-tmpdir-.*\) is too deep: set TMPDIR to a shorter folder, e\.g\. TMPDIR=\/tmp\./,
+    );
     expect(left).toEqual([]);
   });
 });

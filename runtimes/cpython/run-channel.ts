@@ -3,8 +3,8 @@ import { chmod, chown, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
-import type { RunChannelAddress } from './frames.js';
 import { ownedTempDir } from '../seam/owned-temp-dir.js';
+import type { RunChannelAddress } from './frames.js';
 
 /**
  * A Unix socket the host listens on so that a run's forked child can speak to the host directly, instead of
@@ -48,7 +48,9 @@ export class RunChannelListener {
    * Listens in a fresh directory. `owner` is the account programs run as (default: this process's);
    * `guestDir` is where the guest finds the directory (a container sees it where it is mounted).
    */
-  static async open(options: { owner?: { uid: number; gid: number }; guestDir?: string } = {}): Promise<RunChannelListener> {
+  static async open(
+    options: { owner?: { uid: number; gid: number }; guestDir?: string } = {},
+  ): Promise<RunChannelListener> {
     // Removed by close, else when the host exits, else (the host was killed) by the next host's sweep.
     const dir = ownedTempDir('concord-channel');
     const socketPath = join(dir, SOCKET_NAME);

@@ -1,19 +1,25 @@
 import { chmod, rm } from 'node:fs/promises';
-import { parseCpythonConfig, type CpythonRuntimeConfig } from './config.js';
+import type { RuntimeHost } from '../seam/byte-store.js';
+import { containerUnavailable } from '../seam/docker-engine.js';
 import { runMessages } from '../seam/messages.js';
 import { runTimeoutMs } from '../seam/options.js';
+import { ownedTempDir } from '../seam/owned-temp-dir.js';
 import { RunQueue } from '../seam/run-queue.js';
-import { assertValidBindings } from '../seam/validate.js';
-import type { RuntimeHost } from '../seam/byte-store.js';
 import type { CodeRuntime, RunRequest, RunResult } from '../seam/types.js';
+import { assertValidBindings } from '../seam/validate.js';
+import { type CpythonRuntimeConfig, parseCpythonConfig } from './config.js';
 import { RuntimeContainerHost } from './container-launcher.js';
-import { containerUnavailable } from '../seam/docker-engine.js';
 import { GuestServer, type GuestTransport, type RunSettings } from './guest-server.js';
 import { FLOOR_IMAGE } from './images.js';
 import { makeCgroupFolder, removeCgroupFolder } from './memory-cgroup.js';
-import { launchProcessGuest, processContainment, resolveInterpreter, RUN_PROCESS_LIMIT, type RunPlaces } from './process-launcher.js';
+import {
+  launchProcessGuest,
+  processContainment,
+  RUN_PROCESS_LIMIT,
+  type RunPlaces,
+  resolveInterpreter,
+} from './process-launcher.js';
 import { RunChannelListener } from './run-channel.js';
-import { ownedTempDir } from '../seam/owned-temp-dir.js';
 
 export const CPYTHON_DEFAULTS = {
   python: 'python3',
@@ -83,13 +89,17 @@ class GuestBackedRuntime implements CpythonRuntime {
     const current = this.server === undefined ? undefined : await this.server.catch(() => undefined);
     if (current?.alive) return current;
     const what = `the CPython guest server (${this.isolation} isolation)`;
-    const next = this.launch().then((transport) => GuestServer.connect(transport, STARTUP_TIMEOUT_MS[this.isolation], what));
+    const next = this.launch().then((transport) =>
+      GuestServer.connect(transport, STARTUP_TIMEOUT_MS[this.isolation], what),
+    );
     this.server = next;
     const server = await next;
     const [major = 0, minor = 0] = server.python.split('.').map(Number);
     if (major < MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor < MIN_PYTHON[1])) {
       await server.kill();
-      throw new Error(`concord: the CPython runtime needs Python ${MIN_PYTHON.join('.')} or later; the interpreter is ${server.python}`);
+      throw new Error(
+        `concord: the CPython runtime needs Python ${MIN_PYTHON.join('.')} or later; the interpreter is ${server.python}`,
+      );
     }
     this.pythonVersion = server.python;
     return server;
@@ -161,7 +171,13 @@ async function createProcessRuntime(config: CpythonRuntimeConfig, say: Say, noti
     diskBytes: (settings.diskMb ?? CPYTHON_DEFAULTS.diskMb) * 1024 * 1024,
     ...(cgroup === undefined ? {} : { memory: { cgroup, bytes: settings.limits.memoryBytes! } }),
   };
-  return new GuestBackedRuntime('process', () => Promise.resolve(launchProcessGuest(interpreter, places, channel)), settings, release, notice);
+  return new GuestBackedRuntime(
+    'process',
+    () => Promise.resolve(launchProcessGuest(interpreter, places, channel)),
+    settings,
+    release,
+    notice,
+  );
 }
 
 /** Says a fallback plainly: through the host, which says it once however many runtimes fall back alike, else on stderr. */
@@ -183,7 +199,12 @@ async function createContainerRuntime(config: CpythonRuntimeConfig, say: Say): P
   }
   const memoryMb = config.memoryMb ?? CPYTHON_DEFAULTS.memoryMb;
   const host = await RuntimeContainerHost.start(image, memoryMb);
-  return new GuestBackedRuntime('container', () => host.launchGuest(), settingsOf(config, undefined), () => host.dispose());
+  return new GuestBackedRuntime(
+    'container',
+    () => host.launchGuest(),
+    settingsOf(config, undefined),
+    () => host.dispose(),
+  );
 }
 
 /** A CPython runtime for `config`; with the container isolation, starts the container once, up front. */

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { JsonValue, RunResult } from '../seam/types.js';
 import { Host } from '../../test/host-requirements.js';
-import { createCpythonRuntime, type CpythonRuntime } from './runtime.js';
+import type { JsonValue, RunResult } from '../seam/types.js';
+import { type CpythonRuntime, createCpythonRuntime } from './runtime.js';
 import { fixtureTools } from './test/fixtures.js';
 
 /**
@@ -11,7 +11,6 @@ import { fixtureTools } from './test/fixtures.js';
  * (shared memory, message queues, semaphores) and the process list. As root each guest server has IPC,
  * PID and mount namespaces of its own, and each run a fresh IPC namespace.
  */
-
 
 /** Python with `libc` bound and `IPC_CREAT` defined, for SysV IPC calls through ctypes. */
 const IPC_PRELUDE = [
@@ -65,7 +64,8 @@ function lookForObjects(key: number, length: number): string {
   let second: CpythonRuntime;
   const key = randomInt(0x10000, 0x7fffffff);
   const secret = `concord-ipc-secret-${key}`;
-  const runOn = (runtime: CpythonRuntime, program: string): Promise<RunResult> => runtime.run({ program, bindings: fixtureTools(), timeoutMs: 20_000 });
+  const runOn = (runtime: CpythonRuntime, program: string): Promise<RunResult> =>
+    runtime.run({ program, bindings: fixtureTools(), timeoutMs: 20_000 });
 
   beforeAll(async () => {
     [first, second] = await Promise.all([
@@ -101,7 +101,11 @@ function lookForObjects(key: number, length: number): string {
     const holderReady = new Promise<void>((resolve) => (created = resolve));
     const released = new Promise<JsonValue>((resolve) => (release = resolve));
     const functions = new Map([['created', async (): Promise<JsonValue> => (created(), released)]]);
-    const holding = [createObjects(key, secret).replace(/\nreturn .*$/, ''), 'await tools.created({})', 'return "held"'].join('\n');
+    const holding = [
+      createObjects(key, secret).replace(/\nreturn .*$/, ''),
+      'await tools.created({})',
+      'return "held"',
+    ].join('\n');
     const held = first.run({ program: holding, bindings: [{ name: 'tools', functions }], timeoutMs: 20_000 });
     await holderReady;
     const seen = await runOn(second, lookForObjects(key, secret.length));
@@ -111,7 +115,12 @@ function lookForObjects(key: number, length: number): string {
   });
 
   it("sees only its own server's processes, not the host's", async () => {
-    const seen = await runOn(first, 'import os\nreturn [os.getpid() < 100, len([p for p in os.listdir("/proc") if p.isdigit()]) < 10, os.path.exists("/proc/%d" % ' + process.pid + ')]');
+    const seen = await runOn(
+      first,
+      'import os\nreturn [os.getpid() < 100, len([p for p in os.listdir("/proc") if p.isdigit()]) < 10, os.path.exists("/proc/%d" % ' +
+        process.pid +
+        ')]',
+    );
     expect(seen).toEqual({ logs: [], value: [true, true, false] });
   });
 });

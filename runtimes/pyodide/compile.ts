@@ -1,6 +1,6 @@
-import { PyodideInstance } from './instance.js';
-import { PYODIDE_DEFAULTS } from './config.js';
 import type { RuntimeHost } from '../seam/plugin.js';
+import { PYODIDE_DEFAULTS } from './config.js';
+import { PyodideInstance } from './instance.js';
 import { PYODIDE_RELEASES, type PyodidePythonVersion } from './versions.js';
 
 /** How one source fared under `compile(source, name, "exec")`. */
@@ -49,10 +49,16 @@ function isOutcome(value: unknown): value is CompileOutcome {
  * version the project supports. With `host.snapshots`, the worker boots from the release's memory snapshot
  * there (and the first boot leaves one), as a runtime's does.
  */
-export async function compileWithPyodide(version: PyodidePythonVersion, sources: readonly string[], host: RuntimeHost = {}): Promise<PyodideCompileReport> {
+export async function compileWithPyodide(
+  version: PyodidePythonVersion,
+  sources: readonly string[],
+  host: RuntimeHost = {},
+): Promise<PyodideCompileReport> {
   const release = PYODIDE_RELEASES[version];
   if (release === undefined) {
-    throw new TypeError(`compileWithPyodide: no Pyodide release for Python ${JSON.stringify(version)} (known: ${Object.keys(PYODIDE_RELEASES).join(', ')})`);
+    throw new TypeError(
+      `compileWithPyodide: no Pyodide release for Python ${JSON.stringify(version)} (known: ${Object.keys(PYODIDE_RELEASES).join(', ')})`,
+    );
   }
   const instance = new PyodideInstance(version, PYODIDE_DEFAULTS.memoryLimitBytes, host.snapshots);
   instance.hold();
@@ -62,7 +68,13 @@ export async function compileWithPyodide(version: PyodidePythonVersion, sources:
     if (!Array.isArray(parsed) || parsed.length !== sources.length || !parsed.every(isOutcome)) {
       throw new Error(`compileWithPyodide: the Pyodide ${release.pyodide} worker sent an unreadable answer`);
     }
-    return { version, pyodide: release.pyodide, python: interpreter.python, unicode: interpreter.unicode, results: parsed };
+    return {
+      version,
+      pyodide: release.pyodide,
+      python: interpreter.python,
+      unicode: interpreter.unicode,
+      results: parsed,
+    };
   } finally {
     await instance.terminate();
   }

@@ -1,5 +1,10 @@
 import { LIMIT_BOUNDS, parseRuntimeOptions, RuntimeOptionError } from '../seam/options.js';
-import { DEFAULT_PYODIDE_VERSION, isPyodidePythonVersion, PYODIDE_PYTHON_VERSIONS, type PyodidePythonVersion } from './versions.js';
+import {
+  DEFAULT_PYODIDE_VERSION,
+  isPyodidePythonVersion,
+  PYODIDE_PYTHON_VERSIONS,
+  type PyodidePythonVersion,
+} from './versions.js';
 
 /** Settings of the Pyodide runtime; every field is optional. */
 export interface PyodideRuntimeConfig {

@@ -34,7 +34,10 @@ describe('pyodide runtime: hostile programs', () => {
 
   beforeAll(async () => {
     process.env[SECRET_NAME] = 'do-not-leak';
-    runtime = createPyodideRuntime({ timeoutMs: 20_000, outputLimitBytes: 100_000, memoryLimitBytes: 128 * 1024 * 1024 }, { snapshots });
+    runtime = createPyodideRuntime(
+      { timeoutMs: 20_000, outputLimitBytes: 100_000, memoryLimitBytes: 128 * 1024 * 1024 },
+      { snapshots },
+    );
     await runtime.warm();
   });
   afterAll(async () => {
@@ -119,7 +122,9 @@ describe('pyodide runtime: hostile programs', () => {
   });
 
   it('forgets modules a program imported and files it wrote', async () => {
-    const writer = await run('import csv, sys\nopen("/tmp/left-behind.txt", "w").write("x")\nreturn "csv" in sys.modules');
+    const writer = await run(
+      'import csv, sys\nopen("/tmp/left-behind.txt", "w").write("x")\nreturn "csv" in sys.modules',
+    );
     expect(writer.value).toBe(true);
     const reader = await run('import os, sys\nreturn [os.path.exists("/tmp/left-behind.txt"), "csv" in sys.modules]');
     expect(reader).toEqual({ logs: [], value: [false, false] });
@@ -127,7 +132,14 @@ describe('pyodide runtime: hostile programs', () => {
 
   it('does not let a task left running print into the next run', async () => {
     const first = await run(
-      ['import asyncio', 'async def later():', '    await asyncio.sleep(0.2)', '    print("from the first run")', 'asyncio.ensure_future(later())', 'return 1'].join('\n'),
+      [
+        'import asyncio',
+        'async def later():',
+        '    await asyncio.sleep(0.2)',
+        '    print("from the first run")',
+        'asyncio.ensure_future(later())',
+        'return 1',
+      ].join('\n'),
     );
     expect(first).toEqual({ logs: [], value: 1 });
     const second = await run('import asyncio\nawait asyncio.sleep(0.5)\nreturn 2');
@@ -177,6 +189,9 @@ describe('pyodide runtime: output floods stop inside the interpreter', () => {
     const result = await runtime.run({ program, bindings: fixtureTools() });
     expect(result.error?.kind, JSON.stringify(result).slice(0, 500)).toBe('output-limit');
     expect(result.logs).toEqual([]);
-    expect(await runtime.run({ program: 'print("ok")\nreturn 1', bindings: fixtureTools() })).toEqual({ logs: ['ok'], value: 1 });
+    expect(await runtime.run({ program: 'print("ok")\nreturn 1', bindings: fixtureTools() })).toEqual({
+      logs: ['ok'],
+      value: 1,
+    });
   });
 });

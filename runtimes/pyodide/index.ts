@@ -1,9 +1,9 @@
 // The Pyodide backend's public surface.
-export { compileWithPyodide, type CompileOutcome, type PyodideCompileReport } from './compile.js';
-export { parsePyodideConfig, PYODIDE_DEFAULTS, type PyodideRuntimeConfig } from './config.js';
+export { type CompileOutcome, compileWithPyodide, type PyodideCompileReport } from './compile.js';
+export { PYODIDE_DEFAULTS, type PyodideRuntimeConfig, parsePyodideConfig } from './config.js';
 export { createPyodideRuntime, type PyodideRuntime } from './runtime.js';
-export { sandboxNetwork, type SandboxNetwork } from './sandbox.js';
-export { supportsSnapshots, type ByteStore } from './snapshot.js';
+export { type SandboxNetwork, sandboxNetwork } from './sandbox.js';
+export { type ByteStore, supportsSnapshots } from './snapshot.js';
 export {
   DEFAULT_PYODIDE_VERSION,
   isPyodidePythonVersion,

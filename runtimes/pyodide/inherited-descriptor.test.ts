@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { builtModule } from '../seam/package-root.js';
 import { INHERITED_FD, runWithInheritedDescriptor } from '../test/inherited-descriptor.js';
+import { memoryStore } from '../test/memory-store.js';
 import { SNAPSHOT_FD } from './protocol.js';
 import { createPyodideRuntime } from './runtime.js';
-import { memoryStore } from '../test/memory-store.js';
 
 // A CI shell that took a lock with `exec 200>>file; flock 200` starts concord with descriptor 200 open;
 // the worker process inherits it, and Node's permission model does not guard writes to an open descriptor.
 // Needs the build (the host process imports the compiled runtime).
 describe('pyodide: descriptors open in the worker', () => {
-  it('is closed in the worker before a program starts: the program cannot write through it', { timeout: 180_000 }, async () => {
+  it('is closed in the worker before a program starts: the program cannot write through it', {
+    timeout: 180_000,
+  }, async () => {
     const script = [
       `const { createPyodideRuntime } = await import(${JSON.stringify(builtModule('runtimes/pyodide/runtime.ts'))});`,
       'const runtime = createPyodideRuntime({ timeoutMs: 60000 });',
@@ -30,7 +32,9 @@ describe('pyodide: descriptors open in the worker', () => {
     expect(outcome.file).toBe('root-owned, appended to by nobody\n');
   });
 
-  it('the boot snapshot channel is closed before a program starts: a worker booted from a snapshot cannot write through it', { timeout: 180_000 }, async () => {
+  it('the boot snapshot channel is closed before a program starts: a worker booted from a snapshot cannot write through it', {
+    timeout: 180_000,
+  }, async () => {
     const store = memoryStore();
     const program = [
       'import js',
@@ -49,10 +53,10 @@ describe('pyodide: descriptors open in the worker', () => {
         await runtime.dispose();
       }
       // The first boot's snapshot is written once the worker sends it; the second boots from it.
-      for (let waited = 0; store.entries.size === 0 && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let waited = 0; store.entries.size === 0 && waited < 30_000; waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
     }
     // The second worker read the snapshot the first made and kept it (one that does not load is dropped and made again).
     expect(store.log).toEqual(['read', 'write', 'read']);
   });
 });
-

@@ -1,15 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { Readable, Writable } from 'node:stream';
-import { sourceAsset } from '../seam/package-root.js';
-import { LineSplitter } from '../seam/lines.js';
-import { readCapped } from '../seam/read-capped.js';
-import { MAX_FRAME_BYTES, SNAPSHOT_FD, type HostMessage, type SnapshotUse, type WorkerMessage } from './protocol.js';
-import { holdSnapshotKey, snapshotKey, supportsSnapshots, type ByteStore } from './snapshot.js';
-import { sandboxLaunch, type SandboxLaunch } from './sandbox.js';
-import { pyodidePackageDir, type PyodidePythonVersion } from './versions.js';
 import { onHostExit } from '../seam/host-exit.js';
+import { LineSplitter } from '../seam/lines.js';
+import { sourceAsset } from '../seam/package-root.js';
+import { readCapped } from '../seam/read-capped.js';
+import { type HostMessage, MAX_FRAME_BYTES, SNAPSHOT_FD, type SnapshotUse, type WorkerMessage } from './protocol.js';
+import { type SandboxLaunch, sandboxLaunch } from './sandbox.js';
+import { type ByteStore, holdSnapshotKey, snapshotKey, supportsSnapshots } from './snapshot.js';
+import { type PyodidePythonVersion, pyodidePackageDir } from './versions.js';
 
 /** What the booted interpreter reports about itself. */
 export interface InterpreterVersions {
@@ -86,12 +86,20 @@ function decodeWorkerMessage(line: string): WorkerMessage | undefined {
     case 'ready':
       if (!isString(message.python) || !isString(message.unicode)) return undefined;
       if (message.snapshot !== undefined && !isSnapshotUse(message.snapshot)) return undefined;
-      return { type: 'ready', python: message.python, unicode: message.unicode, ...(message.snapshot !== undefined ? { snapshot: message.snapshot as SnapshotUse } : {}) };
+      return {
+        type: 'ready',
+        python: message.python,
+        unicode: message.unicode,
+        ...(message.snapshot !== undefined ? { snapshot: message.snapshot as SnapshotUse } : {}),
+      };
     case 'snapshot':
       return isCount(message.bytes) ? (message as WorkerMessage) : undefined;
     case 'call':
-      return isCount(message.runId) && isCount(message.callId) && isString(message.namespace) &&
-        isString(message.member) && isString(message.argsJson)
+      return isCount(message.runId) &&
+        isCount(message.callId) &&
+        isString(message.namespace) &&
+        isString(message.member) &&
+        isString(message.argsJson)
         ? (message as WorkerMessage)
         : undefined;
     case 'log':
@@ -203,8 +211,14 @@ export class PyodideInstance {
       });
     }
     const channel = this.child.stdio[SNAPSHOT_FD];
-    this.snapshotReceived = channel instanceof Readable ? readCapped(channel, MAX_FRAME_BYTES) : Promise.resolve(undefined);
-    const boot: HostMessage = { type: 'boot', packageDir: launch.files.packageDir, memoryLimitBytes, ...readGuestSources() };
+    this.snapshotReceived =
+      channel instanceof Readable ? readCapped(channel, MAX_FRAME_BYTES) : Promise.resolve(undefined);
+    const boot: HostMessage = {
+      type: 'boot',
+      packageDir: launch.files.packageDir,
+      memoryLimitBytes,
+      ...readGuestSources(),
+    };
     const store = supportsSnapshots(version) ? snapshots : undefined;
     if (store === undefined) {
       this.post(boot);
@@ -215,7 +229,11 @@ export class PyodideInstance {
   }
 
   /** Boots from the stored snapshot when there is one, and asks for one to keep when there is none (or it does not load). */
-  private async bootWithSnapshot(boot: HostMessage & { type: 'boot' }, store: ByteStore, key: readonly string[]): Promise<void> {
+  private async bootWithSnapshot(
+    boot: HostMessage & { type: 'boot' },
+    store: ByteStore,
+    key: readonly string[],
+  ): Promise<void> {
     await holdSnapshotKey(store, key, new Promise((release) => (this.releaseSnapshotKey = () => release())));
     if (this.gone !== undefined) return this.releaseSnapshotKey();
     const bytes = await store.read(key).catch(() => undefined);
@@ -258,7 +276,12 @@ export class PyodideInstance {
   }
 
   /** Runs one program; `done` rejects with InstanceGoneError when the worker dies first. */
-  run(program: string, namespacesJson: string, outputLimitBytes: number, handlers: RunHandlers): { runId: number; done: Promise<RunOutcome> } {
+  run(
+    program: string,
+    namespacesJson: string,
+    outputLimitBytes: number,
+    handlers: RunHandlers,
+  ): { runId: number; done: Promise<RunOutcome> } {
     const runId = ++this.nextId;
     const done = new Promise<RunOutcome>((resolve, reject) => {
       if (this.gone !== undefined) return reject(this.gone);
@@ -301,7 +324,10 @@ export class PyodideInstance {
     const { stdin, stdout, stderr } = this.child;
     // The snapshot channel closes once the worker has read it; a closed socket would only queue the call for a connect.
     const channel = this.child.stdio[SNAPSHOT_FD];
-    for (const handle of [this.child, stdin, stdout, stderr, channel?.destroyed === false ? channel : null] as (Pick<Socket, 'ref' | 'unref'> | null)[]) {
+    for (const handle of [this.child, stdin, stdout, stderr, channel?.destroyed === false ? channel : null] as (Pick<
+      Socket,
+      'ref' | 'unref'
+    > | null)[]) {
       if (on) handle?.ref();
       else handle?.unref();
     }
@@ -321,7 +347,8 @@ export class PyodideInstance {
         // Still wanted: no snapshot came, and none will.
         if (this.snapshots?.wanted === true) this.releaseSnapshotKey();
         // A snapshot that did not load is forgotten, unless this boot made one to take its place (same key).
-        if (typeof this.snapshotUse === 'object' && this.snapshots?.wanted === true) void this.snapshots.store.drop(this.snapshots.key).catch(() => {});
+        if (typeof this.snapshotUse === 'object' && this.snapshots?.wanted === true)
+          void this.snapshots.store.drop(this.snapshots.key).catch(() => {});
         this.markReady({ python: message.python, unicode: message.unicode });
         return;
       case 'snapshot':
@@ -332,7 +359,9 @@ export class PyodideInstance {
         void this.snapshotKept.then(this.releaseSnapshotKey);
         return;
       case 'call':
-        this.runs.get(message.runId)?.handlers.onCall(message.callId, message.namespace, message.member, message.argsJson);
+        this.runs
+          .get(message.runId)
+          ?.handlers.onCall(message.callId, message.namespace, message.member, message.argsJson);
         return;
       case 'log':
         this.runs.get(message.runId)?.handlers.onLog(message.line);
@@ -359,7 +388,8 @@ export class PyodideInstance {
   private die(reason: string): void {
     if (this.gone !== undefined) return;
     // A worker that died booting from a snapshot may have died of it: the next boot starts afresh.
-    if (!this.booted && !this.stopped && this.snapshots?.sent === true) void this.snapshots.store.drop(this.snapshots.key).catch(() => {});
+    if (!this.booted && !this.stopped && this.snapshots?.sent === true)
+      void this.snapshots.store.drop(this.snapshots.key).catch(() => {});
     // A snapshot it was making never comes: keeping one ends through snapshotKept.
     if (this.snapshots?.wanted !== false) this.releaseSnapshotKey();
     const tail = this.stderrTail.trim();

@@ -2,7 +2,7 @@
 //   - name: <concord>/dist/runtimes/pyodide/plugin.js
 //     config: { version: '3.13', timeoutMs: 30000, outputLimitBytes: 1000000, shared: true }
 import { runtimePlugin } from '../seam/plugin.js';
-import { parsePyodideConfig, type PyodideRuntimeConfig } from './config.js';
+import { type PyodideRuntimeConfig, parsePyodideConfig } from './config.js';
 import { createPyodideRuntime } from './runtime.js';
 
 export default runtimePlugin<PyodideRuntimeConfig>({

@@ -35,7 +35,21 @@ export interface PyodideBoot {
 }
 
 /** The standard modules the guest and the driver import, loaded before a snapshot is taken so it holds them. */
-export const SNAPSHOT_PRELOAD = ['ast', 'asyncio', 'builtins', 'gc', 'json', 'math', 'os', 're', 'selectors', 'signal', 'traceback', 'types', 'unicodedata'] as const;
+export const SNAPSHOT_PRELOAD = [
+  'ast',
+  'asyncio',
+  'builtins',
+  'gc',
+  'json',
+  'math',
+  'os',
+  're',
+  'selectors',
+  'signal',
+  'traceback',
+  'types',
+  'unicodedata',
+] as const;
 
 export type HostMessage =
   | ({ type: 'boot' } & PyodideBoot)

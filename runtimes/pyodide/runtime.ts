@@ -4,14 +4,14 @@ import { toJsonText } from '../seam/json.js';
 import { runMessages } from '../seam/messages.js';
 import { runTimeoutMs } from '../seam/options.js';
 import { OutputBudget } from '../seam/output.js';
+import type { RuntimeHost } from '../seam/plugin.js';
 import { readGuestResult } from '../seam/result.js';
 import { RunQueue } from '../seam/run-queue.js';
 import type { CodeRuntime, RunError, RunRequest, RunResult } from '../seam/types.js';
 import { assertValidBindings } from '../seam/validate.js';
+import { PYODIDE_DEFAULTS, type PyodideRuntimeConfig, parsePyodideConfig } from './config.js';
 import { PyodideInstance, type RunOutcome } from './instance.js';
-import { parsePyodideConfig, PYODIDE_DEFAULTS, type PyodideRuntimeConfig } from './config.js';
 import type { PyodidePythonVersion } from './versions.js';
-import type { RuntimeHost } from '../seam/plugin.js';
 
 export interface PyodideRuntime extends CodeRuntime {
   readonly version: PyodidePythonVersion;
@@ -19,7 +19,10 @@ export interface PyodideRuntime extends CodeRuntime {
   warm(): Promise<{ python: string; unicode: string }>;
 }
 
-type Ending = { kind: 'done'; outcome: RunOutcome } | { kind: 'stopped'; error: RunError } | { kind: 'gone'; message: string };
+type Ending =
+  | { kind: 'done'; outcome: RunOutcome }
+  | { kind: 'stopped'; error: RunError }
+  | { kind: 'gone'; message: string };
 
 interface DriverOutcome {
   result: string;
@@ -50,9 +53,15 @@ function decodeGuestResult(text: string): ReturnType<typeof readGuestResult> & o
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return { error: { kind: 'invalid-output', message: `the program result is not JSON text (${(error as Error).message})` } };
+    return {
+      error: { kind: 'invalid-output', message: `the program result is not JSON text (${(error as Error).message})` },
+    };
   }
-  return readGuestResult(parsed) ?? { error: { kind: 'invalid-output', message: 'the Pyodide guest sent a result of an unknown shape' } };
+  return (
+    readGuestResult(parsed) ?? {
+      error: { kind: 'invalid-output', message: 'the Pyodide guest sent a result of an unknown shape' },
+    }
+  );
 }
 
 /**
@@ -77,7 +86,8 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}, host: Ru
   const queue = new RunQueue();
 
   const current = (): PyodideInstance => {
-    if (instance === undefined || instance.dead) instance = new PyodideInstance(version, memoryLimitBytes, host.snapshots);
+    if (instance === undefined || instance.dead)
+      instance = new PyodideInstance(version, memoryLimitBytes, host.snapshots);
     return instance;
   };
   /** Kills the worker process and starts booting its successor. */
@@ -114,7 +124,12 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}, host: Ru
     }
   };
 
-  const runWhenReady = async (worker: PyodideInstance, request: RunRequest, budget: number, aborted: Promise<'aborted'>): Promise<RunResult> => {
+  const runWhenReady = async (
+    worker: PyodideInstance,
+    request: RunRequest,
+    budget: number,
+    aborted: Promise<'aborted'>,
+  ): Promise<RunResult> => {
     const booted = worker.ready.catch((error: Error) => {
       bootFailure = new Error(`pyodide runtime: the Python ${version} interpreter did not start: ${error.message}`);
       throw bootFailure;

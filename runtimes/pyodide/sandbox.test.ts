@@ -141,7 +141,9 @@ describe('pyodide runtime: the worker process is a sandbox', () => {
 
   it('runs as the unprivileged user when the host is root', async ({ skip }) => {
     if (process.getuid?.() !== 0) skip('the host is not root: the worker keeps its user');
-    const result = await run('import js\nreturn [js.process.getuid(), js.process.getgid(), list(js.process.getgroups())]');
+    const result = await run(
+      'import js\nreturn [js.process.getuid(), js.process.getgid(), list(js.process.getgroups())]',
+    );
     expect(result.value).toEqual([UNPRIVILEGED_IDS.uid, UNPRIVILEGED_IDS.gid, [UNPRIVILEGED_IDS.gid]]);
   });
 
@@ -155,7 +157,9 @@ describe('pyodide runtime: the worker process is a sandbox', () => {
     try {
       const { port } = server.address() as { port: number };
       const connect = `(port) => new Promise((resolve, reject) => { const socket = process.getBuiltinModule('net').connect(port, '127.0.0.1', () => { socket.destroy(); resolve('connected'); }); socket.on('error', reject); })`;
-      const result = await run(probe([`await attempt("loopback", lambda: js.eval(${JSON.stringify(connect)})(${port}))`]));
+      const result = await run(
+        probe([`await attempt("loopback", lambda: js.eval(${JSON.stringify(connect)})(${port}))`]),
+      );
       expect(result.value).toEqual({ loopback: expect.stringMatching(/^refused: .*(ENETUNREACH|ECONNREFUSED)/) });
       expect(connections).toBe(0);
     } finally {
@@ -192,7 +196,9 @@ describe('pyodide runtime: the worker process is a sandbox', () => {
 /** Whether a process is gone: no such pid, or only its exit status is left (a zombie nobody has reaped yet). */
 function gone(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').startsWith('Z');
+    return readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .startsWith('Z');
   } catch {
     return true;
   }
@@ -206,11 +212,13 @@ describe('pyodide worker process lifetime', () => {
       `const { createPyodideRuntime } = await import(${index});`,
       'const runtime = createPyodideRuntime();',
       // The worker is busy when the host dies: it cannot notice its closed stdin, so only the kernel stops it.
-      "const started = async (pid) => { console.log(JSON.stringify(pid)); return null; };",
+      'const started = async (pid) => { console.log(JSON.stringify(pid)); return null; };',
       "const bindings = [{ name: 'tools', functions: new Map([['started', started]]) }];",
       "void runtime.run({ program: 'import js\\nawait tools.started(js.process.pid)\\nwhile True:\\n    pass', bindings, timeoutMs: 600000 });",
     ].join('\n');
-    const host = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const host = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const line = await new Promise<string>((resolve, reject) => {
       host.stdout.setEncoding('utf8').once('data', (text: string) => resolve(text.trim()));
       host.once('exit', (code) => reject(new Error(`the host exited early with code ${code}`)));

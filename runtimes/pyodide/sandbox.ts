@@ -1,7 +1,7 @@
-import { spawnSync, type SpawnOptions } from 'node:child_process';
+import { type SpawnOptions, spawnSync } from 'node:child_process';
 import { onPath } from '../seam/executables.js';
 import { inheritableDescriptors } from '../seam/inherited-descriptors.js';
-import { sandboxFiles, unreadableSandboxFiles, type SandboxFiles } from './staging.js';
+import { type SandboxFiles, sandboxFiles, unreadableSandboxFiles } from './staging.js';
 
 /**
  * How the Pyodide worker process is confined. A program in Pyodide reaches JavaScript (`import js`, the
@@ -75,7 +75,12 @@ export function sandboxNetwork(): SandboxNetwork {
   const args = root
     ? ['--net', '--setuid', String(UNPRIVILEGED_IDS.uid), '--setgid', String(UNPRIVILEGED_IDS.gid), '--']
     : ['--user', '--map-current-user', '--net', '--'];
-  const trial = spawnSync(unshare, [...args, process.execPath, '--version'], { cwd: '/', env: {}, encoding: 'utf8', timeout: 10_000 });
+  const trial = spawnSync(unshare, [...args, process.execPath, '--version'], {
+    cwd: '/',
+    env: {},
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
   network =
     trial.status === 0
       ? { isolated: true, command: unshare, args, dropsUser: root }
@@ -97,7 +102,10 @@ export function dieWithHost(): string[] {
   if (deathSignal !== undefined) return deathSignal;
   const setpriv = onPath('setpriv');
   const prefix = setpriv === undefined ? [] : [setpriv, '--pdeathsig', 'KILL', '--'];
-  const works = prefix.length > 0 && spawnSync(prefix[0]!, [...prefix.slice(1), process.execPath, '--version'], { cwd: '/', env: {}, stdio: 'ignore' }).status === 0;
+  const works =
+    prefix.length > 0 &&
+    spawnSync(prefix[0]!, [...prefix.slice(1), process.execPath, '--version'], { cwd: '/', env: {}, stdio: 'ignore' })
+      .status === 0;
   deathSignal = works ? prefix : [];
   return deathSignal;
 }
@@ -134,6 +142,11 @@ export function sandboxLaunch(packageDir: string): SandboxLaunch {
     ...(isRoot() && !(isolation.isolated && isolation.dropsUser) ? UNPRIVILEGED_IDS : {}),
   };
   // `unshare` and `setpriv` exec what follows in their own process: the pid the host kills is the worker's.
-  const [command, ...args] = [...(isolation.isolated ? [isolation.command, ...isolation.args] : []), ...dieWithHost(), process.execPath, ...nodeArgs];
+  const [command, ...args] = [
+    ...(isolation.isolated ? [isolation.command, ...isolation.args] : []),
+    ...dieWithHost(),
+    process.execPath,
+    ...nodeArgs,
+  ];
   return { command: command!, args, options, files };
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createPyodideRuntime } from './runtime.js';
-import { PyodideInstance } from './instance.js';
-import { snapshotKey, type ByteStore } from './snapshot.js';
-import { DEFAULT_PYODIDE_VERSION, pyodidePackageDir, PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES } from './versions.js';
-import { PYODIDE_DEFAULTS } from './config.js';
 import { memoryStore } from '../test/memory-store.js';
+import { PYODIDE_DEFAULTS } from './config.js';
+import { PyodideInstance } from './instance.js';
+import { createPyodideRuntime } from './runtime.js';
+import { type ByteStore, snapshotKey } from './snapshot.js';
+import { DEFAULT_PYODIDE_VERSION, PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES, pyodidePackageDir } from './versions.js';
 
 /** Boots one worker through `store`, runs a program, and says how it booted. */
 async function bootOnce(store: ByteStore): Promise<{ use: unknown; value: unknown }> {
@@ -12,7 +12,9 @@ async function bootOnce(store: ByteStore): Promise<{ use: unknown; value: unknow
   try {
     instance.hold();
     await instance.ready;
-    const compiled = JSON.parse(await instance.compile(JSON.stringify(['x: int = 1\n', 'def (:\n']))) as Array<{ ok: boolean }>;
+    const compiled = JSON.parse(await instance.compile(JSON.stringify(['x: int = 1\n', 'def (:\n']))) as Array<{
+      ok: boolean;
+    }>;
     return { use: instance.snapshotUse, value: compiled.map((c) => c.ok) };
   } finally {
     await instance.terminate();
@@ -32,7 +34,9 @@ describe('Pyodide memory snapshots', () => {
     expect(PYODIDE_PYTHON_VERSIONS.filter((v) => PYODIDE_RELEASES[v].memorySnapshot)).toEqual(['3.12', '3.13', '3.14']);
   });
 
-  it('are made by a first boot and stored by the time it is terminated, loaded by the next, and a damaged one is dropped and made again', { timeout: 600_000 }, async () => {
+  it('are made by a first boot and stored by the time it is terminated, loaded by the next, and a damaged one is dropped and made again', {
+    timeout: 600_000,
+  }, async () => {
     const store = memoryStore({ writeMs: 300 });
     const first = await bootOnce(store);
     // terminate() waited for the write, slow as it is: a boot right after this one would load the snapshot.
@@ -62,7 +66,9 @@ describe('Pyodide memory snapshots', () => {
     }
   });
 
-  it('are made once when two boots of a release start together on one store: the other waits for it and loads it', { timeout: 300_000 }, async () => {
+  it('are made once when two boots of a release start together on one store: the other waits for it and loads it', {
+    timeout: 300_000,
+  }, async () => {
     const store = memoryStore({ writeMs: 300 });
     const boots = await Promise.all([bootOnce(store), bootOnce(store)]);
     await settled(store.log);

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ByteStore } from '../seam/byte-store.js';
 import { SNAPSHOT_PRELOAD } from './protocol.js';
 import { PYODIDE_RELEASES, type PyodidePythonVersion } from './versions.js';
-import type { ByteStore } from '../seam/byte-store.js';
 
 export type { ByteStore };
 
@@ -23,7 +23,11 @@ export function snapshotKey(version: PyodidePythonVersion, packageDir: string): 
   if (key === undefined) {
     const hash = createHash('sha256');
     for (const file of ['pyodide.asm.wasm', 'python_stdlib.zip']) hash.update(readFileSync(join(packageDir, file)));
-    key = [`pyodide ${PYODIDE_RELEASES[version].pyodide}`, `files ${hash.digest('hex')}`, `preload ${SNAPSHOT_PRELOAD.join(',')}`];
+    key = [
+      `pyodide ${PYODIDE_RELEASES[version].pyodide}`,
+      `files ${hash.digest('hex')}`,
+      `preload ${SNAPSHOT_PRELOAD.join(',')}`,
+    ];
     keys.set(packageDir, key);
   }
   return key;
@@ -42,7 +46,11 @@ const holders = new WeakMap<ByteStore, Map<string, Promise<void>>>();
  * check and the hold nothing is awaited, so of two boots that start together exactly one makes the snapshot
  * and the other loads it.
  */
-export async function holdSnapshotKey(store: ByteStore, key: readonly string[], released: Promise<void>): Promise<void> {
+export async function holdSnapshotKey(
+  store: ByteStore,
+  key: readonly string[],
+  released: Promise<void>,
+): Promise<void> {
   let held = holders.get(store);
   if (held === undefined) holders.set(store, (held = new Map()));
   const name = key.join('\n');

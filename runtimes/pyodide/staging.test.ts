@@ -52,7 +52,9 @@ describe('pyodide sandbox files', () => {
       process.env.TMPDIR = temp;
       expect(unreadableSandboxFiles(pyodide, { otherUser: false })).toBeUndefined();
       // Copies would land in the private temp dir: no worker could read them.
-      expect(unreadableSandboxFiles(pyodide, { otherUser: true })).toContain(`Make the temp dir (${temp}) reachable by every user`);
+      expect(unreadableSandboxFiles(pyodide, { otherUser: true })).toContain(
+        `Make the temp dir (${temp}) reachable by every user`,
+      );
       // Copies would land where every user can reach them.
       await chmod(temp, 0o755);
       expect(unreadableSandboxFiles(pyodide, { otherUser: true })).toBeUndefined();

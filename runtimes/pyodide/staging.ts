@@ -1,4 +1,14 @@
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { ownedTempDir } from '../seam/owned-temp-dir.js';
@@ -11,7 +21,12 @@ import { builtModule, packageRoot } from '../seam/package-root.js';
  */
 
 /** The compiled modules the worker process loads: its entry and what the entry imports. Only node: builtins besides. */
-const WORKER_MODULES = ['runtimes/pyodide/worker.ts', 'runtimes/pyodide/protocol.ts', 'runtimes/pyodide/module-script.ts', 'runtimes/seam/lines.ts'];
+const WORKER_MODULES = [
+  'runtimes/pyodide/worker.ts',
+  'runtimes/pyodide/protocol.ts',
+  'runtimes/pyodide/module-script.ts',
+  'runtimes/seam/lines.ts',
+];
 
 /** The files one worker may read, and the entry to start. */
 export interface SandboxFiles {
@@ -35,7 +50,9 @@ export function othersCanRead(path: string): boolean {
   const stats = statSync(path);
   if (!stats.isDirectory()) return (stats.mode & 0o004) !== 0;
   if ((stats.mode & 0o005) !== 0o005) return false;
-  return readdirSync(path, { withFileTypes: true }).every((entry) => !entry.isFile() || (statSync(join(path, entry.name)).mode & 0o004) !== 0);
+  return readdirSync(path, { withFileTypes: true }).every(
+    (entry) => !entry.isFile() || (statSync(join(path, entry.name)).mode & 0o004) !== 0,
+  );
 }
 
 /** Copies of files nobody cannot read in place, one per source path, removed when the host exits. */
@@ -100,7 +117,10 @@ function stageManifest(): void {
  * copied once per host process into a fresh folder under the temp dir (a checkout under /root, or in a
  * mkdtemp folder, cannot be). `forceCopy` copies whatever the permissions.
  */
-export function sandboxFiles(packageDir: string, options: { otherUser?: boolean; forceCopy?: boolean } = {}): SandboxFiles {
+export function sandboxFiles(
+  packageDir: string,
+  options: { otherUser?: boolean; forceCopy?: boolean } = {},
+): SandboxFiles {
   const { pyodide, modules } = workerSources(packageDir);
   const copy = options.forceCopy === true || (options.otherUser === true && !readableInPlace(pyodide, modules));
   if (!copy) return { entry: modules[0]!, packageDir: pyodide, readable: [pyodide, ...modules] };
@@ -109,13 +129,17 @@ export function sandboxFiles(packageDir: string, options: { otherUser?: boolean;
   stageManifest();
   const stagedPackage = stage(pyodide, join('node_modules', basename(pyodide)));
   const files = { entry: copies[0]!, packageDir: stagedPackage, readable: [stagedPackage, ...copies] };
-  if (options.otherUser === true && !files.readable.every(othersCanRead)) throw new Error(`concord: ${unreadableReason()}`);
+  if (options.otherUser === true && !files.readable.every(othersCanRead))
+    throw new Error(`concord: ${unreadableReason()}`);
   return files;
 }
 
 /** The Pyodide package and the worker's modules where they really are (links resolved). */
 function workerSources(packageDir: string): { pyodide: string; modules: string[] } {
-  return { pyodide: realpathSync(packageDir), modules: WORKER_MODULES.map((module) => realpathSync(builtModule(module))) };
+  return {
+    pyodide: realpathSync(packageDir),
+    modules: WORKER_MODULES.map((module) => realpathSync(builtModule(module))),
+  };
 }
 
 const readableInPlace = (pyodide: string, modules: readonly string[]) => [pyodide, ...modules].every(othersCanRead);

@@ -11,7 +11,12 @@ import { runSnapshots } from '../test/pyodide-snapshots.js';
 import { compileWithPyodide } from './compile.js';
 import { parsePyodideConfig } from './config.js';
 import { createPyodideRuntime } from './runtime.js';
-import { DEFAULT_PYODIDE_VERSION, PYODIDE_PYTHON_VERSIONS, PYODIDE_RELEASES, type PyodidePythonVersion } from './versions.js';
+import {
+  DEFAULT_PYODIDE_VERSION,
+  PYODIDE_PYTHON_VERSIONS,
+  PYODIDE_RELEASES,
+  type PyodidePythonVersion,
+} from './versions.js';
 
 // Every installed Pyodide release boots offline, reports the CPython and Unicode versions it embeds, compiles
 // with its own tables, and runs programs. The full conformance suite runs on the default release only
@@ -29,8 +34,12 @@ const IDENTIFIER_CODE_POINTS = [0x10570, 0x1e4d0, 0x2ebf0, 0x1c89];
  * list spells out all 140,000 of them, and building a set of those cost 0.1 CPU-s per version.
  */
 async function xidStart(unicode: string, codePoints: readonly number[]): Promise<boolean[]> {
-  const module = (await import(`@unicode/unicode-${unicode}/Binary_Property/XID_Start/ranges.mjs`)) as { default: Array<{ begin: number; end: number }> };
-  return codePoints.map((codePoint) => module.default.some((range) => range.begin <= codePoint && codePoint < range.end));
+  const module = (await import(`@unicode/unicode-${unicode}/Binary_Property/XID_Start/ranges.mjs`)) as {
+    default: Array<{ begin: number; end: number }>;
+  };
+  return codePoints.map((codePoint) =>
+    module.default.some((range) => range.begin <= codePoint && codePoint < range.end),
+  );
 }
 
 function tools(): BindingNamespace[] {
@@ -78,7 +87,10 @@ async function bootPlugin(version: PyodidePythonVersion): Promise<{ runtime: Cod
   const dir = await mkdtemp(join(tmpdir(), 'concord-pyodide-plugin-'));
   dirs.push(dir);
   const plugin = builtModule('runtimes/pyodide/plugin.ts');
-  await writeFile(join(dir, 'cordis.yml'), `- id: runtime\n  name: ${plugin}\n  config:\n    version: '${version}'\n    timeoutMs: 20000\n`);
+  await writeFile(
+    join(dir, 'cordis.yml'),
+    `- id: runtime\n  name: ${plugin}\n  config:\n    version: '${version}'\n    timeoutMs: 20000\n`,
+  );
   const ctx = new Context();
   ctx.plugin(Loader, { name: 'cordis', filename: join(dir, 'cordis.yml') });
   await ctx.start();
@@ -103,7 +115,9 @@ describe('pyodide releases', () => {
   });
 
   it('refuses a config with an unknown version, naming the field and the choices', () => {
-    expect(() => parsePyodideConfig({ version: '3.9' })).toThrow(/version must be one of "3\.11", "3\.12", "3\.13", "3\.14".*"3\.9"/);
+    expect(() => parsePyodideConfig({ version: '3.9' })).toThrow(
+      /version must be one of "3\.11", "3\.12", "3\.13", "3\.14".*"3\.9"/,
+    );
     expect(() => parsePyodideConfig({ version: 3.12 })).toThrow(/version must be one of/);
     expect(() => parsePyodideConfig({ timeout: 5 })).toThrow(/unknown field "timeout"/);
     expect(() => parsePyodideConfig({ memoryLimitBytes: 1024 })).toThrow(/memoryLimitBytes must be an integer from/);

@@ -34,7 +34,9 @@ export function isPyodidePythonVersion(value: unknown): value is PyodidePythonVe
  */
 export function pyodidePackageDir(version: PyodidePythonVersion): string {
   const release = PYODIDE_RELEASES[version];
-  return dirname(resolveOptional(`${release.packageName}/package.json`, `Pyodide ${release.pyodide} (Python ${version})`));
+  return dirname(
+    resolveOptional(`${release.packageName}/package.json`, `Pyodide ${release.pyodide} (Python ${version})`),
+  );
 }
 
 /** Whether the Pyodide release for `version` is installed. */

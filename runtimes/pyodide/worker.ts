@@ -1,13 +1,21 @@
 import { Buffer } from 'node:buffer';
 import { Console } from 'node:console';
 import { closeSync, constants as fsConstants } from 'node:fs';
-import { constants as osConstants } from 'node:os';
 import { Socket } from 'node:net';
+import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineSplitter } from '../seam/lines.js';
 import { preloadModuleScript } from './module-script.js';
-import { MAX_FRAME_BYTES, SNAPSHOT_FD, SNAPSHOT_PRELOAD, type HostMessage, type PyodideBoot, type SnapshotUse, type WorkerMessage } from './protocol.js';
+import {
+  type HostMessage,
+  MAX_FRAME_BYTES,
+  type PyodideBoot,
+  SNAPSHOT_FD,
+  SNAPSHOT_PRELOAD,
+  type SnapshotUse,
+  type WorkerMessage,
+} from './protocol.js';
 
 /**
  * The Pyodide worker process: boots one interpreter, then serves runs and compile requests from the host,
@@ -61,7 +69,7 @@ const snapshotChannel = ((): { received: Promise<Buffer>; close(ours?: Uint8Arra
   };
 })();
 
-type PyCallable = (...args: unknown[]) => unknown
+type PyCallable = (...args: unknown[]) => unknown;
 interface PyModule {
   install: PyCallable;
   warm_up: PyCallable;
@@ -102,7 +110,9 @@ let heapBytes = 0;
  */
 function capWasmMemory(limitBytes: number): void {
   // The `WebAssembly` global is not in this project's type libraries (no DOM lib): reach it untyped.
-  const wasm = (globalThis as unknown as { WebAssembly: { instantiate: (source: unknown, imports?: WasmImports) => unknown } }).WebAssembly;
+  const wasm = (
+    globalThis as unknown as { WebAssembly: { instantiate: (source: unknown, imports?: WasmImports) => unknown } }
+  ).WebAssembly;
   const instantiate = wasm.instantiate.bind(wasm);
   wasm.instantiate = (source: unknown, imports?: WasmImports) => {
     const env = imports?.env;
@@ -118,7 +128,9 @@ function capWasmMemory(limitBytes: number): void {
     const instance = instantiate(source, imports);
     // Pyodide only warns when instantiating fails (a snapshot too short for its memory, say) and then waits
     // forever: the boot in progress is told instead.
-    Promise.resolve(instance).catch((error: unknown) => instantiateFailed?.(error instanceof Error ? error : new Error(String(error))));
+    Promise.resolve(instance).catch((error: unknown) =>
+      instantiateFailed?.(error instanceof Error ? error : new Error(String(error))),
+    );
     return instance;
   };
 }
@@ -172,9 +184,14 @@ async function loadInterpreter(data: PyodideBoot): Promise<{ pyodide: PyodideApi
   const sent = await snapshotChannel.received;
   if (data.snapshotBytes !== undefined) {
     try {
-      if (sent.length !== data.snapshotBytes) throw new Error(`it arrived with ${sent.length} of its ${data.snapshotBytes} bytes`);
+      if (sent.length !== data.snapshotBytes)
+        throw new Error(`it arrived with ${sent.length} of its ${data.snapshotBytes} bytes`);
       const pyodide = await unlessInstantiateFails(loadPyodide({ ...options, _loadSnapshot: sent }));
-      if (pyodide.runPython(`import sys\nall(name in sys.modules for name in ${JSON.stringify(SNAPSHOT_PRELOAD)})`) !== true) throw new Error('it lacks the preloaded modules');
+      if (
+        pyodide.runPython(`import sys\nall(name in sys.modules for name in ${JSON.stringify(SNAPSHOT_PRELOAD)})`) !==
+        true
+      )
+        throw new Error('it lacks the preloaded modules');
       return { pyodide, snapshot: 'loaded' };
     } catch (error) {
       rejected = error instanceof Error ? error.message : String(error);
@@ -221,7 +238,11 @@ function callHost(namespace: string, member: string, argsJson: string): Promise<
     waiting.set(callId, resolve);
     if (!trySend({ type: 'call', runId: run.runId, callId, namespace, member, argsJson })) {
       waiting.delete(callId);
-      resolve(JSON.stringify({ error: `the arguments of ${namespace}.${member} are longer than ${MAX_FRAME_BYTES} bytes of JSON` }));
+      resolve(
+        JSON.stringify({
+          error: `the arguments of ${namespace}.${member} are longer than ${MAX_FRAME_BYTES} bytes of JSON`,
+        }),
+      );
     }
   });
 }
@@ -280,7 +301,11 @@ async function serve(data: PyodideBoot, queue: HostMessage[]): Promise<void> {
         const run = { runId: message.runId, outputLeft: message.outputLimitBytes, exceeded: false, written: 0 };
         active = run;
         try {
-          const outcomeJson = (await driver.run(message.program, message.namespacesJson, message.outputLimitBytes)) as string;
+          const outcomeJson = (await driver.run(
+            message.program,
+            message.namespacesJson,
+            message.outputLimitBytes,
+          )) as string;
           sendDone(message.runId, outcomeJson, run.exceeded, run.written);
         } finally {
           active = undefined;

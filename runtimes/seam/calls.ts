@@ -20,7 +20,9 @@ export function namespaceShapes(bindings: readonly BindingNamespace[]): Namespac
   return bindings.map((binding) => ({
     name: binding.name,
     members: [...binding.functions.keys()],
-    ...(binding.errorClass === undefined ? {} : { errorClass: { name: binding.errorClass.name, memberProperty: binding.errorClass.memberProperty } }),
+    ...(binding.errorClass === undefined
+      ? {}
+      : { errorClass: { name: binding.errorClass.name, memberProperty: binding.errorClass.memberProperty } }),
   }));
 }
 
@@ -44,7 +46,11 @@ export type CallAnswer = { okJson: string } | CallFailure;
 
 /** The JSON object a guest receives for a failed call: `{"error": message, "code"?: …, "data"?: …}`. */
 export function failureJson(failure: CallFailure): string {
-  return JSON.stringify({ error: failure.error, ...(failure.code === undefined ? {} : { code: failure.code }), ...(failure.data === undefined ? {} : { data: failure.data }) });
+  return JSON.stringify({
+    error: failure.error,
+    ...(failure.code === undefined ? {} : { code: failure.code }),
+    ...(failure.data === undefined ? {} : { data: failure.data }),
+  });
 }
 
 /** The message of anything thrown, without trusting it: a thrown value may itself throw when read. */
@@ -92,7 +98,12 @@ function findMember(bindings: readonly BindingNamespace[], namespace: string, me
 }
 
 /** Calls `namespace.member` with arguments already checked as lossless JSON. Never rejects. */
-export async function answerCall(bindings: readonly BindingNamespace[], namespace: string, member: string, args: JsonValue): Promise<CallAnswer> {
+export async function answerCall(
+  bindings: readonly BindingNamespace[],
+  namespace: string,
+  member: string,
+  args: JsonValue,
+): Promise<CallAnswer> {
   const fn = findMember(bindings, namespace, member);
   const label = callLabel(namespace, member);
   if (fn === undefined) return { error: `${namespace} has no member ${JSON.stringify(member)}` };
@@ -112,7 +123,10 @@ export async function answerCall(bindings: readonly BindingNamespace[], namespac
 
 /** The failed call a program receives for a result that is not lossless JSON (or cannot even be read). */
 function notJsonAnswer(error: unknown, label: string): string {
-  const detail = error instanceof JsonValueError ? error.message : `the result of ${label} could not be read: ${thrownMessage(error)}`;
+  const detail =
+    error instanceof JsonValueError
+      ? error.message
+      : `the result of ${label} could not be read: ${thrownMessage(error)}`;
   return `the host answered with a value that is not JSON: ${detail}`;
 }
 
@@ -121,7 +135,11 @@ function notJsonAnswer(error: unknown, label: string): string {
  * rewrite, or, for a result that is not JSON, the failure the program receives instead, in the words
  * `answerCall` gives it. Recording never throws, so it never turns into a failure the program would not see.
  */
-export function recordedResult(result: unknown, namespace: string, member: string): { value: JsonValue } | { error: string } {
+export function recordedResult(
+  result: unknown,
+  namespace: string,
+  member: string,
+): { value: JsonValue } | { error: string } {
   const label = callLabel(namespace, member);
   try {
     return { value: rebuildJsonValue(result, `the result of ${label}`) };
@@ -131,8 +149,14 @@ export function recordedResult(result: unknown, namespace: string, member: strin
 }
 
 /** Calls `namespace.member` with arguments as JSON text from the guest (checked here). Never rejects. */
-export async function answerCallText(bindings: readonly BindingNamespace[], namespace: string, member: string, argsJson: string): Promise<CallAnswer> {
-  if (findMember(bindings, namespace, member) === undefined) return { error: `${namespace} has no member ${JSON.stringify(member)}` };
+export async function answerCallText(
+  bindings: readonly BindingNamespace[],
+  namespace: string,
+  member: string,
+  argsJson: string,
+): Promise<CallAnswer> {
+  if (findMember(bindings, namespace, member) === undefined)
+    return { error: `${namespace} has no member ${JSON.stringify(member)}` };
   let args: JsonValue;
   try {
     args = parseJsonValue(argsJson, `the arguments of ${callLabel(namespace, member)}`);

@@ -1,6 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it as anyIt } from 'vitest';
+import { afterAll, it as anyIt, beforeAll, describe, expect } from 'vitest';
 import { RuntimeOptionError } from './options.js';
-import type { BindingFunction, BindingNamespace, CodeRuntime, JsonValue, Language, RunRequest, RunResult } from './types.js';
+import type {
+  BindingFunction,
+  BindingNamespace,
+  CodeRuntime,
+  JsonValue,
+  Language,
+  RunRequest,
+  RunResult,
+} from './types.js';
 
 /**
  * The conformance suite every code-runtime backend must pass: the same programs, written in TypeScript
@@ -126,13 +134,17 @@ interface BudgetTry {
  * Runs `attempt` with each of BUDGETS_MS until the program made its marked call within its budget, or none
  * is left; gives the last try, and a line saying how it was timed for the assertions' messages.
  */
-async function withinBudget<T extends BudgetTry>(attempt: (budgetMs: number) => Promise<T>): Promise<T & { budgetMs: number; timing: string }> {
+async function withinBudget<T extends BudgetTry>(
+  attempt: (budgetMs: number) => Promise<T>,
+): Promise<T & { budgetMs: number; timing: string }> {
   for (const [index, budgetMs] of BUDGETS_MS.entries()) {
     const tried = await attempt(budgetMs);
     const reached = tried.calledAfterMs !== undefined && tried.calledAfterMs < budgetMs;
     if (!reached && index < BUDGETS_MS.length - 1) continue;
     const timing =
-      tried.calledAfterMs === undefined ? `the tool was never called within ${budgetMs} ms` : `the tool was called ${Math.round(tried.calledAfterMs)} ms into the ${budgetMs} ms budget`;
+      tried.calledAfterMs === undefined
+        ? `the tool was never called within ${budgetMs} ms`
+        : `the tool was called ${Math.round(tried.calledAfterMs)} ms into the ${budgetMs} ms budget`;
     return { ...tried, budgetMs, timing };
   }
   throw new Error('BUDGETS_MS is empty');
@@ -157,17 +169,15 @@ function makeFixture(onCall?: (member: string) => void): Fixture {
   const calls: FixtureCall[] = [];
   const received: unknown[] = [];
   const waiting: (() => void)[] = [];
-  const member =
-    (name: string, answer: (args: JsonValue) => Promise<JsonValue>): [string, BindingFunction] =>
-    [
-      name,
-      (args) => {
-        calls.push({ member: name, args });
-        received.push(args);
-        onCall?.(name);
-        return answer(args);
-      },
-    ];
+  const member = (name: string, answer: (args: JsonValue) => Promise<JsonValue>): [string, BindingFunction] => [
+    name,
+    (args) => {
+      calls.push({ member: name, args });
+      received.push(args);
+      onCall?.(name);
+      return answer(args);
+    },
+  ];
   const functions = new Map<string, BindingFunction>([
     member('echo', async (args) => args),
     member('exotic-name', async (args) => ({ exotic: args })),
@@ -176,7 +186,10 @@ function makeFixture(onCall?: (member: string) => void): Fixture {
       throw new Error('fixture failure: fail');
     }),
     member('declined', async () => {
-      throw Object.assign(new Error('the card was declined'), { code: 'card_declined', data: { limit: 500, reasons: ['over limit', null], nested: { ok: false } } });
+      throw Object.assign(new Error('the card was declined'), {
+        code: 'card_declined',
+        data: { limit: 500, reasons: ['over limit', null], nested: { ok: false } },
+      });
     }),
     member('not-found', async () => {
       throw Object.assign(new Error('no such order'), { code: 404 });
@@ -194,7 +207,15 @@ function makeFixture(onCall?: (member: string) => void): Fixture {
       });
     }),
     member('hang', () => new Promise<JsonValue>(() => {})),
-    member('getter', async () => ({ get boom(): JsonValue { throw new Error('the getter exploded'); } }) as unknown as JsonValue),
+    member(
+      'getter',
+      async () =>
+        ({
+          get boom(): JsonValue {
+            throw new Error('the getter exploded');
+          },
+        }) as unknown as JsonValue,
+    ),
     member('cyclic', async () => {
       const node: Record<string, unknown> = { name: 'loop' };
       node.self = node;
@@ -226,7 +247,8 @@ function expectFailure(result: RunResult, kind: string): void {
  */
 function holdEventLoop(ms: number): void {
   const end = performance.now() + ms;
-  for (let left = ms; left > 0; left = end - performance.now()) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, left);
+  for (let left = ms; left > 0; left = end - performance.now())
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, left);
 }
 
 /** A program that prints lines of `lineChars` characters costing `logBytes` in all, then returns null (4 bytes). */
@@ -271,7 +293,8 @@ export function describeConformance(
       const fixture = makeFixture();
       const result = await run(
         {
-          typescript: 'return { leftover: "leftover" in globalThis ? "present" : "absent", echo: await tools.echo({ again: true }) };',
+          typescript:
+            'return { leftover: "leftover" in globalThis ? "present" : "absent", echo: await tools.echo({ again: true }) };',
           python: [
             'try:',
             '    leftover',
@@ -337,7 +360,8 @@ export function describeConformance(
         {
           typescript:
             'console.log("before");\nconst r = await tools.echo({ a: 1, b: [true, null], c: "x" });\nconsole.log("after");\nreturn r;',
-          python: 'print("before")\nr = await tools.echo({"a": 1, "b": [True, None], "c": "x"})\nprint("after")\nreturn r',
+          python:
+            'print("before")\nr = await tools.echo({"a": 1, "b": [True, None], "c": "x"})\nprint("after")\nreturn r',
         },
         fixture,
       );
@@ -402,9 +426,23 @@ export function describeConformance(
         fixture,
       );
       expectSuccess(result, [
-        [true, 'declined', 'the card was declined', 'card_declined', { limit: 500, reasons: ['over limit', null], nested: { ok: false } }, true],
+        [
+          true,
+          'declined',
+          'the card was declined',
+          'card_declined',
+          { limit: 500, reasons: ['over limit', null], nested: { ok: false } },
+          true,
+        ],
         [true, 'not-found', 'no such order', 404, 'absent', true],
-        [true, 'odd-payload', 'odd (its data was left out: the data of the error tools["odd-payload"] threw: $.when: a Date object is not a plain object)', 'absent', 'absent', true],
+        [
+          true,
+          'odd-payload',
+          'odd (its data was left out: the data of the error tools["odd-payload"] threw: $.when: a Date object is not a plain object)',
+          'absent',
+          'absent',
+          true,
+        ],
         [true, 'throws-text', 'plain text', 'absent', 'absent', true],
         [true, 'fail', 'fixture failure: fail', 'absent', 'absent', true],
       ]);
@@ -446,7 +484,10 @@ export function describeConformance(
 
     it('reports a call of a member that does not exist as an exception', async () => {
       const fixture = makeFixture();
-      const result = await run({ typescript: 'return await tools.missing({});', python: 'return await tools.missing({})' }, fixture);
+      const result = await run(
+        { typescript: 'return await tools.missing({});', python: 'return await tools.missing({})' },
+        fixture,
+      );
       expectFailure(result, 'exception');
       expect(fixture.calls).toEqual([]);
     });
@@ -454,7 +495,10 @@ export function describeConformance(
     it('calls members with exotic names through subscript', async () => {
       const fixture = makeFixture();
       const result = await run(
-        { typescript: 'return await tools["exotic-name"]({ k: 1 });', python: 'return await tools["exotic-name"]({"k": 1})' },
+        {
+          typescript: 'return await tools["exotic-name"]({ k: 1 });',
+          python: 'return await tools["exotic-name"]({"k": 1})',
+        },
         fixture,
       );
       expectSuccess(result, { exotic: { k: 1 } });
@@ -510,7 +554,8 @@ export function describeConformance(
       const result = await run(
         {
           typescript: 'try {\n  await tools.echo({ n: NaN });\n  return "sent";\n} catch (e) {\n  return "refused";\n}',
-          python: 'try:\n    await tools.echo({"n": float("nan")})\n    return "sent"\nexcept Exception:\n    return "refused"',
+          python:
+            'try:\n    await tools.echo({"n": float("nan")})\n    return "sent"\nexcept Exception:\n    return "refused"',
         },
         fixture,
       );
@@ -519,7 +564,11 @@ export function describeConformance(
     });
 
     const invalidReturns: [string, Programs, string][] = [
-      ['NaN inside a list', { typescript: 'return { list: [1, NaN] };', python: 'return {"list": [1, float("nan")]}' }, '$.list[1]'],
+      [
+        'NaN inside a list',
+        { typescript: 'return { list: [1, NaN] };', python: 'return {"list": [1, float("nan")]}' },
+        '$.list[1]',
+      ],
       ['-0', { typescript: 'return { zero: -0 };', python: 'return {"zero": -0.0}' }, '$.zero'],
       ['a Map or a set', { typescript: 'return { m: new Map([["a", 1]]) };', python: 'return {"m": {1, 2}}' }, '$.m'],
       [
@@ -540,7 +589,12 @@ export function describeConformance(
      * Runs `programs` with `budgetMs`: what the run gave, and when the program called `mark` (the call that
      * shows it got as far as the case needs).
      */
-    const runTimed = async (programs: Programs, budgetMs: number, mark: string, onMark?: (calledAt: number) => void): Promise<BudgetTry & { calls: string[] }> => {
+    const runTimed = async (
+      programs: Programs,
+      budgetMs: number,
+      mark: string,
+      onMark?: (calledAt: number) => void,
+    ): Promise<BudgetTry & { calls: string[] }> => {
       const started = performance.now();
       let calledAfterMs: number | undefined;
       const fixture = makeFixture((member) => {
@@ -588,12 +642,17 @@ export function describeConformance(
         takingTurns(async () => {
           const started = performance.now();
           heldPastCallMs = 0;
-          const tried = await runTimed({ typescript: 'await tools.started({});\nreturn 7;', python: 'await tools.started({})\nreturn 7' }, budgetMs, 'started', (calledAt) => {
-            setImmediate(() => {
-              holdEventLoop(calledAt + budgetMs + HOLD_PAST_DEADLINE_MS - performance.now());
-              heldPastCallMs = performance.now() - calledAt;
-            });
-          });
+          const tried = await runTimed(
+            { typescript: 'await tools.started({});\nreturn 7;', python: 'await tools.started({})\nreturn 7' },
+            budgetMs,
+            'started',
+            (calledAt) => {
+              setImmediate(() => {
+                holdEventLoop(calledAt + budgetMs + HOLD_PAST_DEADLINE_MS - performance.now());
+                heldPastCallMs = performance.now() - calledAt;
+              });
+            },
+          );
           return { ...tried, tookMs: performance.now() - started };
         }),
       );
@@ -608,7 +667,10 @@ export function describeConformance(
       const controller = new AbortController();
       const fixture = makeFixture((member) => member === 'started' && controller.abort());
       const result = await run(
-        { typescript: 'await tools.started({});\nwhile (true) {}', python: 'await tools.started({})\nwhile True:\n    pass' },
+        {
+          typescript: 'await tools.started({});\nwhile (true) {}',
+          python: 'await tools.started({})\nwhile True:\n    pass',
+        },
         fixture,
         { signal: controller.signal },
       );
@@ -643,7 +705,10 @@ export function describeConformance(
 
     // One byte under, at, and over the cap; `null` returned costs its 4 bytes of JSON.
     const cap = CONFORMANCE_LIMITS.outputLimitBytes;
-    for (const [shape, lineChars] of [['short lines (newlines count)', 9], ['one long line', cap]] as const) {
+    for (const [shape, lineChars] of [
+      ['short lines (newlines count)', 9],
+      ['one long line', cap],
+    ] as const) {
       for (const delta of [-1, 0, 1]) {
         const total = cap + delta;
         it(`counts output of ${shape} at cap${delta === 0 ? '' : delta < 0 ? ' - 1' : ' + 1'} (${total} bytes)`, async () => {
@@ -676,14 +741,26 @@ export function describeConformance(
       const at = await run({ typescript: `return "v".repeat(${cap - 2});`, python: `return "v" * ${cap - 2}` });
       expect(at.error).toBeUndefined();
       expect((at.value as string).length).toBe(cap - 2);
-      expectFailure(await run({ typescript: `return "v".repeat(${cap - 1});`, python: `return "v" * ${cap - 1}` }), 'output-limit');
+      expectFailure(
+        await run({ typescript: `return "v".repeat(${cap - 1});`, python: `return "v" * ${cap - 1}` }),
+        'output-limit',
+      );
       await expectCleanNextRun();
     });
 
     const unjsonResults: [string, string][] = [
-      ['getter', 'the host answered with a value that is not JSON: the result of tools.getter could not be read: the getter exploded'],
-      ['cyclic', 'the host answered with a value that is not JSON: the result of tools.cyclic: $.self: a cycle (the value contains itself) is not JSON'],
-      ['bigint', 'the host answered with a value that is not JSON: the result of tools.bigint: $.n: a bigint is not JSON'],
+      [
+        'getter',
+        'the host answered with a value that is not JSON: the result of tools.getter could not be read: the getter exploded',
+      ],
+      [
+        'cyclic',
+        'the host answered with a value that is not JSON: the result of tools.cyclic: $.self: a cycle (the value contains itself) is not JSON',
+      ],
+      [
+        'bigint',
+        'the host answered with a value that is not JSON: the result of tools.bigint: $.n: a bigint is not JSON',
+      ],
     ];
     for (const [member, message] of unjsonResults) {
       it(`raises the error class when a tool answers ${member === 'getter' ? 'with a throwing getter' : `a ${member} value`}`, async () => {
@@ -701,20 +778,26 @@ export function describeConformance(
       });
     }
 
-    it('reports a missing member as the language\'s own error, without calling the host', async () => {
+    it("reports a missing member as the language's own error, without calling the host", async () => {
       const fixture = makeFixture();
-      const result = await run({ typescript: 'return await tools.missing({});', python: 'return await tools.missing({})' }, fixture);
+      const result = await run(
+        { typescript: 'return await tools.missing({});', python: 'return await tools.missing({})' },
+        fixture,
+      );
       expectFailure(result, 'exception');
       expect(result.error?.name).toBe(runtime.language === 'typescript' ? 'TypeError' : 'AttributeError');
       expect(fixture.calls).toEqual([]);
     });
 
-    it('refuses a request timeoutMs that is not an integer from 1 to 3,600,000, running nothing', async ({ expect }) => {
+    it('refuses a request timeoutMs that is not an integer from 1 to 3,600,000, running nothing', async ({
+      expect,
+    }) => {
       for (const timeoutMs of [99_999_999_999, 3_600_001, 0, -1, 1.5, Number.NaN, '100' as unknown as number]) {
         const fixture = makeFixture();
-        await expect(run({ typescript: 'await tools.echo({});', python: 'await tools.echo({})' }, fixture, { timeoutMs }), String(timeoutMs)).rejects.toThrow(
-          RuntimeOptionError,
-        );
+        await expect(
+          run({ typescript: 'await tools.echo({});', python: 'await tools.echo({})' }, fixture, { timeoutMs }),
+          String(timeoutMs),
+        ).rejects.toThrow(RuntimeOptionError);
         expect(fixture.calls).toEqual([]);
       }
       await expectCleanNextRun();
@@ -722,7 +805,9 @@ export function describeConformance(
 
     it('refuses a configured timeoutMs out of bounds when the runtime is made', async ({ expect }) => {
       for (const timeoutMs of [99_999_999_999, 0]) {
-        await expect(Promise.resolve().then(() => makeRuntime({ ...CONFORMANCE_LIMITS, timeoutMs }))).rejects.toThrow(RuntimeOptionError);
+        await expect(Promise.resolve().then(() => makeRuntime({ ...CONFORMANCE_LIMITS, timeoutMs }))).rejects.toThrow(
+          RuntimeOptionError,
+        );
       }
     });
 
@@ -748,7 +833,8 @@ export function describeConformance(
       });
       expectSuccess(first, -1);
       const second = await run({
-        typescript: 'return { leftover: "leftover" in globalThis ? "present" : "absent", max: Math.max(1, 2), echo: await tools.echo({ ok: true }) };',
+        typescript:
+          'return { leftover: "leftover" in globalThis ? "present" : "absent", max: Math.max(1, 2), echo: await tools.echo({ ok: true }) };',
         python: [
           'try:',
           '    leftover',
@@ -762,7 +848,9 @@ export function describeConformance(
     });
 
     // Last: it disposes the suite's runtime (starting one of its own would cost a container or a worker boot).
-    it('ends a run in progress as worker-exit when the runtime is disposed, and refuses runs after', async ({ expect }) => {
+    it('ends a run in progress as worker-exit when the runtime is disposed, and refuses runs after', async ({
+      expect,
+    }) => {
       const fixture = makeFixture();
       let started!: () => void;
       const running = new Promise<void>((resolve) => (started = resolve));
@@ -772,7 +860,13 @@ export function describeConformance(
         return null;
       });
       const bindings = [{ ...fixture.bindings[0]!, functions }];
-      const pending = runtime.run({ program: { typescript: 'await tools.started({});\nawait tools.hang({});', python: 'await tools.started({})\nawait tools.hang({})' }[runtime.language], bindings });
+      const pending = runtime.run({
+        program: {
+          typescript: 'await tools.started({});\nawait tools.hang({});',
+          python: 'await tools.started({})\nawait tools.hang({})',
+        }[runtime.language],
+        bindings,
+      });
       await running;
       await runtime.dispose();
       const result = await pending;

@@ -28,17 +28,25 @@ const tethers = new Set<NodeJS.ReadWriteStream>();
  * life leaves no container that waits for an idle end: it never runs untethered.
  */
 export function withHostStdin<C extends GenericContainer>(container: C, docker: Dockerode): C {
-  const { createOpts, hostConfig } = container as unknown as { createOpts: { OpenStdin?: boolean; StdinOnce?: boolean }; hostConfig: { AutoRemove?: boolean } };
+  const { createOpts, hostConfig } = container as unknown as {
+    createOpts: { OpenStdin?: boolean; StdinOnce?: boolean };
+    hostConfig: { AutoRemove?: boolean };
+  };
   createOpts.OpenStdin = true;
   createOpts.StdinOnce = true;
   hostConfig.AutoRemove = true;
-  (container as unknown as { containerCreated: (id: string) => Promise<void> }).containerCreated = (id) => tetherToHost(docker, id);
+  (container as unknown as { containerCreated: (id: string) => Promise<void> }).containerCreated = (id) =>
+    tetherToHost(docker, id);
   return container;
 }
 
 /** Attaches this process to the container's stdin; the attachment never keeps the host alive by itself. */
 async function tetherToHost(docker: Dockerode, id: string): Promise<void> {
-  const stream = (await docker.getContainer(id).attach({ stream: true, stdin: true, stdout: false, stderr: false, hijack: true })) as NodeJS.ReadWriteStream & { unref?: () => void };
+  const stream = (await docker
+    .getContainer(id)
+    .attach({ stream: true, stdin: true, stdout: false, stderr: false, hijack: true })) as NodeJS.ReadWriteStream & {
+    unref?: () => void;
+  };
   stream.on('error', () => undefined);
   stream.unref?.();
   tethers.add(stream);

@@ -26,7 +26,10 @@ export async function dockerEngine(): Promise<ContainerRuntimeClient> {
   const host = process.env.DOCKER_HOST;
   if (host !== undefined && host !== '') {
     const why = await pingFailure(host);
-    if (why) throw new Error(`DOCKER_HOST=${host} does not answer (${why}); concord uses the engine DOCKER_HOST names and no other: start it, or unset DOCKER_HOST to use the local socket`);
+    if (why)
+      throw new Error(
+        `DOCKER_HOST=${host} does not answer (${why}); concord uses the engine DOCKER_HOST names and no other: start it, or unset DOCKER_HOST to use the local socket`,
+      );
   }
   const client = await getContainerRuntimeClient();
   // A failed sweep is not this command's failure: the engine's own errors surface where the command uses it.
@@ -43,7 +46,9 @@ export async function containerUnavailable(image: string): Promise<string | unde
   } catch (error) {
     if (error instanceof MissingPackageError) return `${error.message}.`;
     const message = (error as Error).message.split('\n')[0]!;
-    const where = message.startsWith('DOCKER_HOST=') ? message : `testcontainers looked at DOCKER_HOST, ~/.testcontainers.properties and /var/run/docker.sock: ${message}`;
+    const where = message.startsWith('DOCKER_HOST=')
+      ? message
+      : `testcontainers looked at DOCKER_HOST, ~/.testcontainers.properties and /var/run/docker.sock: ${message}`;
     return `no Docker engine answers (${where}). Install and start one with \`${provisionCommand()}\`.`;
   }
   try {
@@ -71,7 +76,9 @@ async function pingFailure(host: string): Promise<string | undefined> {
     options.port = url.port || (tls ? 2376 : 2375);
     if (tls && process.env.DOCKER_CERT_PATH) {
       const dir = process.env.DOCKER_CERT_PATH;
-      const [ca, cert, key] = await Promise.all(['ca.pem', 'cert.pem', 'key.pem'].map((f) => readFile(join(dir, f)).catch(() => undefined)));
+      const [ca, cert, key] = await Promise.all(
+        ['ca.pem', 'cert.pem', 'key.pem'].map((f) => readFile(join(dir, f)).catch(() => undefined)),
+      );
       Object.assign(options, { ca, cert, key });
     }
   } else return `the scheme ${url.protocol} is not one concord can reach (unix:, tcp:)`;

@@ -33,7 +33,12 @@ describe('rebuildJsonValue', () => {
     ['a class instance', { x: new (class Point {})() }, '$.x', /a Point object/],
     // biome-ignore lint/suspicious/noSparseArray: the hole is the case under test
     ['a sparse array', { s: [1, , 3] }, '$.s[1]', /hole in a sparse array/],
-    ['a hidden key', { g: Object.defineProperty({}, 'k', { value: 1, enumerable: false }) }, '$.g', /"k" is not enumerable/],
+    [
+      'a hidden key',
+      { g: Object.defineProperty({}, 'k', { value: 1, enumerable: false }) },
+      '$.g',
+      /"k" is not enumerable/,
+    ],
     ['a symbol key', { s: { [Symbol('x')]: 1 } }, '$.s', /symbol key/],
   ])('refuses %s and names its path', (_what, value, path, problem) => {
     const found = problemAt(value);
@@ -104,12 +109,15 @@ describe('toJsonText and parseJsonValue', () => {
 
   it('serializes deep values (past the native fast path) exactly as JSON.stringify does', () => {
     let value: unknown = 'leaf "quoted" \u2028 \n';
-    for (let i = 0; i < 1_500; i++) value = i % 2 === 0 ? [i, value, null] : { 'k"ey': value, ['__proto__']: { n: -i } };
+    for (let i = 0; i < 1_500; i++)
+      value = i % 2 === 0 ? [i, value, null] : { 'k"ey': value, ['__proto__']: { n: -i } };
     expect(toJsonText(value)).toBe(JSON.stringify(value));
   });
 
   it('names the value in errors and reports bad JSON text and -0 in text', () => {
-    expect(() => toJsonText({ n: Number.NaN }, 'the returned value')).toThrow('the returned value: $.n: NaN is not a finite number');
+    expect(() => toJsonText({ n: Number.NaN }, 'the returned value')).toThrow(
+      'the returned value: $.n: NaN is not a finite number',
+    );
     expect(() => parseJsonValue('{"a": ', 'frame')).toThrow(/^frame: \$: not valid JSON text/);
     expect(() => parseJsonValue('[-0.0]')).toThrow(/\$\[0\]: -0/);
   });

@@ -123,7 +123,8 @@ function rebuild(value: unknown, what: string): { value: JsonValue; depth: numbe
   };
   const open = (source: object, key: string | number): JsonValue[] | { [key: string]: JsonValue } => {
     const path = (): string => (stack.length === 0 ? '$' : pathTo(key));
-    if (ancestors.has(source)) throw new JsonValueError(path(), 'a cycle (the value contains itself) is not JSON', what);
+    if (ancestors.has(source))
+      throw new JsonValueError(path(), 'a cycle (the value contains itself) is not JSON', what);
     const problem = containerProblem(source);
     if (problem !== undefined) throw new JsonValueError(path(), problem, what);
     const keys = Array.isArray(source) ? undefined : Object.keys(source);
@@ -158,7 +159,8 @@ function rebuild(value: unknown, what: string): { value: JsonValue; depth: numbe
     const built = child === null || typeof child !== 'object' ? (child as JsonValue) : open(child, key);
     if (Array.isArray(target)) target.push(built);
     // Assigning `__proto__` would set the prototype: that key alone is defined as an own property.
-    else if (key === '__proto__') Object.defineProperty(target, key, { value: built, writable: true, enumerable: true, configurable: true });
+    else if (key === '__proto__')
+      Object.defineProperty(target, key, { value: built, writable: true, enumerable: true, configurable: true });
     else target[key] = built;
   }
   return { value: root, depth };

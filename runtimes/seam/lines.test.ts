@@ -5,7 +5,10 @@ import { LineSplitter } from './lines.js';
 function splitter(maxLineBytes: number): { push: (text: string | Buffer) => string[]; oversized: () => number } {
   let oversized = 0;
   const lines = new LineSplitter(maxLineBytes, () => void oversized++);
-  return { push: (text) => lines.push(typeof text === 'string' ? Buffer.from(text) : text), oversized: () => oversized };
+  return {
+    push: (text) => lines.push(typeof text === 'string' ? Buffer.from(text) : text),
+    oversized: () => oversized,
+  };
 }
 
 describe('line splitter', () => {

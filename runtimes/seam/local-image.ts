@@ -1,6 +1,6 @@
 import { dockerEngine } from './docker-engine.js';
-import { testcontainers } from './testcontainers.js';
 import { provisionCommand } from './provision-hint.js';
+import { testcontainers } from './testcontainers.js';
 
 /** Tries before an image counts as missing: a busy engine has been seen to answer "no such image" for one that exists. */
 const TRIES = 3;
@@ -19,5 +19,7 @@ export async function requireLocalImage(image: string): Promise<void> {
     if (await client.image.exists(name)) return;
     if (attempt < TRIES) await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
   }
-  throw new Error(`the image ${image} is not on this Docker engine; build it with \`${provisionCommand()}\` (concord never pulls its images)`);
+  throw new Error(
+    `the image ${image} is not on this Docker engine; build it with \`${provisionCommand()}\` (concord never pulls its images)`,
+  );
 }

@@ -4,7 +4,10 @@ import type { RunError } from './types.js';
 export const runMessages = {
   abortedBeforeStart: (): RunError => ({ kind: 'abort', message: 'the run was aborted before it started' }),
   aborted: (): RunError => ({ kind: 'abort', message: 'the run was aborted' }),
-  timeout: (timeoutMs: number): RunError => ({ kind: 'timeout', message: `the program ran longer than its time budget of ${timeoutMs} ms` }),
+  timeout: (timeoutMs: number): RunError => ({
+    kind: 'timeout',
+    message: `the program ran longer than its time budget of ${timeoutMs} ms`,
+  }),
   outputLimit: (limitBytes: number): RunError => ({
     kind: 'output-limit',
     message: `the program's output (printed lines and the returned value) exceeded the limit of ${limitBytes} bytes`,

@@ -6,7 +6,9 @@ export type RunObserver = (request: RunRequest, run: (request: RunRequest) => Pr
 // On globalThis under a registered symbol: this module may be loaded twice in one process (the gate from
 // source under a test runner, the runtime plugins from dist/), and both copies must share one table.
 const OBSERVERS_KEY = Symbol.for('concord.runtimes.observers');
-const observers: WeakMap<CodeRuntime, RunObserver> = ((globalThis as Record<symbol, WeakMap<CodeRuntime, RunObserver> | undefined>)[OBSERVERS_KEY] ??= new WeakMap());
+const observers: WeakMap<CodeRuntime, RunObserver> = ((
+  globalThis as Record<symbol, WeakMap<CodeRuntime, RunObserver> | undefined>
+)[OBSERVERS_KEY] ??= new WeakMap());
 
 /**
  * Puts `observer` on the runs of `service` (a `ctx.codeRuntime` made by `runtimePlugin`) until the returned
@@ -20,7 +22,11 @@ export function observeRuns(service: CodeRuntime, observer: RunObserver): () => 
 }
 
 /** Runs `request` through the observer of `service`, if one is set. */
-export function runObserved(service: CodeRuntime, request: RunRequest, run: (request: RunRequest) => Promise<RunResult>): Promise<RunResult> {
+export function runObserved(
+  service: CodeRuntime,
+  request: RunRequest,
+  run: (request: RunRequest) => Promise<RunResult>,
+): Promise<RunResult> {
   const observer = observers.get(service);
   return observer ? observer(request, run) : run(request);
 }

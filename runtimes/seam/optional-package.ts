@@ -26,7 +26,10 @@ let pinned: Record<string, string> | undefined;
  */
 export function installSpec(packageName: string): string {
   if (pinned === undefined) {
-    const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
     pinned = { ...manifest.devDependencies, ...manifest.peerDependencies };
   }
   const spec = pinned[packageName];

@@ -21,7 +21,7 @@ export class RuntimeOptionError extends TypeError {
 /** Why `value` is not an integer within `[min, max]`, or undefined when it is. */
 export function integerProblem(value: unknown, [min, max]: readonly [number, number]): string | undefined {
   if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return undefined;
-  return `must be an integer from ${min} to ${max}, got ${typeof value === 'number' ? String(value) : JSON.stringify(value) ?? String(value)}`;
+  return `must be an integer from ${min} to ${max}, got ${typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value))}`;
 }
 
 /** What a runtime's config accepts besides `shared`, which every runtime takes. */
@@ -49,7 +49,8 @@ export function parseRuntimeOptions<T>(runtime: string, raw: unknown, spec: Opti
   const strings = spec.strings ?? [];
   const known = new Set([...Object.keys(spec.integers), ...Object.keys(choices), ...strings, 'shared']);
   for (const key of Object.keys(config)) {
-    if (!known.has(key)) throw new RuntimeOptionError(`${where}: unknown field "${key}" (known: ${[...known].join(', ')})`);
+    if (!known.has(key))
+      throw new RuntimeOptionError(`${where}: unknown field "${key}" (known: ${[...known].join(', ')})`);
   }
   for (const key of spec.required ?? []) {
     if (config[key] === undefined) throw new RuntimeOptionError(`${where}: ${key} is required`);
@@ -57,7 +58,9 @@ export function parseRuntimeOptions<T>(runtime: string, raw: unknown, spec: Opti
   for (const [key, allowed] of Object.entries(choices)) {
     const value = config[key];
     if (value !== undefined && !allowed.includes(value)) {
-      throw new RuntimeOptionError(`${where}: ${key} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+      throw new RuntimeOptionError(
+        `${where}: ${key} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`,
+      );
     }
   }
   for (const [key, bounds] of Object.entries(spec.integers)) {

@@ -46,7 +46,10 @@ export function ownedContainerLabels(labels: Readonly<Record<string, string>>): 
  */
 function removeOwnedContainers(): void {
   const host = hostIdentity();
-  const filters = [`label=${HOST_PID_LABEL}=${process.pid}`, ...(host === undefined ? [] : [`label=${HOST_LABEL}=${host}`])].flatMap((filter) => ['--filter', filter]);
+  const filters = [
+    `label=${HOST_PID_LABEL}=${process.pid}`,
+    ...(host === undefined ? [] : [`label=${HOST_LABEL}=${host}`]),
+  ].flatMap((filter) => ['--filter', filter]);
   const listed = spawnSync('docker', ['ps', '-aq', ...filters], { encoding: 'utf8', timeout: 15_000 });
   const ids = (listed.stdout ?? '').split('\n').filter(Boolean);
   if (ids.length > 0) spawnSync('docker', ['rm', '-f', ...ids], { stdio: 'ignore', timeout: 30_000 });
@@ -62,7 +65,10 @@ function removeOwnedContainers(): void {
 export async function removeAbandonedContainers(docker: Dockerode): Promise<string[]> {
   const host = hostIdentity();
   if (host === undefined) return [];
-  const created = await docker.listContainers({ all: true, filters: { label: [`${HOST_LABEL}=${host}`], status: ['created'] } });
+  const created = await docker.listContainers({
+    all: true,
+    filters: { label: [`${HOST_LABEL}=${host}`], status: ['created'] },
+  });
   const abandoned = created.filter((container) => {
     const pid = Number(container.Labels[HOST_PID_LABEL]);
     return Number.isInteger(pid) && pid > 0 && !alive(pid);
@@ -70,7 +76,16 @@ export async function removeAbandonedContainers(docker: Dockerode): Promise<stri
   const removed: string[] = [];
   for (const { Id } of abandoned) {
     // Another process sweeping at the same moment may have removed it first.
-    if (await docker.getContainer(Id).remove({ force: true }).then(() => true, () => false)) removed.push(Id);
+    if (
+      await docker
+        .getContainer(Id)
+        .remove({ force: true })
+        .then(
+          () => true,
+          () => false,
+        )
+    )
+      removed.push(Id);
   }
   return removed;
 }

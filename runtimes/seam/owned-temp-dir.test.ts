@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtModule } from './package-root.js';
 import { ownedTempDir } from './owned-temp-dir.js';
+import { builtModule } from './package-root.js';
 
 describe('ownedTempDir', () => {
   it('names the folder after this process and sweeps folders of processes that are gone, not of live ones', async () => {
@@ -21,7 +21,8 @@ describe('ownedTempDir', () => {
       expect(existsSync(live)).toBe(true);
       rmSync(dir, { recursive: true, force: true });
     } finally {
-      for (const name of readdirSync(tmpdir())) if (name.startsWith('concord-owned-test-')) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+      for (const name of readdirSync(tmpdir()))
+        if (name.startsWith('concord-owned-test-')) rmSync(join(tmpdir(), name), { recursive: true, force: true });
     }
   });
 
@@ -41,9 +42,19 @@ describe('ownedTempDir', () => {
         noPid: 'concord-pyright-x-aaaaaa',
       };
       for (const name of Object.values(folders)) mkdirSync(join(temp, name));
-      const made = spawnSync(process.execPath, ['--input-type=module', '-e', `const { ownedTempDir } = await import(${JSON.stringify(builtModule('runtimes/seam/owned-temp-dir.js'))}); ownedTempDir('concord-assembly'); ownedTempDir('concord-assembly');`], { env: { ...process.env, TMPDIR: temp }, encoding: 'utf8' });
+      const made = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const { ownedTempDir } = await import(${JSON.stringify(builtModule('runtimes/seam/owned-temp-dir.js'))}); ownedTempDir('concord-assembly'); ownedTempDir('concord-assembly');`,
+        ],
+        { env: { ...process.env, TMPDIR: temp }, encoding: 'utf8' },
+      );
       expect(made.stderr).toBe('');
-      expect(readdirSync(temp).sort()).toEqual([folders.noPid, folders.otherTool, folders.livePyright, folders.rootfs].sort());
+      expect(readdirSync(temp).sort()).toEqual(
+        [folders.noPid, folders.otherTool, folders.livePyright, folders.rootfs].sort(),
+      );
     } finally {
       rmSync(temp, { recursive: true, force: true });
     }

@@ -18,7 +18,14 @@ export function alive(pid: number): boolean {
  * type checker still removes a killed one's `concord-pyright` workspace. Folders of other prefixes (the
  * provisioner's Debian trees, which must be unmounted first) are never touched by that sweep.
  */
-const COMMAND_FOLDER_KINDS = ['concord-assembly', 'concord-channel', 'concord-runs', 'concord-probe', 'concord-pyright', 'concord-pyodide'] as const;
+const COMMAND_FOLDER_KINDS = [
+  'concord-assembly',
+  'concord-channel',
+  'concord-runs',
+  'concord-probe',
+  'concord-pyright',
+  'concord-pyodide',
+] as const;
 
 let sweptEveryKind = false;
 
@@ -27,7 +34,9 @@ let sweptEveryKind = false;
  * gone: what a process killed outright left (it never ran its exit hook), with that process's pid.
  */
 export function leftByDeadOwners(prefixes: readonly string[]): Array<{ path: string; pid: number }> {
-  const pattern = new RegExp(`^(?:${prefixes.map((prefix) => prefix.replace(/[^A-Za-z0-9]/g, '\\$&')).join('|')})-(\\d+)-`);
+  const pattern = new RegExp(
+    `^(?:${prefixes.map((prefix) => prefix.replace(/[^A-Za-z0-9]/g, '\\$&')).join('|')})-(\\d+)-`,
+  );
   const left: Array<{ path: string; pid: number }> = [];
   for (const name of readdirSync(tmpdir())) {
     const owner = pattern.exec(name);

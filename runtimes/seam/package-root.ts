@@ -15,7 +15,8 @@ export function packageRoot(): string {
       return dir;
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('concord: package.json of the concord package not found above ' + import.meta.url);
+    if (parent === dir)
+      throw new Error('concord: package.json of the concord package not found above ' + import.meta.url);
     dir = parent;
   }
 }

@@ -48,7 +48,9 @@ async function boot(config: string, pool?: RuntimePool): Promise<Booted> {
 
 /** The service once a plugin provides it (the Loader imports entries after start). */
 function serviceOf(ctx: Context): Promise<CodeRuntime> {
-  return new Promise((resolve) => ctx.inject(['codeRuntime'], (child) => resolve(child.get('codeRuntime') as CodeRuntime)));
+  return new Promise((resolve) =>
+    ctx.inject(['codeRuntime'], (child) => resolve(child.get('codeRuntime') as CodeRuntime)),
+  );
 }
 
 /** Unloads the entries; this is the path that disposes plugins without tripping the Loader's own teardown. */

@@ -1,8 +1,8 @@
 import type { Context } from 'cordis';
+import type { RuntimeHost } from './byte-store.js';
 import { runObserved } from './observe.js';
 import { defaultRuntimePool, RUNTIME_POOL_SERVICE, type RuntimePool } from './pool.js';
 import type { CodeRuntime, RunRequest, RunResult } from './types.js';
-import type { RuntimeHost } from './byte-store.js';
 
 /**
  * Turns a backend into a cordis plugin that provides `ctx.codeRuntime`.
@@ -113,11 +113,15 @@ export function runtimePlugin<C extends SharedRuntimeConfig>(definition: Runtime
     },
     prewarm(pool: RuntimePool, raw: unknown): Promise<void> {
       const config = parse(raw ?? {});
-      const runtime = pool.shared(definition.key?.(config) ?? configKey(definition.name, config), () => definition.create(config, pool.host));
-      return runtime.then((started) => started.start?.()).then(
-        () => undefined,
-        () => undefined,
+      const runtime = pool.shared(definition.key?.(config) ?? configKey(definition.name, config), () =>
+        definition.create(config, pool.host),
       );
+      return runtime
+        .then((started) => started.start?.())
+        .then(
+          () => undefined,
+          () => undefined,
+        );
     },
     async apply(ctx: Context, config: C): Promise<void> {
       const pool = (ctx.get(RUNTIME_POOL_SERVICE) as RuntimePool | undefined) ?? defaultRuntimePool();
@@ -125,7 +129,9 @@ export function runtimePlugin<C extends SharedRuntimeConfig>(definition: Runtime
       const host = pool.host;
       const runtime = owned
         ? await definition.create(config, host)
-        : await pool.shared(definition.key?.(config) ?? configKey(definition.name, config), () => definition.create(config, host));
+        : await pool.shared(definition.key?.(config) ?? configKey(definition.name, config), () =>
+            definition.create(config, host),
+          );
       // The plugin may have been disposed while the runtime was starting: then nobody will ever use it.
       if (ctx.scope.uid === null) {
         if (owned) pool.trackDisposal(runtime);

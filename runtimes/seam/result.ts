@@ -8,7 +8,11 @@ import type { JsonValue, RunError, RunErrorKind } from './types.js';
  */
 
 /** Kinds a guest may report; the host decides the rest. */
-export const GUEST_ERROR_KINDS: ReadonlySet<RunErrorKind> = new Set<RunErrorKind>(['exception', 'invalid-output', 'output-limit']);
+export const GUEST_ERROR_KINDS: ReadonlySet<RunErrorKind> = new Set<RunErrorKind>([
+  'exception',
+  'invalid-output',
+  'output-limit',
+]);
 
 export type GuestResult = { value: JsonValue } | { error: RunError };
 
@@ -22,7 +26,8 @@ function own(record: Record<string, unknown>, key: string): unknown {
 
 /** A guest's error report as a RunError, or undefined when its kind or fields are not allowed. */
 export function readGuestError(kind: unknown, message: unknown, name: unknown): RunError | undefined {
-  if (typeof kind !== 'string' || !GUEST_ERROR_KINDS.has(kind as RunErrorKind) || typeof message !== 'string') return undefined;
+  if (typeof kind !== 'string' || !GUEST_ERROR_KINDS.has(kind as RunErrorKind) || typeof message !== 'string')
+    return undefined;
   if (name !== undefined && name !== null && typeof name !== 'string') return undefined;
   const error: RunError = { kind: kind as RunErrorKind, message };
   if (typeof name === 'string' && name !== '') error.name = name;

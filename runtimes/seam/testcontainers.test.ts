@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installCommand } from './optional-package.js';
 import { installedWithout } from '../../test/packed.js';
+import { installCommand } from './optional-package.js';
 
 // How concord loads testcontainers, seen from a project that installed concord from its packed tarball: the
 // engine lookup loads only testcontainers' container-runtime module, a release without that module is
@@ -18,7 +18,11 @@ function inInstall(body: string): { status: number | null; stdout: string; stder
 const seam = await import(${JSON.stringify(join(dir, 'node_modules', 'concord', 'dist', 'runtimes', 'seam', 'testcontainers.js'))});
 const cache = createRequire(import.meta.url).cache;
 ${body}`;
-  return spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  return spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 }
 
 beforeAll(async () => {
@@ -40,8 +44,14 @@ console.log(JSON.stringify({ fn: typeof getContainerRuntimeClient, runtime: load
     // A release laid out otherwise: one entry point, the function concord calls among its exports.
     await rm(join(dir, 'node_modules', 'testcontainers'), { recursive: true, force: true });
     await mkdir(join(dir, 'node_modules', 'testcontainers'));
-    await writeFile(join(dir, 'node_modules', 'testcontainers', 'package.json'), JSON.stringify({ name: 'testcontainers', version: '99.0.0', main: 'main.js' }));
-    await writeFile(join(dir, 'node_modules', 'testcontainers', 'main.js'), `exports.getContainerRuntimeClient = () => 'the whole package';\n`);
+    await writeFile(
+      join(dir, 'node_modules', 'testcontainers', 'package.json'),
+      JSON.stringify({ name: 'testcontainers', version: '99.0.0', main: 'main.js' }),
+    );
+    await writeFile(
+      join(dir, 'node_modules', 'testcontainers', 'main.js'),
+      `exports.getContainerRuntimeClient = () => 'the whole package';\n`,
+    );
     const run = inInstall(`const { getContainerRuntimeClient } = await seam.containerRuntimeModule();
 console.log(getContainerRuntimeClient());`);
     expect(run.stderr).toBe('');
@@ -50,8 +60,12 @@ console.log(getContainerRuntimeClient());`);
 
   it('is named with its install command when it is not installed', async () => {
     await rm(join(dir, 'node_modules', 'testcontainers'), { recursive: true, force: true });
-    const run = inInstall(`try { await seam.containerRuntimeModule(); } catch (error) { console.log(error.name + ': ' + error.message); }`);
+    const run = inInstall(
+      `try { await seam.containerRuntimeModule(); } catch (error) { console.log(error.name + ': ' + error.message); }`,
+    );
     expect(run.stderr).toBe('');
-    expect(run.stdout).toBe(`MissingPackageError: the CPython container runtime needs testcontainers, which is not installed: run \`${installCommand('testcontainers')}\`\n`);
+    expect(run.stdout).toBe(
+      `MissingPackageError: the CPython container runtime needs testcontainers, which is not installed: run \`${installCommand('testcontainers')}\`\n`,
+    );
   });
 });

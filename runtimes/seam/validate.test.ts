@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { BindingNamespace } from './types.js';
-import { BindingError, assertValidBindings, bindingProblems, memberPropertyProblem, portableNameProblem } from './validate.js';
+import {
+  assertValidBindings,
+  BindingError,
+  bindingProblems,
+  memberPropertyProblem,
+  portableNameProblem,
+} from './validate.js';
 
 const noFunctions = new Map();
 
@@ -38,9 +44,12 @@ describe('error class member property', () => {
   it('accepts an identifier that no error instance already has', () => {
     expect(memberPropertyProblem('toolName')).toBeUndefined();
   });
-  it.each(['message', 'name', 'stack', 'args', 'with_traceback', '_x', 'tool-name', 'class'])('refuses %j', (property) => {
-    expect(memberPropertyProblem(property)).toBeDefined();
-  });
+  it.each(['message', 'name', 'stack', 'args', 'with_traceback', '_x', 'tool-name', 'class'])(
+    'refuses %j',
+    (property) => {
+      expect(memberPropertyProblem(property)).toBeDefined();
+    },
+  );
 });
 
 describe('bindingProblems', () => {
@@ -54,9 +63,13 @@ describe('bindingProblems', () => {
       namespace('tools'),
     ]);
     expect(problems).toEqual([
-      expect.stringMatching(/^bindings\[0\] \(namespace "print"\): the namespace name is not portable: .*hide a global/),
+      expect.stringMatching(
+        /^bindings\[0\] \(namespace "print"\): the namespace name is not portable: .*hide a global/,
+      ),
       expect.stringMatching(/error class member property "message" is not usable/),
-      expect.stringMatching(/^bindings\[1\] \(namespace "tools"\): the global name "tools" is already used by bindings\[0\]/),
+      expect.stringMatching(
+        /^bindings\[1\] \(namespace "tools"\): the global name "tools" is already used by bindings\[0\]/,
+      ),
     ]);
   });
 

@@ -12,14 +12,29 @@ const BEFORE = 'root-owned, appended to by nobody\n';
  * `exec 200>>file`: descriptor 200 open for appending to a root-only file, inherited. Resolves with what
  * the script printed and whether the file still holds only what it held before.
  */
-export async function runWithInheritedDescriptor(script: string): Promise<{ stdout: string; stderr: string; fileUntouched: boolean; file: string }> {
+export async function runWithInheritedDescriptor(
+  script: string,
+): Promise<{ stdout: string; stderr: string; fileUntouched: boolean; file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'concord-inherited-fd-'));
   const file = join(dir, 'ci.lock');
   await writeFile(file, BEFORE, { mode: 0o600 });
   try {
-    const child = spawn('bash', ['-c', `exec ${INHERITED_FD}>>"$1"; shift; exec "$@"`, 'bash', file, process.execPath, '--input-type=module', '-e', script], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'bash',
+      [
+        '-c',
+        `exec ${INHERITED_FD}>>"$1"; shift; exec "$@"`,
+        'bash',
+        file,
+        process.execPath,
+        '--input-type=module',
+        '-e',
+        script,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));

@@ -13,7 +13,8 @@ import type { ByteStore } from '../seam/byte-store.js';
  */
 export function runSnapshots(): ByteStore {
   const dir = join(inject('warmCacheDir'), 'pyodide-test-snapshots');
-  const file = (key: readonly string[]) => join(dir, `${createHash('sha256').update(key.join('\n')).digest('hex')}.snapshot`);
+  const file = (key: readonly string[]) =>
+    join(dir, `${createHash('sha256').update(key.join('\n')).digest('hex')}.snapshot`);
   return {
     read: (key) => readFile(file(key)).catch(() => undefined),
     write: async (key, bytes) => {

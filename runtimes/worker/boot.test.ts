@@ -40,7 +40,10 @@ describe('booting workers and the time budget', () => {
     const result = await runtime.run({ program: 'return 1;', bindings: [], timeoutMs: 60_000 });
     expect(result).toEqual({
       logs: [],
-      error: { kind: 'worker-exit', message: 'the worker did not finish booting within 300 ms, so the program never ran' },
+      error: {
+        kind: 'worker-exit',
+        message: 'the worker did not finish booting within 300 ms, so the program never ran',
+      },
     });
   });
 });

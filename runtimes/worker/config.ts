@@ -16,5 +16,7 @@ export const WORKER_DEFAULTS = { timeoutMs: 30_000, heapMb: 256, outputLimitByte
 
 /** Checks a raw config (from cordis.yml or code) and says which field is wrong and what is allowed. */
 export function parseWorkerConfig(raw: unknown): WorkerRuntimeConfig {
-  return parseRuntimeOptions<WorkerRuntimeConfig>('worker', raw, { integers: { ...LIMIT_BOUNDS, heapMb: [16, 16_384] } });
+  return parseRuntimeOptions<WorkerRuntimeConfig>('worker', raw, {
+    integers: { ...LIMIT_BOUNDS, heapMb: [16, 16_384] },
+  });
 }

@@ -1,5 +1,5 @@
+import { type Context, constants, createContext, Script } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
-import { type Context, Script, constants, createContext } from 'node:vm';
 import { runMessages } from '../seam/messages.js';
 import { logLineBytes, valueBytes } from '../seam/output.js';
 import { GUEST_ERROR_KINDS } from '../seam/result.js';
@@ -132,7 +132,8 @@ function makeBridge(slot: RunSlot): (...request: unknown[]) => string | Promise<
   return (op, a, b, c) => {
     const run = slot.run;
     if (run === undefined || run.ended) return 'closed';
-    if (typeof op !== 'string' || typeof a !== 'string' || typeof b !== 'string' || typeof c !== 'string') return 'closed';
+    if (typeof op !== 'string' || typeof a !== 'string' || typeof b !== 'string' || typeof c !== 'string')
+      return 'closed';
     if (!Object.hasOwn(operations, op)) return 'closed';
     try {
       return operations[op]!(run, a, b, c);
@@ -150,7 +151,12 @@ function makeBridge(slot: RunSlot): (...request: unknown[]) => string | Promise<
 function refuseImport(_specifier: unknown, referrer: unknown): Promise<never> {
   // Only the current run's own program ends its run: an old program's leftover task must not end a later one.
   if (current !== undefined && referrer === current.program) {
-    end(current, { type: 'failure', kind: 'exception', name: 'Error', message: 'import() is not available: a program reaches the outside only through its bindings' });
+    end(current, {
+      type: 'failure',
+      kind: 'exception',
+      name: 'Error',
+      message: 'import() is not available: a program reaches the outside only through its bindings',
+    });
   }
   return new Promise(() => {});
 }
@@ -170,7 +176,10 @@ interface PreparedRealm {
 
 function prepareRealm(): PreparedRealm {
   // No string code generation (eval, Function) and no WebAssembly compilation inside the program's realm.
-  const context = createContext(constants.DONT_CONTEXTIFY, { name: 'program', codeGeneration: { strings: false, wasm: false } });
+  const context = createContext(constants.DONT_CONTEXTIFY, {
+    name: 'program',
+    codeGeneration: { strings: false, wasm: false },
+  });
   const bootstrap = bootstrapScript.runInContext(context, { displayErrors: false }) as typeof realmBootstrap;
   const slot: RunSlot = { run: undefined };
   return { context, slot, bind: bootstrap(makeBridge(slot)) };
@@ -180,7 +189,14 @@ function prepareRealm(): PreparedRealm {
 let prepared: PreparedRealm | undefined = prepareRealm();
 
 function startRun(frame: Extract<HostFrame, { type: 'run' }>): void {
-  const run: Run = { outputLimitBytes: frame.outputLimitBytes, outputBytes: 0, ended: false, calls: new Map(), timers: new Map(), program: undefined };
+  const run: Run = {
+    outputLimitBytes: frame.outputLimitBytes,
+    outputBytes: 0,
+    ended: false,
+    calls: new Map(),
+    timers: new Map(),
+    program: undefined,
+  };
   current = run;
   let program: Script;
   try {
@@ -188,7 +204,12 @@ function startRun(frame: Extract<HostFrame, { type: 'run' }>): void {
     run.program = program;
   } catch (error) {
     // A compile error is created in this realm by the compiler: reading it is safe.
-    end(run, { type: 'failure', kind: 'exception', name: 'SyntaxError', message: error instanceof Error ? error.message : String(error) });
+    end(run, {
+      type: 'failure',
+      kind: 'exception',
+      name: 'SyntaxError',
+      message: error instanceof Error ? error.message : String(error),
+    });
     return;
   }
   try {
@@ -200,7 +221,11 @@ function startRun(frame: Extract<HostFrame, { type: 'run' }>): void {
     start(program.runInContext(realm.context, { displayErrors: false }));
   } catch {
     // Whatever was thrown may belong to the program's realm: it is not looked at.
-    end(run, { type: 'failure', kind: 'exception', message: 'the program could not be started (it is not a function body)' });
+    end(run, {
+      type: 'failure',
+      kind: 'exception',
+      message: 'the program could not be started (it is not a function body)',
+    });
   }
 }
 

@@ -29,7 +29,9 @@ async function expectCleanNextRun(): Promise<void> {
 
 describe('hostile programs on the TypeScript worker', () => {
   it('a memory bomb hits the heap limit and ends in worker-exit', async () => {
-    const result = await run('globalThis.leftover = [];\nfor (;;) globalThis.leftover.push(new Array(100000).fill(Math.random()));');
+    const result = await run(
+      'globalThis.leftover = [];\nfor (;;) globalThis.leftover.push(new Array(100000).fill(Math.random()));',
+    );
     expect(result.error).toEqual({ kind: 'worker-exit', message: 'the program ran out of memory (heap limit 64 MB)' });
     await expectCleanNextRun();
   });
@@ -57,14 +59,20 @@ describe('hostile programs on the TypeScript worker', () => {
   });
 
   it("has none of the worker's globals to tamper with", async () => {
-    const result = await run('return [typeof MessagePort, typeof postMessage, typeof Buffer, typeof structuredClone, typeof SharedArrayBuffer];');
+    const result = await run(
+      'return [typeof MessagePort, typeof postMessage, typeof Buffer, typeof structuredClone, typeof SharedArrayBuffer];',
+    );
     expect(result).toEqual({ value: ['undefined', 'undefined', 'undefined', 'undefined', 'undefined'], logs: [] });
     await expectCleanNextRun();
   });
 
   it('polluting prototypes and patching JSON neither fools the guest nor reaches the host', async () => {
     const result = await run(
-      ['Object.prototype.polluted = "yes";', 'JSON.parse = () => ({ forged: true });', 'return await tools.echo({ a: 1 });'].join('\n'),
+      [
+        'Object.prototype.polluted = "yes";',
+        'JSON.parse = () => ({ forged: true });',
+        'return await tools.echo({ a: 1 });',
+      ].join('\n'),
     );
     expect(result).toEqual({ value: { a: 1 }, logs: [] });
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();

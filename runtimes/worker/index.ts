@@ -1,2 +1,2 @@
-export { createWorkerRuntime } from './runtime.js';
 export { parseWorkerConfig, WORKER_DEFAULTS, type WorkerRuntimeConfig } from './config.js';
+export { createWorkerRuntime } from './runtime.js';

@@ -16,8 +16,13 @@ describe('a prepared program', () => {
     expect(store.entries.size).toBe(1);
     // What the store holds is what the next run gets: the compiler is not asked again.
     const [key] = [...store.entries.keys()];
-    store.entries.set(key!, Buffer.from(JSON.stringify({ code: '(async function (tools, ToolCallError) { return 7; })' })));
-    expect(await preparedProgram(PROGRAM, ['tools', 'ToolCallError'], store)).toEqual({ code: '(async function (tools, ToolCallError) { return 7; })' });
+    store.entries.set(
+      key!,
+      Buffer.from(JSON.stringify({ code: '(async function (tools, ToolCallError) { return 7; })' })),
+    );
+    expect(await preparedProgram(PROGRAM, ['tools', 'ToolCallError'], store)).toEqual({
+      code: '(async function (tools, ToolCallError) { return 7; })',
+    });
   });
 
   it('is keyed by the program and its binding names', async () => {
@@ -32,14 +37,22 @@ describe('a prepared program', () => {
   it('keeps a syntax error as the answer too', async () => {
     const store = memoryStore();
     const broken = await preparedProgram('return (1 +;', ['tools'], store);
-    expect(broken).toMatchObject({ error: { name: 'SyntaxError', message: expect.stringContaining('program.ts line 1') } });
+    expect(broken).toMatchObject({
+      error: { name: 'SyntaxError', message: expect.stringContaining('program.ts line 1') },
+    });
     await settle();
     expect(await preparedProgram('return (1 +;', ['tools'], store)).toEqual(broken);
   });
 
   it('is computed afresh from an entry that is not one (junk, another shape) or a store that fails, and the entry replaced', async () => {
     const fresh = await stripTypes(PROGRAM, ['tools']);
-    for (const junk of ['not json', 'null', '{"code": 1}', '{"code": "x", "error": {"name": "SyntaxError", "message": "m"}}', '{"error": {"name": "TypeError", "message": "m"}}']) {
+    for (const junk of [
+      'not json',
+      'null',
+      '{"code": 1}',
+      '{"code": "x", "error": {"name": "SyntaxError", "message": "m"}}',
+      '{"error": {"name": "TypeError", "message": "m"}}',
+    ]) {
       const store = memoryStore();
       await preparedProgram(PROGRAM, ['tools'], store);
       await settle();
@@ -49,7 +62,11 @@ describe('a prepared program', () => {
       await settle();
       expect(JSON.parse(Buffer.from(store.entries.get(key!)!).toString('utf8')), junk).toEqual(fresh);
     }
-    const failing: ByteStore = { read: () => Promise.reject(new Error('disk gone')), write: () => Promise.reject(new Error('disk gone')), drop: async () => {} };
+    const failing: ByteStore = {
+      read: () => Promise.reject(new Error('disk gone')),
+      write: () => Promise.reject(new Error('disk gone')),
+      drop: async () => {},
+    };
     expect(await preparedProgram(PROGRAM, ['tools'], failing)).toEqual(fresh);
   });
 });

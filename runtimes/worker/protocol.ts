@@ -11,7 +11,9 @@ export type { NamespaceShape };
 
 /** The program's parameters, in order: each namespace, followed by its error class when it has one. */
 export function globalNames(namespaces: readonly NamespaceShape[]): string[] {
-  return namespaces.flatMap((shape) => (shape.errorClass === undefined ? [shape.name] : [shape.name, shape.errorClass.name]));
+  return namespaces.flatMap((shape) =>
+    shape.errorClass === undefined ? [shape.name] : [shape.name, shape.errorClass.name],
+  );
 }
 
 /** Host → worker. */
@@ -57,7 +59,12 @@ export function readGuestFrame(raw: unknown): GuestFrame | undefined {
     const namespace = field(raw, 'namespace');
     const member = field(raw, 'member');
     const args = field(raw, 'args');
-    if (!Number.isSafeInteger(id) || typeof namespace !== 'string' || typeof member !== 'string' || typeof args !== 'string') {
+    if (
+      !Number.isSafeInteger(id) ||
+      typeof namespace !== 'string' ||
+      typeof member !== 'string' ||
+      typeof args !== 'string'
+    ) {
       return undefined;
     }
     return { type, id: id as number, namespace, member, args };
@@ -70,7 +77,12 @@ export function readGuestFrame(raw: unknown): GuestFrame | undefined {
   if (type === 'failure') {
     const error = readGuestError(field(raw, 'kind'), field(raw, 'message'), field(raw, 'name'));
     if (error === undefined) return undefined;
-    return { type, kind: error.kind as GuestFailureKind, message: error.message, ...(error.name === undefined ? {} : { name: error.name }) };
+    return {
+      type,
+      kind: error.kind as GuestFailureKind,
+      message: error.message,
+      ...(error.name === undefined ? {} : { name: error.name }),
+    };
   }
   return undefined;
 }

@@ -26,8 +26,9 @@
  *   sleep(id, ms) → promise of "fired" · cancel(id) · result(json) · failure(kind, name, message).
  * A revoked bridge (the run is over) answers "closed" and a call or sleep never settles.
  */
-export function realmBootstrap(bridge: (...request: string[]) => unknown): (setupJson: string) => (program: unknown) => void {
-  
+export function realmBootstrap(
+  bridge: (...request: string[]) => unknown,
+): (setupJson: string) => (program: unknown) => void {
   type Fn = (...args: unknown[]) => unknown;
   const realm = globalThis as unknown as Record<string, unknown>;
   const call = Function.prototype.call;
@@ -56,17 +57,26 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
   const SetCtor = Set;
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
-  const propertyIsEnumerable = uncurry(Object.prototype.propertyIsEnumerable as Fn) as (o: unknown, k: string) => boolean;
+  const propertyIsEnumerable = uncurry(Object.prototype.propertyIsEnumerable as Fn) as (
+    o: unknown,
+    k: string,
+  ) => boolean;
   const mapSet = uncurry(Map.prototype.set as Fn);
   const mapHas = uncurry(Map.prototype.has as Fn) as (m: unknown, k: unknown) => boolean;
   const mapDelete = uncurry(Map.prototype.delete as Fn);
   const setAdd = uncurry(Set.prototype.add as Fn);
   const setHas = uncurry(Set.prototype.has as Fn) as (s: unknown, v: unknown) => boolean;
   const setDelete = uncurry(Set.prototype.delete as Fn);
-  const mapEntries = uncurry(Map.prototype.entries as Fn) as (m: unknown) => { next(): IteratorResult<[unknown, unknown]> };
+  const mapEntries = uncurry(Map.prototype.entries as Fn) as (m: unknown) => {
+    next(): IteratorResult<[unknown, unknown]>;
+  };
   const setValues = uncurry(Set.prototype.values as Fn) as (s: unknown) => { next(): IteratorResult<unknown> };
-  const iteratorNext = uncurry(getPrototypeOf(new Map().entries()).next as Fn) as (i: unknown) => IteratorResult<unknown>;
-  const setIteratorNext = uncurry(getPrototypeOf(new Set().values()).next as Fn) as (i: unknown) => IteratorResult<unknown>;
+  const iteratorNext = uncurry(getPrototypeOf(new Map().entries()).next as Fn) as (
+    i: unknown,
+  ) => IteratorResult<unknown>;
+  const setIteratorNext = uncurry(getPrototypeOf(new Set().values()).next as Fn) as (
+    i: unknown,
+  ) => IteratorResult<unknown>;
   const mapSize = uncurry(getOwnPropertyDescriptor(Map.prototype, 'size')!.get as Fn) as (m: unknown) => number;
   const setSize = uncurry(getOwnPropertyDescriptor(Set.prototype, 'size')!.get as Fn) as (s: unknown) => number;
   const isPrototypeOf = uncurry(Object.prototype.isPrototypeOf as Fn) as (proto: unknown, v: unknown) => boolean;
@@ -131,7 +141,10 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
       case 'symbol':
         return 'a symbol';
       case 'object': {
-        const name = safely(() => (getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name, undefined);
+        const name = safely(
+          () => (getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name,
+          undefined,
+        );
         return typeof name === 'string' && name !== '' ? 'a ' + name + ' object' : 'an object with a custom prototype';
       }
       default:
@@ -191,7 +204,8 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
         const names = getOwnPropertyNames(source);
         if (names.length !== keys.length) {
           for (let i = 0; i < names.length; i++) {
-            if (!propertyIsEnumerable(source, names[i]!)) fail(key, 'key ' + stringifyJson(names[i]) + ' is not enumerable');
+            if (!propertyIsEnumerable(source, names[i]!))
+              fail(key, 'key ' + stringifyJson(names[i]) + ' is not enumerable');
           }
         }
       }
@@ -233,7 +247,8 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
     const error = thrown as { constructor?: { name?: unknown }; name?: unknown; message?: unknown };
     const className = safely(() => error.constructor?.name, undefined);
     const ownName = safely(() => error.name, undefined);
-    const name = typeof className === 'string' && className !== '' ? className : typeof ownName === 'string' ? ownName : '';
+    const name =
+      typeof className === 'string' && className !== '' ? className : typeof ownName === 'string' ? ownName : '';
     const message = safely(() => toText(error.message ?? ''), '');
     return { name, message: stringSlice(message, 0, MESSAGE_LIMIT) };
   }
@@ -286,7 +301,8 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
       open = '[';
       close = ']';
       const length = safely(() => (value as unknown[]).length, 0);
-      for (let i = 0; i < length; i++) add(hasOwn(value, i) ? formatProperty(value, toText(i), depth, seen) : '<empty item>');
+      for (let i = 0; i < length; i++)
+        add(hasOwn(value, i) ? formatProperty(value, toText(i), depth, seen) : '<empty item>');
     } else if (isPrototypeOf(MapPrototype, value)) {
       prefix = 'Map(' + toText(mapSize(value)) + ') ';
       const entries = mapEntries(value);
@@ -297,7 +313,8 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
     } else if (isPrototypeOf(SetPrototype, value)) {
       prefix = 'Set(' + toText(setSize(value)) + ') ';
       const values = setValues(value);
-      for (let step = setIteratorNext(values); !step.done; step = setIteratorNext(values)) add(format(step.value, depth + 1, seen));
+      for (let step = setIteratorNext(values); !step.done; step = setIteratorNext(values))
+        add(format(step.value, depth + 1, seen));
     } else {
       const proto = getPrototypeOf(value);
       if (proto === null) prefix = '[Object: null prototype] ';
@@ -306,7 +323,8 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
         prefix = typeof name === 'string' && name !== '' ? name + ' ' : '';
       }
       const keys = objectKeys(value);
-      for (let i = 0; i < keys.length; i++) add(formatKey(keys[i]!) + ': ' + formatProperty(value, keys[i]!, depth, seen));
+      for (let i = 0; i < keys.length; i++)
+        add(formatKey(keys[i]!) + ': ' + formatProperty(value, keys[i]!, depth, seen));
     }
     setDelete(seen, value);
     return parts === '' ? prefix + open + close : prefix + open + ' ' + parts + ' ' + close;
@@ -342,7 +360,8 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
   function log(...values: unknown[]): void {
     if (ended) return;
     let line = '';
-    for (let i = 0; i < values.length; i++) line += (i === 0 ? '' : ' ') + safely(() => format(values[i], 0, new SetCtor()), '[unprintable]');
+    for (let i = 0; i < values.length; i++)
+      line += (i === 0 ? '' : ' ') + safely(() => format(values[i], 0, new SetCtor()), '[unprintable]');
     send('log', line);
   }
 
@@ -378,8 +397,10 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
 
   const globals = create(null) as Record<string, unknown>;
   globals['console'] = freeze({ log, info: log, warn: log, error: log, debug: log, trace: log });
-  globals['setTimeout'] = (callback: unknown, delay?: unknown, ...args: unknown[]) => schedule(callback, delay, args, false);
-  globals['setInterval'] = (callback: unknown, delay?: unknown, ...args: unknown[]) => schedule(callback, delay, args, true);
+  globals['setTimeout'] = (callback: unknown, delay?: unknown, ...args: unknown[]) =>
+    schedule(callback, delay, args, false);
+  globals['setInterval'] = (callback: unknown, delay?: unknown, ...args: unknown[]) =>
+    schedule(callback, delay, args, true);
   globals['clearTimeout'] = cancel;
   globals['clearInterval'] = cancel;
   globals['queueMicrotask'] = (callback: unknown): void => {
@@ -399,8 +420,15 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
   // Shared memory, atomics and WebAssembly have no use in a program and only widen what it can touch.
   for (const name of ['SharedArrayBuffer', 'Atomics', 'WebAssembly']) delete realm[name];
 
-
-  function makeErrorClass(name: string, memberProperty: string): new (message: string, member: string, code: unknown, data: unknown) => Error {
+  function makeErrorClass(
+    name: string,
+    memberProperty: string,
+  ): new (
+    message: string,
+    member: string,
+    code: unknown,
+    data: unknown,
+  ) => Error {
     // The computed key gives the class its portable name, so `e.constructor.name` and `e.name` agree.
     const holder = {
       [name]: class extends ErrorCtor {
@@ -425,7 +453,10 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
     const parameters = create(null) as Record<number | 'length', unknown>;
     let parameterCount = 0;
     for (const shape of setup.namespaces) {
-      const errorClass = shape.errorClass === undefined ? undefined : makeErrorClass(shape.errorClass.name, shape.errorClass.memberProperty);
+      const errorClass =
+        shape.errorClass === undefined
+          ? undefined
+          : makeErrorClass(shape.errorClass.name, shape.errorClass.memberProperty);
       const namespace = create(null) as Record<string, unknown>;
       for (const member of shape.members) {
         const label = shape.name + '[' + stringifyJson(member) + ']';
@@ -435,7 +466,9 @@ export function realmBootstrap(bridge: (...request: string[]) => unknown): (setu
           if (reply[0] === 'o') return parseJson(stringSlice(reply, 1));
           // Parsed in this realm: the data the program reads is built from this realm's objects only.
           const failure = parseJson(stringSlice(reply, 1)) as { error: string; code?: unknown; data?: unknown };
-          throw errorClass === undefined ? new ErrorCtor(failure.error) : new errorClass(failure.error, member, failure.code, failure.data);
+          throw errorClass === undefined
+            ? new ErrorCtor(failure.error)
+            : new errorClass(failure.error, member, failure.code, failure.data);
         };
         defineProperty(namespace, member, { value: invoke, enumerable: true });
       }

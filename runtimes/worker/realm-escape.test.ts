@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BindingNamespace, CodeRuntime, JsonValue, RunResult } from '../seam/types.js';
-import { type GuestFrame, type NamespaceShape, globalNames, readGuestFrame } from './protocol.js';
+import { type GuestFrame, globalNames, type NamespaceShape, readGuestFrame } from './protocol.js';
 import { createWorkerRuntime } from './runtime.js';
 import { stripTypes } from './strip-types.js';
 import { spawnGuestWorker } from './worker-pool.js';
@@ -87,7 +87,10 @@ describe('the program realm holds nothing of the worker', () => {
         'return { foreign, enough: walked > 500, process: typeof process, require: typeof require, module: typeof module };',
       ].join('\n'),
     );
-    expect(result).toEqual({ value: { foreign: [], enough: true, process: 'undefined', require: 'undefined', module: 'undefined' }, logs: [] });
+    expect(result).toEqual({
+      value: { foreign: [], enough: true, process: 'undefined', require: 'undefined', module: 'undefined' },
+      logs: [],
+    });
   });
 
   it('constructor chains from every binding end at a Function that cannot compile code', async () => {
@@ -123,19 +126,78 @@ describe('the program realm holds nothing of the worker', () => {
     );
     expect(result.error).toBeUndefined();
     // `tools` has a null prototype: it has no constructor at all.
-    expect(result.value).toEqual(Object.fromEntries(targets.map((target) => [target, target === 'tools' ? 'threw TypeError' : 'EvalError'])));
+    expect(result.value).toEqual(
+      Object.fromEntries(targets.map((target) => [target, target === 'tools' ? 'threw TypeError' : 'EvalError'])),
+    );
   });
 
   it('sees exactly the ECMAScript globals plus console, timers and queueMicrotask', async () => {
     const result = await run('return Object.getOwnPropertyNames(globalThis).sort();');
     const expected = [
-      'AggregateError', 'Array', 'ArrayBuffer', 'BigInt', 'BigInt64Array', 'BigUint64Array', 'Boolean', 'DataView', 'Date',
-      'Error', 'EvalError', 'FinalizationRegistry', 'Float32Array', 'Float64Array', 'Function', 'Infinity', 'Int16Array',
-      'Int32Array', 'Int8Array', 'Intl', 'JSON', 'Map', 'Math', 'NaN', 'Number', 'Object', 'Promise', 'Proxy', 'RangeError',
-      'ReferenceError', 'Reflect', 'RegExp', 'Set', 'String', 'Symbol', 'SyntaxError', 'TypeError', 'URIError', 'Uint16Array',
-      'Uint32Array', 'Uint8Array', 'Uint8ClampedArray', 'WeakMap', 'WeakRef', 'WeakSet', 'clearInterval', 'clearTimeout',
-      'console', 'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'eval', 'globalThis',
-      'isFinite', 'isNaN', 'parseFloat', 'parseInt', 'queueMicrotask', 'setInterval', 'setTimeout', 'undefined', 'unescape',
+      'AggregateError',
+      'Array',
+      'ArrayBuffer',
+      'BigInt',
+      'BigInt64Array',
+      'BigUint64Array',
+      'Boolean',
+      'DataView',
+      'Date',
+      'Error',
+      'EvalError',
+      'FinalizationRegistry',
+      'Float32Array',
+      'Float64Array',
+      'Function',
+      'Infinity',
+      'Int16Array',
+      'Int32Array',
+      'Int8Array',
+      'Intl',
+      'JSON',
+      'Map',
+      'Math',
+      'NaN',
+      'Number',
+      'Object',
+      'Promise',
+      'Proxy',
+      'RangeError',
+      'ReferenceError',
+      'Reflect',
+      'RegExp',
+      'Set',
+      'String',
+      'Symbol',
+      'SyntaxError',
+      'TypeError',
+      'URIError',
+      'Uint16Array',
+      'Uint32Array',
+      'Uint8Array',
+      'Uint8ClampedArray',
+      'WeakMap',
+      'WeakRef',
+      'WeakSet',
+      'clearInterval',
+      'clearTimeout',
+      'console',
+      'decodeURI',
+      'decodeURIComponent',
+      'encodeURI',
+      'encodeURIComponent',
+      'escape',
+      'eval',
+      'globalThis',
+      'isFinite',
+      'isNaN',
+      'parseFloat',
+      'parseInt',
+      'queueMicrotask',
+      'setInterval',
+      'setTimeout',
+      'undefined',
+      'unescape',
     ].sort();
     expect(result).toEqual({ value: expected, logs: [] });
   });
@@ -192,7 +254,15 @@ describe('stack-trace hooks see only their own realm', () => {
     );
     expect(result.error).toBeUndefined();
     // console.log does not run getters, so that stack is never taken.
-    const visited = ['after a tool call', 'getter read for the result', 'getter read for tool arguments', 'microtask', 'program start', 'proxy trap in the serializer', 'timer'];
+    const visited = [
+      'after a tool call',
+      'getter read for the result',
+      'getter read for tool arguments',
+      'microtask',
+      'program start',
+      'proxy trap in the serializer',
+      'timer',
+    ];
     const value = result.value as { late: boolean; foreign: string[]; visited: string[] };
     expect({ ...value, visited: [...value.visited].sort() }).toEqual({ late: true, foreign: [], visited });
   });
@@ -218,7 +288,10 @@ describe('dynamic import', () => {
         'return "not reached";',
       ].join('\n'),
     );
-    expect(result.error).toMatchObject({ kind: 'exception', message: expect.stringMatching(/import\(\) is not available/) });
+    expect(result.error).toMatchObject({
+      kind: 'exception',
+      message: expect.stringMatching(/import\(\) is not available/),
+    });
     expect(calls).toEqual([]);
   });
 });
@@ -246,7 +319,11 @@ describe('builtins patched by the program do not fool the bootstrap', () => {
     expect(result.error).toBeUndefined();
     expect(result.logs).toEqual(['still { heard: [ 1 ] }']);
     expect(calls).toEqual([{ member: 'echo', args: { list: [1, 'two'], nested: { ok: true } } }]);
-    expect(result.value).toEqual({ echoed: { list: [1, 'two'], nested: { ok: true } }, failure: 'fail', plain: [3, { x: null }] });
+    expect(result.value).toEqual({
+      echoed: { list: [1, 'two'], nested: { ok: true } },
+      failure: 'fail',
+      plain: [3, { x: null }],
+    });
   });
 
   it('a custom inspector planted on Object.prototype is never called by the worker', async () => {
@@ -288,7 +365,9 @@ class GuestDriver {
 
   /** Starts a program; answers every `echo` call and leaves others pending. Returns once idle is reported. */
   async run(program: string): Promise<GuestFrame[]> {
-    const namespaces: NamespaceShape[] = [{ name: 'tools', members: ['echo', 'hang'], errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } }];
+    const namespaces: NamespaceShape[] = [
+      { name: 'tools', members: ['echo', 'hang'], errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } },
+    ];
     const stripped = await stripTypes(program, globalNames(namespaces));
     if ('error' in stripped) throw new Error(stripped.error.message);
     const first = this.frames.length;
@@ -297,7 +376,8 @@ class GuestDriver {
     for (;;) {
       const frame = await this.until((candidate) => this.frames.indexOf(candidate) >= answered);
       answered = this.frames.indexOf(frame) + 1;
-      if (frame.type === 'call' && frame.member === 'echo') this.worker.postMessage({ type: 'reply', id: frame.id, ok: frame.args });
+      if (frame.type === 'call' && frame.member === 'echo')
+        this.worker.postMessage({ type: 'reply', id: frame.id, ok: frame.args });
       if (frame.type === 'idle') return this.frames.slice(first);
     }
   }
@@ -316,7 +396,7 @@ describe('one worker, consecutive runs', () => {
     await driver.dispose();
   });
 
-  it("a task an old program leaves behind cannot call tools or log during a later run", async () => {
+  it('a task an old program leaves behind cannot call tools or log during a later run', async () => {
     const first = await driver.run(
       [
         // A pending call whose reply comes during the next run, a timer due during it, a microtask

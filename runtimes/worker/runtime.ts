@@ -1,15 +1,15 @@
 import { startBudget } from '../seam/budget.js';
+import type { RuntimeHost } from '../seam/byte-store.js';
 import { answerCallText, failureJson, namespaceShapes } from '../seam/calls.js';
 import { parseJsonValue } from '../seam/json.js';
 import { runMessages } from '../seam/messages.js';
 import { runTimeoutMs } from '../seam/options.js';
 import { OutputBudget } from '../seam/output.js';
-import { assertValidBindings } from '../seam/validate.js';
 import type { BindingNamespace, CodeRuntime, JsonValue, RunError, RunRequest, RunResult } from '../seam/types.js';
-import { WORKER_DEFAULTS, parseWorkerConfig, type WorkerRuntimeConfig } from './config.js';
-import { type GuestFrame, type HostFrame, type RunFrame, globalNames } from './protocol.js';
+import { assertValidBindings } from '../seam/validate.js';
+import { parseWorkerConfig, WORKER_DEFAULTS, type WorkerRuntimeConfig } from './config.js';
 import { preparedProgram } from './prepared-program.js';
-import type { RuntimeHost } from '../seam/byte-store.js';
+import { type GuestFrame, globalNames, type HostFrame, type RunFrame } from './protocol.js';
 import { type WorkerEvent, type WorkerLease, WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 
 /**
@@ -18,7 +18,11 @@ import { type WorkerEvent, type WorkerLease, WorkerPool, type WorkerPoolOptions 
  * doubt (timeout, abort, output cap, a fault, or no idle report after the run) is terminated and a
  * pre-booted spare takes over.
  */
-export function createWorkerRuntime(config: WorkerRuntimeConfig = {}, pool: Omit<WorkerPoolOptions, 'heapMb'> = {}, host: RuntimeHost = {}): CodeRuntime {
+export function createWorkerRuntime(
+  config: WorkerRuntimeConfig = {},
+  pool: Omit<WorkerPoolOptions, 'heapMb'> = {},
+  host: RuntimeHost = {},
+): CodeRuntime {
   return new WorkerRuntime(parseWorkerConfig(config), pool, host);
 }
 
@@ -106,7 +110,9 @@ class RunSession {
 
   #startBudget(): void {
     if (this.#settled || this.#cancelBudget !== undefined) return;
-    this.#cancelBudget = startBudget(this.limits.timeoutMs, () => this.#finish(runMessages.timeout(this.limits.timeoutMs)));
+    this.#cancelBudget = startBudget(this.limits.timeoutMs, () =>
+      this.#finish(runMessages.timeout(this.limits.timeoutMs)),
+    );
   }
 
   #onEvent(event: WorkerEvent): void {
@@ -115,7 +121,10 @@ class RunSession {
         this.#startBudget();
         return;
       case 'boot-timeout':
-        this.#finish({ kind: 'worker-exit', message: `the worker did not finish booting within ${event.bootTimeoutMs} ms, so the program never ran` });
+        this.#finish({
+          kind: 'worker-exit',
+          message: `the worker did not finish booting within ${event.bootTimeoutMs} ms, so the program never ran`,
+        });
         return;
       case 'frame':
         this.#onFrame(event.frame);
@@ -130,7 +139,10 @@ class RunSession {
         });
         return;
       case 'exit':
-        this.#finish({ kind: 'worker-exit', message: `the worker exited (code ${event.code}) before the program finished` });
+        this.#finish({
+          kind: 'worker-exit',
+          message: `the worker exited (code ${event.code}) before the program finished`,
+        });
         return;
     }
   }
@@ -189,6 +201,10 @@ class RunSession {
   async #call(frame: Extract<GuestFrame, { type: 'call' }>): Promise<void> {
     const answer = await answerCallText(this.bindings, frame.namespace, frame.member, frame.args);
     if (this.#settled) return;
-    this.#lease.post('okJson' in answer ? { type: 'reply', id: frame.id, ok: answer.okJson } : { type: 'reply', id: frame.id, failure: failureJson(answer) });
+    this.#lease.post(
+      'okJson' in answer
+        ? { type: 'reply', id: frame.id, ok: answer.okJson }
+        : { type: 'reply', id: frame.id, failure: failureJson(answer) },
+    );
   }
 }

@@ -54,7 +54,8 @@ function nonErasable(ts: Ts, node: TypeScript.Node): string | undefined {
   const declared = hasModifier(ts, node, ts.SyntaxKind.DeclareKeyword);
   if (ts.isEnumDeclaration(node)) {
     const constant = hasModifier(ts, node, ts.SyntaxKind.ConstKeyword);
-    if (!declared || constant) return '`enum` declarations generate code; use a union of string literals or a plain object';
+    if (!declared || constant)
+      return '`enum` declarations generate code; use a union of string literals or a plain object';
   }
   if (ts.isModuleDeclaration(node) && !declared && !isTypeOnlyNamespace(ts, node)) {
     return '`namespace` declarations holding values generate code; use a plain object';
@@ -67,7 +68,8 @@ function nonErasable(ts: Ts, node: TypeScript.Node): string | undefined {
       ts.SyntaxKind.ReadonlyKeyword,
       ts.SyntaxKind.OverrideKeyword,
     ].some((kind) => hasModifier(ts, node, kind));
-    if (property) return 'constructor parameter properties generate code; declare the field and assign it in the constructor';
+    if (property)
+      return 'constructor parameter properties generate code; declare the field and assign it in the constructor';
   }
   if (ts.isImportEqualsDeclaration(node) && !node.isTypeOnly) return '`import … =` aliases generate code; use `const`';
   if (ts.isExportAssignment(node) && node.isExportEquals) return '`export =` is not erasable';
@@ -90,7 +92,13 @@ function emitsUnchanged(ts: Ts, source: TypeScript.SourceFile): boolean {
   const { parseDiagnostics, transformFlags } = source as unknown as ParsedRecord;
   const flags = (ts as unknown as { TransformFlags?: Record<string, number> }).TransformFlags;
   if (!Array.isArray(parseDiagnostics) || typeof transformFlags !== 'number' || flags === undefined) return false;
-  const rewritten = ['ContainsTypeScript', 'ContainsTypeScriptClassSyntax', 'ContainsJsx', 'ContainsESNext', 'ContainsDecorators'];
+  const rewritten = [
+    'ContainsTypeScript',
+    'ContainsTypeScriptClassSyntax',
+    'ContainsJsx',
+    'ContainsESNext',
+    'ContainsDecorators',
+  ];
   let mask = 0;
   for (const name of rewritten) {
     const flag = flags[name];
@@ -106,7 +114,12 @@ function transpile(ts: Ts, wrapped: string): StripResult {
     fileName: PROGRAM_FILE,
     reportDiagnostics: true,
     // Programs run in strict mode, as modules do.
-    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, alwaysStrict: true, sourceMap: false },
+    compilerOptions: {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      alwaysStrict: true,
+      sourceMap: false,
+    },
   });
   const diagnostics = output.diagnostics ?? [];
   if (diagnostics.length === 0) return { code: output.outputText };
@@ -137,7 +150,12 @@ export async function stripTypes(program: string, globals: readonly string[]): P
       ? only.expression.expression
       : undefined;
   if (wrapper === undefined || !ts.isFunctionExpression(wrapper) || wrapper.parameters.length !== globals.length) {
-    return { error: { name: 'SyntaxError', message: 'the program is not a valid function body (check for unbalanced braces or parentheses)' } };
+    return {
+      error: {
+        name: 'SyntaxError',
+        message: 'the program is not a valid function body (check for unbalanced braces or parentheses)',
+      },
+    };
   }
 
   const pending: TypeScript.Node[] = [wrapper.body];

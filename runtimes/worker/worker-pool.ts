@@ -132,7 +132,14 @@ export class WorkerPool {
   #spawn(): PooledWorker {
     const worker = spawnGuestWorker(this.options.heapMb, this.options.bootDelayMs);
     worker.unref();
-    const pooled: PooledWorker = { worker, state: 'idle', ready: false, onEvent: undefined, bootTimer: undefined, settleTimer: undefined };
+    const pooled: PooledWorker = {
+      worker,
+      state: 'idle',
+      ready: false,
+      onEvent: undefined,
+      bootTimer: undefined,
+      settleTimer: undefined,
+    };
     const bootTimeoutMs = this.options.bootTimeoutMs ?? BOOT_TIMEOUT_MS;
     pooled.bootTimer = setTimeout(() => {
       pooled.onEvent?.({ type: 'boot-timeout', bootTimeoutMs });

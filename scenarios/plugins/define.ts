@@ -1,6 +1,6 @@
 import type { Context } from 'cordis';
-import type { JsonValue } from '../../runtimes/seam/types.js';
 import type { RegisteredTool } from '../../codemode/tools/types.js';
+import type { JsonValue } from '../../runtimes/seam/types.js';
 import '../../codemode/tools/context.js';
 
 /** A fixture tool: its definition and a deterministic answer. */
@@ -22,6 +22,7 @@ export function fixturePlugin(name: string, tools: readonly FixtureTool[]) {
 
 /** Reads an object argument or fails the call with a message a program sees on its ToolCallError. */
 export function objectArgs(tool: string, args: JsonValue): Record<string, JsonValue> {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new Error(`${tool}: arguments must be an object`);
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    throw new Error(`${tool}: arguments must be an object`);
   return args;
 }

@@ -15,7 +15,12 @@ export default fixturePlugin('fixture-glossary', [
   {
     name: GLOSSARY_TOOL,
     description: 'Looks a word up in the glossary.',
-    parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { word: { type: 'string' } },
+      required: ['word'],
+      additionalProperties: false,
+    },
     output: {
       type: 'object',
       properties: { word: { type: 'string' }, meaning: { oneOf: [{ type: 'string' }, { type: 'null' }] } },

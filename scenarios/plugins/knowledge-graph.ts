@@ -47,7 +47,8 @@ function graphTools() {
     }),
     create_relations: (args) => ({
       relations: list<Relation>('create_relations', args, 'relations').filter((r) => {
-        if (!entities.has(r.from) || !entities.has(r.to)) throw new Error(`create_relations: unknown entity in ${r.from} -> ${r.to}`);
+        if (!entities.has(r.from) || !entities.has(r.to))
+          throw new Error(`create_relations: unknown entity in ${r.from} -> ${r.to}`);
         relations.push({ ...r });
         return true;
       }),
@@ -64,7 +65,9 @@ function graphTools() {
     read_graph: () => subgraph(new Set(entities.keys())),
     search_nodes: (args) => {
       const query = String(objectArgs('search_nodes', args).query ?? '').toLowerCase();
-      const hits = [...entities.values()].filter((e) => [e.name, e.entityType, ...e.observations].some((t) => t.toLowerCase().includes(query)));
+      const hits = [...entities.values()].filter((e) =>
+        [e.name, e.entityType, ...e.observations].some((t) => t.toLowerCase().includes(query)),
+      );
       return subgraph(new Set(hits.map((e) => e.name)));
     },
     open_nodes: (args) => subgraph(new Set(list<string>('open_nodes', args, 'names'))),
@@ -76,7 +79,7 @@ function graphTools() {
   if (source === undefined) throw new Error(`knowledge-graph fixture: the recorded tool list ${RECORDED} is missing`);
   return source.tools.map((tool) => ({
     ...tool,
-    execute: async (args: JsonValue) => ((answers[tool.name] ?? unsupported(tool.name))(args) as JsonValue),
+    execute: async (args: JsonValue) => (answers[tool.name] ?? unsupported(tool.name))(args) as JsonValue,
   }));
 }
 

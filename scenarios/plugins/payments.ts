@@ -23,8 +23,13 @@ export default fixturePlugin('fixture-payments', [
     },
     async execute(args) {
       const { card, amount } = objectArgs('charge_card', args);
-      if (typeof card !== 'string' || typeof amount !== 'number') throw new Error('charge_card: card must be a string and amount a number');
-      if (amount > LIMIT) throw new ToolError(`declined: ${amount} is over the limit of ${LIMIT}`, { code: 'card_declined', data: { limit: LIMIT, amount } });
+      if (typeof card !== 'string' || typeof amount !== 'number')
+        throw new Error('charge_card: card must be a string and amount a number');
+      if (amount > LIMIT)
+        throw new ToolError(`declined: ${amount} is over the limit of ${LIMIT}`, {
+          code: 'card_declined',
+          data: { limit: LIMIT, amount },
+        });
       return { receipt: `R-${card.slice(-4)}-${Math.round(amount * 100)}`, amount };
     },
   },

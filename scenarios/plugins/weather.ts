@@ -13,7 +13,8 @@ const SKIES = ['clear', 'cloudy', 'showers'] as const;
 
 function forecast(city: string, days: number): JsonValue {
   const known = CITIES[city];
-  if (!known) throw new Error(`get_forecast: unknown city ${JSON.stringify(city)} (known: ${Object.keys(CITIES).join(', ')})`);
+  if (!known)
+    throw new Error(`get_forecast: unknown city ${JSON.stringify(city)} (known: ${Object.keys(CITIES).join(', ')})`);
   return {
     city,
     country: known.country,
@@ -27,7 +28,10 @@ function forecast(city: string, days: number): JsonValue {
 
 const temperature = {
   type: 'object',
-  properties: { high: { type: 'number', description: 'Degrees Celsius.' }, low: { type: 'number', description: 'Degrees Celsius.' } },
+  properties: {
+    high: { type: 'number', description: 'Degrees Celsius.' },
+    low: { type: 'number', description: 'Degrees Celsius.' },
+  },
   required: ['high', 'low'],
   additionalProperties: false,
 };
@@ -75,7 +79,8 @@ export default fixturePlugin('fixture-weather', [
     async execute(args) {
       const { city, days } = objectArgs('get_forecast', args);
       if (typeof city !== 'string') throw new Error('get_forecast: city must be a string');
-      if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 7) throw new Error('get_forecast: days must be a whole number from 1 to 7');
+      if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 7)
+        throw new Error('get_forecast: days must be a whole number from 1 to 7');
       return forecast(city, days);
     },
   },
@@ -88,7 +93,12 @@ export default fixturePlugin('fixture-weather', [
       properties: {
         cities: {
           type: 'array',
-          items: { type: 'object', properties: { name: { type: 'string' }, country: { type: 'string' } }, required: ['name', 'country'], additionalProperties: false },
+          items: {
+            type: 'object',
+            properties: { name: { type: 'string' }, country: { type: 'string' } },
+            required: ['name', 'country'],
+            additionalProperties: false,
+          },
         },
       },
       required: ['cities'],

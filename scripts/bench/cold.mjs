@@ -43,9 +43,14 @@ function gate(root, extra) {
   delete env.CI;
   delete env.CONCORD_NO_CACHE;
   const started = performance.now();
-  const run = spawnSync(process.execPath, [bin, 'gate', '--root', root, ...extra], { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(process.execPath, [bin, 'gate', '--root', root, ...extra], {
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const ms = performance.now() - started;
-  if (run.status !== 0) throw new Error(`concord gate ${extra.join(' ')} exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
+  if (run.status !== 0)
+    throw new Error(`concord gate ${extra.join(' ')} exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
   const firstPython = run.stdout.split('\n').find((line) => / × python {2}/.test(line));
   const checks = Number(/checks (\d+) ms/.exec(firstPython ?? '')?.[1] ?? NaN);
   const pythonBoot = Number(/boot (\d+) ms/.exec(firstPython ?? '')?.[1] ?? 0);
@@ -57,7 +62,10 @@ function gate(root, extra) {
 
 /** The default install of the packed tarball into an empty project: megabytes and packages, or why not measured. */
 function installSize(dir) {
-  const pack = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: checkout, encoding: 'utf8' });
+  const pack = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+    cwd: checkout,
+    encoding: 'utf8',
+  });
   if (pack.status !== 0) return `not measured: npm pack failed: ${pack.stderr.trim()}`;
   const tarball = join(dir, JSON.parse(pack.stdout)[0].filename);
   const project = join(dir, 'project');
@@ -67,8 +75,12 @@ function installSize(dir) {
   const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: project, encoding: 'utf8' });
   const seconds = (performance.now() - started) / 1000;
   if (install.status !== 0) return `not measured: npm install failed: ${install.stderr.trim().split('\n').at(-1)}`;
-  const kilobytes = Number(spawnSync('du', ['-sk', join(project, 'node_modules')], { encoding: 'utf8' }).stdout.split('\t')[0]);
-  const packages = spawnSync('npm', ['ls', '--all', '--parseable'], { cwd: project, encoding: 'utf8' }).stdout.trim().split('\n').length - 1;
+  const kilobytes = Number(
+    spawnSync('du', ['-sk', join(project, 'node_modules')], { encoding: 'utf8' }).stdout.split('\t')[0],
+  );
+  const packages =
+    spawnSync('npm', ['ls', '--all', '--parseable'], { cwd: project, encoding: 'utf8' }).stdout.trim().split('\n')
+      .length - 1;
   return `${(kilobytes / 1024).toFixed(1)} MB in ${packages} packages (npm install took ${seconds.toFixed(1)} s)`;
 }
 
@@ -89,7 +101,10 @@ export default async function bench(log) {
     await mkdir(join(root, 'scenarios', 'plugins'), { recursive: true });
     await writeFile(join(root, 'concord.config.yml'), 'floor: "3.9"\n');
     for (const name of SCENARIOS) {
-      await writeFile(join(root, 'scenarios', `${name}.yml`), stockScenario(name, `[${runtimes.join(', ')}]`, `./plugins/${name}.mjs`));
+      await writeFile(
+        join(root, 'scenarios', `${name}.yml`),
+        stockScenario(name, `[${runtimes.join(', ')}]`, `./plugins/${name}.mjs`),
+      );
       await writeFile(join(root, 'scenarios', 'plugins', `${name}.mjs`), plugin(name));
     }
     gate(root, ['--update=all', '--no-cache']);
@@ -99,12 +114,17 @@ export default async function bench(log) {
     const first = gate(root, []);
     const second = gate(root, []);
     const ratio = second.ms / first.ms;
-    log(`project: ${SCENARIOS.length} scenarios × ${runtimes.length} runtimes (${runtimes.join(', ')})${noContainer ? `; no container runtime: ${noContainer}` : ''}; load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after, on ${os.availableParallelism()} cores`);
-    const line = (run) => `${(run.ms / 1000).toFixed(1)} s · checks of the first Python pair ${(run.checks / 1000).toFixed(1)} s (it waited ${(run.pythonBoot / 1000).toFixed(1)} s for the stub matrix's interpreters to start) · Pyodide boot ${(run.boot / 1000).toFixed(1)} s · ${run.cache}`;
+    log(
+      `project: ${SCENARIOS.length} scenarios × ${runtimes.length} runtimes (${runtimes.join(', ')})${noContainer ? `; no container runtime: ${noContainer}` : ''}; load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after, on ${os.availableParallelism()} cores`,
+    );
+    const line = (run) =>
+      `${(run.ms / 1000).toFixed(1)} s · checks of the first Python pair ${(run.checks / 1000).toFixed(1)} s (it waited ${(run.pythonBoot / 1000).toFixed(1)} s for the stub matrix's interpreters to start) · Pyodide boot ${(run.boot / 1000).toFixed(1)} s · ${run.cache}`;
     log(`first gate  (empty .concord/cache): ${line(first)}`);
     log(`second gate (unchanged SDKs):       ${line(second)}`);
     log(`${ratio <= TARGET_RATIO ? 'ok  ' : 'MISS'} second / first: ${ratio.toFixed(2)} (target ≤ ${TARGET_RATIO})`);
-    log(`${first.checks <= TARGET_COLD_CHECKS_MS ? 'ok  ' : 'MISS'} checks of the first Python pair, cold: ${(first.checks / 1000).toFixed(1)} s (target ≤ ${TARGET_COLD_CHECKS_MS / 1000} s)`);
+    log(
+      `${first.checks <= TARGET_COLD_CHECKS_MS ? 'ok  ' : 'MISS'} checks of the first Python pair, cold: ${(first.checks / 1000).toFixed(1)} s (target ≤ ${TARGET_COLD_CHECKS_MS / 1000} s)`,
+    );
   } finally {
     await rm(root, { recursive: true, force: true });
   }

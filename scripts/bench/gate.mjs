@@ -31,7 +31,18 @@ export default async function run(log) {
       const id = runs++;
       executions = 0;
       const started = performance.now();
-      const result = await runGate({ project: projectAt(packageRoot()), pendingRoot: join(scratch, `pending-${id}`), reportRoot: join(scratch, `report-${id}`), selection, update: 'none', ci: true, jobs, color: false, out: () => undefined, ...extra });
+      const result = await runGate({
+        project: projectAt(packageRoot()),
+        pendingRoot: join(scratch, `pending-${id}`),
+        reportRoot: join(scratch, `report-${id}`),
+        selection,
+        update: 'none',
+        ci: true,
+        jobs,
+        color: false,
+        out: () => undefined,
+        ...extra,
+      });
       return { ms: performance.now() - started, pairs: result.pairs.length, ok: result.ok, executions };
     };
     const seconds = (run) => `${(run.ms / 1000).toFixed(1)} s${run.ok ? '' : ' (the gate failed)'}`;
@@ -39,7 +50,9 @@ export default async function run(log) {
     await wall(cores);
     const serial = await wall(1);
     const parallel = await wall(cores);
-    log(`selection: ${serial.pairs} pairs (${selection.runtimes.join(', ')}), load average ${os.loadavg()[0].toFixed(1)} on ${cores} cores`);
+    log(
+      `selection: ${serial.pairs} pairs (${selection.runtimes.join(', ')}), load average ${os.loadavg()[0].toFixed(1)} on ${cores} cores`,
+    );
     log(`serial   --jobs 1: ${seconds(serial)}`);
     log(`parallel --jobs ${cores}: ${seconds(parallel)}`);
     log(`parallel / serial: ${(parallel.ms / serial.ms).toFixed(2)}`);
@@ -49,10 +62,17 @@ export default async function run(log) {
     without.push(await wall(cores, { stabilityRerun: false }));
     const best = (list) => list.reduce((a, b) => (b.ms < a.ms ? b : a));
     const [on, off] = [best(withRerun), best(without)];
-    if (on.executions === 0) throw new Error('bench gate: no pair execution was counted (Session.prototype.handOver is no longer called per run)');
+    if (on.executions === 0)
+      throw new Error(
+        'bench gate: no pair execution was counted (Session.prototype.handOver is no longer called per run)',
+      );
     if (!on.ok || !off.ok) log('the gate failed: the rerun costs below are not those of a passing gate');
-    log(`stability rerun on a passing gate: ${seconds(on)} with it, ${seconds(off)} without (best of ${withRerun.length} each, alternated)`);
-    log(`pair executions: ${on.executions} with the rerun, ${off.executions} without, for ${on.pairs} pairs (each passing pair runs once)`);
+    log(
+      `stability rerun on a passing gate: ${seconds(on)} with it, ${seconds(off)} without (best of ${withRerun.length} each, alternated)`,
+    );
+    log(
+      `pair executions: ${on.executions} with the rerun, ${off.executions} without, for ${on.pairs} pairs (each passing pair runs once)`,
+    );
     log(`with rerun / without: ${(on.ms / off.ms).toFixed(2)} (goal ≤ 1.10)`);
   } finally {
     Session.prototype.handOver = handOver;

@@ -19,7 +19,8 @@ const TARGETS = { warmProbeMs: 5000 };
 const TARGET_SHARE = 0.15;
 
 export default async function bench(log) {
-  if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`CONCORD_BENCH_RUNS must be a positive integer, not ${process.env.CONCORD_BENCH_RUNS}`);
+  if (!Number.isInteger(RUNS) || RUNS < 1)
+    throw new Error(`CONCORD_BENCH_RUNS must be a positive integer, not ${process.env.CONCORD_BENCH_RUNS}`);
   const { loadScenarios } = await built('harness/scenario/discover.js');
   const { probeTarget } = await built('harness/assembly/probe-targets.js');
   const { runProbe } = await built('harness/probe/adversarial.js');
@@ -38,11 +39,14 @@ export default async function bench(log) {
     return new InterpreterInventory(base.interpreters, base.absent);
   };
 
-  log(`${RUNS} warm runs after one cold run; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
+  log(
+    `${RUNS} warm runs after one cold run; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`,
+  );
   const steps = {
     'probe typescript': async () => (await runProbe(targets('typescript'), '3.9', inventory, session)).findings,
     'probe python': async () => (await runProbe(targets('python'), '3.9', inventory, session)).findings,
-    [`renderer-floor (${targets('python').length} apps)`]: async () => (await rendererFloorFindings(targets('python'), '3.9', inventory)).findings,
+    [`renderer-floor (${targets('python').length} apps)`]: async () =>
+      (await rendererFloorFindings(targets('python'), '3.9', inventory)).findings,
   };
   const verdicts = [];
   try {
@@ -50,14 +54,20 @@ export default async function bench(log) {
       const timed = async () => {
         const started = performance.now();
         const findings = await step();
-        if (findings.some((f) => f.severity === 'error')) throw new Error(`${name} failed: ${findings.map((f) => f.message).join('; ')}`);
+        if (findings.some((f) => f.severity === 'error'))
+          throw new Error(`${name} failed: ${findings.map((f) => f.message).join('; ')}`);
         return performance.now() - started;
       };
       const cold = await timed();
       const warm = [];
       for (let i = 0; i < RUNS; i++) warm.push(await timed());
       log(`${name.padEnd(28)} cold ${Math.round(cold)} ms · warm p50 ${Math.round(median(warm))} ms`);
-      if (name.startsWith('probe')) verdicts.push({ name, ok: median(warm) <= TARGETS.warmProbeMs, text: `${name}: warm p50 ${Math.round(median(warm))} ms (target ≤ ${TARGETS.warmProbeMs} ms)` });
+      if (name.startsWith('probe'))
+        verdicts.push({
+          name,
+          ok: median(warm) <= TARGETS.warmProbeMs,
+          text: `${name}: warm p50 ${Math.round(median(warm))} ms (target ≤ ${TARGETS.warmProbeMs} ms)`,
+        });
     }
     verdicts.push(await benchStubImport(log, RUNS, root, session));
   } finally {
@@ -80,7 +90,8 @@ async function benchStubImport(log, runs, root, session) {
     if (!scenario.runtimes.includes('python')) continue;
     const target = runtimeTarget('python', scenario.runtimeConfig, session);
     const { record } = await runOne(scenario, target);
-    if (record.exchanges.length > 0) inputs.push({ scenario, runtime: target, record, files: snapshotFiles(record, root), floor: '3.9', session });
+    if (record.exchanges.length > 0)
+      inputs.push({ scenario, runtime: target, record, files: snapshotFiles(record, root), floor: '3.9', session });
   }
   const base = await session.inventory();
   const sdks = inputs.map((input) => input.files.get('tools-sdk.py')).filter((sdk) => sdk !== undefined);
@@ -104,7 +115,11 @@ async function benchStubImport(log, runs, root, session) {
     dispose: async () => {},
   });
   /** An inventory over the same interpreters with empty caches; `skipImport` leaves the import out. */
-  const fresh = (skipImport) => new InterpreterInventory(base.interpreters.map((i) => (skipImport ? compileOnly(i) : i)), base.absent);
+  const fresh = (skipImport) =>
+    new InterpreterInventory(
+      base.interpreters.map((i) => (skipImport ? compileOnly(i) : i)),
+      base.absent,
+    );
   const others = CHECKS.filter((check) => check !== stubValidity);
   // A gate type-checks each scenario's programs once, as it verifies each SDK once: each round asks pyright
   // afresh (its programs carry the round's number in a comment), on the server the first round started.
@@ -114,7 +129,16 @@ async function benchStubImport(log, runs, root, session) {
       ...input.scenario,
       script: input.scenario.script.map((step) =>
         step.kind === 'assistant' && step.runCode.programs.python !== undefined
-          ? { ...step, runCode: { ...step.runCode, programs: { ...step.runCode.programs, python: `${step.runCode.programs.python}\n# bench round ${round}` } } }
+          ? {
+              ...step,
+              runCode: {
+                ...step.runCode,
+                programs: {
+                  ...step.runCode.programs,
+                  python: `${step.runCode.programs.python}\n# bench round ${round}`,
+                },
+              },
+            }
           : step,
       ),
     },
@@ -141,7 +165,10 @@ async function benchStubImport(log, runs, root, session) {
         inventory.interpreters.map(async (interpreter) => {
           const own = performance.now();
           await inventory.verifyOn(interpreter, sdks);
-          perInterpreter.set(interpreter.label, [...(perInterpreter.get(interpreter.label) ?? []), performance.now() - own]);
+          perInterpreter.set(interpreter.label, [
+            ...(perInterpreter.get(interpreter.label) ?? []),
+            performance.now() - own,
+          ]);
         }),
       );
       wall.push(performance.now() - started);
@@ -150,12 +177,18 @@ async function benchStubImport(log, runs, root, session) {
   };
   const compiled = await roundTrips(true);
   const verified = await roundTrips(false);
-  log(`stub validity: ${sdks.length} SDK texts, one round trip per interpreter, all interpreters at once (p50, compile only → compile and import)`);
+  log(
+    `stub validity: ${sdks.length} SDK texts, one round trip per interpreter, all interpreters at once (p50, compile only → compile and import)`,
+  );
   for (const [label, times] of verified.perInterpreter) {
     const only = median(compiled.perInterpreter.get(label));
-    log(`  ${label.padEnd(16)} ${String(Math.round(only)).padStart(5)} ms → ${String(Math.round(median(times))).padStart(5)} ms (import +${Math.round(median(times) - only)} ms)`);
+    log(
+      `  ${label.padEnd(16)} ${String(Math.round(only)).padStart(5)} ms → ${String(Math.round(median(times))).padStart(5)} ms (import +${Math.round(median(times) - only)} ms)`,
+    );
   }
-  log(`  all at once      ${String(Math.round(median(compiled.wall))).padStart(5)} ms → ${String(Math.round(median(verified.wall))).padStart(5)} ms`);
+  log(
+    `  all at once      ${String(Math.round(median(compiled.wall))).padStart(5)} ms → ${String(Math.round(median(verified.wall))).padStart(5)} ms`,
+  );
 
   // Once untimed: pyright's server and the runtimes' probe programs start, as the first pairs of a gate start them.
   await checksPhase(false);
@@ -167,6 +200,11 @@ async function benchStubImport(log, runs, root, session) {
   }
   const added = median(withImport) - median(without);
   const share = added / median(without);
-  log(`checks phase (${inputs.length} python pairs, every check): p50 ${Math.round(median(withImport))} ms with the import, ${Math.round(median(without))} ms with the compile alone`);
-  return { ok: share < TARGET_SHARE, text: `stub import adds ${Math.round(added)} ms to the checks phase: +${(share * 100).toFixed(1)}% (target < ${TARGET_SHARE * 100}%)` };
+  log(
+    `checks phase (${inputs.length} python pairs, every check): p50 ${Math.round(median(withImport))} ms with the import, ${Math.round(median(without))} ms with the compile alone`,
+  );
+  return {
+    ok: share < TARGET_SHARE,
+    text: `stub import adds ${Math.round(added)} ms to the checks phase: +${(share * 100).toFixed(1)}% (target < ${TARGET_SHARE * 100}%)`,
+  };
 }

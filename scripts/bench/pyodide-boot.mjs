@@ -16,7 +16,8 @@ function childrenCpuSeconds() {
 }
 
 export default async function bench(log) {
-  if (!Number.isInteger(BOOTS) || BOOTS < 1) throw new Error(`CONCORD_BENCH_BOOTS must be a positive integer, not ${process.env.CONCORD_BENCH_BOOTS}`);
+  if (!Number.isInteger(BOOTS) || BOOTS < 1)
+    throw new Error(`CONCORD_BENCH_BOOTS must be a positive integer, not ${process.env.CONCORD_BENCH_BOOTS}`);
   if (process.platform !== 'linux') {
     log('pyodide-boot: skipped: the CPU of a worker process is read from /proc (Linux only)');
     return;
@@ -31,7 +32,8 @@ export default async function bench(log) {
     concord: sandboxLaunch,
     'V8 default': (packageDir) => {
       const launch = sandboxLaunch(packageDir);
-      if (!launch.args.includes(flag)) throw new Error(`the sandbox launch no longer passes ${flag}: update this benchmark`);
+      if (!launch.args.includes(flag))
+        throw new Error(`the sandbox launch no longer passes ${flag}: update this benchmark`);
       return { ...launch, args: launch.args.filter((arg) => arg !== flag) };
     },
   };
@@ -49,7 +51,10 @@ export default async function bench(log) {
     instance.hold();
     try {
       await instance.ready;
-      const { done } = instance.run('return sum(range(1000))', '[]', PYODIDE_DEFAULTS.outputLimitBytes, { onCall: () => {}, onLog: () => {} });
+      const { done } = instance.run('return sum(range(1000))', '[]', PYODIDE_DEFAULTS.outputLimitBytes, {
+        onCall: () => {},
+        onLog: () => {},
+      });
       await done;
     } finally {
       await instance.terminate();
@@ -63,7 +68,9 @@ export default async function bench(log) {
     log(`pyodide-boot: skipped: Pyodide ${DEFAULT_PYODIDE_VERSION} kept no memory snapshot`);
     return;
   }
-  log(`${BOOTS} boots of each from a memory snapshot (Pyodide's CPython ${DEFAULT_PYODIDE_VERSION}), interleaved; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
+  log(
+    `${BOOTS} boots of each from a memory snapshot (Pyodide's CPython ${DEFAULT_PYODIDE_VERSION}), interleaved; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`,
+  );
   const seconds = { concord: [], 'V8 default': [] };
   for (let i = 0; i < BOOTS; i++) {
     for (const [name, launch] of Object.entries(variants)) {

@@ -120,7 +120,8 @@ async function measure({ name, language, create, baseline }) {
     }
     await run(programs[language].calls, TOOL_CALLS);
     const callRuns = [];
-    for (let i = 0; i < THROUGHPUT_RUNS; i++) callRuns.push(await timed(() => run(programs[language].calls, TOOL_CALLS)));
+    for (let i = 0; i < THROUGHPUT_RUNS; i++)
+      callRuns.push(await timed(() => run(programs[language].calls, TOOL_CALLS)));
 
     const latency = summarize(runtimeSamples);
     const callsPerSecond = Math.round(TOOL_CALLS / (summarize(callRuns).p50 / 1000));
@@ -131,9 +132,13 @@ async function measure({ name, language, create, baseline }) {
       const bare = summarize(baselineSamples);
       rows.push({ name: `  ${baseline.name}`, ...bare });
       const ratio = latency.p50 / bare.p50;
-      verdicts.push(`${name}: p50 ${ratio.toFixed(2)}× its bare baseline (target ≤ ${TARGETS.baselineRatio}×) ${verdict(ratio <= TARGETS.baselineRatio)}`);
+      verdicts.push(
+        `${name}: p50 ${ratio.toFixed(2)}× its bare baseline (target ≤ ${TARGETS.baselineRatio}×) ${verdict(ratio <= TARGETS.baselineRatio)}`,
+      );
       const met = callsPerSecond >= TARGETS.callsPerSecond;
-      verdicts.push(`${name}: ${callsPerSecond} tool calls/s over the CPython channel (target ≥ ${TARGETS.callsPerSecond}) ${verdict(met)}`);
+      verdicts.push(
+        `${name}: ${callsPerSecond} tool calls/s over the CPython channel (target ≥ ${TARGETS.callsPerSecond}) ${verdict(met)}`,
+      );
     }
     if (name === 'worker') {
       const met = latency.p50 <= TARGETS.workerP50Ms;
@@ -176,7 +181,17 @@ async function dockerImages(supported) {
 /** An idle container of the image, no network, for the bare `docker exec` baseline; removed afterwards. */
 async function withIdleContainer(tag, use) {
   const { stdout } = await exec('docker', [
-    'run', '--detach', '--rm', '--network', 'none', '--read-only', '--user', '65534:65534', tag, 'sleep', 'infinity',
+    'run',
+    '--detach',
+    '--rm',
+    '--network',
+    'none',
+    '--read-only',
+    '--user',
+    '65534:65534',
+    tag,
+    'sleep',
+    'infinity',
   ]);
   const container = stdout.trim();
   try {
@@ -190,7 +205,9 @@ function command(file, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { stdio: 'ignore' });
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${file} ${args.join(' ')} exited ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${file} ${args.join(' ')} exited ${code}`)),
+    );
   });
 }
 

@@ -45,7 +45,10 @@ function nestedTool(index) {
       properties: {
         id: { type: 'string' },
         kind: { enum: ['a', 'b', 'c', `k${index % 13}`] },
-        filters: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, value: { type: 'number' } } } },
+        filters: {
+          type: 'array',
+          items: { type: 'object', properties: { field: { type: 'string' }, value: { type: 'number' } } },
+        },
         owner: { type: 'object', properties: { name: { type: 'string' }, address } },
       },
       required: ['id'],
@@ -69,19 +72,52 @@ function chain(depth, wrap) {
 }
 
 function chainTool(name, schema) {
-  return [{ name, description: 'A deeply nested argument.', parameters: { type: 'object', properties: { value: schema }, required: ['value'] } }];
+  return [
+    {
+      name,
+      description: 'A deeply nested argument.',
+      parameters: { type: 'object', properties: { value: schema }, required: ['value'] },
+    },
+  ];
 }
 
 const SHAPES = [
-  { name: 'tools (nested schemas)', unit: 'tools', sizes: [100, 1_000], build: (n) => Array.from({ length: n }, (_, i) => nestedTool(i)) },
+  {
+    name: 'tools (nested schemas)',
+    unit: 'tools',
+    sizes: [100, 1_000],
+    build: (n) => Array.from({ length: n }, (_, i) => nestedTool(i)),
+  },
   { name: 'real-world corpus', unit: 'tools', sizes: [CORPUS.length, CORPUS.length * 10], build: corpusTools },
-  { name: 'oneOf chain', unit: 'levels', sizes: [10_000, 100_000], build: (n) => chainTool('one_of', chain(n, (next) => ({ oneOf: [{ type: 'integer' }, next] }))) },
-  { name: 'list chain', unit: 'levels', sizes: [2_000, 20_000], build: (n) => chainTool('lists', chain(n, (next) => ({ type: 'array', items: next }))) },
+  {
+    name: 'oneOf chain',
+    unit: 'levels',
+    sizes: [10_000, 100_000],
+    build: (n) =>
+      chainTool(
+        'one_of',
+        chain(n, (next) => ({ oneOf: [{ type: 'integer' }, next] })),
+      ),
+  },
+  {
+    name: 'list chain',
+    unit: 'levels',
+    sizes: [2_000, 20_000],
+    build: (n) =>
+      chainTool(
+        'lists',
+        chain(n, (next) => ({ type: 'array', items: next })),
+      ),
+  },
   {
     name: 'single-field object chain',
     unit: 'levels',
     sizes: [400, 4_000],
-    build: (n) => chainTool('objects', chain(n, (next) => ({ type: 'object', properties: { inner: next }, required: ['inner'] }))),
+    build: (n) =>
+      chainTool(
+        'objects',
+        chain(n, (next) => ({ type: 'object', properties: { inner: next }, required: ['inner'] })),
+      ),
   },
 ];
 
@@ -106,7 +142,9 @@ function measure(render, build, size) {
 const fmt = (value, digits = 1) => value.toFixed(digits).padStart(10);
 
 export default async function run(log) {
-  log(`${'language'.padEnd(11)}${'shape'.padEnd(27)}${'size'.padStart(9)}${'ms'.padStart(10)}${'bytes'.padStart(12)}${'ratio'.padStart(8)}`);
+  log(
+    `${'language'.padEnd(11)}${'shape'.padEnd(27)}${'size'.padStart(9)}${'ms'.padStart(10)}${'bytes'.padStart(12)}${'ratio'.padStart(8)}`,
+  );
   for (const [language, render] of Object.entries(RENDERERS)) {
     for (const shape of SHAPES) {
       const rows = [];
@@ -122,13 +160,18 @@ export default async function run(log) {
       rows.forEach((row, index) => {
         const head = `${language.padEnd(11)}${shape.name.padEnd(27)}${String(row.size).padStart(9)}`;
         if (row.error) log(`${head}  failed: ${row.error}`);
-        else log(`${head}${fmt(row.ms)}${String(row.bytes).padStart(12)}${index === 1 && !Number.isNaN(ratio) ? fmt(ratio, 2).slice(2) : ''}`);
+        else
+          log(
+            `${head}${fmt(row.ms)}${String(row.bytes).padStart(12)}${index === 1 && !Number.isNaN(ratio) ? fmt(ratio, 2).slice(2) : ''}`,
+          );
       });
     }
   }
   log('ratio = (ms per unit at the larger size) / (ms per unit at the smaller size); linear growth gives about 1.');
   for (const [language, render] of Object.entries(RENDERERS)) {
     const { ms, bytes } = measure(render, () => corpusTools(CORPUS.length), CORPUS.length);
-    log(`${language}: real-world corpus, ${CORPUS.length} tools: ${((ms * 1000) / CORPUS.length).toFixed(1)} µs and ${Math.round(bytes / CORPUS.length)} bytes per tool`);
+    log(
+      `${language}: real-world corpus, ${CORPUS.length} tools: ${((ms * 1000) / CORPUS.length).toFixed(1)} µs and ${Math.round(bytes / CORPUS.length)} bytes per tool`,
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderPythonSdk } from '../../sdk/python/index.js';
-import { diagnose } from '../../sdk/typescript/test/compile.js';
 import { renderTypeScriptSdk } from '../../sdk/typescript/index.js';
+import { diagnose } from '../../sdk/typescript/test/compile.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { lowerSchema } from '../lower.js';
 import { isStructured, loadCorpus } from './load.js';
@@ -34,7 +34,11 @@ describe('the real-world corpus', () => {
 
   it('lowers every schema root without losing a single part', () => {
     const lost = allTools.flatMap((tool) =>
-      [tool.parameters, tool.output].flatMap((schema) => (schema === undefined ? [] : lowerSchema(schema).degradations.map((d) => `${tool.name}: ${d.path}: ${d.message}`))),
+      [tool.parameters, tool.output].flatMap((schema) =>
+        schema === undefined
+          ? []
+          : lowerSchema(schema).degradations.map((d) => `${tool.name}: ${d.path}: ${d.message}`),
+      ),
     );
     expect(lost).toEqual([]);
   });
@@ -49,15 +53,23 @@ describe('the real-world corpus', () => {
       `corpus: ${allTools.length} tools; typed arguments python ${count('parameters', 'python')}, typescript ${count('parameters', 'typescript')}; ` +
         `typed outputs python ${count('output', 'python')}, typescript ${count('output', 'typescript')}`,
     );
-    expect(roots.filter((root) => !root.python || !root.typescript).map((root) => `${root.tool} ${root.role}`)).toEqual([]);
+    expect(roots.filter((root) => !root.python || !root.typescript).map((root) => `${root.tool} ${root.role}`)).toEqual(
+      [],
+    );
     expect(roots.length).toBeGreaterThan(100);
   });
 
-  it.each(corpus.map((source) => [source.file, source.tools] as const))('type-checks %s under TypeScript strict', (_, tools) => {
-    const calls = tools.map((tool, i) => `  const r${i}: unknown = await tools[${JSON.stringify(tool.name)}]({} as Parameters<typeof tools[${JSON.stringify(tool.name)}]>[0]);`);
-    const program = ['async function main(): Promise<void> {', ...calls, '}', 'void main();', ''].join('\n');
-    expect(diagnose(renderTypeScriptSdk(tools), program)).toEqual([]);
-  });
+  it.each(corpus.map((source) => [source.file, source.tools] as const))(
+    'type-checks %s under TypeScript strict',
+    (_, tools) => {
+      const calls = tools.map(
+        (tool, i) =>
+          `  const r${i}: unknown = await tools[${JSON.stringify(tool.name)}]({} as Parameters<typeof tools[${JSON.stringify(tool.name)}]>[0]);`,
+      );
+      const program = ['async function main(): Promise<void> {', ...calls, '}', 'void main();', ''].join('\n');
+      expect(diagnose(renderTypeScriptSdk(tools), program)).toEqual([]);
+    },
+  );
 
   it('renders byte-identically whatever the order of the tools', () => {
     const reversed = [...allTools].reverse();

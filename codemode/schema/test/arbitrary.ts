@@ -150,7 +150,14 @@ const annotationsArbitrary: fc.Arbitrary<Record<string, unknown>> = fc.record(
 );
 
 const leafArbitrary: fc.Arbitrary<JsonSchema> = fc.oneof(
-  fc.constantFrom<JsonSchema>({ type: 'string' }, { type: 'number' }, { type: 'integer' }, { type: 'boolean' }, { type: 'null' }, {}),
+  fc.constantFrom<JsonSchema>(
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'integer' },
+    { type: 'boolean' },
+    { type: 'null' },
+    {},
+  ),
   enumValues(scalarArbitrary).map((values): JsonSchema => ({ enum: values })),
   enumValues(awkwardTextArbitrary).map((values): JsonSchema => ({ type: 'string', enum: values })),
   enumValues(integerArbitrary).map((values): JsonSchema => ({ type: 'integer', enum: values })),
@@ -245,23 +252,36 @@ function schemaTree(options: { invalid: boolean; maxDepth: number }): fc.Arbitra
   const { tree } = fc.letrec((tie) => {
     const node = tie('tree');
     const object = fc
-      .uniqueArray(fc.tuple(awkwardNameArbitrary, node), { selector: ([name]) => name, maxLength: 5, depthIdentifier: 'schema' })
+      .uniqueArray(fc.tuple(awkwardNameArbitrary, node), {
+        selector: ([name]) => name,
+        maxLength: 5,
+        depthIdentifier: 'schema',
+      })
       .chain((fields) => {
         const names = fields.map(([name]) => name);
-        return fc.record(
-          {
-            required: fc.subarray(names),
-            additionalProperties: fc.boolean(),
-          },
-          { requiredKeys: [] },
-        ).map((extra) => ({ type: 'object', properties: Object.fromEntries(fields), ...extra }));
+        return fc
+          .record(
+            {
+              required: fc.subarray(names),
+              additionalProperties: fc.boolean(),
+            },
+            { requiredKeys: [] },
+          )
+          .map((extra) => ({ type: 'object', properties: Object.fromEntries(fields), ...extra }));
       });
-    const array = fc.option(node, { nil: undefined }).map((items) => (items === undefined ? { type: 'array' } : { type: 'array', items }));
-    const oneOf = fc.array(node, { minLength: 2, maxLength: 4, depthIdentifier: 'schema' }).map((arms) => ({ oneOf: arms }));
+    const array = fc
+      .option(node, { nil: undefined })
+      .map((items) => (items === undefined ? { type: 'array' } : { type: 'array', items }));
+    const oneOf = fc
+      .array(node, { minLength: 2, maxLength: 4, depthIdentifier: 'schema' })
+      .map((arms) => ({ oneOf: arms }));
     const shapes: fc.Arbitrary<unknown>[] = [leafArbitrary, object, array, oneOf, ...realWorldShapes(node)];
     if (options.invalid) shapes.push(brokenArbitrary(node));
     const annotated = fc
-      .tuple(fc.oneof({ maxDepth: options.maxDepth, depthIdentifier: 'schema', withCrossShrink: true }, ...shapes), annotationsArbitrary)
+      .tuple(
+        fc.oneof({ maxDepth: options.maxDepth, depthIdentifier: 'schema', withCrossShrink: true }, ...shapes),
+        annotationsArbitrary,
+      )
       .map(([shape, annotations]) =>
         typeof shape === 'object' && shape !== null && !Array.isArray(shape) ? { ...annotations, ...shape } : shape,
       );
@@ -281,8 +301,11 @@ export function mixedSchemaArbitrary(maxDepth = 4): fc.Arbitrary<unknown> {
 }
 
 /** Tool sets with awkward names (duplicates included), descriptions and schemas; output sometimes absent. */
-export function toolSetArbitrary(options: { invalid?: boolean; maxTools?: number; maxDepth?: number } = {}): fc.Arbitrary<ToolDefinition[]> {
-  const schema = options.invalid === false ? validSchemaArbitrary(options.maxDepth) : mixedSchemaArbitrary(options.maxDepth);
+export function toolSetArbitrary(
+  options: { invalid?: boolean; maxTools?: number; maxDepth?: number } = {},
+): fc.Arbitrary<ToolDefinition[]> {
+  const schema =
+    options.invalid === false ? validSchemaArbitrary(options.maxDepth) : mixedSchemaArbitrary(options.maxDepth);
   return fc.array(
     fc.record(
       {

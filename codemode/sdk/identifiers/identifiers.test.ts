@@ -2,20 +2,20 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isPrivateName, PYTHON_KEYWORDS, pythonNameRules, SUPPORTED_PYTHON_VERSIONS, unicodeTableOf } from './index.js';
 import { type CodePointRanges, decodeTable } from './table.js';
-import {
-  PYTHON_KEYWORDS,
-  SUPPORTED_PYTHON_VERSIONS,
-  isPrivateName,
-  pythonNameRules,
-  unicodeTableOf,
-} from './index.js';
 
 describe('floor → Unicode version', () => {
   it('maps every supported CPython to the Unicode version it ships', () => {
     const expected: Record<string, string> = {
-      '3.8': '12.1.0', '3.9': '13.0.0', '3.10': '13.0.0', '3.11': '14.0.0',
-      '3.12': '15.0.0', '3.13': '15.1.0', '3.14': '16.0.0', '3.15': '17.0.0',
+      '3.8': '12.1.0',
+      '3.9': '13.0.0',
+      '3.10': '13.0.0',
+      '3.11': '14.0.0',
+      '3.12': '15.0.0',
+      '3.13': '15.1.0',
+      '3.14': '16.0.0',
+      '3.15': '17.0.0',
     };
     expect(Object.fromEntries(SUPPORTED_PYTHON_VERSIONS.map((v) => [v, unicodeTableOf(v).version]))).toEqual(expected);
     expect(pythonNameRules().unicodeVersion).toBe('13.0.0');
@@ -118,16 +118,22 @@ describe('a table of code points', () => {
       [5, 5],
       [9, 3],
     ];
-    for (const [start, end] of edges) expect(set.countWithin(start, end), `[${start}, ${end})`).toBe(bruteForce(set, start, end));
+    for (const [start, end] of edges)
+      expect(set.countWithin(start, end), `[${start}, ${end})`).toBe(bruteForce(set, start, end));
   });
 
   it('agrees with a count of each code point on random intervals of every property', () => {
     const sets = [table.xidStart, table.xidContinue, table.assigned, table.defaultIgnorable];
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 0x10ffff }), fc.integer({ min: 0, max: 70_000 }), (which, start, length) => {
-        const end = Math.min(start + length, 0x110000);
-        expect(sets[which]!.countWithin(start, end)).toBe(bruteForce(sets[which]!, start, end));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 0, max: 0x10ffff }),
+        fc.integer({ min: 0, max: 70_000 }),
+        (which, start, length) => {
+          const end = Math.min(start + length, 0x110000);
+          expect(sets[which]!.countWithin(start, end)).toBe(bruteForce(sets[which]!, start, end));
+        },
+      ),
       { numRuns: 200 },
     );
   });

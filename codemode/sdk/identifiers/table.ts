@@ -37,7 +37,8 @@ export class CodePointRanges {
       count += Math.min(this.#bounds[i]!, end) - start;
       i += 1;
     }
-    for (; i + 1 < this.#bounds.length && this.#bounds[i]! < end; i += 2) count += Math.min(this.#bounds[i + 1]!, end) - this.#bounds[i]!;
+    for (; i + 1 < this.#bounds.length && this.#bounds[i]! < end; i += 2)
+      count += Math.min(this.#bounds[i + 1]!, end) - this.#bounds[i]!;
     return count;
   }
 

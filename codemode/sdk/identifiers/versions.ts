@@ -31,9 +31,7 @@ export const NEWEST_UNICODE_TABLE: EncodedUnicodeTable = unicode170;
 export function unicodeTableOf(python: PythonVersion): EncodedUnicodeTable {
   const table = UNICODE_OF_PYTHON.get(python);
   if (table === undefined) {
-    throw new RangeError(
-      `unsupported Python floor "${python}": choose one of ${SUPPORTED_PYTHON_VERSIONS.join(', ')}`,
-    );
+    throw new RangeError(`unsupported Python floor "${python}": choose one of ${SUPPORTED_PYTHON_VERSIONS.join(', ')}`);
   }
   return table;
 }
@@ -43,7 +41,40 @@ export function unicodeTableOf(python: PythonVersion): EncodedUnicodeTable {
  * keywords (`match`, `case`, `type`, `_`) stay usable as names and are deliberately absent.
  */
 export const PYTHON_KEYWORDS: ReadonlySet<string> = new Set([
-  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def',
-  'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda',
-  'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', '__peg_parser__',
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
+  '__peg_parser__',
 ]);

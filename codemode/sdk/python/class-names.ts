@@ -9,9 +9,27 @@ export const MAX_CLASS_NAME = 64;
 
 /** Names the SDK itself defines or uses; a derived class name never shadows one. */
 const RESERVED = [
-  'Any', 'Dict', 'List', 'Literal', 'NotRequired', 'Optional', 'Required', 'Tuple', 'TypedDict', 'Union',
-  'Tools', 'ToolCallError', 'tools',
-  'str', 'int', 'float', 'bool', 'list', 'dict', 'None', 'Exception',
+  'Any',
+  'Dict',
+  'List',
+  'Literal',
+  'NotRequired',
+  'Optional',
+  'Required',
+  'Tuple',
+  'TypedDict',
+  'Union',
+  'Tools',
+  'ToolCallError',
+  'tools',
+  'str',
+  'int',
+  'float',
+  'bool',
+  'list',
+  'dict',
+  'None',
+  'Exception',
 ];
 
 const UNDERSCORE = 0x5f;

@@ -1,12 +1,12 @@
 import type { CoreSchema, LoweredSchema } from '../../schema/core.js';
 import { lowerSchema } from '../../schema/lower.js';
 import type { SdkRenderer, ToolDefinition } from '../../tools/types.js';
-import { DEFAULT_PYTHON_FLOOR, isDunderName, pythonNameRules, type PythonNameRules } from '../identifiers/index.js';
+import { DEFAULT_PYTHON_FLOOR, isDunderName, type PythonNameRules, pythonNameRules } from '../identifiers/index.js';
 import { ClassNames } from './class-names.js';
 import { pythonCommentLines, pythonDocstring, pythonStringLiteral } from './escape.js';
-import { pythonIdioms, type PythonIdioms } from './idioms.js';
+import { type PythonIdioms, pythonIdioms } from './idioms.js';
 import { sharedDefinitions } from './shared-definitions.js';
-import { definitionName, isClassDefinition, TypeExpressionWriter, type ClassJob } from './type-expressions.js';
+import { type ClassJob, definitionName, isClassDefinition, TypeExpressionWriter } from './type-expressions.js';
 import { PYTHON_SDK_USAGE } from './usage.js';
 
 const INDENT = '    ';
@@ -84,12 +84,26 @@ interface TypedDictPart {
  * cannot be class-body fields need the functional form, which takes no base: when both groups hold such
  * keys, one `total=False` form keeps them all and a comment marks each required key.
  */
-function typedDictParts(name: string, keys: string[], required: ReadonlySet<string>, rules: PythonNameRules, idioms: PythonIdioms): TypedDictPart[] {
+function typedDictParts(
+  name: string,
+  keys: string[],
+  required: ReadonlySet<string>,
+  rules: PythonNameRules,
+  idioms: PythonIdioms,
+): TypedDictPart[] {
   const classable = (group: string[]) => group.every((key) => isClassField(key, rules));
   const requiredKeys = keys.filter((key) => required.has(key));
   const optionalKeys = keys.filter((key) => !required.has(key));
   if (idioms.notRequired || optionalKeys.length === 0 || requiredKeys.length === 0) {
-    return [{ name, base: 'TypedDict', total: idioms.notRequired || optionalKeys.length === 0, keys, classForm: classable(keys) }];
+    return [
+      {
+        name,
+        base: 'TypedDict',
+        total: idioms.notRequired || optionalKeys.length === 0,
+        keys,
+        classForm: classable(keys),
+      },
+    ];
   }
   const requiredClassable = classable(requiredKeys);
   const optionalClassable = classable(optionalKeys);
@@ -147,7 +161,9 @@ function writeClass(job: ClassJob, writer: TypeExpressionWriter, names: ClassNam
     }
     // Only a form that mixes both kinds of key without NotRequired needs to say which ones are required.
     if (!part.total && required.has(key)) lines.push(`${fieldIndent}# required`);
-    lines.push(part.classForm ? `${INDENT}${key}: ${annotated}` : `${fieldIndent}${pythonStringLiteral(key)}: ${annotated},`);
+    lines.push(
+      part.classForm ? `${INDENT}${key}: ${annotated}` : `${fieldIndent}${pythonStringLiteral(key)}: ${annotated},`,
+    );
     fieldLines.set(key, lines);
   }
 
@@ -206,7 +222,9 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
     return blocks.reverse();
   };
 
-  const roots = ordered.flatMap((tool) => (tool.output === undefined ? [tool.parameters] : [tool.parameters, tool.output]));
+  const roots = ordered.flatMap((tool) =>
+    tool.output === undefined ? [tool.parameters] : [tool.parameters, tool.output],
+  );
   const shared = sharedDefinitions(roots, (definition) => definitionName(names, definition));
   const sharedTokens = new Map<string, { name: string; token: string; namer: ReturnType<ClassNames['namer']> }>();
   for (const { name } of shared.definitions) {
@@ -228,7 +246,13 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
       prefix: name,
       namer,
     };
-    writer.jobs.push({ name, token, schema: definition.schema as Record<string, unknown>, scope, alias: !isClassDefinition(definition) });
+    writer.jobs.push({
+      name,
+      token,
+      schema: definition.schema as Record<string, unknown>,
+      scope,
+      alias: !isClassDefinition(definition),
+    });
     blocks.push(...writePendingClasses());
   }
 
@@ -237,7 +261,10 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
     const base = names.toolBase(tool.name);
     const namer = names.namer(tool.name);
     const written = new Map<string, string>();
-    const own = sharedDefinitions(tool.output === undefined ? [tool.parameters] : [tool.parameters, tool.output], (definition) => definitionName(names, definition));
+    const own = sharedDefinitions(
+      tool.output === undefined ? [tool.parameters] : [tool.parameters, tool.output],
+      (definition) => definitionName(names, definition),
+    );
     const scopeOf = (lowered: LoweredSchema, rootHint: string) => ({
       definitions: lowered.definitions,
       names: written,
@@ -248,10 +275,17 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
       namer,
     });
     // `async def name(self, args: T)`: one bracket is open around the argument type.
-    const argsType = writer.write(rootSchema(tool.parameters), `${base}Args`, 1, scopeOf(tool.parameters, `${base}Args`));
+    const argsType = writer.write(
+      rootSchema(tool.parameters),
+      `${base}Args`,
+      1,
+      scopeOf(tool.parameters, `${base}Args`),
+    );
     blocks.push(...writePendingClasses());
     const outputType =
-      tool.output === undefined ? 'Any' : writer.write(rootSchema(tool.output), `${base}Output`, 0, scopeOf(tool.output, `${base}Output`));
+      tool.output === undefined
+        ? 'Any'
+        : writer.write(rootSchema(tool.output), `${base}Output`, 0, scopeOf(tool.output, `${base}Output`));
     blocks.push(...writePendingClasses());
     if (isMethodName(tool.name)) {
       const body = tool.description === '' ? '...' : pythonDocstring(tool.description, INDENT + INDENT);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toolSetArbitrary } from '../../schema/test/arbitrary.js';
 import { listChain, objectChain, oneOfChain } from '../../schema/deep-schemas.js';
+import { toolSetArbitrary } from '../../schema/test/arbitrary.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { renderPythonSdk } from './index.js';
 

@@ -5,7 +5,11 @@ import { pythonCommentLines, pythonDocstring, pythonStringLiteral } from './esca
 import { renderPythonSdk } from './index.js';
 import { MAX_NESTING } from './type-expressions.js';
 
-const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });
+const obj = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  properties,
+  required,
+});
 const tool = (name: string, parameters: unknown = obj({}), extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
   name,
   description: '',
@@ -17,7 +21,9 @@ const linesOf = (text: string) => text.split('\n');
 const toolsBody = (text: string) => {
   const lines = linesOf(text);
   const start = lines.indexOf('class Tools:');
-  return lines.slice(start + 1, lines.indexOf('tools: Tools')).filter((line, i, all) => line !== '' || all.slice(i).some(Boolean));
+  return lines
+    .slice(start + 1, lines.indexOf('tools: Tools'))
+    .filter((line, i, all) => line !== '' || all.slice(i).some(Boolean));
 };
 
 describe('layout', () => {
@@ -55,7 +61,9 @@ describe('layout', () => {
   });
 
   it('lists a non-bare tool as a tools["name"] comment in its sorted place, and needs pass when no method remains', () => {
-    const mixed = toolsBody(renderPythonSdk([tool('z'), tool('a-b', obj({}), { description: 'Dashed.\nTwo lines.' }), tool('c')]));
+    const mixed = toolsBody(
+      renderPythonSdk([tool('z'), tool('a-b', obj({}), { description: 'Dashed.\nTwo lines.' }), tool('c')]),
+    );
     expect(mixed.filter((line) => line !== '')).toEqual([
       '    # await tools["a-b"](args: dict[str, Any]) -> Any',
       '    #     Dashed.',
@@ -78,12 +86,20 @@ describe('layout', () => {
   it('keeps soft keywords as method names', () => {
     const body = toolsBody(renderPythonSdk([tool('match'), tool('type'), tool('_'), tool('case')]));
     expect(body.filter((line) => line.includes('async def')).map((line) => line.trim().split('(')[0])).toEqual([
-      'async def _', 'async def case', 'async def match', 'async def type',
+      'async def _',
+      'async def case',
+      'async def match',
+      'async def type',
     ]);
   });
 
   it('gives byte-identical text for any order of the same tools', () => {
-    const tools = [tool('b'), tool('a', obj({ q: { type: 'integer' } })), tool('c-d'), tool('a', obj({}), { description: 'dup' })];
+    const tools = [
+      tool('b'),
+      tool('a', obj({ q: { type: 'integer' } })),
+      tool('c-d'),
+      tool('a', obj({}), { description: 'dup' }),
+    ];
     const first = renderPythonSdk(tools);
     expect(renderPythonSdk([...tools].reverse())).toBe(first);
     expect(renderPythonSdk([tools[2]!, tools[0]!, tools[3]!, tools[1]!])).toBe(first);
@@ -91,9 +107,13 @@ describe('layout', () => {
 });
 
 describe('TypedDicts', () => {
-  const weather = tool('get_weather', obj({ where: obj({ lat: { type: 'number' } }, ['lat']), units: { enum: ['c', 'f'] } }, ['where']), {
-    output: { type: 'array', items: obj({ temp: { type: 'number', description: 'Celsius' } }, ['temp']) },
-  });
+  const weather = tool(
+    'get_weather',
+    obj({ where: obj({ lat: { type: 'number' } }, ['lat']), units: { enum: ['c', 'f'] } }, ['where']),
+    {
+      output: { type: 'array', items: obj({ temp: { type: 'number', description: 'Celsius' } }, ['temp']) },
+    },
+  );
 
   it('from 3.11 marks optional fields NotRequired, sorts fields, and names nested classes after parent + field', () => {
     const text = renderPythonSdk([weather], { pythonFloor: '3.11' });
@@ -126,11 +146,25 @@ describe('TypedDicts', () => {
   });
 
   it('writes unions with | from 3.10, as Optional and Union before, and builtin generics from 3.9', () => {
-    const unions = tool('u', obj({ a: { oneOf: [{ type: 'string' }, { type: 'null' }] }, b: { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] }, c: { type: 'array', items: { type: 'object', additionalProperties: { type: 'integer' } } } }, ['a', 'b', 'c']));
+    const unions = tool(
+      'u',
+      obj(
+        {
+          a: { oneOf: [{ type: 'string' }, { type: 'null' }] },
+          b: { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
+          c: { type: 'array', items: { type: 'object', additionalProperties: { type: 'integer' } } },
+        },
+        ['a', 'b', 'c'],
+      ),
+    );
     const at = (floor: '3.8' | '3.9' | '3.10') => renderPythonSdk([unions], { pythonFloor: floor });
-    expect(at('3.10')).toContain('class UArgs(TypedDict):\n    a: str | None\n    b: str | int | None\n    c: list[dict[str, int]]\n');
+    expect(at('3.10')).toContain(
+      'class UArgs(TypedDict):\n    a: str | None\n    b: str | int | None\n    c: list[dict[str, int]]\n',
+    );
     expect(at('3.10')).toContain('from typing import Any, Literal, TypedDict, Union\n');
-    expect(at('3.9')).toContain('class UArgs(TypedDict):\n    a: Optional[str]\n    b: Union[str, int, None]\n    c: list[dict[str, int]]\n');
+    expect(at('3.9')).toContain(
+      'class UArgs(TypedDict):\n    a: Optional[str]\n    b: Union[str, int, None]\n    c: list[dict[str, int]]\n',
+    );
     expect(at('3.9')).toContain('from typing import Any, Literal, Optional, TypedDict, Union\n');
     expect(at('3.8')).toContain('    c: List[Dict[str, int]]\n');
     expect(at('3.8')).toContain('from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union\n');
@@ -142,20 +176,28 @@ describe('TypedDicts', () => {
       const tools = [tool('t', obj({ [key]: { type: 'string' }, ok: { type: 'integer' } }, ['ok']))];
       const fields = [`${pythonStringLiteral(key)}: NotRequired[str],`, '"ok": int,'];
       if (key > 'ok') fields.reverse();
-      expect(renderPythonSdk(tools, { pythonFloor: '3.11' }), key).toContain(`TArgs = TypedDict(\n    "TArgs",\n    {\n        ${fields.join('\n        ')}\n    },\n)`);
+      expect(renderPythonSdk(tools, { pythonFloor: '3.11' }), key).toContain(
+        `TArgs = TypedDict(\n    "TArgs",\n    {\n        ${fields.join('\n        ')}\n    },\n)`,
+      );
       // Before 3.11 the optional odd key goes to a functional total=False base; the required key stays a field.
       expect(renderPythonSdk(tools), key).toContain(
         `_TArgsOptional = TypedDict(\n    "_TArgsOptional",\n    {\n        ${pythonStringLiteral(key)}: str,\n    },\n    total=False,\n)\n\n\n` +
           'class TArgs(_TArgsOptional):\n    ok: int\n',
       );
     }
-    expect(renderPythonSdk([tool('t', obj({ match: { type: 'string' } }))], { pythonFloor: '3.11' })).toContain('class TArgs(TypedDict):\n    match: NotRequired[str]');
+    expect(renderPythonSdk([tool('t', obj({ match: { type: 'string' } }))], { pythonFloor: '3.11' })).toContain(
+      'class TArgs(TypedDict):\n    match: NotRequired[str]',
+    );
     // A required odd key goes to a functional base; the optional field to the subclass.
-    expect(renderPythonSdk([tool('t', obj({ 'a-b': { type: 'string' }, ok: { type: 'integer' } }, ['a-b']))])).toContain(
+    expect(
+      renderPythonSdk([tool('t', obj({ 'a-b': { type: 'string' }, ok: { type: 'integer' } }, ['a-b']))]),
+    ).toContain(
       '_TArgsRequired = TypedDict(\n    "_TArgsRequired",\n    {\n        "a-b": str,\n    },\n)\n\n\nclass TArgs(_TArgsRequired, total=False):\n    ok: int\n',
     );
     // Odd keys on both sides: one total=False form, each required key marked.
-    expect(renderPythonSdk([tool('t', obj({ 'a-b': { type: 'string' }, 'c-d': { type: 'integer' } }, ['c-d']))])).toContain(
+    expect(
+      renderPythonSdk([tool('t', obj({ 'a-b': { type: 'string' }, 'c-d': { type: 'integer' } }, ['c-d']))]),
+    ).toContain(
       'TArgs = TypedDict(\n    "TArgs",\n    {\n        "a-b": str,\n        # required\n        "c-d": int,\n    },\n    total=False,\n)',
     );
   });
@@ -167,7 +209,10 @@ describe('TypedDicts', () => {
 });
 
 describe('class names', () => {
-  const argsClass = (name: string) => /class (\S+)\(TypedDict(?:, total=False)?\)/u.exec(renderPythonSdk([tool(name, obj({ a: { type: 'string' } }))]))?.[1];
+  const argsClass = (name: string) =>
+    /class (\S+)\(TypedDict(?:, total=False)?\)/u.exec(
+      renderPythonSdk([tool(name, obj({ a: { type: 'string' } }))]),
+    )?.[1];
 
   it('prefixes a name that cannot start an identifier, then normalizes the join', () => {
     expect(argsClass('3d-model')).toBe('Tool3dModelArgs');
@@ -193,35 +238,57 @@ describe('class names', () => {
       tool('\uff21b', obj({ x: { type: 'string' } })),
       tool('Ab', obj({ x: { type: 'string' } })),
     ]);
-    const names = [...text.matchAll(/^(?:class (\S+)\(TypedDict(?:, total=False)?\)|(\S+) = TypedDict\()/gmu)].map((m) => m[1] ?? m[2]);
+    const names = [...text.matchAll(/^(?:class (\S+)\(TypedDict(?:, total=False)?\)|(\S+) = TypedDict\()/gmu)].map(
+      (m) => m[1] ?? m[2],
+    );
     expect(new Set(names).size).toBe(names.length);
     expect(names.every((name) => /^(AB|Ab)Args_[0-9a-f]{6}$/.test(name ?? ''))).toBe(true);
     // A tool's suffix is its own: the same tool among other colliding tools keeps its name.
-    const alone = renderPythonSdk([tool('a_b', obj({ x: { type: 'string' } })), tool('a-b', obj({ x: { type: 'string' } }))]);
+    const alone = renderPythonSdk([
+      tool('a_b', obj({ x: { type: 'string' } })),
+      tool('a-b', obj({ x: { type: 'string' } })),
+    ]);
     const aB = /async def a_b\(self, args: (\S+)\)/.exec(text)![1]!;
     expect(/async def a_b\(self, args: (\S+)\)/.exec(alone)![1]).toBe(aB);
   });
 
   const order = (name: string, properties: Record<string, unknown>, defs: Record<string, unknown>) =>
     tool(name, { ...obj(properties, Object.keys(properties)), $defs: defs });
-  const money = { type: 'object', properties: { amount: { type: 'integer' }, currency: { $ref: '#/$defs/Currency' } }, required: ['amount', 'currency'] };
+  const money = {
+    type: 'object',
+    properties: { amount: { type: 'integer' }, currency: { $ref: '#/$defs/Currency' } },
+    required: ['amount', 'currency'],
+  };
   const defs = { Money: money, Currency: { enum: ['EUR', 'USD'] } };
 
   it('writes a $defs definition with one structure as one class named after it, before the tools that share it', () => {
     const text = renderPythonSdk([
       order('list_orders', { max: { $ref: '#/$defs/Money' } }, defs),
       order('get_order', { total: { $ref: '#/$defs/Money' }, tax: { $ref: '#/$defs/Money' } }, defs),
-      { ...order('refund', { amount: { $ref: '#/$defs/Money' } }, defs), output: { $ref: '#/$defs/Money', $defs: defs } },
+      {
+        ...order('refund', { amount: { $ref: '#/$defs/Money' } }, defs),
+        output: { $ref: '#/$defs/Money', $defs: defs },
+      },
     ]);
-    expect(text.match(/^class \S+\(TypedDict\)/gm)).toEqual(['class Money(TypedDict)', 'class GetOrderArgs(TypedDict)', 'class ListOrdersArgs(TypedDict)', 'class RefundArgs(TypedDict)']);
-    expect(text).toContain('Currency = Literal["EUR", "USD"]\n\n\nclass Money(TypedDict):\n    amount: int\n    currency: Currency\n');
+    expect(text.match(/^class \S+\(TypedDict\)/gm)).toEqual([
+      'class Money(TypedDict)',
+      'class GetOrderArgs(TypedDict)',
+      'class ListOrdersArgs(TypedDict)',
+      'class RefundArgs(TypedDict)',
+    ]);
+    expect(text).toContain(
+      'Currency = Literal["EUR", "USD"]\n\n\nclass Money(TypedDict):\n    amount: int\n    currency: Currency\n',
+    );
     expect(text).toContain('    tax: Money\n    total: Money\n');
     expect(text).toContain('async def refund(self, args: RefundArgs) -> Money:');
   });
 
   it('keeps a definition name with two structures with each tool, named after the tool', () => {
     const other = { Money: { type: 'object', properties: { cents: { type: 'integer' } }, required: ['cents'] } };
-    const shared = [order('get_order', { total: { $ref: '#/$defs/Money' } }, defs), order('list_orders', { max: { $ref: '#/$defs/Money' } }, defs)];
+    const shared = [
+      order('get_order', { total: { $ref: '#/$defs/Money' } }, defs),
+      order('list_orders', { max: { $ref: '#/$defs/Money' } }, defs),
+    ];
     const text = renderPythonSdk([...shared, order('a_refund', { amount: { $ref: '#/$defs/Money' } }, other)]);
     expect(text).toContain('class ARefundMoney(TypedDict):\n    cents: int\n');
     expect(text).toContain('class GetOrderMoney(TypedDict):\n    amount: int\n');
@@ -233,7 +300,11 @@ describe('class names', () => {
 
   it('does not upper-case to a letter the floor lacks', () => {
     expect(argsClass('\u019bx')).toBe('\u019bxArgs');
-    expect(/class (\S+)\(TypedDict(?:, total=False)?\)/u.exec(renderPythonSdk([tool('\u019bx', obj({ a: { type: 'string' } }))], { pythonFloor: '3.14' }))?.[1]).toBe('\ua7dcxArgs');
+    expect(
+      /class (\S+)\(TypedDict(?:, total=False)?\)/u.exec(
+        renderPythonSdk([tool('\u019bx', obj({ a: { type: 'string' } }))], { pythonFloor: '3.14' }),
+      )?.[1],
+    ).toBe('\ua7dcxArgs');
   });
 
   it('caps names so a 4,000-deep single-field chain stays linear in size', () => {
@@ -252,7 +323,9 @@ describe('values and limits', () => {
   it('writes integers exactly, 1e300 and 2^53 + 2 included, and non-integral numbers as float', () => {
     const text = renderPythonSdk([tool('n', obj({ a: { enum: [1e300, 2 ** 53 + 2, -5, 0.5] } }, ['a']))]);
     expect(text).toContain(`a: Union[Literal[${BigInt(1e300)}, 9007199254740994, -5], float]`);
-    expect(BigInt(1e300).toString()).toMatch(/^1000000000000000052504760255204420248704468581108159154915854115511802457988908195786371375080447864043704443832883878176942523235360430575644792184786706982848387200926575803737830233794788090059368953234970799945081119038967640880074652742780142494579258788820056842838115669472196386865459400540160$/);
+    expect(BigInt(1e300).toString()).toMatch(
+      /^1000000000000000052504760255204420248704468581108159154915854115511802457988908195786371375080447864043704443832883878176942523235360430575644792184786706982848387200926575803737830233794788090059368953234970799945081119038967640880074652742780142494579258788820056842838115669472196386865459400540160$/,
+    );
   });
 
   it('caps list nesting below MAX_NESTING open brackets on any line', () => {
@@ -273,11 +346,16 @@ describe('values and limits', () => {
 
   it('merges const and enum arms into one Literal and writes a long union flat', () => {
     const arms = Array.from({ length: 5000 }, (_, i) => ({ const: `v${i}` }));
-    const merged = renderPythonSdk([tool('u', obj({ a: { oneOf: [{ type: 'string' }, ...arms, { type: 'null' }] } }, ['a']))], { pythonFloor: '3.10' });
+    const merged = renderPythonSdk(
+      [tool('u', obj({ a: { oneOf: [{ type: 'string' }, ...arms, { type: 'null' }] } }, ['a']))],
+      { pythonFloor: '3.10' },
+    );
     expect(merged).toMatch(/ {4}a: str \| Literal\["v0", "v1", .*"v4999"\] \| None\n/);
     const objects = Array.from({ length: 10 }, (_, i) => obj({ [`k${i}`]: { type: 'integer' } }));
     const flat = renderPythonSdk([tool('u', obj({ a: { oneOf: objects } }, ['a']))], { pythonFloor: '3.10' });
-    expect(flat).toContain('    a: Union[UArgsA, UArgsA2, UArgsA3, UArgsA4, UArgsA5, UArgsA6, UArgsA7, UArgsA8, UArgsA9, UArgsA10]\n');
+    expect(flat).toContain(
+      '    a: Union[UArgsA, UArgsA2, UArgsA3, UArgsA4, UArgsA5, UArgsA6, UArgsA7, UArgsA8, UArgsA9, UArgsA10]\n',
+    );
     expect(flat).not.toMatch(/UArgsA \|/);
   });
 
@@ -319,6 +397,11 @@ describe('escaping', () => {
   });
 
   it('comments split on every line ending CPython knows and escape the rest', () => {
-    expect(pythonCommentLines('a\rb\r\nc\nd\u2028e\x0bf\0', '  ')).toEqual(['  # a', '  # b', '  # c', '  # d\\u2028e\\x0bf\\x00']);
+    expect(pythonCommentLines('a\rb\r\nc\nd\u2028e\x0bf\0', '  ')).toEqual([
+      '  # a',
+      '  # b',
+      '  # c',
+      '  # d\\u2028e\\x0bf\\x00',
+    ]);
   });
 });

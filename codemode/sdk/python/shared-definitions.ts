@@ -90,7 +90,10 @@ interface Instance {
  * Whether a definition is shared depends only on the definitions that bear its name and those it reaches,
  * never on tool names or order.
  */
-export function sharedDefinitions(roots: readonly LoweredSchema[], nameOf: (definition: CoreDefinition) => string): SharedDefinitions {
+export function sharedDefinitions(
+  roots: readonly LoweredSchema[],
+  nameOf: (definition: CoreDefinition) => string,
+): SharedDefinitions {
   const byName = new Map<string, Instance[]>();
   const structures = new Map<string, Set<string>>();
   const blocked = new Set<string>();
@@ -153,9 +156,14 @@ export function sharedDefinitions(roots: readonly LoweredSchema[], nameOf: (defi
     while (stack.length > 0) {
       const frame = stack.pop()!;
       if (level.has(frame.name)) continue;
-      const deps = [...byName.get(frame.name)![0]!.deps].filter((dep) => dep !== frame.name && !byName.get(dep)![0]!.definition.recursive);
+      const deps = [...byName.get(frame.name)![0]!.deps].filter(
+        (dep) => dep !== frame.name && !byName.get(dep)![0]!.definition.recursive,
+      );
       if (frame.expanded) {
-        level.set(frame.name, deps.reduce((most, dep) => Math.max(most, (level.get(dep) ?? 0) + 1), 0));
+        level.set(
+          frame.name,
+          deps.reduce((most, dep) => Math.max(most, (level.get(dep) ?? 0) + 1), 0),
+        );
       } else {
         stack.push({ name: frame.name, expanded: true });
         for (const dep of deps) if (!level.has(dep)) stack.push({ name: dep, expanded: false });
@@ -166,7 +174,12 @@ export function sharedDefinitions(roots: readonly LoweredSchema[], nameOf: (defi
   return {
     definitions: shared.map((name) => {
       const instance = byName.get(name)![0]!;
-      return { name, definition: instance.definition, definitions: instance.root.definitions, shared: byRoot.get(instance.root)! };
+      return {
+        name,
+        definition: instance.definition,
+        definitions: instance.root.definitions,
+        shared: byRoot.get(instance.root)!,
+      };
     }),
     byRoot,
   };

@@ -150,7 +150,8 @@ export class TypeExpressionWriter {
       const prefix = schema.prefixItems;
       if (Array.isArray(prefix) && schema.closed === true) {
         frames.push({ op: 'tuple', count: prefix.length });
-        for (let i = prefix.length - 1; i >= 0; i--) frames.push({ op: 'type', schema: prefix[i], hint: `${hint}Item`, depth: depth + 1 });
+        for (let i = prefix.length - 1; i >= 0; i--)
+          frames.push({ op: 'type', schema: prefix[i], hint: `${hint}Item`, depth: depth + 1 });
         return;
       }
       if (Array.isArray(prefix)) {
@@ -168,7 +169,10 @@ export class TypeExpressionWriter {
       if (!isRecord(properties) || Object.keys(properties).length === 0) {
         if (depth + 1 > MAX_NESTING) return void results.push('Any');
         if (!isRecord(schema.additionalProperties)) return void results.push(`${this.#idioms.dict}[str, Any]`);
-        frames.push({ op: 'dict' }, { op: 'type', schema: schema.additionalProperties, hint: `${hint}Value`, depth: depth + 1 });
+        frames.push(
+          { op: 'dict' },
+          { op: 'type', schema: schema.additionalProperties, hint: `${hint}Value`, depth: depth + 1 },
+        );
         return;
       }
       // A definition written in place (a discriminated union's arm) is named after it, within its owner.
@@ -274,7 +278,8 @@ function joinUnion(rendered: string[], frame: Extract<Frame, { op: 'union' }>, p
   }
   if (members.length === 1) return members[0]!;
   // Before 3.10 `|` between types is a TypeError when the module runs: one type or None reads as Optional.
-  if (!pipeUnions && members.length === 2 && members.includes('None')) return `Optional[${members.find((m) => m !== 'None')!}]`;
+  if (!pipeUnions && members.length === 2 && members.includes('None'))
+    return `Optional[${members.find((m) => m !== 'None')!}]`;
   // `"Node" | None` is an operator applied to a string; a subscript holds forward references anywhere.
   const bracketed = frame.bracketed || members.some((member) => member.startsWith('"'));
   return bracketed ? `Union[${members.join(', ')}]` : members.join(' | ');

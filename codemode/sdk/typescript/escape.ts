@@ -40,7 +40,8 @@ export function numberLiteral(value: number): string {
  * unpredictably, and lone surrogates, which cannot be written as UTF-8. Line terminators are split on
  * before this runs.
  */
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNPRINTABLE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 function commentLine(line: string): string {
   return line

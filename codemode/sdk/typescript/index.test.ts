@@ -32,7 +32,12 @@ describe('renderTypeScriptSdk: layout', () => {
       },
     ]);
     const usageEnd = sdk.indexOf('\n\ndeclare class');
-    expect(sdk.slice(0, usageEnd).split('\n').every((line) => line.startsWith('// '))).toBe(true);
+    expect(
+      sdk
+        .slice(0, usageEnd)
+        .split('\n')
+        .every((line) => line.startsWith('// ')),
+    ).toBe(true);
     expect(sdk.slice(0, usageEnd)).toMatch(/await tools\.name\(args\)/);
     expect(sdk.slice(0, usageEnd)).toMatch(/throws a ToolCallError/);
     expect(sdk.slice(usageEnd + 2)).toBe(
@@ -82,15 +87,21 @@ describe('renderTypeScriptSdk: schemas', () => {
   });
 
   it('writes enum and const as literal unions, big integers with all digits', () => {
-    expect(argsOf({ enum: ['a"b', 1e21, -2.5, true, null] })).toBe('"a\\"b" | 1000000000000000000000 | -2.5 | true | null');
+    expect(argsOf({ enum: ['a"b', 1e21, -2.5, true, null] })).toBe(
+      '"a\\"b" | 1000000000000000000000 | -2.5 | true | null',
+    );
     expect(argsOf({ type: 'integer', enum: [-(2 ** 70)] })).toBe('-1180591620717411300000');
     expect(argsOf({ const: 'x\u2028y' })).toBe('"x\\u2028y"');
     expect(argsOf({ const: null })).toBe('null');
   });
 
   it('writes oneOf as one flat union and groups unions used as array elements', () => {
-    expect(argsOf({ oneOf: [{ type: 'string' }, { oneOf: [{ type: 'null' }, { enum: [1, 2] }] }] })).toBe('string | null | 1 | 2');
-    expect(argsOf({ type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }] } })).toBe('(string | number)[]');
+    expect(argsOf({ oneOf: [{ type: 'string' }, { oneOf: [{ type: 'null' }, { enum: [1, 2] }] }] })).toBe(
+      'string | null | 1 | 2',
+    );
+    expect(argsOf({ type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }] } })).toBe(
+      '(string | number)[]',
+    );
     expect(argsOf({ type: 'array', items: { enum: ['a', 'b'] } })).toBe('("a" | "b")[]');
     expect(argsOf({ type: 'array', items: { enum: ['a'] } })).toBe('"a"[]');
     expect(argsOf({ type: 'array', items: { type: 'array' } })).toBe('unknown[][]');
@@ -124,7 +135,9 @@ describe('renderTypeScriptSdk: schemas', () => {
 
   it('adds an index signature only when additionalProperties is true', () => {
     const properties = { a: { type: 'string' } };
-    expect(argsOf({ type: 'object', properties, additionalProperties: true })).toBe('{\n  a?: string;\n  [key: string]: unknown;\n}');
+    expect(argsOf({ type: 'object', properties, additionalProperties: true })).toBe(
+      '{\n  a?: string;\n  [key: string]: unknown;\n}',
+    );
     expect(argsOf({ type: 'object', properties, additionalProperties: false })).toBe('{\n  a?: string;\n}');
     expect(argsOf({ type: 'object', properties })).toBe('{\n  a?: string;\n}');
     expect(argsOf({ type: 'object' })).toBe('Record<string, unknown>');
@@ -189,7 +202,11 @@ describe('renderTypeScriptSdk: names and order', () => {
       { name: 'other', description: '', parameters: {} },
     ];
     const expected = renderTypeScriptSdk(tools);
-    for (const order of [[3, 2, 1, 0], [1, 3, 0, 2], [2, 0, 3, 1]]) {
+    for (const order of [
+      [3, 2, 1, 0],
+      [1, 3, 0, 2],
+      [2, 0, 3, 1],
+    ]) {
       expect(renderTypeScriptSdk(order.map((index) => tools[index]!))).toBe(expected);
     }
     // The same name three times (a broken set): counted in order, the only place order names anything.
@@ -224,7 +241,11 @@ describe('renderTypeScriptSdk: depth and size', () => {
     const growth = (size: (n: number) => number, n: number): number => size(10 * n) / size(n);
     expect(growth((n) => sdkOf(oneOfChain(n)).length, 1_000)).toBeLessThan(11);
     const tools = (n: number): ToolDefinition[] =>
-      Array.from({ length: n }, (_, index) => ({ name: `tool_${index}`, description: 'd', parameters: objectChain(3) }));
+      Array.from({ length: n }, (_, index) => ({
+        name: `tool_${index}`,
+        description: 'd',
+        parameters: objectChain(3),
+      }));
     expect(growth((n) => renderTypeScriptSdk(tools(n)).length, 100)).toBeLessThan(11);
     for (const chain of [listChain, objectChain]) {
       expect(sdkOf(chain(20_000)).length).toBe(sdkOf(chain(2_000)).length);

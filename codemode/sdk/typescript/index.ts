@@ -1,9 +1,9 @@
+import type { CoreSchema } from '../../schema/core.js';
 import { lowerSchema } from '../../schema/lower.js';
 import type { SdkRenderer, ToolDefinition } from '../../tools/types.js';
 import { docComment, propertyName } from './escape.js';
 import { pascalBase, toolBases } from './names.js';
 import { schemaDoc, writeType } from './type-text.js';
-import type { CoreSchema } from '../../schema/core.js';
 import { TYPESCRIPT_SDK_USAGE } from './usage.js';
 
 const INDENT = '  ';
@@ -64,7 +64,9 @@ function renderRoot(root: unknown, suffix: string, taken: Set<string>): Rendered
   const definitions: string[] = [];
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     const schema = lowered.definitions.get(next)!.schema;
-    definitions.push([...docComment(schemaDoc(schema), ''), `type ${names.get(next)!} = ${typeText(schema)};`].join('\n'));
+    definitions.push(
+      [...docComment(schemaDoc(schema), ''), `type ${names.get(next)!} = ${typeText(schema)};`].join('\n'),
+    );
   }
   return { doc: docComment(schemaDoc(lowered.schema), ''), text, definitions };
 }
@@ -135,6 +137,8 @@ export const renderTypeScriptSdk: SdkRenderer = (tools) => {
     const key = tool.name === 'new' ? `"new"` : propertyName(tool.name);
     members.push(...tool.doc, `${INDENT}${key}(args: ${base}Args): Promise<${base}Output>;`);
   }
-  blocks.push(members.length === 0 ? 'declare const tools: {};' : ['declare const tools: {', ...members, '};'].join('\n'));
+  blocks.push(
+    members.length === 0 ? 'declare const tools: {};' : ['declare const tools: {', ...members, '};'].join('\n'),
+  );
   return `${blocks.join('\n\n')}\n`;
 };

@@ -52,7 +52,8 @@ function pushObject(schema: JsonSchema, depth: number, stack: Step[]): void {
   if (names.length === 0) {
     // An index signature, not `Record<string, X>`: the compiler defers an object type's members, so a map
     // whose values are the type itself (`additionalProperties: { $ref: '#' }`) is not a circular alias.
-    if (typeof extra === 'object') stack.push(' }', { schema: extra, depth, asArrayElement: false }, '{ [key: string]: ');
+    if (typeof extra === 'object')
+      stack.push(' }', { schema: extra, depth, asArrayElement: false }, '{ [key: string]: ');
     else stack.push(extra === false ? 'Record<string, never>' : 'Record<string, unknown>');
     return;
   }
@@ -81,7 +82,11 @@ function pushTuple(schema: JsonSchema, depth: number, stack: Step[]): void {
   const prefix = schema.prefixItems!;
   stack.push(']');
   if (schema.closed !== true) {
-    stack.push('[]', { schema: schema.items ?? {}, depth: depth + 1, asArrayElement: true }, prefix.length > 0 ? ', ...' : '...');
+    stack.push(
+      '[]',
+      { schema: schema.items ?? {}, depth: depth + 1, asArrayElement: true },
+      prefix.length > 0 ? ', ...' : '...',
+    );
   }
   for (let index = prefix.length - 1; index >= 0; index--) {
     stack.push({ schema: prefix[index]!, depth: depth + 1, asArrayElement: false });

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toolSetArbitrary } from '../../schema/test/arbitrary.js';
 import { listChain, objectChain, oneOfChain } from '../../schema/deep-schemas.js';
+import { toolSetArbitrary } from '../../schema/test/arbitrary.js';
 import type { ToolDefinition } from '../../tools/types.js';
-import { diagnose } from './test/compile.js';
 import { renderTypeScriptSdk } from './index.js';
+import { diagnose } from './test/compile.js';
 
 const object = (properties: Record<string, unknown>, required: string[] = [], extra: object = {}): object => ({
   type: 'object',
@@ -22,30 +22,78 @@ const VARIED_TOOLS: ToolDefinition[] = [
         query: { type: 'string', description: 'Text */ to find' },
         limit: { type: 'integer', enum: [10, 100, 1e21] },
         mode: { oneOf: [{ const: 'fast' }, { const: 'deep"er' }, { type: 'null' }] },
-        filters: { type: 'array', items: { oneOf: [object({ tag: { type: 'string' } }, ['tag']), { type: 'string' }] } },
+        filters: {
+          type: 'array',
+          items: { oneOf: [object({ tag: { type: 'string' } }, ['tag']), { type: 'string' }] },
+        },
       },
       ['query'],
       { additionalProperties: false },
     ),
     output: { type: 'array', items: object({ url: { type: 'string' }, score: { type: 'number' } }, ['url', 'score']) },
   },
-  { name: 'exotic-name', description: '', parameters: object({ 'a-b': { type: 'boolean' }, '': {}, '\u2028': { type: 'null' } }, ['a-b']) },
+  {
+    name: 'exotic-name',
+    description: '',
+    parameters: object({ 'a-b': { type: 'boolean' }, '': {}, '\u2028': { type: 'null' } }, ['a-b']),
+  },
   { name: 'search-docs', description: 'same base as search_docs', parameters: { type: 'object' } },
-  { name: 'open', description: 'open object', parameters: object({ a: { type: 'string' } }, [], { additionalProperties: true }) },
+  {
+    name: 'open',
+    description: 'open object',
+    parameters: object({ a: { type: 'string' } }, [], { additionalProperties: true }),
+  },
   { name: 'none', description: 'no arguments', parameters: object({}, [], { additionalProperties: false }) },
-  { name: 'broken', description: 'schema with no type', parameters: { type: 'date', format: 'uri' }, output: { $ref: '#' } },
-  { name: 'deep', description: '', parameters: object({ list: listChain(200), chain: objectChain(100), union: oneOfChain(1_000) }) },
+  {
+    name: 'broken',
+    description: 'schema with no type',
+    parameters: { type: 'date', format: 'uri' },
+    output: { $ref: '#' },
+  },
+  {
+    name: 'deep',
+    description: '',
+    parameters: object({ list: listChain(200), chain: objectChain(100), union: oneOfChain(1_000) }),
+  },
   {
     name: 'keys',
     description: '',
     parameters: object(
-      Object.fromEntries(['__proto__', 'constructor', 'new', 'get', 'set', 'readonly', 'class', '1st', 'toString'].map((key) => [key, { type: 'number' }])),
+      Object.fromEntries(
+        ['__proto__', 'constructor', 'new', 'get', 'set', 'readonly', 'class', '1st', 'toString'].map((key) => [
+          key,
+          { type: 'number' },
+        ]),
+      ),
       ['__proto__', 'new'],
     ),
   },
   { name: 'big', description: '', parameters: { enum: [-(2 ** 70), 1e300, 0.5, -1.5e-7, true, null, ''] } },
-  ...['new', 'get', 'set', 'async', 'readonly', 'constructor', '__proto__', 'delete', 'class', '', '1st', 'café', '検索', 'a"b', 'x\u2028y', '\ud800', '*/'].map(
-    (name): ToolDefinition => ({ name, description: `the tool ${name} */`, parameters: { type: 'object' }, output: { type: 'string' } }),
+  ...[
+    'new',
+    'get',
+    'set',
+    'async',
+    'readonly',
+    'constructor',
+    '__proto__',
+    'delete',
+    'class',
+    '',
+    '1st',
+    'café',
+    '検索',
+    'a"b',
+    'x\u2028y',
+    '\ud800',
+    '*/',
+  ].map(
+    (name): ToolDefinition => ({
+      name,
+      description: `the tool ${name} */`,
+      parameters: { type: 'object' },
+      output: { type: 'string' },
+    }),
   ),
 ];
 
@@ -94,17 +142,25 @@ describe('the rendered TypeScript SDK under the TypeScript compiler', () => {
     expect(wrong('await tools.search_docs({ query: 1 });').join('\n')).toMatch(/not assignable to type 'string'/);
     expect(wrong('await tools.search_docs({ query: "x", mode: "slow" });').join('\n')).toMatch(/"slow"/);
     expect(wrong('await tools.nonexistent({});').join('\n')).toMatch(/nonexistent/);
-    expect(wrong('const n: number = (await tools.search_docs({ query: "x" }))[0]!.url;').join('\n')).toMatch(/not assignable/);
+    expect(wrong('const n: number = (await tools.search_docs({ query: "x" }))[0]!.url;').join('\n')).toMatch(
+      /not assignable/,
+    );
   });
 
   it('accepts a map whose values are the schema itself, and types its values', () => {
     // A `Record<string, A>` alias naming itself is a circular alias to the compiler; an index signature is not.
     const tools: ToolDefinition[] = [
-      { name: 'tree', description: '', parameters: { type: 'object' }, output: { type: 'object', additionalProperties: { $ref: '#' } } },
+      {
+        name: 'tree',
+        description: '',
+        parameters: { type: 'object' },
+        output: { type: 'object', additionalProperties: { $ref: '#' } },
+      },
     ];
     const sdk = renderTypeScriptSdk(tools);
     expect(diagnose(sdk, 'export {};\n')).toEqual([]);
-    const program = 'async function main(): Promise<void> { const t = await tools.tree({}); const n: number = t["a"]; }\nexport {};\n';
+    const program =
+      'async function main(): Promise<void> { const t = await tools.tree({}); const n: number = t["a"]; }\nexport {};\n';
     expect(diagnose(sdk, program).join('\n')).toMatch(/not assignable to type 'number'/);
   });
 

@@ -45,7 +45,11 @@ export async function bootApp(
   const problems: string[] = [];
   // Marked static, as cordis marks its own hooks, so they keep listening while the root stops.
   for (const level of ['error', 'warning'] as const) {
-    const dispose = root.on(`internal/${level}`, (value: unknown) => void problems.push(`${level}: ${describe(value)}`), { global: true });
+    const dispose = root.on(
+      `internal/${level}`,
+      (value: unknown) => void problems.push(`${level}: ${describe(value)}`),
+      { global: true },
+    );
     Object.defineProperty(dispose, Context.static, { value: root.scope });
   }
   for (const [name, value] of Object.entries(options.provide ?? {})) root.set(name, value);
@@ -69,15 +73,19 @@ export async function bootApp(
  */
 async function waitForEntries(root: Context, problems: string[]): Promise<void> {
   const deadline = Date.now() + LOAD_DEADLINE_MS;
-  const failedImport = (name: string) => problems.some((p) => p.includes(`Cannot find package ${JSON.stringify(name)}`));
+  const failedImport = (name: string) =>
+    problems.some((p) => p.includes(`Cannot find package ${JSON.stringify(name)}`));
   for (;;) {
     const waiting = [...root.loader.entries()].filter((entry) => entry.fork === undefined && !entry.disabled);
     const failed = waiting.filter((entry) => failedImport(entry.options.name));
     if (failed.length > 0 && failed.length === waiting.length) {
-      throw new Error(`cordis.yml: plugins not found: ${failed.map((e) => `entry ${e.id} (${e.options.name})`).join(', ')}\n${problems.join('\n')}`);
+      throw new Error(
+        `cordis.yml: plugins not found: ${failed.map((e) => `entry ${e.id} (${e.options.name})`).join(', ')}\n${problems.join('\n')}`,
+      );
     }
     if (waiting.length === 0) break;
-    if (Date.now() > deadline) throw new Error(`cordis.yml: entries did not load: ${waiting.map((e) => e.id).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`cordis.yml: entries did not load: ${waiting.map((e) => e.id).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   await root.events.flush();

@@ -42,7 +42,8 @@ export function scriptedRuntime(language: Language | string = 'typescript'): Cod
       if (program.parallel) results.push(...(await Promise.all(calls.map(call))));
       else for (const each of calls) results.push(await call(each));
       const logs = program.log ?? [];
-      if (program.throw !== undefined) return { logs, error: { kind: 'exception', name: 'Error', message: program.throw } };
+      if (program.throw !== undefined)
+        return { logs, error: { kind: 'exception', name: 'Error', message: program.throw } };
       return { value: program.return === '$results' ? results : (program.return ?? null), logs };
     },
     async dispose() {},

@@ -1,12 +1,12 @@
 import {
-  RUN_CODE_TOOL,
-  TOOLS_SDK_SECTION,
   type AgentService,
   type BindingFunction,
   type ChatMessage,
   type CodeRuntime,
   type JsonValue,
   type Model,
+  RUN_CODE_TOOL,
+  TOOLS_SDK_SECTION,
   type WireTool,
 } from 'concord/contract';
 import type { NaiveRegistry } from './registry.js';
@@ -22,7 +22,10 @@ const RUN_CODE: WireTool = {
   parameters: {
     type: 'object',
     properties: {
-      code: { type: 'string', description: 'The body of an async Python function: await tools.name({...}) and return the result.' },
+      code: {
+        type: 'string',
+        description: 'The body of an async Python function: await tools.name({...}) and return the result.',
+      },
       description: { type: 'string', description: 'What the program does, in a few words.' },
     },
     required: ['code', 'description'],
@@ -39,9 +42,15 @@ function createAgent(tools: NaiveRegistry, model: Model, runtime: CodeRuntime, c
   const maxTurns = config.maxTurns ?? 8;
 
   async function runCode(args: JsonValue): Promise<string> {
-    if (!isObject(args) || typeof args.code !== 'string') return JSON.stringify({ error: 'run_code needs a string "code"' });
-    const functions = new Map<string, BindingFunction>(tools.tools().map((tool) => [tool.name, (toolArgs) => tools.call(tool.name, toolArgs)]));
-    const result = await runtime.run({ program: args.code, bindings: [{ name: 'tools', functions, errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } }] });
+    if (!isObject(args) || typeof args.code !== 'string')
+      return JSON.stringify({ error: 'run_code needs a string "code"' });
+    const functions = new Map<string, BindingFunction>(
+      tools.tools().map((tool) => [tool.name, (toolArgs) => tools.call(tool.name, toolArgs)]),
+    );
+    const result = await runtime.run({
+      program: args.code,
+      bindings: [{ name: 'tools', functions, errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } }],
+    });
     return JSON.stringify(result);
   }
 
@@ -57,7 +66,10 @@ function createAgent(tools: NaiveRegistry, model: Model, runtime: CodeRuntime, c
         messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
         if (response.toolCalls.length === 0) return response.content;
         for (const call of response.toolCalls) {
-          const content = call.name === RUN_CODE_TOOL ? await runCode(call.arguments) : JSON.stringify({ error: `no tool named ${call.name}` });
+          const content =
+            call.name === RUN_CODE_TOOL
+              ? await runCode(call.arguments)
+              : JSON.stringify({ error: `no tool named ${call.name}` });
           messages.push({ role: 'tool', toolCallId: call.id, content });
         }
       }
@@ -70,7 +82,15 @@ function createAgent(tools: NaiveRegistry, model: Model, runtime: CodeRuntime, c
 export default {
   name: 'naive-agent',
   inject: ['tools', 'model', 'codeRuntime'],
-  apply(ctx: { tools: NaiveRegistry; model: Model; codeRuntime: CodeRuntime; set(name: string, value: unknown): () => void }, config: AgentConfig | undefined) {
+  apply(
+    ctx: {
+      tools: NaiveRegistry;
+      model: Model;
+      codeRuntime: CodeRuntime;
+      set(name: string, value: unknown): () => void;
+    },
+    config: AgentConfig | undefined,
+  ) {
     ctx.set('agent', createAgent(ctx.tools, ctx.model, ctx.codeRuntime, config ?? {}));
   },
 };

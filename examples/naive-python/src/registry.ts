@@ -14,7 +14,8 @@ function createRegistry(): NaiveRegistry {
   const registered = new Map<string, RegisteredTool>();
   return {
     register(tool) {
-      if (registered.has(tool.name)) throw new Error(`naive registry: a tool named ${JSON.stringify(tool.name)} is already registered`);
+      if (registered.has(tool.name))
+        throw new Error(`naive registry: a tool named ${JSON.stringify(tool.name)} is already registered`);
       registered.set(tool.name, tool);
       return () => {
         if (registered.get(tool.name) === tool) registered.delete(tool.name);

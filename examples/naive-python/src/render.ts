@@ -10,7 +10,9 @@ export function isPythonIdentifier(name: string): boolean {
 }
 
 const PYTHON_KEYWORDS = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '),
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
+    ' ',
+  ),
 );
 
 /** A docstring that stays one string literal whatever the description holds. */
@@ -37,9 +39,17 @@ export function renderPythonSdk(tools: readonly ToolDefinition[]): string {
   for (const tool of sorted) {
     if (isPythonIdentifier(tool.name)) {
       methods++;
-      lines.push(`    async def ${tool.name}(self, args: dict[str, Any]) -> Any:`, `        ${docstring(tool.description)}`, '        ...', '');
+      lines.push(
+        `    async def ${tool.name}(self, args: dict[str, Any]) -> Any:`,
+        `        ${docstring(tool.description)}`,
+        '        ...',
+        '',
+      );
     } else {
-      lines.push(`    # await tools[${JSON.stringify(tool.name)}]({...}): ${tool.description.replace(/\s+/g, ' ').trim()}`, '');
+      lines.push(
+        `    # await tools[${JSON.stringify(tool.name)}]({...}): ${tool.description.replace(/\s+/g, ' ').trim()}`,
+        '',
+      );
     }
   }
   // A class body of comments alone is no body at all.

@@ -1,6 +1,4 @@
 import {
-  RUN_CODE_TOOL,
-  TOOLS_SDK_SECTION,
   type AgentService,
   type BindingFunction,
   type ChatMessage,
@@ -8,6 +6,8 @@ import {
   type JsonValue,
   type Language,
   type Model,
+  RUN_CODE_TOOL,
+  TOOLS_SDK_SECTION,
   type WireTool,
 } from 'concord/contract';
 import type { ProseRegistry } from './registry.js';
@@ -18,7 +18,9 @@ interface AgentConfig {
 }
 
 /** This backend's own run_code words, one entry per language the mounted runtime may speak. */
-const RUN_CODE_TEXT: Readonly<Record<Language, { tool: string; code: string; error: { name: string; memberProperty: string } }>> = {
+const RUN_CODE_TEXT: Readonly<
+  Record<Language, { tool: string; code: string; error: { name: string; memberProperty: string } }>
+> = {
   python: {
     tool: 'Runs one Python program against the SDK of the tools:sdk section and returns its JSON value.',
     code: 'The body of an async Python function: await tools.name({...}), then return a JSON value.',
@@ -58,9 +60,15 @@ function createAgent(tools: ProseRegistry, model: Model, runtime: CodeRuntime, c
   const { language } = runtime;
 
   async function runCode(args: JsonValue): Promise<string> {
-    if (!isObject(args) || typeof args.code !== 'string') return JSON.stringify({ error: 'run_code needs a string "code"' });
-    const functions = new Map<string, BindingFunction>(tools.tools().map((tool) => [tool.name, (toolArgs) => tools.call(tool.name, toolArgs)]));
-    const result = await runtime.run({ program: args.code, bindings: [{ name: 'tools', functions, errorClass: RUN_CODE_TEXT[language].error }] });
+    if (!isObject(args) || typeof args.code !== 'string')
+      return JSON.stringify({ error: 'run_code needs a string "code"' });
+    const functions = new Map<string, BindingFunction>(
+      tools.tools().map((tool) => [tool.name, (toolArgs) => tools.call(tool.name, toolArgs)]),
+    );
+    const result = await runtime.run({
+      program: args.code,
+      bindings: [{ name: 'tools', functions, errorClass: RUN_CODE_TEXT[language].error }],
+    });
     return JSON.stringify(result);
   }
 
@@ -76,7 +84,10 @@ function createAgent(tools: ProseRegistry, model: Model, runtime: CodeRuntime, c
         messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
         if (response.toolCalls.length === 0) return response.content;
         for (const call of response.toolCalls) {
-          const content = call.name === RUN_CODE_TOOL ? await runCode(call.arguments) : JSON.stringify({ error: `no tool named ${call.name}` });
+          const content =
+            call.name === RUN_CODE_TOOL
+              ? await runCode(call.arguments)
+              : JSON.stringify({ error: `no tool named ${call.name}` });
           messages.push({ role: 'tool', toolCallId: call.id, content });
         }
       }
@@ -89,7 +100,15 @@ function createAgent(tools: ProseRegistry, model: Model, runtime: CodeRuntime, c
 export default {
   name: 'prose-agent',
   inject: ['tools', 'model', 'codeRuntime'],
-  apply(ctx: { tools: ProseRegistry; model: Model; codeRuntime: CodeRuntime; set(name: string, value: unknown): () => void }, config: AgentConfig | undefined) {
+  apply(
+    ctx: {
+      tools: ProseRegistry;
+      model: Model;
+      codeRuntime: CodeRuntime;
+      set(name: string, value: unknown): () => void;
+    },
+    config: AgentConfig | undefined,
+  ) {
     ctx.set('agent', createAgent(ctx.tools, ctx.model, ctx.codeRuntime, config ?? {}));
   },
 };

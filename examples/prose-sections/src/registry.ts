@@ -1,6 +1,6 @@
 import type { JsonValue, Language, RegisteredTool, ToolRegistryService } from 'concord/contract';
 import { CLOSING, GUIDE } from './prose.js';
-import { renderPython, renderTypeScript, type PythonRenderer } from './render.js';
+import { type PythonRenderer, renderPython, renderTypeScript } from './render.js';
 
 interface RegistryConfig {
   /** `careful` (default) or `upstream`: see render.ts. */
@@ -23,7 +23,8 @@ function createRegistry(config: RegistryConfig): ProseRegistry {
   const registered = new Map<string, RegisteredTool>();
   return {
     register(tool) {
-      if (registered.has(tool.name)) throw new Error(`prose registry: a tool named ${JSON.stringify(tool.name)} is already registered`);
+      if (registered.has(tool.name))
+        throw new Error(`prose registry: a tool named ${JSON.stringify(tool.name)} is already registered`);
       registered.set(tool.name, tool);
       return () => {
         if (registered.get(tool.name) === tool) registered.delete(tool.name);
@@ -32,7 +33,10 @@ function createRegistry(config: RegistryConfig): ProseRegistry {
     tools: () => [...registered.values()],
     sdkSection(language) {
       const tools = [...registered.values()];
-      const block = language === 'python' ? '```py\n' + renderPython(tools, config.python ?? 'careful') + '```' : '```ts\n' + renderTypeScript(tools) + '```';
+      const block =
+        language === 'python'
+          ? '```py\n' + renderPython(tools, config.python ?? 'careful') + '```'
+          : '```ts\n' + renderTypeScript(tools) + '```';
       return GUIDE[config.prose === 'crossed' ? OTHER[language] : language] + '\n' + block + '\n' + CLOSING;
     },
     async call(name, args) {

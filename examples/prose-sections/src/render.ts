@@ -4,7 +4,9 @@ import type { ToolDefinition } from 'concord/contract';
 export type PythonRenderer = 'careful' | 'upstream';
 
 const PYTHON_KEYWORDS = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '),
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -19,12 +21,17 @@ function isBare(name: string, renderer: PythonRenderer): boolean {
   return /^[\p{ID_Start}_][\p{ID_Continue}]*$/u.test(name);
 }
 
-const sorted = (tools: readonly ToolDefinition[]) => [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+const sorted = (tools: readonly ToolDefinition[]) =>
+  [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 /**
  * A description on one line. A lone surrogate cannot be written to a source file, and CPython 3.13+ encodes
  * docstrings while compiling (an escaped `\ud800` fails there): it becomes U+FFFD.
  */
-const oneLine = (text: unknown) => (typeof text === 'string' ? text : '').replace(/\p{Cs}/gu, '\uFFFD').replace(/\s+/g, ' ').trim();
+const oneLine = (text: unknown) =>
+  (typeof text === 'string' ? text : '')
+    .replace(/\p{Cs}/gu, '\uFFFD')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** The properties and required keys of an object schema, when it is one. */
 function fieldsOf(schema: unknown): { name: string; required: boolean }[] {
@@ -56,7 +63,12 @@ export function renderPython(tools: readonly ToolDefinition[], renderer: PythonR
       const fields = fieldsOf(tool.parameters).filter((f) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(f.name));
       if (name === undefined || classes.has(tool.name) || fields.length === 0) continue;
       classes.set(tool.name, name);
-      lines.push('', `class ${name}(TypedDict):`, ...fields.map((f) => `    ${f.name}: ${f.required ? 'Any' : 'NotRequired[Any]'}`), '');
+      lines.push(
+        '',
+        `class ${name}(TypedDict):`,
+        ...fields.map((f) => `    ${f.name}: ${f.required ? 'Any' : 'NotRequired[Any]'}`),
+        '',
+      );
     }
   }
   lines.push('', 'class ToolCallError(Exception):', '    tool_name: str', '', '', 'class Tools:');
@@ -64,7 +76,12 @@ export function renderPython(tools: readonly ToolDefinition[], renderer: PythonR
   for (const tool of sorted(tools)) {
     if (isBare(tool.name, renderer)) {
       methods++;
-      lines.push(`    async def ${tool.name}(self, args: ${classes.get(tool.name) ?? 'Dict[str, Any]'}) -> Any:`, `        ${JSON.stringify(oneLine(tool.description))}`, '        ...', '');
+      lines.push(
+        `    async def ${tool.name}(self, args: ${classes.get(tool.name) ?? 'Dict[str, Any]'}) -> Any:`,
+        `        ${JSON.stringify(oneLine(tool.description))}`,
+        '        ...',
+        '',
+      );
     } else {
       lines.push(`    # await tools[${JSON.stringify(tool.name)}]({...}): ${oneLine(tool.description)}`, '');
     }
@@ -76,9 +93,18 @@ export function renderPython(tools: readonly ToolDefinition[], renderer: PythonR
 
 /** The TypeScript declarations: every tool a property of `tools`, named by a string key. */
 export function renderTypeScript(tools: readonly ToolDefinition[]): string {
-  const lines = ['declare class ToolCallError extends Error {', '  readonly toolName: string;', '}', '', 'declare const tools: {'];
+  const lines = [
+    'declare class ToolCallError extends Error {',
+    '  readonly toolName: string;',
+    '}',
+    '',
+    'declare const tools: {',
+  ];
   for (const tool of sorted(tools)) {
-    lines.push(`  /** ${oneLine(tool.description).replace(/\*\//g, '*\\/')} */`, `  ${JSON.stringify(tool.name)}(args: Record<string, unknown>): Promise<any>;`);
+    lines.push(
+      `  /** ${oneLine(tool.description).replace(/\*\//g, '*\\/')} */`,
+      `  ${JSON.stringify(tool.name)}(args: Record<string, unknown>): Promise<any>;`,
+    );
   }
   lines.push('};', '');
   return lines.join('\n');

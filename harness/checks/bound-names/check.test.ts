@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Session } from '../../session.js';
 import type { RunRequest, RunResult } from '../../../runtimes/seam/types.js';
+import { Host } from '../../../test/host-requirements.js';
 import type { RuntimeName } from '../../scenario/types.js';
-import { boundNamesCheck } from './check.js';
-import { pythonClassNames } from './declared-names.js';
+import { Session } from '../../session.js';
 import { typescriptSdkNames } from '../sdk-names/typescript.js';
 import { committedScenarios, runPair } from '../test/run-pair.js';
 import type { CheckInput } from '../types.js';
-import { Host } from '../../../test/host-requirements.js';
+import { boundNamesCheck } from './check.js';
+import { pythonClassNames } from './declared-names.js';
 
 const session = new Session();
 afterAll(() => session.dispose());
@@ -26,36 +26,70 @@ async function exoticNames(runtime: RuntimeName): Promise<CheckInput> {
 type Run = (request: RunRequest) => Promise<RunResult>;
 
 /** A runtime that hands every program one more namespace than it was asked to. */
-const extraBinding = (request: RunRequest, run: Run) => run({ ...request, bindings: [...request.bindings, { name: 'debug', functions: new Map() }] });
+const extraBinding = (request: RunRequest, run: Run) =>
+  run({ ...request, bindings: [...request.bindings, { name: 'debug', functions: new Map() }] });
 
 /** A runtime that runs something of its own before each program. */
-const prelude = (code: string) => (request: RunRequest, run: Run) => run({ ...request, program: `${code}\n${request.program}` });
+const prelude = (code: string) => (request: RunRequest, run: Run) =>
+  run({ ...request, program: `${code}\n${request.program}` });
 
-const messagesOf = async (input: CheckInput, check = boundNamesCheck()) => (await check.run(input)).map((f) => f.message);
+const messagesOf = async (input: CheckInput, check = boundNamesCheck()) =>
+  (await check.run(input)).map((f) => f.message);
 
 const boundExactly = async (runtime: RuntimeName) => expect(await messagesOf(await exoticNames(runtime))).toEqual([]);
 
 describe('bound names', () => {
-  it.each(['typescript', 'python', 'pyodide'] as const)('exactly tools and ToolCallError are bound on %s', { timeout: 180_000 }, boundExactly);
-  docker.it('exactly tools and ToolCallError are bound on python-container', { timeout: 180_000 }, () => boundExactly('python-container'));
+  it.each(['typescript', 'python', 'pyodide'] as const)(
+    'exactly tools and ToolCallError are bound on %s',
+    { timeout: 180_000 },
+    boundExactly,
+  );
+  docker.it('exactly tools and ToolCallError are bound on python-container', { timeout: 180_000 }, () =>
+    boundExactly('python-container'),
+  );
 
   it('reads the declared names out of both SDKs', { timeout: 120_000 }, async () => {
     expect(pythonClassNames((await exoticNames('python')).files.get('tools-sdk.py')!)).toEqual([
-      'Tool2faVerifyArgs', 'Tool2faVerifyOutputArgs', 'Tool2faVerifyOutput', 'ProtoArgs', 'ProtoOutputArgs', 'ProtoOutput',
-      'ClassArgs', 'ClassOutputArgs', 'ClassOutput', 'WeatherAlertsArgs', 'WeatherAlertsOutputArgs', 'WeatherAlertsOutput',
-      'ToolCallError', 'Tools',
+      'Tool2faVerifyArgs',
+      'Tool2faVerifyOutputArgs',
+      'Tool2faVerifyOutput',
+      'ProtoArgs',
+      'ProtoOutputArgs',
+      'ProtoOutput',
+      'ClassArgs',
+      'ClassOutputArgs',
+      'ClassOutput',
+      'WeatherAlertsArgs',
+      'WeatherAlertsOutputArgs',
+      'WeatherAlertsOutput',
+      'ToolCallError',
+      'Tools',
     ]);
-    expect(typescriptSdkNames((await exoticNames('typescript')).files.get('tools-sdk.ts')!).declared.map((d) => d.name)).toEqual([
-      'ToolCallError', 'Tool2faVerifyArgs', 'Tool2faVerifyOutput', 'ProtoArgs', 'ProtoOutput', 'ClassArgs', 'ClassOutput',
-      'WeatherAlertsArgs', 'WeatherAlertsOutput', 'tools',
+    expect(
+      typescriptSdkNames((await exoticNames('typescript')).files.get('tools-sdk.ts')!).declared.map((d) => d.name),
+    ).toEqual([
+      'ToolCallError',
+      'Tool2faVerifyArgs',
+      'Tool2faVerifyOutput',
+      'ProtoArgs',
+      'ProtoOutput',
+      'ClassArgs',
+      'ClassOutput',
+      'WeatherAlertsArgs',
+      'WeatherAlertsOutput',
+      'tools',
     ]);
   });
 
-  it.each(['python', 'pyodide'] as const)('fails a %s runtime that binds an extra namespace', { timeout: 120_000 }, async (runtime) => {
-    expect(await messagesOf(await exoticNames(runtime), boundNamesCheck({ wrap: extraBinding }))).toEqual([
-      `globals beyond tools and ToolCallError are bound: debug on the ${runtime} runtime`,
-    ]);
-  });
+  it.each(['python', 'pyodide'] as const)(
+    'fails a %s runtime that binds an extra namespace',
+    { timeout: 120_000 },
+    async (runtime) => {
+      expect(await messagesOf(await exoticNames(runtime), boundNamesCheck({ wrap: extraBinding }))).toEqual([
+        `globals beyond tools and ToolCallError are bound: debug on the ${runtime} runtime`,
+      ]);
+    },
+  );
 
   it('fails a python runtime that leaks an SDK class into builtins', { timeout: 120_000 }, async () => {
     const leak = prelude('import builtins\nbuiltins.ProtoArgs = dict');

@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 
 // An ES module: an eval'd CommonJS script would itself add require, module, exports, __filename and __dirname.
-const LISTING = "import { parentPort } from 'node:worker_threads'; parentPort.postMessage(Object.getOwnPropertyNames(globalThis));";
+const LISTING =
+  "import { parentPort } from 'node:worker_threads'; parentPort.postMessage(Object.getOwnPropertyNames(globalThis));";
 
 let baseline: Promise<ReadonlySet<string>> | undefined;
 

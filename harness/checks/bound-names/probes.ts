@@ -69,5 +69,11 @@ export function readProbeReport(language: Language, value: JsonValue | undefined
     typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
   if (!strings(globals) || !table(names) || typeof errorClass !== 'boolean') return undefined;
   if (language === 'typescript' && (typeof received !== 'number' || typeof tools !== 'string')) return undefined;
-  return { globals, names, errorClass, ...(typeof received === 'number' ? { received } : {}), ...(typeof tools === 'string' ? { tools } : {}) };
+  return {
+    globals,
+    names,
+    errorClass,
+    ...(typeof received === 'number' ? { received } : {}),
+    ...(typeof tools === 'string' ? { tools } : {}),
+  };
 }

@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Session } from '../../session.js';
 import { RUN_CODE_TEXT } from '../../../codemode/run-code/descriptions.js';
 import { renderSdkSection } from '../../../codemode/run-code/sdk-section.js';
 import { runCodeWireTool } from '../../../codemode/run-code/wire-tool.js';
 import type { ToolDefinition } from '../../../codemode/tools/types.js';
 import type { Language } from '../../../runtimes/seam/types.js';
+import { Session } from '../../session.js';
 import type { RunRecord } from '../../snapshot/transcript.js';
-import { languageAgreementCheck } from './check.js';
 import { committedScenarios, runPair, withToolsConfig } from '../test/run-pair.js';
 import type { CheckInput } from '../types.js';
+import { languageAgreementCheck } from './check.js';
 
 const session = new Session();
 afterAll(() => session.dispose());
@@ -33,8 +33,13 @@ function recordWith(language: Language, sdkSection: string, runCode = runCodeWir
 const TOOLS: ToolDefinition[] = [
   {
     name: 'lint',
-    description: 'Lints a TypeScript file: `const x: number = 1;` and console.log(x) => fine. Returns None of the Python errors.',
-    parameters: { type: 'object', properties: { path: { type: 'string', description: 'print(path) or Promise<string>' } }, required: ['path'] },
+    description:
+      'Lints a TypeScript file: `const x: number = 1;` and console.log(x) => fine. Returns None of the Python errors.',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string', description: 'print(path) or Promise<string>' } },
+      required: ['path'],
+    },
     output: { type: 'object', properties: { level: { enum: ['async def', 'undefined;'] } } },
   },
 ];
@@ -43,44 +48,76 @@ describe('language agreement on real compositions', () => {
   it('passes on every committed scenario, on typescript and python', { timeout: 240_000 }, async () => {
     for (const scenario of await committedScenarios()) {
       for (const runtime of ['typescript', 'python'] as const) {
-        expect([scenario.name, runtime, await messagesOf(await runPair(scenario, runtime, session))]).toEqual([scenario.name, runtime, []]);
+        expect([scenario.name, runtime, await messagesOf(await runPair(scenario, runtime, session))]).toEqual([
+          scenario.name,
+          runtime,
+          [],
+        ]);
       }
     }
   });
 
   it('fails a python runtime whose run_code flavor entry was left in TypeScript', { timeout: 120_000 }, async () => {
     const nested = (await committedScenarios()).find((s) => s.name === 'nested-reads')!;
-    const wrong = withToolsConfig(nested, (config) => ({ ...config, runCodeText: { python: RUN_CODE_TEXT.typescript } }));
+    const wrong = withToolsConfig(nested, (config) => ({
+      ...config,
+      runCodeText: { python: RUN_CODE_TEXT.typescript },
+    }));
     const messages = await messagesOf(await runPair(wrong, 'python', session));
     expect(messages).toHaveLength(4);
     expect(messages[0]).toBe('the run_code description on the python runtime (Python) never names Python');
-    expect(messages[1]).toMatch(/^the run_code description on the python runtime \(Python\) speaks TypeScript: the name TypeScript\/JavaScript \("TypeScript"\), .*`console\.` \("console\.log"\).*; expected Python only$/);
-    expect(messages[2]).toBe('the run_code `code` parameter description on the python runtime (Python) never names Python');
-    expect(messages[3]).toMatch(/^the run_code `code` parameter description on the python runtime \(Python\) speaks TypeScript: the name TypeScript\/JavaScript/);
+    expect(messages[1]).toMatch(
+      /^the run_code description on the python runtime \(Python\) speaks TypeScript: the name TypeScript\/JavaScript \("TypeScript"\), .*`console\.` \("console\.log"\).*; expected Python only$/,
+    );
+    expect(messages[2]).toBe(
+      'the run_code `code` parameter description on the python runtime (Python) never names Python',
+    );
+    expect(messages[3]).toMatch(
+      /^the run_code `code` parameter description on the python runtime \(Python\) speaks TypeScript: the name TypeScript\/JavaScript/,
+    );
   });
 });
 
 describe('language agreement detectors', () => {
-  it.each(['python', 'typescript'] as const)('pass the %s SDK even when tool descriptions speak the other language', async (language) => {
-    expect(await messagesOf(recordWith(language, renderSdkSection(language, TOOLS)))).toEqual([]);
-  });
+  it.each(['python', 'typescript'] as const)(
+    'pass the %s SDK even when tool descriptions speak the other language',
+    async (language) => {
+      expect(await messagesOf(recordWith(language, renderSdkSection(language, TOOLS)))).toEqual([]);
+    },
+  );
 
   it('fail a fence that names the other language', async () => {
     const section = renderSdkSection('python', TOOLS).replace(/^```python/, '```typescript');
-    expect(await messagesOf(recordWith('python', section))).toEqual(['the tools:sdk fence on the python runtime (Python) says "typescript"; expected "python" or "py"']);
+    expect(await messagesOf(recordWith('python', section))).toEqual([
+      'the tools:sdk fence on the python runtime (Python) says "typescript"; expected "python" or "py"',
+    ]);
   });
 
-  it.each(['python', 'typescript'] as const)('pass %s prose around the block that speaks the runtime language', async (language) => {
-    const prose = {
-      python: '## Writing code for run_code\nCall a tool with `await tools.lint({"path": p})`; catch failures with `except ToolCallError as error:` and read `error.tool_name`.\n\n',
-      typescript: '## Writing code for run_code\nCall a tool with `await tools.lint({ path })`; a failed call throws a `ToolCallError` with `toolName`.\n\n',
-    }[language];
-    const section = prose + renderSdkSection(language, TOOLS).replace(/^```python|^```typescript/, language === 'python' ? '```py' : '```ts') + '\nThat is all.\n';
-    expect(await messagesOf(recordWith(language, section))).toEqual([]);
-  });
+  it.each(['python', 'typescript'] as const)(
+    'pass %s prose around the block that speaks the runtime language',
+    async (language) => {
+      const prose = {
+        python:
+          '## Writing code for run_code\nCall a tool with `await tools.lint({"path": p})`; catch failures with `except ToolCallError as error:` and read `error.tool_name`.\n\n',
+        typescript:
+          '## Writing code for run_code\nCall a tool with `await tools.lint({ path })`; a failed call throws a `ToolCallError` with `toolName`.\n\n',
+      }[language];
+      const section =
+        prose +
+        renderSdkSection(language, TOOLS).replace(
+          /^```python|^```typescript/,
+          language === 'python' ? '```py' : '```ts',
+        ) +
+        '\nThat is all.\n';
+      expect(await messagesOf(recordWith(language, section))).toEqual([]);
+    },
+  );
 
   it('fail prose around a python block that speaks TypeScript, naming the words', async () => {
-    const section = 'Call tools as `const city = await tools.lint({ path });` and log with console.log(city).\n' + renderSdkSection('python', TOOLS) + '\nErrors are thrown; use catch (error) => {}.';
+    const section =
+      'Call tools as `const city = await tools.lint({ path });` and log with console.log(city).\n' +
+      renderSdkSection('python', TOOLS) +
+      '\nErrors are thrown; use catch (error) => {}.';
     expect(await messagesOf(recordWith('python', section))).toEqual([
       'the tools:sdk prose around the block on the python runtime (Python) speaks TypeScript: a `tools` call ended by `;` ("await tools.lint({ path });"), `console.` ("console.log"), a `const`/`let`/`var` declaration ("const city ="), an arrow `=>` ("=>"), `catch (` ("catch ("); expected Python only',
     ]);
@@ -98,7 +135,9 @@ describe('language agreement detectors', () => {
     expect(await messagesOf(recordWith('python', 'Stubs follow.\n' + block.replace(/^```python/, '```')))).toEqual([
       'the tools:sdk section on the python runtime (Python) has no fenced code block whose info string names its language (python/py/typescript/ts); fences found: line 2: ``` (no info string), so its language cannot be read',
     ]);
-    expect(await messagesOf(recordWith('python', 'Example:\n```py\nawait tools.lint({"path": "a"})\n```\n' + block))).toEqual([
+    expect(
+      await messagesOf(recordWith('python', 'Example:\n```py\nawait tools.lint({"path": "a"})\n```\n' + block)),
+    ).toEqual([
       'the tools:sdk section on the python runtime (Python) has 2 fenced code blocks that name a language, where the SDK must be exactly one; fences found: line 2: ```py; line 5: ```python, so its language cannot be read',
     ]);
   });
@@ -113,12 +152,17 @@ describe('language agreement detectors', () => {
   it('fail Python stubs under a typescript fence', async () => {
     const section = renderSdkSection('python', TOOLS).replace(/^```python/, '```typescript');
     expect(await messagesOf(recordWith('typescript', section))).toEqual([
-      expect.stringMatching(/^the tools:sdk declarations on the typescript runtime \(TypeScript\) speaks Python: a `class X\(` statement \("class LintArgs\("\), `async def`/),
+      expect.stringMatching(
+        /^the tools:sdk declarations on the typescript runtime \(TypeScript\) speaks Python: a `class X\(` statement \("class LintArgs\("\), `async def`/,
+      ),
     ]);
   });
 
   it('fail a usage header that speaks the other language', async () => {
-    const section = renderSdkSection('python', TOOLS).replace('\n', '\n# Log with console.log(value) and await tools.lint({ path });\n');
+    const section = renderSdkSection('python', TOOLS).replace(
+      '\n',
+      '\n# Log with console.log(value) and await tools.lint({ path });\n',
+    );
     expect(await messagesOf(recordWith('python', section))).toEqual([
       'the tools:sdk usage header on the python runtime (Python) speaks TypeScript: a `tools` call ended by `;` ("await tools.lint({ path });"), `console.` ("console.log"); expected Python only',
     ]);
@@ -126,7 +170,15 @@ describe('language agreement detectors', () => {
 
   it('fail Python words in a typescript run_code description', async () => {
     const text = { ...RUN_CODE_TEXT.typescript, code: 'TypeScript body; print(value) when done, return None.' };
-    const messages = await messagesOf(recordWith('typescript', renderSdkSection('typescript', TOOLS), runCodeWireTool('typescript', { typescript: text })));
-    expect(messages).toEqual(['the run_code `code` parameter description on the typescript runtime (TypeScript) speaks Python: `print(` ("print("), `None` ("None"); expected TypeScript only']);
+    const messages = await messagesOf(
+      recordWith(
+        'typescript',
+        renderSdkSection('typescript', TOOLS),
+        runCodeWireTool('typescript', { typescript: text }),
+      ),
+    );
+    expect(messages).toEqual([
+      'the run_code `code` parameter description on the typescript runtime (TypeScript) speaks Python: `print(` ("print("), `None` ("None"); expected TypeScript only',
+    ]);
   });
 });

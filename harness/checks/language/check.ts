@@ -1,10 +1,10 @@
-import type { ModelRequest } from '../../../contract/model.js';
 import { RUN_CODE_TOOL, TOOLS_SDK_SECTION as SDK_SECTION } from '../../../contract/backend.js';
-import type { Language } from '../../../runtimes/seam/types.js';
+import type { ModelRequest } from '../../../contract/model.js';
 import { readSdkSection, SDK_FENCE_WORDS } from '../../../contract/sdk-section.js';
+import type { Language } from '../../../runtimes/seam/types.js';
+import type { Check, CheckInput, Finding } from '../types.js';
 import { codeMarkersOf, LANGUAGE_NAME, otherLanguage, proseMarkersOf } from './markers.js';
 import { sdkParts } from './sdk-parts.js';
-import type { Check, CheckInput, Finding } from '../types.js';
 
 const ID = 'language-agreement';
 
@@ -19,7 +19,9 @@ export const languageAgreementCheck: Check = {
     const expected = record.language;
     const problems = new Set<string>();
     if (record.seamLanguage !== undefined && record.seamLanguage !== expected) {
-      problems.add(`the mounted code runtime (ctx.codeRuntime) speaks ${record.seamLanguage}, but the ${record.runtime} runtime should speak ${expected}`);
+      problems.add(
+        `the mounted code runtime (ctx.codeRuntime) speaks ${record.seamLanguage}, but the ${record.runtime} runtime should speak ${expected}`,
+      );
     }
     for (const { request } of record.exchanges) {
       for (const problem of requestProblems(request, expected, record.runtime)) problems.add(problem);
@@ -34,7 +36,10 @@ function requestProblems(request: ModelRequest, expected: Language, runtime: str
   const foreign = otherLanguage(expected);
   const where = `on the ${runtime} runtime (${name})`;
   const speaksForeign = (surface: string, markers: string[]) => {
-    if (markers.length > 0) problems.push(`${surface} ${where} speaks ${LANGUAGE_NAME[foreign]}: ${markers.join(', ')}; expected ${name} only`);
+    if (markers.length > 0)
+      problems.push(
+        `${surface} ${where} speaks ${LANGUAGE_NAME[foreign]}: ${markers.join(', ')}; expected ${name} only`,
+      );
   };
 
   const section = request.system.find((s) => s.id === SDK_SECTION);
@@ -45,7 +50,8 @@ function requestProblems(request: ModelRequest, expected: Language, runtime: str
     } else {
       const { block } = read;
       const fenceWords = SDK_FENCE_WORDS[expected].map((w) => JSON.stringify(w)).join(' or ');
-      if (block.language !== expected) problems.push(`the ${SDK_SECTION} fence ${where} says ${JSON.stringify(block.info)}; expected ${fenceWords}`);
+      if (block.language !== expected)
+        problems.push(`the ${SDK_SECTION} fence ${where} says ${JSON.stringify(block.info)}; expected ${fenceWords}`);
       // The prose around the block is the backend's own guide to writing programs: judged like a description.
       speaksForeign(`the ${SDK_SECTION} prose around the block`, proseMarkersOf(foreign, block.before + block.after));
       const { header, code } = sdkParts(expected, block.body);

@@ -14,8 +14,10 @@ const COMMENT_LINE: Readonly<Record<Language, RegExp>> = { python: /^\s*#/, type
 
 // Line breaks inside a removed block stay, so line-shaped markers still see line ends.
 // A triple-quoted string ends at the first unescaped run of its quotes: `\"""` inside it does not end it.
-const PYTHON_TRIVIA = /[rRbBuUfF]{0,2}(?:"""(?:\\[\s\S]|(?!""")[^\\])*"""|'''(?:\\[\s\S]|(?!''')[^\\])*'''|"(?:\\[\s\S]|[^"\\\n])*"|'(?:\\[\s\S]|[^'\\\n])*')|#[^\n]*/g;
-const TYPESCRIPT_TRIVIA = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:\\[\s\S]|[^"\\\n])*"|'(?:\\[\s\S]|[^'\\\n])*'|`(?:\\[\s\S]|[^`\\])*`/g;
+const PYTHON_TRIVIA =
+  /[rRbBuUfF]{0,2}(?:"""(?:\\[\s\S]|(?!""")[^\\])*"""|'''(?:\\[\s\S]|(?!''')[^\\])*'''|"(?:\\[\s\S]|[^"\\\n])*"|'(?:\\[\s\S]|[^'\\\n])*')|#[^\n]*/g;
+const TYPESCRIPT_TRIVIA =
+  /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:\\[\s\S]|[^"\\\n])*"|'(?:\\[\s\S]|[^'\\\n])*'|`(?:\\[\s\S]|[^`\\])*`/g;
 
 export function sdkParts(language: Language, sdk: string): SdkParts {
   const lines = sdk.split('\n');

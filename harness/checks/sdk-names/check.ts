@@ -1,8 +1,7 @@
 import { RUN_CODE_TOOL } from '../../../contract/backend.js';
-import { sdkBlockOf } from '../../snapshot/transcript.js';
+import { SDK_FILE, sdkBlockOf } from '../../snapshot/transcript.js';
 import type { Check, CheckInput, Finding } from '../types.js';
 import { cachedSdkNames, namingProblems, type Registered } from './index.js';
-import { SDK_FILE } from '../../snapshot/transcript.js';
 
 const ID = 'sdk-names';
 
@@ -29,6 +28,10 @@ export const sdkNamesCheck: Check = {
     const sdk = sdkBlockOf(input.record.exchanges[0]?.request)?.body;
     if (sdk === undefined) return [];
     const names = await cachedSdkNames(input.runtime.language, sdk, input.session.cache);
-    return namingProblems(input.runtime.language, names, registeredTools(input)).map((problem) => ({ check: ID, severity: 'error', message: `${file}: ${problem}` }));
+    return namingProblems(input.runtime.language, names, registeredTools(input)).map((problem) => ({
+      check: ID,
+      severity: 'error',
+      message: `${file}: ${problem}`,
+    }));
   },
 };

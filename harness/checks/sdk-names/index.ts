@@ -19,7 +19,13 @@ const isNames = (value: unknown): value is { declared: Declared[]; reaches: Reac
     Array.isArray(declared) &&
     declared.every((d: Record<string, unknown>) => typeof d?.name === 'string' && place(d)) &&
     Array.isArray(reaches) &&
-    reaches.every((r: Record<string, unknown>) => typeof r?.spelled === 'string' && (r.how === 'method' || r.how === 'subscript') && (r.reaches === undefined || typeof r.reaches === 'string') && place(r))
+    reaches.every(
+      (r: Record<string, unknown>) =>
+        typeof r?.spelled === 'string' &&
+        (r.how === 'method' || r.how === 'subscript') &&
+        (r.reaches === undefined || typeof r.reaches === 'string') &&
+        place(r),
+    )
   );
 };
 
@@ -28,7 +34,11 @@ const isNames = (value: unknown): value is { declared: Declared[]; reaches: Reac
  * compiler: the compiler (about half a second of CPU to load) is then not loaded for it. Python blocks are
  * read without a compiler, so they are never cached.
  */
-export async function cachedSdkNames(language: Language, sdk: string, cache: VerdictCache | undefined): Promise<SdkNames> {
+export async function cachedSdkNames(
+  language: Language,
+  sdk: string,
+  cache: VerdictCache | undefined,
+): Promise<SdkNames> {
   if (language === 'python' || cache === undefined) return sdkNames(language, sdk);
   const parts = [`typescript ${typescriptVersion()}`, sha256(sdk)];
   const kept = await cache.get('sdk-names', parts, isNames);
@@ -46,7 +56,8 @@ export interface Registered {
 
 const NORMALIZATION: Readonly<Record<Language, string>> = { python: 'after NFKC', typescript: 'as written' };
 
-const show = (r: Reach) => `${r.how === 'method' ? 'method' : 'listed'} ${r.spelled} (line ${r.line}, column ${r.column})`;
+const show = (r: Reach) =>
+  `${r.how === 'method' ? 'method' : 'listed'} ${r.spelled} (line ${r.line}, column ${r.column})`;
 
 /**
  * What is wrong with the names of an SDK block: two top-level declarations that are one name after the
@@ -63,7 +74,9 @@ export function namingProblems(language: Language, names: SdkNames, registered?:
   for (const [key, group] of byName) {
     if (group.length < 2) continue;
     const spelled = group.map((d) => `${d.name} (line ${d.line}, column ${d.column})`).join(', ');
-    problems.push(`declared names collide: ${spelled} are one name ${NORMALIZATION[language]} (${key}); the last one shadows the others`);
+    problems.push(
+      `declared names collide: ${spelled} are one name ${NORMALIZATION[language]} (${key}); the last one shadows the others`,
+    );
   }
   if (registered === undefined) return problems;
   const wanted = new Set(registered.names);
@@ -75,13 +88,23 @@ export function namingProblems(language: Language, names: SdkNames, registered?:
       continue;
     }
     // What a reader would take for the tool: its own spelling, or a look-alike that normalizes elsewhere.
-    const near = names.reaches.filter((r) => r.spelled === tool || (r.spelled !== r.reaches && names.normalize(r.spelled) === names.normalize(tool)));
-    const hint = near.map((r) => `${show(r)} reaches ${r.reaches === undefined ? 'nothing (a mangled private name)' : JSON.stringify(r.reaches)}`).join('; ');
-    problems.push(`tool ${JSON.stringify(tool)} is not reachable from the SDK: no method and no listed name reaches it${hint ? ` (${hint})` : ''}`);
+    const near = names.reaches.filter(
+      (r) => r.spelled === tool || (r.spelled !== r.reaches && names.normalize(r.spelled) === names.normalize(tool)),
+    );
+    const hint = near
+      .map(
+        (r) =>
+          `${show(r)} reaches ${r.reaches === undefined ? 'nothing (a mangled private name)' : JSON.stringify(r.reaches)}`,
+      )
+      .join('; ');
+    problems.push(
+      `tool ${JSON.stringify(tool)} is not reachable from the SDK: no method and no listed name reaches it${hint ? ` (${hint})` : ''}`,
+    );
   }
   if (registered.complete) {
     for (const r of names.reaches) {
-      if (r.reaches !== undefined && !wanted.has(r.reaches)) problems.push(`${show(r)} offers ${JSON.stringify(r.reaches)}, but no tool of that name is registered`);
+      if (r.reaches !== undefined && !wanted.has(r.reaches))
+        problems.push(`${show(r)} offers ${JSON.stringify(r.reaches)}, but no tool of that name is registered`);
     }
   }
   return problems;

@@ -35,7 +35,11 @@ export function pythonSdkNames(sdk: string): SdkNames {
       const imported = IMPORTED.exec(line);
       if (imported) {
         for (const part of imported[1]!.replace(/[()]/g, '').split(',')) {
-          const name = part.trim().split(/[ \t]+as[ \t]+/u).at(-1)!.trim();
+          const name = part
+            .trim()
+            .split(/[ \t]+as[ \t]+/u)
+            .at(-1)!
+            .trim();
           if (name) declared.push({ name, line: at, column: line.indexOf(name) + 1 });
         }
         return;
@@ -51,7 +55,13 @@ export function pythonSdkNames(sdk: string): SdkNames {
       const spelled = method[2]!;
       // A private `__x` is mangled inside a class body: `tools.__x` would not find it.
       const reached = spelled.startsWith('__') && !spelled.endsWith('__') ? undefined : spelled.normalize('NFKC');
-      reaches.push({ spelled, how: 'method', line: at, column: line.indexOf(spelled) + 1, ...(reached !== undefined ? { reaches: reached } : {}) });
+      reaches.push({
+        spelled,
+        how: 'method',
+        line: at,
+        column: line.indexOf(spelled) + 1,
+        ...(reached !== undefined ? { reaches: reached } : {}),
+      });
     }
   });
   const firstBodyLine = body === undefined ? undefined : body.start + 1;
@@ -61,14 +71,33 @@ export function pythonSdkNames(sdk: string): SdkNames {
       const listed = LISTED.exec(comment.text);
       if (!listed) continue;
       const value = decodePythonString(listed[1]!);
-      if (value !== undefined) reaches.push({ spelled: listed[1]!, how: 'subscript', line: comment.line, column: comment.column, reaches: value });
+      if (value !== undefined)
+        reaches.push({
+          spelled: listed[1]!,
+          how: 'subscript',
+          line: comment.line,
+          column: comment.column,
+          reaches: value,
+        });
     }
   }
   reaches.sort((a, b) => a.line - b.line);
   return { declared, reaches, normalize: (name) => name.normalize('NFKC') };
 }
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\', "'": "'", '"': '"', n: '\n', r: '\r', t: '\t', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0' };
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
+};
 
 /** The value of a plain (unprefixed) one-line Python string literal; undefined for a form it does not know. */
 export function decodePythonString(literal: string): string | undefined {

@@ -2,12 +2,12 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { VerdictCache } from '../../cache/verdict-cache.js';
-import { Session } from '../../session.js';
 import { renderSdk } from '../../../codemode/run-code/sdk-section.js';
+import { VerdictCache } from '../../cache/verdict-cache.js';
 import { adversarialTools } from '../../probe/adversarial-tools.js';
-import { registeredTools, sdkNamesCheck } from './check.js';
+import { Session } from '../../session.js';
 import { committedScenarios, runPair } from '../test/run-pair.js';
+import { registeredTools, sdkNamesCheck } from './check.js';
 import { cachedSdkNames, namingProblems, sdkNames } from './index.js';
 import { decodePythonString } from './python.js';
 
@@ -50,14 +50,18 @@ describe('Python SDK names', () => {
   it('passes when each tool is reachable once, and names the unreachable, the doubled and the unregistered', () => {
     expect(namingProblems('python', sdkNames('python', sdk), all(['file', 'a-b\n\u0000\ud800']))).toEqual([]);
     const doubled = sdk.replace('async def __secret(', 'async def \ufb01le(');
-    expect(namingProblems('python', sdkNames('python', doubled), all(['file', 'a-b\n\u0000\ud800', '\ufb01le']))).toEqual([
+    expect(
+      namingProblems('python', sdkNames('python', doubled), all(['file', 'a-b\n\u0000\ud800', '\ufb01le'])),
+    ).toEqual([
       'tool "file" is reachable 2 times: method file (line 9, column 15); method \ufb01le (line 13, column 15)',
       'tool "\ufb01le" is not reachable from the SDK: no method and no listed name reaches it (method \ufb01le (line 13, column 15) reaches "file")',
     ]);
     expect(namingProblems('python', sdkNames('python', sdk), all(['file', 'a-b\n\u0000\ud800', '__secret']))).toEqual([
       'tool "__secret" is not reachable from the SDK: no method and no listed name reaches it (method __secret (line 13, column 15) reaches nothing (a mangled private name))',
     ]);
-    expect(namingProblems('python', sdkNames('python', sdk), all(['file']))).toEqual(['listed "a-b\\n\\x00\\ud800" (line 16, column 5) offers "a-b\\n\\u0000\\ud800", but no tool of that name is registered']);
+    expect(namingProblems('python', sdkNames('python', sdk), all(['file']))).toEqual([
+      'listed "a-b\\n\\x00\\ud800" (line 16, column 5) offers "a-b\\n\\u0000\\ud800", but no tool of that name is registered',
+    ]);
   });
 
   it('finds classes that are one name only after NFKC', () => {
@@ -110,7 +114,13 @@ describe('the reference renderers on the adversarial tool set', () => {
   const tools = adversarialTools();
   for (const language of ['python', 'typescript'] as const) {
     it(`${language}: unique names, every tool reachable exactly once`, () => {
-      expect(namingProblems(language, sdkNames(language, renderSdk(language, tools, { pythonFloor: '3.9' })), all(tools.map((t) => t.name)))).toEqual([]);
+      expect(
+        namingProblems(
+          language,
+          sdkNames(language, renderSdk(language, tools, { pythonFloor: '3.9' })),
+          all(tools.map((t) => t.name)),
+        ),
+      ).toEqual([]);
     });
   }
 });
@@ -119,20 +129,39 @@ describe('the sdk-names check on a real run', () => {
   const session = new Session();
   afterAll(() => session.dispose());
 
-  it('takes the registered tools from the runtime seam and passes the committed exotic names', { timeout: 120_000 }, async () => {
+  it('takes the registered tools from the runtime seam and passes the committed exotic names', {
+    timeout: 120_000,
+  }, async () => {
     const scenario = (await committedScenarios()).find((s) => s.name === 'exotic-names')!;
     const input = await runPair(scenario, 'typescript', session);
-    expect(registeredTools(input)).toEqual({ names: ['2fa.verify', '__proto__', 'class', 'weather-alerts'], complete: true });
+    expect(registeredTools(input)).toEqual({
+      names: ['2fa.verify', '__proto__', 'class', 'weather-alerts'],
+      complete: true,
+    });
     expect(await sdkNamesCheck.run(input)).toEqual([]);
-    const extra = { ...input, record: { ...input.record, programs: input.record.programs.map((p) => ({ ...p, tools: [...p.tools, 'ghost'] })) } };
+    const extra = {
+      ...input,
+      record: { ...input.record, programs: input.record.programs.map((p) => ({ ...p, tools: [...p.tools, 'ghost'] })) },
+    };
     expect(await sdkNamesCheck.run(extra)).toEqual([
-      { check: 'sdk-names', severity: 'error', message: 'tools-sdk.ts: tool "ghost" is not reachable from the SDK: no method and no listed name reaches it' },
+      {
+        check: 'sdk-names',
+        severity: 'error',
+        message: 'tools-sdk.ts: tool "ghost" is not reachable from the SDK: no method and no listed name reaches it',
+      },
     ]);
   });
 });
 
 describe('the names of a TypeScript SDK with a verdict cache', () => {
-  const sdk = ['type AArgs = { q: string };', 'declare const tools: {', '  a(args: AArgs): Promise<unknown>;', '  "a-b"(args: {}): Promise<unknown>;', '};', ''].join('\n');
+  const sdk = [
+    'type AArgs = { q: string };',
+    'declare const tools: {',
+    '  a(args: AArgs): Promise<unknown>;',
+    '  "a-b"(args: {}): Promise<unknown>;',
+    '};',
+    '',
+  ].join('\n');
   let root = '';
   afterAll(() => rm(root, { recursive: true, force: true }));
 
@@ -141,13 +170,19 @@ describe('the names of a TypeScript SDK with a verdict cache', () => {
     const fresh = sdkNames('typescript', sdk);
     const first = new VerdictCache(root);
     const kept = await cachedSdkNames('typescript', sdk, first);
-    expect({ declared: kept.declared, reaches: kept.reaches }).toEqual({ declared: fresh.declared, reaches: fresh.reaches });
+    expect({ declared: kept.declared, reaches: kept.reaches }).toEqual({
+      declared: fresh.declared,
+      reaches: fresh.reaches,
+    });
     expect(first.stats).toMatchObject({ hits: 0, misses: 1, stored: 1 });
 
     const second = new VerdictCache(root);
     const again = await cachedSdkNames('typescript', sdk, second);
     expect(second.stats).toMatchObject({ hits: 1, misses: 0, stored: 0 });
-    expect({ declared: again.declared, reaches: again.reaches }).toEqual({ declared: fresh.declared, reaches: fresh.reaches });
+    expect({ declared: again.declared, reaches: again.reaches }).toEqual({
+      declared: fresh.declared,
+      reaches: fresh.reaches,
+    });
     expect(namingProblems('typescript', again, all(['a', 'a-b']))).toEqual([]);
     expect(again.normalize('ﬁ')).toBe('ﬁ');
 

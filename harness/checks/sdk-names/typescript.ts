@@ -37,7 +37,8 @@ export function typescriptSdkNames(sdk: string): SdkNames {
     ) {
       declared.push({ name: statement.name.text, ...where(statement.name) });
       if (ts.isInterfaceDeclaration(statement)) typeBodies.set(statement.name.text, statement.members);
-      if (ts.isTypeAliasDeclaration(statement) && ts.isTypeLiteralNode(statement.type)) typeBodies.set(statement.name.text, statement.type.members);
+      if (ts.isTypeAliasDeclaration(statement) && ts.isTypeLiteralNode(statement.type))
+        typeBodies.set(statement.name.text, statement.type.members);
     }
   }
   const members =
@@ -55,7 +56,8 @@ export function typescriptSdkNames(sdk: string): SdkNames {
     const spelled = name.getText(source);
     if (ts.isPrivateIdentifier(name)) reaches.push({ spelled, how: 'method', ...where(name) });
     else if (ts.isIdentifier(name)) reaches.push({ spelled, how: 'method', reaches: name.text, ...where(name) });
-    else if (ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) reaches.push({ spelled, how: 'subscript', reaches: name.text, ...where(name) });
+    else if (ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name))
+      reaches.push({ spelled, how: 'subscript', reaches: name.text, ...where(name) });
   }
   return { declared, reaches, normalize: (name) => name };
 }

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
+import { packageRoot } from '../../../runtimes/seam/package-root.js';
 import { runtimeTarget } from '../../assembly/runtimes.js';
 import { runOne } from '../../pairs/run-one.js';
 import { loadScenarios } from '../../scenario/discover.js';
 import type { RuntimeName, Scenario } from '../../scenario/types.js';
-import { snapshotFiles } from '../../snapshot/transcript.js';
-import { packageRoot } from '../../../runtimes/seam/package-root.js';
-import type { CheckInput } from '../types.js';
 import type { Session } from '../../session.js';
+import { snapshotFiles } from '../../snapshot/transcript.js';
+import type { CheckInput } from '../types.js';
 
 /** The committed scenarios. */
 export const committedScenarios = (): Promise<Scenario[]> => loadScenarios(join(packageRoot(), 'scenarios'));
@@ -19,16 +19,22 @@ export const committedScenarios = (): Promise<Scenario[]> => loadScenarios(join(
 export async function runPair(scenario: Scenario, runtime: RuntimeName, session: Session): Promise<CheckInput> {
   const target = runtimeTarget(runtime, scenario.runtimeConfig, session);
   const { record } = await runOne(scenario, target);
-  if (record.exchanges.length === 0) throw new Error(`${scenario.name} × ${runtime} reached no model request: ${record.failure ?? 'no reason given'}`);
+  if (record.exchanges.length === 0)
+    throw new Error(`${scenario.name} × ${runtime} reached no model request: ${record.failure ?? 'no reason given'}`);
   return { scenario, runtime: target, record, files: snapshotFiles(record, packageRoot()), session };
 }
 
 /** The scenario with the `tools` entry's config replaced by `config(old)`. */
-export function withToolsConfig(scenario: Scenario, config: (old: Record<string, unknown>) => Record<string, unknown>): Scenario {
+export function withToolsConfig(
+  scenario: Scenario,
+  config: (old: Record<string, unknown>) => Record<string, unknown>,
+): Scenario {
   return {
     ...scenario,
     composition: scenario.composition.map((entry) =>
-      entry.plugin === 'concord/tools' ? { ...entry, config: config((entry.config ?? {}) as Record<string, unknown>) } : entry,
+      entry.plugin === 'concord/tools'
+        ? { ...entry, config: config((entry.config ?? {}) as Record<string, unknown>) }
+        : entry,
     ),
   };
 }

@@ -14,7 +14,9 @@ afterAll(async () => {
 });
 
 describe('pyright verdicts in the cache', () => {
-  it('reuses the diagnostics of the same files for the same Python version, and misses for changed files or another version', { timeout: 120_000 }, async () => {
+  it('reuses the diagnostics of the same files for the same Python version, and misses for changed files or another version', {
+    timeout: 120_000,
+  }, async () => {
     root = await mkdtemp(join(tmpdir(), 'concord-pyright-cache-'));
     const job = (code: string) => ({ files: new Map([['m.py', code]]), open: ['m.py'] });
     const bad = job('x: int = "text"\n');
@@ -33,7 +35,8 @@ describe('pyright verdicts in the cache', () => {
 
     // An entry that names another file set is not taken for this one.
     const top = join(root, '.concord', 'cache', 'pyright');
-    for (const sub of await readdir(top)) for (const file of await readdir(join(top, sub))) await writeFile(join(top, sub, file), '{"format":1}');
+    for (const sub of await readdir(top))
+      for (const file of await readdir(join(top, sub))) await writeFile(join(top, sub, file), '{"format":1}');
     const third = new VerdictCache(root);
     expect(await checkWithPyright({ pyright, cache: third }, '3.9', bad)).toEqual(diagnostics);
     expect(third.stats.hits).toBe(0);

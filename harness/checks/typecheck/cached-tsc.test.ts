@@ -14,7 +14,10 @@ const program = (code: string, call = 1) => ({ call, line: 10 + call, code });
 describe('TypeScript verdicts in the cache', () => {
   it('reuses the diagnostics of the same SDK and programs, with each tied to its program again, and misses for a changed program', async () => {
     root = await mkdtemp(join(tmpdir(), 'concord-tsc-cache-'));
-    const programs = [program('return await tools.lookup({ word: "a" });'), program('return await tools.lookup({ word: 1 });', 2)];
+    const programs = [
+      program('return await tools.lookup({ word: "a" });'),
+      program('return await tools.lookup({ word: 1 });', 2),
+    ];
     await using first = new Session({ cacheRoot: root });
     const diagnostics = await checkWithTsc(first, SDK, programs);
     expect(diagnostics).toEqual([expect.objectContaining({ program: programs[1], severity: 'error', line: 1 })]);
@@ -32,7 +35,8 @@ describe('TypeScript verdicts in the cache', () => {
     // A forged entry (a pass for the failing programs, or one naming a program that is not there) is not taken.
     const top = join(root, '.concord', 'cache', 'tsc');
     for (const forged of ['{"format":1}', JSON.stringify([{ program: 5, severity: 'error', message: 'x' }])]) {
-      for (const sub of await readdir(top)) for (const file of await readdir(join(top, sub))) await writeFile(join(top, sub, file), forged);
+      for (const sub of await readdir(top))
+        for (const file of await readdir(join(top, sub))) await writeFile(join(top, sub, file), forged);
       await using third = new Session({ cacheRoot: root });
       expect(await checkWithTsc(third, SDK, programs)).toEqual(diagnostics);
       expect(third.cache!.stats.hits).toBe(0);
@@ -41,6 +45,8 @@ describe('TypeScript verdicts in the cache', () => {
 
   it('checks without a cache, storing nothing', async () => {
     await using session = new Session();
-    expect(await checkWithTsc(session, SDK, [program('const n: number = "x"; return n;')])).toEqual([expect.objectContaining({ severity: 'error', line: 1 })]);
+    expect(await checkWithTsc(session, SDK, [program('const n: number = "x"; return n;')])).toEqual([
+      expect.objectContaining({ severity: 'error', line: 1 }),
+    ]);
   });
 });

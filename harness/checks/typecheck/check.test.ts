@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Session } from '../../session.js';
 import type { Language } from '../../../runtimes/seam/types.js';
 import type { Scenario } from '../../scenario/types.js';
+import { Session } from '../../session.js';
 import { committedScenarios, runPair } from '../test/run-pair.js';
-import { typecheckProgramsCheck } from './check.js';
 import type { CheckInput } from '../types.js';
+import { typecheckProgramsCheck } from './check.js';
 
 const session = new Session();
 afterAll(() => session.dispose());
@@ -16,14 +16,20 @@ afterAll(() => session.dispose());
  */
 const SHORT_BUDGET_MS = 200;
 const shortBudget = (scenario: Scenario): Scenario =>
-  scenario.runtimeConfig.timeoutMs === undefined ? scenario : { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs: SHORT_BUDGET_MS } };
+  scenario.runtimeConfig.timeoutMs === undefined
+    ? scenario
+    : { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs: SHORT_BUDGET_MS } };
 
 const runs = new Map<string, CheckInput>();
 async function committed(language: Language): Promise<CheckInput[]> {
   const inputs: CheckInput[] = [];
   for (const scenario of await committedScenarios()) {
     const key = `${scenario.name}/${language}`;
-    if (!runs.has(key)) runs.set(key, { ...(await runPair(shortBudget(scenario), language === 'python' ? 'python' : 'typescript', session)), scenario });
+    if (!runs.has(key))
+      runs.set(key, {
+        ...(await runPair(shortBudget(scenario), language === 'python' ? 'python' : 'typescript', session)),
+        scenario,
+      });
     inputs.push(runs.get(key)!);
   }
   return inputs;
@@ -41,11 +47,13 @@ function withProgram(scenario: Scenario, call: number, language: Language, code:
   };
 }
 
-const errorsOf = async (input: CheckInput) => (await typecheckProgramsCheck.run(input)).filter((f) => f.severity === 'error').map((f) => f.message);
+const errorsOf = async (input: CheckInput) =>
+  (await typecheckProgramsCheck.run(input)).filter((f) => f.severity === 'error').map((f) => f.message);
 
 describe.each(['typescript', 'python'] as const)('type-checked %s programs', (language) => {
   it('pass on every committed scenario', { timeout: 240_000 }, async () => {
-    for (const input of await committed(language)) expect([input.scenario.name, await errorsOf(input)]).toEqual([input.scenario.name, []]);
+    for (const input of await committed(language))
+      expect([input.scenario.name, await errorsOf(input)]).toEqual([input.scenario.name, []]);
   });
 
   it('notes, without failing, a subscript call the stubs leave untyped by design', { timeout: 120_000 }, async () => {
@@ -54,7 +62,15 @@ describe.each(['typescript', 'python'] as const)('type-checked %s programs', (la
     expect(findings).toEqual(
       language === 'typescript'
         ? []
-        : [{ check: 'typecheck-programs', severity: 'note', message: expect.stringMatching(/run_code call 1 \(python\), line 1, column 15 \(not checked\): "__getitem__" method not defined on type "Tools"/) }],
+        : [
+            {
+              check: 'typecheck-programs',
+              severity: 'note',
+              message: expect.stringMatching(
+                /run_code call 1 \(python\), line 1, column 15 \(not checked\): "__getitem__" method not defined on type "Tools"/,
+              ),
+            },
+          ],
     );
   });
 
@@ -77,10 +93,17 @@ describe.each(['typescript', 'python'] as const)('type-checked %s programs', (la
 
   it('fail a program that passes a wrong argument name', { timeout: 120_000 }, async () => {
     const input = (await committed(language)).find((i) => i.scenario.name === 'nested-reads')!;
-    const code = language === 'typescript' ? "return await tools.get_forecast({ city: 'Lisbon', dayz: 3 });\n" : 'return await tools.get_forecast({"city": "Lisbon", "dayz": 3})\n';
+    const code =
+      language === 'typescript'
+        ? "return await tools.get_forecast({ city: 'Lisbon', dayz: 3 });\n"
+        : 'return await tools.get_forecast({"city": "Lisbon", "dayz": 3})\n';
     const errors = await errorsOf({ ...input, scenario: withProgram(input.scenario, 1, language, code) });
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(language === 'typescript' ? /line 1, column 51: Object literal may only specify known properties, and 'dayz' does not exist/ : /line 1, column 52: Argument of type .*"dayz" is an undefined item in type "GetForecastArgs"/);
+    expect(errors[0]).toMatch(
+      language === 'typescript'
+        ? /line 1, column 51: Object literal may only specify known properties, and 'dayz' does not exist/
+        : /line 1, column 52: Argument of type .*"dayz" is an undefined item in type "GetForecastArgs"/,
+    );
   });
 
   it('fail a program that names an SDK type as a value', { timeout: 120_000 }, async () => {
@@ -88,28 +111,48 @@ describe.each(['typescript', 'python'] as const)('type-checked %s programs', (la
     const code = language === 'typescript' ? 'return GetForecastArgs;\n' : 'return GetForecastArgs\n';
     const errors = await errorsOf({ ...input, scenario: withProgram(input.scenario, 1, language, code) });
     expect(errors).toEqual([
-      expect.stringMatching(language === 'typescript' ? /line 1, column 8: 'GetForecastArgs' only refers to a type/ : /line 1, column 8: "GetForecastArgs" is not defined/),
+      expect.stringMatching(
+        language === 'typescript'
+          ? /line 1, column 8: 'GetForecastArgs' only refers to a type/
+          : /line 1, column 8: "GetForecastArgs" is not defined/,
+      ),
     ]);
   });
 });
 
 describe('pyright checks for the floor', () => {
-  it('fails a program using syntax the floor lacks (`match` at 3.9) at its own line, and passes it at 3.10', { timeout: 120_000 }, async () => {
+  it('fails a program using syntax the floor lacks (`match` at 3.9) at its own line, and passes it at 3.10', {
+    timeout: 120_000,
+  }, async () => {
     const input = (await committed('python')).find((i) => i.scenario.name === 'nested-reads')!;
-    const code = 'forecast = await tools.get_forecast({"city": "Lisbon", "days": 3})\nmatch forecast["days"]:\n    case []:\n        return None\n    case _:\n        return forecast["days"][0]\n';
+    const code =
+      'forecast = await tools.get_forecast({"city": "Lisbon", "days": 3})\nmatch forecast["days"]:\n    case []:\n        return None\n    case _:\n        return forecast["days"][0]\n';
     const scenario = withProgram(input.scenario, 1, 'python', code);
     const errors = await errorsOf({ ...input, scenario, floor: '3.9' });
-    expect(errors).toEqual([expect.stringMatching(/run_code call 1 \(python\), line 2, column 1: Match statements require Python 3\.10 or newer/)]);
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /run_code call 1 \(python\), line 2, column 1: Match statements require Python 3\.10 or newer/,
+      ),
+    ]);
     expect(await errorsOf({ ...input, scenario, floor: '3.10' })).toEqual([]);
   });
 
-  it('fails stubs using what the floor lacks at their own line: `NotRequired` and `|` at 3.9', { timeout: 120_000 }, async () => {
+  it('fails stubs using what the floor lacks at their own line: `NotRequired` and `|` at 3.9', {
+    timeout: 120_000,
+  }, async () => {
     const input = (await committed('python')).find((i) => i.scenario.name === 'nested-reads')!;
-    const sdk = 'from typing import NotRequired, TypedDict\n\nclass A(TypedDict):\n    x: NotRequired[int | str]\n\nclass Tools:\n    pass\n\nclass ToolCallError(Exception):\n    pass\n\ntools: Tools\n';
+    const sdk =
+      'from typing import NotRequired, TypedDict\n\nclass A(TypedDict):\n    x: NotRequired[int | str]\n\nclass Tools:\n    pass\n\nclass ToolCallError(Exception):\n    pass\n\ntools: Tools\n';
     const errors = await errorsOf({ ...input, files: new Map([...input.files, ['tools-sdk.py', sdk]]), floor: '3.9' });
-    expect(errors).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^pyright: tools-sdk\.py, line 1, column 20 \(for Python 3\.9\): "NotRequired" is unknown import symbol/),
-      expect.stringMatching(/^pyright: tools-sdk\.py, line 4, column 24 \(for Python 3\.9\): Alternative syntax for unions requires Python 3\.10 or newer/),
-    ]));
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^pyright: tools-sdk\.py, line 1, column 20 \(for Python 3\.9\): "NotRequired" is unknown import symbol/,
+        ),
+        expect.stringMatching(
+          /^pyright: tools-sdk\.py, line 4, column 24 \(for Python 3\.9\): Alternative syntax for unions requires Python 3\.10 or newer/,
+        ),
+      ]),
+    );
   });
 });

@@ -28,7 +28,12 @@ const untypedSubscript = (message: string, rule: string | undefined) =>
  * are the program's own. The stubs are checked as the module they are (`.py`, not `.pyi`, whose annotations
  * may use any version's syntax): syntax or standard library the version lacks is an error at their own line.
  */
-export async function typecheckPython(host: PyrightHost, stubs: string, programs: readonly ScriptedProgram[], pythonVersion: string): Promise<ProgramDiagnostic[]> {
+export async function typecheckPython(
+  host: PyrightHost,
+  stubs: string,
+  programs: readonly ScriptedProgram[],
+  pythonVersion: string,
+): Promise<ProgramDiagnostic[]> {
   const stubFile = `${STUB_MODULE}.py`;
   const files = new Map<string, string>([[stubFile, stubs]]);
   const names = programs.map((_, i) => `program_${i + 1}.py`);
@@ -37,18 +42,24 @@ export async function typecheckPython(host: PyrightHost, stubs: string, programs
   // Stub methods describe and do not implement: a body of a docstring alone returns nothing, by design.
   const inStubs = (results.get(stubFile) ?? [])
     .filter((d) => d.severity === 'error' && d.rule !== 'reportReturnType')
-    .map((d): ProgramDiagnostic => ({ severity: 'error', line: d.line + 1, column: d.character + 1, message: d.message }));
-  return inStubs.concat(programs.flatMap((program, i) =>
-    (results.get(names[i]!) ?? [])
-      .filter((d) => d.severity === 'error')
-      .map((d): ProgramDiagnostic => {
-        const inProgram = d.line >= HEADER.length;
-        return {
-          program,
-          severity: untypedSubscript(d.message, d.rule) ? 'note' : 'error',
-          ...(inProgram ? { line: d.line - HEADER.length + 1, column: Math.max(0, d.character - INDENT.length) + 1 } : {}),
-          message: inProgram ? d.message : `${d.message} (in the import of tools and ToolCallError from the stubs)`,
-        };
-      }),
-  ));
+    .map(
+      (d): ProgramDiagnostic => ({ severity: 'error', line: d.line + 1, column: d.character + 1, message: d.message }),
+    );
+  return inStubs.concat(
+    programs.flatMap((program, i) =>
+      (results.get(names[i]!) ?? [])
+        .filter((d) => d.severity === 'error')
+        .map((d): ProgramDiagnostic => {
+          const inProgram = d.line >= HEADER.length;
+          return {
+            program,
+            severity: untypedSubscript(d.message, d.rule) ? 'note' : 'error',
+            ...(inProgram
+              ? { line: d.line - HEADER.length + 1, column: Math.max(0, d.character - INDENT.length) + 1 }
+              : {}),
+            message: inProgram ? d.message : `${d.message} (in the import of tools and ToolCallError from the stubs)`,
+          };
+        }),
+    ),
+  );
 }

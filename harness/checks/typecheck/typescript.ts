@@ -1,6 +1,6 @@
+import { SDK_FILE } from '../../snapshot/transcript.js';
 import type { TypeScriptCompiler } from '../typescript-compiler.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
-import { SDK_FILE } from '../../snapshot/transcript.js';
 
 const DIR = '/concord-typecheck';
 const SDK_PATH = `${DIR}/${SDK_FILE.typescript}`;
@@ -29,7 +29,11 @@ declare function structuredClone<T>(value: T): T;
 const WRAPPER_OPEN = 'export {}; async function program() {\n';
 
 /** Type-checks each program against the TypeScript SDK with `compiler`; positions are the program's own. */
-export function typecheckTypeScript(compiler: TypeScriptCompiler, sdk: string, programs: readonly ScriptedProgram[]): ProgramDiagnostic[] {
+export function typecheckTypeScript(
+  compiler: TypeScriptCompiler,
+  sdk: string,
+  programs: readonly ScriptedProgram[],
+): ProgramDiagnostic[] {
   const { ts } = compiler;
   const names = programs.map((_, i) => `${DIR}/program-${i + 1}.ts`);
   const files = new Map<string, string>([
@@ -45,12 +49,18 @@ export function typecheckTypeScript(compiler: TypeScriptCompiler, sdk: string, p
     const scripted = programs[index];
     if (scripted === undefined) {
       // A problem outside the programs: the SDK itself does not compile.
-      const at = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
-      const where = at ? ` (${diagnostic.file!.fileName.slice(DIR.length + 1)} line ${at.line + 1}, column ${at.character + 1})` : '';
+      const at =
+        diagnostic.file && diagnostic.start !== undefined
+          ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start)
+          : undefined;
+      const where = at
+        ? ` (${diagnostic.file!.fileName.slice(DIR.length + 1)} line ${at.line + 1}, column ${at.character + 1})`
+        : '';
       diagnostics.push({ severity: 'error', message: `${message}${where}` });
       continue;
     }
-    const position = diagnostic.start === undefined ? undefined : diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start);
+    const position =
+      diagnostic.start === undefined ? undefined : diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start);
     diagnostics.push({
       program: scripted,
       severity: diagnostic.category === ts.DiagnosticCategory.Error ? 'error' : 'note',

@@ -11,6 +11,11 @@ it('fails the python programs of a scenario when pyright does not answer in time
   const scenario = (await committedScenarios()).find((s) => s.name === 'nested-reads')!;
   const findings = await typecheckProgramsCheck.run(await runPair(scenario, 'python', session));
   expect(findings).toEqual([
-    { check: 'typecheck-programs', severity: 'error', message: 'pyright: scenarios/nested-reads.yml run_code calls 1, 2 (python) are unchecked: pyright did not answer within 0.001 s' },
+    {
+      check: 'typecheck-programs',
+      severity: 'error',
+      message:
+        'pyright: scenarios/nested-reads.yml run_code calls 1, 2 (python) are unchecked: pyright did not answer within 0.001 s',
+    },
   ]);
 });

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
-import { parseProjectConfig } from '../../project/config.js';
-import { loadScenarios } from '../../scenario/discover.js';
 import { githubWorkflow } from '../../init/github-workflow.js';
 import { SCENARIO_SCHEMA_REFERENCE, scaffoldProject } from '../../init/scaffold.js';
-import { describeFailure } from '../fail.js';
+import { parseProjectConfig } from '../../project/config.js';
 import { stockScenario, writeStockProject } from '../../project/stock-project.js';
+import { loadScenarios } from '../../scenario/discover.js';
 import { keepCache, seedCache } from '../../test/warm-cache.js';
+import { describeFailure } from '../fail.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -76,11 +76,19 @@ describe('concord init', () => {
     expect(run.stdout).toContain('npx concord gate --update=new');
     expect(run.stdout).toContain('CI=true npx concord gate');
     expect(run.stdout).toContain('npx concord review');
-    expect(Object.keys(await tree(dir)).sort()).toEqual(['.gitignore', 'concord.config.yml', join('scenarios', 'inventory.yml')]);
+    expect(Object.keys(await tree(dir)).sort()).toEqual([
+      '.gitignore',
+      'concord.config.yml',
+      join('scenarios', 'inventory.yml'),
+    ]);
     // Editors that speak the YAML language server check the scenario against the package's schema.
-    expect((await readFile(join(dir, 'scenarios', 'inventory.yml'), 'utf8')).split('\n')[0]).toBe(`# yaml-language-server: $schema=${SCENARIO_SCHEMA_REFERENCE}`);
+    expect((await readFile(join(dir, 'scenarios', 'inventory.yml'), 'utf8')).split('\n')[0]).toBe(
+      `# yaml-language-server: $schema=${SCENARIO_SCHEMA_REFERENCE}`,
+    );
     expect(await readFile(join(dir, '.gitignore'), 'utf8')).toBe('.concord/\n');
-    expect(parseProjectConfig('concord.config.yml', await readFile(join(dir, 'concord.config.yml'), 'utf8'))).toEqual({ floor: '3.9' });
+    expect(parseProjectConfig('concord.config.yml', await readFile(join(dir, 'concord.config.yml'), 'utf8'))).toEqual({
+      floor: '3.9',
+    });
 
     // Valid as written; its plugin reference resolves (relative to the scenario file) once the plugin exists.
     await mkdir(join(dir, 'src', 'plugins'), { recursive: true });
@@ -127,7 +135,9 @@ describe('concord init', () => {
     expect(cli(dir, 'init', '--root', 'backend', '--plugin', './src/tools.ts').status).toBe(0);
     expect(existsSync(join(dir, 'backend', 'scenarios', 'tools.yml'))).toBe(true);
     // The plugin's entry cannot take the id of the registry entry beside it.
-    expect(await readFile(join(dir, 'backend', 'scenarios', 'tools.yml'), 'utf8')).toContain('id: tools-plugin\n    plugin: ../src/tools.ts');
+    expect(await readFile(join(dir, 'backend', 'scenarios', 'tools.yml'), 'utf8')).toContain(
+      'id: tools-plugin\n    plugin: ../src/tools.ts',
+    );
     expect(existsSync(join(dir, 'scenarios'))).toBe(false);
     const nested = cli(join(dir, 'backend', 'src'), 'init', '--plugin', './src/tools.ts');
     expect(nested.stdout).toContain(`concord init in ${join(dir, 'backend')}`);
@@ -143,7 +153,9 @@ describe('concord init', () => {
     // The floor the config names is the one set up.
     writeFileSync(join(other, 'concord.config.yml'), "floor: '3.11'\n");
     expect(cli(other, 'init', '--ci', 'github', '--shards', '1').status).toBe(0);
-    expect(readFileSync(join(other, '.github/workflows/concord.yml'), 'utf8')).toBe(githubWorkflow({ shards: 1, pythons: ['3.11', '3.14'] }));
+    expect(readFileSync(join(other, '.github/workflows/concord.yml'), 'utf8')).toBe(
+      githubWorkflow({ shards: 1, pythons: ['3.11', '3.14'] }),
+    );
   });
 
   it('with --ci github --shards N writes the sharded workflow once, and keeps it on a second run', () => {
@@ -182,13 +194,24 @@ describe('concord init', () => {
     await mkdir(join(dir, 'src'), { recursive: true });
     await writeFile(join(dir, 'src', 'orders.js'), PLUGIN);
     const asFile = await scaffoldProject(dir, 'src/orders.js', {});
-    expect(asFile.scenario).toEqual({ name: 'orders', pluginReference: '../src/orders.js', pluginFile: 'src/orders.js' });
+    expect(asFile.scenario).toEqual({
+      name: 'orders',
+      pluginReference: '../src/orders.js',
+      pluginFile: 'src/orders.js',
+    });
     // A package named `src` wins, as it does for Node; a name that is neither stays a package name.
     await mkdir(join(dir, 'node_modules', 'src'), { recursive: true });
-    await writeFile(join(dir, 'node_modules', 'src', 'package.json'), JSON.stringify({ name: 'src', exports: { './orders.js': './orders.js' } }));
+    await writeFile(
+      join(dir, 'node_modules', 'src', 'package.json'),
+      JSON.stringify({ name: 'src', exports: { './orders.js': './orders.js' } }),
+    );
     await writeFile(join(dir, 'node_modules', 'src', 'orders.js'), PLUGIN);
-    expect((await scaffoldProject(dir, 'src/orders.js', {})).scenario).toMatchObject({ pluginReference: 'src/orders.js' });
-    expect((await scaffoldProject(dir, 'lib/missing.js', {})).scenario).toMatchObject({ pluginReference: 'lib/missing.js' });
+    expect((await scaffoldProject(dir, 'src/orders.js', {})).scenario).toMatchObject({
+      pluginReference: 'src/orders.js',
+    });
+    expect((await scaffoldProject(dir, 'lib/missing.js', {})).scenario).toMatchObject({
+      pluginReference: 'lib/missing.js',
+    });
   });
 });
 
@@ -216,7 +239,8 @@ describe('concord init never breaks a project', () => {
   }, 180_000);
   afterAll(() => rm(recorded, { recursive: true, force: true }));
   // Its files, not its verdict cache: a gate of the copy starts from the run's warm cache (seedCache).
-  const copyRecorded = () => cp(recorded, dir, { recursive: true, filter: (source) => source !== join(recorded, '.concord') });
+  const copyRecorded = () =>
+    cp(recorded, dir, { recursive: true, filter: (source) => source !== join(recorded, '.concord') });
 
   it('without --plugin, in a fresh folder: no scenario, the way to add one, and a gate that says the same', async () => {
     const run = cli(dir, 'init');
@@ -229,7 +253,9 @@ describe('concord init never breaks a project', () => {
     expect(gate.stderr).toContain('concord init --plugin');
   });
 
-  it('without --plugin, in a project with scenarios: their files unchanged, and the gate passes as before', { timeout: 180_000 }, async () => {
+  it('without --plugin, in a project with scenarios: their files unchanged, and the gate passes as before', {
+    timeout: 180_000,
+  }, async () => {
     await copyRecorded();
     const before = await tree(join(dir, 'scenarios'));
     const run = cli(dir, 'init', '--ci', 'github');
@@ -242,7 +268,9 @@ describe('concord init never breaks a project', () => {
     expect(gate.status).toBe(0);
   });
 
-  it('with --plugin ./src/plugins/tools.ts in a fresh folder: a scenario the gate passes as written, in both languages', { timeout: 300_000 }, async () => {
+  it('with --plugin ./src/plugins/tools.ts in a fresh folder: a scenario the gate passes as written, in both languages', {
+    timeout: 300_000,
+  }, async () => {
     await mkdir(join(dir, 'src', 'plugins'), { recursive: true });
     await writeFile(join(dir, 'src', 'plugins', 'tools.ts'), PLUGIN);
     const run = cli(dir, 'init', '--plugin', './src/plugins/tools.ts');
@@ -257,7 +285,9 @@ describe('concord init never breaks a project', () => {
     expect(sdk).toContain('/** Counts the items in stock. */');
   });
 
-  it('with --plugin in a project with scenarios: a new name beside theirs, one scenario per plugin, and a second run changes nothing', { timeout: 300_000 }, async () => {
+  it('with --plugin in a project with scenarios: a new name beside theirs, one scenario per plugin, and a second run changes nothing', {
+    timeout: 300_000,
+  }, async () => {
     // The project already has a scenario called "stock" (its own, recorded), on another plugin.
     await copyRecorded();
     await mkdir(join(dir, 'src', 'plugins'), { recursive: true });
@@ -285,10 +315,14 @@ describe('concord init never breaks a project', () => {
 
 describe('init names the optional peers the gate will use', () => {
   it('lists tsx (for a .ts plugin), pyright and js-tiktoken at their pinned versions, and only those not installed', async () => {
-    const { peerDependencies } = JSON.parse(readFileSync(sourceAsset('package.json'), 'utf8')) as { peerDependencies: Record<string, string> };
+    const { peerDependencies } = JSON.parse(readFileSync(sourceAsset('package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    };
     const first = cli(dir, 'init', '--plugin', './src/plugins/shop.ts');
     expect(first.status, first.stderr).toBe(0);
-    expect(first.stdout).toContain(`npm install --save-dev tsx@${peerDependencies.tsx} pyright@${peerDependencies.pyright} js-tiktoken@${peerDependencies['js-tiktoken']}      # the optional peers this gate uses`);
+    expect(first.stdout).toContain(
+      `npm install --save-dev tsx@${peerDependencies.tsx} pyright@${peerDependencies.pyright} js-tiktoken@${peerDependencies['js-tiktoken']}      # the optional peers this gate uses`,
+    );
     for (const name of ['tsx', 'pyright']) mkdirSync(join(dir, 'node_modules', name), { recursive: true });
     const again = cli(dir, 'init', '--plugin', './lib/plugin.mjs');
     expect(again.stdout).toContain(`npm install --save-dev js-tiktoken@${peerDependencies['js-tiktoken']}      #`);

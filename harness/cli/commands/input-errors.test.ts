@@ -81,15 +81,23 @@ describe('bad input to the gate exits 2 naming the place', () => {
   });
 
   it('an alias bomb', async () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`)].join('\n      ');
-    await scenario('bomb.yml', VALID.replace('NAME', 'bomb').replace('config: { mode: code }', `config:\n      mode: code\n      ${bomb}`));
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`),
+    ].join('\n      ');
+    await scenario(
+      'bomb.yml',
+      VALID.replace('NAME', 'bomb').replace('config: { mode: code }', `config:\n      mode: code\n      ${bomb}`),
+    );
     await refusedByLoading(`${join(root, 'scenarios', 'bomb.yml')}:1:1: its anchors and aliases expand too far`);
   });
 
   it('an oversized scenario', async () => {
     const text = VALID.replace('NAME', 'big') + `# ${'x'.repeat(2 * 1024 * 1024)}\n`;
     await scenario('big.yml', text);
-    await refusedByLoading(`${join(root, 'scenarios', 'big.yml')}: is ${Buffer.byteLength(text)} bytes, more than a scenario may be (1048576)`);
+    await refusedByLoading(
+      `${join(root, 'scenarios', 'big.yml')}: is ${Buffer.byteLength(text)} bytes, more than a scenario may be (1048576)`,
+    );
   });
 
   it('a scenario that is a folder', async () => {
@@ -99,12 +107,20 @@ describe('bad input to the gate exits 2 naming the place', () => {
 
   it('a selection of zero pairs, naming the filter that emptied it', async () => {
     await scenario('only-ts.yml', VALID.replace('NAME', 'only-ts'));
-    await refused(gate('--runtime', 'python'), '--runtime python: nothing to run: no scenario declares this runtime (declared: typescript)');
-    await refused(gate('--scenario', 'only-ts', '--runtime', 'pyodide'), '--runtime pyodide: nothing to run: the scenario(s) only-ts declare(s) this runtime');
+    await refused(
+      gate('--runtime', 'python'),
+      '--runtime python: nothing to run: no scenario declares this runtime (declared: typescript)',
+    );
+    await refused(
+      gate('--scenario', 'only-ts', '--runtime', 'pyodide'),
+      '--runtime pyodide: nothing to run: the scenario(s) only-ts declare(s) this runtime',
+    );
     const empty = [1, 2].find((index) => !inSelection({ shard: { index, count: 2 } }, 'only-ts', 'typescript'))!;
     // An empty shard of a good selection is no input error: CI splits blindly, and the merged verdict counts every pair.
     const shard = gate('--shard', `${empty}/2`);
-    expect(shard.stdout).toContain(`--shard ${empty}/2: none of the 1 scenario × runtime pair(s) of the selection falls in this shard; nothing to run here`);
+    expect(shard.stdout).toContain(
+      `--shard ${empty}/2: none of the 1 scenario × runtime pair(s) of the selection falls in this shard; nothing to run here`,
+    );
     expect(shard.status).toBe(0);
   });
 
@@ -115,7 +131,10 @@ describe('bad input to the gate exits 2 naming the place', () => {
     expect(await readFile(join(root, '.concord'), 'utf8')).toBe('not a folder\n');
     await rm(join(root, '.concord'));
     await mkdir(join(root, 'out'));
-    const stderr = await refused(gate('--reporter', 'junit', '--junit-file', join(root, 'out')), `${join(root, 'out')}: --junit-file names a folder, not a file`);
+    const stderr = await refused(
+      gate('--reporter', 'junit', '--junit-file', join(root, 'out')),
+      `${join(root, 'out')}: --junit-file names a folder, not a file`,
+    );
     expect(stderr).toContain(`--junit-file ${join(root, 'out', 'junit.xml')}`);
   });
 });

@@ -2,9 +2,9 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { colorWanted } from '../../text/paint.js';
 import { ciIsSet } from '../ci.js';
+import { exitWith } from '../exit.js';
 import { failAndExit } from '../fail.js';
 import { projectOrExit, rootOption } from '../project-option.js';
-import { exitWith } from '../exit.js';
 
 interface MergeFlags {
   root?: string;
@@ -14,7 +14,9 @@ interface MergeFlags {
 export function registerMerge(program: Command): void {
   program
     .command('merge')
-    .description('One verdict from the --results files of a sharded gate: summary, JUnit file, reports and one pending run with every shard\'s proposals')
+    .description(
+      "One verdict from the --results files of a sharded gate: summary, JUnit file, reports and one pending run with every shard's proposals",
+    )
     .argument('<results...>', 'the files written by `concord gate --shard i/n --results FILE`, one per shard')
     .addOption(rootOption())
     .option('--junit-file <path>', 'where the JUnit file goes (default .concord/junit.xml)')
@@ -26,7 +28,13 @@ export function registerMerge(program: Command): void {
     )
     .action(async (files: string[], flags: MergeFlags) => {
       const project = await projectOrExit('merge', flags);
-      const [{ mergeResults, readResults }, { finishRun }, { junitTarget }, { newRunId, writePending }, { toolCoverage }] = await Promise.all([
+      const [
+        { mergeResults, readResults },
+        { finishRun },
+        { junitTarget },
+        { newRunId, writePending },
+        { toolCoverage },
+      ] = await Promise.all([
         import('../../results/merge.js'),
         import('../../gate/finish.js'),
         import('../../report/write.js'),
@@ -34,16 +42,42 @@ export function registerMerge(program: Command): void {
         import('../../checks/tool-coverage.js'),
       ]);
       try {
-        const merged = mergeResults(await Promise.all(files.map(async (file) => ({ file, results: await readResults(resolve(file)) }))));
+        const merged = mergeResults(
+          await Promise.all(files.map(async (file) => ({ file, results: await readResults(resolve(file)) }))),
+        );
         const junit = await junitTarget(project.root, flags.junitFile);
         const runId = newRunId();
-        const pendingDir = merged.proposals.length > 0 ? await writePending(project.pendingRoot, runId, merged.proposals) : undefined;
+        const pendingDir =
+          merged.proposals.length > 0 ? await writePending(project.pendingRoot, runId, merged.proposals) : undefined;
         const { configuration, pairs, matrix, interpreters, absent, runFindings, obsolete, proposals } = merged;
-        console.log(`merged ${files.length} results file(s): ${pairs.length} run(s) of commit ${merged.commit ?? '(unknown)'}`);
+        console.log(
+          `merged ${files.length} results file(s): ${pairs.length} run(s) of commit ${merged.commit ?? '(unknown)'}`,
+        );
         const { ok } = await finishRun(
           // Coverage is judged over every shard's pairs: a tool one shard never called another may have.
-          { runId, floor: configuration.floor, pairs, matrix, interpreters, absent, runFindings, coverage: toolCoverage(pairs, project.config.coverage?.uncalled), obsolete, update: configuration.update, ci: configuration.ci, proposals, ...(pendingDir ? { pendingDir } : {}) },
-          { reportRoot: project.root, ci: ciIsSet(), color: colorWanted(), out: (line) => console.log(line), github: {}, junit },
+          {
+            runId,
+            floor: configuration.floor,
+            pairs,
+            matrix,
+            interpreters,
+            absent,
+            runFindings,
+            coverage: toolCoverage(pairs, project.config.coverage?.uncalled),
+            obsolete,
+            update: configuration.update,
+            ci: configuration.ci,
+            proposals,
+            ...(pendingDir ? { pendingDir } : {}),
+          },
+          {
+            reportRoot: project.root,
+            ci: ciIsSet(),
+            color: colorWanted(),
+            out: (line) => console.log(line),
+            github: {},
+            junit,
+          },
         );
         exitWith(ok ? 0 : 1);
       } catch (error) {

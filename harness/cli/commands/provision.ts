@@ -10,14 +10,21 @@ import { exitWith } from '../exit.js';
 export function registerProvision(program: Command): void {
   program
     .command('provision')
-    .description('Install and start a Docker engine where possible (as root) and build the CPython runtime images python-container runs in; idempotent. --help lists its options')
+    .description(
+      'Install and start a Docker engine where possible (as root) and build the CPython runtime images python-container runs in; idempotent. --help lists its options',
+    )
     .helpOption(false)
     .allowUnknownOption(true)
     .allowExcessArguments(true)
-    .argument('[options...]', 'passed on: --dry-run, --only 3.9,3.13, --no-registry, --cache-key, --image-cache DIR, --help')
+    .argument(
+      '[options...]',
+      'passed on: --dry-run, --only 3.9,3.13, --no-registry, --cache-key, --image-cache DIR, --help',
+    )
     .action(async (args: string[]) => {
       const child = spawn(process.execPath, [sourceAsset('scripts/provision.mjs'), ...args], { stdio: 'inherit' });
-      const code = await new Promise<number>((resolve) => child.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0))));
+      const code = await new Promise<number>((resolve) =>
+        child.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0))),
+      );
       exitWith(code);
     });
 }

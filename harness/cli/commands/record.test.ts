@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chown, cp, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -65,11 +65,19 @@ interface Ran {
 }
 
 /** Runs the built CLI without blocking this process, which serves the stand-in model. */
-function cli(args: string[], env: Record<string, string | undefined> = {}, as?: { uid: number; gid: number }): Promise<Ran> {
+function cli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  as?: { uid: number; gid: number },
+): Promise<Ran> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete childEnv[name];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], ...(as ?? {}) });
+    const child = spawn(process.execPath, [sourceAsset('bin/concord.mjs'), ...args], {
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(as ?? {}),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -120,7 +128,9 @@ async function standIn(): Promise<StandInModel> {
 }
 
 const record = (model: StandInModel, root: string, behaviour: string, ...more: string[]) =>
-  cli(['record', '--root', root, '--model-url', model.url(behaviour), '--model', 'stand-in-1', ...more], { CONCORD_MODEL_API_KEY: KEY });
+  cli(['record', '--root', root, '--model-url', model.url(behaviour), '--model', 'stand-in-1', ...more], {
+    CONCORD_MODEL_API_KEY: KEY,
+  });
 
 /** The stand-in's `ok` conversation recorded once, for both languages, into a project of its own: tests read it or take a copy. */
 let okRecording: Promise<{ model: StandInModel; root: string; run: Ran }> | undefined;
@@ -150,39 +160,79 @@ describe('concord record', () => {
     const model = await standIn();
     const root = await project();
     const env = { CONCORD_MODEL_BASE_URL: undefined, CONCORD_MODEL_NAME: undefined, CONCORD_MODEL_API_KEY: KEY };
-    const withContainer = await project(SCENARIO.replace('runtimes: [typescript, python]', 'runtimes: [typescript, python, python-container]'));
+    const withContainer = await project(
+      SCENARIO.replace('runtimes: [typescript, python]', 'runtimes: [typescript, python, python-container]'),
+    );
     const [help, noUrl, noModel, badRetries, noEngine] = await Promise.all([
       cli(['record', '--help']),
       cli(['record', '--root', root], env),
       cli(['record', '--root', root], { ...env, CONCORD_MODEL_BASE_URL: model.url('ok') }),
       cli(['record', '--root', root, '--model-url', model.url('ok'), '--model', 'm', '--model-retries', 'many'], env),
       // A closed port on loopback: no Docker engine answers there.
-      cli(['record', '--root', withContainer, '--model-url', model.url('ok'), '--model', 'm', '--runtime', 'python-container'], { ...env, DOCKER_HOST: 'tcp://127.0.0.1:9' }),
+      cli(
+        [
+          'record',
+          '--root',
+          withContainer,
+          '--model-url',
+          model.url('ok'),
+          '--model',
+          'm',
+          '--runtime',
+          'python-container',
+        ],
+        { ...env, DOCKER_HOST: 'tcp://127.0.0.1:9' },
+      ),
     ]);
     expect(help.status).toBe(0);
-    for (const flag of ['--scenario', '--runtime', '--root', '--force', '--model-url', '--model', '--model-timeout-ms', '--model-retries', 'CONCORD_MODEL_API_KEY']) expect(help.stdout).toContain(flag);
+    for (const flag of [
+      '--scenario',
+      '--runtime',
+      '--root',
+      '--force',
+      '--model-url',
+      '--model',
+      '--model-timeout-ms',
+      '--model-retries',
+      'CONCORD_MODEL_API_KEY',
+    ])
+      expect(help.stdout).toContain(flag);
     expect(noUrl.status).toBe(2);
-    expect(noUrl.stderr).toBe('concord record: no model endpoint: pass --model-url https://host/v1 or set CONCORD_MODEL_BASE_URL (an OpenAI-compatible endpoint)\n');
+    expect(noUrl.stderr).toBe(
+      'concord record: no model endpoint: pass --model-url https://host/v1 or set CONCORD_MODEL_BASE_URL (an OpenAI-compatible endpoint)\n',
+    );
     expect(noModel.status).toBe(2);
     expect(noModel.stderr).toBe('concord record: no model name: pass --model NAME or set CONCORD_MODEL_NAME\n');
     expect(badRetries.status).toBe(2);
     expect(badRetries.stderr).toBe('concord record: --model-retries many: expected a whole number of at least 0\n');
     // A runtime that cannot run here names a runtime of its language that can, since the recording is per language.
     expect(noEngine.status, noEngine.stdout + noEngine.stderr).toBe(2);
-    expect(noEngine.stderr).toMatch(/^concord record: python-container cannot run here: no Docker engine answers \(DOCKER_HOST=tcp:\/\/127\.0\.0\.1:9 does not answer.*; record on --runtime python or pyodide instead\n$/s);
+    expect(noEngine.stderr).toMatch(
+      /^concord record: python-container cannot run here: no Docker engine answers \(DOCKER_HOST=tcp:\/\/127\.0\.0\.1:9 does not answer.*; record on --runtime python or pyodide instead\n$/s,
+    );
     expect(model.seen).toEqual([]);
     expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
-    expect([...(await tree(withContainer)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
+    expect([...(await tree(withContainer)).keys()].sort()).toEqual([
+      'scenarios/cities.yml',
+      'scenarios/plugins/cities.mjs',
+    ]);
   });
 
-  it('records once, then the gate replays keyless with the model gone; the key is nowhere', { timeout: 600_000 }, async () => {
+  it('records once, then the gate replays keyless with the model gone; the key is nowhere', {
+    timeout: 600_000,
+  }, async () => {
     // Not about a cold start: the gates start from the verdicts earlier gates of the run computed, and leave theirs.
     // The gate of a project not recorded yet runs beside the recording of its copy, on typescript alone: its pairs
     // stop before they run, and a Python pair would only start the interpreters' checkers (a Pyodide boot) for nothing.
     const unrecorded = await project();
-    const [before, { model, root: recordedRoot, run: recorded }] = await Promise.all([cli(['gate', '--root', unrecorded, '--runtime', 'typescript']), recordedOk()]);
+    const [before, { model, root: recordedRoot, run: recorded }] = await Promise.all([
+      cli(['gate', '--root', unrecorded, '--runtime', 'typescript']),
+      recordedOk(),
+    ]);
     expect(before.status).toBe(1);
-    expect(before.stdout).toContain('not recorded yet for typescript (the script holds only its user turn) — run concord record --scenario cities');
+    expect(before.stdout).toContain(
+      'not recorded yet for typescript (the script holds only its user turn) — run concord record --scenario cities',
+    );
 
     expect(recorded.stderr).toBe('');
     expect(recorded.status).toBe(0);
@@ -194,7 +244,12 @@ describe('concord record', () => {
     expect(model.seen.every((s) => s.path.startsWith('/ok/') && s.authorization === `Bearer ${KEY}`)).toBe(true);
 
     const files = await tree(recordedRoot);
-    expect([...files.keys()].filter((f) => f.startsWith('scenarios/')).sort()).toEqual(['scenarios/cities.recorded.python.yml', 'scenarios/cities.recorded.typescript.yml', 'scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
+    expect([...files.keys()].filter((f) => f.startsWith('scenarios/')).sort()).toEqual([
+      'scenarios/cities.recorded.python.yml',
+      'scenarios/cities.recorded.typescript.yml',
+      'scenarios/cities.yml',
+      'scenarios/plugins/cities.mjs',
+    ]);
     expect(files.get('scenarios/cities.yml')).toBe(SCENARIO);
     const python = files.get('scenarios/cities.recorded.python.yml')!;
     expect(python).toContain('model: stand-in-1');
@@ -210,18 +265,27 @@ describe('concord record', () => {
     expect(update.status).toBe(0);
 
     await model.stop();
-    const ci = await cli(['gate', '--root', root], { CI: 'true', CONCORD_MODEL_BASE_URL: undefined, CONCORD_MODEL_API_KEY: undefined });
+    const ci = await cli(['gate', '--root', root], {
+      CI: 'true',
+      CONCORD_MODEL_BASE_URL: undefined,
+      CONCORD_MODEL_API_KEY: undefined,
+    });
     expect(ci.stdout).toContain('2 run(s): 2 pass');
     expect(ci.status).toBe(0);
     await keepCache(root);
 
-    const everything = [...(await tree(root)).values(), ...[before, recorded, update, ci].flatMap((r) => [r.stdout, r.stderr])].join('\n');
+    const everything = [
+      ...(await tree(root)).values(),
+      ...[before, recorded, update, ci].flatMap((r) => [r.stdout, r.stderr]),
+    ].join('\n');
     expect(everything).not.toContain(KEY);
     expect(everything).not.toContain(KEY.slice(3));
     expect(everything.toLowerCase()).not.toContain('bearer');
   });
 
-  it('refuses to replace a conversation without --force, saying what it would replace; --force keeps comments and layout', { timeout: 300_000 }, async () => {
+  it('refuses to replace a conversation without --force, saying what it would replace; --force keeps comments and layout', {
+    timeout: 300_000,
+  }, async () => {
     const model = await standIn();
     const handWritten = SCENARIO.replace(
       '  - user: Which cities have a forecast?\n',
@@ -239,25 +303,37 @@ describe('concord record', () => {
     const refused = await record(model, root, 'ok', '--scenario', 'cities');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('recording would replace:');
-    expect(refused.stderr).toContain('scenarios/cities.yml: its hand-written conversation (1 run_code step(s) and a final answer, lines 19–24) is removed; the user turn stays');
+    expect(refused.stderr).toContain(
+      'scenarios/cities.yml: its hand-written conversation (1 run_code step(s) and a final answer, lines 19–24) is removed; the user turn stays',
+    );
     expect(refused.stderr).toContain('pass --force');
     expect(model.seen).toEqual([]);
-    expect([...(await tree(root)).entries()].filter(([f]) => !f.startsWith('scenarios/plugins/'))).toEqual([['scenarios/cities.yml', handWritten]]);
+    expect([...(await tree(root)).entries()].filter(([f]) => !f.startsWith('scenarios/plugins/'))).toEqual([
+      ['scenarios/cities.yml', handWritten],
+    ]);
 
     const forced = await record(model, root, 'ok', '--scenario', 'cities', '--runtime', 'typescript', '--force');
     expect(forced.stderr).toBe('');
     expect(forced.status).toBe(0);
     const files = await tree(root);
     expect(files.get('scenarios/cities.yml')).toBe(SCENARIO);
-    expect([...files.keys()].sort()).toEqual(['scenarios/cities.recorded.typescript.yml', 'scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
+    expect([...files.keys()].sort()).toEqual([
+      'scenarios/cities.recorded.typescript.yml',
+      'scenarios/cities.yml',
+      'scenarios/plugins/cities.mjs',
+    ]);
 
     const again = await record(model, root, 'ok', '--scenario', 'cities', '--runtime', 'typescript');
     expect(again.status).toBe(2);
-    expect(again.stderr).toContain('scenarios/cities.recorded.typescript.yml: the typescript recording from stand-in-1 (1 run_code call(s)) is replaced');
+    expect(again.stderr).toContain(
+      'scenarios/cities.recorded.typescript.yml: the typescript recording from stand-in-1 (1 run_code call(s)) is replaced',
+    );
     expect(await tree(root)).toEqual(files);
   });
 
-  it('retries a 429 with backoff and then records; without --scenario it records only what is missing', { timeout: 120_000 }, async () => {
+  it('retries a 429 with backoff and then records; without --scenario it records only what is missing', {
+    timeout: 120_000,
+  }, async () => {
     const model = await standIn();
     const root = await project();
     const flaky = await record(model, root, 'flaky', '--runtime', 'typescript');
@@ -279,38 +355,71 @@ describe('concord record', () => {
   // The cases run side by side, each with its own model: a failing record is mostly waiting (backoff, the hang's timeout).
   // The hang's timeout leaves the request time to reach the model however busy the machine is, so that it is always counted.
   const failures: Array<[string, string[], string, number | undefined]> = [
-    ['status-400', [], `cities × typescript: ${'http://127.0.0.1:PORT/status-400/v1'} answered HTTP 400: refused; you sent authorization: Bearer [redacted]; nothing was written`, 1],
-    ['status-503', ['--model-retries', '2'], 'answered HTTP 503 (after 3 attempts): refused; you sent authorization: Bearer [redacted]; nothing was written', 3],
+    [
+      'status-400',
+      [],
+      `cities × typescript: ${'http://127.0.0.1:PORT/status-400/v1'} answered HTTP 400: refused; you sent authorization: Bearer [redacted]; nothing was written`,
+      1,
+    ],
+    [
+      'status-503',
+      ['--model-retries', '2'],
+      'answered HTTP 503 (after 3 attempts): refused; you sent authorization: Bearer [redacted]; nothing was written',
+      3,
+    ],
     ['hang', ['--model-timeout-ms', '2000'], 'did not answer within 2000 ms; nothing was written', 1],
     ['junk', [], 'answered with something that is not JSON: "<html>gateway error</html>"; nothing was written', 1],
     ['huge', [], 'answered with more than 4000000 bytes; concord stopped reading; nothing was written', 1],
-    ['unknown-tool', [], 'answer 1: the model called "delete_everything", a tool the request does not offer (offered: run_code); nothing was written', 1],
-    ['loop', [], 'agent: the model gave no final answer within 3 turns (raise maxTurns in the agent config if the task needs more); nothing was written', 3],
-    ['fail-python', ['--runtime', 'typescript', 'python'], 'cities × python: http://127.0.0.1:PORT/fail-python/v1 answered HTTP 400: no Python today; nothing was written', undefined],
+    [
+      'unknown-tool',
+      [],
+      'answer 1: the model called "delete_everything", a tool the request does not offer (offered: run_code); nothing was written',
+      1,
+    ],
+    [
+      'loop',
+      [],
+      'agent: the model gave no final answer within 3 turns (raise maxTurns in the agent config if the task needs more); nothing was written',
+      3,
+    ],
+    [
+      'fail-python',
+      ['--runtime', 'typescript', 'python'],
+      'cities × python: http://127.0.0.1:PORT/fail-python/v1 answered HTTP 400: no Python today; nothing was written',
+      undefined,
+    ],
   ];
-  it.concurrent.each(failures)('fails on %s with one line, exit 1, nothing written and no key shown', { timeout: 120_000 }, async (behaviour, flags, line, requests) => {
-    const model = await standIn();
-    const root = await project();
-    const runtimes = flags.includes('--runtime') ? [] : ['--runtime', 'typescript'];
-    const failed = await record(model, root, behaviour, ...runtimes, ...flags);
-    expect(failed.status).toBe(1);
-    const lines = failed.stderr.trimEnd().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(line.replace('PORT', new URL(model.url('x')).port));
-    // The model may take a moment to read a request the CLI gave up on.
-    if (requests !== undefined) await vi.waitFor(() => expect(model.seen.length).toBe(requests), { timeout: 10_000 });
-    expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
-    expect(failed.stdout + failed.stderr).not.toContain(KEY);
-  });
+  it.concurrent.each(failures)(
+    'fails on %s with one line, exit 1, nothing written and no key shown',
+    { timeout: 120_000 },
+    async (behaviour, flags, line, requests) => {
+      const model = await standIn();
+      const root = await project();
+      const runtimes = flags.includes('--runtime') ? [] : ['--runtime', 'typescript'];
+      const failed = await record(model, root, behaviour, ...runtimes, ...flags);
+      expect(failed.status).toBe(1);
+      const lines = failed.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(line.replace('PORT', new URL(model.url('x')).port));
+      // The model may take a moment to read a request the CLI gave up on.
+      if (requests !== undefined) await vi.waitFor(() => expect(model.seen.length).toBe(requests), { timeout: 10_000 });
+      expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
+      expect(failed.stdout + failed.stderr).not.toContain(KEY);
+    },
+  );
 });
 
 describe('concord gate --live', () => {
-  it('reports where the live conversation departs from the recording, writes nothing, and fails only with --live-fail', { timeout: 300_000 }, async () => {
+  it('reports where the live conversation departs from the recording, writes nothing, and fails only with --live-fail', {
+    timeout: 300_000,
+  }, async () => {
     const model = await standIn();
     const root = await recordedCopy();
     const before = await tree(root);
     const live = (behaviour: string, ...more: string[]) =>
-      cli(['gate', '--root', root, '--live', '--model-url', model.url(behaviour), '--model', 'stand-in-2', ...more], { CONCORD_MODEL_API_KEY: KEY });
+      cli(['gate', '--root', root, '--live', '--model-url', model.url(behaviour), '--model', 'stand-in-2', ...more], {
+        CONCORD_MODEL_API_KEY: KEY,
+      });
 
     const same = await live('ok');
     expect(same.stdout).toContain('✓ same    cities × typescript');
@@ -319,7 +428,9 @@ describe('concord gate --live', () => {
     expect(same.status).toBe(0);
 
     const drifted = await live('other');
-    expect(drifted.stdout).toContain('~ drift   cities × python\n    step 2 departs: recorded assistant, live assistant');
+    expect(drifted.stdout).toContain(
+      '~ drift   cities × python\n    step 2 departs: recorded assistant, live assistant',
+    );
     expect(drifted.stdout).toContain('--- scenarios/cities.recorded.python.yml (recorded)\n    +++ stand-in-2 (live)');
     expect(drifted.stdout).toContain('\n    -        return [c["name"] for c in cities]\n');
     expect(drifted.stdout).toContain('\n    +        return len(cities)\n');
@@ -333,7 +444,9 @@ describe('concord gate --live', () => {
 
     const down = await live('status-500', '--model-retries', '0', '--runtime', 'typescript');
     expect(down.stdout).toContain('✗ failed  cities × typescript\n    http://127.0.0.1:');
-    expect(down.stdout).toContain('answered HTTP 500 (after 1 attempts): refused; you sent authorization: Bearer [redacted]');
+    expect(down.stdout).toContain(
+      'answered HTTP 500 (after 1 attempts): refused; you sent authorization: Bearer [redacted]',
+    );
     expect(down.status).toBe(1);
 
     expect(await tree(root)).toEqual(before);
@@ -359,21 +472,29 @@ function leaks(text: string): string[] {
 }
 
 const hostile = (model: StandInModel, root: string, behaviour: string, ...more: string[]) =>
-  cli(['record', '--root', root, '--model-url', model.url(behaviour), '--model', 'stand-in-1', ...more], { CONCORD_MODEL_API_KEY: HOSTILE_KEY });
+  cli(['record', '--root', root, '--model-url', model.url(behaviour), '--model', 'stand-in-1', ...more], {
+    CONCORD_MODEL_API_KEY: HOSTILE_KEY,
+  });
 
 // The last test there runs concord as nobody, as a CI job that is not root runs it.
 const asNobody = await Host.with('concord as nobody');
 
 describe('the model key is never written or shown', () => {
-  it('is scrubbed from a recording in every form the model echoes it, and never reaches a run (as root)', { timeout: 600_000 }, async () => {
+  it('is scrubbed from a recording in every form the model echoes it, and never reaches a run (as root)', {
+    timeout: 600_000,
+  }, async () => {
     const model = await standIn();
     const root = await project();
     const recorded = await hostile(model, root, 'echo-key');
     expect(recorded.stderr).toBe('');
     expect(recorded.status).toBe(0);
     // The key went to the endpoint.
-    expect(model.seen.some((s) => s.path.startsWith('/echo-key/') && s.authorization === `Bearer ${HOSTILE_KEY}`)).toBe(true);
-    expect(recorded.stdout).toMatch(/note: the model echoed the key \d+ time\(s\) in scenarios\/cities\.recorded\.python\.yml; each is written as \[redacted\]/);
+    expect(model.seen.some((s) => s.path.startsWith('/echo-key/') && s.authorization === `Bearer ${HOSTILE_KEY}`)).toBe(
+      true,
+    );
+    expect(recorded.stdout).toMatch(
+      /note: the model echoed the key \d+ time\(s\) in scenarios\/cities\.recorded\.python\.yml; each is written as \[redacted\]/,
+    );
     const files = await tree(root);
     for (const language of ['python', 'typescript']) {
       const text = files.get(`scenarios/cities.recorded.${language}.yml`)!;
@@ -388,7 +509,10 @@ describe('the model key is never written or shown', () => {
 
     // The gate replays the scrubbed conversation; nothing it prints or writes holds the key.
     await seedCache(root);
-    const update = await cli(['gate', '--root', root, '--update=new'], { CI: undefined, CONCORD_MODEL_API_KEY: HOSTILE_KEY });
+    const update = await cli(['gate', '--root', root, '--update=new'], {
+      CI: undefined,
+      CONCORD_MODEL_API_KEY: HOSTILE_KEY,
+    });
     expect(update.stdout).toContain('gate: everything agrees');
     expect(update.status).toBe(0);
     expect(leaks([...(await tree(root)).values(), update.stdout, update.stderr].join('\n'))).toEqual([]);
@@ -397,17 +521,27 @@ describe('the model key is never written or shown', () => {
   it('is scrubbed from what gate --live prints, on every runtime', { timeout: 600_000 }, async () => {
     const model = await standIn();
     // The recording of the typescript and python languages serves the pyodide runtime too.
-    const root = await recordedCopy((scenario) => scenario.replace('runtimes: [typescript, python]', 'runtimes: [typescript, python, pyodide]'));
-    const live = await cli(['gate', '--root', root, '--live', '--model-url', model.url('echo-key'), '--model', 'stand-in-2'], { CONCORD_MODEL_API_KEY: HOSTILE_KEY });
+    const root = await recordedCopy((scenario) =>
+      scenario.replace('runtimes: [typescript, python]', 'runtimes: [typescript, python, pyodide]'),
+    );
+    const live = await cli(
+      ['gate', '--root', root, '--live', '--model-url', model.url('echo-key'), '--model', 'stand-in-2'],
+      { CONCORD_MODEL_API_KEY: HOSTILE_KEY },
+    );
     expect(live.stdout).toContain('~ drift   cities × pyodide');
     expect(live.stdout).toContain('[redacted]');
     expect(leaks(live.stdout + live.stderr)).toEqual([]);
   });
 
-  it('is scrubbed from error lines: a tool named after it, an HTTP error naming it upper-cased and in base64, a query echoed back', { timeout: 300_000 }, async () => {
+  it('is scrubbed from error lines: a tool named after it, an HTTP error naming it upper-cased and in base64, a query echoed back', {
+    timeout: 300_000,
+  }, async () => {
     const model = await standIn();
     const root = await project();
-    const [tool, status] = await Promise.all([hostile(model, root, 'key-tool', '--runtime', 'typescript'), hostile(model, root, 'key-status', '--runtime', 'typescript')]);
+    const [tool, status] = await Promise.all([
+      hostile(model, root, 'key-tool', '--runtime', 'typescript'),
+      hostile(model, root, 'key-status', '--runtime', 'typescript'),
+    ]);
     expect(tool.status).toBe(1);
     expect(tool.stderr).toContain('the model called "[redacted]", a tool the request does not offer');
     expect(status.status).toBe(1);
@@ -416,45 +550,123 @@ describe('the model key is never written or shown', () => {
     expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
 
     // A key in the endpoint's query is sent (the URL is built with its query kept) and never written or printed.
-    const query = await cli(['record', '--root', root, '--runtime', 'typescript', '--model-url', `${model.url('echo-url')}?api-key=${encodeURIComponent(HOSTILE_KEY)}`, '--model', 'stand-in-1'], {});
+    const query = await cli(
+      [
+        'record',
+        '--root',
+        root,
+        '--runtime',
+        'typescript',
+        '--model-url',
+        `${model.url('echo-url')}?api-key=${encodeURIComponent(HOSTILE_KEY)}`,
+        '--model',
+        'stand-in-1',
+      ],
+      {},
+    );
     expect(query.status).toBe(0);
     expect(model.seen.at(-1)!.path).toBe(`/echo-url/v1/chat/completions?api-key=${encodeURIComponent(HOSTILE_KEY)}`);
     expect(query.stdout).toContain(`recording from stand-in-1 at ${model.url('echo-url')}\n`);
     expect(leaks([...(await tree(root)).values(), query.stdout, query.stderr].join('\n'))).toEqual([]);
-    expect((await tree(root)).get('scenarios/cities.recorded.typescript.yml')).toContain('final: You asked on /echo-url/v1/chat/completions?[redacted]');
+    expect((await tree(root)).get('scenarios/cities.recorded.typescript.yml')).toContain(
+      'final: You asked on /echo-url/v1/chat/completions?[redacted]',
+    );
   });
 
-  it('refuses a recording that would still hold it (a user turn naming it), exit 2, nothing written', { timeout: 300_000 }, async () => {
+  it('refuses a recording that would still hold it (a user turn naming it), exit 2, nothing written', {
+    timeout: 300_000,
+  }, async () => {
     const model = await standIn();
-    const root = await project(SCENARIO.replace('Which cities have a forecast?', `Which cities have a forecast? My key is ${HOSTILE_KEY}`));
+    const root = await project(
+      SCENARIO.replace('Which cities have a forecast?', `Which cities have a forecast? My key is ${HOSTILE_KEY}`),
+    );
     const refused = await hostile(model, root, 'ok', '--runtime', 'typescript');
     expect(refused.status).toBe(2);
-    expect(refused.stderr).toBe('concord record: scenarios/cities.recorded.typescript.yml: the recording would still hold the model key (in a part concord does not rewrite, such as the model name); nothing was written\n');
+    expect(refused.stderr).toBe(
+      'concord record: scenarios/cities.recorded.typescript.yml: the recording would still hold the model key (in a part concord does not rewrite, such as the model name); nothing was written\n',
+    );
     expect([...(await tree(root)).keys()].sort()).toEqual(['scenarios/cities.yml', 'scenarios/plugins/cities.mjs']);
   });
 
-  asNobody.it('not as root, live mode refuses python runs that could read it from /proc unless --allow-key-exposure', { timeout: 300_000 }, async () => {
-    const model = await standIn();
-    const nobody = { uid: 65534, gid: 65534 };
-    const root = await project();
-    for (const path of [root, join(root, 'scenarios'), join(root, 'scenarios', 'plugins'), join(root, 'scenarios', 'cities.yml'), join(root, 'scenarios', 'plugins', 'cities.mjs')]) await chown(path, nobody.uid, nobody.gid);
-    const env = { CONCORD_MODEL_API_KEY: HOSTILE_KEY, HOME: root, TMPDIR: undefined };
-    const [refused, drift] = await Promise.all([
-      cli(['record', '--root', root, '--runtime', 'python', '--model-url', model.url('echo-key'), '--model', 'stand-in-1'], env, nobody),
-      cli(['gate', '--root', root, '--live', '--runtime', 'python', '--model-url', model.url('echo-key'), '--model', 'stand-in-1'], env, nobody),
-    ]);
-    expect(refused.stderr).toMatch(/^concord record: python runs share concord's account here \(uid 65534, not root\), so a program could read CONCORD_MODEL_API_KEY from \/proc\/\d+\/environ; .* or pass --allow-key-exposure to accept that risk\n$/);
-    expect(refused.status).toBe(2);
-    expect(drift.stderr).toContain('or pass --allow-key-exposure to accept that risk');
-    expect(drift.status).toBe(2);
-    expect(model.seen).toEqual([]);
+  asNobody.it(
+    'not as root, live mode refuses python runs that could read it from /proc unless --allow-key-exposure',
+    { timeout: 300_000 },
+    async () => {
+      const model = await standIn();
+      const nobody = { uid: 65534, gid: 65534 };
+      const root = await project();
+      for (const path of [
+        root,
+        join(root, 'scenarios'),
+        join(root, 'scenarios', 'plugins'),
+        join(root, 'scenarios', 'cities.yml'),
+        join(root, 'scenarios', 'plugins', 'cities.mjs'),
+      ])
+        await chown(path, nobody.uid, nobody.gid);
+      const env = { CONCORD_MODEL_API_KEY: HOSTILE_KEY, HOME: root, TMPDIR: undefined };
+      const [refused, drift] = await Promise.all([
+        cli(
+          [
+            'record',
+            '--root',
+            root,
+            '--runtime',
+            'python',
+            '--model-url',
+            model.url('echo-key'),
+            '--model',
+            'stand-in-1',
+          ],
+          env,
+          nobody,
+        ),
+        cli(
+          [
+            'gate',
+            '--root',
+            root,
+            '--live',
+            '--runtime',
+            'python',
+            '--model-url',
+            model.url('echo-key'),
+            '--model',
+            'stand-in-1',
+          ],
+          env,
+          nobody,
+        ),
+      ]);
+      expect(refused.stderr).toMatch(
+        /^concord record: python runs share concord's account here \(uid 65534, not root\), so a program could read CONCORD_MODEL_API_KEY from \/proc\/\d+\/environ; .* or pass --allow-key-exposure to accept that risk\n$/,
+      );
+      expect(refused.status).toBe(2);
+      expect(drift.stderr).toContain('or pass --allow-key-exposure to accept that risk');
+      expect(drift.status).toBe(2);
+      expect(model.seen).toEqual([]);
 
-    // With the flag the run goes ahead and shows the boundary: the program finds the key in concord's /proc environ.
-    const allowed = await cli(['record', '--root', root, '--runtime', 'python', '--allow-key-exposure', '--model-url', model.url('echo-key'), '--model', 'stand-in-1'], env, nobody);
-    expect(allowed.stderr).toMatch(/^concord: CPython process runs are not isolated from: other runs/);
-    expect(allowed.status).toBe(0);
-    const text = (await tree(root)).get('scenarios/cities.recorded.python.yml')!;
-    expect(text).toMatch(/"proc": ?[1-9]/);
-    expect(leaks(text + allowed.stdout)).toEqual([]);
-  });
+      // With the flag the run goes ahead and shows the boundary: the program finds the key in concord's /proc environ.
+      const allowed = await cli(
+        [
+          'record',
+          '--root',
+          root,
+          '--runtime',
+          'python',
+          '--allow-key-exposure',
+          '--model-url',
+          model.url('echo-key'),
+          '--model',
+          'stand-in-1',
+        ],
+        env,
+        nobody,
+      );
+      expect(allowed.stderr).toMatch(/^concord: CPython process runs are not isolated from: other runs/);
+      expect(allowed.status).toBe(0);
+      const text = (await tree(root)).get('scenarios/cities.recorded.python.yml')!;
+      expect(text).toMatch(/"proc": ?[1-9]/);
+      expect(leaks(text + allowed.stdout)).toEqual([]);
+    },
+  );
 });

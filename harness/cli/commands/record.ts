@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
+import { type EndpointFlags, endpointOptions } from '../../model/endpoint-config.js';
 import { parseRuntimes } from '../../pairs/select.js';
-import { endpointOptions, type EndpointFlags } from '../../model/endpoint-config.js';
 import { UserError } from '../../user-error.js';
+import { exitWith } from '../exit.js';
 import { failAndExit } from '../fail.js';
 import { modelOptions } from '../model-options.js';
 import { projectOrExit, rootOption } from '../project-option.js';
-import { exitWith } from '../exit.js';
 
 interface RecordFlags extends EndpointFlags {
   scenario?: string[];
@@ -17,9 +17,17 @@ interface RecordFlags extends EndpointFlags {
 export function registerRecord(program: Command): void {
   const command = program
     .command('record')
-    .description('Run scenarios against a live OpenAI-compatible model and store each conversation beside its scenario, for the gate to replay without a key')
-    .option('--scenario <name...>', 'these scenarios (default: every scenario whose script holds only its user turn and is not recorded yet)')
-    .option('--runtime <name...>', 'record on these runtimes only (one per language: typescript, python, pyodide, python-container)')
+    .description(
+      'Run scenarios against a live OpenAI-compatible model and store each conversation beside its scenario, for the gate to replay without a key',
+    )
+    .option(
+      '--scenario <name...>',
+      'these scenarios (default: every scenario whose script holds only its user turn and is not recorded yet)',
+    )
+    .option(
+      '--runtime <name...>',
+      'record on these runtimes only (one per language: typescript, python, pyodide, python-container)',
+    )
     .addOption(rootOption())
     .option('--force', 'replace an existing recording or hand-written conversation');
   for (const option of modelOptions()) command.addOption(option);

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
+import { PENDING_ARTIFACT } from '../../snapshot/pending.js';
 import type { Decision } from '../../snapshot/review.js';
 import { colorWanted } from '../../text/paint.js';
-import { ciIsSet } from '../ci.js';
-import { PENDING_ARTIFACT } from '../../snapshot/pending.js';
-import { projectOrExit, rootOption } from '../project-option.js';
 import { UserError } from '../../user-error.js';
+import { ciIsSet } from '../ci.js';
 import { exitWith } from '../exit.js';
+import { projectOrExit, rootOption } from '../project-option.js';
 
 interface ReviewFlags {
   acceptAll?: boolean;
@@ -20,13 +20,21 @@ interface ReviewFlags {
 export function registerReview(program: Command): void {
   program
     .command('review')
-    .description('Accept or reject the snapshot changes gate runs proposed (.concord/pending/), one decision per distinct change')
+    .description(
+      'Accept or reject the snapshot changes gate runs proposed (.concord/pending/), one decision per distinct change',
+    )
     .option('--accept-all', 'accept every proposed change without asking')
     .option('--reject-all', 'reject every proposed change without asking')
     .option('--run <run-id>', 'only the proposals of this run (default: every pending run)')
-    .option('--from <dir|file.tgz>', "take the proposals of CI's pending artifact (concord-pending) into .concord/pending/ first, then review them")
+    .option(
+      '--from <dir|file.tgz>',
+      "take the proposals of CI's pending artifact (concord-pending) into .concord/pending/ first, then review them",
+    )
     .option('--list', 'list the pending proposals and whether each is stale; writes nothing')
-    .option('--json', 'with --list: print them as a JSON array of {run, path, action, status, stale} (path as --list prints it: snapshots/…)')
+    .option(
+      '--json',
+      'with --list: print them as a JSON array of {run, path, action, status, stale} (path as --list prints it: snapshots/…)',
+    )
     .addOption(rootOption())
     .addHelpText(
       'after',
@@ -44,24 +52,43 @@ export function registerReview(program: Command): void {
         let runId = flags.run;
         if (flags.from !== undefined) {
           if (ciIsSet()) {
-            throw new UserError(`CI is set, and with CI set nothing under snapshots/ is written; download the ${PENDING_ARTIFACT} artifact to your machine and run \`concord review --from ${PENDING_ARTIFACT}\` there`);
+            throw new UserError(
+              `CI is set, and with CI set nothing under snapshots/ is written; download the ${PENDING_ARTIFACT} artifact to your machine and run \`concord review --from ${PENDING_ARTIFACT}\` there`,
+            );
           }
           const { importPending } = await import('../../snapshot/import-pending.js');
           const runs = await importPending(flags.from, project.pendingRoot);
           console.log(`took ${runs.length} pending run(s) from ${flags.from}: ${runs.join(', ')}`);
           if (runId === undefined && runs.length === 1) runId = runs[0];
         }
-        const where = { snapshotsDir: project.snapshotsDir, pendingRoot: project.pendingRoot, ...(runId ? { runId } : {}) };
+        const where = {
+          snapshotsDir: project.snapshotsDir,
+          pendingRoot: project.pendingRoot,
+          ...(runId ? { runId } : {}),
+        };
         if (flags.list || flags.json) {
           const entries = await listPending(where);
           // Both listings name a file as the reviewer opens it, from the project root.
-          if (flags.json) console.log(JSON.stringify(entries.map((e) => ({ ...e, path: `snapshots/${e.path}` })), null, 2));
+          if (flags.json)
+            console.log(
+              JSON.stringify(
+                entries.map((e) => ({ ...e, path: `snapshots/${e.path}` })),
+                null,
+                2,
+              ),
+            );
           else if (entries.length === 0) console.log('no pending proposals');
-          else for (const e of entries) console.log(`${e.run}  ${e.action === 'delete' ? 'delete' : 'write '}  ${e.status.padEnd(8)}  snapshots/${e.path}${e.stale ? '  (stale: the snapshot changed since; run the gate again)' : ''}`);
+          else
+            for (const e of entries)
+              console.log(
+                `${e.run}  ${e.action === 'delete' ? 'delete' : 'write '}  ${e.status.padEnd(8)}  snapshots/${e.path}${e.stale ? '  (stale: the snapshot changed since; run the gate again)' : ''}`,
+              );
           exitWith(0);
         }
         if (ciIsSet()) {
-          throw new UserError(`CI is set, and with CI set nothing under snapshots/ is written; download the ${PENDING_ARTIFACT} artifact to your machine and run \`concord review --from ${PENDING_ARTIFACT}\` there (a folder or .tgz), or list the proposals here with \`concord review --list\``);
+          throw new UserError(
+            `CI is set, and with CI set nothing under snapshots/ is written; download the ${PENDING_ARTIFACT} artifact to your machine and run \`concord review --from ${PENDING_ARTIFACT}\` there (a folder or .tgz), or list the proposals here with \`concord review --list\``,
+          );
         }
         if (flags.acceptAll && flags.rejectAll) {
           throw new UserError('choose one of --accept-all and --reject-all');
@@ -73,7 +100,12 @@ export function registerReview(program: Command): void {
         const out = (line: string) => console.log(line);
         const { terminalKeys } = await import('../../snapshot/review-keys.js');
         const keys = fixed ? undefined : terminalKeys({ input: process.stdin, color: colorWanted(), out });
-        const summary = await reviewPending({ ...where, decide: keys ? (_change, _diff, group) => keys(group) : async () => fixed!, color: colorWanted(), out });
+        const summary = await reviewPending({
+          ...where,
+          decide: keys ? (_change, _diff, group) => keys(group) : async () => fixed!,
+          color: colorWanted(),
+          out,
+        });
         console.log(summary.text);
         exitWith(summary.stale.length > 0 ? 1 : 0);
       } catch (error) {

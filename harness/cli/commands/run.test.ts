@@ -22,9 +22,14 @@ async function concord(...args: string[]): Promise<{ code: number; stdout: strin
   return concordWith({}, ...args);
 }
 
-async function concordWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function concordWith(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [join(packageRoot(), 'bin/concord.mjs'), 'run', ...args], { env: { ...process.env, ...env } });
+    const { stdout, stderr } = await exec(process.execPath, [join(packageRoot(), 'bin/concord.mjs'), 'run', ...args], {
+      env: { ...process.env, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -50,8 +55,14 @@ describe('concord run', () => {
   });
 
   it('binds the tools of a tools file and exits 0 when the program fails', async () => {
-    const tools = await file('tools.json', JSON.stringify([{ name: 'search', description: 'x', parameters: {} }, { name: 'failing-one' }]));
-    const program = await file('tools.ts', 'console.log(JSON.stringify(await tools.search({ q: "x" })));\nawait tools["failing-one"]({});');
+    const tools = await file(
+      'tools.json',
+      JSON.stringify([{ name: 'search', description: 'x', parameters: {} }, { name: 'failing-one' }]),
+    );
+    const program = await file(
+      'tools.ts',
+      'console.log(JSON.stringify(await tools.search({ q: "x" })));\nawait tools["failing-one"]({});',
+    );
     const { code, stdout } = await concord('--runtime', 'typescript', '--tools', tools, program);
     expect(code).toBe(0);
     const printed = JSON.parse(stdout) as { value: unknown; logs: string[]; error: { kind: string; name: string } };
@@ -73,7 +84,9 @@ describe('concord run', () => {
     const { code, stdout, stderr } = await concord('--runtime', 'python-process', program);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ value: 1, error: null });
-    expect(stderr).toBe('concord run: --runtime python-process is now called python, the name scenarios and the gate use; python-process still works\n');
+    expect(stderr).toBe(
+      'concord run: --runtime python-process is now called python, the name scenarios and the gate use; python-process still works\n',
+    );
   });
 
   it('applies --timeout-ms', async () => {
@@ -84,10 +97,19 @@ describe('concord run', () => {
   });
 
   it.each([
-    [['--runtime', 'cobol', 'PROGRAM'], /--runtime "cobol": unknown runtime \(known: typescript, python, pyodide\[:3\.X\], python-container\[:3\.X\]\)/],
+    [
+      ['--runtime', 'cobol', 'PROGRAM'],
+      /--runtime "cobol": unknown runtime \(known: typescript, python, pyodide\[:3\.X\], python-container\[:3\.X\]\)/,
+    ],
     [['--runtime', 'typescript:3.11', 'PROGRAM'], /write typescript without a version/],
-    [['--runtime', 'pyodide:2.7', 'PROGRAM'], /write pyodide or pyodide:3\.X with 3\.X one of 3\.11, 3\.12, 3\.13, 3\.14/],
-    [['--runtime', 'typescript', '--timeout-ms', '-5', 'PROGRAM'], /expected a whole number of milliseconds from 1 to 3600000/],
+    [
+      ['--runtime', 'pyodide:2.7', 'PROGRAM'],
+      /write pyodide or pyodide:3\.X with 3\.X one of 3\.11, 3\.12, 3\.13, 3\.14/,
+    ],
+    [
+      ['--runtime', 'typescript', '--timeout-ms', '-5', 'PROGRAM'],
+      /expected a whole number of milliseconds from 1 to 3600000/,
+    ],
     ...['typescript', 'python', 'python-container', 'pyodide'].map((runtime): [string[], RegExp] => [
       ['--runtime', runtime, '--timeout-ms', '99999999999', 'PROGRAM'],
       /--timeout-ms.*from 1 to 3600000/,
@@ -96,7 +118,9 @@ describe('concord run', () => {
     [['PROGRAM'], /required option '--runtime <runtime>' not specified/],
   ])('exits 2 on bad usage: %j', async (args, message) => {
     const program = await file('ok.ts', 'return 1;');
-    const resolved = args.map((arg) => (arg === 'PROGRAM' ? program : arg === 'missing.ts' ? join(dir, 'missing.ts') : arg));
+    const resolved = args.map((arg) =>
+      arg === 'PROGRAM' ? program : arg === 'missing.ts' ? join(dir, 'missing.ts') : arg,
+    );
     const { code, stderr, stdout } = await concord(...resolved);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
@@ -106,9 +130,16 @@ describe('concord run', () => {
   it('says in one line, as the gate does, that a runtime cannot run here, and exits 1', async () => {
     const program = await file('nowhere.py', 'return 1\n');
     // A closed port on loopback: no Docker engine answers there.
-    const { code, stderr, stdout } = await concordWith({ DOCKER_HOST: 'tcp://127.0.0.1:9' }, '--runtime', 'python-container', program);
+    const { code, stderr, stdout } = await concordWith(
+      { DOCKER_HOST: 'tcp://127.0.0.1:9' },
+      '--runtime',
+      'python-container',
+      program,
+    );
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^concord run: python-container cannot run here: no Docker engine answers \(DOCKER_HOST=tcp:\/\/127\.0\.0\.1:9 does not answer .*Install and start one with `npm run provision`\.\n$/);
+    expect(stderr).toMatch(
+      /^concord run: python-container cannot run here: no Docker engine answers \(DOCKER_HOST=tcp:\/\/127\.0\.0\.1:9 does not answer .*Install and start one with `npm run provision`\.\n$/,
+    );
     expect(stdout).toBe('');
   });
 

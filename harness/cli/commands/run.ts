@@ -1,9 +1,9 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import type { RunOptions } from '../run-program.js';
+import { LIMIT_BOUNDS } from '../../../runtimes/seam/options.js';
 import { RUNTIMES } from '../../assembly/runtimes.js';
 import { RUNTIME_NAMES } from '../../runtime-names.js';
-import { LIMIT_BOUNDS } from '../../../runtimes/seam/options.js';
 import { projectOrExit, rootOption } from '../project-option.js';
+import type { RunOptions } from '../run-program.js';
 
 /**
  * `concord run`: runs one program on one code runtime against fixture tools and prints the RunResult as
@@ -15,7 +15,9 @@ function parseTimeout(text: string): number {
   const [min, max] = LIMIT_BOUNDS.timeoutMs;
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < min || value > max) {
-    throw new InvalidArgumentError(`expected a whole number of milliseconds from ${min} to ${max}, e.g. --timeout-ms 5000`);
+    throw new InvalidArgumentError(
+      `expected a whole number of milliseconds from ${min} to ${max}, e.g. --timeout-ms 5000`,
+    );
   }
   return value;
 }
@@ -29,8 +31,15 @@ export function registerRun(program: Command): void {
       '--runtime <runtime>',
       `where to run it: ${RUNTIME_NAMES.map((name) => `${name}${RUNTIMES[name].versions ? '[:3.X]' : ''} (${RUNTIMES[name].runsIn})`).join(', ')}`,
     )
-    .option('--tools <FILE.json>', 'tools to bind: a JSON array of {name, ...}; each answers with its arguments, or fails when its name starts with "fail" (default: echo and fail)')
-    .option('--timeout-ms <N>', 'time budget of the run in milliseconds (default: timeoutMs of concord.config.yml, else the runtime\'s)', parseTimeout)
+    .option(
+      '--tools <FILE.json>',
+      'tools to bind: a JSON array of {name, ...}; each answers with its arguments, or fails when its name starts with "fail" (default: echo and fail)',
+    )
+    .option(
+      '--timeout-ms <N>',
+      "time budget of the run in milliseconds (default: timeoutMs of concord.config.yml, else the runtime's)",
+      parseTimeout,
+    )
     .addOption(rootOption())
     .addHelpText(
       'after',

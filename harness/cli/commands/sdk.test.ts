@@ -22,8 +22,17 @@ function sdk(...args: string[]) {
 }
 
 const TOOLS = [
-  { name: 'lookup', description: 'Finds a user by id.', parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
-  { name: 'add', description: 'Adds.', parameters: { type: 'object', properties: { a: { type: 'number' } } }, output: { type: 'number' } },
+  {
+    name: 'lookup',
+    description: 'Finds a user by id.',
+    parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+  },
+  {
+    name: 'add',
+    description: 'Adds.',
+    parameters: { type: 'object', properties: { a: { type: 'number' } } },
+    output: { type: 'number' },
+  },
 ];
 const good = file('tools.json', JSON.stringify(TOOLS));
 
@@ -65,7 +74,14 @@ describe('concord sdk', () => {
   it('names the file and the JSON path of every malformed tool, and exits 2', () => {
     const malformed = file(
       'malformed.json',
-      JSON.stringify([TOOLS[0], 3, { name: 7, description: 'x', parameters: {} }, { ...TOOLS[1], extra: 1 }, { name: 'lookup', description: 'again', parameters: {} }, { name: 'n', description: 'no schema' }]),
+      JSON.stringify([
+        TOOLS[0],
+        3,
+        { name: 7, description: 'x', parameters: {} },
+        { ...TOOLS[1], extra: 1 },
+        { name: 'lookup', description: 'again', parameters: {} },
+        { name: 'n', description: 'no schema' },
+      ]),
     );
     const { code, stdout, stderr } = sdk('--language', 'typescript', '--tools', malformed);
     expect(code).toBe(2);
@@ -82,7 +98,12 @@ describe('concord sdk', () => {
   it('with --strict reports every part with no type, with its path, and exits 1; without, degrades and prints', () => {
     const loose = [
       { name: 'a', description: '', parameters: { type: 'object', properties: { x: { type: 'strin' } } } },
-      { name: 'b', description: '', parameters: { type: 'object' }, output: { oneOf: [{ type: 'string' }, { $ref: '#/$defs/missing' }] } },
+      {
+        name: 'b',
+        description: '',
+        parameters: { type: 'object' },
+        output: { oneOf: [{ type: 'string' }, { $ref: '#/$defs/missing' }] },
+      },
     ];
     const path = file('loose.json', JSON.stringify(loose));
     const strict = sdk('--language', 'python', '--tools', path, '--strict');
@@ -90,8 +111,14 @@ describe('concord sdk', () => {
     expect(strict.stdout).toBe('');
     const lines = strict.stderr.trim().split('\n');
     expect(lines[0]).toMatch(new RegExp(`^concord sdk: ${path}: \\$\\[0\\]\\.parameters\\.properties\\.x\\.type: `));
-    expect(lines[1]).toMatch(new RegExp(`^concord sdk: ${path}: \\$\\[1\\]\\.output\\.oneOf\\[1\\]\\["\\$ref"\\]: \\$ref "#/\\$defs/missing" points to nothing`));
-    expect(lines[2]).toBe('concord sdk: 2 places with no type; without --strict each becomes an unknown type (Any / unknown)');
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^concord sdk: ${path}: \\$\\[1\\]\\.output\\.oneOf\\[1\\]\\["\\$ref"\\]: \\$ref "#/\\$defs/missing" points to nothing`,
+      ),
+    );
+    expect(lines[2]).toBe(
+      'concord sdk: 2 places with no type; without --strict each becomes an unknown type (Any / unknown)',
+    );
     expect(lines).toHaveLength(3);
     expect(sdk('--language', 'python', '--tools', path).code).toBe(0);
     expect(sdk('--language', 'python', '--tools', good, '--strict').code).toBe(0);
@@ -109,6 +136,7 @@ describe('concord sdk', () => {
   it('explains itself with --help', () => {
     const { code, stdout } = sdk('--help');
     expect(code).toBe(0);
-    for (const option of ['--language', '--tools', '--floor', '--strict', '--no-fence', 'Exit codes']) expect(stdout).toContain(option);
+    for (const option of ['--language', '--tools', '--floor', '--strict', '--no-fence', 'Exit codes'])
+      expect(stdout).toContain(option);
   });
 });

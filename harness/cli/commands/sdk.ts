@@ -6,7 +6,11 @@ export function registerSdk(program: Command): void {
   program
     .command('sdk')
     .description('Print the tools:sdk section (the SDK the model reads) for a tool set')
-    .addOption(new Option('--language <language>', 'language of the SDK').choices(['python', 'typescript']).makeOptionMandatory())
+    .addOption(
+      new Option('--language <language>', 'language of the SDK')
+        .choices(['python', 'typescript'])
+        .makeOptionMandatory(),
+    )
     .requiredOption('--tools <file>', 'JSON file holding an array of {name, description, parameters, output}')
     .option('--floor <version>', 'oldest CPython the Python stubs must compile on', DEFAULT_PYTHON_FLOOR)
     .option('--strict', 'report every schema part that cannot be typed, with its JSON path and why, and exit 1')

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { DEFAULT_PYTHON_FLOOR, SUPPORTED_PYTHON_VERSIONS, type PythonVersion } from '../../../codemode/index.js';
-import { projectOrExit, rootOption } from '../project-option.js';
+import { DEFAULT_PYTHON_FLOOR, type PythonVersion, SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/index.js';
 import { UserError } from '../../user-error.js';
+import { projectOrExit, rootOption } from '../project-option.js';
 
 interface SkewFlags {
   floor?: string;
@@ -13,9 +13,14 @@ interface SkewFlags {
 export function registerSkew(program: Command): void {
   program
     .command('skew')
-    .description("Show the Unicode skew between this Node and the floor CPython, and whether the project's Python SDK renderer is pinned to the floor")
-    .option('--floor <version>', `oldest CPython the Python stubs must compile on (default: floor in concord.config.yml, else ${DEFAULT_PYTHON_FLOOR}; ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`)
-    .option('--scenario <name>', "whose app renders the fixture (default: the first scenario with a Python runtime)")
+    .description(
+      "Show the Unicode skew between this Node and the floor CPython, and whether the project's Python SDK renderer is pinned to the floor",
+    )
+    .option(
+      '--floor <version>',
+      `oldest CPython the Python stubs must compile on (default: floor in concord.config.yml, else ${DEFAULT_PYTHON_FLOOR}; ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`,
+    )
+    .option('--scenario <name>', 'whose app renders the fixture (default: the first scenario with a Python runtime)')
     .addOption(rootOption())
     .option('--json', 'print the report as JSON')
     .addHelpText(
@@ -30,7 +35,9 @@ export function registerSkew(program: Command): void {
       const project = await projectOrExit('skew', flags);
       const floor = flags.floor ?? project.config.floor ?? DEFAULT_PYTHON_FLOOR;
       if (!(SUPPORTED_PYTHON_VERSIONS as readonly string[]).includes(floor)) {
-        throw new UserError(`--floor: expected one of ${SUPPORTED_PYTHON_VERSIONS.join(', ')}, got ${JSON.stringify(floor)}`);
+        throw new UserError(
+          `--floor: expected one of ${SUPPORTED_PYTHON_VERSIONS.join(', ')}, got ${JSON.stringify(floor)}`,
+        );
       }
       const [{ Session }, { measureSkew }, { formatSkew }, { projectSdkSource }] = await Promise.all([
         import('../../session.js'),
@@ -39,7 +46,9 @@ export function registerSkew(program: Command): void {
         import('../../skew/project-source.js'),
       ]);
       // The app that renders the SDK and the interpreters that measure it are the session's, stopped once.
-      await using session = new Session({ ...(project.config.pyodide?.versions ? { pyodides: project.config.pyodide.versions } : {}) });
+      await using session = new Session({
+        ...(project.config.pyodide?.versions ? { pyodides: project.config.pyodide.versions } : {}),
+      });
       const source = await projectSdkSource(session, project, flags.scenario);
       if (typeof source === 'string') throw new UserError(source);
       const report = await measureSkew(floor as PythonVersion, await session.inventory(), source);

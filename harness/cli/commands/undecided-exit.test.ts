@@ -58,20 +58,26 @@ const concord = concordIn(() => root, 60_000);
 const gate = () => concord({ TMPDIR: temp }, 'gate');
 
 // process.reallyExit is what process.exit calls after the exit event; called straight, there is no event.
-it.each(['process.exit(0)', 'process.reallyExit(0)'])('a tool calling %s mid-gate: exit 1, said on stderr, no verdict printed and no snapshot written', async (quit) => {
-  await writeFile(join(root, 'plugins', 'quitter.mjs'), quitter(quit));
-  const result = gate();
-  expect(result.status, result.stderr).toBe(1);
-  expect(result.stderr).toContain('concord gate: the process was about to exit with 0 before the command finished');
-  expect(result.stderr).toContain('Exiting with 1: the command reached no verdict.');
-  expect(result.stdout).not.toContain('gate: ');
-  // .concord/ (the verdict cache) may have been started; no snapshot was written.
-  expect((await readdir(root)).filter((name) => name !== '.concord').sort()).toEqual(['plugins', 'scenarios']);
-});
+it.each(['process.exit(0)', 'process.reallyExit(0)'])(
+  'a tool calling %s mid-gate: exit 1, said on stderr, no verdict printed and no snapshot written',
+  async (quit) => {
+    await writeFile(join(root, 'plugins', 'quitter.mjs'), quitter(quit));
+    const result = gate();
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stderr).toContain('concord gate: the process was about to exit with 0 before the command finished');
+    expect(result.stderr).toContain('Exiting with 1: the command reached no verdict.');
+    expect(result.stdout).not.toContain('gate: ');
+    // .concord/ (the verdict cache) may have been started; no snapshot was written.
+    expect((await readdir(root)).filter((name) => name !== '.concord').sort()).toEqual(['plugins', 'scenarios']);
+  },
+);
 
-it.each(['process.exit(3)', 'process.reallyExit(3)'])('a tool calling %s mid-gate: its code stays, and stderr says the command had not finished', async (quit) => {
-  await writeFile(join(root, 'plugins', 'quitter.mjs'), quitter(quit));
-  const result = gate();
-  expect(result.status, result.stderr).toBe(3);
-  expect(result.stderr).toContain('concord gate: the process ended with 3 before the command finished.');
-});
+it.each(['process.exit(3)', 'process.reallyExit(3)'])(
+  'a tool calling %s mid-gate: its code stays, and stderr says the command had not finished',
+  async (quit) => {
+    await writeFile(join(root, 'plugins', 'quitter.mjs'), quitter(quit));
+    const result = gate();
+    expect(result.status, result.stderr).toBe(3);
+    expect(result.stderr).toContain('concord gate: the process ended with 3 before the command finished.');
+  },
+);

@@ -2,12 +2,17 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { concordIn } from '../../test/concord-cli.js';
-import { workflowCommandsRun } from '../../test/workflow-runner.js';
 import { projectWith } from '../../test/project-files.js';
+import { workflowCommandsRun } from '../../test/workflow-runner.js';
 
 // On GitHub Actions a printed line that reads as a workflow command acts on the job. A persona (or a tool's
 // description, a program's log) whose lines read as commands shows up in the gate's diff.
-const PERSONA = ['You help.', '::add-mask::FAILED', '::error title=forged::a forged annotation', 'see ##[warning]the legacy form'];
+const PERSONA = [
+  'You help.',
+  '::add-mask::FAILED',
+  '::error title=forged::a forged annotation',
+  'see ##[warning]the legacy form',
+];
 const scenario = (persona: readonly string[]) => `name: forged
 description: A persona whose lines read as workflow commands.
 runtimes: [typescript]
@@ -48,7 +53,11 @@ it('runs none of the commands a diff shows, only its own annotation, and leaves 
   for (const line of PERSONA.slice(1)) expect(gate.stdout).toContain(`       ${line}\n`);
   expect(gate.stdout).toContain('gate: FAILED');
   const { ran, stoppedAtEnd } = workflowCommandsRun(gate.stdout + '\n' + gate.stderr);
-  expect(ran).toEqual([expect.stringMatching(/^::error file=scenarios\/forged\.yml,line=\d+,title=concord%3A forged × typescript mismatch::changed: snapshots\/forged\/typescript\//)]);
+  expect(ran).toEqual([
+    expect.stringMatching(
+      /^::error file=scenarios\/forged\.yml,line=\d+,title=concord%3A forged × typescript mismatch::changed: snapshots\/forged\/typescript\//,
+    ),
+  ]);
   expect(stoppedAtEnd).toBe(false);
 });
 

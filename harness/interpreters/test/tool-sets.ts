@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { toolSetArbitrary } from '../../../codemode/schema/test/arbitrary.js';
 import { listChain, objectChain, oneOfChain } from '../../../codemode/schema/deep-schemas.js';
+import { toolSetArbitrary } from '../../../codemode/schema/test/arbitrary.js';
 import type { ToolDefinition } from '../../../codemode/tools/types.js';
 
 // Tool sets the Python SDK tests render and hand to every interpreter here: one hostile set that pushes every
@@ -25,21 +25,70 @@ export const NEWER_THAN_13 = ['\u{10570}', '\u{1e290}', '\u{1e4d0}', '\u1c89'];
 export const HOSTILE_NAMES = [
   ...NEWER_THAN_13.map((char) => `x${char}`),
   ...NEWER_THAN_13,
-  '\ufb01le', '\uff46\uff4f\uff4f', 'e\u0301', '\u00b5', '\u019bx', '\u0264',
-  'class', 'async', 'await', 'None', 'True', 'nonlocal', '__peg_parser__', 'match', 'case', 'type', 'print',
-  '_', '__', '___', '__debug__', '__private', '__init__', '__class__', 'self', 'args', 'tools', 'Tools',
-  'ToolCallError', 'TypedDict', 'Any', '\u1100', '\u1161', '\u0301x', '3d', '', ' ', 'a-b', 'with space',
-  '\u3164', 'a\u200d', 'a\ufe00', '\u{1f600}', 'x'.repeat(300),
+  '\ufb01le',
+  '\uff46\uff4f\uff4f',
+  'e\u0301',
+  '\u00b5',
+  '\u019bx',
+  '\u0264',
+  'class',
+  'async',
+  'await',
+  'None',
+  'True',
+  'nonlocal',
+  '__peg_parser__',
+  'match',
+  'case',
+  'type',
+  'print',
+  '_',
+  '__',
+  '___',
+  '__debug__',
+  '__private',
+  '__init__',
+  '__class__',
+  'self',
+  'args',
+  'tools',
+  'Tools',
+  'ToolCallError',
+  'TypedDict',
+  'Any',
+  '\u1100',
+  '\u1161',
+  '\u0301x',
+  '3d',
+  '',
+  ' ',
+  'a-b',
+  'with space',
+  '\u3164',
+  'a\u200d',
+  'a\ufe00',
+  '\u{1f600}',
+  'x'.repeat(300),
 ];
 
-export const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });
+export const obj = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  properties,
+  required,
+});
 
 /** A tool set built to break the Python SDK: every rule of the renderer is pushed somewhere in it. */
 export function hostileToolSet(): ToolDefinition[] {
-  const fields = Object.fromEntries(HOSTILE_NAMES.map((name, i) => [name, { type: 'string', description: HOSTILE_TEXT[i % HOSTILE_TEXT.length] }]));
+  const fields = Object.fromEntries(
+    HOSTILE_NAMES.map((name, i) => [name, { type: 'string', description: HOSTILE_TEXT[i % HOSTILE_TEXT.length] }]),
+  );
   const literalUnion = { oneOf: Array.from({ length: 5000 }, (_, i) => ({ const: `v${i}\u2028"` })) };
   const typeUnion = { oneOf: Array.from({ length: 5000 }, (_, i) => ({ type: 'array', items: { const: i } })) };
-  const objectUnion = { oneOf: Array.from({ length: 300 }, (_, i) => obj({ [HOSTILE_NAMES[i % HOSTILE_NAMES.length]!]: { type: 'integer' } })) };
+  const objectUnion = {
+    oneOf: Array.from({ length: 300 }, (_, i) =>
+      obj({ [HOSTILE_NAMES[i % HOSTILE_NAMES.length]!]: { type: 'integer' } }),
+    ),
+  };
   const tools: ToolDefinition[] = HOSTILE_NAMES.map((name, i) => ({
     name,
     description: HOSTILE_TEXT[i % HOSTILE_TEXT.length]!,
@@ -48,11 +97,28 @@ export function hostileToolSet(): ToolDefinition[] {
   }));
   tools.push(
     { name: 'deep_lists', description: '250-deep', parameters: obj({ a: listChain(250) }), output: listChain(250) },
-    { name: 'unions', description: '', parameters: obj({ literals: literalUnion, types: typeUnion, objects: objectUnion }) },
+    {
+      name: 'unions',
+      description: '',
+      parameters: obj({ literals: literalUnion, types: typeUnion, objects: objectUnion }),
+    },
     { name: 'one_of_chain', description: '', parameters: obj({ a: oneOfChain(20_000) }) },
-    { name: 'deep_objects', description: '', parameters: objectChain(400, 'class'), output: objectChain(400, '\u1161') },
-    { name: 'numbers', description: '', parameters: obj({ n: { enum: [1e300, -1e21, 2 ** 53 + 2, 0.1, -0, Number.MAX_VALUE] } }) },
-    { name: 'broken', description: 'schema outside the subset', parameters: { type: 'object', properties: { a: { anyOf: [] } } } },
+    {
+      name: 'deep_objects',
+      description: '',
+      parameters: objectChain(400, 'class'),
+      output: objectChain(400, '\u1161'),
+    },
+    {
+      name: 'numbers',
+      description: '',
+      parameters: obj({ n: { enum: [1e300, -1e21, 2 ** 53 + 2, 0.1, -0, Number.MAX_VALUE] } }),
+    },
+    {
+      name: 'broken',
+      description: 'schema outside the subset',
+      parameters: { type: 'object', properties: { a: { anyOf: [] } } },
+    },
   );
   return tools;
 }
@@ -60,4 +126,3 @@ export function hostileToolSet(): ToolDefinition[] {
 export function randomToolSets(count: number): ToolDefinition[][] {
   return fc.sample(toolSetArbitrary({ maxTools: 6, maxDepth: 4 }), { numRuns: count, seed: 20_260_815 });
 }
-

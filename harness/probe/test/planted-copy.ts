@@ -34,7 +34,9 @@ export async function plantedCopy(plants: readonly Plant[]): Promise<PlantedCopy
 }
 
 async function fill(source: string, root: string, plants: readonly Plant[]): Promise<void> {
-  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: source, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: source, encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
   for (const file of tracked) {
     await mkdir(dirname(join(root, file)), { recursive: true });
     await cp(join(source, file), join(root, file)).catch((error: NodeJS.ErrnoException) => {
@@ -47,7 +49,10 @@ async function fill(source: string, root: string, plants: readonly Plant[]): Pro
   for (const plant of plants) {
     const path = join(root, plant.file);
     const text = await readFile(path, 'utf8');
-    const pattern = typeof plant.from === 'string' ? new RegExp(plant.from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g') : new RegExp(plant.from.source, 'g');
+    const pattern =
+      typeof plant.from === 'string'
+        ? new RegExp(plant.from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g')
+        : new RegExp(plant.from.source, 'g');
     const count = [...text.matchAll(pattern)].length;
     if (count === 0) throw new Error(`plant: ${plant.file} no longer contains ${String(plant.from)}; update the plant`);
     await writeFile(path, text.replace(pattern, plant.to));

@@ -46,7 +46,11 @@ export class StandInModel {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Counted as it arrives, before its body is read: a request whose client gave up meanwhile still counts.
-    const seen: StandInModel['seen'][number] = { path: req.url ?? '', ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), body: undefined };
+    const seen: StandInModel['seen'][number] = {
+      path: req.url ?? '',
+      ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+      body: undefined,
+    };
     this.seen.push(seen);
     let raw = '';
     for await (const chunk of req) raw += chunk;
@@ -102,7 +106,8 @@ export class StandInModel {
     const python = shownPython(body);
     const results = messages.filter((m) => m.role === 'tool');
     if (behaviour === 'unknown-tool') return call('delete_everything', { really: true });
-    if (behaviour !== 'loop' && results.length > 0) return { role: 'assistant', content: `The cities are: ${results.at(-1).content.split('\n')[0]}` };
+    if (behaviour !== 'loop' && results.length > 0)
+      return { role: 'assistant', content: `The cities are: ${results.at(-1).content.split('\n')[0]}` };
     const other = behaviour === 'other';
     const code = python
       ? other
@@ -129,7 +134,8 @@ function forms(token: string): string {
 
 function echoKey(token: string, body: any): unknown {
   const results = (body.messages as any[]).filter((m) => m.role === 'tool');
-  if (results.length > 0) return { role: 'assistant', content: `Your key: ${forms(token)}. The program found: ${results.at(-1).content}` };
+  if (results.length > 0)
+    return { role: 'assistant', content: `Your key: ${forms(token)}. The program found: ${results.at(-1).content}` };
   const key = JSON.stringify(token);
   const code = shownPython(body)
     ? [
@@ -154,5 +160,15 @@ function echoKey(token: string, body: any): unknown {
 }
 
 function call(name: string, args: unknown): unknown {
-  return { role: 'assistant', content: null, tool_calls: [{ id: `call_${Math.random().toString(36).slice(2, 8)}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }] };
+  return {
+    role: 'assistant',
+    content: null,
+    tool_calls: [
+      {
+        id: `call_${Math.random().toString(36).slice(2, 8)}`,
+        type: 'function',
+        function: { name, arguments: JSON.stringify(args) },
+      },
+    ],
+  };
 }

@@ -7,7 +7,16 @@ export const wellFormedShard = (index: number): GateResults => ({
   configuration: { concordVersion: '0.1.0', floor: '3.9', update: 'none', ci: true, scenarios: null, runtimes: null },
   shard: { index, count: 2 },
   runId: `run-${index}`,
-  pairs: [{ scenario: `s${index}`, runtime: 'python', status: 'pass', times: { assembly: 0, model: 0, runtime: 0, checks: 0 }, verdicts: [], findings: [] }],
+  pairs: [
+    {
+      scenario: `s${index}`,
+      runtime: 'python',
+      status: 'pass',
+      times: { assembly: 0, model: 0, runtime: 0, checks: 0 },
+      verdicts: [],
+      findings: [],
+    },
+  ],
   obsolete: [],
   runFindings: [],
   matrix: [],

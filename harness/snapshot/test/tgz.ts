@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { pack, type Header } from 'tar-stream';
+import { type Header, pack } from 'tar-stream';
 
 /** One entry of a test archive: a file with its text, or any other header (a link, a folder) as given. */
 export type TestEntry = { name: string; text: string } | (Partial<Header> & { name: string });

@@ -40,5 +40,8 @@ export function diagnose(sdk: string, program: string): string[] {
   const compiled = ts.createProgram([...files.keys()], OPTIONS, host);
   return ts
     .getPreEmitDiagnostics(compiled)
-    .map((diagnostic) => `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+    .map(
+      (diagnostic) =>
+        `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`,
+    );
 }

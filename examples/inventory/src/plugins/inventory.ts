@@ -71,7 +71,8 @@ const reorder = defineTool<ReorderArgs, PurchaseOrder>({
   async execute({ item, units }) {
     // The program's arguments are JSON that the schema describes but nothing enforces: check what matters.
     if (typeof item !== 'string' || !(item in STOCK)) throw new Error(`reorder: unknown item ${JSON.stringify(item)}`);
-    if (typeof units !== 'number' || !Number.isInteger(units) || units < 1) throw new Error('reorder: units must be a whole number of at least 1');
+    if (typeof units !== 'number' || !Number.isInteger(units) || units < 1)
+      throw new Error('reorder: units must be a whole number of at least 1');
     return { order: `PO-${item.replace(/\W+/g, '-').toUpperCase()}-${units}`, item, units };
   },
 });

@@ -10,7 +10,12 @@ export function glossaryTool(name: string): RegisteredTool {
   return {
     name,
     description: 'Looks a word up in the glossary; the meaning is null for a word it does not hold.',
-    parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { word: { type: 'string' } },
+      required: ['word'],
+      additionalProperties: false,
+    },
     output: {
       type: 'object',
       properties: { word: { type: 'string' }, meaning: { oneOf: [{ type: 'string' }, { type: 'null' }] } },

@@ -38,8 +38,18 @@ const withMoney = (properties: Record<string, unknown>, required: string[]) => (
 const money = { $ref: '#/$defs/Money' };
 
 const ORDERS: Record<string, Order> = {
-  'ord-1001': { id: 'ord-1001', status: 'shipped', total: { amount: 4_250, currency: 'EUR' }, refunded: { amount: 0, currency: 'EUR' } },
-  'ord-1002': { id: 'ord-1002', status: 'open', total: { amount: 1_999, currency: 'EUR' }, refunded: { amount: 0, currency: 'EUR' } },
+  'ord-1001': {
+    id: 'ord-1001',
+    status: 'shipped',
+    total: { amount: 4_250, currency: 'EUR' },
+    refunded: { amount: 0, currency: 'EUR' },
+  },
+  'ord-1002': {
+    id: 'ord-1002',
+    status: 'open',
+    total: { amount: 1_999, currency: 'EUR' },
+    refunded: { amount: 0, currency: 'EUR' },
+  },
 };
 
 function orderOf(args: unknown): Order {
@@ -51,7 +61,8 @@ function orderOf(args: unknown): Order {
 
 function moneyOf(value: unknown, currency: string): Money {
   const { amount, currency: given } = (value ?? {}) as { amount?: unknown; currency?: unknown };
-  if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 0) throw new Error('amount must be a whole number of minor units');
+  if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 0)
+    throw new Error('amount must be a whole number of minor units');
   if (given !== currency) throw new Error(`the order is in ${currency}`);
   return { amount, currency };
 }
@@ -66,7 +77,13 @@ const ORDER_FIELDS = {
 const orderOutput = withMoney(ORDER_FIELDS, ['id', 'status', 'total', 'refunded']);
 
 /** A new order says when it was placed: a timestamp of the real clock, as a real backend returns it. */
-const placedOutput = withMoney({ ...ORDER_FIELDS, placedAt: { type: 'string', format: 'date-time' } }, ['id', 'status', 'total', 'refunded', 'placedAt']);
+const placedOutput = withMoney({ ...ORDER_FIELDS, placedAt: { type: 'string', format: 'date-time' } }, [
+  'id',
+  'status',
+  'total',
+  'refunded',
+  'placedAt',
+]);
 
 const tools = [
   {
@@ -82,7 +99,20 @@ const tools = [
     name: 'list_orders',
     description: 'Every order, newest last, optionally only those at or above a total.',
     parameters: withMoney({ minTotal: money }, []),
-    output: withMoney({ orders: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, total: money }, required: ['id', 'total'], additionalProperties: false } } }, ['orders']),
+    output: withMoney(
+      {
+        orders: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { id: { type: 'string' }, total: money },
+            required: ['id', 'total'],
+            additionalProperties: false,
+          },
+        },
+      },
+      ['orders'],
+    ),
     async execute(args: unknown) {
       const min = (args as { minTotal?: Money } | null)?.minTotal;
       const orders = Object.values(ORDERS).filter((order) => min === undefined || order.total.amount >= min.amount);
@@ -98,7 +128,13 @@ const tools = [
       const { product, price } = (args ?? {}) as { product?: unknown; price?: unknown };
       if (typeof product !== 'string' || product === '') throw new Error('product must be a name');
       const total = moneyOf(price, 'EUR');
-      return { id: 'ord-1003', status: 'open', total, refunded: { amount: 0, currency: 'EUR' }, placedAt: new Date().toISOString() };
+      return {
+        id: 'ord-1003',
+        status: 'open',
+        total,
+        refunded: { amount: 0, currency: 'EUR' },
+        placedAt: new Date().toISOString(),
+      };
     },
   },
   {
@@ -121,7 +157,10 @@ const tools = [
       const order = orderOf(args);
       const amount = moneyOf((args as { amount?: unknown }).amount, order.total.currency);
       if (amount.amount > order.total.amount - order.refunded.amount) throw new Error('more than is left to refund');
-      return { ...structuredClone(order), refunded: { amount: order.refunded.amount + amount.amount, currency: order.total.currency } };
+      return {
+        ...structuredClone(order),
+        refunded: { amount: order.refunded.amount + amount.amount, currency: order.total.currency },
+      };
     },
   },
 ];
