@@ -6,7 +6,9 @@ import { type Packed, packTarball } from './test/pack.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The tarball `npm pack` made of this run's build, once for every test file (read it, never write into its folder). */
+    /**
+     * The tarball `npm pack` made of this run's build, once for every test file (read it, never write into its folder).
+     */
     packed: Packed;
   }
 }

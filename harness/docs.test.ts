@@ -56,7 +56,8 @@ describe("the README's isolation tables", () => {
       const path = join(packageRoot(), 'runtimes', file);
       if (!existsSync(path)) return true;
       const source = readFileSync(path, 'utf8').replace(/\s+/g, ' ');
-      // "…", ": " and " / " join parts of titles the table shortens (and of parameterized titles); "±" stands for both sides of a limit.
+      // "…", ": " and " / " join parts of titles the table shortens (and of parameterized titles); "±" stands for both
+      // sides of a limit.
       return name.split(/\s*(?:…|\/ |: |±)\s*/).some((part) => part.length >= 6 && !source.includes(part.trim()));
     });
     expect(unknown.map(([file, name]) => `${file}: ${name}`)).toEqual([]);

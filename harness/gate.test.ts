@@ -21,7 +21,8 @@ afterAll(async () => {
 describe('the gate over the committed scenarios', () => {
   it('agrees with every snapshot on every runtime that can run here (compare mode)', { timeout: 900_000 }, async () => {
     pendingRoot = await mkdtemp(join(tmpdir(), 'concord-gate-pending-'));
-    // Not about a cold start: the verdicts other gates of the run computed are reused, and this run's are kept for them.
+    // Not about a cold start: the verdicts other gates of the run computed are reused, and this run's are kept for
+    // them.
     cacheRoot = await warmCacheRoot();
     const lines: string[] = [];
     // CI mode: whatever happens, nothing under snapshots/ is written.

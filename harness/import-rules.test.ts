@@ -96,7 +96,9 @@ function layerOf(file: string): number {
 /** What a foreign backend offers the gate: the public entry point and the plugins. */
 const CODEMODE_PUBLIC = ['codemode/index.ts', 'codemode/tools/plugin.ts', 'codemode/agent/plugin.ts'];
 
-/** The one circle the project keeps: cordis's type augmentation, where the context declares the services that use it. */
+/**
+ * The one circle the project keeps: cordis's type augmentation, where the context declares the services that use it.
+ */
 const CORDIS_AUGMENTATION = ['codemode/agent/agent.ts', 'codemode/tools/context.ts', 'codemode/tools/registry.ts'];
 
 const show = ({ file, target }: Arrow) => `${file} imports ${target}`;

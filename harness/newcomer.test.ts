@@ -63,7 +63,9 @@ function sh(
   });
 }
 
-/** A command the project's install put in node_modules/.bin, as `npx` and npm scripts run it (npx's own start left out). */
+/**
+ * A command the project's install put in node_modules/.bin, as `npx` and npm scripts run it (npx's own start left out).
+ */
 const bin = (label: string, cwd: string, name: string, args: string[], extra: Record<string, string> = {}) =>
   sh(label, cwd, join(cwd, 'node_modules', '.bin', name), args, extra);
 const concord = (label: string, cwd: string, args: string[], extra: Record<string, string> = {}) =>
@@ -209,7 +211,8 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
     await copyRest(source, dir, false);
     // Not about a cold start: the gates start from the verdicts earlier gates of the run computed, and leave theirs.
     await seedCache(dir);
-    // The plugin type-checks against the declarations the tarball ships (beside the first gate: neither writes what the other reads).
+    // The plugin type-checks against the declarations the tarball ships (beside the first gate: neither writes what the
+    // other reads).
     const [types, first] = await Promise.all([
       tsc('tsc --noEmit', dir),
       concord('gate --update=new', dir, ['gate', '--update=new']),

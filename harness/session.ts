@@ -24,7 +24,10 @@ export interface SessionSlot<T> {
 export interface SessionOptions {
   /** The project root whose `.concord/cache/` keeps verdicts between runs; none: every verdict is computed. */
   cacheRoot?: string;
-  /** The Pyodide releases of the stub matrix (`pyodide.versions` of the project's config); default the one concord installs. */
+  /**
+   * The Pyodide releases of the stub matrix (`pyodide.versions` of the project's config); default the one concord
+   * installs.
+   */
   pyodides?: readonly PyodidePythonVersion[];
   /** How long a pyright job may wait for its answer (tests make pyright impatient). */
   pyrightTimeoutMs?: number;
@@ -111,7 +114,8 @@ export class Session {
   }
 
   /**
-   * Starts the interpreters' checkers now (local processes, the Pyodide boot; see InterpreterInventory.start), in the background,
+   * Starts the interpreters' checkers now (local processes, the Pyodide boot; see InterpreterInventory.start), in the
+   * background,
    * so the first Python pair does not wait for a cold start: when the verdict cache holds no module verdict
    * yet (a first run, a fresh CI runner, no cache). A cache that holds some was filled by an earlier run, whose
    * SDKs may all be judged already: then nothing starts before a batch needs it.
@@ -152,7 +156,9 @@ export class Session {
     return this.slots.get(slot) as T;
   }
 
-  /** Hands a live model to the model plugin by a token in its config: the endpoint and key never go into a `cordis.yml`. */
+  /**
+   * Hands a live model to the model plugin by a token in its config: the endpoint and key never go into a `cordis.yml`.
+   */
   registerLiveModel(model: Model): { token: string; release(): void } {
     const token = randomBytes(8).toString('hex');
     this.liveModels.set(token, model);
@@ -163,7 +169,10 @@ export class Session {
     return this.liveModels.get(token);
   }
 
-  /** Hands the scenario as parsed (and as replayed in `language`) to the model plugin, which would otherwise read its file again. */
+  /**
+   * Hands the scenario as parsed (and as replayed in `language`) to the model plugin, which would otherwise read its
+   * file again.
+   */
   handOver(scenario: Scenario, language: Language): void {
     this.scenarios.set(`${language}\0${scenario.file}`, scenario);
   }

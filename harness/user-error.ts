@@ -9,7 +9,10 @@ export interface UserErrorOptions {
   place?: Place;
   /** How to fix it, one line. */
   hint?: string;
-  /** 2 (the default) when the input is wrong; 1 when the input was fine but the run could not go on (nothing was written). */
+  /**
+   * 2 (the default) when the input is wrong; 1 when the input was fine but the run could not go on (nothing was
+   * written).
+   */
   exitCode?: 1 | 2;
 }
 

@@ -21,7 +21,10 @@ if (args.includes('--help') || args.some((arg) => arg !== '--force')) {
   process.exit(args.includes('--help') ? 0 : 2);
 }
 
-/** What the build reads: the sources tsc compiles (tests left out, as tsconfig.build.json does), its configs, the locked compiler and this script. */
+/**
+ * What the build reads: the sources tsc compiles (tests left out, as tsconfig.build.json does), its configs, the locked
+ * compiler and this script.
+ */
 function inputsDigest() {
   const hash = createHash('sha256');
   const add = (file) =>

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run provision` here, `npx concord provision` in a project: a Docker engine and the CPython runtime images, built idempotently.
+// `npm run provision` here, `npx concord provision` in a project: a Docker engine and the CPython runtime images, built
+// idempotently.
 // Every step prints one line with its timing; a failed step names itself and what to do, and exits 1.
 import { spawn } from 'node:child_process';
 import { accessSync, closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
@@ -325,7 +326,10 @@ function debianPackages(suite) {
   return CPYTHON_IMAGES.filter((image) => image.suite === suite).map((image) => image.debianPackage);
 }
 
-/** A debootstrap tree is named after the run that makes it, so a later run can tell a killed run's tree from a live one's. */
+/**
+ * A debootstrap tree is named after the run that makes it, so a later run can tell a killed run's tree from a live
+ * one's.
+ */
 const ROOTFS = 'concord-rootfs';
 
 async function importDebianBase(suite, tag, packages) {

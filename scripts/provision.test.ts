@@ -151,7 +151,8 @@ describe('concord provision', () => {
     fake('docker', 'case "$1" in info) echo 27.0 ;; *) exit 1 ;; esac');
     fake('dockerd', 'exit 1');
     // Its arguments: --variant, --include, the suite, the tree, the mirror.
-    // A command of its own underneath (debootstrap runs apt, dpkg, wget): stopping the script alone would leave it running.
+    // A command of its own underneath (debootstrap runs apt, dpkg, wget): stopping the script alone would leave it
+    // running.
     fake(
       'debootstrap',
       '[ -n "$DEBOOTSTRAP_FAILS" ] && exit 1\nmkdir -p "$4/etc" && echo base > "$4/etc/debian_version"\nsleep 60 &\necho $! > "$DEBOOTSTRAP_PID.child"\necho $$ > "$DEBOOTSTRAP_PID"\nwait',
@@ -159,7 +160,9 @@ describe('concord provision', () => {
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  /** provision --only 3.9 with the stand-ins, in a temp dir of its own; `pidFile` gets the stand-in debootstrap's pid. */
+  /**
+   * provision --only 3.9 with the stand-ins, in a temp dir of its own; `pidFile` gets the stand-in debootstrap's pid.
+   */
   const start = (temp: string, pidFile: string, extra: Record<string, string> = {}) => {
     const child = spawn(process.execPath, [script, '--no-registry', '--only', '3.9'], {
       env: {

@@ -43,7 +43,10 @@ export default class DurationsReporter implements Reporter {
   }
 }
 
-/** `known` with the `measured` seconds put in, in tenths, sorted by path, without files `exists` says are gone: the text of test/durations.json. */
+/**
+ * `known` with the `measured` seconds put in, in tenths, sorted by path, without files `exists` says are gone: the text
+ * of test/durations.json.
+ */
 export function durationsJson(
   known: Readonly<Record<string, number>>,
   measured: ReadonlyArray<readonly [string, number]>,

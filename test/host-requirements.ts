@@ -29,7 +29,10 @@ const REQUIREMENTS = {
     processContainment().runUids === undefined
       ? `runs get no uids of their own: ${processContainment().reason}`
       : undefined,
-  /** Root, and this checkout's concord runs as the user nobody (a checkout inside a folder only root can enter does not). */
+  /**
+   * Root, and this checkout's concord runs as the user nobody (a checkout inside a folder only root can enter does
+   * not).
+   */
   'concord as nobody': () => {
     if (process.getuid?.() !== 0) return 'not root, so no test can run concord as the user nobody';
     const bin = fileURLToPath(new URL('../bin/concord.mjs', import.meta.url));

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** Seconds each test file took in a full run on a 2-core machine, by path from the project root (test/durations-reporter.ts writes it). */
+/**
+ * Seconds each test file took in a full run on a 2-core machine, by path from the project root
+ * (test/durations-reporter.ts writes it).
+ */
 const DURATIONS_FILE = new URL('./durations.json', import.meta.url);
 
 /**

@@ -9,7 +9,9 @@ export interface Packed {
   files: string[];
 }
 
-/** Packs this checkout into `destination` as `npm pack` does for a release; dist/ must be built (it is not built again). */
+/**
+ * Packs this checkout into `destination` as `npm pack` does for a release; dist/ must be built (it is not built again).
+ */
 export function packTarball(destination: string): Packed {
   const pack = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], {
     cwd: packageRoot(),

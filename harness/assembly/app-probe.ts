@@ -33,7 +33,9 @@ export interface ProbeView {
   /** Why the section has no SDK block (none, several, or one never closed), naming the fences found. */
   sectionProblem?: string;
   runCode?: WireTool;
-  /** The tools the registry refused (a name the app already has, say), with its reason; the rest were in the request. */
+  /**
+   * The tools the registry refused (a name the app already has, say), with its reason; the rest were in the request.
+   */
   refused: Array<{ name: string; reason: string }>;
 }
 

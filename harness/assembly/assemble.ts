@@ -86,7 +86,8 @@ export function pluginPath(entryId: string, plugin: string): string {
 
 /** Writes the entries as a real `cordis.yml` in a fresh directory. */
 export async function assemble(entries: CordisEntry[]): Promise<Assembly> {
-  // Removed by dispose, else when the host exits (Ctrl-C, SIGTERM), else (the host was killed) by the next host's sweep.
+  // Removed by dispose, else when the host exits (Ctrl-C, SIGTERM), else (the host was killed) by the next host's
+  // sweep.
   const dir = ownedTempDir('concord-assembly');
   const cordisYml = cordisYaml(entries);
   await writeFile(join(dir, 'cordis.yml'), cordisYml);

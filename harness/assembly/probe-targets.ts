@@ -10,7 +10,10 @@ export interface ProbeTarget {
   runtime: RuntimeTarget;
 }
 
-/** The scenario's cheapest declared runtime of `language` that can run here (borrowed from `session`'s pool); undefined when it has none. */
+/**
+ * The scenario's cheapest declared runtime of `language` that can run here (borrowed from `session`'s pool); undefined
+ * when it has none.
+ */
 export function probeTarget(
   scenario: Scenario,
   language: Language,

@@ -238,7 +238,9 @@ describe('VerdictCache', () => {
 
   describe('its size cap', () => {
     const valid = (v: unknown): v is string => typeof v === 'string';
-    /** Three entries, written a second apart in the order a, b, c, then `a` read (so `b` is the least recently used). */
+    /**
+     * Three entries, written a second apart in the order a, b, c, then `a` read (so `b` is the least recently used).
+     */
     async function filled(): Promise<{ sizes: Record<string, number>; total: number }> {
       const cache = new VerdictCache(root, '1.0.0');
       const sizes: Record<string, number> = {};

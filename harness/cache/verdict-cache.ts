@@ -5,9 +5,15 @@ import { GuardedFolder } from '../guarded/folder.js';
 import { UserError } from '../user-error.js';
 import { concordVersion } from '../version.js';
 
-/** What a cached verdict judged: a compile or module run on one interpreter, a pyright or tsc check, an SDK's token count, or the names a TypeScript SDK declares. */
+/**
+ * What a cached verdict judged: a compile or module run on one interpreter, a pyright or tsc check, an SDK's token
+ * count, or the names a TypeScript SDK declares.
+ */
 export type CacheKind = 'compile' | 'import' | 'pyright' | 'tsc' | 'tokens' | 'sdk-names';
-/** What a binary entry holds: a memory snapshot of a booted Pyodide interpreter, or a TypeScript program with its types erased. */
+/**
+ * What a binary entry holds: a memory snapshot of a booted Pyodide interpreter, or a TypeScript program with its types
+ * erased.
+ */
 export type BlobKind = 'pyodide-snapshot' | 'typescript-program';
 /** What a note holds: what a local interpreter said about itself, by the stat of its files (no verdict). */
 export type NoteKind = 'interpreter';
@@ -211,7 +217,10 @@ export class VerdictCache {
     if (await this.#write(kind, parts, value)) this.stats.stored++;
   }
 
-  /** Stores a note for `parts` (atomically), uncounted as notes are; a write that fails is counted and otherwise ignored. */
+  /**
+   * Stores a note for `parts` (atomically), uncounted as notes are; a write that fails is counted and otherwise
+   * ignored.
+   */
   async note(kind: NoteKind, parts: readonly string[], value: unknown): Promise<void> {
     await this.#write(kind, parts, value);
   }
@@ -298,7 +307,10 @@ export function cacheMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
   return Number(value) * 1024 * 1024;
 }
 
-/** `verdict cache: 40 reused, 12 computed (.concord/cache)`, with what was ignored or not written, and why the first was. */
+/**
+ * `verdict cache: 40 reused, 12 computed (.concord/cache)`, with what was ignored or not written, and why the first
+ * was.
+ */
 export function cacheLine(cache: VerdictCache): string {
   const { hits, misses, rejected, unwritable, pruned } = cache.stats;
   const extra = [

@@ -192,7 +192,8 @@ const floorPair: PythonInterpreter[] = local
     });
 
     it('fails stubs that compile on the floor but raise there when executed, naming interpreter, line, column and exception', async () => {
-      // Rendered for 3.11: `NotRequired` from typing, which 3.9 lacks (and `str | int`, a TypeError in a 3.9 class body).
+      // Rendered for 3.11: `NotRequired` from typing, which 3.9 lacks (and `str | int`, a TypeError in a 3.9 class
+      // body).
       const modern = renderSdk('python', [DEFINE], { pythonFloor: '3.11' });
       const line = modern.split('\n').findIndex((l) => /^from typing import .*NotRequired/.test(l)) + 1;
       const column = modern.split('\n')[line - 1]!.indexOf('NotRequired') + 1;

@@ -110,7 +110,9 @@ export function stubValidityCheck(options: StubValidityOptions = {}): Check {
 /** The instance the gate runs (see index.ts). */
 export const stubValidity = stubValidityCheck();
 
-/** Every cell of the latest run of each scenario × runtime the session's stub validity saw, in the order it saw them. */
+/**
+ * Every cell of the latest run of each scenario × runtime the session's stub validity saw, in the order it saw them.
+ */
 export function stubMatrix(session: Session): StubCell[] {
   return [...session.stubCells.values()].flat();
 }

@@ -12,7 +12,9 @@ export interface PairTools {
   called: string[];
 }
 
-/** What a pair's record says of its tools: from the runtime seam, else the native tools, else the SDK the model read. */
+/**
+ * What a pair's record says of its tools: from the runtime seam, else the native tools, else the SDK the model read.
+ */
 export function pairTools(record: RunRecord): PairTools {
   const first = record.exchanges[0]?.request;
   const sdk = sdkBlockOf(first)?.body;

@@ -3,7 +3,10 @@ import { ReviewInterrupted } from '../snapshot/interrupted.js';
 import { UserError } from '../user-error.js';
 import { exitWith } from './exit.js';
 
-/** What a file-system error means and how to fix it, and whether it is the user's input (exit 2) or the machine (exit 1). */
+/**
+ * What a file-system error means and how to fix it, and whether it is the user's input (exit 2) or the machine (exit
+ * 1).
+ */
 const ERRNO: Readonly<Record<string, { what: string; fix: string; exit: 1 | 2 }>> = {
   EISDIR: { what: 'is a folder where a file is expected', fix: 'move the folder away or name a file', exit: 2 },
   ENOTDIR: {

@@ -17,7 +17,10 @@ import { yamlText } from '../text/yaml-text.js';
 import { UserError } from '../user-error.js';
 
 export interface DriftOptions {
-  /** The project: its scenarios, and the `runtimes` and `timeoutMs` of its concord.config.yml where the selection and a scenario set none. */
+  /**
+   * The project: its scenarios, and the `runtimes` and `timeoutMs` of its concord.config.yml where the selection and a
+   * scenario set none.
+   */
   project: Project;
   selection: Selection;
   endpoint: EndpointOptions;
@@ -135,7 +138,8 @@ function compareSteps(
   language: Language,
   options: DriftOptions,
 ): { reason: string; diff: string } | undefined {
-  // What the model said and wrote is compared; result_includes are the script's checks on the runtime, not the model's words.
+  // What the model said and wrote is compared; result_includes are the script's checks on the runtime, not the model's
+  // words.
   const want = expected.script.map((step) => comparable(step, language));
   const got = live.map((step) => comparable(step, language));
   const index = want.findIndex((step, i) => JSON.stringify(step) !== JSON.stringify(got[i]));

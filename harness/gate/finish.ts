@@ -16,7 +16,10 @@ export interface FinishOptions {
   out(line: string): void;
   /** `--results FILE`: the run as JSON for `concord merge`. */
   results?: { file: string; root: string; selection: Selection };
-  /** Pull-request extras: annotations on GitHub Actions (by each pair's scenario file) and the step summary when `GITHUB_STEP_SUMMARY` is set. */
+  /**
+   * Pull-request extras: annotations on GitHub Actions (by each pair's scenario file) and the step summary when
+   * `GITHUB_STEP_SUMMARY` is set.
+   */
   github?: { scenarioFiles?: Readonly<Record<string, string>> };
   /** The JUnit file, its place checked before the run. */
   junit?: { path: string; write(xml: string): Promise<void> };

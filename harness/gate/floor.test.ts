@@ -86,7 +86,8 @@ describe('concord gate on a renderer not pinned to the floor', () => {
         "config: { mode: code, pythonFloor: '3.15' }",
       ),
     );
-    // Not about a cold start: the gate starts from the verdicts (and the Pyodide snapshot) earlier gates of the run computed.
+    // Not about a cold start: the gate starts from the verdicts (and the Pyodide snapshot) earlier gates of the run
+    // computed.
     await seedCache(project);
   });
   afterAll(() => rm(project, { recursive: true, force: true }));

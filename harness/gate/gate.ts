@@ -56,7 +56,10 @@ export interface GateOptions {
   selection: Selection;
   /** `--skip-runtime`: runtimes left out on purpose (their pairs are skipped, and the summary says so). */
   skipRuntimes?: readonly RuntimeName[];
-  /** `--floor`: the oldest CPython the Python SDK must serve; every renderer in the run must be pinned to it (default: the project's floor, else 3.9). */
+  /**
+   * `--floor`: the oldest CPython the Python SDK must serve; every renderer in the run must be pinned to it (default:
+   * the project's floor, else 3.9).
+   */
   floor?: PythonVersion;
   update: UpdateMode;
   /** Pairs run at the same time (default 1); output and snapshots are the same as a serial run's. */
@@ -65,7 +68,10 @@ export interface GateOptions {
   ci: boolean;
   /** Reuse and store verdicts in `<root>/.concord/cache/` (stub compile and import, pyright); default false. */
   cache?: boolean;
-  /** With `cache`: the folder whose `.concord/cache/` is used instead of the project root's, e.g. one shared by gates of copies of one project. */
+  /**
+   * With `cache`: the folder whose `.concord/cache/` is used instead of the project root's, e.g. one shared by gates of
+   * copies of one project.
+   */
   cacheRoot?: string;
   /** Internal, for benches and tests not about stability: false never runs a pair twice before writing or proposing. */
   stabilityRerun?: boolean;
@@ -73,7 +79,10 @@ export interface GateOptions {
   resultsFile?: string;
   /** `--reporter junit`: the JUnit file, its place checked before the run (`junitTarget`). */
   junit?: FinishOptions['junit'];
-  /** Annotate the pull request on GitHub Actions, and append the step summary when `GITHUB_STEP_SUMMARY` is set (the CLI does both). */
+  /**
+   * Annotate the pull request on GitHub Actions, and append the step summary when `GITHUB_STEP_SUMMARY` is set (the CLI
+   * does both).
+   */
   github?: boolean;
   color: boolean;
   out(line: string): void;
@@ -95,7 +104,10 @@ interface GatePaths {
   reportRoot: string;
 }
 
-/** What a run is about to do once its input is read: the selection with the project's defaults, its pairs, the floor and the runtimes that will not run. */
+/**
+ * What a run is about to do once its input is read: the selection with the project's defaults, its pairs, the floor and
+ * the runtimes that will not run.
+ */
 interface RunPlan {
   scenarios: Scenario[];
   selection: Selection;
@@ -155,7 +167,10 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   return { ...outcome, ...finished };
 }
 
-/** Reads the input: the folders concord writes into, the scenarios and their plugins, the selection, the runtimes that will not run. */
+/**
+ * Reads the input: the folders concord writes into, the scenarios and their plugins, the selection, the runtimes that
+ * will not run.
+ */
 async function planRun(options: GateOptions, paths: GatePaths): Promise<RunPlan> {
   const { out, project } = options;
   // Folders concord writes into must be real folders before anything runs: a link or a file there is bad input.

@@ -103,7 +103,8 @@ describe('pairs in parallel', () => {
     const rows = (r: typeof serial) => r.result.matrix.map((c) => `${c.scenario}/${c.runtime} ${c.interpreter}`);
     expect(rows(serial).length).toBeGreaterThan(4);
     expect(rows(parallel)).toEqual(rows(serial));
-    // Every line but the times, the report's place and the cache's count (pairs asking for one verdict at once may each compute it).
+    // Every line but the times, the report's place and the cache's count (pairs asking for one verdict at once may each
+    // compute it).
     const printed = (r: typeof serial) =>
       r.lines.filter((l) => !l.startsWith('time:') && !l.startsWith('report:') && !l.startsWith('verdict cache:'));
     expect(printed(parallel)).toEqual(printed(serial));

@@ -45,7 +45,8 @@ it('an async apply that rejects fails its pair with the entry, the plugin and th
   expect(result.status, result.stderr).toBe(1);
   const line = /^✗ failed\s+catalog × typescript\s+assembly (\d+) ms/m.exec(result.stdout);
   expect(line, result.stdout).not.toBeNull();
-  // The apply waited 400 ms before it rejected: the assembly took at least that long, not the 0 ms of a pair that never ran.
+  // The apply waited 400 ms before it rejected: the assembly took at least that long, not the 0 ms of a pair that never
+  // ran.
   expect(Number(line![1])).toBeGreaterThanOrEqual(400);
   expect(result.stdout).toContain(
     `cordis.yml entry "catalog" (plugin ${join(root, 'plugins', 'catalog.mjs')}): failed to start: the catalog database is down`,

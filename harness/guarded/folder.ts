@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { UserError } from '../user-error.js';
 import { sweepTempFiles, TEMP_PREFIX, writeFileAtomic } from './atomic.js';
 
-/** A write, delete or read below a guarded folder that would leave it or go through a link. Exit 2: the tree needs fixing. */
+/**
+ * A write, delete or read below a guarded folder that would leave it or go through a link. Exit 2: the tree needs
+ * fixing.
+ */
 export class GuardError extends UserError {
   constructor(
     readonly path: string,

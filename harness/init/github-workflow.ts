@@ -6,7 +6,9 @@ export interface WorkflowOptions {
   pythons: readonly string[];
 }
 
-/** Where the runtime images are saved between workflow runs (restored by actions/cache, keyed by their content hash). */
+/**
+ * Where the runtime images are saved between workflow runs (restored by actions/cache, keyed by their content hash).
+ */
 const IMAGES = '${{ runner.temp }}/concord-images';
 
 const CHECKOUT_AND_NODE = `      - uses: actions/checkout@v4

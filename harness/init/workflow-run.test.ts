@@ -170,8 +170,10 @@ describe('the workflow concord init writes, run as a runner would', () => {
     await mkdir(join(project, 'src', 'plugins'), { recursive: true });
     // The repository ignores its installed packages, as a backend's does; init adds .concord/.
     await writeFile(join(project, '.gitignore'), 'node_modules/\n');
-    // The optional peers this backend's gate uses: a .ts plugin (tsx), Python programs type-checked (pyright), the SDK cost
-    // in tokens, and the container runtime the workflow builds images for (testcontainers): every runtime runs, none is skipped.
+    // The optional peers this backend's gate uses: a .ts plugin (tsx), Python programs type-checked (pyright), the SDK
+    // cost
+    // in tokens, and the container runtime the workflow builds images for (testcontainers): every runtime runs, none is
+    // skipped.
     const pinned = (
       JSON.parse(await readFile(join(packageRoot(), 'package.json'), 'utf8')) as {
         peerDependencies: Record<string, string>;

@@ -99,7 +99,10 @@ export class ContainerInterpreter implements PythonInterpreter {
     );
   }
 
-  /** One batch of the checker: compiles and executes the modules in the container: no network, read-only root, nobody, a small /tmp. */
+  /**
+   * One batch of the checker: compiles and executes the modules in the container: no network, read-only root, nobody, a
+   * small /tmp.
+   */
   async verify(sources: readonly string[]): Promise<VerifyReport> {
     const text = await this.#checker.request({ sources, verify: true }, (sources.length + 2) * IMPORT_SECONDS * 1000);
     return readVerifyReport(text, sources.length, `${this.label} (${this.image})`);

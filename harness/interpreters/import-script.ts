@@ -8,7 +8,8 @@ import { COMPILE_DEFINITIONS } from './compile-script.js';
  * child of the caller that runs one module after another, killed when one takes longer than `seconds`. A
  * fork costs far more than a stub takes to run, so one is not spent per module; instead the executor
  * records, as it starts, the state a module could leave behind for the next (every loaded module's
- * namespace, those of its classes that can change and the sizes of the lists, dicts and sets in it; `sys.modules`, `sys.path`,
+ * namespace, those of its classes that can change and the sizes of the lists, dicts and sets in it; `sys.modules`,
+ * `sys.path`,
  * the import hooks and the environment; the working directory, open descriptors, threads, signal handlers,
  * recursion limit and trace hooks), compares it after each module, and ends once one changed it: the next
  * module runs in a fresh fork. Where the interpreter cannot fork (Pyodide), modules run in the interpreter.
@@ -277,7 +278,8 @@ export const IMPORT_SECONDS = 10;
 /**
  * `verify_sources(sources, report, seconds)`: compiles each source (compile-script.ts) into `report["results"]`
  * and executes each that compiled as a module (for at most `seconds`, IMPORT_SECONDS unless given), running
- * the code object its compile made (each source is compiled once), into `report["imports"]` (null where it did not compile); should executing fail as a whole, the
+ * the code object its compile made (each source is compiled once), into `report["imports"]` (null where it did not
+ * compile); should executing fail as a whole, the
  * compile verdicts stay, with `import_error` instead of `imports`.
  */
 const VERIFY_DEFINITIONS = `${COMPILE_DEFINITIONS}${DEFINITIONS}

@@ -27,7 +27,10 @@ export interface InventoryOptions {
   containers?: boolean;
   /** `python3.X` binaries of pyenv and PATH (default true). */
   local?: boolean;
-  /** Where verdicts (and what local interpreters said about themselves) are kept between runs (the session's verdict cache); none: every verdict is computed, every interpreter probed. */
+  /**
+   * Where verdicts (and what local interpreters said about themselves) are kept between runs (the session's verdict
+   * cache); none: every verdict is computed, every interpreter probed.
+   */
   cache?: VerdictCache;
   /** Where the Pyodide interpreters keep their boot snapshots (the session's). */
   snapshots?: ByteStore;

@@ -99,7 +99,10 @@ function pathCandidates(dir: string): string[] {
     .map((name) => path.join(dir, name));
 }
 
-/** Where a CPython may be, in order of preference: pyenv versions, then `python3` and `python3.X` on PATH (shims skipped). */
+/**
+ * Where a CPython may be, in order of preference: pyenv versions, then `python3` and `python3.X` on PATH (shims
+ * skipped).
+ */
 function candidates(): string[] {
   const found: string[] = [];
   const root = pyenvRoot();
@@ -292,7 +295,10 @@ export class LocalInterpreter implements PythonInterpreter {
     return readCompileReport(text, sources.length, `${this.label} (${this.detail})`);
   }
 
-  /** One batch of the checker: compiles, then executes each module in the checker's executor (a fork of it), in its network namespace. */
+  /**
+   * One batch of the checker: compiles, then executes each module in the checker's executor (a fork of it), in its
+   * network namespace.
+   */
   async verify(sources: readonly string[]): Promise<VerifyReport> {
     const text = await this.#checker.request({ sources, verify: true }, (sources.length + 2) * IMPORT_SECONDS * 1000);
     return readVerifyReport(text, sources.length, `${this.label} (${this.detail})`);

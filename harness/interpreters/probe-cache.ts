@@ -9,7 +9,10 @@ export interface Probed {
   build: string;
 }
 
-/** A probe's answer with the files the interpreter had mapped while it answered (its binary, libpython, extension modules). */
+/**
+ * A probe's answer with the files the interpreter had mapped while it answered (its binary, libpython, extension
+ * modules).
+ */
 export interface ProbeAnswer {
   probed: Probed;
   files: readonly string[];

@@ -22,7 +22,9 @@ export class LiveModel implements Model {
   readonly steps: ScriptStep[] = [];
   /** The first failure, as the one line the command prints. */
   failure?: string;
-  /** Whether that failure was the endpoint's (no usable answer) or the conversation's (an answer a script cannot hold). */
+  /**
+   * Whether that failure was the endpoint's (no usable answer) or the conversation's (an answer a script cannot hold).
+   */
   failureKind?: 'endpoint' | 'conversation';
 
   constructor(

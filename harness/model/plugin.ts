@@ -11,7 +11,10 @@ export interface KeylessModelConfig {
   /** Absolute path of the scenario file whose script answers. */
   scenario: string;
   language: Language;
-  /** A live model handed over by the session that boots the app (concord record, concord gate --live) answers instead of the script. */
+  /**
+   * A live model handed over by the session that boots the app (concord record, concord gate --live) answers instead of
+   * the script.
+   */
   live?: string;
 }
 

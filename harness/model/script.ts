@@ -86,7 +86,8 @@ export class ScriptedAnswers {
       const response = this.response(i);
       expected.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
       const live = actual[expected.length];
-      // The tool result is the runtime's to produce; the script pins its role, its call id and any substrings it expects.
+      // The tool result is the runtime's to produce; the script pins its role, its call id and any substrings it
+      // expects.
       expected.push({
         role: 'tool',
         toolCallId: scriptedCallId(i),

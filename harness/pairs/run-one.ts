@@ -28,7 +28,8 @@ export interface OneRun {
 
 /**
  * Assembles and boots one scenario × runtime, drives the agent with the keyless model, and returns what
- * happened (a live model given by `model.live` answers instead of the script). Failures of the run itself (a script mismatch, a turn limit) end up in `record.failure`;
+ * happened (a live model given by `model.live` answers instead of the script). Failures of the run itself (a script
+ * mismatch, a turn limit) end up in `record.failure`;
  * failures to assemble or boot are thrown.
  */
 export async function runOne(

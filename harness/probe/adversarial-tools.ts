@@ -1,6 +1,9 @@
 import type { ToolDefinition } from '../../contract/backend.js';
 
-/** Text that breaks naive escaping wherever prose or a `Literal` value lands: quotes, backslashes, breaks, NUL, surrogates. */
+/**
+ * Text that breaks naive escaping wherever prose or a `Literal` value lands: quotes, backslashes, breaks, NUL,
+ * surrogates.
+ */
 const HOSTILE_TEXT = [
   `"""triple''' \`back\` */ /* -->`,
   'C:\\path\\to\\ \\x00 \\u2028 \\',

@@ -61,12 +61,18 @@ async function blessedGate(
 
 const CLASS_NAMES = 'dist/codemode/sdk/python/class-names.js';
 
-/** Class names are no longer NFKC-normalized after a join: the builder validates the normalized spelling but writes the raw one. */
+/**
+ * Class names are no longer NFKC-normalized after a join: the builder validates the normalized spelling but writes the
+ * raw one.
+ */
 const NOT_NORMALIZED: Plant[] = [
   { file: CLASS_NAMES, from: ".normalize('NFKC')", to: '' },
   { file: CLASS_NAMES, from: 'this.#rules.isBareName(name)', to: "this.#rules.isBareName(name.normalize('NFKC'))" },
 ];
-/** __peg_parser__ is no longer a keyword. The reference keeps every dunder out of class bodies as well; that guard goes too, or it alone would hide the keyword. */
+/**
+ * __peg_parser__ is no longer a keyword. The reference keeps every dunder out of class bodies as well; that guard goes
+ * too, or it alone would hide the keyword.
+ */
 const PEG_PARSER_NOT_KEYWORD: Plant[] = [
   { file: 'dist/codemode/sdk/identifiers/versions.js', from: " '__peg_parser__',", to: '' },
   {
@@ -94,7 +100,8 @@ let unplanted: Gate;
 let planted: Gate;
 beforeAll(async () => {
   unplanted = await blessedGate([], ['typescript', 'python'], { keep: true });
-  // The planted gate starts from what the unplanted one computed; a planted renderer writes other SDKs, which are judged afresh.
+  // The planted gate starts from what the unplanted one computed; a planted renderer writes other SDKs, which are
+  // judged afresh.
   planted = await blessedGate(
     [...NOT_NORMALIZED, ...PEG_PARSER_NOT_KEYWORD, ...SUBSCRIPT_DROPPED, ...DASH_MERGED],
     ['typescript', 'python'],

@@ -197,7 +197,9 @@ function languagesOf(scenario: Scenario): Language[] {
   return [...new Set(scenario.runtimes.map((r) => runtimeLanguage(r)))];
 }
 
-/** One runtime per language: the first the scenario declares in the gate's order (worker, process, Pyodide, container). */
+/**
+ * One runtime per language: the first the scenario declares in the gate's order (worker, process, Pyodide, container).
+ */
 function jobsOf(scenario: Scenario, only: readonly RuntimeName[] | undefined): Job[] {
   const jobs: Job[] = [];
   for (const runtime of RUNTIME_NAMES) {

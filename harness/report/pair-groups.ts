@@ -1,7 +1,10 @@
 /** Pairs that say the same thing, said once: the pairs and their names in the fewest words. */
 export interface PairGroup<P> {
   pairs: P[];
-  /** `checkout × python`; `checkout, refund × python, pyodide` when the pairs are every scenario × every runtime named; else a list. */
+  /**
+   * `checkout × python`; `checkout, refund × python, pyodide` when the pairs are every scenario × every runtime named;
+   * else a list.
+   */
   names: string;
 }
 

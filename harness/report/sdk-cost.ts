@@ -114,7 +114,8 @@ export function sdkCostMarkdown(cost: SdkCost | undefined, heading = '## SDK cos
 
 /**
  * Errors for every scenario and language whose SDK passes `budget` (`sdkBudget` of `concord.config.yml`),
- * each saying by how much; one error when the SDK could not be counted (`missing` says why). Growth is measured against the committed snapshot; a new scenario has none.
+ * each saying by how much; one error when the SDK could not be counted (`missing` says why). Growth is measured against
+ * the committed snapshot; a new scenario has none.
  */
 export function sdkBudgetFindings(
   cost: SdkCost | undefined,

@@ -99,7 +99,8 @@ describe('the pull-request summary', () => {
     // No raw HTML, link or emphasis survives in the matrix or the failing pairs: each special character is escaped.
     for (const line of text.split('\n').filter((l) => l.startsWith('|') || l.startsWith('- **')))
       expect(line.replace(/^- \*\*|\*\*:/g, '')).not.toMatch(/(^|[^\\])[<[*]/);
-    // The matrix keeps its columns: a header, a separator and a row with exactly 3 cell boundaries each (2 runtimes + the name).
+    // The matrix keeps its columns: a header, a separator and a row with exactly 3 cell boundaries each (2 runtimes +
+    // the name).
     const table = text.split('\n').filter((line) => line.startsWith('|'));
     for (const line of table) expect(line.replace(/\\\|/g, '').split('|').length - 1).toBe(4);
     // Every code span is closed by a backtick run as long as its opening one, longer than any run inside.

@@ -32,7 +32,9 @@ export function gateVerdict(
 export interface Summary {
   results: readonly PairResult[];
   obsolete: readonly string[];
-  /** The run wrote every difference in place (`writesEverything`): obsolete folders are removed, diffs are not shown. */
+  /**
+   * The run wrote every difference in place (`writesEverything`): obsolete folders are removed, diffs are not shown.
+   */
   inPlace: boolean;
   pendingDir: string | undefined;
   ok: boolean;
@@ -102,7 +104,9 @@ export function skippedCounts(results: readonly PairResult[]): string[] {
   return [pairs > 0 ? `${pairs} pair(s)` : '', checks > 0 ? `${checks} check(s)` : ''].filter(Boolean);
 }
 
-/** `, but not everything ran (skipped: …)` when a pair or a check was skipped: such a run is never reported all green. */
+/**
+ * `, but not everything ran (skipped: …)` when a pair or a check was skipped: such a run is never reported all green.
+ */
 function notEverythingRan(results: readonly PairResult[]): string {
   const skipped = skippedCounts(results);
   return skipped.length === 0

@@ -117,7 +117,8 @@ describe('scenario files', () => {
   });
 
   it('puts a syntax error at the end of the file after the last character written, where the missing one goes', () => {
-    // The parser places an unclosed list at the end of the input: past the last newline, on a line the file does not show.
+    // The parser places an unclosed list at the end of the input: past the last newline, on a line the file does not
+    // show.
     const error = failure(`${VALID.trimEnd()}\ntags: [one, two\n\n`);
     const lastLine = VALID.trimEnd().split('\n').length + 1;
     expect([error.line, error.column]).toEqual([lastLine, 16]);

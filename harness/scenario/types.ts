@@ -6,7 +6,9 @@ export type { RuntimeName };
 /** One cordis entry of the composition, as written in the scenario. */
 export interface CompositionEntry {
   id: string;
-  /** The plugin as written: a package name (`concord/tools`) or a path relative to the scenario file (`./plugins/x.ts`). */
+  /**
+   * The plugin as written: a package name (`concord/tools`) or a path relative to the scenario file (`./plugins/x.ts`).
+   */
   plugin: string;
   config?: unknown;
   /** 1-based line of the entry in the scenario file, for errors raised after loading. */

@@ -9,7 +9,9 @@ import { printable } from '../guarded/json-input.js';
 import { hasControlCharacter } from '../text/visible.js';
 import { foldedPath } from './pending-schema.js';
 
-/** How much of an artifact concord unpacks, at most: bytes of all files, entries (files and folders), bytes of one file. */
+/**
+ * How much of an artifact concord unpacks, at most: bytes of all files, entries (files and folders), bytes of one file.
+ */
 export interface TarCaps {
   totalBytes: number;
   entries: number;

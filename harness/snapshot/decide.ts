@@ -19,7 +19,9 @@ export function decide(status: FileStatus, update: UpdateMode, ci: boolean): Dec
   return 'propose';
 }
 
-/** Whether a run with these settings writes every difference in place (so changes and obsolete folders do not fail it). */
+/**
+ * Whether a run with these settings writes every difference in place (so changes and obsolete folders do not fail it).
+ */
 export function writesEverything(update: UpdateMode, ci: boolean): boolean {
   return decide('changed', update, ci) === 'write' && decide('obsolete', update, ci) === 'write';
 }

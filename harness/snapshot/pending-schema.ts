@@ -11,7 +11,9 @@ export const SNAPSHOT_FILE_NAMES: readonly string[] = [
 
 const escaped = (name: string) => name.replace(/[.]/g, '\\.');
 
-/** A path below snapshots/ as a manifest or a results file gives it (its segments are checked again where it is used). */
+/**
+ * A path below snapshots/ as a manifest or a results file gives it (its segments are checked again where it is used).
+ */
 export const SNAPSHOT_PATH = {
   type: 'string',
   minLength: 1,
@@ -73,7 +75,9 @@ export function manifestSchema(knownFiles: boolean): JsonSchema {
 /** A path as a case-insensitive, normalizing file system may store it: two paths with one key are one file there. */
 export const foldedPath = (path: string): string => path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
 
-/** The first path of `paths` that names the same file as an earlier one (after case folding and NFC), with both indexes. */
+/**
+ * The first path of `paths` that names the same file as an earlier one (after case folding and NFC), with both indexes.
+ */
 export function repeatedPath(paths: readonly string[]): { index: number; earlier: number } | undefined {
   const seen = new Map<string, number>();
   for (const [index, path] of paths.entries()) {

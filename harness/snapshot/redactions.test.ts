@@ -66,7 +66,8 @@ describe("a project's own redactions", () => {
       'redactions:\n  - pattern: ".+"\n    placeholder: order-id\n    tool: create_order\n    path: $.id\n',
     );
     const transcript = snapshotFiles(record({ id: 'A17', total: 17 }), '/p', redactions).get(TRANSCRIPT_FILE)!;
-    // The id create_order returned is a token in its output, in the result and in the logs; list_orders and the total keep theirs.
+    // The id create_order returned is a token in its output, in the result and in the logs; list_orders and the total
+    // keep theirs.
     expect(transcript.match(/<order-id-1>/g)).toHaveLength(3);
     expect(transcript).toContain('created <order-id-1>');
     expect(transcript).toContain('total: 17');

@@ -18,7 +18,10 @@ export interface TextDiff {
 export interface TextDiffOptions {
   /** Unchanged lines around each change. */
   context?: number;
-  /** The texts are JSON: show each string holding `\n` escapes broken after them (the texts themselves stay as they are). */
+  /**
+   * The texts are JSON: show each string holding `\n` escapes broken after them (the texts themselves stay as they
+   * are).
+   */
   json?: boolean;
 }
 
@@ -133,7 +136,10 @@ function wordLine(before: string, after: string, color: boolean): string | undef
   return `~ ${parts.join('')}`;
 }
 
-/** `line` (or a changed run of a `~` line) as shown: whole, or its start and end around how many characters are left out. */
+/**
+ * `line` (or a changed run of a `~` line) as shown: whole, or its start and end around how many characters are left
+ * out.
+ */
 function shortLine(line: string): string {
   if (line.length <= MAX_LINE_CHARS) return line;
   const head = unsplit(line, LINE_HEAD_CHARS);

@@ -13,7 +13,10 @@ const CONTROL_CLASS = [
 const CONTROL = new RegExp(`[${CONTROL_CLASS}]`);
 const CONTROLS = new RegExp(`[${CONTROL_CLASS}]`, 'g');
 
-/** Whether `text` holds a control or invisible character (a name from an untrusted file that no folder or line may carry). */
+/**
+ * Whether `text` holds a control or invisible character (a name from an untrusted file that no folder or line may
+ * carry).
+ */
 export function hasControlCharacter(text: string): boolean {
   return CONTROL.test(text);
 }
@@ -30,7 +33,9 @@ export function escapeControls(text: string, options: { keepTabs?: boolean; keep
   );
 }
 
-/** `text` with every control and invisible character shown as `?`: one column each, where a caret below must line up. */
+/**
+ * `text` with every control and invisible character shown as `?`: one column each, where a caret below must line up.
+ */
 export function maskControls(text: string): string {
   return text.replace(CONTROLS, '?');
 }

@@ -8,7 +8,9 @@ import { yamlText } from './yaml-text.js';
  */
 const READ_BACK_BY_EVERY_READER = /^[\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]*$/u;
 
-/** `value` as a document; with `blocks`, its strings of several lines asked for as block scalars (as transcripts do). */
+/**
+ * `value` as a document; with `blocks`, its strings of several lines asked for as block scalars (as transcripts do).
+ */
 const documentOf = (value: unknown, blocks: boolean): Document => {
   const doc = new Document(value);
   if (blocks)

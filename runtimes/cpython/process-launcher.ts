@@ -167,7 +167,10 @@ function foldersOf(file: string): string[] {
   }
 }
 
-/** Whether the mode bits of `stats` let `user` (an account with no other groups) search it as a folder or execute it as a file. */
+/**
+ * Whether the mode bits of `stats` let `user` (an account with no other groups) search it as a folder or execute it as
+ * a file.
+ */
 function opensTo(stats: Stats, user: { uid: number; gid: number }): boolean {
   const bit = stats.uid === user.uid ? 0o100 : stats.gid === user.gid ? 0o010 : 0o001;
   return (stats.mode & bit) !== 0;

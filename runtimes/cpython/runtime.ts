@@ -180,7 +180,9 @@ async function createProcessRuntime(config: CpythonRuntimeConfig, say: Say, noti
   );
 }
 
-/** Says a fallback plainly: through the host, which says it once however many runtimes fall back alike, else on stderr. */
+/**
+ * Says a fallback plainly: through the host, which says it once however many runtimes fall back alike, else on stderr.
+ */
 type Say = (notice: string) => void;
 
 function sayThrough(host: RuntimeHost): Say {

@@ -56,7 +56,8 @@ describe('pyodide: descriptors open in the worker', () => {
       for (let waited = 0; store.entries.size === 0 && waited < 30_000; waited += 100)
         await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    // The second worker read the snapshot the first made and kept it (one that does not load is dropped and made again).
+    // The second worker read the snapshot the first made and kept it (one that does not load is dropped and made
+    // again).
     expect(store.log).toEqual(['read', 'write', 'read']);
   });
 });

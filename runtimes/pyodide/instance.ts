@@ -156,7 +156,10 @@ export class PyodideInstance {
   private readonly snapshotReceived: Promise<Buffer | undefined>;
   /** Settles once the snapshot this boot made is in the store (or failed to get there); awaited by terminate(). */
   private snapshotKept: Promise<void> = Promise.resolve();
-  /** Lets the next boot of this release on the same store read the key (holdSnapshotKey): this one loaded, stored, or gave up. */
+  /**
+   * Lets the next boot of this release on the same store read the key (holdSnapshotKey): this one loaded, stored, or
+   * gave up.
+   */
   private releaseSnapshotKey: () => void = () => {};
   /** How the interpreter booted, once it is ready (`none`: this release or host keeps no snapshots). */
   snapshotUse: SnapshotUse = 'none';
@@ -228,7 +231,10 @@ export class PyodideInstance {
     this.setRef(false);
   }
 
-  /** Boots from the stored snapshot when there is one, and asks for one to keep when there is none (or it does not load). */
+  /**
+   * Boots from the stored snapshot when there is one, and asks for one to keep when there is none (or it does not
+   * load).
+   */
   private async bootWithSnapshot(
     boot: HostMessage & { type: 'boot' },
     store: ByteStore,

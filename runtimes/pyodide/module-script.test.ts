@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { builtModule } from '../seam/package-root.js';
 import { pyodideInstalled, pyodidePackageDir } from './versions.js';
 
-/** In a fresh Node process: preloads the script of the release at `packageDir`, then says what is defined and how it was loaded. */
+/**
+ * In a fresh Node process: preloads the script of the release at `packageDir`, then says what is defined and how it was
+ * loaded.
+ */
 function preload(packageDir: string): string[] {
   const body = [
     `const { preloadModuleScript } = await import(${JSON.stringify(pathToFileURL(builtModule('runtimes/pyodide/module-script.ts')).href)});`,

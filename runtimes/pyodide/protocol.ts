@@ -30,7 +30,10 @@ export interface PyodideBoot {
    * dropped and the interpreter boots afresh.
    */
   snapshotBytes?: number;
-  /** Make a snapshot of this boot (after SNAPSHOT_PRELOAD), send it on SNAPSHOT_FD and its length in a `snapshot` frame before `ready`. */
+  /**
+   * Make a snapshot of this boot (after SNAPSHOT_PRELOAD), send it on SNAPSHOT_FD and its length in a `snapshot` frame
+   * before `ready`.
+   */
   makeSnapshot?: boolean;
 }
 
@@ -57,7 +60,9 @@ export type HostMessage =
   | { type: 'reply'; runId: number; callId: number; replyJson: string }
   | { type: 'compile'; requestId: number; sourcesJson: string };
 
-/** How the interpreter booted: from a snapshot, afresh, or afresh because the snapshot it was given did not load (why). */
+/**
+ * How the interpreter booted: from a snapshot, afresh, or afresh because the snapshot it was given did not load (why).
+ */
 export type SnapshotUse = 'loaded' | 'made' | 'none' | { rejected: string };
 
 export type WorkerMessage =

@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { othersCanRead, removeStagedCopies, sandboxFiles, unreadableSandboxFiles } from './staging.js';
 import { DEFAULT_PYODIDE_VERSION, pyodidePackageDir } from './versions.js';
 
-// The copies these tests make go with this file, not with the worker, which outlives it and is ended without its exit hooks.
+// The copies these tests make go with this file, not with the worker, which outlives it and is ended without its exit
+// hooks.
 afterAll(removeStagedCopies);
 
 describe('pyodide sandbox files', () => {

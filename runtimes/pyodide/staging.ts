@@ -44,7 +44,9 @@ function othersCanTraverse(dir: string): boolean {
   }
 }
 
-/** Whether a user who is neither owner nor in the group may reach and read `path` (a file, or a folder and its files). */
+/**
+ * Whether a user who is neither owner nor in the group may reach and read `path` (a file, or a folder and its files).
+ */
 export function othersCanRead(path: string): boolean {
   if (!othersCanTraverse(dirname(path))) return false;
   const stats = statSync(path);

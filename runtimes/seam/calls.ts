@@ -6,7 +6,8 @@ import type { BindingNamespace, JsonValue } from './types.js';
  * needs to build its globals, and one way to resolve, run and answer a call. Whatever goes wrong (a member
  * that does not exist, arguments or a result that are not lossless JSON, a host function that throws, a
  * result whose getter throws, a cycle, a BigInt) becomes an error answer the program receives as the
- * namespace's error class, with the thrown error's `code` and `data` when it had them. Answering never rejects, so a caller can fire it and forget it.
+ * namespace's error class, with the thrown error's `code` and `data` when it had them. Answering never rejects, so a
+ * caller can fire it and forget it.
  */
 
 /** What a guest needs to know of a namespace: its global name, member names and error class. */

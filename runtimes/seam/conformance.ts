@@ -124,7 +124,10 @@ const HOLD_PAST_DEADLINE_MS = 100;
  */
 const BUDGETS_MS = [250, 1_500, 4_000, 10_000] as const;
 
-/** What one try of a time-budget case saw: the run's result and when (ms after it was asked for) the program made its marked call. */
+/**
+ * What one try of a time-budget case saw: the run's result and when (ms after it was asked for) the program made its
+ * marked call.
+ */
 interface BudgetTry {
   result: RunResult;
   calledAfterMs: number | undefined;

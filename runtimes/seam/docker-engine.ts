@@ -38,7 +38,10 @@ export async function dockerEngine(): Promise<ContainerRuntimeClient> {
   return client;
 }
 
-/** Why no container can be used, in one plain message naming the fix; undefined when Docker answers and the image exists. */
+/**
+ * Why no container can be used, in one plain message naming the fix; undefined when Docker answers and the image
+ * exists.
+ */
 export async function containerUnavailable(image: string): Promise<string | undefined> {
   let client: ContainerRuntimeClient;
   try {

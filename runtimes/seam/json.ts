@@ -6,7 +6,8 @@ import type { JsonValue } from './types.js';
  * A value is lossless when `JSON.parse(JSON.stringify(v))` gives it back exactly: finite numbers other
  * than `-0`, strings, booleans, null, arrays without holes and plain objects (prototype
  * `Object.prototype` or null) whose own keys are enumerable strings (a getter is read, as JSON does).
- * Cycles are refused; a sub-value shared by two parents is fine. Every walk here is iterative, so nesting depth is bounded by memory only.
+ * Cycles are refused; a sub-value shared by two parents is fine. Every walk here is iterative, so nesting depth is
+ * bounded by memory only.
  */
 
 // Captured at load: code sharing this realm later (a program in the worker) cannot swap them out.

@@ -2,7 +2,9 @@ import { dockerEngine } from './docker-engine.js';
 import { provisionCommand } from './provision-hint.js';
 import { testcontainers } from './testcontainers.js';
 
-/** Tries before an image counts as missing: a busy engine has been seen to answer "no such image" for one that exists. */
+/**
+ * Tries before an image counts as missing: a busy engine has been seen to answer "no such image" for one that exists.
+ */
 const TRIES = 3;
 
 /**

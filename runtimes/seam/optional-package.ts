@@ -63,7 +63,9 @@ export async function importOptional<T>(packageName: string, feature: string, lo
   }
 }
 
-/** Resolves a file of an optional package (`name/file.js`) from concord's own location, or throws a MissingPackageError. */
+/**
+ * Resolves a file of an optional package (`name/file.js`) from concord's own location, or throws a MissingPackageError.
+ */
 export function resolveOptional(specifier: string, feature: string): string {
   const packageName = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
   try {

@@ -12,7 +12,10 @@ import { installCommand } from './optional-package.js';
 
 let dir = '';
 
-/** Runs `body` (ESM, with `seam` the installed concord's testcontainers.js and `cache` node's module cache) in a process of its own in `dir`. */
+/**
+ * Runs `body` (ESM, with `seam` the installed concord's testcontainers.js and `cache` node's module cache) in a process
+ * of its own in `dir`.
+ */
 function inInstall(body: string): { status: number | null; stdout: string; stderr: string } {
   const script = `import { createRequire } from 'node:module';
 const seam = await import(${JSON.stringify(join(dir, 'node_modules', 'concord', 'dist', 'runtimes', 'seam', 'testcontainers.js'))});

@@ -6,7 +6,9 @@ export interface WorkerRuntimeConfig {
   timeoutMs?: number;
   /** V8 heap limit of the worker, in MB (default 256). A program over it ends with kind `worker-exit`. */
   heapMb?: number;
-  /** Cap on the program's output (default 1,000,000 bytes; the rule is in runtimes/seam/output.ts): kind `output-limit`. */
+  /**
+   * Cap on the program's output (default 1,000,000 bytes; the rule is in runtimes/seam/output.ts): kind `output-limit`.
+   */
   outputLimitBytes?: number;
   /** Borrow the runtime from the process-wide pool (see runtimes/seam/plugin.ts). */
   shared?: boolean;

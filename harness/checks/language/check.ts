@@ -10,7 +10,8 @@ const ID = 'language-agreement';
 
 /**
  * The `tools:sdk` fence, the `run_code` description, its `code` parameter description and the runtime
- * all name one language, and none of these surfaces (nor the prose around the SDK block) speaks the other one. Requests that repeat the same
+ * all name one language, and none of these surfaces (nor the prose around the SDK block) speaks the other one. Requests
+ * that repeat the same
  * surfaces are judged once.
  */
 export const languageAgreementCheck: Check = {

@@ -36,7 +36,8 @@ const isStored =
 
 /**
  * The compiler's diagnostics of `programs` against the TypeScript `sdk`: from the session's verdict cache when an
- * earlier run checked exactly these with this TypeScript, else from the session's compiler (loaded only then: a gate whose SDKs
+ * earlier run checked exactly these with this TypeScript, else from the session's compiler (loaded only then: a gate
+ * whose SDKs
  * and programs did not change never loads it) and then stored.
  */
 export async function checkWithTsc(

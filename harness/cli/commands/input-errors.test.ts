@@ -116,7 +116,8 @@ describe('bad input to the gate exits 2 naming the place', () => {
       '--runtime pyodide: nothing to run: the scenario(s) only-ts declare(s) this runtime',
     );
     const empty = [1, 2].find((index) => !inSelection({ shard: { index, count: 2 } }, 'only-ts', 'typescript'))!;
-    // An empty shard of a good selection is no input error: CI splits blindly, and the merged verdict counts every pair.
+    // An empty shard of a good selection is no input error: CI splits blindly, and the merged verdict counts every
+    // pair.
     const shard = gate('--shard', `${empty}/2`);
     expect(shard.stdout).toContain(
       `--shard ${empty}/2: none of the 1 scenario × runtime pair(s) of the selection falls in this shard; nothing to run here`,

@@ -132,7 +132,10 @@ const record = (model: StandInModel, root: string, behaviour: string, ...more: s
     CONCORD_MODEL_API_KEY: KEY,
   });
 
-/** The stand-in's `ok` conversation recorded once, for both languages, into a project of its own: tests read it or take a copy. */
+/**
+ * The stand-in's `ok` conversation recorded once, for both languages, into a project of its own: tests read it or take
+ * a copy.
+ */
 let okRecording: Promise<{ model: StandInModel; root: string; run: Ran }> | undefined;
 const recordedOk = () =>
   (okRecording ??= (async () => {
@@ -352,8 +355,10 @@ describe('concord record', () => {
     expect(none.stdout).toContain('nothing to record: every scenario has a hand-written or recorded conversation');
   });
 
-  // The cases run side by side, each with its own model: a failing record is mostly waiting (backoff, the hang's timeout).
-  // The hang's timeout leaves the request time to reach the model however busy the machine is, so that it is always counted.
+  // The cases run side by side, each with its own model: a failing record is mostly waiting (backoff, the hang's
+  // timeout).
+  // The hang's timeout leaves the request time to reach the model however busy the machine is, so that it is always
+  // counted.
   const failures: Array<[string, string[], string, number | undefined]> = [
     [
       'status-400',

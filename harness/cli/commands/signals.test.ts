@@ -46,7 +46,9 @@ const SLEEPER = oneProgram(
   120_000,
 );
 
-/** A scenario whose one program returns at once in a local CPython process: its gate makes every kind of temp folder. */
+/**
+ * A scenario whose one program returns at once in a local CPython process: its gate makes every kind of temp folder.
+ */
 const QUICK = oneProgram('quick', 'python', { typescript: 'return 1 + 1;', python: 'return 1 + 1' });
 
 const containersOf = (pid: number) =>

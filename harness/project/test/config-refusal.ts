@@ -1,7 +1,9 @@
 import { InputError } from '../../scenario/error.js';
 import { parseProjectConfig } from '../config.js';
 
-/** What `concord.config.yml` with `source` is refused for, as `line:column problem`; anything else is a test failure. */
+/**
+ * What `concord.config.yml` with `source` is refused for, as `line:column problem`; anything else is a test failure.
+ */
 export function configRefusal(source: string): string {
   try {
     parseProjectConfig('/p/concord.config.yml', source);

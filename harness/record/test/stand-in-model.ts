@@ -120,7 +120,9 @@ export class StandInModel {
   }
 }
 
-/** The language of the SDK in the request: the `tools:sdk` fence and the `run_code` description must both say Python. */
+/**
+ * The language of the SDK in the request: the `tools:sdk` fence and the `run_code` description must both say Python.
+ */
 function shownPython(body: any): boolean {
   const system: string = body.messages[0]?.content ?? '';
   const runCode = (body.tools as any[]).find((t) => t.function.name === 'run_code');

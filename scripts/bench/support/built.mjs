@@ -1,4 +1,5 @@
-// What every bench suite shares. This folder holds no suite: `npm run bench` runs the .mjs files of scripts/bench/ only.
+// What every bench suite shares. This folder holds no suite: `npm run bench` runs the .mjs files of scripts/bench/
+// only.
 
 const dist = new URL('../../../dist/', import.meta.url);
 
