@@ -40,7 +40,7 @@ export async function finishRun(
   printSummary(options, {
     results: pairs,
     obsolete,
-    inPlace: writesEverything(outcome.update, outcome.ci),
+    inPlace: writesEverything(outcome),
     pendingDir,
     ok,
     runFindings,

@@ -21,7 +21,7 @@ import { type RuntimeName, runtimeLanguage } from '../runtime-names.js';
 import { scenarioForLanguage } from '../scenario/recording.js';
 import type { Scenario } from '../scenario/types.js';
 import { Session } from '../session.js';
-import { decide, type UpdateMode } from '../snapshot/decide.js';
+import { decide, type UpdateMode, type WritePolicy } from '../snapshot/decide.js';
 import { newRunId } from '../snapshot/pending.js';
 import type { Redaction } from '../snapshot/redactions.js';
 import {
@@ -234,6 +234,15 @@ async function runPairs(
   // The interpreters of the stub matrix start (the Pyodide one boots) while the first pairs run.
   if (plan.pairs.some((p) => !plan.notRun.has(p.runtime) && runtimeLanguage(p.runtime) === 'python'))
     await session.startInterpreters();
+  const run: PairRunContext = {
+    session,
+    snapshotsDir: paths.snapshotsDir,
+    root: project.root,
+    policy: { update, ci },
+    rerun: options.stabilityRerun !== false,
+    floor: plan.floor,
+    redactions: config.redactions ?? [],
+  };
   // Pairs run side by side on the shared runtimes. Each pair's proposals join the run's as it finishes, so a
   // failure keeps them; once all are done they are put in pair order, so the output and every file written
   // are the same as a serial run's.
@@ -259,17 +268,7 @@ async function runPairs(
     },
     run: async ({ scenario, target }): Promise<DrivenPair> => {
       const own: Proposal[] = [];
-      const result = await runPair(
-        session,
-        scenario,
-        target,
-        paths.snapshotsDir,
-        project.root,
-        { update, ci, rerun: options.stabilityRerun !== false },
-        own,
-        plan.floor,
-        config.redactions ?? [],
-      ).catch((error: unknown) => {
+      const result = await runPair(run, scenario, target, own).catch((error: unknown) => {
         proposals.list.push(...own);
         return proposals.rescue(error);
       });
@@ -311,13 +310,12 @@ async function runPairs(
 async function settleObsolete(
   snapshotsDir: string,
   { scenarios, selection }: RunPlan,
-  { update, ci }: GateOptions,
+  policy: WritePolicy,
   proposals: Proposal[],
 ): Promise<string[]> {
   const obsolete = await obsoleteFolders(snapshotsDir, scenarios, selection);
   for (const folder of obsolete) {
-    if (decide('obsolete', update, ci) === 'write')
-      await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' });
+    if (decide('obsolete', policy) === 'write') await applyVerdict(snapshotsDir, { path: folder, status: 'obsolete' });
     else
       proposals.push({
         path: folder,
@@ -329,16 +327,25 @@ async function settleObsolete(
   return obsolete;
 }
 
+/** What every pair of one gate run shares: where snapshots go, how differences are treated, the checks' floor. */
+interface PairRunContext {
+  session: Session;
+  snapshotsDir: string;
+  /** The project root, which snapshots name as `<root>`. */
+  root: string;
+  policy: WritePolicy;
+  /** Run a pair twice before writing or proposing a difference, so an unstable pair never becomes a snapshot. */
+  rerun: boolean;
+  floor: PythonVersion;
+  redactions: readonly Redaction[];
+}
+
+/** Runs one pair, checks it, compares it with its snapshots and writes or proposes the differences (into `proposals`). */
 async function runPair(
-  session: Session,
+  { session, snapshotsDir, root, policy, rerun, floor, redactions }: PairRunContext,
   scenario: Scenario,
   target: RuntimeTarget,
-  snapshotsDir: string,
-  root: string,
-  { update, ci, rerun }: { update: UpdateMode; ci: boolean; rerun: boolean },
   proposals: Proposal[],
-  floor: PythonVersion,
-  redactions: readonly Redaction[],
 ): Promise<PairResult> {
   const runtime = target.name;
   const base = { scenario: scenario.name, runtime } as const;
@@ -372,7 +379,7 @@ async function runPair(
   const verdicts = await compareFolder(snapshotsDir, folder, files);
   // Before anything is written or proposed, the pair runs once more: a transcript that two runs do not agree
   // on would be blessed only to fail the next run. Pairs that agree with their snapshots do not pay for this.
-  if (rerun && !problems && verdicts.some((v) => decide(v.status, update, ci) !== 'keep')) {
+  if (rerun && !problems && verdicts.some((v) => decide(v.status, policy) !== 'keep')) {
     let again;
     try {
       again = await runOne(scenario, target);
@@ -406,7 +413,7 @@ async function runPair(
   // Measured before anything is written: the committed snapshot is the baseline.
   const sdk = await sdkSize(snapshotsDir, folder, target.language, files, verdicts, session);
   // A run that failed is never written or proposed: its transcript must not become the expected one.
-  const written = (v: FileVerdict) => !problems && decide(v.status, update, ci) === 'write';
+  const written = (v: FileVerdict) => !problems && decide(v.status, policy) === 'write';
   const propose = async (v: FileVerdict) =>
     proposals.push({
       path: v.path,
@@ -417,7 +424,7 @@ async function runPair(
     });
   const toWrite = verdicts.filter(written);
   // Proposed before anything is written: a write that fails leaves every change of the pair proposed.
-  for (const v of verdicts) if (!problems && decide(v.status, update, ci) === 'propose') await propose(v);
+  for (const v of verdicts) if (!problems && decide(v.status, policy) === 'propose') await propose(v);
   if (toWrite.length > 0) await sweepFolder(snapshotsDir, folder);
   for (const [i, v] of toWrite.entries()) {
     try {

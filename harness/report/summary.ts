@@ -24,7 +24,7 @@ export function gateVerdict(
   return (
     !coverageFails(coverage) &&
     results.every((r) => r.status === 'pass' || r.status === 'updated' || r.status === 'skipped') &&
-    (obsolete.length === 0 || writesEverything(run.update, run.ci)) &&
+    (obsolete.length === 0 || writesEverything(run)) &&
     !runFindings.some((f) => f.severity === 'error')
   );
 }

@@ -49,13 +49,13 @@ describe('decide: status × update mode × CI', () => {
   });
 
   it.each(cases)('%s with --update=%s, CI %s', (status, update, ci) => {
-    expect(decide(status, update, ci)).toBe(TABLE[`${status}/${update}/${ci ? 'ci' : 'local'}`]);
+    expect(decide(status, { update, ci })).toBe(TABLE[`${status}/${update}/${ci ? 'ci' : 'local'}`]);
   });
 
   it('writes everything only with --update=all outside CI', () => {
     expect(
       MODES.flatMap((update) =>
-        [true, false].filter((ci) => writesEverything(update, ci)).map((ci) => `${update}/${ci}`),
+        [true, false].filter((ci) => writesEverything({ update, ci })).map((ci) => `${update}/${ci}`),
       ),
     ).toEqual(['all/false']);
   });

@@ -3,6 +3,12 @@ import type { FileStatus } from './store.js';
 /** What `--update` asks for: write nothing, only files that are missing, or every difference. */
 export type UpdateMode = 'none' | 'new' | 'all';
 
+/** How a run treats differences: what `--update` asks for, and whether `CI` is set (then nothing is written). */
+export interface WritePolicy {
+  update: UpdateMode;
+  ci: boolean;
+}
+
 /**
  * What becomes of one snapshot file (or an obsolete folder) whose run succeeded: `keep` it as it is, `write`
  * the difference under `snapshots/`, or `propose` it in the pending folder for `concord review`. The one
@@ -11,7 +17,7 @@ export type UpdateMode = 'none' | 'new' | 'all';
  */
 export type Decision = 'keep' | 'write' | 'propose';
 
-export function decide(status: FileStatus, update: UpdateMode, ci: boolean): Decision {
+export function decide(status: FileStatus, { update, ci }: WritePolicy): Decision {
   if (status === 'same') return 'keep';
   if (ci) return 'propose';
   if (update === 'all') return 'write';
@@ -22,6 +28,6 @@ export function decide(status: FileStatus, update: UpdateMode, ci: boolean): Dec
 /**
  * Whether a run with these settings writes every difference in place (so changes and obsolete folders do not fail it).
  */
-export function writesEverything(update: UpdateMode, ci: boolean): boolean {
-  return decide('changed', update, ci) === 'write' && decide('obsolete', update, ci) === 'write';
+export function writesEverything(policy: WritePolicy): boolean {
+  return decide('changed', policy) === 'write' && decide('obsolete', policy) === 'write';
 }

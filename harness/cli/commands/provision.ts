@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
-import { sourceAsset } from '../../../runtimes/seam/package-root.js';
+import { builtModule } from '../../../runtimes/seam/package-root.js';
 import { exitWith } from '../exit.js';
 
 /**
  * `concord provision`: in a project that installed concord, what `npm run provision` is in concord's own
- * checkout (the same script, shipped in the package): a Docker engine and the CPython runtime images.
+ * checkout: a Docker engine and the CPython runtime images. It runs as a process of its own, which stops the
+ * commands it started and removes what they were writing when it is interrupted.
  */
 export function registerProvision(program: Command): void {
   program
@@ -21,7 +22,9 @@ export function registerProvision(program: Command): void {
       'passed on: --dry-run, --only 3.9,3.13, --no-registry, --cache-key, --image-cache DIR, --help',
     )
     .action(async (args: string[]) => {
-      const child = spawn(process.execPath, [sourceAsset('scripts/provision.mjs'), ...args], { stdio: 'inherit' });
+      const child = spawn(process.execPath, [builtModule('harness/provision/provision.ts'), ...args], {
+        stdio: 'inherit',
+      });
       const code = await new Promise<number>((resolve) =>
         child.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0))),
       );

@@ -1,18 +1,28 @@
-#!/usr/bin/env node
-// `npm run provision` here, `npx concord provision` in a project: a Docker engine and the CPython runtime images, built
-// idempotently.
-// Every step prints one line with its timing; a failed step names itself and what to do, and exits 1.
+// `npm run provision` here, `npx concord provision` in a project: a Docker engine and the CPython runtime images,
+// built idempotently. The CLI runs this module as a process of its own (it handles its signals itself). Every step
+// prints one line with its timing; a failed step names itself and what to do, and exits 1.
 import { spawn } from 'node:child_process';
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { $, kill, ps } from 'zx';
+import { runtimeImageHash } from '../../runtimes/cpython/content-hash.js';
+import {
+  CONTENT_HASH_LABEL,
+  CPYTHON_IMAGES,
+  type CpythonImage,
+  cpythonImage,
+  DEBIAN_MIRROR,
+} from '../../runtimes/cpython/images.js';
+import { onPath } from '../../runtimes/seam/executables.js';
+import { alive, leftByDeadOwners } from '../../runtimes/seam/owned-temp-dir.js';
+import { packageRoot, sourceAsset } from '../../runtimes/seam/package-root.js';
+import { provisionCommand } from '../../runtimes/seam/provision-hint.js';
 
-const root = path.resolve(import.meta.dirname, '..');
-const cpythonDir = path.join(root, 'runtimes/cpython');
+const root = packageRoot();
+const cpythonDir = sourceAsset('runtimes/cpython');
 const guestDir = path.join(cpythonDir, 'guest');
 const dockerdLog = '/var/log/concord-dockerd.log';
 const registryProbe = 'https://registry-1.docker.io/v2/';
@@ -20,21 +30,38 @@ const labels = {
   debianPackages: 'org.concord.debian-packages',
   baseId: 'org.concord.base-id',
 };
+/** How the user runs this where they are: `npx concord provision` in a project, `npm run provision` here. */
+const self = provisionCommand(root);
 
+/** A step that failed: what went wrong, and what to do about it. */
 class StepFailure extends Error {
-  constructor(message, hint) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
-    this.hint = hint;
   }
 }
 
-const { CPYTHON_IMAGES, CONTENT_HASH_LABEL, DEBIAN_MIRROR, cpythonImage } =
-  await importBuilt('runtimes/cpython/images.js');
-const { runtimeImageHash } = await importBuilt('runtimes/cpython/content-hash.js');
-const { provisionCommand } = await importBuilt('runtimes/seam/provision-hint.js');
-const { alive, leftByDeadOwners } = await importBuilt('runtimes/seam/owned-temp-dir.js');
-/** How the user runs this script where they are: `npx concord provision` in a project, `npm run provision` here. */
-const self = provisionCommand(root);
+/** What a step found: nothing to do (with the value it stands for), or a plan to run. */
+type Decision<T> =
+  | { skip: string; value?: T }
+  | { skip?: undefined; plan: string; run: () => Promise<T>; dryValue?: T; hint?: string };
+
+interface ImageFacts {
+  id: string;
+  labels: Record<string, string>;
+}
+
+type Images = Map<string, ImageFacts>;
+
+interface Options {
+  dryRun?: boolean;
+  only?: CpythonImage[];
+  registry: boolean;
+  cacheKey?: boolean;
+  imageCache?: string;
+}
 
 const cli = new Command('provision')
   .description(
@@ -55,8 +82,8 @@ const cli = new Command('provision')
   .showHelpAfterError()
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2));
 cli.parse(process.argv);
-const options = cli.opts();
-const images = options.only ?? CPYTHON_IMAGES;
+const options = cli.opts<Options>();
+const images: readonly CpythonImage[] = options.only ?? CPYTHON_IMAGES;
 const cacheKey = `concord-images-${images.map((image) => image.python).join('-')}-${runtimeImageHash(cpythonDir).slice(0, 16)}`;
 if (options.cacheKey) {
   console.log(cacheKey);
@@ -70,16 +97,16 @@ $.quiet = true;
 // ---- interruption: Ctrl-C or a kill stops the commands this run started and removes what they were writing ----
 
 /** What an interrupted run undoes before it exits (a debootstrap tree, a half-saved image archive), newest first. */
-const undoOnInterrupt = new Set();
+const undoOnInterrupt = new Set<() => Promise<void>>();
 /** The dockerd this run started: it is meant to outlive the run, so an interruption leaves it running. */
-let dockerdPid;
+let dockerdPid: number | undefined;
 let interrupted = false;
 
 for (const [signal, code] of [
   ['SIGINT', 130],
   ['SIGTERM', 143],
   ['SIGHUP', 129],
-]) {
+] as const) {
   process.on(signal, () => {
     if (interrupted) return;
     interrupted = true;
@@ -87,16 +114,16 @@ for (const [signal, code] of [
   });
 }
 
-async function stopAndExit(signal, code) {
+async function stopAndExit(signal: string, code: number): Promise<never> {
   console.error(`provision: interrupted (${signal}): stopping its commands and removing what they were writing`);
   await stopCommands();
   for (const undo of [...undoOnInterrupt].reverse())
-    await undo().catch((error) => console.error(`provision: could not clean up: ${describe(error)}`));
+    await undo().catch((error: unknown) => console.error(`provision: could not clean up: ${describe(error)}`));
   process.exit(code);
 }
 
 /** Ends every command this run started (and what each started), but the engine; waits up to 5 s, then kills. */
-async function stopCommands() {
+async function stopCommands(): Promise<void> {
   // Direct children; the lookup's own `ps` is among them, finished by the time it is signalled.
   const children = (await ps.tree({ pid: process.pid }).catch(() => []))
     .map((child) => Number(child.pid))
@@ -107,18 +134,21 @@ async function stopCommands() {
   for (const pid of children.filter(alive)) await kill(pid, 'SIGKILL');
 }
 
-async function provision() {
+async function provision(): Promise<void> {
   if (options.dryRun) console.log('provision: dry run, nothing is changed');
   await step('install packages', installPackages);
   const engineUp = await step('start the Docker engine', startEngine);
   if (options.dryRun && !engineUp)
     console.log('provision: no engine answers yet: the image steps assume nothing exists');
-  if (cacheFile !== undefined && (await step('load the runtime images from the cache', loadCachedImages))) {
+  if (
+    cacheFile !== undefined &&
+    (await step('load the runtime images from the cache', () => loadCachedImages(cacheFile)))
+  ) {
     console.log('provision: done');
     return;
   }
-  const registryAnswers = await step('probe a registry for python:3.X-slim', probeRegistry);
-  const bases = new Map();
+  const registryAnswers = (await step('probe a registry for python:3.X-slim', probeRegistry)) ?? false;
+  const bases = new Map<string, string | undefined>();
   const present = await inspectImages(images.flatMap((image) => [image.registryBase, image.debianBase]));
   for (const image of images) {
     bases.set(
@@ -126,26 +156,28 @@ async function provision() {
       await step(`base image for CPython ${image.python}`, () => chooseBase(image, registryAnswers, present)),
     );
   }
-  const built = await inspectImages([...new Set([...bases.values(), ...images.map((image) => image.tag)])]);
+  const built = await inspectImages([
+    ...new Set([...[...bases.values()].filter((base) => base !== undefined), ...images.map((image) => image.tag)]),
+  ]);
   for (const image of images) {
     await step(`runtime image ${image.tag}`, () => buildRuntimeImage(image, bases.get(image.python), built));
   }
-  if (cacheFile !== undefined) await step('save the runtime images for the cache', saveCachedImages);
+  if (cacheFile !== undefined) await step('save the runtime images for the cache', () => saveCachedImages(cacheFile));
   console.log(options.dryRun ? 'provision: plan complete' : 'provision: done');
 }
 
-// ---- steps: each returns { skip } or { plan, run }; `step` prints, times and runs it ----
+// ---- steps: each returns what it found; `step` prints, times and runs it ----
 
-async function step(title, decide) {
+async function step<T>(title: string, decide: () => Decision<T> | Promise<Decision<T>>): Promise<T | undefined> {
   const started = performance.now();
   const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
-  let decision;
+  let decision: Decision<T>;
   try {
     decision = await decide();
   } catch (error) {
     throw new StepFailure(
       `step "${title}": ${error instanceof StepFailure ? error.message : describe(error)}`,
-      error.hint,
+      error instanceof StepFailure ? error.hint : undefined,
     );
   }
   if (decision.skip !== undefined) {
@@ -167,8 +199,8 @@ async function step(title, decide) {
   }
 }
 
-async function installPackages() {
-  const missing = [];
+function installPackages(): Decision<void> {
+  const missing: string[] = [];
   if (!hasCommand('dockerd')) missing.push('docker.io');
   if (!hasCommand('debootstrap')) missing.push('debootstrap');
   if (missing.length === 0) return { skip: 'dockerd and debootstrap are installed' };
@@ -184,7 +216,7 @@ async function installPackages() {
   };
 }
 
-async function startEngine() {
+async function startEngine(): Promise<Decision<boolean>> {
   if (await engineAnswers()) return { skip: 'docker info answers', value: true };
   const systemd = existsSync('/run/systemd/system');
   return {
@@ -202,14 +234,14 @@ async function startEngine() {
 }
 
 /** With --image-cache: the images of this key, loaded once; true when every one is then current. */
-async function loadCachedImages() {
-  if (!existsSync(cacheFile))
-    return { skip: `${cacheFile} does not exist yet: the images are built and saved there`, value: false };
+async function loadCachedImages(file: string): Promise<Decision<boolean>> {
+  if (!existsSync(file))
+    return { skip: `${file} does not exist yet: the images are built and saved there`, value: false };
   return {
-    plan: `docker load -i ${cacheFile}`,
+    plan: `docker load -i ${file}`,
     dryValue: false,
     run: async () => {
-      await $`docker load -i ${cacheFile}`;
+      await $`docker load -i ${file}`;
       const present = await inspectImages(images.map((image) => image.tag));
       const hash = runtimeImageHash(cpythonDir);
       const stale = images.filter((image) => present.get(image.tag)?.labels[CONTENT_HASH_LABEL] !== hash);
@@ -220,18 +252,18 @@ async function loadCachedImages() {
   };
 }
 
-async function saveCachedImages() {
-  if (existsSync(cacheFile)) return { skip: `${cacheFile} exists` };
+function saveCachedImages(file: string): Decision<void> {
+  if (existsSync(file)) return { skip: `${file} exists` };
   return {
-    plan: `docker save ${images.map((image) => image.tag).join(' ')} to ${cacheFile}`,
+    plan: `docker save ${images.map((image) => image.tag).join(' ')} to ${file}`,
     run: async () => {
-      await mkdir(path.dirname(cacheFile), { recursive: true });
-      const partial = `${cacheFile}.partial`;
+      await mkdir(path.dirname(file), { recursive: true });
+      const partial = `${file}.partial`;
       const undo = () => rm(partial, { force: true });
       undoOnInterrupt.add(undo);
       try {
         await $`docker save -o ${partial} ${images.map((image) => image.tag)}`;
-        await rename(partial, cacheFile);
+        await rename(partial, file);
       } finally {
         undoOnInterrupt.delete(undo);
       }
@@ -239,7 +271,7 @@ async function saveCachedImages() {
   };
 }
 
-async function probeRegistry() {
+async function probeRegistry(): Promise<Decision<boolean>> {
   if (!options.registry) return { skip: 'disabled by --no-registry', value: false };
   try {
     await fetch(registryProbe, { method: 'HEAD', signal: AbortSignal.timeout(3000) });
@@ -249,7 +281,7 @@ async function probeRegistry() {
   }
 }
 
-async function chooseBase(image, registryAnswers, present) {
+function chooseBase(image: CpythonImage, registryAnswers: boolean, present: Images): Decision<string> {
   if (present.has(image.registryBase)) return { skip: `${image.registryBase} is present`, value: image.registryBase };
   if (!registryAnswers) return chooseDebianBase(image, present);
   return {
@@ -260,13 +292,13 @@ async function chooseBase(image, registryAnswers, present) {
       if (pulled.exitCode === 0) return image.registryBase;
       console.log(`      docker pull ${image.registryBase} failed: falling back to ${image.debianBase}`);
       const fallback = chooseDebianBase(image, present);
-      return fallback.skip === undefined ? fallback.run() : fallback.value;
+      return fallback.skip === undefined ? fallback.run() : image.debianBase;
     },
   };
 }
 
 /** Versions from one suite share its base: the first import is recorded in `present` for the next. */
-function chooseDebianBase(image, present) {
+function chooseDebianBase(image: CpythonImage, present: Images): Decision<string> {
   const packages = debianPackages(image.suite);
   const installed = present.get(image.debianBase)?.labels[labels.debianPackages]?.split(' ') ?? [];
   if (packages.every((name) => installed.includes(name))) {
@@ -278,15 +310,16 @@ function chooseDebianBase(image, present) {
     hint: `check that ${DEBIAN_MIRROR} is reachable and that ${image.suite} ships ${packages.join(' ')} (apt-cache policy)`,
     run: async () => {
       await importDebianBase(image.suite, image.debianBase, packages);
-      present.set(image.debianBase, await inspectImage(image.debianBase));
+      const imported = await inspectImage(image.debianBase);
+      if (imported !== undefined) present.set(image.debianBase, imported);
       return image.debianBase;
     },
   };
 }
 
-async function buildRuntimeImage(image, base, present) {
+function buildRuntimeImage(image: CpythonImage, base: string | undefined, present: Images): Decision<void> {
   const contentHash = runtimeImageHash(cpythonDir);
-  const baseId = present.get(base)?.id ?? 'not built yet';
+  const baseId = (base === undefined ? undefined : present.get(base)?.id) ?? 'not built yet';
   const current = present.get(image.tag)?.labels;
   if (current?.[CONTENT_HASH_LABEL] === contentHash && current?.[labels.baseId] === baseId) {
     return { skip: `built from this Dockerfile, guest and ${base}` };
@@ -305,7 +338,7 @@ async function buildRuntimeImage(image, base, present) {
       const previousId = present.get(image.tag)?.id;
       // The legacy builder: this client may have no buildx plugin, and the build needs none of BuildKit.
       await $({ env: { ...process.env, DOCKER_BUILDKIT: '0' } })`docker build --network none --force-rm --quiet \
-        --build-arg BASE=${base} --build-arg PYTHON=${image.python} \
+        --build-arg BASE=${base ?? ''} --build-arg PYTHON=${image.python} \
         --label ${`${CONTENT_HASH_LABEL}=${contentHash}`} --label ${`${labels.baseId}=${baseId}`} \
         --tag ${image.tag} ${cpythonDir}`;
       const { stdout } =
@@ -322,7 +355,7 @@ async function buildRuntimeImage(image, base, present) {
 // ---- Debian bases ----
 
 /** Every interpreter package wanted from a suite: several versions may share one (sid ships more than one). */
-function debianPackages(suite) {
+function debianPackages(suite: CpythonImage['suite']): string[] {
   return CPYTHON_IMAGES.filter((image) => image.suite === suite).map((image) => image.debianPackage);
 }
 
@@ -332,7 +365,7 @@ function debianPackages(suite) {
  */
 const ROOTFS = 'concord-rootfs';
 
-async function importDebianBase(suite, tag, packages) {
+async function importDebianBase(suite: CpythonImage['suite'], tag: string, packages: readonly string[]): Promise<void> {
   requireRoot('debootstrap');
   await sweepRootfs();
   const rootfs = await mkdtemp(path.join(os.tmpdir(), `${ROOTFS}-${process.pid}-${suite}-`));
@@ -352,7 +385,7 @@ async function importDebianBase(suite, tag, packages) {
 }
 
 /** Removes the debootstrap trees of runs that were killed outright (kill -9 runs no handler): their process is gone. */
-async function sweepRootfs() {
+async function sweepRootfs(): Promise<void> {
   for (const { path: tree, pid } of leftByDeadOwners([ROOTFS])) {
     console.log(`      removing ${tree}, left by provision run ${pid}, which was killed`);
     await removeRootfs(tree);
@@ -360,19 +393,20 @@ async function sweepRootfs() {
 }
 
 /** Removals under way, by tree: an interruption and the import's own cleanup may both ask for one. */
-const rootfsRemovals = new Map();
+const rootfsRemovals = new Map<string, Promise<void>>();
 
-function removeRootfs(rootfs) {
-  if (!rootfsRemovals.has(rootfs)) rootfsRemovals.set(rootfs, unmountAndRemove(rootfs));
-  return rootfsRemovals.get(rootfs);
+function removeRootfs(rootfs: string): Promise<void> {
+  let removal = rootfsRemovals.get(rootfs);
+  if (removal === undefined) rootfsRemovals.set(rootfs, (removal = unmountAndRemove(rootfs)));
+  return removal;
 }
 
 /** A failed debootstrap can leave proc or sys mounted inside the tree: unmount before deleting. */
-async function unmountAndRemove(rootfs) {
+async function unmountAndRemove(rootfs: string): Promise<void> {
   const mounts = readFileSync('/proc/mounts', 'utf8')
     .split('\n')
     .map((line) => line.split(' ')[1])
-    .filter((mountPoint) => mountPoint?.startsWith(`${rootfs}/`))
+    .filter((mountPoint): mountPoint is string => mountPoint?.startsWith(`${rootfs}/`) === true)
     .reverse();
   for (const mountPoint of mounts) await $`umount -l ${mountPoint}`.nothrow();
   await rm(rootfs, { recursive: true, force: true });
@@ -380,18 +414,18 @@ async function unmountAndRemove(rootfs) {
 
 // ---- the engine ----
 
-async function engineAnswers() {
+async function engineAnswers(): Promise<boolean> {
   if (!hasCommand('docker')) return false;
   const result = await $`docker info --format ${'{{.ServerVersion}}'}`.timeout('20s').nothrow();
   return result.exitCode === 0 && result.stdout.trim() !== '';
 }
 
-/** Why the dockerd this script started has exited, once it has. */
-let dockerdExit;
+/** Why the dockerd this run started has exited, once it has. */
+let dockerdExit: string | undefined;
 
-function launchDockerd() {
+function launchDockerd(): void {
   const log = openSync(dockerdLog, 'a');
-  // Detached in its own session, so the engine outlives this script.
+  // Detached in its own session, so the engine outlives this run.
   const child = spawn('dockerd', [], { detached: true, stdio: ['ignore', log, log] });
   dockerdPid = child.pid;
   closeSync(log);
@@ -401,7 +435,7 @@ function launchDockerd() {
   child.unref();
 }
 
-async function waitForEngine(timeoutMs) {
+async function waitForEngine(timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (dockerdExit) throw new StepFailure(dockerdExit, `read ${dockerdLog} for the cause`);
@@ -416,69 +450,54 @@ async function waitForEngine(timeoutMs) {
 // ---- helpers ----
 
 /** Id and labels of each present image among `refs`, in one engine round trip; absent refs are left out. */
-async function inspectImages(refs) {
-  const found = new Map();
+async function inspectImages(refs: readonly string[]): Promise<Images> {
+  const found: Images = new Map();
   if (!hasCommand('docker') || refs.length === 0) return found;
   // Exit status is 1 when any ref is absent; the present ones are still printed, one line each.
   const { stdout } =
     await $`docker image inspect --format ${'{{json .RepoTags}}\t{{.Id}}\t{{json .Config.Labels}}'} ${refs}`.nothrow();
   for (const line of stdout.split('\n').filter(Boolean)) {
-    const [tags, id, labelsJson] = line.split('\t');
-    const image = { id, labels: JSON.parse(labelsJson) ?? {} };
-    for (const tag of JSON.parse(tags) ?? []) if (refs.includes(tag)) found.set(tag, image);
+    const [tags = 'null', id = '', labelsJson = 'null'] = line.split('\t');
+    const image: ImageFacts = { id, labels: (JSON.parse(labelsJson) as Record<string, string> | null) ?? {} };
+    for (const tag of (JSON.parse(tags) as string[] | null) ?? []) if (refs.includes(tag)) found.set(tag, image);
   }
   return found;
 }
 
-async function inspectImage(ref) {
+async function inspectImage(ref: string): Promise<ImageFacts | undefined> {
   return (await inspectImages([ref])).get(ref);
 }
 
-/** Whether a command is on PATH (looked up here: a shell per question would slow every step). */
-function hasCommand(name) {
-  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => {
-    try {
-      accessSync(path.join(dir, name), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+/** Whether a command is on PATH. */
+function hasCommand(name: string): boolean {
+  return onPath(name) !== undefined;
 }
 
-function requireRoot(what) {
+function requireRoot(what: string): void {
   if (process.getuid?.() !== 0) throw new StepFailure(`${what} needs root`, `rerun ${self} as root (CI runs as root)`);
 }
 
-function parseVersions(value) {
+function parseVersions(value: string): CpythonImage[] {
   try {
     return value.split(',').map((version) => cpythonImage(version.trim()));
   } catch (error) {
-    throw new InvalidArgumentError(error.message);
+    throw new InvalidArgumentError((error as Error).message);
   }
 }
 
-function describe(error) {
-  const stderr = typeof error?.stderr === 'string' ? error.stderr.trim() : '';
-  const detail = stderr === '' ? (error?.message ?? String(error)) : stderr.split('\n').slice(-15).join('\n');
-  return error?.exitCode === undefined ? detail : `exit code ${error.exitCode}\n${detail}`;
+function describe(error: unknown): string {
+  const failed = error as { stderr?: unknown; message?: string; exitCode?: number } | null | undefined;
+  const stderr = typeof failed?.stderr === 'string' ? failed.stderr.trim() : '';
+  const detail = stderr === '' ? (failed?.message ?? String(error)) : stderr.split('\n').slice(-15).join('\n');
+  return failed?.exitCode === undefined ? detail : `exit code ${failed.exitCode}\n${detail}`;
 }
 
-function tail(file) {
+function tail(file: string): string {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-15).join('\n');
   } catch {
     return '(no log)';
   }
-}
-
-async function importBuilt(relative) {
-  const file = path.join(root, 'dist', relative);
-  if (!existsSync(file)) {
-    console.error(`provision: ${path.relative(root, file)} is missing: run npm run build (npm ci runs it) first`);
-    process.exit(1);
-  }
-  return import(pathToFileURL(file).href);
 }
 
 try {

@@ -14,10 +14,11 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CPYTHON_IMAGES } from '../runtimes/cpython/images.js';
-import { Host } from '../test/host-requirements.js';
+import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
+import { builtModule } from '../../runtimes/seam/package-root.js';
+import { Host } from '../../test/host-requirements.js';
 
-const script = fileURLToPath(new URL('./provision.mjs', import.meta.url));
+const script = builtModule('harness/provision/provision.ts');
 
 interface Outcome {
   code: number;
@@ -85,7 +86,7 @@ describe('provision --dry-run', () => {
 });
 
 describe('concord provision', () => {
-  const concord = fileURLToPath(new URL('../bin/concord.mjs', import.meta.url));
+  const concord = fileURLToPath(new URL('../../bin/concord.mjs', import.meta.url));
   const cli = async (...args: string[]): Promise<Outcome> => {
     try {
       const { stdout, stderr } = await promisify(execFile)(process.execPath, [concord, 'provision', ...args], {
