@@ -1,9 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { environmentSecrets } from '../guarded/environment-secrets.js';
-import { concordIn } from '../test/concord-cli.js';
 import { projectWith } from '../test/project-files.js';
 import { committedSecretsCheck } from './committed-secrets.js';
 import type { CheckInput } from './types.js';
@@ -118,24 +115,3 @@ beforeAll(async () => {
   root = await projectWith('secrets', { 'scenarios/pay.yml': SCENARIO, 'plugins/pay.mjs': PLUGIN });
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
-
-/** Every file below `dir`, as text. */
-function filesBelow(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile())
-    .map((path) => readFileSync(path, 'latin1'));
-}
-
-it('a gate whose tool echoes a secret of its environment fails naming the variable, and shows or writes the value nowhere', () => {
-  const gate = concordIn(() => root, 60_000)({ ORDERS_API_TOKEN: TOKEN }, 'gate', '--update=new');
-  expect(gate.status, gate.stderr).toBe(1);
-  expect(gate.stdout).toContain('committed-secrets: snapshots/pay/typescript/transcript.yaml line ');
-  expect(gate.stdout).toContain('holds the value of the environment variable ORDERS_API_TOKEN');
-  // The report shows the new transcript, the value scrubbed.
-  expect(readFileSync(join(root, '.concord', 'report.html'), 'utf8')).toContain('checkout?key=[redacted]');
-  expect(gate.stdout + gate.stderr).not.toContain(TOKEN);
-  for (const text of filesBelow(root))
-    expect(text.includes(TOKEN) || text.includes(Buffer.from(TOKEN).toString('base64'))).toBe(false);
-  expect(readdirSync(root).sort()).toEqual(['.concord', 'plugins', 'scenarios']);
-});
