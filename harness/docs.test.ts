@@ -70,7 +70,7 @@ describe("the README's isolation tables", () => {
       'worker/conformance.test.ts',
       'pyodide/conformance.test.ts',
       'cpython/process.test.ts',
-      'cpython/container.test.ts',
+      'cpython/container.e2e.test.ts',
     ];
     const skipping = [...files, ...suites].filter((file) =>
       OWN_SKIP.test(readFileSync(join(packageRoot(), 'runtimes', file), 'utf8')),

@@ -34,9 +34,9 @@ describe('the test files, longest first', () => {
   });
 
   it("has a file whose work is all in beforeAll as long as it takes (vitest's own duration, hooks included)", () => {
-    // planted.test.ts runs its two gates in beforeAll and its tests only read them: measured without its
+    // planted.e2e.test.ts runs its two gates in beforeAll and its tests only read them: measured without its
     // hooks it would look instant, be ordered last and run alone at the end of the run.
-    expect(readDurations()['harness/probe/planted.test.ts']).toBeGreaterThan(5);
+    expect(readDurations()['harness/probe/planted.e2e.test.ts']).toBeGreaterThan(5);
   });
 
   it('writes the durations of a passed run, by path in tenths of a second, keeping files it did not reach and dropping gone ones', async () => {

@@ -21,6 +21,9 @@ export function isTypeScript(file: string): boolean {
 function typeScriptImport(): Promise<ScopedImport> {
   scopedImport ??= (async () => {
     const feature = 'a TypeScript plugin with no build step';
+    // tsx keeps what it compiled in a folder of its own under the temp dir, which outlives the command; read as
+    // its modules load. Its in-memory cache serves one command, and nothing is left behind.
+    process.env.TSX_DISABLE_CACHE ??= '1';
     const [commonJs, modules] = await Promise.all([
       importOptional('tsx', feature, () => import('tsx/cjs/api')),
       importOptional('tsx', feature, () => import('tsx/esm/api')),

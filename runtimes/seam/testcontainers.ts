@@ -1,4 +1,8 @@
 import './no-reaper.js';
+import { existsSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { onHostExit } from './host-exit.js';
 import { importOptional } from './optional-package.js';
 
 const FEATURE = 'the CPython container runtime';
@@ -8,7 +12,25 @@ const FEATURE = 'the CPython container runtime';
  * interpreters). It is an optional peer dependency: without it, that use fails with the install command.
  */
 export function testcontainers(): Promise<typeof import('testcontainers')> {
+  removeReaperLockOnExit();
   return importOptional('testcontainers', FEATURE, () => import('testcontainers'));
+}
+
+let reaperLockWatched = false;
+
+/**
+ * testcontainers takes a file lock in the temp dir on its first container start of a process (to look for a reaper,
+ * even one that is disabled) and leaves the empty file there. When this process made it, it goes when the process
+ * exits, unless another process holds the lock then (proper-lockfile's `.lock` folder beside it).
+ */
+function removeReaperLockOnExit(): void {
+  if (reaperLockWatched) return;
+  reaperLockWatched = true;
+  const file = join(tmpdir(), `testcontainers-node-${userInfo().uid}.lock`);
+  if (existsSync(file)) return;
+  onHostExit(() => {
+    if (!existsSync(`${file}.lock`)) rmSync(file, { force: true });
+  });
 }
 
 /**
