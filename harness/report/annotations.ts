@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
+import { shortLines } from '../text/short-line.js';
 import { isFailing, type PairResult } from './outcome.js';
 
 /** A failing pair and the scenario file it comes from. */
@@ -55,7 +56,7 @@ export async function githubAnnotations(
     const text = await readFile(file, 'utf8').catch(() => '');
     const path = relative(workspace, file).split(sep).join('/');
     const changed = pair.verdicts.filter((v) => v.status !== 'same').map((v) => `${v.status}: snapshots/${v.path}`);
-    const message = [pair.reason?.split('\n')[0], ...changed].filter(Boolean).join('\n') || pair.status;
+    const message = [shortLines(pair.reason)[0], ...changed].filter(Boolean).join('\n') || pair.status;
     lines.push(
       `::error file=${escapeProperty(path)},line=${pairLine(text, pair.runtime)},title=${escapeProperty(`concord: ${pair.scenario} × ${pair.runtime} ${pair.status}`)}::${escapeData(message)}`,
     );

@@ -1,4 +1,5 @@
 import { COLOR, paint } from '../text/paint.js';
+import { shortLines } from '../text/short-line.js';
 import { type PairResult, type PairStatus, type RunSteps, STATUS_MARK } from './outcome.js';
 
 const STATUS_COLOR: Record<PairStatus, number> = {
@@ -31,7 +32,7 @@ export function progressLine(r: PairResult, color: boolean): string {
       : `  assembly ${ms(t.assembly)}${boot} · model ${ms(t.model)} · runtime ${ms(t.runtime)} · checks ${ms(t.checks)}`;
   // A pair's line stays short whatever failed: the verdict at the end and the report hold the rest.
   const reason = capLines(
-    r.reason?.split('\n') ?? [],
+    shortLines(r.reason),
     REASON_LINES,
     (left) => `… ${left} more line(s) of this reason in the report`,
   );

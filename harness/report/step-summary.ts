@@ -1,6 +1,7 @@
 import { appendFile, stat } from 'node:fs/promises';
 import { scrubSecrets } from '../guarded/secret.js';
 import { runChangeGroups } from '../snapshot/change-groups.js';
+import { shortLines } from '../text/short-line.js';
 import { codeSpan, plain } from './github-markdown.js';
 import { changesSection, coverageSection, matrixSection } from './markdown.js';
 import type { PairResult, ReportInput } from './outcome.js';
@@ -63,7 +64,7 @@ export function stepSummary(
     const changes = (pair.verdicts ?? [])
       .filter((v) => groupOf.has(v.path))
       .map((v) => `${codeSpan(v.path.slice(v.path.lastIndexOf('/') + 1))} change ${groupOf.get(v.path)}`);
-    const reason = pair.reason ? ` — ${plain(pair.reason.split('\n')[0]!)}` : '';
+    const reason = pair.reason ? ` — ${plain(shortLines(pair.reason)[0]!)}` : '';
     return `${plain(pair.status)}${changes.length > 0 ? ` (${changes.join(', ')})` : ''}${reason}`;
   };
   for (const { pairs, names } of pairGroups(failing, lineOf)) lines.push(`- **${plain(names)}**: ${lineOf(pairs[0]!)}`);

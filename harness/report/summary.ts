@@ -5,6 +5,7 @@ import { type ChangeGroup, groupHeading, runChangeGroups } from '../snapshot/cha
 import { type UpdateMode, writesEverything } from '../snapshot/decide.js';
 import { PENDING_ARTIFACT } from '../snapshot/pending.js';
 import { renderDiff } from '../text/diff.js';
+import { shortLines } from '../text/short-line.js';
 import { isFailing, type PairResult } from './outcome.js';
 import { pairGroups } from './pair-groups.js';
 import { capLines, ms, REASON_LINES, summaryTable } from './progress.js';
@@ -172,7 +173,7 @@ export function verdictLines(results: readonly PairResult[], htmlReport: string,
   for (const { pairs, names } of pairGroups(failing, (r) => `${lineOf(r)}\n${r.reason ?? ''}`)) {
     lines.push(`  ✗ ${names}: ${lineOf(pairs[0]!)}`);
     const reason = capLines(
-      pairs[0]!.reason?.split('\n') ?? [],
+      shortLines(pairs[0]!.reason),
       REASON_LINES,
       (left) => `… ${left} more line(s) in ${htmlReport}`,
     );

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type FileVerdict, snapshotDiff } from '../snapshot/store.js';
 import { renderDiff } from '../text/diff.js';
+import { MAX_LINE_CHARS } from '../text/short-line.js';
+import { githubAnnotations } from './annotations.js';
 import type { PairResult } from './outcome.js';
 import { PROGRESS_FILES, progressLine, REASON_LINES } from './progress.js';
 import { DIFF_LINES, SUMMARY_CHANGES, stepSummary } from './step-summary.js';
@@ -170,4 +172,32 @@ describe('the pull-request summary', () => {
       else expect(summary).not.toContain('more line(s)');
     },
   );
+});
+
+describe('a long reason (a plugin that throws 200 KB, the same for every pair)', () => {
+  const huge = `plugin orders failed to start: ${'x'.repeat(200_000)} end of the message`;
+
+  it.each([MAX_LINE_CHARS - 1, MAX_LINE_CHARS, MAX_LINE_CHARS + 1])(
+    'shows a reason line of %i characters whole up to the cap, else its start and end',
+    (length) => {
+      const line = `e${'r'.repeat(length - 2)}!`;
+      const shown = progressLine(failed('checkout', line), false).split('\n')[1]!.trim();
+      if (length <= MAX_LINE_CHARS) expect(shown).toBe(line);
+      else expect(shown).toBe(`${line.slice(0, 200)}…[${length - 280} characters]…${line.slice(-80)}`);
+    },
+  );
+
+  it('is cut in the progress line, the verdict, the annotations and the step summary of every pair', async () => {
+    const pairs = ['checkout', 'refund', 'status'].map((scenario) => failed(scenario, huge));
+    const lines = [
+      ...pairs.flatMap((pair) => progressLine(pair, false).split('\n')),
+      ...verdictLines(pairs, REPORT, false),
+      ...stepSummary({ runId: 'r', matrix: [], pairs }, { ok: false, obsolete: [] }).split('\n'),
+    ];
+    expect(lines.filter((line) => line.includes('…[199,'))).not.toHaveLength(0);
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThan(MAX_LINE_CHARS + 100);
+    const annotations = await githubAnnotations(pairs.map((pair) => ({ pair, file: '/nonexistent/orders.yml' })));
+    expect(annotations).toHaveLength(3);
+    for (const annotation of annotations) expect(annotation.length).toBeLessThan(MAX_LINE_CHARS + 200);
+  });
 });

@@ -1,5 +1,6 @@
 import { diffWordsWithSpace, type StructuredPatchHunk, structuredPatch } from 'diff';
 import { COLOR, paint } from './paint.js';
+import { MAX_LINE_CHARS, shortLine, unsplit } from './short-line.js';
 import { escapeControls } from './visible.js';
 
 /**
@@ -29,14 +30,6 @@ export interface TextDiffOptions {
 const CONTEXT_WORDS = 4;
 /** Beyond this many word edits a line pair is a rewrite: the `-`/`+` lines already say everything. */
 const MAX_WORD_EDITS = 200;
-/**
- * Characters of a line shown whole. A longer one (a tool result of a megabyte on one line) shows its start
- * and its end around a count of what is left out: the `~` line below it shows where it changed. The diff
- * stays readable in a terminal, and a pull request's summary stays within what GitHub shows.
- */
-const MAX_LINE_CHARS = 300;
-const LINE_HEAD_CHARS = 200;
-const LINE_TAIL_CHARS = 80;
 /**
  * Characters of unchanged text kept on each side of a change in a `~` line: the few words of context, or
  * the part of one long word (`xxx…xxa` → `xxx…xxb`) next to where it changed.
@@ -134,23 +127,6 @@ function wordLine(before: string, after: string, color: boolean): string | undef
     );
   });
   return `~ ${parts.join('')}`;
-}
-
-/**
- * `line` (or a changed run of a `~` line) as shown: whole, or its start and end around how many characters are left
- * out.
- */
-function shortLine(line: string): string {
-  if (line.length <= MAX_LINE_CHARS) return line;
-  const head = unsplit(line, LINE_HEAD_CHARS);
-  const tail = unsplit(line, line.length - LINE_TAIL_CHARS);
-  return `${line.slice(0, head)}…[${(tail - head).toLocaleString('en-US')} characters]…${line.slice(tail)}`;
-}
-
-/** `at`, or one before it when a cut there would split a surrogate pair. */
-function unsplit(text: string, at: number): number {
-  const code = text.charCodeAt(at - 1);
-  return code >= 0xd800 && code <= 0xdbff ? at - 1 : at;
 }
 
 /**
