@@ -4,12 +4,32 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderDiff } from '../text/diff.js';
 import { Normalizer } from './normalize.js';
-import { compareFolder } from './store.js';
+import { compareFolder, snapshotFolders } from './store.js';
 
 let dir = '';
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('snapshot store', () => {
+  it('reads only what concord writes: a .DS_Store or a note in a pair folder, or a folder that is no runtime, is not a snapshot', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'concord-store-'));
+    const folder = join(dir, 'demo', 'python');
+    await mkdir(folder, { recursive: true });
+    await mkdir(join(dir, 'demo', 'notes'));
+    await mkdir(join(dir, '.vscode', 'settings'), { recursive: true });
+    await writeFile(join(folder, 'cordis.yml'), 'a: 1\n');
+    for (const stray of ['.DS_Store', 'NOTES.md', 'tools-sdk.py.orig']) await writeFile(join(folder, stray), 'x');
+    const verdicts = await compareFolder(dir, 'demo/python', new Map([['cordis.yml', 'a: 1\n']]));
+    expect(verdicts.map((v) => `${v.path} ${v.status}`)).toEqual(['demo/python/cordis.yml same']);
+    expect(await snapshotFolders(dir)).toEqual(['demo/python']);
+    // A file concord writes that the run no longer produces is still obsolete.
+    await writeFile(join(folder, 'tools-sdk.ts'), 'stale\n');
+    const again = await compareFolder(dir, 'demo/python', new Map([['cordis.yml', 'a: 1\n']]));
+    expect(again.map((v) => `${v.path} ${v.status}`)).toEqual([
+      'demo/python/cordis.yml same',
+      'demo/python/tools-sdk.ts obsolete',
+    ]);
+  });
+
   it('tells same, changed, new, garbage and obsolete files apart, naming garbage', async () => {
     dir = await mkdtemp(join(tmpdir(), 'concord-store-'));
     const folder = join(dir, 'demo', 'python');

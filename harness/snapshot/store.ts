@@ -1,8 +1,9 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { GuardedFolder } from '../guarded/folder.js';
+import { isRuntimeName } from '../runtime-names.js';
 import { syntaxErrorPlace } from '../scenario/yaml-input.js';
 import { type TextDiff, textDiff } from '../text/diff.js';
-import type { SnapshotFiles } from './transcript.js';
+import { SNAPSHOT_FILE_NAMES, type SnapshotFiles } from './transcript.js';
 
 /** What became of one snapshot file. */
 export type FileStatus = 'same' | 'changed' | 'new' | 'garbage' | 'obsolete';
@@ -49,7 +50,7 @@ export async function compareFolder(
     if (committed === proposed) verdicts.push({ path, status: 'same', proposed });
     else verdicts.push({ path, status: 'changed', proposed, diff: snapshotDiff(path, committed, proposed) });
   }
-  for (const name of present.filter((n) => !files.has(n)).sort())
+  for (const name of present.filter((n) => !files.has(n) && SNAPSHOT_FILE_NAMES.has(n)).sort())
     verdicts.push({ path: `${folder}/${name}`, status: 'obsolete' });
   return verdicts;
 }
@@ -117,7 +118,8 @@ export async function snapshotFolders(snapshotsDir: string): Promise<string[]> {
   for (const scenario of await snapshots.list('')) {
     if (!scenario.isDirectory()) continue;
     for (const runtime of await snapshots.list(scenario.name)) {
-      if (runtime.isDirectory()) folders.push(`${scenario.name}/${runtime.name}`);
+      // A folder that is not a runtime's (an editor's, a team's notes) is not a pair's snapshots.
+      if (runtime.isDirectory() && isRuntimeName(runtime.name)) folders.push(`${scenario.name}/${runtime.name}`);
     }
   }
   return folders.sort();

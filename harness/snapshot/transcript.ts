@@ -46,6 +46,18 @@ export const RUN_CODE_FILE = 'run_code.json';
 export const TRANSCRIPT_FILE = 'transcript.yaml';
 export const CORDIS_FILE = 'cordis.yml';
 
+/**
+ * Every file name concord writes in a pair's folder. Anything else there (a `.DS_Store`, a note of the team's) is
+ * not a snapshot: it is never compared, never obsolete, and never removed file by file.
+ */
+export const SNAPSHOT_FILE_NAMES: ReadonlySet<string> = new Set([
+  CORDIS_FILE,
+  SDK_FILE.python,
+  SDK_FILE.typescript,
+  RUN_CODE_FILE,
+  TRANSCRIPT_FILE,
+]);
+
 /** Builds the snapshot files, volatile values (built-in and the project's `redactions`) replaced by numbered tokens. */
 export function snapshotFiles(
   record: RunRecord,
