@@ -1,4 +1,5 @@
 import { exitWith } from './exit.js';
+import { tellWatchdogStopping } from './watchdog.js';
 
 /** Exit codes of a command ended by a signal, as a shell reports them (128 + the signal's number). */
 const SIGNAL_EXITS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
@@ -11,6 +12,7 @@ const SIGNAL_EXITS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 export function exitOnSignals(command: () => string): void {
   for (const [signal, code] of Object.entries(SIGNAL_EXITS)) {
     process.once(signal, () => {
+      tellWatchdogStopping();
       console.error(`concord ${command()}: ${signal}: stopping containers and child processes, removing temp folders`);
       exitWith(code);
     });

@@ -34,20 +34,21 @@ export function hostIdentity(): string | undefined {
 export function ownedContainerLabels(labels: Readonly<Record<string, string>>): Record<string, string> {
   if (!sweepInstalled) {
     sweepInstalled = true;
-    onHostExit(removeOwnedContainers);
+    onHostExit(() => removeOwnedContainers());
   }
   const host = hostIdentity();
   return { ...labels, [HOST_PID_LABEL]: String(process.pid), ...(host === undefined ? {} : { [HOST_LABEL]: host }) };
 }
 
 /**
- * Synchronous (the process is exiting): the engine's CLI lists this process's containers and removes them;
- * those of this host only, where the host is known, as a shared engine may hold another's of the same pid.
+ * Synchronous (the process is exiting): the engine's CLI lists the containers of process `pid` (this one by
+ * default; a watchdog names the command it ended) and removes them; those of this host only, where the host is
+ * known, as a shared engine may hold another's of the same pid.
  */
-function removeOwnedContainers(): void {
+export function removeOwnedContainers(pid: number = process.pid): void {
   const host = hostIdentity();
   const filters = [
-    `label=${HOST_PID_LABEL}=${process.pid}`,
+    `label=${HOST_PID_LABEL}=${pid}`,
     ...(host === undefined ? [] : [`label=${HOST_LABEL}=${host}`]),
   ].flatMap((filter) => ['--filter', filter]);
   const listed = spawnSync('docker', ['ps', '-aq', ...filters], { encoding: 'utf8', timeout: 15_000 });

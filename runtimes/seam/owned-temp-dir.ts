@@ -51,6 +51,14 @@ export function leftByDeadOwners(prefixes: readonly string[]): Array<{ path: str
   return left;
 }
 
+/** Removes the folders of every kind a command makes that process `pid` made (it was ended without its exit hook). */
+export function removeOwnedTempDirs(pid: number): void {
+  const pattern = new RegExp(`^(?:${COMMAND_FOLDER_KINDS.join('|')})-${pid}-`);
+  for (const name of readdirSync(tmpdir())) {
+    if (pattern.test(name)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
 /**
  * A fresh folder under the temp dir, named `<prefix>-<pid>-XXXXXX` and removed when this process exits.
  * Each call first removes this user's folders of the same prefix whose process is gone; a process's first

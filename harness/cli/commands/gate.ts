@@ -16,6 +16,7 @@ import { exitWith } from '../exit.js';
 import { failAndExit } from '../fail.js';
 import { modelOptions } from '../model-options.js';
 import { projectOrExit, rootOption } from '../project-option.js';
+import { startWatchdog } from '../watchdog.js';
 
 interface GateFlags extends EndpointFlags {
   scenario?: string[];
@@ -104,6 +105,7 @@ export function registerGate(program: Command): void {
       '\nIn CI (CI set) nothing under snapshots/ is written; proposed files go to .concord/pending/<run-id>/ for `concord review`.',
     )
     .action(async (flags: GateFlags) => {
+      startWatchdog('gate');
       // Bad usage throws a UserError: the command line prints it in one line and exits 2 (cli/fail.ts).
       let endpoint: EndpointOptions | undefined;
       if (flags.live) {

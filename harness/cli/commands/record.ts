@@ -6,6 +6,7 @@ import { exitWith } from '../exit.js';
 import { failAndExit } from '../fail.js';
 import { modelOptions } from '../model-options.js';
 import { projectOrExit, rootOption } from '../project-option.js';
+import { startWatchdog } from '../watchdog.js';
 
 interface RecordFlags extends EndpointFlags {
   scenario?: string[];
@@ -38,6 +39,7 @@ export function registerRecord(program: Command): void {
         'The key (CONCORD_MODEL_API_KEY) is sent as a bearer token and never written or printed.',
     )
     .action(async (flags: RecordFlags) => {
+      startWatchdog('record');
       // Bad usage throws a UserError: the command line prints it in one line and exits 2 (cli/fail.ts).
       const endpoint = endpointOptions(flags);
       const runtimes = flags.runtime ? parseRuntimes(flags.runtime) : undefined;

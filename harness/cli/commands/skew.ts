@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion, SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/index.js';
 import { UserError } from '../../user-error.js';
 import { projectOrExit, rootOption } from '../project-option.js';
+import { startWatchdog } from '../watchdog.js';
 
 interface SkewFlags {
   floor?: string;
@@ -32,6 +33,7 @@ export function registerSkew(program: Command): void {
         'Example: concord skew --floor 3.9 --scenario exotic-names',
     )
     .action(async (flags: SkewFlags) => {
+      startWatchdog('skew');
       const project = await projectOrExit('skew', flags);
       const floor = flags.floor ?? project.config.floor ?? DEFAULT_PYTHON_FLOOR;
       if (!(SUPPORTED_PYTHON_VERSIONS as readonly string[]).includes(floor)) {
