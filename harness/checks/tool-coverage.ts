@@ -2,9 +2,10 @@ import { RUN_CODE_TOOL } from '../../contract/backend.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import type { CoverageLevel } from '../project/config.js';
 import { isRuntimeName, runtimeLanguage } from '../runtime-names.js';
+import type { Session } from '../session.js';
 import { type RunRecord, sdkBlockOf } from '../snapshot/transcript.js';
 import { registeredTools } from './sdk-names/check.js';
-import { sdkNames } from './sdk-names/index.js';
+import { cachedSdkNames } from './sdk-names/index.js';
 
 /** The tools one pair's app registered, and the ones its programs (or the model, for native tools) called. */
 export interface PairTools {
@@ -15,12 +16,14 @@ export interface PairTools {
 /**
  * What a pair's record says of its tools: from the runtime seam, else the native tools, else the SDK the model read.
  */
-export function pairTools(record: RunRecord): PairTools {
+export async function pairTools(record: RunRecord, session: Pick<Session, 'cache' | 'slot'>): Promise<PairTools> {
   const first = record.exchanges[0]?.request;
   const sdk = sdkBlockOf(first)?.body;
   const registered =
     registeredTools({ record })?.names ??
-    (sdk === undefined ? [] : sdkNames(record.language, sdk).reaches.flatMap((r) => r.reaches ?? []));
+    (sdk === undefined
+      ? []
+      : (await cachedSdkNames(record.language, sdk, session)).reaches.flatMap((r) => r.reaches ?? []));
   const known = new Set(registered);
   const called = new Set<string>();
   for (const program of record.programs)

@@ -361,7 +361,7 @@ async function runPair(
     return { ...base, status: 'failed', times, verdicts: [], findings: [], reason: (error as Error).message };
   }
   const { record, times } = one;
-  const tools = pairTools(record);
+  const tools = await pairTools(record, session);
   const files = snapshotFiles(record, root, redactions);
   if (target.language === 'python') {
     // Waiting for the interpreters the session started is their boot, not this pair's checks.

@@ -71,7 +71,6 @@ export async function runProbe(
   inventory: () => Promise<InterpreterInventory>,
   session: Pick<Session, 'cache' | 'slot'>,
 ): Promise<ProbeVerdict | undefined> {
-  const { cache } = session;
   const [first] = targets;
   if (first === undefined) return undefined;
   const started = performance.now();
@@ -115,7 +114,7 @@ export async function runProbe(
     const sdk = view.sdk!;
     const refused = new Set(view.refused.map((r) => r.name));
     verdict.refused = view.refused.map((r) => r.name);
-    verdict.naming = namingProblems(language, await cachedSdkNames(language, sdk, cache), {
+    verdict.naming = namingProblems(language, await cachedSdkNames(language, sdk, session), {
       names: tools.filter((t) => !refused.has(t.name)).map((t) => t.name),
       complete: false,
     });

@@ -6,6 +6,7 @@ import { Session } from '../../session.js';
 import { typescriptSdkNames } from '../sdk-names/typescript.js';
 import { committedScenarios, runPair } from '../test/run-pair.js';
 import type { CheckInput } from '../types.js';
+import { TypeScriptCompiler } from '../typescript-compiler.js';
 import { boundNamesCheck } from './check.js';
 import { pythonClassNames } from './declared-names.js';
 
@@ -66,7 +67,10 @@ describe('bound names', () => {
       'Tools',
     ]);
     expect(
-      typescriptSdkNames((await exoticNames('typescript')).files.get('tools-sdk.ts')!).declared.map((d) => d.name),
+      typescriptSdkNames(
+        new TypeScriptCompiler(),
+        (await exoticNames('typescript')).files.get('tools-sdk.ts')!,
+      ).declared.map((d) => d.name),
     ).toEqual([
       'ToolCallError',
       'Tool2faVerifyArgs',

@@ -36,7 +36,7 @@ export function boundNamesCheck(options: BoundNamesOptions = {}): Check {
       const declared =
         language === 'python'
           ? pythonClassNames(sdk).filter((n) => n !== 'ToolCallError')
-          : (await cachedSdkNames(language, sdk, session.cache)).declared.map((d) => d.name);
+          : (await cachedSdkNames(language, sdk, session)).declared.map((d) => d.name);
       const code = language === 'python' ? pythonProbe(declared) : typescriptProbe(declared);
       const responses = [
         {

@@ -1,5 +1,5 @@
 import { RUN_CODE_TOOL, TOOLS_SDK_SECTION as SDK_SECTION } from '../../../contract/backend.js';
-import type { ModelRequest } from '../../../contract/model.js';
+import type { WireTool } from '../../../contract/model.js';
 import { readSdkSection, SDK_FENCE_WORDS } from '../../../contract/sdk-section.js';
 import type { Language } from '../../../runtimes/seam/types.js';
 import type { Check, CheckInput, Finding } from '../types.js';
@@ -25,17 +25,33 @@ export const languageAgreementCheck: Check = {
       );
     }
     for (const { request } of record.exchanges) {
-      for (const problem of requestProblems(request, expected, record.runtime)) problems.add(problem);
+      const surfaces = {
+        section: request.system.find((s) => s.id === SDK_SECTION)?.text,
+        runCode: request.tools.find((t) => t.name === RUN_CODE_TOOL),
+      };
+      for (const problem of languageProblems(surfaces, expected, `on the ${record.runtime} runtime`))
+        problems.add(problem);
     }
     return [...problems].map((message) => ({ check: ID, severity: 'error', message }));
   },
 };
 
-function requestProblems(request: ModelRequest, expected: Language, runtime: string): string[] {
+/** What a model reads of the language it writes in: the `tools:sdk` section and the `run_code` tool, each if sent. */
+export interface LanguageSurfaces {
+  section?: string | undefined;
+  runCode?: WireTool | undefined;
+}
+
+/**
+ * What disagrees with `expected` on the surfaces of one request: the fence, the prose around the block, the usage
+ * header and the declarations, the `run_code` description and its `code` parameter's. `context` says where the
+ * request was met (`on the python runtime`, `in request.json`).
+ */
+export function languageProblems(surfaces: LanguageSurfaces, expected: Language, context: string): string[] {
   const problems: string[] = [];
   const name = LANGUAGE_NAME[expected];
   const foreign = otherLanguage(expected);
-  const where = `on the ${runtime} runtime (${name})`;
+  const where = `${context} (${name})`;
   const speaksForeign = (surface: string, markers: string[]) => {
     if (markers.length > 0)
       problems.push(
@@ -43,9 +59,9 @@ function requestProblems(request: ModelRequest, expected: Language, runtime: str
       );
   };
 
-  const section = request.system.find((s) => s.id === SDK_SECTION);
+  const section = surfaces.section;
   if (section !== undefined) {
-    const read = readSdkSection(section.text);
+    const read = readSdkSection(section);
     if (read.block === undefined) {
       problems.push(`the ${SDK_SECTION} section ${where} ${read.problem}, so its language cannot be read`);
     } else {
@@ -61,7 +77,7 @@ function requestProblems(request: ModelRequest, expected: Language, runtime: str
     }
   }
 
-  const runCode = request.tools.find((t) => t.name === RUN_CODE_TOOL);
+  const { runCode } = surfaces;
   if (runCode !== undefined) {
     const code = codeParameterDescription(runCode.parameters);
     const surfaces: Array<[string, string | undefined]> = [

@@ -27,7 +27,7 @@ export const sdkNamesCheck: Check = {
     // The block as the model read it, before the snapshot's normalizing.
     const sdk = sdkBlockOf(input.record.exchanges[0]?.request)?.body;
     if (sdk === undefined) return [];
-    const names = await cachedSdkNames(input.runtime.language, sdk, input.session.cache);
+    const names = await cachedSdkNames(input.runtime.language, sdk, input.session);
     return namingProblems(input.runtime.language, names, registeredTools(input)).map((problem) => ({
       check: ID,
       severity: 'error',

@@ -1,23 +1,33 @@
 import type { Language } from '../../../runtimes/seam/types.js';
 import { typescriptVersion } from '../../../runtimes/seam/typescript.js';
-import { sha256, type VerdictCache } from '../../cache/verdict-cache.js';
+import { sha256 } from '../../cache/verdict-cache.js';
+import type { Session } from '../../session.js';
+import { nameList } from '../../text/name-list.js';
+import { TYPESCRIPT_COMPILER, type TypeScriptCompiler } from '../typescript-compiler.js';
 import { pythonSdkNames } from './python.js';
-import type { Declared, Reach, SdkNames } from './types.js';
+import type { Reach, SdkNames } from './types.js';
 import { typescriptSdkNames } from './typescript.js';
 
-export type { Declared, Reach, SdkNames } from './types.js';
+export type { Collision, Declared, Reach, SdkNames } from './types.js';
 
-export function sdkNames(language: Language, sdk: string): SdkNames {
-  return language === 'python' ? pythonSdkNames(sdk) : typescriptSdkNames(sdk);
+/** The names of an SDK block; a TypeScript one is read by `compiler` (the session's). */
+export function sdkNames(language: Language, sdk: string, compiler: () => TypeScriptCompiler): SdkNames {
+  return language === 'python' ? pythonSdkNames(sdk) : typescriptSdkNames(compiler(), sdk);
 }
 
 const place = (v: Record<string, unknown>) => Number.isSafeInteger(v.line) && Number.isSafeInteger(v.column);
-const isNames = (value: unknown): value is { declared: Declared[]; reaches: Reach[] } => {
+const isDeclared = (d: Record<string, unknown>) => typeof d?.name === 'string' && place(d);
+const isNames = (value: unknown): value is Pick<SdkNames, 'declared' | 'reaches' | 'collisions'> => {
   if (value === null || typeof value !== 'object') return false;
-  const { declared, reaches } = value as Record<string, unknown>;
+  const { declared, reaches, collisions } = value as Record<string, unknown>;
   return (
     Array.isArray(declared) &&
-    declared.every((d: Record<string, unknown>) => typeof d?.name === 'string' && place(d)) &&
+    declared.every(isDeclared) &&
+    Array.isArray(collisions) &&
+    collisions.every(
+      (c: Record<string, unknown>) =>
+        typeof c?.key === 'string' && Array.isArray(c.declarations) && c.declarations.every(isDeclared),
+    ) &&
     Array.isArray(reaches) &&
     reaches.every(
       (r: Record<string, unknown>) =>
@@ -30,21 +40,27 @@ const isNames = (value: unknown): value is { declared: Declared[]; reaches: Reac
 };
 
 /**
- * `sdkNames`, with a TypeScript block's from `cache` when an earlier run read the same block with the same
- * compiler: the compiler (about half a second of CPU to load) is then not loaded for it. Python blocks are
- * read without a compiler, so they are never cached.
+ * `sdkNames` with the session's compiler, a TypeScript block's taken from the session's verdict cache when an
+ * earlier run read the same block with the same compiler: the compiler (about half a second of CPU to load) is
+ * then not loaded for it. Python blocks are parsed in a moment, so they are never cached.
  */
 export async function cachedSdkNames(
   language: Language,
   sdk: string,
-  cache: VerdictCache | undefined,
+  session: Pick<Session, 'cache' | 'slot'>,
 ): Promise<SdkNames> {
-  if (language === 'python' || cache === undefined) return sdkNames(language, sdk);
-  const parts = [`typescript ${typescriptVersion()}`, sha256(sdk)];
+  const compiler = () => session.slot(TYPESCRIPT_COMPILER);
+  const { cache } = session;
+  if (language === 'python' || cache === undefined) return sdkNames(language, sdk, compiler);
+  const parts = [`typescript ${typescriptVersion()}`, 'checker', sha256(sdk)];
   const kept = await cache.get('sdk-names', parts, isNames);
-  if (kept !== undefined) return { declared: kept.declared, reaches: kept.reaches, normalize: (name) => name };
-  const names = typescriptSdkNames(sdk);
-  await cache.put('sdk-names', parts, { declared: names.declared, reaches: names.reaches });
+  if (kept !== undefined) return { ...kept, normalize: (name) => name };
+  const names = typescriptSdkNames(compiler(), sdk);
+  await cache.put('sdk-names', parts, {
+    declared: names.declared,
+    reaches: names.reaches,
+    collisions: names.collisions,
+  });
   return names;
 }
 
@@ -66,20 +82,15 @@ const show = (r: Reach) =>
  */
 export function namingProblems(language: Language, names: SdkNames, registered?: Registered): string[] {
   const problems: string[] = [];
-  const byName = new Map<string, SdkNames['declared']>();
-  for (const d of names.declared) {
-    const key = names.normalize(d.name);
-    byName.set(key, [...(byName.get(key) ?? []), d]);
-  }
-  for (const [key, group] of byName) {
-    if (group.length < 2) continue;
-    const spelled = group.map((d) => `${d.name} (line ${d.line}, column ${d.column})`).join(', ');
+  for (const { key, declarations } of names.collisions) {
+    const spelled = declarations.map((d) => `${d.name} (line ${d.line}, column ${d.column})`).join(', ');
     problems.push(
       `declared names collide: ${spelled} are one name ${NORMALIZATION[language]} (${key}); the last one shadows the others`,
     );
   }
   if (registered === undefined) return problems;
   const wanted = new Set(registered.names);
+  const unreachable: string[] = [];
   for (const tool of registered.names) {
     const ways = names.reaches.filter((r) => r.reaches === tool);
     if (ways.length === 1) continue;
@@ -91,6 +102,10 @@ export function namingProblems(language: Language, names: SdkNames, registered?:
     const near = names.reaches.filter(
       (r) => r.spelled === tool || (r.spelled !== r.reaches && names.normalize(r.spelled) === names.normalize(tool)),
     );
+    if (near.length === 0) {
+      unreachable.push(tool);
+      continue;
+    }
     const hint = near
       .map(
         (r) =>
@@ -98,14 +113,28 @@ export function namingProblems(language: Language, names: SdkNames, registered?:
       )
       .join('; ');
     problems.push(
-      `tool ${JSON.stringify(tool)} is not reachable from the SDK: no method and no listed name reaches it${hint ? ` (${hint})` : ''}`,
+      `tool ${JSON.stringify(tool)} is not reachable from the SDK: no method and no listed name reaches it (${hint})`,
     );
   }
+  // One problem for every tool it hits: a renderer that drops 40 tools is one fault.
+  if (unreachable.length === 1)
+    problems.push(
+      `tool ${JSON.stringify(unreachable[0])} is not reachable from the SDK: no method and no listed name reaches it`,
+    );
+  if (unreachable.length > 1)
+    problems.push(
+      `${unreachable.length} tools are not reachable from the SDK: no method and no listed name reaches ${nameList(unreachable.map((t) => JSON.stringify(t)))}`,
+    );
   if (registered.complete) {
-    for (const r of names.reaches) {
-      if (r.reaches !== undefined && !wanted.has(r.reaches))
-        problems.push(`${show(r)} offers ${JSON.stringify(r.reaches)}, but no tool of that name is registered`);
-    }
+    const strays = names.reaches.filter((r) => r.reaches !== undefined && !wanted.has(r.reaches));
+    if (strays.length === 1)
+      problems.push(
+        `${show(strays[0]!)} offers ${JSON.stringify(strays[0]!.reaches)}, but no tool of that name is registered`,
+      );
+    if (strays.length > 1)
+      problems.push(
+        `${strays.length} names offer tools that are not registered: ${nameList(strays.map((r) => `${show(r)} offers ${JSON.stringify(r.reaches)}`))}`,
+      );
   }
   return problems;
 }

@@ -3,15 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderSdk } from '../../../codemode/run-code/sdk-section.js';
-import { VerdictCache } from '../../cache/verdict-cache.js';
 import { adversarialTools } from '../../probe/adversarial-tools.js';
 import { Session } from '../../session.js';
 import { committedScenarios, runPair } from '../test/run-pair.js';
+import { TypeScriptCompiler } from '../typescript-compiler.js';
 import { registeredTools, sdkNamesCheck } from './check.js';
-import { cachedSdkNames, namingProblems, sdkNames } from './index.js';
+import { cachedSdkNames, sdkNames as namesOf, namingProblems } from './index.js';
 import { decodePythonString } from './python.js';
 
 const all = (names: string[]) => ({ names, complete: true });
+const compiler = new TypeScriptCompiler();
+const sdkNames = (language: 'python' | 'typescript', sdk: string) => namesOf(language, sdk, () => compiler);
 
 describe('Python SDK names', () => {
   const sdk = [
@@ -95,7 +97,7 @@ describe('TypeScript SDK names', () => {
     expect(sdkNames('typescript', sdk).reaches.map((r) => [r.how, r.reaches])).toEqual([
       ['method', 'a'],
       ['subscript', 'a-b'],
-      ['subscript', 'new'],
+      ['method', 'new'],
     ]);
     expect(namingProblems('typescript', sdkNames('typescript', sdk), all(['a', 'a-b', 'new']))).toEqual([]);
   });
@@ -104,7 +106,6 @@ describe('TypeScript SDK names', () => {
     const merged = sdk.replace('"a-b"(', 'a(').replace('type AArgs', 'type AArgs = { y: number };\ntype AArgs');
     expect(namingProblems('typescript', sdkNames('typescript', merged), all(['a', 'a-b', 'new']))).toEqual([
       'declared names collide: AArgs (line 2, column 6), AArgs (line 3, column 6) are one name as written (AArgs); the last one shadows the others',
-      'tool "a" is reachable 2 times: method a (line 6, column 3); method a (line 7, column 3)',
       'tool "a-b" is not reachable from the SDK: no method and no listed name reaches it',
     ]);
   });
@@ -168,17 +169,17 @@ describe('the names of a TypeScript SDK with a verdict cache', () => {
   it('are kept on the first reading and taken from there on the next; an entry that does not check out is read again', async () => {
     root = await mkdtemp(join(tmpdir(), 'concord-sdk-names-cache-'));
     const fresh = sdkNames('typescript', sdk);
-    const first = new VerdictCache(root);
+    await using first = new Session({ cacheRoot: root });
     const kept = await cachedSdkNames('typescript', sdk, first);
     expect({ declared: kept.declared, reaches: kept.reaches }).toEqual({
       declared: fresh.declared,
       reaches: fresh.reaches,
     });
-    expect(first.stats).toMatchObject({ hits: 0, misses: 1, stored: 1 });
+    expect(first.cache!.stats).toMatchObject({ hits: 0, misses: 1, stored: 1 });
 
-    const second = new VerdictCache(root);
+    await using second = new Session({ cacheRoot: root });
     const again = await cachedSdkNames('typescript', sdk, second);
-    expect(second.stats).toMatchObject({ hits: 1, misses: 0, stored: 0 });
+    expect(second.cache!.stats).toMatchObject({ hits: 1, misses: 0, stored: 0 });
     expect({ declared: again.declared, reaches: again.reaches }).toEqual({
       declared: fresh.declared,
       reaches: fresh.reaches,
@@ -193,19 +194,20 @@ describe('the names of a TypeScript SDK with a verdict cache', () => {
     const entry = JSON.parse(await readFile(join(folder, shard!, file!), 'utf8')) as { value: unknown };
     entry.value = { declared: [], reaches: [{ spelled: 'a', how: 'method', reaches: 'a', column: 3 }] };
     await writeFile(join(folder, shard!, file!), JSON.stringify(entry));
-    const third = new VerdictCache(root);
+    await using third = new Session({ cacheRoot: root });
     const reread = await cachedSdkNames('typescript', sdk, third);
-    expect(third.stats).toMatchObject({ hits: 0, misses: 1, stored: 1 });
+    expect(third.cache!.stats).toMatchObject({ hits: 0, misses: 1, stored: 1 });
     expect(reread.reaches).toEqual(fresh.reaches);
   });
 
   it('of a Python block are read without a compiler, so never kept', async () => {
-    const cache = new VerdictCache(await mkdtemp(join(tmpdir(), 'concord-sdk-names-cache-')));
+    const cacheRoot = await mkdtemp(join(tmpdir(), 'concord-sdk-names-cache-'));
     try {
-      await cachedSdkNames('python', 'class Tools:\n    async def a(self, args: dict) -> dict: ...\n', cache);
-      expect(cache.stats).toMatchObject({ hits: 0, misses: 0, stored: 0 });
+      await using session = new Session({ cacheRoot });
+      await cachedSdkNames('python', 'class Tools:\n    async def a(self, args: dict) -> dict: ...\n', session);
+      expect(session.cache!.stats).toMatchObject({ hits: 0, misses: 0, stored: 0 });
     } finally {
-      await rm(cache.root, { recursive: true, force: true });
+      await rm(cacheRoot, { recursive: true, force: true });
     }
   });
 });

@@ -16,9 +16,17 @@ export interface Reach {
   column: number;
 }
 
+/** Declarations that are one name to the language, where the later silently shadows the earlier. */
+export interface Collision {
+  /** The name they all are, after the language's normalization. */
+  key: string;
+  declarations: Declared[];
+}
+
 export interface SdkNames {
   declared: Declared[];
   reaches: Reach[];
+  collisions: Collision[];
   /** The language's own identifier normalization: NFKC for Python, none for TypeScript. */
   normalize(name: string): string;
 }

@@ -1,27 +1,46 @@
-import type ts from 'typescript';
-import { typescript } from '../../../runtimes/seam/typescript.js';
-import type { Declared, Reach, SdkNames } from './types.js';
+import type TypeScript from 'typescript';
+import type { TypeScriptCompiler } from '../typescript-compiler.js';
+import type { Collision, Declared, Reach, SdkNames } from './types.js';
+
+/** The SDK block as a script of its own: its declarations are global, as the `run_code` description promises. */
+const SDK_PATH = '/concord-sdk-names/tools-sdk.ts';
 
 /**
- * The names a TypeScript SDK block declares at its top level and the members of `tools` (its type literal,
- * or the interface / type alias it names): each reaches the tool named by its identifier or quoted text.
+ * What the compiler says when two declarations are one name and cannot merge: a duplicate identifier, a block-scoped
+ * variable declared again, a second function implementation, enums that cannot merge, a class merged with a class.
  */
-export function typescriptSdkNames(sdk: string): SdkNames {
-  const ts = typescript();
-  const source = ts.createSourceFile('tools-sdk.ts', sdk, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
-  const where = (node: ts.Node) => {
+const DUPLICATE_CODES = new Set([2300, 2451, 2393, 2567, 2813, 2814]);
+
+/**
+ * The names a TypeScript SDK block declares at its top level, and the tools it offers: the properties of the type
+ * of `tools` as the type checker resolves it, whatever the block writes it as (a type literal, an interface that
+ * `extends` others, a mapped type over a union of keys, an intersection, a class, a type alias, `declare namespace
+ * tools { function … }`, quoted and computed keys). Each property reaches the tool of its name: a member a program
+ * can write as `tools.name` is a method, any other is reached as `tools["name"]`. Declarations collide where the
+ * compiler says they do (an interface declared twice merges, as TypeScript means it).
+ */
+export function typescriptSdkNames(compiler: TypeScriptCompiler, sdk: string): SdkNames {
+  const { ts } = compiler;
+  const program = compiler.program(new Map([[SDK_PATH, sdk]]));
+  const source = program.getSourceFile(SDK_PATH)!;
+  const checker = program.getTypeChecker();
+  const where = (node: TypeScript.Node) => {
     const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));
     return { line: line + 1, column: character + 1 };
   };
-  const declared: Declared[] = [];
-  const typeBodies = new Map<string, ts.NodeArray<ts.TypeElement>>();
-  let toolsType: ts.TypeNode | undefined;
+
+  const declared: Array<Declared & { start: number }> = [];
+  const toolsNames: TypeScript.Identifier[] = [];
   for (const statement of source.statements) {
     if (ts.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) {
         if (!ts.isIdentifier(declaration.name)) continue;
-        declared.push({ name: declaration.name.text, ...where(declaration.name) });
-        if (declaration.name.text === 'tools') toolsType = declaration.type;
+        declared.push({
+          name: declaration.name.text,
+          ...where(declaration.name),
+          start: declaration.name.getStart(source),
+        });
+        if (declaration.name.text === 'tools') toolsNames.push(declaration.name);
       }
       continue;
     }
@@ -35,29 +54,69 @@ export function typescriptSdkNames(sdk: string): SdkNames {
       statement.name !== undefined &&
       ts.isIdentifier(statement.name)
     ) {
-      declared.push({ name: statement.name.text, ...where(statement.name) });
-      if (ts.isInterfaceDeclaration(statement)) typeBodies.set(statement.name.text, statement.members);
-      if (ts.isTypeAliasDeclaration(statement) && ts.isTypeLiteralNode(statement.type))
-        typeBodies.set(statement.name.text, statement.type.members);
+      declared.push({ name: statement.name.text, ...where(statement.name), start: statement.name.getStart(source) });
+      const isValue = !ts.isTypeAliasDeclaration(statement) && !ts.isInterfaceDeclaration(statement);
+      if (isValue && statement.name.text === 'tools') toolsNames.push(statement.name);
     }
   }
-  const members =
-    toolsType === undefined
-      ? undefined
-      : ts.isTypeLiteralNode(toolsType)
-        ? toolsType.members
-        : ts.isTypeReferenceNode(toolsType) && ts.isIdentifier(toolsType.typeName)
-          ? typeBodies.get(toolsType.typeName.text)
-          : undefined;
+
   const reaches: Reach[] = [];
-  for (const member of members ?? []) {
-    const name = member.name;
-    if (name === undefined) continue;
-    const spelled = name.getText(source);
-    if (ts.isPrivateIdentifier(name)) reaches.push({ spelled, how: 'method', ...where(name) });
-    else if (ts.isIdentifier(name)) reaches.push({ spelled, how: 'method', reaches: name.text, ...where(name) });
-    else if (ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name))
-      reaches.push({ spelled, how: 'subscript', reaches: name.text, ...where(name) });
+  const toolsName = toolsNames[0];
+  const symbol = toolsName === undefined ? undefined : checker.getSymbolAtLocation(toolsName);
+  if (toolsName !== undefined && symbol !== undefined) {
+    const type = checker.getTypeOfSymbolAtLocation(symbol, toolsName);
+    for (const property of checker.getPropertiesOfType(type)) {
+      const name = ts.symbolName(property);
+      // A class's `#private` member, and what a class or function value has of its own, are no tools.
+      if (name.startsWith('#') || property.escapedName.toString().startsWith('__#')) continue;
+      const ownDeclaration = property.declarations?.find((d) => d.getSourceFile() === source);
+      if (property.declarations !== undefined && property.declarations.length > 0 && ownDeclaration === undefined)
+        continue;
+      const named =
+        ownDeclaration === undefined ? undefined : (ts.getNameOfDeclaration(ownDeclaration) ?? ownDeclaration);
+      const place = where(named ?? toolsName);
+      const bare = isIdentifierName(ts, name);
+      reaches.push({
+        spelled: bare ? name : JSON.stringify(name),
+        how: bare ? 'method' : 'subscript',
+        reaches: name,
+        ...place,
+      });
+    }
   }
-  return { declared, reaches, normalize: (name) => name };
+  reaches.sort((a, b) => a.line - b.line || a.column - b.column);
+  return {
+    declared: declared.map(({ start: _, ...d }) => d),
+    reaches,
+    collisions: collisionsOf(program, source, declared),
+    normalize: (name) => name,
+  };
+}
+
+/** The top-level declarations the compiler finds duplicated, grouped by name. */
+function collisionsOf(
+  program: TypeScript.Program,
+  source: TypeScript.SourceFile,
+  declared: ReadonlyArray<Declared & { start: number }>,
+): Collision[] {
+  const duplicated = new Set<string>();
+  for (const diagnostic of program.getSemanticDiagnostics(source)) {
+    if (!DUPLICATE_CODES.has(diagnostic.code)) continue;
+    const named = declared.find((d) => d.start === diagnostic.start);
+    if (named !== undefined) duplicated.add(named.name);
+  }
+  return [...duplicated].map((key) => ({
+    key,
+    declarations: declared.filter((d) => d.name === key).map(({ start: _, ...d }) => d),
+  }));
+}
+
+/** Whether `name` can follow `tools.`: an IdentifierName (reserved words too, as in `tools.class`). */
+function isIdentifierName(ts: typeof TypeScript, name: string): boolean {
+  const points = [...name].map((char) => char.codePointAt(0)!);
+  return (
+    points.length > 0 &&
+    ts.isIdentifierStart(points[0]!, ts.ScriptTarget.ES2022) &&
+    points.slice(1).every((point) => ts.isIdentifierPart(point, ts.ScriptTarget.ES2022))
+  );
 }
