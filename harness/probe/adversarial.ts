@@ -11,6 +11,7 @@ import type { InterpreterInventory } from '../interpreters/inventory.js';
 import type { Session } from '../session.js';
 import { exposure, windowTools } from '../skew/windows.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
+import { nameList } from '../text/name-list.js';
 import { adversarialTools } from './adversarial-tools.js';
 
 const ID = 'probe';
@@ -186,6 +187,12 @@ function soloRenders(
     })());
 }
 
+/** The tools that fail a judge each alone, in the fewest words: one fault names every tool it hits. */
+function culpritsOf(culprits: readonly string[]): string {
+  if (culprits.length === 0) return 'no tool alone: only the whole set';
+  return culprits.length === 1 ? `the tool ${culprits[0]}` : `the tools ${nameList(culprits)}`;
+}
+
 async function judgePython(
   sdk: string,
   floor: PythonVersion,
@@ -218,7 +225,7 @@ async function judgePython(
       const own = soloRows[i]?.[column];
       return own?.outcome === 'rejected' ? [`${JSON.stringify(s.tool)} (alone: ${rejectionPlace(own)})`] : [];
     });
-    const who = culprits.length > 0 ? `the tool ${culprits.join(', the tool ')}` : 'no tool alone: only the whole set';
+    const who = culpritsOf(culprits);
     const at = cell.line === undefined ? '' : `, at ${rejectionPlace(cell)}`;
     fail(`tools-sdk.py does not compile on ${interpreterName(cell)}${at}; it fails for ${who}: ${cell.error}`);
   }
@@ -243,20 +250,28 @@ async function judgeTypeScript(
   ];
   if (errors.length === 0) return;
   const alone = await solo();
-  for (const error of errors) {
-    // A diagnostic inside the program names the tool it could not reach: line n reaches tool n.
+  // A diagnostic inside the program names the tool it could not reach: line n reaches tool n.
+  const unreached = errors.flatMap((error) => {
     const tool = error.program !== undefined && error.line !== undefined ? tools[error.line - 1]?.name : undefined;
-    if (tool !== undefined) {
-      fail(
-        `tools-sdk.ts gives no way to reach the tool ${JSON.stringify(tool)} (tsc, line ${error.line}, column ${error.column}): ${error.message.replace(/\n\s*/g, '; ')}`,
-      );
-      continue;
-    }
+    return tool === undefined ? [] : [{ tool, error }];
+  });
+  const flat = (message: string) => message.replace(/\n\s*/g, '; ');
+  const first = unreached[0];
+  // Tools the SDK gives no way to reach are one fault, said once with their names.
+  if (unreached.length === 1 && first !== undefined)
+    fail(
+      `tools-sdk.ts gives no way to reach the tool ${JSON.stringify(first.tool)} (tsc, line ${first.error.line}, column ${first.error.column}): ${flat(first.error.message)}`,
+    );
+  if (unreached.length > 1 && first !== undefined)
+    fail(
+      `tools-sdk.ts gives no way to reach ${unreached.length} tools (tsc): ${nameList(unreached.map(({ tool }) => JSON.stringify(tool)))}; the first (line ${first.error.line}, column ${first.error.column}): ${flat(first.error.message)}`,
+    );
+  for (const error of errors) {
+    if (unreached.some((u) => u.error === error)) continue;
     const culprits: string[] = [];
     for (const s of alone)
       if ((await checkWithTsc(session, s.sdk, [])).some((d) => d.severity === 'error'))
         culprits.push(JSON.stringify(s.tool));
-    const who = culprits.length > 0 ? `the tool ${culprits.join(', the tool ')}` : 'no tool alone: only the whole set';
-    fail(`tools-sdk.ts does not type-check (tsc): ${error.message.replace(/\n\s*/g, '; ')}; it fails for ${who}`);
+    fail(`tools-sdk.ts does not type-check (tsc): ${flat(error.message)}; it fails for ${culpritsOf(culprits)}`);
   }
 }

@@ -5,6 +5,7 @@ import { describeRejection } from '../interpreters/describe.js';
 import { compileFromFloor, type FloorCell } from '../interpreters/from-floor.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
 import { compareVersions, type PythonInterpreter } from '../interpreters/types.js';
+import { nameList } from '../text/name-list.js';
 import { type Exposure, exposure, windowTools } from './windows.js';
 
 /** Where a Python SDK comes from: the project's own app (a test may hand in any renderer). */
@@ -64,9 +65,9 @@ export function bareFixtureNames(sdk: string, names: readonly string[]): BareNam
     .map((r) => ({ name: r.spelled, line: r.line, column: r.column }));
 }
 
-/** `ꟑ_unicode_14_0 (line 57, column 15)`, … */
+/** `ꟑ_unicode_14_0 (line 57, column 15)`, …: the first few, then how many more. */
 export function showBare(bare: readonly BareName[]): string {
-  return bare.map((b) => `${b.name} (line ${b.line}, column ${b.column})`).join(', ');
+  return nameList(bare.map((b) => `${b.name} (line ${b.line}, column ${b.column})`));
 }
 
 /** The interpreter that speaks for the floor: a local one, else a container, else the nearest Pyodide. */

@@ -79,6 +79,29 @@ describe('Python SDK names', () => {
   });
 });
 
+describe('one problem for many tools', () => {
+  const sdk = 'class Tools:\n    async def kept(self, args: dict) -> dict: ...\n\ntools: Tools\n';
+  const tools = (count: number) => ['kept', ...Array.from({ length: count }, (_, i) => `lost_${i + 1}`)];
+
+  it.each([1, 2, 5, 6, 40])(
+    'names %i tools no way reaches in one problem, the first five and how many more',
+    (count) => {
+      const problems = namingProblems('python', sdkNames('python', sdk), all(tools(count)));
+      expect(problems).toHaveLength(1);
+      if (count === 1)
+        expect(problems[0]).toBe(
+          'tool "lost_1" is not reachable from the SDK: no method and no listed name reaches it',
+        );
+      else
+        expect(problems[0]).toMatch(
+          new RegExp(`^${count} tools are not reachable from the SDK: .* reaches "lost_1"(, | and )`),
+        );
+      if (count > 5) expect(problems[0]).toMatch(new RegExp(`"lost_5" and ${count - 5} more$`));
+      else if (count > 1) expect(problems[0]).toMatch(new RegExp(`and "lost_${count}"$`));
+    },
+  );
+});
+
 describe('TypeScript SDK names', () => {
   const sdk = [
     'declare class ToolCallError extends Error {}',
