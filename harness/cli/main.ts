@@ -3,6 +3,7 @@ import { environmentSecrets } from '../guarded/environment-secrets.js';
 import { holdSecret, scrubPrintedOutput, takeModelKey } from '../guarded/secret.js';
 import { holdWorkflowCommands } from '../report/workflow-commands.js';
 import { concordVersion } from '../version.js';
+import { registerCheck } from './commands/check.js';
 import { registerGate } from './commands/gate.js';
 import { registerInit } from './commands/init.js';
 import { registerMerge } from './commands/merge.js';
@@ -34,6 +35,7 @@ const program = new Command('concord')
   });
 
 for (const register of [
+  registerCheck,
   registerGate,
   registerInit,
   registerMerge,

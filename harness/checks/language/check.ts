@@ -1,5 +1,4 @@
 import { RUN_CODE_TOOL, TOOLS_SDK_SECTION as SDK_SECTION } from '../../../contract/backend.js';
-import type { WireTool } from '../../../contract/model.js';
 import { readSdkSection, SDK_FENCE_WORDS } from '../../../contract/sdk-section.js';
 import type { Language } from '../../../runtimes/seam/types.js';
 import type { Check, CheckInput, Finding } from '../types.js';
@@ -39,7 +38,14 @@ export const languageAgreementCheck: Check = {
 /** What a model reads of the language it writes in: the `tools:sdk` section and the `run_code` tool, each if sent. */
 export interface LanguageSurfaces {
   section?: string | undefined;
-  runCode?: WireTool | undefined;
+  runCode?: RunCodeFunction | undefined;
+}
+
+/** The `run_code` function as a request carries it: its description may be missing, which is a finding. */
+export interface RunCodeFunction {
+  name: string;
+  description?: string | undefined;
+  parameters?: unknown;
 }
 
 /**

@@ -60,8 +60,12 @@ const PROSE_MARKERS: Readonly<Record<Language, readonly Marker[]>> = {
  */
 const CODE_MARKERS: Readonly<Record<Language, readonly Marker[]>> = {
   typescript: [
-    // The braces of a functional `TypedDict("Name", {...})` (keys that cannot be fields) are Python's own.
-    { label: 'braces or semicolons', pattern: /;|(?<!\bTypedDict\(\s*,\s*)\{|\}(?!\s*,\s*\))/ },
+    // The braces of a functional `TypedDict("Name", {...})` (keys that cannot be fields), with `total=False` after
+    // them or not, are Python's own.
+    {
+      label: 'braces or semicolons',
+      pattern: /;|(?<!\bTypedDict\(\s*,\s*)\{|\}(?!\s*(?:,\s*total\s*=\s*(?:True|False)\s*)?,?\s*\))/,
+    },
     { label: 'an arrow `=>`', pattern: /=>/ },
     { label: '`Promise<`', pattern: /\bPromise</ },
     {

@@ -1,0 +1,148 @@
+import { RUN_CODE_TOOL } from '../../../contract/backend.js';
+import { describeFence, readSdkSection, SDK_FENCE_WORDS, sectionFences } from '../../../contract/sdk-section.js';
+import type { Language } from '../../../runtimes/seam/types.js';
+import { parseJsonText, printable } from '../../guarded/json-input.js';
+import { UserError } from '../../user-error.js';
+import type { RunCodeFunction } from '../language/check.js';
+import type { SdkSubject } from './subject.js';
+
+/** Input `concord check` cannot read as a model-visible request or SDK: exit 2, naming the file and the place. */
+export class CheckInputError extends UserError {
+  constructor(file: string, problem: string, hint: string, line?: number, column?: number) {
+    super(problem, {
+      place: { file, ...(line === undefined ? {} : { line, ...(column === undefined ? {} : { column }) }) },
+      hint,
+    });
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const REQUEST_HINT =
+  'give the body of an OpenAI-compatible chat request: { "messages": [{ "role": "system", "content": "…```python\\n…```" }, …], "tools": [{ "type": "function", "function": { "name": "run_code", … } }] }';
+
+/** The text parts of a message's content: a string, or the `text` of each `{ type: "text" }` part. */
+function textParts(content: unknown, path: string): Array<{ path: string; text: string }> {
+  if (typeof content === 'string') return [{ path, text: content }];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part, i) =>
+    isObject(part) && typeof part.text === 'string' ? [{ path: `${path}[${i}].text`, text: part.text }] : [],
+  );
+}
+
+/** A tool of the request as a wire tool: OpenAI's `{ type: "function", function: {…} }`, or `{ name, … }` itself. */
+function wireTool(value: unknown): RunCodeFunction | undefined {
+  const fn = isObject(value) && isObject(value.function) ? value.function : value;
+  if (!isObject(fn) || typeof fn.name !== 'string') return undefined;
+  // A missing description is kept missing: the language check says so of run_code.
+  return {
+    name: fn.name,
+    ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
+    parameters: fn.parameters ?? fn.input_schema,
+  };
+}
+
+/**
+ * The SDK a chat request body shows a model, read as `concord check` reads it: the system (or developer) message whose
+ * content holds the `tools:sdk` section (optional prose and one fenced block naming Python or TypeScript), and the
+ * function named `run_code` among `tools`. The other functions are the backend's native tools: registered, but not
+ * every one (a code-only tool is offered through the SDK alone). Anything else is bad input naming the JSON path.
+ */
+export function requestSubject(text: string, file: string): SdkSubject {
+  const parsed = parseJsonText(text);
+  if ('problem' in parsed) throw new CheckInputError(file, `the request ${parsed.problem}`, REQUEST_HINT);
+  const body = parsed.value;
+  if (!isObject(body)) throw new CheckInputError(file, '$ is not a JSON object', REQUEST_HINT);
+  if (!Array.isArray(body.messages))
+    throw new CheckInputError(file, '$.messages is missing or not a list', REQUEST_HINT);
+  const parts = body.messages.flatMap((message, i) =>
+    isObject(message) && (message.role === 'system' || message.role === 'developer')
+      ? textParts(message.content, `$.messages[${i}].content`)
+      : [],
+  );
+  if (parts.length === 0) throw new CheckInputError(file, '$.messages holds no system message with text', REQUEST_HINT);
+  const found = parts.flatMap((part) => {
+    const read = readSdkSection(part.text);
+    const named = sectionFences(part.text).filter((fence) => fence.language !== undefined);
+    return named.length > 0 ? [{ ...part, read, named }] : [];
+  });
+  const blocks = found.flatMap((part) => part.named.map((fence) => ({ part, fence })));
+  if (blocks.length > 1) {
+    const where = blocks.map(({ part, fence }) => `${part.path} ${describeFence(fence)}`).join('; ');
+    throw new CheckInputError(
+      file,
+      `the system messages hold ${blocks.length} fenced SDK blocks, where the tools:sdk section holds one: ${where}`,
+      'keep the SDK in one fenced block; examples in the prose take a fence without a language (```)',
+    );
+  }
+  const only = found[0];
+  if (only === undefined || only.read.block === undefined) {
+    const other = parts.flatMap((part) =>
+      sectionFences(part.text)
+        .filter((fence) => fence.info !== '')
+        .map((fence) => `${part.path} ${describeFence(fence)}`),
+    );
+    const languages = Object.values(SDK_FENCE_WORDS).flat().join(', ');
+    throw new CheckInputError(
+      file,
+      other.length > 0
+        ? `no system message holds a fenced SDK block in a language concord knows (${languages}): ${printable(other.join('; '))}`
+        : only !== undefined
+          ? `${only.path}: ${only.read.problem}`
+          : 'no system message holds a fenced SDK block (```python or ```ts)',
+      'put the SDK in one fenced block whose info string names its language: ```python or ```ts',
+    );
+  }
+  const tools = Array.isArray(body.tools) ? body.tools.map(wireTool) : [];
+  const invalid = tools.indexOf(undefined);
+  if (invalid !== -1) throw new CheckInputError(file, `$.tools[${invalid}] names no function`, REQUEST_HINT);
+  const wire = tools as RunCodeFunction[];
+  const runCode = wire.find((tool) => tool.name === RUN_CODE_TOOL);
+  const native = wire.filter((tool) => tool.name !== RUN_CODE_TOOL).map((tool) => tool.name);
+  return {
+    source: `${file} ${only.path}`,
+    language: only.read.block.language,
+    section: only.text,
+    ...(runCode === undefined ? {} : { runCode }),
+    ...(native.length > 0 ? { registered: { names: native, complete: false } } : {}),
+  };
+}
+
+/**
+ * An SDK file as `concord check --sdk` reads it: a `tools:sdk` section (prose and one fenced block), or the bare code
+ * of the block (a file without fences), in `language`; `runCode` the run_code function's JSON beside it, if given.
+ */
+export function sdkFileSubject(text: string, file: string, language: Language, runCode?: RunCodeFunction): SdkSubject {
+  const fences = sectionFences(text);
+  const words = SDK_FENCE_WORDS[language];
+  const section = fences.length === 0 ? `\`\`\`${words[0]}\n${text.endsWith('\n') ? text : `${text}\n`}\`\`\`\n` : text;
+  const read = readSdkSection(section);
+  if (read.block === undefined)
+    throw new CheckInputError(
+      file,
+      `the SDK section ${read.problem}`,
+      `write one fenced block: \`\`\`${words[0]} … \`\`\``,
+    );
+  return { source: file, language, section, ...(runCode === undefined ? {} : { runCode }) };
+}
+
+/** The run_code function of `concord check --run-code FILE`: a wire tool, or OpenAI's `{ type: "function", … }`. */
+export function runCodeFile(text: string, file: string): RunCodeFunction {
+  const parsed = parseJsonText(text);
+  if ('problem' in parsed) throw new CheckInputError(file, `the run_code function ${parsed.problem}`, REQUEST_HINT);
+  const tool = wireTool(parsed.value);
+  if (tool === undefined)
+    throw new CheckInputError(
+      file,
+      '$ names no function',
+      'give the run_code function: { "name": "run_code", "description": …, "parameters": … }',
+    );
+  if (tool.name !== RUN_CODE_TOOL)
+    throw new CheckInputError(
+      file,
+      `$.name is ${JSON.stringify(tool.name)}, not "run_code"`,
+      'give the run_code function of the backend',
+    );
+  return tool;
+}

@@ -1,0 +1,39 @@
+import { type Command, Option } from 'commander';
+import { DEFAULT_PYTHON_FLOOR, SUPPORTED_PYTHON_VERSIONS } from '../../../codemode/index.js';
+import { rootOption } from '../project-option.js';
+import type { CheckFlags } from '../run-check.js';
+
+export function registerCheck(program: Command): void {
+  program
+    .command('check')
+    .description(
+      "Run concord's checks on what a model is shown, without assembling an app: the SDK of a chat request body your own tests keep, or an SDK file and its run_code function",
+    )
+    .option('--request <paths...>', 'OpenAI-compatible chat request bodies (JSON files, or folders of *.json files)')
+    .option('--sdk <file>', 'a tools:sdk section (prose and one fenced block), or the bare code of the SDK')
+    .addOption(new Option('--language <language>', 'the language of --sdk').choices(['python', 'typescript']))
+    .option('--run-code <file>', 'with --sdk: the run_code function as JSON ({ name, description, parameters })')
+    .option(
+      '--floor <version>',
+      `oldest CPython the Python stubs must compile on (default: floor in concord.config.yml, else ${DEFAULT_PYTHON_FLOOR}; ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`,
+    )
+    .option(
+      '--tools <file>',
+      'every tool the backend registers: a JSON list of names or of tool definitions (then each must be reachable)',
+    )
+    .addOption(rootOption())
+    .addHelpText(
+      'after',
+      '\nChecks: language agreement (the section, its block and the run_code descriptions), the names of the SDK\n' +
+        '(collisions, tools no way reaches), Python: the stubs compiled and executed as a module on every interpreter from\n' +
+        "the floor up (local, container where provisioned, Pyodide) and the names against the floor's Unicode tables;\n" +
+        'TypeScript: the block type-checked by the compiler.\n' +
+        'Exit codes: 0 no finding; 1 findings; 2 bad input (not JSON, no or two fenced SDK blocks, an unknown language).\n' +
+        'Examples: concord check --request test/requests/\n' +
+        '          concord check --sdk tools-sdk.py --language python --run-code run_code.json --floor 3.9',
+    )
+    .action(async (flags: CheckFlags) => {
+      const { runCheck } = await import('../run-check.js');
+      await runCheck(flags, (line) => console.log(line));
+    });
+}

@@ -1,0 +1,102 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { CheckInputError, checkSubjects, requestSubject, runCodeFile, sdkFileSubject } from '../check/check.js';
+import type { SdkSubject } from '../checks/static/subject.js';
+import { parseJsonText } from '../guarded/json-input.js';
+import { UserError } from '../user-error.js';
+import { exitWith } from './exit.js';
+
+/** The options of `concord check`. */
+export interface CheckFlags {
+  request?: string[];
+  sdk?: string;
+  language?: 'python' | 'typescript';
+  runCode?: string;
+  floor?: string;
+  tools?: string;
+  root?: string;
+}
+
+/** What `concord check` does once its options are parsed (the command is declared in `commands/check.ts`). */
+export async function runCheck(flags: CheckFlags, out: (line: string) => void): Promise<void> {
+  const subjects = readSubjects(flags);
+  const tools = flags.tools === undefined ? undefined : readToolNames(flags.tools);
+  let failing = 0;
+  const result = await checkSubjects(
+    subjects,
+    {
+      ...(flags.floor === undefined ? {} : { floor: flags.floor }),
+      ...(flags.root === undefined ? {} : { root: flags.root }),
+      ...(tools === undefined ? {} : { tools }),
+    },
+    (subject, checked) => {
+      if (!checked.ok) failing++;
+      const errors = checked.findings.filter((f) => f.severity === 'error').length;
+      out(
+        `${checked.ok ? '✓' : '✗'} ${subject.source} (${subject.language}): ${errors === 0 ? 'no finding' : `${errors} finding(s)`}`,
+      );
+      for (const line of checked.lines) out(`  ${line}`);
+    },
+  );
+  out('');
+  out(
+    result.ok
+      ? `concord check: ${subjects.length} SDK(s), no finding`
+      : `concord check: ${subjects.length} SDK(s), ${failing} with findings: FAILED`,
+  );
+  exitWith(result.ok ? 0 : 1);
+}
+
+function readSubjects(flags: CheckFlags): SdkSubject[] {
+  const requests = flags.request ?? [];
+  if (requests.length === 0 && flags.sdk === undefined)
+    throw new UserError('name what to check: --request FILE… (chat request bodies) or --sdk FILE --language LANGUAGE', {
+      hint: 'concord check --help shows both',
+    });
+  if (flags.sdk !== undefined && flags.language === undefined)
+    throw new UserError('--sdk needs --language python or --language typescript', {
+      hint: 'say which language the SDK is in',
+    });
+  if (flags.runCode !== undefined && flags.sdk === undefined)
+    throw new UserError('--run-code goes with --sdk', {
+      hint: 'a request body carries its run_code function in its tools',
+    });
+  const subjects = requestFiles(requests).map((file) => requestSubject(read(file), shown(file)));
+  if (flags.sdk !== undefined) {
+    const runCode = flags.runCode === undefined ? undefined : runCodeFile(read(flags.runCode), shown(flags.runCode));
+    subjects.push(sdkFileSubject(read(flags.sdk), shown(flags.sdk), flags.language!, runCode));
+  }
+  return subjects;
+}
+
+/** Each named file, and the `*.json` files of each named folder (sorted). */
+function requestFiles(paths: readonly string[]): string[] {
+  return paths.flatMap((path) => {
+    const stats = statSync(path);
+    if (!stats.isDirectory()) return [path];
+    const files = readdirSync(path)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => join(path, name));
+    if (files.length === 0)
+      throw new CheckInputError(path, 'holds no .json file', 'put the request bodies your tests keep there as *.json');
+    return files;
+  });
+}
+
+const read = (file: string): string => readFileSync(file, 'utf8');
+const shown = (file: string): string => relative(process.cwd(), resolve(file)) || file;
+
+/** `--tools FILE`: a JSON list of names, or of tool definitions with a `name`. */
+function readToolNames(file: string): string[] {
+  const parsed = parseJsonText(read(file));
+  const hint = 'give a JSON list of tool names, or the tool definitions the backend registers';
+  if ('problem' in parsed) throw new CheckInputError(shown(file), `the tool list ${parsed.problem}`, hint);
+  if (!Array.isArray(parsed.value)) throw new CheckInputError(shown(file), '$ is not a list', hint);
+  return parsed.value.map((item, i) => {
+    const name = typeof item === 'string' ? item : (item as { name?: unknown } | null)?.name;
+    if (typeof name !== 'string')
+      throw new CheckInputError(shown(file), `$[${i}] is neither a name nor a tool with a name`, hint);
+    return name;
+  });
+}

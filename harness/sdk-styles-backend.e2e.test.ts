@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../runtimes/seam/package-root.js';
+import { installedWithout } from '../test/packed.js';
+import { keepCache, seedCache } from './test/warm-cache.js';
+
+/**
+ * examples/sdk-styles: a backend of its own (registry, agent, renderer) whose SDKs are written in the shapes other
+ * renderers write: a mapped type, an interface that extends another, a declared class, a namespace, one alias per
+ * tool, an intersection; a class of methods, a Protocol with __getitem__ overloads, inherited methods, functional
+ * TypedDicts, total=False bases, Optional and X | None. Installed from the packed tarball in a copy outside this
+ * repository, every scenario gates with no finding from any check, the probe's included; each of its variants has
+ * a mistake planted in its renderer, and the gate names it.
+ */
+const example = join(packageRoot(), 'examples', 'sdk-styles');
+
+let root = '';
+let bin = '';
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'concord-sdk-styles-'));
+  await cp(example, root, { recursive: true, filter: (source) => !/[/\\](node_modules|\.concord)$/.test(source) });
+  bin = await installedWithout(root, []);
+  // Not about a cold start: the gates start from the verdicts earlier gates of the run computed, and leave theirs.
+  await seedCache(root);
+}, 120_000);
+afterAll(async () => {
+  await keepCache(root);
+  await rm(root, { recursive: true, force: true });
+});
+
+function concord(...args: string[]): { status: number | null; output: string } {
+  const run = spawnSync(process.execPath, [bin, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 300_000,
+    env: { ...process.env, CI: '', NO_COLOR: '1' },
+  });
+  return { status: run.status, output: run.stdout + run.stderr };
+}
+
+describe('a backend whose SDKs take the shapes other renderers write', () => {
+  it('gates every shape with no finding: names, language, stubs, bound names, type checks, the probe and the floor', {
+    timeout: 600_000,
+  }, async () => {
+    const scenarios = (await readdir(join(root, 'scenarios'))).map((name) => basename(name, '.yml')).sort();
+    expect(scenarios).toHaveLength(6);
+    const recorded = concord('gate', '--update=new');
+    expect(recorded.status, recorded.output).toBe(0);
+    // One scenario at a time, so the probe judges each scenario's own renderer.
+    for (const scenario of scenarios) {
+      const gate = concord('gate', '--scenario', scenario);
+      expect(gate.status, gate.output).toBe(0);
+      expect(gate.output).toMatch(
+        /✓ renderer-floor \(1 app\(s\)\) \d+ ms · ✓ probe typescript \d+ ms · ✓ probe python/,
+      );
+      expect(gate.output).not.toMatch(/^error /m);
+      expect(gate.output).toContain('gate: everything agrees');
+    }
+  });
+
+  const planted: Record<string, RegExp> = {
+    'ts-drops-a-tool': /sdk-names: tools-sdk\.ts: tool "glossary_search" is not reachable from the SDK/,
+    'ts-doubled':
+      /sdk-names: tools-sdk\.ts: declared names collide: ToolCallError \(line 3, column 15\), ToolCallError/,
+    'py-drops-a-tool': /sdk-names: tools-sdk\.py: tool "glossary_search" is not reachable from the SDK/,
+    'py-doubled':
+      /sdk-names: tools-sdk\.py: declared names collide: ToolCallError \(line \d+, column 7\), ToolCallError/,
+    'py-past-floor':
+      /error renderer-floor: py-past-floor .*: the Python renderer is not pinned to the floor 3\.9: it writes \S+_unicode_1\d_0 \(line \d+, column 15\)/,
+    'py-not-required':
+      /stub-import: tools-sdk\.py compiles but fails when executed as a module on \S+ 3\.9 .*ImportError at line 4, column 20: cannot import name 'NotRequired'/,
+    'py-pipe-none':
+      /stub-import: tools-sdk\.py compiles but fails when executed as a module on \S+ 3\.9 .*TypeError at line \d+, column \d+: unsupported operand type\(s\) for \|/,
+  };
+
+  it.each(Object.keys(planted))('names the mistake of variant %s', { timeout: 300_000 }, async (variant) => {
+    await cp(join(root, 'variants', `${variant}.yml`), join(root, 'scenarios', `${variant}.yml`));
+    try {
+      const gate = concord('gate', '--scenario', variant, '--update=new');
+      expect(gate.status, gate.output).toBe(1);
+      expect(gate.output).toMatch(planted[variant]!);
+      expect(gate.output).toContain('gate: FAILED');
+    } finally {
+      await rm(join(root, 'scenarios', `${variant}.yml`));
+      await rm(join(root, 'snapshots', variant), { recursive: true, force: true });
+    }
+  });
+});
