@@ -69,9 +69,12 @@ export function parseJsonText(text: string): { value: unknown } | { problem: str
   try {
     return { value: JSON.parse(text) as unknown };
   } catch (error) {
-    const position = /at position (\d+)/.exec((error as Error).message);
-    if (position === null) return { problem: 'is not valid JSON' };
-    const before = text.slice(0, Number(position[1]));
+    const message = (error as Error).message;
+    const position = /at position (\d+)/.exec(message);
+    // A text that stops halfway is wrong where it ends.
+    const at = position !== null ? Number(position[1]) : /end of JSON input/.test(message) ? text.length : undefined;
+    if (at === undefined) return { problem: 'is not valid JSON' };
+    const before = text.slice(0, at);
     return {
       problem: `is not valid JSON (line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')})`,
     };

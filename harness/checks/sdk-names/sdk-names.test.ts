@@ -102,6 +102,107 @@ describe('one problem for many tools', () => {
   );
 });
 
+describe('TypeScript SDK names, as the type checker resolves them', () => {
+  const reached = (sdk: string) => sdkNames('typescript', sdk).reaches.map((r) => [r.how, r.reaches, r.line]);
+
+  it('reads tools mapped over the keys of a map, as a renderer writes them', () => {
+    const sdk = [
+      'type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };',
+      'interface ToolArgsMap { glossary_lookup: { word: string } }',
+      'interface ToolOutputMap { glossary_lookup: { word: string } & Record<string, JsonValue> }',
+      'type ToolName = keyof ToolOutputMap;',
+      'declare const tools: { [K in ToolName]: (args: ToolArgsMap[K]) => Promise<ToolOutputMap[K]> };',
+    ].join('\n');
+    // A property a mapped type makes has no declaration of its own: its place is the one of `tools`.
+    expect(reached(sdk)).toEqual([['method', 'glossary_lookup', 5]]);
+    expect(namingProblems('typescript', sdkNames('typescript', sdk), all(['glossary_lookup']))).toEqual([]);
+  });
+
+  it('reads namespaces, classes, interfaces that extend, intersections and computed keys', () => {
+    expect(
+      reached('declare namespace tools {\n  function a(args: {}): Promise<void>;\n  function b(): void;\n}\n'),
+    ).toEqual([
+      ['method', 'a', 2],
+      ['method', 'b', 3],
+    ]);
+    const classes =
+      'declare class Tools {\n  #hidden: number;\n  a(args: {}): Promise<void>;\n  ["b-c"](args: {}): Promise<void>;\n}\ndeclare const tools: Tools;\n';
+    expect(reached(classes)).toEqual([
+      ['method', 'a', 3],
+      ['subscript', 'b-c', 4],
+    ]);
+    const extended =
+      'interface Base { a(): void }\ninterface Tools extends Base { "new"(): void }\ndeclare const tools: Tools & { c: () => void };\n';
+    expect(reached(extended)).toEqual([
+      ['method', 'a', 1],
+      ['method', 'new', 2],
+      ['method', 'c', 3],
+    ]);
+    // An index signature names no tool: a model could not read one off it.
+    expect(reached('declare const tools: Record<string, (args: unknown) => Promise<unknown>>;\n')).toEqual([]);
+    expect(reached('declare const notTools: { a(): void };\n')).toEqual([]);
+  });
+
+  it('lets interfaces merge, as TypeScript does, and names what the compiler calls a duplicate', () => {
+    const merged = 'interface Tools { a(): void }\ninterface Tools { b(): void }\ndeclare const tools: Tools;\n';
+    expect(namingProblems('typescript', sdkNames('typescript', merged), all(['a', 'b']))).toEqual([]);
+    const doubled = 'type A = {};\ntype A = {};\ndeclare const tools: { a(): void };\n';
+    expect(namingProblems('typescript', sdkNames('typescript', doubled))).toEqual([
+      'declared names collide: A (line 1, column 6), A (line 2, column 6) are one name as written (A); the last one shadows the others',
+    ]);
+  });
+});
+
+describe('Python SDK names, as a Python grammar reads them', () => {
+  const reached = (sdk: string) => sdkNames('python', sdk).reaches.map((r) => [r.how, r.reaches, r.line]);
+
+  it('reads a Protocol, inherited methods, overloads, annotated attributes, Literal lookups and the module itself', () => {
+    const protocol = [
+      'from typing import Any, Awaitable, Callable, Literal, Protocol, overload',
+      'class Base(Protocol):',
+      '    async def a(self, args: Any) -> Any: ...',
+      'class Tools(Base, Protocol):',
+      '    @overload',
+      '    def b(self, args: int) -> Awaitable[Any]: ...',
+      '    @overload',
+      '    def b(self, args: str) -> Awaitable[Any]: ...',
+      '    c: Callable[[Any], Awaitable[Any]]',
+      '    @overload',
+      '    def __getitem__(self, name: Literal["d-e"]) -> Any: ...',
+      '    @overload',
+      '    def __getitem__(self, name: Literal["f g", "h"]) -> Any: ...',
+      '    def __getitem__(self, name: str) -> Any: ...',
+      '    def __init__(self) -> None: ...',
+      'tools: Tools',
+    ].join('\n');
+    expect(reached(protocol)).toEqual([
+      ['method', 'a', 3],
+      ['method', 'b', 6],
+      ['method', 'c', 9],
+      ['subscript', 'd-e', 11],
+      ['subscript', 'f g', 13],
+      ['subscript', 'h', 13],
+    ]);
+    expect(namingProblems('python', sdkNames('python', protocol), all(['a', 'b', 'c', 'd-e', 'f g', 'h']))).toEqual([]);
+    expect(reached('async def a(args): ...\n@overload\ndef b(args: int): ...\ndef b(args): ...\n')).toEqual([
+      ['method', 'a', 1],
+      ['method', 'b', 4],
+    ]);
+    expect(reached('class Tools:\n    async def a(self): ...\ntools = Tools()\n')).toEqual([['method', 'a', 2]]);
+    expect(reached('class tools:\n    @staticmethod\n    async def a(): ...\n')).toEqual([['method', 'a', 3]]);
+  });
+
+  it('names a method defined twice in one class, and lets a subclass override its base', () => {
+    const twice = 'class Tools:\n    async def a(self): ...\n    async def a(self, x): ...\ntools: Tools\n';
+    expect(namingProblems('python', sdkNames('python', twice), all(['a']))).toEqual([
+      'tool "a" is reachable 2 times: method a (line 2, column 15); method a (line 3, column 15)',
+    ]);
+    const overridden =
+      'class B:\n    async def a(self): ...\nclass Tools(B):\n    async def a(self, x): ...\ntools: Tools\n';
+    expect(reached(overridden)).toEqual([['method', 'a', 4]]);
+  });
+});
+
 describe('TypeScript SDK names', () => {
   const sdk = [
     'declare class ToolCallError extends Error {}',

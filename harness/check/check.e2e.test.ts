@@ -1,0 +1,200 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Host } from '../../test/host-requirements.js';
+import { installedWithout } from '../../test/packed.js';
+
+/**
+ * A team with its own backend and its own vitest suite, which already keeps the requests its backend sends a model:
+ * concord installed from the packed tarball in a fresh project with no concord.config.yml and no cordis plugin.
+ * `concord check` and `concord/vitest` judge those requests as the gate judges an app's.
+ */
+
+const RUN_CODE = (language: string) => ({
+  type: 'function',
+  function: {
+    name: 'run_code',
+    description: `Runs a ${language} program that calls tools.* and returns a JSON value.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        code: { type: 'string', description: `The body of an async ${language} function.` },
+        description: { type: 'string' },
+      },
+      required: ['code', 'description'],
+    },
+  },
+});
+
+const request = (language: 'Python' | 'TypeScript', fence: string, sdk: string) => ({
+  model: 'a-model',
+  messages: [
+    {
+      role: 'system',
+      content: `You keep a glossary. Write ${language} for run_code; the tools are these.\n\n\`\`\`${fence}\n${sdk}\`\`\`\n`,
+    },
+    { role: 'user', content: 'What does insular mean?' },
+  ],
+  tools: [RUN_CODE(language)],
+});
+
+/** The TypeScript shape of a real renderer: tools as a mapped type over the keys of two maps. */
+const MAPPED = `type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+interface ToolArgsMap { glossary_lookup: { word: string }; "glossary-export": { format: "csv" | "json" } }
+interface ToolOutputMap { glossary_lookup: { word: string } & Record<string, JsonValue>; "glossary-export": { text: string } }
+type ToolName = keyof ToolOutputMap;
+declare const tools: { [K in ToolName]: (args: ToolArgsMap[K]) => Promise<ToolOutputMap[K]> };
+declare class ToolCallError extends Error { readonly toolName: string }
+`;
+
+/** Python stubs that import NotRequired from typing (CPython 3.11 and later). */
+const NOT_REQUIRED = `from typing import Protocol, TypedDict
+from typing import NotRequired
+
+
+class LookupArgs(TypedDict):
+    word: str
+    lang: NotRequired[str]
+
+
+class Tools(Protocol):
+    async def glossary_lookup(self, args: LookupArgs) -> dict:
+        """Looks a word up."""
+
+
+tools: Tools
+`;
+
+/** Python stubs whose TypedDict body CPython 3.9 evaluates: \`str | None\` raises there. */
+const PIPE_NONE = `from typing import TypedDict
+
+
+class LookupOutput(TypedDict):
+    word: str
+    meaning: str | None
+
+
+class Tools:
+    async def glossary_lookup(self, args: dict) -> LookupOutput:
+        """Looks a word up."""
+
+
+tools: Tools
+`;
+
+let root = '';
+let bin = '';
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'concord-own-suite-'));
+  bin = await installedWithout(root, []);
+  await mkdir(join(root, 'requests'));
+  await writeFile(join(root, 'requests', 'mapped.json'), JSON.stringify(request('TypeScript', 'ts', MAPPED), null, 2));
+  await writeFile(
+    join(root, 'requests', 'not-required.json'),
+    JSON.stringify(request('Python', 'python', NOT_REQUIRED)),
+  );
+  await writeFile(join(root, 'requests', 'pipe-none.json'), JSON.stringify(request('Python', 'py', PIPE_NONE)));
+  await writeFile(join(root, 'broken.json'), '{"messages": [');
+}, 120_000);
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+function run(command: string, ...args: string[]): { status: number | null; output: string } {
+  const done = spawnSync(process.execPath, [command, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 300_000,
+    env: { ...process.env, CI: '', NO_COLOR: '1' },
+  });
+  return { status: done.status, output: done.stdout + done.stderr };
+}
+
+// The floor's own interpreter must judge: CPython 3.9 is the floor image (CI provides it).
+(await Host.with('docker')).describe('concord check and concord/vitest in a project of its own', () => {
+  it('concord check: the mapped-type SDK passes; NotRequired and X | None fail at floor 3.9 naming interpreter, line and column, and pass at 3.11', {
+    timeout: 300_000,
+  }, () => {
+    const mapped = run(bin, 'check', '--request', 'requests/mapped.json');
+    expect(mapped.status, mapped.output).toBe(0);
+    expect(mapped.output).toContain('✓ requests/mapped.json $.messages[0].content (typescript): no finding');
+
+    const floor39 = run(bin, 'check', '--request', 'requests/not-required.json', 'requests/pipe-none.json');
+    expect(floor39.status, floor39.output).toBe(1);
+    expect(floor39.output).toMatch(
+      /error stub-import: the SDK block of requests\/not-required\.json \$\.messages\[0\]\.content compiles but fails when executed as a module on \S+ 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0, [^)]+\): ImportError at line 2, column 20: cannot import name 'NotRequired'/,
+    );
+    expect(floor39.output).toMatch(
+      /error stub-import: the SDK block of requests\/pipe-none\.json \$\.messages\[0\]\.content compiles but fails when executed as a module on \S+ 3\.9 .*TypeError at line 6, column 18: unsupported operand type\(s\) for \|/,
+    );
+    expect(floor39.output).toContain('concord check: 2 SDK(s), 2 with findings: FAILED');
+
+    const floor311 = run(bin, 'check', '--request', 'requests', '--floor', '3.11');
+    expect(floor311.status, floor311.output).toBe(0);
+    expect(floor311.output).toContain('concord check: 3 SDK(s), no finding');
+  });
+
+  it('concord check refuses what is not a request with exit 2, naming the file and the place', () => {
+    const broken = run(bin, 'check', '--request', 'broken.json');
+    expect(broken.status).toBe(2);
+    expect(broken.output).toContain('broken.json: the request is not valid JSON (line 1, column 15)');
+    const unknown = run(bin, 'check', '--sdk', 'broken.json', '--language', 'ruby');
+    expect(unknown.status).toBe(2);
+    expect(unknown.output).toMatch(/--language <language>' argument 'ruby' is invalid/);
+  });
+
+  it('concord/vitest: toPassConcordChecks in the team’s own suite, .not included; a failure lists the findings', {
+    timeout: 300_000,
+  }, async () => {
+    await writeFile(
+      join(root, 'requests.test.ts'),
+      `import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { concordMatchers } from 'concord/vitest';
+
+expect.extend(concordMatchers);
+const request = (name: string) => JSON.parse(readFileSync(\`requests/\${name}.json\`, 'utf8'));
+
+it('sends an SDK that passes', async () => {
+  await expect(request('mapped')).toPassConcordChecks({ floor: '3.9' });
+});
+it('a NotRequired import does not pass at 3.9', async () => {
+  await expect(request('not-required')).not.toPassConcordChecks({ floor: '3.9' });
+});
+it('passes at 3.11', async () => {
+  await expect(request('not-required')).toPassConcordChecks({ floor: '3.11' });
+});
+it('checks an SDK section without a request', async () => {
+  await expect({ section: 'declare const tools: { a(args: {}): Promise<void> };', language: 'typescript' }).toPassConcordChecks();
+});
+it('fails, listing what it found', async () => {
+  await expect(request('pipe-none')).toPassConcordChecks({ floor: '3.9' });
+});
+`,
+    );
+    await writeFile(
+      join(root, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2023',
+          types: ['node'],
+          noEmit: true,
+        },
+        include: ['requests.test.ts'],
+      }),
+    );
+    // The matcher is typed where the suite imports concord/vitest.
+    const typed = run(join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.');
+    expect(typed.status, typed.output).toBe(0);
+    const suite = run(join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'requests.test.ts');
+    expect(suite.status, suite.output).toBe(1);
+    expect(suite.output).toMatch(/Tests\s+1 failed \| 4 passed/);
+    expect(suite.output).toContain("concord's checks found");
+    expect(suite.output).toMatch(
+      /error stub-import: the SDK block of the request \$\.messages\[0\]\.content compiles but fails/,
+    );
+  });
+});

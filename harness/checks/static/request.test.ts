@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { CheckInputError, requestSubject, runCodeFile, sdkFileSubject } from './request.js';
+
+const RUN_CODE = {
+  type: 'function',
+  function: {
+    name: 'run_code',
+    description: 'Runs a Python program.',
+    parameters: { type: 'object', properties: { code: { type: 'string' } } },
+  },
+};
+const SECTION =
+  'Write Python.\n\n```python\nclass Tools:\n    async def a(self, args: dict) -> dict: ...\n\ntools: Tools\n```\n';
+const body = (messages: unknown, tools: unknown = [RUN_CODE]) => JSON.stringify({ messages, tools });
+
+/** The message and the place of the CheckInputError that reading `text` throws. */
+function refusal(read: () => unknown): string {
+  try {
+    read();
+  } catch (error) {
+    if (error instanceof CheckInputError) return error.message;
+    throw error;
+  }
+  throw new Error('the input was read');
+}
+
+describe('a chat request body as concord check reads it', () => {
+  it('takes the system message holding the fenced block, the run_code function and the native tools', () => {
+    const subject = requestSubject(
+      body(
+        [
+          { role: 'system', content: 'You keep a glossary.' },
+          { role: 'developer', content: [{ type: 'text', text: SECTION }] },
+          { role: 'user', content: 'Hello ```python\nnot this```' },
+        ],
+        [RUN_CODE, { type: 'function', function: { name: 'a', parameters: {} } }],
+      ),
+      'requests/one.json',
+    );
+    expect(subject).toMatchObject({
+      source: 'requests/one.json $.messages[1].content[0].text',
+      language: 'python',
+      section: SECTION,
+      runCode: { name: 'run_code', description: 'Runs a Python program.' },
+      registered: { names: ['a'], complete: false },
+    });
+  });
+
+  it('refuses, naming the file and the place: not JSON, no messages, no block, two blocks, an unknown language', () => {
+    expect(refusal(() => requestSubject('{"messages": [', 'r.json'))).toMatch(
+      /^r\.json: the request is not valid JSON \(line 1, column 15\)/,
+    );
+    expect(refusal(() => requestSubject('[]', 'r.json'))).toMatch(/^r\.json: \$ is not a JSON object/);
+    expect(refusal(() => requestSubject('{}', 'r.json'))).toMatch(/^r\.json: \$\.messages is missing or not a list/);
+    expect(refusal(() => requestSubject(body([{ role: 'user', content: SECTION }]), 'r.json'))).toMatch(
+      /^r\.json: \$\.messages holds no system message with text/,
+    );
+    expect(refusal(() => requestSubject(body([{ role: 'system', content: 'No SDK here.' }]), 'r.json'))).toMatch(
+      /^r\.json: no system message holds a fenced SDK block \(```python or ```ts\)/,
+    );
+    const two = body([
+      { role: 'system', content: SECTION },
+      { role: 'system', content: '```ts\ndeclare const tools: {};\n```' },
+    ]);
+    expect(refusal(() => requestSubject(two, 'r.json'))).toMatch(
+      /^r\.json: the system messages hold 2 fenced SDK blocks, where the tools:sdk section holds one: \$\.messages\[0\]\.content line 3: ```python; \$\.messages\[1\]\.content line 1: ```ts/,
+    );
+    const ruby = body([{ role: 'system', content: 'Write Ruby.\n```ruby\nclass Tools; end\n```' }]);
+    expect(refusal(() => requestSubject(ruby, 'r.json'))).toMatch(
+      /^r\.json: no system message holds a fenced SDK block in a language concord knows \(python, py, typescript, ts\): \$\.messages\[0\]\.content line 2: ```ruby/,
+    );
+    expect(
+      refusal(() => requestSubject(body([{ role: 'system', content: SECTION }], [{ type: 'function' }]), 'r.json')),
+    ).toMatch(/^r\.json: \$\.tools\[0\] names no function/);
+  });
+});
+
+describe('an SDK file and its run_code function', () => {
+  it('takes a section, or the bare code of a block', () => {
+    expect(sdkFileSubject(SECTION, 'sdk.md', 'python').section).toBe(SECTION);
+    const bare = sdkFileSubject('declare const tools: { a(): Promise<void> };', 'tools-sdk.ts', 'typescript');
+    expect(bare.section).toBe('```typescript\ndeclare const tools: { a(): Promise<void> };\n```\n');
+  });
+
+  it('refuses a section with no SDK block, and a run_code file that is not one', () => {
+    expect(refusal(() => sdkFileSubject('Prose.\n```\nan example\n```\n', 'sdk.md', 'python'))).toMatch(
+      /^sdk\.md: the SDK section /,
+    );
+    expect(refusal(() => runCodeFile('{"name": "other"}', 'rc.json'))).toMatch(
+      /^rc\.json: \$\.name is "other", not "run_code"/,
+    );
+    expect(runCodeFile(JSON.stringify(RUN_CODE), 'rc.json')).toMatchObject({ name: 'run_code' });
+  });
+});
