@@ -115,14 +115,19 @@ export async function runProbe(
     const sdk = view.sdk!;
     const refused = new Set(view.refused.map((r) => r.name));
     verdict.refused = view.refused.map((r) => r.name);
-    verdict.naming = namingProblems(language, await cachedSdkNames(language, sdk, session), {
+    const names = await cachedSdkNames(language, sdk, session);
+    verdict.naming = namingProblems(language, names, {
       names: tools.filter((t) => !refused.has(t.name)).map((t) => t.name),
       complete: false,
     });
     for (const problem of verdict.naming) fail(`${file}: ${problem}`);
     const solo = soloRenders(probe!, tools);
     if (language === 'python') await judgePython(sdk, floor, await inventory(), solo, verdict, fail);
-    else await judgeTypeScript(sdk, tools, solo, verdict, fail, session);
+    else {
+      // A tool the SDK does not name at all is the naming problem above: the compiler would only say it again.
+      const named = new Set(names.reaches.flatMap((r) => r.reaches ?? []));
+      await judgeTypeScript(sdk, tools, named, solo, verdict, fail, session);
+    }
   } catch (error) {
     fail(`the probe could not run: ${(error as Error).message}`);
   } finally {
@@ -234,6 +239,7 @@ async function judgePython(
 async function judgeTypeScript(
   sdk: string,
   tools: readonly ToolDefinition[],
+  named: ReadonlySet<string>,
   solo: () => Promise<Array<{ tool: string; sdk: string }>>,
   verdict: ProbeVerdict,
   fail: (message: string) => void,
@@ -251,10 +257,11 @@ async function judgeTypeScript(
   if (errors.length === 0) return;
   const alone = await solo();
   // A diagnostic inside the program names the tool it could not reach: line n reaches tool n.
-  const unreached = errors.flatMap((error) => {
+  const reachedOnLine = errors.flatMap((error) => {
     const tool = error.program !== undefined && error.line !== undefined ? tools[error.line - 1]?.name : undefined;
     return tool === undefined ? [] : [{ tool, error }];
   });
+  const unreached = reachedOnLine.filter(({ tool }) => named.has(tool));
   const flat = (message: string) => message.replace(/\n\s*/g, '; ');
   const first = unreached[0];
   // Tools the SDK gives no way to reach are one fault, said once with their names.
@@ -267,7 +274,7 @@ async function judgeTypeScript(
       `tools-sdk.ts gives no way to reach ${unreached.length} tools (tsc): ${nameList(unreached.map(({ tool }) => JSON.stringify(tool)))}; the first (line ${first.error.line}, column ${first.error.column}): ${flat(first.error.message)}`,
     );
   for (const error of errors) {
-    if (unreached.some((u) => u.error === error)) continue;
+    if (reachedOnLine.some((u) => u.error === error)) continue;
     const culprits: string[] = [];
     for (const s of alone)
       if ((await checkWithTsc(session, s.sdk, [])).some((d) => d.severity === 'error'))

@@ -7,8 +7,11 @@ import { oneLine, sortedTools, type TypeWriter, typeNames, typeOf } from './shap
  * functions, one alias per tool, an intersection of object types.
  */
 export const TYPESCRIPT_STYLES = ['mapped', 'interface', 'class', 'namespace', 'aliases', 'intersection'] as const;
-/** Styles with a mistake in them, for a gate to find: a tool left out, a declaration written twice. */
-export const TYPESCRIPT_FAULTS = ['mapped-drops-a-tool', 'interface-doubled'] as const;
+/**
+ * Styles with a mistake in them, for a gate to find: a tool left out, a declaration written twice, every tool whose
+ * name cannot be a function's left out of a namespace (a renderer that skips what it cannot write).
+ */
+export const TYPESCRIPT_FAULTS = ['mapped-drops-a-tool', 'interface-doubled', 'namespace-drops-quoted'] as const;
 export type TypeScriptStyle = (typeof TYPESCRIPT_STYLES)[number] | (typeof TYPESCRIPT_FAULTS)[number];
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -105,9 +108,10 @@ export function renderTypeScript(tools: readonly ToolDefinition[], style: TypeSc
       lines.push('}', '', 'declare const tools: Tools;');
       break;
     }
-    case 'namespace': {
+    case 'namespace':
+    case 'namespace-drops-quoted': {
       const plain = shown.filter((tool) => IDENTIFIER.test(tool.name) && !RESERVED.has(tool.name));
-      const quoted = shown.filter((tool) => !plain.includes(tool));
+      const quoted = style === 'namespace' ? shown.filter((tool) => !plain.includes(tool)) : [];
       lines.push(`declare namespace ${quoted.length === 0 ? 'tools' : 'ToolFunctions'} {`);
       for (const tool of plain) lines.push(...doc(tool, '  '), `  function ${tool.name}${signature(tool)};`);
       lines.push('}');

@@ -86,6 +86,7 @@ describe('SDK shapes real renderers write', () => {
 describe('planted mistakes, each found', () => {
   const expected: Record<(typeof TYPESCRIPT_FAULTS)[number] | (typeof PYTHON_FAULTS)[number], RegExp> = {
     'mapped-drops-a-tool': /^sdk-names: .*tool "glossary_search" is not reachable from the SDK/,
+    'namespace-drops-quoted': /^sdk-names: .*tool "glossary-export" is not reachable from the SDK/,
     'interface-doubled': /^sdk-names: .*declared names collide: ToolCallError \(line 3, column \d+\), ToolCallError/,
     'methods-drops-a-tool': /^sdk-names: .*tool "glossary_search" is not reachable from the SDK/,
     'methods-doubled': /^sdk-names: .*declared names collide: ToolCallError \(line \d+, column 7\), ToolCallError/,
