@@ -2,6 +2,7 @@ import type { CoreDefinition, CoreSchema, LoweredSchema } from './core.js';
 import { cyclicNodes } from './cycles.js';
 import { schemaDocText } from './notes.js';
 import { memberPath } from './paths.js';
+import { type NumberingScope, StructureIds } from './structure-ids.js';
 import type { SchemaScalar, SchemaTypeName, SchemaViolation } from './types.js';
 
 /*
@@ -612,4 +613,43 @@ export function lowerSchema(root: unknown): LoweredSchema {
 /** Every place in a schema root that degrades to an untyped value, with its JSON path and why. */
 export function schemaDegradations(root: unknown): SchemaViolation[] {
   return lowerSchema(root).degradations;
+}
+
+/**
+ * `lowerSchema` for the many roots of one tool set, each distinct root lowered once: tool sets repeat schemas (every
+ * tool of a file server returns the same content list, a server's tools take one options object), and a root equal
+ * as JSON to one lowered before is that lowering, so the renderers see one lowering and write its types once. A root
+ * that contains itself, or cannot be read, is lowered alone.
+ */
+export class SchemaLowerings {
+  readonly #ids = new StructureIds(() => false, true);
+  /** Raw roots: a reference means what it says in its own root, and equal roots say the same. */
+  readonly #scope: NumberingScope = { refKey: (ref) => ref, seen: new Map() };
+  readonly #lowered = new Map<number, LoweredSchema>();
+  /** The first root, lowered before a second one came: one root alone has nothing to share. */
+  #first: { root: unknown; lowered: LoweredSchema } | undefined;
+  #roots = 0;
+
+  lower(root: unknown): LoweredSchema {
+    if (this.#roots++ === 0) {
+      const lowered = lowerSchema(root);
+      this.#first = { root, lowered };
+      return lowered;
+    }
+    if (this.#first !== undefined) {
+      const { root: first, lowered } = this.#first;
+      this.#first = undefined;
+      const id = this.#idOf(first);
+      if (id !== undefined) this.#lowered.set(id, lowered);
+    }
+    const id = this.#idOf(root);
+    if (id === undefined) return lowerSchema(root);
+    let lowered = this.#lowered.get(id);
+    if (lowered === undefined) this.#lowered.set(id, (lowered = lowerSchema(root)));
+    return lowered;
+  }
+
+  #idOf(root: unknown): number | undefined {
+    return typeof root === 'object' && root !== null ? this.#ids.of(root, this.#scope) : undefined;
+  }
 }

@@ -8,7 +8,11 @@ import { renderTypeScriptSdk } from './typescript/index.js';
 
 const lineCount = (text: string) => text.split('\n').length;
 
-/** `schema` with its `$defs` named `Zq…`, so the added tool brings definitions no other tool names. */
+/**
+ * `schema` with its `$defs` and its fields named `Zq…`/`zq…`, so the added tool brings definitions no other tool
+ * names and objects of no other tool's structure (one of the same structure would be written once, under the
+ * name it has where it first appears).
+ */
 function ownDefinitions(schema: unknown): unknown {
   const rename = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rename);
@@ -19,6 +23,10 @@ function ownDefinitions(schema: unknown): unknown {
         out[key] = Object.fromEntries(
           Object.entries(field).map(([name, definition]) => [`Zq${name}`, rename(definition)]),
         );
+      } else if (key === 'properties' && typeof field === 'object' && field !== null && !Array.isArray(field)) {
+        out[key] = Object.fromEntries(Object.entries(field).map(([name, property]) => [`zq${name}`, rename(property)]));
+      } else if (key === 'required' && Array.isArray(field)) {
+        out[key] = field.map((name) => (typeof name === 'string' ? `zq${name}` : name));
       } else if (key === '$ref' && typeof field === 'string') out[key] = field.replace('#/$defs/', '#/$defs/Zq');
       else if (key === 'title' && (field === 'Node' || field === 'Loop')) out[key] = `Zq${field}`;
       else out[key] = rename(field);

@@ -12,6 +12,8 @@ export interface SdkMeasure {
 /** What one pair's `tools:sdk` block costs every request, and what the committed snapshot of it cost. */
 export interface SdkSize extends SdkMeasure {
   language: string;
+  /** How many tools the SDK declares (the app's registered tools), when known. */
+  tools?: number;
   /** The committed `tools-sdk.*` snapshot of the pair; absent when there is none yet. */
   committed?: SdkMeasure;
 }

@@ -9,6 +9,7 @@ import {
   type ToolDefinition,
 } from '../../codemode/index.js';
 import { exitWith } from './exit.js';
+import { sdkStats } from './sdk-stats.js';
 
 export interface SdkOptions {
   language: 'python' | 'typescript';
@@ -16,14 +17,15 @@ export interface SdkOptions {
   floor: string;
   strict?: boolean;
   fence: boolean;
+  stats?: boolean;
 }
 
 /** Exit codes: 2 for input that cannot be read as a tool set, 1 under --strict for schema parts with no type. */
 const EXIT_BAD_INPUT = 2;
 const EXIT_SCHEMA_VIOLATIONS = 1;
 
-/** `concord sdk`: prints the SDK section for the tool set in `options.tools`. */
-export function printSdk(options: SdkOptions): void {
+/** `concord sdk`: prints the SDK section for the tool set in `options.tools` (or, with --stats, what it costs). */
+export async function printSdk(options: SdkOptions): Promise<void> {
   const file = options.tools;
   if (!isPythonVersion(options.floor)) {
     fail(EXIT_BAD_INPUT, [`--floor: expected a CPython version such as 3.9, got ${JSON.stringify(options.floor)}`]);
@@ -39,7 +41,13 @@ export function printSdk(options: SdkOptions): void {
     }
   }
   const render = options.fence ? renderSdkSection : renderSdk;
-  const text = render(options.language, tools, { pythonFloor: options.floor as `3.${number}` });
+  const sdkOf = (some: readonly ToolDefinition[]) =>
+    render(options.language, [...some], { pythonFloor: options.floor as `3.${number}` });
+  if (options.stats) {
+    process.stdout.write(await sdkStats(options.language, tools, sdkOf));
+    return;
+  }
+  const text = sdkOf(tools);
   process.stdout.write(text.endsWith('\n') ? text : text + '\n');
 }
 

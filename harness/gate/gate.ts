@@ -411,7 +411,8 @@ async function runPair(
     }
   }
   // Measured before anything is written: the committed snapshot is the baseline.
-  const sdk = await sdkSize(snapshotsDir, folder, target.language, files, verdicts, session);
+  const measured = await sdkSize(snapshotsDir, folder, target.language, files, verdicts, session);
+  const sdk = measured && tools.registered.length > 0 ? { ...measured, tools: tools.registered.length } : measured;
   // A run that failed is never written or proposed: its transcript must not become the expected one.
   const written = (v: FileVerdict) => !problems && decide(v.status, policy) === 'write';
   const propose = async (v: FileVerdict) =>

@@ -14,9 +14,10 @@ const size = (tokens: number, committed?: number) => ({
 describe('the SDK cost', () => {
   it('keeps one row per scenario and language and totals each language against the committed snapshots', () => {
     const cost = sdkCost([
-      { scenario: 'orders', sdk: size(1_300, 1_000) },
-      { scenario: 'orders', sdk: size(1_300, 1_000) },
-      { scenario: 'refunds', sdk: size(500, 500) },
+      { scenario: 'orders', sdk: { ...size(1_300, 1_000), tools: 4 } },
+      { scenario: 'orders', sdk: { ...size(1_300, 1_000), tools: 4 } },
+      { scenario: 'refunds', sdk: { ...size(500, 500), tools: 1 } },
+      // A pair whose tools are not known counts in the total, not in the tokens per tool.
       { scenario: 'new-one', sdk: size(100) },
       { scenario: 'orders', sdk: { ...size(900, 900), language: 'typescript' } },
       { scenario: 'failed' },
@@ -33,12 +34,16 @@ describe('the SDK cost', () => {
     expect(sdkCostLines(cost)).toEqual([
       '',
       'SDK cost (o200k_base tokens, sent with every request):',
-      '  python: 1,900 tokens · 7,600 bytes in 3 scenario(s) (+400 tokens, +26.7%)',
+      '  python: 1,900 tokens · 7,600 bytes in 3 scenario(s), 5 tools, 360 per tool (+400 tokens, +26.7%)',
       '    new-one: 100 tokens · 400 bytes (new)',
-      '    orders: 1,300 tokens · 5,200 bytes (+300 tokens, +30.0%)',
+      '    orders: 1,300 tokens · 5,200 bytes, 4 tools, 325 per tool (+300 tokens, +30.0%)',
       '  typescript: 900 tokens · 3,600 bytes in 1 scenario(s) (unchanged)',
     ]);
-    expect(sdkCostMarkdown(cost)).toContain('| **total** | python | **1,900** | 7,600 | +400 tokens, +26.7% |');
+    expect(sdkCostMarkdown(cost)).toContain(
+      '| **total** | python | **1,900** | 7,600 | 5 | 360 | +400 tokens, +26.7% |',
+    );
+    expect(sdkCostMarkdown(cost)).toContain('| orders | python | 1,300 | 5,200 | 4 | 325 | +300 tokens, +30.0% |');
+    expect(sdkCostMarkdown(cost)).toContain('| new-one | python | 100 | 400 | | | new |');
     expect(sdkCost([{ scenario: 'x' }])).toBeUndefined();
   });
 

@@ -9,6 +9,10 @@ export interface SdkCostRow extends SdkSize {
 
 export interface SdkCostTotal extends SdkMeasure {
   language: string;
+  /** The tools the rows declare, over the rows that say (a tool in two scenarios counts twice). */
+  tools: number;
+  /** The tokens of those rows alone, so that tokens per tool divides like by like. */
+  toolTokens: number;
   /** The committed snapshots of the same rows (a new scenario counts as 0). */
   committed: SdkMeasure;
 }
@@ -30,11 +34,22 @@ export function sdkCost(pairs: readonly { scenario: string; sdk?: SdkSize }[]): 
   if (rows.size === 0) return undefined;
   const languages = [...new Set([...rows.values()].map((row) => row.language))].sort();
   const totals = languages.map((language) => {
-    const total: SdkCostTotal = { language, bytes: 0, tokens: 0, committed: { bytes: 0, tokens: 0 } };
+    const total: SdkCostTotal = {
+      language,
+      bytes: 0,
+      tokens: 0,
+      tools: 0,
+      toolTokens: 0,
+      committed: { bytes: 0, tokens: 0 },
+    };
     for (const row of rows.values()) {
       if (row.language !== language) continue;
       total.bytes += row.bytes;
       total.tokens += row.tokens;
+      if (row.tools !== undefined && row.tools > 0) {
+        total.tools += row.tools;
+        total.toolTokens += row.tokens;
+      }
       total.committed.bytes += row.committed?.bytes ?? 0;
       total.committed.tokens += row.committed?.tokens ?? 0;
     }
@@ -70,6 +85,12 @@ export function sdkDelta(now: SdkMeasure, committed: SdkMeasure | undefined): st
 
 const size = (m: SdkMeasure) => `${number(m.tokens)} tokens · ${number(m.bytes)} bytes`;
 
+/** `, 12 tools, 230 per tool`, or nothing when the tools are not known. */
+function perTool(tools: number | undefined, tokens: number): string {
+  if (tools === undefined || tools === 0) return '';
+  return `, ${number(tools)} tool${tools === 1 ? '' : 's'}, ${number(Math.round(tokens / tools))} per tool`;
+}
+
 /**
  * The terminal's lines: each language's total with its change, and each scenario whose SDK changed; the
  * reports list every scenario.
@@ -78,12 +99,13 @@ export function sdkCostLines(cost: SdkCost): string[] {
   const lines = ['', `SDK cost (${cost.encoding} tokens, sent with every request):`];
   for (const total of cost.totals) {
     lines.push(
-      `  ${total.language}: ${size(total)} in ${cost.rows.filter((r) => r.language === total.language).length} scenario(s) (${sdkDelta(total, total.committed)})`,
+      `  ${total.language}: ${size(total)} in ${cost.rows.filter((r) => r.language === total.language).length} scenario(s)${perTool(total.tools, total.toolTokens)} (${sdkDelta(total, total.committed)})`,
     );
     for (const row of cost.rows) {
       if (row.language !== total.language) continue;
       const delta = sdkDelta(row, row.committed);
-      if (delta !== 'unchanged') lines.push(`    ${row.scenario}: ${size(row)} (${delta})`);
+      if (delta !== 'unchanged')
+        lines.push(`    ${row.scenario}: ${size(row)}${perTool(row.tools, row.tokens)} (${delta})`);
     }
   }
   return lines;
@@ -97,16 +119,18 @@ export function sdkCostMarkdown(cost: SdkCost | undefined, heading = '## SDK cos
     '',
     `The \`tools:sdk\` block every request carries, in \`${cost.encoding}\` tokens (js-tiktoken) and UTF-8 bytes, against the committed snapshots.`,
     '',
-    '| scenario | language | tokens | bytes | change |',
-    '| --- | --- | ---: | ---: | --- |',
+    '| scenario | language | tokens | bytes | tools | per tool | change |',
+    '| --- | --- | ---: | ---: | ---: | ---: | --- |',
   ];
+  const tools = (count: number | undefined, tokens: number) =>
+    count === undefined || count === 0 ? '| | |' : `| ${number(count)} | ${number(Math.round(tokens / count))} |`;
   for (const row of cost.rows)
     lines.push(
-      `| ${row.scenario} | ${row.language} | ${number(row.tokens)} | ${number(row.bytes)} | ${sdkDelta(row, row.committed)} |`,
+      `| ${row.scenario} | ${row.language} | ${number(row.tokens)} | ${number(row.bytes)} ${tools(row.tools, row.tokens)} ${sdkDelta(row, row.committed)} |`,
     );
   for (const total of cost.totals)
     lines.push(
-      `| **total** | ${total.language} | **${number(total.tokens)}** | ${number(total.bytes)} | ${sdkDelta(total, total.committed)} |`,
+      `| **total** | ${total.language} | **${number(total.tokens)}** | ${number(total.bytes)} ${tools(total.tools, total.toolTokens)} ${sdkDelta(total, total.committed)} |`,
     );
   lines.push('');
   return lines;

@@ -6,6 +6,10 @@ export { DEFAULT_PYTHON_FLOOR, PYTHON_KEYWORDS, SUPPORTED_PYTHON_VERSIONS, unico
 
 const UNDERSCORE = 0x5f;
 
+/** ASCII letters, digits and `_`: every CPython reads these alike, NFKC leaves them alone, no table is asked. */
+const ASCII_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ASCII_TAIL = /^[A-Za-z0-9_]*$/;
+
 /**
  * Which names a Python program may write bare, decided with the Unicode tables of the floor CPython rather
  * than this Node's: an interpreter older than Node rejects letters added since its own Unicode version.
@@ -41,6 +45,7 @@ export class PythonNameRules {
 
   /** Whether `text` is a run of name-continue code points that NFKC leaves alone. */
   isNameTail(text: string): boolean {
+    if (ASCII_TAIL.test(text)) return true;
     for (const char of text) {
       if (!this.isNameContinue(char.codePointAt(0)!)) return false;
     }
@@ -53,6 +58,7 @@ export class PythonNameRules {
    * no keyword of any supported version, not `__debug__`, and not a private `__x` (mangled in class bodies).
    */
   isBareName(name: string): boolean {
+    if (ASCII_NAME.test(name)) return !PYTHON_KEYWORDS.has(name) && name !== '__debug__' && !isPrivateName(name);
     const first = name.codePointAt(0);
     if (first === undefined || !this.isNameStart(first)) return false;
     if (!this.isNameTail(name.slice(first > 0xffff ? 2 : 1))) return false;

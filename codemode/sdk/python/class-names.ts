@@ -8,7 +8,7 @@ import type { PythonNameRules } from '../identifiers/index.js';
 export const MAX_CLASS_NAME = 64;
 
 /** Names the SDK itself defines or uses; a derived class name never shadows one. */
-const RESERVED = [
+const RESERVED: ReadonlySet<string> = new Set([
   'Any',
   'Dict',
   'List',
@@ -30,12 +30,34 @@ const RESERVED = [
   'dict',
   'None',
   'Exception',
-];
+]);
 
 const UNDERSCORE = 0x5f;
 
+/** ASCII text is its own NFKC form and one code point per code unit. */
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Stands for a class name in written text until every owner's names are known; escaping keeps NUL out of the rest. */
 const TOKEN = /\u0000(\d+)\u0000/g;
+
+/**
+ * The two names a nested class may take: `short`, the owner's base and the path's last field (`OrderAddress`), and
+ * `long`, its parent class's name and the field (`OrderArgsBillingAddress`), for when the short one is taken.
+ */
+export interface ClassHint {
+  short: string;
+  long: string;
+}
+
+/** A hint whose two forms are one name (a root's, a definition's). */
+export function exactHint(name: string): ClassHint {
+  return { short: name, long: name };
+}
+
+/** `hint` one step further down (`Item` for a list's items, `Value` for a map's values). */
+export function hintSuffix(hint: ClassHint, suffix: string): ClassHint {
+  return { short: hint.short + suffix, long: hint.long + suffix };
+}
 
 /** A class name as its owner wants it (`name`, which derived names build on) and the token the text holds. */
 export interface ClassName {
@@ -79,8 +101,22 @@ export class ClassNames {
     return text.replace(TOKEN, (_, index: string) => names[Number(index)]!);
   }
 
+  readonly #pascal = new Map<string, string>();
+
   /** `text` in PascalCase: runs of name characters (underscore splits too), each upper-cased where safe. */
   pascalCase(text: string): string {
+    // Field and tool names repeat across an SDK: each is cased once.
+    let cased = this.#pascal.get(text);
+    if (cased === undefined) this.#pascal.set(text, (cased = this.#pascalCase(text)));
+    return cased;
+  }
+
+  #pascalCase(text: string): string {
+    if (ASCII.test(text)) {
+      let out = '';
+      for (const word of text.split(/[^A-Za-z0-9]+/)) if (word !== '') out += word[0]!.toUpperCase() + word.slice(1);
+      return out;
+    }
     const words: string[] = [];
     let word: string[] = [];
     for (const char of text) {
@@ -112,7 +148,8 @@ export class ClassNamer {
   readonly #names: ClassNames;
   readonly #rules: PythonNameRules;
   readonly #owner: string;
-  readonly #used = new Set<string>(RESERVED);
+  /** Names this owner took (the SDK's own, RESERVED, are taken for every owner). */
+  readonly #used = new Set<string>();
   readonly #nextCounter = new Map<string, number>();
 
   constructor(names: ClassNames, owner: string) {
@@ -126,14 +163,49 @@ export class ClassNamer {
    * normalized after the join, capped, and given a counter when this owner already took it.
    */
   allocate(joined: string): ClassName {
-    // A join can compose across its seam (Hangul jamo, a combining mark after the last letter): normalize
-    // the whole name, then cap it, so two spellings that compile to one symbol also collide here.
-    let name = capCodePoints(joined.normalize('NFKC'), MAX_CLASS_NAME).normalize('NFKC');
-    if (!this.#rules.isBareName(name)) name = 'ToolType';
-    if (this.#used.has(name)) {
+    return this.#take(this.#normalize(joined));
+  }
+
+  /**
+   * A class name for a nested object: its short form (the owner's base and the field's name) when this owner has
+   * not taken it, else its path form (the parent class's name and the field's) when that fits the cap and is
+   * free, else the short form with a counter.
+   */
+  allocateNested(hint: ClassHint): ClassName {
+    const short = this.#normalize(hint.short);
+    if (this.#isTaken(short) && hint.long !== hint.short) {
+      const long = this.#normalize(hint.long, false);
+      if (long !== undefined && !this.#isTaken(long)) return this.#take(long);
+    }
+    return this.#take(short);
+  }
+
+  /**
+   * A join can compose across its seam (Hangul jamo, a combining mark after the last letter): the whole name is
+   * normalized, then capped, so two spellings that compile to one symbol also collide here.
+   */
+  #normalize(joined: string): string;
+  /** Without `cap`: undefined for a name longer than the cap. */
+  #normalize(joined: string, cap: false): string | undefined;
+  #normalize(joined: string, cap = true): string | undefined {
+    const whole = ASCII.test(joined) ? joined : joined.normalize('NFKC');
+    const name = ASCII.test(joined)
+      ? whole.slice(0, MAX_CLASS_NAME)
+      : capCodePoints(whole, MAX_CLASS_NAME).normalize('NFKC');
+    if (!cap && name !== whole) return undefined;
+    return this.#rules.isBareName(name) ? name : 'ToolType';
+  }
+
+  #isTaken(name: string): boolean {
+    return RESERVED.has(name) || this.#used.has(name);
+  }
+
+  /** `name`, with a counter when this owner took it already. */
+  #take(name: string): ClassName {
+    if (this.#isTaken(name)) {
       // Digits never compose backwards, so the counter needs no further normalization.
       let counter = this.#nextCounter.get(name) ?? 2;
-      while (this.#used.has(`${name}${counter}`)) counter++;
+      while (this.#isTaken(`${name}${counter}`)) counter++;
       this.#nextCounter.set(name, counter + 1);
       name = `${name}${counter}`;
     }

@@ -48,6 +48,9 @@ export function pythonStringLiteral(text: string): string {
   return parts.join('');
 }
 
+/** Printable ASCII (tab included) without a backslash. */
+const PLAIN_PROSE = /^[\t\x20-\x5b\x5d-\x7e]*$/;
+
 function isSurrogate(codePoint: number): boolean {
   return codePoint >= 0xd800 && codePoint <= 0xdfff;
 }
@@ -58,6 +61,8 @@ function isSurrogate(codePoint: number): boolean {
  * as an escape: CPython 3.13 cleans docstrings at compile time through UTF-8 and fails on a surrogate value.
  */
 function escapeProseLine(line: string, inString: boolean): string {
+  // Most prose is printable ASCII without a backslash: nothing to spell.
+  if (PLAIN_PROSE.test(line)) return line;
   const parts: string[] = [];
   for (const char of line) {
     const codePoint = char.codePointAt(0)!;
@@ -81,12 +86,7 @@ export function pythonDocstring(text: string, indent: string): string {
       return index === 0 || escaped === '' ? escaped : indent + escaped;
     })
     .join('\n');
-  const parts: string[] = [];
-  for (let i = 0; i < body.length; i++) {
-    const char = body[i]!;
-    parts.push(char === '"' && (i === body.length - 1 || body[i + 1] === '"') ? '\\"' : char);
-  }
-  return `"""${parts.join('')}"""`;
+  return `"""${body.replace(/"(?="|$)/g, '\\"')}"""`;
 }
 
 /** `text` as comment lines (`# …`), one per line of the text, each prefixed by `indent`, text by `lead`. */

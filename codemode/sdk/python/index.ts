@@ -1,11 +1,11 @@
 import type { CoreSchema, LoweredSchema } from '../../schema/core.js';
-import { lowerSchema } from '../../schema/lower.js';
+import { SchemaLowerings } from '../../schema/lower.js';
 import type { SdkRenderer, ToolDefinition } from '../../tools/types.js';
 import { DEFAULT_PYTHON_FLOOR, isDunderName, type PythonNameRules, pythonNameRules } from '../identifiers/index.js';
-import { ClassNames } from './class-names.js';
+import { sharedDefinitions } from '../shared-definitions.js';
+import { ClassNames, exactHint } from './class-names.js';
 import { pythonCommentLines, pythonDocstring, pythonStringLiteral } from './escape.js';
 import { type PythonIdioms, pythonIdioms } from './idioms.js';
-import { sharedDefinitions } from './shared-definitions.js';
 import { type ClassJob, definitionName, isClassDefinition, TypeExpressionWriter } from './type-expressions.js';
 import { PYTHON_SDK_USAGE } from './usage.js';
 
@@ -37,6 +37,7 @@ function compareCodeUnits(a: string, b: string): number {
 
 /** Tools in code-unit order of their names; equal names (a broken tool set) ordered by content. */
 function sortedTools(tools: readonly ToolDefinition[]): Tool[] {
+  const lowerings = new SchemaLowerings();
   const keyed = tools.map((tool) => ({ tool, name: typeof tool.name === 'string' ? tool.name : String(tool.name) }));
   const keys = new Map<ToolDefinition, string>();
   const keyOf = (tool: ToolDefinition): string => {
@@ -48,8 +49,8 @@ function sortedTools(tools: readonly ToolDefinition[]): Tool[] {
   return keyed.map(({ tool, name }) => ({
     name,
     description: typeof tool.description === 'string' ? tool.description : '',
-    parameters: lowerSchema(tool.parameters),
-    output: tool.output === undefined ? undefined : lowerSchema(tool.output),
+    parameters: lowerings.lower(tool.parameters),
+    output: tool.output === undefined ? undefined : lowerings.lower(tool.output),
   }));
 }
 
@@ -134,7 +135,7 @@ function writeClass(job: ClassJob, writer: TypeExpressionWriter, names: ClassNam
   if (job.alias) {
     const description = annotationText(job.schema);
     const lines = description === '' ? [] : pythonCommentLines(description, '');
-    return [...lines, `${job.token} = ${writer.write(job.schema, job.name, 0, job.scope)}`];
+    return [...lines, `${job.token} = ${writer.write(job.schema, exactHint(job.name), 0, job.scope, job.depth)}`];
   }
   const properties = job.schema.properties as Record<string, unknown>;
   const keys = Object.keys(properties).sort(compareCodeUnits);
@@ -151,7 +152,8 @@ function writeClass(job: ClassJob, writer: TypeExpressionWriter, names: ClassNam
     // Brackets already open around the type: `TypedDict(` and `{` in the functional form, `NotRequired[`.
     const depth = (part.classForm ? 0 : 2) + (wrapsOptional(key) ? 1 : 0);
     const segment = names.pascalCase(key) || 'Field';
-    const type = writer.write(schema, `${job.name}${segment}`, depth, job.scope);
+    const hint = { short: `${job.scope.prefix}${segment}`, long: `${job.name}${segment}` };
+    const type = writer.write(schema, hint, depth, job.scope, job.depth, true);
     const annotated = wrapsOptional(key) ? `NotRequired[${type}]` : type;
     const fieldIndent = part.classForm ? INDENT : INDENT + INDENT;
     const lines: string[] = [];
@@ -167,7 +169,7 @@ function writeClass(job: ClassJob, writer: TypeExpressionWriter, names: ClassNam
     fieldLines.set(key, lines);
   }
 
-  const description = annotationText(job.schema);
+  const description = job.documented ? annotationText(job.schema) : '';
   const lines: string[] = [];
   for (const part of parts) {
     if (lines.length > 0) lines.push('', '');
@@ -246,13 +248,9 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
       prefix: name,
       namer,
     };
-    writer.jobs.push({
-      name,
-      token,
-      schema: definition.schema as Record<string, unknown>,
-      scope,
-      alias: !isClassDefinition(definition),
-    });
+    const schema = definition.schema as Record<string, unknown>;
+    if (!definition.recursive) writer.claim(schema, scope, token);
+    writer.jobs.push({ name, token, schema, scope, alias: !isClassDefinition(definition), documented: true, depth: 1 });
     blocks.push(...writePendingClasses());
   }
 
@@ -277,7 +275,7 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
     // `async def name(self, args: T)`: one bracket is open around the argument type.
     const argsType = writer.write(
       rootSchema(tool.parameters),
-      `${base}Args`,
+      exactHint(`${base}Args`),
       1,
       scopeOf(tool.parameters, `${base}Args`),
     );
@@ -285,7 +283,7 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
     const outputType =
       tool.output === undefined
         ? 'Any'
-        : writer.write(rootSchema(tool.output), `${base}Output`, 0, scopeOf(tool.output, `${base}Output`));
+        : writer.write(rootSchema(tool.output), exactHint(`${base}Output`), 0, scopeOf(tool.output, `${base}Output`));
     blocks.push(...writePendingClasses());
     if (isMethodName(tool.name)) {
       const body = tool.description === '' ? '...' : pythonDocstring(tool.description, INDENT + INDENT);
@@ -296,18 +294,15 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
     } else {
       const call = `await tools[${pythonStringLiteral(tool.name)}](args: ${argsType}) -> ${outputType}`;
       const lines = [`${INDENT}# ${call}`];
-      if (tool.description !== '') lines.push(...pythonCommentLines(tool.description, INDENT, '    '));
+      if (tool.description !== '') lines.push(...pythonCommentLines(tool.description, INDENT, '  '));
       members.push(lines);
     }
   }
 
   blocks.push([
     'class ToolCallError(Exception):',
-    `${INDENT}"""Raised by a failed tool call."""`,
     `${INDENT}toolName: str`,
-    `${INDENT}# The code the tool gave with its error (such as "card_declined"), or None.`,
     `${INDENT}code: ${idioms.pipeUnions ? 'str | int | None' : 'Union[str, int, None]'}`,
-    `${INDENT}# JSON data the tool gave with its error, or None.`,
     `${INDENT}data: Any`,
   ]);
   const toolsClass = ['class Tools:'];

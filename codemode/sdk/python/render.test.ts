@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../tools/types.js';
+import { MAX_TYPE_DEPTH } from '../depth.js';
 import { MAX_CLASS_NAME } from './class-names.js';
 import { pythonCommentLines, pythonDocstring, pythonStringLiteral } from './escape.js';
 import { renderPythonSdk } from './index.js';
@@ -29,9 +30,9 @@ const toolsBody = (text: string) => {
 describe('layout', () => {
   it('states that only tools and ToolCallError exist at run time, and that arguments are plain dicts', () => {
     const text = renderPythonSdk([tool('a')]);
-    expect(text).toMatch(/exactly two names: `tools` and `ToolCallError`/);
-    expect(text).toMatch(/static stubs/);
-    expect(text).toMatch(/plain dict/);
+    expect(text).toMatch(/only `tools` and `ToolCallError` exist/);
+    expect(text).toMatch(/for reading, never import, construct or name them/);
+    expect(text).toMatch(/plain\n?#? ?dict/);
     expect(text.trimEnd().endsWith('tools: Tools')).toBe(true);
   });
 
@@ -66,8 +67,8 @@ describe('layout', () => {
     );
     expect(mixed.filter((line) => line !== '')).toEqual([
       '    # await tools["a-b"](args: dict[str, Any]) -> Any',
-      '    #     Dashed.',
-      '    #     Two lines.',
+      '    #   Dashed.',
+      '    #   Two lines.',
       '    async def c(self, args: dict[str, Any]) -> Any:',
       '        ...',
       '    async def z(self, args: dict[str, Any]) -> Any:',
@@ -115,17 +116,17 @@ describe('TypedDicts', () => {
     },
   );
 
-  it('from 3.11 marks optional fields NotRequired, sorts fields, and names nested classes after parent + field', () => {
+  it('from 3.11 marks optional fields NotRequired, sorts fields, and names a nested class after its tool and field', () => {
     const text = renderPythonSdk([weather], { pythonFloor: '3.11' });
     expect(text).toContain('from typing import Any, Literal, NotRequired, TypedDict, Union\n');
     expect(text).toContain(
-      'class GetWeatherArgsWhere(TypedDict):\n    lat: float\n\n\nclass GetWeatherArgs(TypedDict):\n' +
-        '    units: NotRequired[Literal["c", "f"]]\n    where: GetWeatherArgsWhere\n',
+      'class GetWeatherWhere(TypedDict):\n    lat: float\n\n\nclass GetWeatherArgs(TypedDict):\n' +
+        '    units: NotRequired[Literal["c", "f"]]\n    where: GetWeatherWhere\n',
     );
     expect(text).toContain('class GetWeatherOutputItem(TypedDict):\n    # Celsius\n    temp: float\n');
     expect(text).toContain('async def get_weather(self, args: GetWeatherArgs) -> list[GetWeatherOutputItem]:');
     // Nested classes come before the classes that use them.
-    expect(text.indexOf('class GetWeatherArgsWhere')).toBeLessThan(text.indexOf('class GetWeatherArgs('));
+    expect(text.indexOf('class GetWeatherWhere')).toBeLessThan(text.indexOf('class GetWeatherArgs('));
   });
 
   it('before 3.11 keeps required keys in a base class and optional ones in a total=False subclass', () => {
@@ -133,8 +134,8 @@ describe('TypedDicts', () => {
       const text = renderPythonSdk([weather], { pythonFloor: floor });
       expect(text).not.toContain('NotRequired');
       expect(text).toContain(
-        'class GetWeatherArgsWhere(TypedDict):\n    lat: float\n\n\nclass _GetWeatherArgsRequired(TypedDict):\n' +
-          '    where: GetWeatherArgsWhere\n\n\nclass GetWeatherArgs(_GetWeatherArgsRequired, total=False):\n' +
+        'class GetWeatherWhere(TypedDict):\n    lat: float\n\n\nclass _GetWeatherArgsRequired(TypedDict):\n' +
+          '    where: GetWeatherWhere\n\n\nclass GetWeatherArgs(_GetWeatherArgsRequired, total=False):\n' +
           '    units: Literal["c", "f"]\n',
       );
       expect(text).toContain('async def get_weather(self, args: GetWeatherArgs) -> list[GetWeatherOutputItem]:');
@@ -221,22 +222,29 @@ describe('class names', () => {
     expect(argsClass('\u0301x')).toBe('Too\u013axArgs');
   });
 
-  it('normalizes Hangul jamo composed across a parent + field join', () => {
-    // Field U+1100 (L) ends the class name TArgsᄀ; its field U+1161 (V) joins on and composes to U+AC00.
-    const text = renderPythonSdk([tool('t', obj({ '\u1100': obj({ '\u1161': obj({ b: { type: 'string' } }) }) }))]);
+  it('normalizes Hangul jamo composed across a join, short or long', () => {
+    // Tool base T + field U+1100 (L) is Tᄀ; the other root field U+1161 (V) takes Tᅡ, so Tᄀ's own U+1161 field
+    // takes the long form, parent + field, where L and V compose to U+AC00.
+    const text = renderPythonSdk([
+      tool(
+        't',
+        obj({ '\u1100': obj({ '\u1161': obj({ b: { type: 'string' } }) }), '\u1161': obj({ c: { type: 'string' } }) }),
+      ),
+    ]);
     const names = [...text.matchAll(/^class (\S+)\(TypedDict(?:, total=False)?\)/gmu)].map((m) => m[1]!);
     for (const name of names) expect(name.normalize('NFKC'), name).toBe(name);
-    expect(names.sort()).toEqual(['TArgs', 'TArgs\u1100', 'TArgs\uac00']);
+    expect(names.sort()).toEqual(['TArgs', 'T\u1100', 'T\u1161', 'T\uac00']);
   });
 
   it('settles collisions with a suffix from each tool, including names that only collide after normalization', () => {
+    // Each tool's arguments have a structure of their own (one structure would be one class).
     const text = renderPythonSdk([
       tool('a_b', obj({ x: { type: 'string' } })),
-      tool('ab', obj({ x: { type: 'string' } })),
-      tool('a-b', obj({ x: { type: 'string' } })),
+      tool('ab', obj({ y: { type: 'string' } })),
+      tool('a-b', obj({ z: { type: 'string' } })),
       // U+FF21 FULLWIDTH LATIN CAPITAL LETTER A: NFKC folds it to A.
-      tool('\uff21b', obj({ x: { type: 'string' } })),
-      tool('Ab', obj({ x: { type: 'string' } })),
+      tool('\uff21b', obj({ w: { type: 'string' } })),
+      tool('Ab', obj({ v: { type: 'string' } })),
     ]);
     const names = [...text.matchAll(/^(?:class (\S+)\(TypedDict(?:, total=False)?\)|(\S+) = TypedDict\()/gmu)].map(
       (m) => m[1] ?? m[2],
@@ -246,7 +254,7 @@ describe('class names', () => {
     // A tool's suffix is its own: the same tool among other colliding tools keeps its name.
     const alone = renderPythonSdk([
       tool('a_b', obj({ x: { type: 'string' } })),
-      tool('a-b', obj({ x: { type: 'string' } })),
+      tool('a-b', obj({ z: { type: 'string' } })),
     ]);
     const aB = /async def a_b\(self, args: (\S+)\)/.exec(text)![1]!;
     expect(/async def a_b\(self, args: (\S+)\)/.exec(alone)![1]).toBe(aB);
@@ -283,7 +291,7 @@ describe('class names', () => {
     expect(text).toContain('async def refund(self, args: RefundArgs) -> Money:');
   });
 
-  it('keeps a definition name with two structures with each tool, named after the tool', () => {
+  it('keeps a definition name with two structures with each tool, one class per structure named where it first appears', () => {
     const other = { Money: { type: 'object', properties: { cents: { type: 'integer' } }, required: ['cents'] } };
     const shared = [
       order('get_order', { total: { $ref: '#/$defs/Money' } }, defs),
@@ -292,7 +300,9 @@ describe('class names', () => {
     const text = renderPythonSdk([...shared, order('a_refund', { amount: { $ref: '#/$defs/Money' } }, other)]);
     expect(text).toContain('class ARefundMoney(TypedDict):\n    cents: int\n');
     expect(text).toContain('class GetOrderMoney(TypedDict):\n    amount: int\n');
-    expect(text).toContain('class ListOrdersMoney(TypedDict):\n    amount: int\n');
+    // list_orders' Money has get_order's structure: it is that class.
+    expect(text).not.toContain('ListOrdersMoney');
+    expect(text).toContain('class ListOrdersArgs(TypedDict):\n    max: GetOrderMoney\n');
     // Currency has one structure still: shared.
     expect(text).toContain('\nCurrency = Literal["EUR", "USD"]\n');
     expect(text).not.toMatch(/^class Money\(/m);
@@ -307,15 +317,22 @@ describe('class names', () => {
     ).toBe('\ua7dcxArgs');
   });
 
-  it('caps names so a 4,000-deep single-field chain stays linear in size', () => {
+  it('writes a 4,000-deep single-field chain as MAX_TYPE_DEPTH classes, the deepest field a dict', () => {
     let schema: unknown = { type: 'string' };
     for (let i = 0; i < 4000; i++) schema = obj({ field: schema }, ['field']);
     const text = renderPythonSdk([tool('deep', schema)]);
     const names = [...text.matchAll(/^class (\S+)\(TypedDict(?:, total=False)?\)/gmu)].map((m) => m[1]!);
-    expect(names.length).toBe(4000);
-    expect(new Set(names).size).toBe(4000);
+    expect(names.length).toBe(MAX_TYPE_DEPTH);
+    expect(new Set(names).size).toBe(MAX_TYPE_DEPTH);
     for (const name of names) expect([...name].length).toBeLessThanOrEqual(MAX_CLASS_NAME + 4);
-    expect(text.length).toBeLessThan(4000 * 200);
+    expect(text.match(/^ {4}field: dict\[str, Any\]$/gm)).toHaveLength(1);
+    // A chain exactly as deep as the cap: every level is a class.
+    let shallow: unknown = { type: 'string' };
+    for (let i = 0; i < MAX_TYPE_DEPTH; i++) shallow = obj({ field: shallow }, ['field']);
+    const exact = renderPythonSdk([tool('deep', shallow)]);
+    expect(exact.match(/^class \S+\(TypedDict\)/gm)).toHaveLength(MAX_TYPE_DEPTH);
+    expect(exact).toContain('    field: str\n');
+    expect(exact).not.toContain('dict[str, Any]');
   });
 });
 
@@ -353,10 +370,8 @@ describe('values and limits', () => {
     expect(merged).toMatch(/ {4}a: str \| Literal\["v0", "v1", .*"v4999"\] \| None\n/);
     const objects = Array.from({ length: 10 }, (_, i) => obj({ [`k${i}`]: { type: 'integer' } }));
     const flat = renderPythonSdk([tool('u', obj({ a: { oneOf: objects } }, ['a']))], { pythonFloor: '3.10' });
-    expect(flat).toContain(
-      '    a: Union[UArgsA, UArgsA2, UArgsA3, UArgsA4, UArgsA5, UArgsA6, UArgsA7, UArgsA8, UArgsA9, UArgsA10]\n',
-    );
-    expect(flat).not.toMatch(/UArgsA \|/);
+    expect(flat).toContain('    a: Union[UA, UArgsA, UA2, UA3, UA4, UA5, UA6, UA7, UA8, UA9]\n');
+    expect(flat).not.toMatch(/UA \|/);
   });
 
   it('splices a 100,000-deep oneOf chain into one union', () => {

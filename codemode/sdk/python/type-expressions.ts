@@ -1,5 +1,7 @@
 import type { CoreDefinition } from '../../schema/core.js';
-import type { ClassNamer, ClassNames } from './class-names.js';
+import { type NumberingScope, StructureIds } from '../../schema/structure-ids.js';
+import { MAX_TYPE_DEPTH } from '../depth.js';
+import { type ClassHint, type ClassNamer, type ClassNames, hintSuffix } from './class-names.js';
 import { pythonStringLiteral } from './escape.js';
 import type { PythonIdioms } from './idioms.js';
 
@@ -43,10 +45,14 @@ export interface ClassJob {
   schema: Record<string, unknown>;
   scope: RefScope;
   alias: boolean;
+  /** Whether its docstring carries its description: a class that is a field's value has it on the field. */
+  documented: boolean;
+  /** Its level: 1 for a root's or a definition's class, one more per class it is a field of (MAX_TYPE_DEPTH at most). */
+  depth: number;
 }
 
 type Frame =
-  | { op: 'type'; schema: unknown; hint: string; depth: number }
+  | { op: 'type'; schema: unknown; hint: ClassHint; depth: number }
   | { op: 'list' }
   | { op: 'dict' }
   | { op: 'tuple'; count: number }
@@ -66,7 +72,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** An object with fields: the shapes written as a `TypedDict` class. */
 function isClassShape(schema: Record<string, unknown>): boolean {
-  return schema.type === 'object' && isRecord(schema.properties) && Object.keys(schema.properties).length > 0;
+  if (schema.type !== 'object' || !isRecord(schema.properties)) return false;
+  for (const _ in schema.properties) return true;
+  return false;
 }
 
 /** A JSON scalar as a `Literal[...]` member, or undefined when `Literal` cannot hold it (non-integral numbers). */
@@ -102,6 +110,16 @@ export class TypeExpressionWriter {
   readonly #names: ClassNames;
   readonly #idioms: PythonIdioms;
   #scope!: RefScope;
+  /** The schema of the field being written, whose comment says what it is. */
+  #fieldValue: unknown;
+  /** The level of the class whose fields are being written (0 outside any): a class below MAX_TYPE_DEPTH is a dict. */
+  #classDepth = 0;
+  /** Every structure written as a class, to its token: an object that appears again is that class. */
+  readonly #structures = new StructureIds(isClassShape);
+  readonly #classOf = new Map<number, string>();
+  /** How each lowered root's nodes are numbered (by its definitions): what its references name, what it numbered. */
+  readonly #numbering = new WeakMap<object, NumberingScope>();
+  #scopes = 0;
 
   constructor(names: ClassNames, idioms: PythonIdioms) {
     this.#names = names;
@@ -112,8 +130,10 @@ export class TypeExpressionWriter {
    * The expression for `schema` written where `depth` brackets are already open. `hint` is the class name
    * an object schema here would take (before normalization, capping and counters).
    */
-  write(schema: unknown, hint: string, depth: number, scope: RefScope): string {
+  write(schema: unknown, hint: ClassHint, depth: number, scope: RefScope, classDepth = 0, field = false): string {
     this.#scope = scope;
+    this.#classDepth = classDepth;
+    this.#fieldValue = field ? schema : undefined;
     const frames: Frame[] = [{ op: 'type', schema, hint, depth }];
     const results: string[] = [];
     const { list, dict, tuple } = this.#idioms;
@@ -151,17 +171,23 @@ export class TypeExpressionWriter {
       if (Array.isArray(prefix) && schema.closed === true) {
         frames.push({ op: 'tuple', count: prefix.length });
         for (let i = prefix.length - 1; i >= 0; i--)
-          frames.push({ op: 'type', schema: prefix[i], hint: `${hint}Item`, depth: depth + 1 });
+          frames.push({ op: 'type', schema: prefix[i], hint: hintSuffix(hint, 'Item'), depth: depth + 1 });
         return;
       }
       if (Array.isArray(prefix)) {
         // An open tuple (more items may follow) reads as a list of whatever any position holds.
         const arms = [...prefix, 'items' in schema ? schema.items : {}];
-        frames.push({ op: 'list' }, { op: 'type', schema: { oneOf: arms }, hint: `${hint}Item`, depth: depth + 1 });
+        frames.push(
+          { op: 'list' },
+          { op: 'type', schema: { oneOf: arms }, hint: hintSuffix(hint, 'Item'), depth: depth + 1 },
+        );
         return;
       }
       if (!('items' in schema)) return void results.push(`${this.#idioms.list}[Any]`);
-      frames.push({ op: 'list' }, { op: 'type', schema: schema.items, hint: `${hint}Item`, depth: depth + 1 });
+      frames.push(
+        { op: 'list' },
+        { op: 'type', schema: schema.items, hint: hintSuffix(hint, 'Item'), depth: depth + 1 },
+      );
       return;
     }
     if (type === 'object') {
@@ -171,14 +197,28 @@ export class TypeExpressionWriter {
         if (!isRecord(schema.additionalProperties)) return void results.push(`${this.#idioms.dict}[str, Any]`);
         frames.push(
           { op: 'dict' },
-          { op: 'type', schema: schema.additionalProperties, hint: `${hint}Value`, depth: depth + 1 },
+          { op: 'type', schema: schema.additionalProperties, hint: hintSuffix(hint, 'Value'), depth: depth + 1 },
         );
         return;
       }
+      const structure = this.#structureOf(schema);
+      const written = this.#classOf.get(structure);
+      if (written !== undefined) return void results.push(written);
+      if (this.#classDepth >= MAX_TYPE_DEPTH) return void results.push(`${this.#idioms.dict}[str, Any]`);
       // A definition written in place (a discriminated union's arm) is named after it, within its owner.
       const own = typeof schema.name === 'string' ? this.#names.pascalCase(schema.name) : '';
-      const { name, token } = this.#scope.namer.allocate(own === '' ? hint : `${this.#scope.prefix}${own}`);
-      this.jobs.push({ name, token, schema, scope: this.#scope, alias: false });
+      const { name, token } =
+        own === '' ? this.#scope.namer.allocateNested(hint) : this.#scope.namer.allocate(`${this.#scope.prefix}${own}`);
+      this.#classOf.set(structure, token);
+      this.jobs.push({
+        name,
+        token,
+        schema,
+        scope: this.#scope,
+        alias: false,
+        documented: schema !== this.#fieldValue,
+        depth: this.#classDepth + 1,
+      });
       return void results.push(token);
     }
     results.push('Any');
@@ -197,16 +237,57 @@ export class TypeExpressionWriter {
     const merged = scope.merged.get(key);
     const local = merged === undefined ? `${scope.rootHint} ${key}` : `$defs ${merged}`;
     let token = scope.shared.get(key) ?? scope.names.get(local);
+    const schema = definition.schema as Record<string, unknown>;
+    // A definition with the structure of a class already written is that class.
+    const structure = isClassShape(schema) && !definition.recursive ? this.#structureOf(schema) : undefined;
+    if (token === undefined && structure !== undefined) {
+      token = this.#classOf.get(structure);
+      if (token !== undefined) scope.names.set(local, token);
+    }
     if (token === undefined) {
       const source = key === '#' ? scope.rootHint : `${scope.prefix}${definitionName(this.#names, definition)}`;
       const allocated = scope.namer.allocate(source);
       token = allocated.token;
       scope.names.set(local, token);
-      const schema = definition.schema as Record<string, unknown>;
-      this.jobs.push({ name: allocated.name, token, schema, scope, alias: !isClassShape(schema) });
+      if (structure !== undefined) this.#classOf.set(structure, token);
+      this.jobs.push({
+        name: allocated.name,
+        token,
+        schema,
+        scope,
+        alias: !isClassShape(schema),
+        documented: true,
+        depth: 1,
+      });
     }
     // A class name needs no escaping: the quotes make it a forward reference.
     return definition.recursive ? `"${token}"` : token;
+  }
+
+  /** Records that `schema`, read in `scope`, is written as the class `token` (a definition every tool shares). */
+  claim(schema: Record<string, unknown>, scope: RefScope, token: string): void {
+    this.#scope = scope;
+    if (isClassShape(schema)) this.#classOf.set(this.#structureOf(schema), token);
+  }
+
+  /**
+   * The structure number of `schema` in the current scope: a reference to a definition every tool shares reads as
+   * that definition, any other reference as its root's own (never equal to another root's). Numbered once per
+   * lowered root (by its definitions), whichever tools it is the root of.
+   */
+  #structureOf(schema: Record<string, unknown>): number {
+    const scope = this.#scope;
+    let numbering = this.#numbering.get(scope.definitions);
+    if (numbering === undefined) {
+      const own = this.#scopes++;
+      const { shared } = scope;
+      const refKey = (ref: string) => {
+        const token = shared.get(ref);
+        return token !== undefined ? `shared ${token}` : `${own} ${ref}`;
+      };
+      this.#numbering.set(scope.definitions, (numbering = { refKey, seen: new Map() }));
+    }
+    return this.#structures.ofOrUnique(schema, numbering);
   }
 
   /**

@@ -16,15 +16,13 @@ describe('docComment', () => {
 
   it('breaks lines on CR, LF, CRLF and U+2028, and paragraphs on U+2029', () => {
     expect(docComment('one\rtwo\r\nthree\nfour\u2028five\u2029six', '  ')).toEqual([
-      '  /**',
-      '   * one',
-      '   * two',
-      '   * three',
-      '   * four',
-      '   * five',
-      '   *',
-      '   * six',
-      '   */',
+      '  /** one',
+      '  two',
+      '  three',
+      '  four',
+      '  five',
+      '',
+      '  six */',
     ]);
   });
 
@@ -35,7 +33,7 @@ describe('docComment', () => {
   });
 
   it('trims trailing spaces and outer blank lines', () => {
-    expect(docComment('\n\nfirst   \n\nlast\n\n', '')).toEqual(['/**', ' * first', ' *', ' * last', ' */']);
+    expect(docComment('\n\nfirst   \n\nlast\n\n', '')).toEqual(['/** first', '', 'last */']);
   });
 });
 

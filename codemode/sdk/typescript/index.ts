@@ -1,84 +1,22 @@
-import type { CoreSchema } from '../../schema/core.js';
-import { lowerSchema } from '../../schema/lower.js';
+import type { LoweredSchema } from '../../schema/core.js';
+import { SchemaLowerings } from '../../schema/lower.js';
 import type { SdkRenderer, ToolDefinition } from '../../tools/types.js';
+import { declaredNames } from '../disambiguate.js';
+import { sharedDefinitions } from '../shared-definitions.js';
+import { TypeDeclarations } from './declarations.js';
 import { docComment, propertyName } from './escape.js';
+import { TYPESCRIPT_GLOBAL_TYPES } from './globals.js';
 import { pascalBase, toolBases } from './names.js';
-import { schemaDoc, writeType } from './type-text.js';
 import { TYPESCRIPT_SDK_USAGE } from './usage.js';
 
 const INDENT = '  ';
 
-/**
- * A schema root rendered without its type name, so it can take part in ordering before names exist.
- * Names of its definitions' types start with BASE, replaced by the tool's base once bases are handed out.
- */
-interface RenderedType {
-  doc: string[];
-  text: string;
-  /** `type BASE_Name = ...;` for each definition the root reaches. */
-  definitions: string[];
-}
-
-/** Stands for the tool's base inside rendered text; escaping keeps a NUL out of everything else. */
-const BASE = '\u0000';
-
-interface RenderedTool {
+interface Tool {
+  source: ToolDefinition;
   name: string;
-  doc: string[];
-  args: RenderedType;
-  output: RenderedType;
-}
-
-const UNKNOWN: RenderedType = { doc: [], text: 'unknown', definitions: [] };
-
-/**
- * One root's type and the aliases of the definitions it reaches (each written once, recursion by name).
- * `taken` holds the definition names used so far by the tool, so its two roots never share a name.
- */
-function renderRoot(root: unknown, suffix: string, taken: Set<string>): RenderedType {
-  const lowered = lowerSchema(root);
-  const names = new Map<string, string>();
-  const queue: string[] = [];
-  const refName = (key: string): string => {
-    let name = names.get(key);
-    if (name === undefined) {
-      const definition = lowered.definitions.get(key);
-      if (definition === undefined) return 'unknown';
-      const local = key === '#' ? suffix : pascalBase(definition.name);
-      let unique = local;
-      for (let counter = 2; taken.has(unique); counter++) unique = `${local}${counter}`;
-      taken.add(unique);
-      name = `${BASE}_${unique}`;
-      names.set(key, name);
-      queue.push(key);
-    }
-    return name;
-  };
-  const typeText = (schema: CoreSchema): string => {
-    const parts: string[] = [];
-    writeType(schema, 0, parts, refName);
-    return parts.join('');
-  };
-  // A root that refers to itself is its own definition: the tool's type names it.
-  const text = lowered.definitions.has('#') ? refName('#') : typeText(lowered.schema);
-  const definitions: string[] = [];
-  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-    const schema = lowered.definitions.get(next)!.schema;
-    definitions.push(
-      [...docComment(schemaDoc(schema), ''), `type ${names.get(next)!} = ${typeText(schema)};`].join('\n'),
-    );
-  }
-  return { doc: docComment(schemaDoc(lowered.schema), ''), text, definitions };
-}
-
-function renderTool(tool: ToolDefinition): RenderedTool {
-  const taken = new Set<string>();
-  return {
-    name: typeof tool.name === 'string' ? tool.name : String(tool.name),
-    doc: docComment(typeof tool.description === 'string' ? tool.description : '', INDENT),
-    args: renderRoot(tool.parameters, 'Args', taken),
-    output: tool.output === undefined ? UNKNOWN : renderRoot(tool.output, 'Output', taken),
-  };
+  description: string;
+  parameters: LoweredSchema;
+  output: LoweredSchema | undefined;
 }
 
 function compareCodeUnits(a: string, b: string): number {
@@ -86,57 +24,107 @@ function compareCodeUnits(a: string, b: string): number {
 }
 
 /**
- * Name order first; tools sharing a name (a broken set) are ordered by everything they render to, so
- * equal keys mean identical text and input order can never show through.
+ * Tools in code-unit order of names. Tools sharing a name (a broken set) are ordered by what each renders to
+ * alone, so equal keys mean identical text and input order can never show through.
  */
-function compareTools(a: RenderedTool, b: RenderedTool): number {
-  return (
-    compareCodeUnits(a.name, b.name) ||
-    compareCodeUnits(a.doc.join('\n'), b.doc.join('\n')) ||
-    compareCodeUnits(a.args.doc.join('\n'), b.args.doc.join('\n')) ||
-    compareCodeUnits(a.args.text, b.args.text) ||
-    compareCodeUnits(a.args.definitions.join('\n'), b.args.definitions.join('\n')) ||
-    compareCodeUnits(a.output.doc.join('\n'), b.output.doc.join('\n')) ||
-    compareCodeUnits(a.output.text, b.output.text) ||
-    compareCodeUnits(a.output.definitions.join('\n'), b.output.definitions.join('\n'))
-  );
+function sortedTools(tools: readonly ToolDefinition[]): Tool[] {
+  const lowerings = new SchemaLowerings();
+  const alone = new Map<ToolDefinition, string>();
+  const aloneText = (tool: ToolDefinition) => {
+    let text = alone.get(tool);
+    if (text === undefined) alone.set(tool, (text = renderTypeScriptSdk([tool])));
+    return text;
+  };
+  return tools
+    .map((source) => ({ source, name: typeof source.name === 'string' ? source.name : String(source.name) }))
+    .sort((a, b) => compareCodeUnits(a.name, b.name) || compareCodeUnits(aloneText(a.source), aloneText(b.source)))
+    .map(({ source, name }) => ({
+      source,
+      name,
+      description: typeof source.description === 'string' ? source.description : '',
+      parameters: lowerings.lower(source.parameters),
+      output: source.output === undefined ? undefined : lowerings.lower(source.output),
+    }));
 }
 
-function typeAliases(base: string, name: string, rendered: RenderedType): string[] {
-  const own = [...rendered.doc, `type ${name} = ${rendered.text};`].join('\n');
-  return [own, ...rendered.definitions].map((text) => text.replaceAll(BASE, base));
-}
+const TOOL_CALL_ERROR = [
+  'declare class ToolCallError extends Error {',
+  `${INDENT}readonly toolName: string;`,
+  `${INDENT}readonly code?: string | number;`,
+  `${INDENT}readonly data?: unknown;`,
+  '}',
+].join('\n');
 
 /**
- * The TypeScript `tools:sdk` section: usage comments, `ToolCallError`, an argument and an output type per
- * tool, and the `tools` constant with one method per tool in code-unit order of names. The text is a
- * declaration file the compiler accepts for any tool set, and the same tool set in any order gives the
- * same bytes. Each schema root is lowered once; a part no type can express becomes `unknown`.
+ * The TypeScript `tools:sdk` section: usage comments, `ToolCallError`, the types the tools' arguments and
+ * results name, and the `tools` constant with one method per tool in code-unit order of names. The text is a
+ * declaration file the compiler accepts for any tool set, and the same tool set in any order gives the same
+ * bytes. Each distinct schema root is lowered once; a part no type can express becomes `unknown`.
+ *
+ * Each structure is written once: a `$defs` definition with one structure wherever its name appears is one
+ * type named after it; an object with fields that appears again (in another tool, in the output, in another
+ * field) is the type declared where it first appeared, in tool order. A root that is one line (`string`,
+ * `Record<string, unknown>`) is written in the signature.
  */
 export const renderTypeScriptSdk: SdkRenderer = (tools) => {
-  const rendered = tools.map(renderTool).sort(compareTools);
-  const bases = toolBases(rendered.map((tool) => tool.name));
-  const blocks: string[] = [
-    TYPESCRIPT_SDK_USAGE.join('\n'),
-    [
-      'declare class ToolCallError extends Error {',
-      `${INDENT}/** The name of the tool whose call failed. */`,
-      `${INDENT}readonly toolName: string;`,
-      `${INDENT}/** The code the tool gave with its error (such as "card_declined"), if any. */`,
-      `${INDENT}readonly code?: string | number;`,
-      `${INDENT}/** JSON data the tool gave with its error, if any. */`,
-      `${INDENT}readonly data?: unknown;`,
-      '}',
-    ].join('\n'),
-  ];
+  const ordered = sortedTools(tools);
+  const bases = toolBases(ordered.map((tool) => tool.name));
+  const roots = ordered.flatMap((tool) =>
+    tool.output === undefined ? [tool.parameters] : [tool.parameters, tool.output],
+  );
+  const shared = sharedDefinitions(roots, (definition) => pascalBase(definition.name));
+  // Names a shared definition cannot take as they are: the tools' own types, the SDK's and the library's.
+  const taken = new Set([
+    ...TYPESCRIPT_GLOBAL_TYPES,
+    'ToolCallError',
+    ...bases.flatMap((base) => [`${base}Args`, `${base}Output`]),
+  ]);
+  const sharedNames = new Map(
+    declaredNames(
+      shared.definitions.map(({ name }) => ({ owner: `$defs ${name}`, name })),
+      taken,
+    ).map((declared, index) => [shared.definitions[index]!.name, declared]),
+  );
+  const sharedOfKeys = (keys: ReadonlyMap<string, string>) =>
+    new Map([...keys].map(([key, name]) => [key, sharedNames.get(name)!]));
+  const sharedOf = (lowered: LoweredSchema) => sharedOfKeys(shared.byRoot.get(lowered)!);
+
+  // Each shared definition is read in a root that reaches it, as if that root were the definition.
+  const sharedRoots = shared.definitions.map(({ name, definition, definitions, shared: keys }) => ({
+    name: sharedNames.get(name)!,
+    key: definition.key,
+    lowered: { schema: definition.schema, definitions, degradations: [] },
+    shared: sharedOfKeys(keys),
+  }));
+
+  const declarations = new TypeDeclarations();
+  for (const { lowered, shared: keys, key } of sharedRoots) declarations.count(lowered, keys, key);
+  for (const root of roots) declarations.count(root, sharedOf(root));
+  for (const { lowered, shared: keys, key, name } of sharedRoots)
+    declarations.definition(lowered, key, name, { base: name, taken: new Set(), shared: keys });
+
   const members: string[] = [];
-  for (const [index, tool] of rendered.entries()) {
+  for (const [index, tool] of ordered.entries()) {
     const base = bases[index]!;
-    blocks.push(...typeAliases(base, `${base}Args`, tool.args), ...typeAliases(base, `${base}Output`, tool.output));
+    const taken = new Set<string>();
+    const argsName = `${base}Args`;
+    const args = declarations.root(tool.parameters, argsName, {
+      base,
+      taken,
+      shared: sharedOf(tool.parameters),
+      self: argsName,
+    });
+    const outputName = `${base}Output`;
+    const output =
+      tool.output === undefined
+        ? 'unknown'
+        : declarations.root(tool.output, outputName, { base, taken, shared: sharedOf(tool.output), self: outputName });
     // `new(...)` in a type literal would declare a construct signature, not a method named "new".
     const key = tool.name === 'new' ? `"new"` : propertyName(tool.name);
-    members.push(...tool.doc, `${INDENT}${key}(args: ${base}Args): Promise<${base}Output>;`);
+    members.push(...docComment(tool.description, INDENT), `${INDENT}${key}(args: ${args}): Promise<${output}>;`);
   }
+
+  const blocks = [TYPESCRIPT_SDK_USAGE.join('\n'), TOOL_CALL_ERROR, ...declarations.blocks];
   blocks.push(
     members.length === 0 ? 'declare const tools: {};' : ['declare const tools: {', ...members, '};'].join('\n'),
   );

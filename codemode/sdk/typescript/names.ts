@@ -9,17 +9,21 @@ export const MAX_BASE_LENGTH = 64;
  * start with a digit, or be empty, gets a `Tool` prefix.
  */
 export function pascalBase(toolName: string): string {
-  const words = toolName
+  const joined = pascalWords(toolName);
+  const base = /^[A-Za-z]/.test(joined) ? joined : `Tool${joined}`;
+  return base.slice(0, MAX_BASE_LENGTH);
+}
+
+/** `text`'s ASCII letters and digits, each word capitalized (accents stripped after NFKD); may be empty. */
+export function pascalWords(text: string): string {
+  if (/^[A-Za-z0-9]*$/.test(text)) return text === '' ? '' : text[0]!.toUpperCase() + text.slice(1);
+  const words = text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .split(/[^A-Za-z0-9]+/);
-  const parts: string[] = [];
-  for (const word of words) {
-    if (word !== '') parts.push(word[0]!.toUpperCase() + word.slice(1));
-  }
-  const joined = parts.join('');
-  const base = /^[A-Za-z]/.test(joined) ? joined : `Tool${joined}`;
-  return base.slice(0, MAX_BASE_LENGTH);
+  let joined = '';
+  for (const word of words) if (word !== '') joined += word[0]!.toUpperCase() + word.slice(1);
+  return joined;
 }
 
 /**

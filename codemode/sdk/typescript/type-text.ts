@@ -1,13 +1,7 @@
 import type { CoreSchema as JsonSchema } from '../../schema/core.js';
 import type { SchemaScalar } from '../../schema/types.js';
+import { MAX_TYPE_DEPTH } from '../depth.js';
 import { docComment, numberLiteral, propertyName, stringLiteral } from './escape.js';
-
-/**
- * Most objects/arrays written inside one another; one nested deeper is `unknown`. Keeps the text linear in the
- * schema (indentation grows with depth) and keeps the compiler, which recurses over nested types, well
- * inside its stack. Unions do not count: nested `oneOf`s are written as one flat union.
- */
-export const MAX_TYPE_DEPTH = 64;
 
 const INDENT = '  ';
 const indents: string[] = [''];
@@ -38,14 +32,34 @@ export function schemaDoc(schema: JsonSchema): string {
 /** Turns a definition reference into the name of its type (queueing the definition to be written). */
 export type RefNamer = (key: string) => string;
 
+/** Where a node sits below the root it is written in: the property keys and item steps that lead to it. */
+export interface TypePath {
+  parent: TypePath | undefined;
+  /** A property key, or `[]` for an array's items. */
+  step: string;
+}
+
+/**
+ * The name of the type an object with fields is written as instead of inline (one declared elsewhere), or
+ * undefined to write it inline. `path` says where it sits, for naming a type declared on first use.
+ */
+export type ObjectNamer = (schema: JsonSchema, path: TypePath | undefined) => string | undefined;
+
 /** A schema still to write, or text ready to append. */
-type Step = string | { schema: JsonSchema; depth: number; asArrayElement: boolean };
+type Step = string | { schema: JsonSchema; depth: number; asArrayElement: boolean; path: TypePath | undefined };
+
+/** An object with fields: the shape a type may be declared for and named wherever it appears. */
+export function hasFields(schema: JsonSchema): boolean {
+  if (schema.type !== 'object' || schema.properties === undefined) return false;
+  for (const _ in schema.properties) return true;
+  return false;
+}
 
 function isUnion(schema: JsonSchema): boolean {
   return schema.oneOf !== undefined || (schema.enum !== undefined && schema.enum.length > 1);
 }
 
-function pushObject(schema: JsonSchema, depth: number, stack: Step[]): void {
+function pushObject(schema: JsonSchema, depth: number, path: TypePath | undefined, stack: Step[]): void {
   const properties = schema.properties ?? {};
   const names = Object.keys(properties);
   const extra = schema.additionalProperties;
@@ -53,7 +67,7 @@ function pushObject(schema: JsonSchema, depth: number, stack: Step[]): void {
     // An index signature, not `Record<string, X>`: the compiler defers an object type's members, so a map
     // whose values are the type itself (`additionalProperties: { $ref: '#' }`) is not a circular alias.
     if (typeof extra === 'object')
-      stack.push(' }', { schema: extra, depth, asArrayElement: false }, '{ [key: string]: ');
+      stack.push(' }', { schema: extra, depth, asArrayElement: false, path }, '{ [key: string]: ');
     else stack.push(extra === false ? 'Record<string, never>' : 'Record<string, unknown>');
     return;
   }
@@ -69,7 +83,12 @@ function pushObject(schema: JsonSchema, depth: number, stack: Step[]): void {
   for (let index = names.length - 1; index >= 0; index--) {
     const name = names[index]!;
     const property = properties[name]!;
-    stack.push(';\n', { schema: property, depth: depth + 1, asArrayElement: false });
+    stack.push(';\n', {
+      schema: property,
+      depth: depth + 1,
+      asArrayElement: false,
+      path: { parent: path, step: name },
+    });
     const doc = docComment(schemaDoc(property), inner);
     const head = `${inner}${propertyName(name)}${required.has(name) ? '' : '?'}: `;
     stack.push(doc.length === 0 ? head : `${doc.join('\n')}\n${head}`);
@@ -78,18 +97,19 @@ function pushObject(schema: JsonSchema, depth: number, stack: Step[]): void {
 }
 
 /** `[A, B]`, or `[A, B, ...R[]]` when more items may follow. */
-function pushTuple(schema: JsonSchema, depth: number, stack: Step[]): void {
+function pushTuple(schema: JsonSchema, depth: number, path: TypePath | undefined, stack: Step[]): void {
+  const itemPath = { parent: path, step: '[]' };
   const prefix = schema.prefixItems!;
   stack.push(']');
   if (schema.closed !== true) {
     stack.push(
       '[]',
-      { schema: schema.items ?? {}, depth: depth + 1, asArrayElement: true },
+      { schema: schema.items ?? {}, depth: depth + 1, asArrayElement: true, path: itemPath },
       prefix.length > 0 ? ', ...' : '...',
     );
   }
   for (let index = prefix.length - 1; index >= 0; index--) {
-    stack.push({ schema: prefix[index]!, depth: depth + 1, asArrayElement: false });
+    stack.push({ schema: prefix[index]!, depth: depth + 1, asArrayElement: false, path: itemPath });
     if (index > 0) stack.push(', ');
   }
   stack.push('[');
@@ -97,11 +117,17 @@ function pushTuple(schema: JsonSchema, depth: number, stack: Step[]): void {
 
 /**
  * Appends the TypeScript type of a trusted (already validated) schema to `parts`. `depth` is the
- * indentation level of the line the type starts on. The walk keeps its own stack, so schema depth is
- * bounded only by memory.
+ * indentation level of the line the type starts on. An object with fields below the root is written as the
+ * name `objectName` gives it, if any. The walk keeps its own stack, so schema depth is bounded only by memory.
  */
-export function writeType(root: JsonSchema, depth: number, parts: string[], refName: RefNamer): void {
-  const stack: Step[] = [{ schema: root, depth, asArrayElement: false }];
+export function writeType(
+  root: JsonSchema,
+  depth: number,
+  parts: string[],
+  refName: RefNamer,
+  objectName?: ObjectNamer,
+): void {
+  const stack: Step[] = [{ schema: root, depth, asArrayElement: false, path: undefined }];
   for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
     if (typeof step === 'string') {
       parts.push(step);
@@ -114,16 +140,20 @@ export function writeType(root: JsonSchema, depth: number, parts: string[], refN
     }
     // `enum`/`const` never sit beside these two types in a valid schema, so this is the whole node.
     const nests = schema.type === 'array' || schema.type === 'object';
-    if (nests && step.depth >= MAX_TYPE_DEPTH) {
+    const named =
+      schema !== root && objectName !== undefined && hasFields(schema) ? objectName(schema, step.path) : undefined;
+    if (named !== undefined) {
+      parts.push(named);
+    } else if (nests && step.depth >= MAX_TYPE_DEPTH) {
       parts.push('unknown');
     } else if (schema.$ref !== undefined) {
       parts.push(refName(schema.$ref));
     } else if (schema.prefixItems !== undefined) {
-      pushTuple(schema, step.depth, stack);
+      pushTuple(schema, step.depth, step.path, stack);
     } else if (schema.oneOf !== undefined) {
       const arms = schema.oneOf;
       for (let index = arms.length - 1; index >= 0; index--) {
-        stack.push({ schema: arms[index]!, depth: step.depth, asArrayElement: false });
+        stack.push({ schema: arms[index]!, depth: step.depth, asArrayElement: false, path: step.path });
         if (index > 0) stack.push(' | ');
       }
     } else if (schema.enum !== undefined) {
@@ -131,9 +161,10 @@ export function writeType(root: JsonSchema, depth: number, parts: string[], refN
     } else if (schema.const !== undefined) {
       stack.push(literal(schema.const));
     } else if (schema.type === 'array') {
-      stack.push('[]', { schema: schema.items ?? {}, depth: step.depth + 1, asArrayElement: true });
+      const path = { parent: step.path, step: '[]' };
+      stack.push('[]', { schema: schema.items ?? {}, depth: step.depth + 1, asArrayElement: true, path });
     } else if (schema.type === 'object') {
-      pushObject(schema, step.depth, stack);
+      pushObject(schema, step.depth, step.path, stack);
     } else {
       parts.push((schema.type !== undefined && PRIMITIVES[schema.type]) || 'unknown');
     }

@@ -37,6 +37,20 @@ const TOOLS = [
 const good = file('tools.json', JSON.stringify(TOOLS));
 
 describe('concord sdk', () => {
+  it('prints with --stats what the SDK costs in all and for each tool, costliest first, instead of the SDK', () => {
+    const { code, stdout, stderr } = sdk('--language', 'python', '--tools', good, '--stats');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(
+      /^python SDK of 2 tools: [\d,]+ o200k_base tokens · [\d,]+ bytes, [\d,]+ tokens per tool$/,
+    );
+    expect(lines[1]).toMatch(/^ {2}the SDK with no tool \(usage and ToolCallError\): [\d,]+ tokens · [\d,]+ bytes$/);
+    // lookup's description and its TypedDict make it the costlier one.
+    expect(lines.slice(3).map((line) => line.trim().split(/\s+/)[2])).toEqual(['lookup', 'add']);
+    expect(stdout).not.toContain('class Tools');
+  });
+
   it.each(['python', 'typescript'] as const)('prints the fenced %s section the prompt gets', (language) => {
     const { code, stdout, stderr } = sdk('--language', language, '--tools', good);
     expect(stderr).toBe('');

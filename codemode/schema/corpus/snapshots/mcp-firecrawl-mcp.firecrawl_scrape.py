@@ -1,59 +1,56 @@
-# The tools your program can call, described as Python stubs.
-# At run time your program sees exactly two names: `tools` and `ToolCallError`. The TypedDict classes
-# below are static stubs for reading only: they do not exist at run time, so never import, construct or
-# name them in code. Pass arguments as a plain dict; results come back as plain dicts, lists and values.
-# Call a tool with `await tools.name({...})`; a tool listed only in a comment is called by its exact
-# name: `await tools["name"]({...})`. A failed call raises ToolCallError: `str(error)` says why, `toolName`
-# names the tool, and `code` and `data` carry what the tool gave with its error (None when it gave none).
+# Python stubs of the tools. At run time only `tools` and `ToolCallError` exist: the classes below are
+# for reading, never import, construct or name them in code. Call `await tools.name({...})` with a plain
+# dict; a tool listed in a comment is called as `await tools["name"]({...})`. Results are plain JSON data.
+# A failed call raises ToolCallError: str(error) says why; toolName, code and data (or None) say more.
 from typing import Any, Literal, Optional, TypedDict, Union
 
 
-class FirecrawlScrapeArgsScreenshotOptionsViewport(TypedDict):
+class FirecrawlScrapeViewport(TypedDict):
     height: float
     width: float
 
 
-class FirecrawlScrapeArgsScreenshotOptions(TypedDict, total=False):
+class FirecrawlScrapeScreenshotOptions(TypedDict, total=False):
     fullPage: bool
     quality: float
-    viewport: FirecrawlScrapeArgsScreenshotOptionsViewport
+    viewport: FirecrawlScrapeViewport
 
 
-class FirecrawlScrapeArgsQueryOptions(TypedDict):
+class FirecrawlScrapeQueryOptions(TypedDict):
     # default: "freeform"
     mode: Literal["directQuote", "freeform"]
     # length ≤ 10000
     prompt: str
 
 
-class _FirecrawlScrapeArgsProfileRequired(TypedDict):
+class _FirecrawlScrapeProfileRequired(TypedDict):
     name: str
 
 
-class FirecrawlScrapeArgsProfile(_FirecrawlScrapeArgsProfileRequired, total=False):
+class FirecrawlScrapeProfile(_FirecrawlScrapeProfileRequired, total=False):
     saveChanges: bool
 
 
-class FirecrawlScrapeArgsPdfOptions(TypedDict, total=False):
+class FirecrawlScrapePdfOptions(TypedDict, total=False):
     # 1 ≤ value ≤ 10000
     maxPages: int
 
 
-class FirecrawlScrapeArgsLocation(TypedDict, total=False):
+class FirecrawlScrapeLocation(TypedDict, total=False):
     country: str
     languages: list[str]
 
 
-class FirecrawlScrapeArgsJsonOptions(TypedDict, total=False):
+class FirecrawlScrapeJsonOptions(TypedDict, total=False):
     prompt: str
     schema: dict[str, Any]
 
 
-class _FirecrawlScrapeArgsActionsItemRequired(TypedDict):
+class _FirecrawlScrapeActionsItemRequired(TypedDict):
     type: Literal["wait", "screenshot", "scroll", "scrape", "click", "write", "press", "executeJavascript", "generatePDF"]
 
 
-class FirecrawlScrapeArgsActionsItem(_FirecrawlScrapeArgsActionsItemRequired, total=False):
+class FirecrawlScrapeActionsItem(_FirecrawlScrapeActionsItemRequired, total=False):
     direction: Literal["up", "down"]
     fullPage: bool
     key: str
@@ -69,24 +66,24 @@ class _FirecrawlScrapeArgsRequired(TypedDict):
 
 
 class FirecrawlScrapeArgs(_FirecrawlScrapeArgsRequired, total=False):
-    actions: list[FirecrawlScrapeArgsActionsItem]
+    actions: list[FirecrawlScrapeActionsItem]
     excludeTags: list[str]
     formats: list[Literal["markdown", "html", "rawHtml", "screenshot", "links", "summary", "changeTracking", "branding", "json", "query", "audio"]]
     includeTags: list[str]
-    jsonOptions: FirecrawlScrapeArgsJsonOptions
-    location: FirecrawlScrapeArgsLocation
+    jsonOptions: FirecrawlScrapeJsonOptions
+    location: FirecrawlScrapeLocation
     lockdown: bool
     maxAge: float
     mobile: bool
     onlyMainContent: bool
     parsers: list[Literal["pdf"]]
-    pdfOptions: FirecrawlScrapeArgsPdfOptions
-    profile: FirecrawlScrapeArgsProfile
+    pdfOptions: FirecrawlScrapePdfOptions
+    profile: FirecrawlScrapeProfile
     proxy: Literal["basic", "stealth", "enhanced", "auto"]
-    queryOptions: FirecrawlScrapeArgsQueryOptions
+    queryOptions: FirecrawlScrapeQueryOptions
     redactPII: bool
     removeBase64Images: bool
-    screenshotOptions: FirecrawlScrapeArgsScreenshotOptions
+    screenshotOptions: FirecrawlScrapeScreenshotOptions
     skipTlsVerification: bool
     storeInCache: bool
     waitFor: float
@@ -94,11 +91,8 @@ class FirecrawlScrapeArgs(_FirecrawlScrapeArgsRequired, total=False):
 
 
 class ToolCallError(Exception):
-    """Raised by a failed tool call."""
     toolName: str
-    # The code the tool gave with its error (such as "card_declined"), or None.
     code: Union[str, int, None]
-    # JSON data the tool gave with its error, or None.
     data: Any
 
 

@@ -1,18 +1,26 @@
-// Each tool below is an async method of the global `tools` object. Call it with one arguments
-// object and await the result: `const result = await tools.name(args);`. A tool whose name is
-// quoted below is called with brackets: `await tools["some-name"](args)`.
-// A call that fails throws a ToolCallError: `message` says why, `toolName` which tool failed, and
-// `code` and `data` carry what the tool gave with its error.
-// Arguments and results are plain JSON data; the types below describe their shape.
+// The tools are async methods of the global `tools`: `const result = await tools.name(args);`, a quoted
+// name with brackets: `await tools["some-name"](args)`. Arguments and results are plain JSON data.
+// A failed call throws ToolCallError: `message` says why; `toolName`, `code` and `data` say more.
 
 declare class ToolCallError extends Error {
-  /** The name of the tool whose call failed. */
   readonly toolName: string;
-  /** The code the tool gave with its error (such as "card_declined"), if any. */
   readonly code?: string | number;
-  /** JSON data the tool gave with its error, if any. */
   readonly data?: unknown;
 }
+
+type Tag = {
+  id?: number;
+  label?: string;
+};
+
+type Pet = {
+  /** read-only; format: int64 */
+  id: number;
+  /** length ≤ 64 */
+  name?: string | null;
+  petType: string;
+  tags?: Tag[] | null;
+};
 
 type CreatePetArgs = {
   body: {
@@ -21,7 +29,7 @@ type CreatePetArgs = {
     /** length ≤ 64 */
     name?: string | null;
     petType: "cat";
-    tags?: CreatePet_Tag[] | null;
+    tags?: Tag[] | null;
     /** default: "lazy" */
     huntingSkill?: "lazy" | "aggressive";
   } | {
@@ -30,34 +38,13 @@ type CreatePetArgs = {
     /** length ≤ 64 */
     name?: string | null;
     petType: "Dog";
-    tags?: CreatePet_Tag[] | null;
+    tags?: Tag[] | null;
     /** value ≥ 0 */
     packSize: number | null;
   };
 };
 
-type CreatePet_Tag = {
-  id?: number;
-  label?: string;
-};
-
-type CreatePetOutput = CreatePet_Pet;
-
-type CreatePet_Pet = {
-  /** read-only; format: int64 */
-  id: number;
-  /** length ≤ 64 */
-  name?: string | null;
-  petType: string;
-  tags?: CreatePet_Tag2[] | null;
-};
-
-type CreatePet_Tag2 = {
-  id?: number;
-  label?: string;
-};
-
 declare const tools: {
   /** Create a pet. */
-  createPet(args: CreatePetArgs): Promise<CreatePetOutput>;
+  createPet(args: CreatePetArgs): Promise<Pet>;
 };

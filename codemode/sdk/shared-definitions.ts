@@ -1,4 +1,4 @@
-import type { CoreDefinition, LoweredSchema } from '../../schema/core.js';
+import type { CoreDefinition, LoweredSchema } from '../schema/core.js';
 
 /** A `$defs` definition written once, as one class every tool that reaches it shares. */
 export interface SharedDefinition {

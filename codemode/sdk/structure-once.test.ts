@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolDefinition } from '../tools/types.js';
+import { renderPythonSdk } from './python/index.js';
+import { renderTypeScriptSdk } from './typescript/index.js';
+
+/** A postal address, written as a fresh object each time: equal structures, never the same object. */
+const address = () => ({
+  type: 'object',
+  description: 'Where to deliver.',
+  properties: { street: { type: 'string' }, city: { type: 'string' } },
+  required: ['city'],
+});
+
+const tools = (): ToolDefinition[] => [
+  {
+    name: 'ship',
+    description: 'Ships an order.',
+    parameters: { type: 'object', properties: { to: address(), from: address() }, required: ['to'] },
+    output: { type: 'object', properties: { delivered_to: address() } },
+  },
+  {
+    name: 'quote',
+    description: 'Prices a delivery.',
+    parameters: { type: 'object', properties: { to: address() }, required: ['to'] },
+  },
+  {
+    name: 'track',
+    description: 'Where an order is.',
+    // The same arguments as quote's, as another object.
+    parameters: { type: 'object', properties: { to: address() }, required: ['to'] },
+  },
+];
+
+const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+
+describe('an object schema that appears more than once', () => {
+  it('is one Python class wherever it appears: arguments, output, other tools', () => {
+    const sdk = renderPythonSdk(tools(), { pythonFloor: '3.9' });
+    expect(count(sdk, /^ {4}street: str$/gm)).toBe(1);
+    // Named where it first appears (quote sorts first), in tool order.
+    expect(sdk).toContain('class _QuoteToRequired(TypedDict):\n    city: str\n');
+    expect(sdk).toMatch(/^ {4}delivered_to: QuoteTo$/m);
+    expect(sdk).toMatch(/^ {8}"from": QuoteTo,$/m);
+    // The fields that hold it say what it is; the class does not say it again.
+    expect(count(sdk, /Where to deliver\./g)).toBe(4);
+    // Equal arguments are one class too.
+    expect(sdk).toContain('async def track(self, args: QuoteArgs) -> Any:');
+    expect(sdk).not.toContain('TrackArgs');
+  });
+
+  it('is one TypeScript type wherever it appears, declared where it first appears', () => {
+    const sdk = renderTypeScriptSdk(tools());
+    expect(count(sdk, /^ {2}street\?: string;$/gm)).toBe(1);
+    expect(sdk).toContain('type Quote_To = {\n  street?: string;\n  city: string;\n};');
+    expect(sdk).toMatch(/^ {2}to: Quote_To;$/m);
+    expect(sdk).toMatch(/^ {2}from\?: Quote_To;$/m);
+    expect(sdk).toMatch(/^ {2}delivered_to\?: Quote_To;$/m);
+    expect(sdk).toContain('  track(args: QuoteArgs): Promise<unknown>;');
+    // The field keeps the description; the shared type does not repeat it.
+    expect(count(sdk, /Where to deliver\./g)).toBe(4);
+  });
+
+  it('is written inline when it appears once', () => {
+    const one: ToolDefinition[] = [
+      { name: 'ship', description: '', parameters: { type: 'object', properties: { to: address() } } },
+    ];
+    expect(renderTypeScriptSdk(one)).toContain('type ShipArgs = {\n  /** Where to deliver. */\n  to?: {\n');
+  });
+
+  it('stays two types when the structures differ in anything written (a description, a required key)', () => {
+    const other = { ...address(), description: 'Where to bill.' };
+    const differing: ToolDefinition[] = [
+      { name: 'a', description: '', parameters: { type: 'object', properties: { x: address() } } },
+      { name: 'b', description: '', parameters: { type: 'object', properties: { x: other } } },
+      { name: 'c', description: '', parameters: { type: 'object', properties: { x: { ...address(), required: [] } } } },
+    ];
+    expect(count(renderPythonSdk(differing, { pythonFloor: '3.11' }), /^ {4}street: /gm)).toBe(3);
+    expect(count(renderTypeScriptSdk(differing), /^ +street\?: string;$/gm)).toBe(3);
+  });
+});
