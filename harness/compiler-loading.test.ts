@@ -22,10 +22,14 @@ describe('the TypeScript compiler', () => {
         `await import(${JSON.stringify(url('runtimes/worker/plugin.ts'))});`,
         `console.log(${compilerLoaded});`,
         `const { typescriptSdkNames } = await import(${JSON.stringify(url('harness/checks/sdk-names/typescript.ts'))});`,
-        `console.log(typescriptSdkNames('declare const tools: { ping(): Promise<void> };').declared.map((d) => d.name).join());`,
+        `const { TypeScriptCompiler } = await import(${JSON.stringify(url('harness/checks/typescript-compiler.ts'))});`,
+        `console.log(${compilerLoaded});`,
+        `const compiler = new TypeScriptCompiler();`,
+        `console.log(typescriptSdkNames(compiler, 'declare const tools: { ping(): Promise<void> };').declared.map((d) => d.name).join());`,
         `console.log(${compilerLoaded});`,
       ].join('\n'),
     );
-    expect(printed.split('\n')).toEqual(['false', 'tools', 'true']);
+    // Importing the checks loads nothing either: the compiler is loaded when the session's one is made.
+    expect(printed.split('\n')).toEqual(['false', 'false', 'tools', 'true']);
   });
 });

@@ -17,7 +17,8 @@ import { keepCache, seedCache } from './test/warm-cache.js';
  * examples/orders: its own plugin with five tools that each carry `$defs.Money`, three scenarios, every
  * runtime. Its committed transcripts hold the time place_order stamps as a placeholder; a scenario that polls
  * until the time budget stops it is refused as unstable; a pull request adds a tool that sorts first and no
- * scenario calls: the SDKs change by that tool's lines alone, Money stays one Python class, the tool is listed
+ * scenario calls, with arguments and a result of its own (a structure it shared with a tool it sorts before would
+ * take its name): the SDKs change by that tool's lines alone, Money stays one Python class, the tool is listed
  * as uncalled, and the gate says what the change costs each request. The gate runs from a copy outside this
  * repository with concord installed from its packed tarball, as the snapshots were recorded.
  */
@@ -25,11 +26,12 @@ const example = join(packageRoot(), 'examples', 'orders');
 const SCENARIOS = ['checkout', 'order-status', 'refund'];
 const ADDED_TOOL = `  {
     name: 'add_discount',
-    description: 'Takes an amount off an open order.',
-    parameters: withMoney({ id: { type: 'string' }, amount: money }, ['id', 'amount']),
-    output: orderOutput,
+    description: 'Takes a share off an open order and says how much it saved.',
+    parameters: withMoney({ id: { type: 'string' }, percent: { type: 'integer', minimum: 1, maximum: 50 } }, ['id', 'percent']),
+    output: withMoney({ id: { type: 'string' }, saved: money }, ['id', 'saved']),
     async execute(args: unknown) {
-      return structuredClone(orderOf(args));
+      const order = orderOf(args);
+      return { id: order.id, saved: { ...order.total, amount: 0 } };
     },
   },
 `;

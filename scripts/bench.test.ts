@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sourceAsset } from '../runtimes/seam/package-root.js';
 
@@ -26,5 +26,27 @@ describe('npm run bench', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(`bench: unknown suite "nope" (known: ${suites.join(', ')})\n`);
+  });
+});
+
+describe('the SDK bench baseline', () => {
+  it('says why there is none when the commit is not in the checkout, building nothing', async () => {
+    const { baselineRenderers } = await import('./bench/support/baseline.mjs');
+    const missing = 'f'.repeat(40);
+    expect(await baselineRenderers(missing)).toEqual({
+      reason: `commit ${missing.slice(0, 12)} is not in this checkout (git history is needed)`,
+    });
+  });
+
+  it('builds the renderers of a commit in the checkout into a folder it removes', { timeout: 60_000 }, async () => {
+    const { baselineRenderers } = await import('./bench/support/baseline.mjs');
+    const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: sourceAsset('.'), encoding: 'utf8' }).stdout.trim();
+    const baseline = await baselineRenderers(head);
+    const tool = { name: 'ping', description: 'Answers.', parameters: { type: 'object' } };
+    expect(baseline.renderTypeScriptSdk([tool])).toContain('ping(args: Record<string, unknown>)');
+    expect(baseline.renderPythonSdk([tool])).toContain('async def ping(self, args: dict[str, Any]) -> Any:');
+    expect(existsSync(baseline.folder)).toBe(true);
+    baseline.dispose();
+    expect(existsSync(baseline.folder)).toBe(false);
   });
 });

@@ -622,7 +622,7 @@ export function schemaDegradations(root: unknown): SchemaViolation[] {
  * that contains itself, or cannot be read, is lowered alone.
  */
 export class SchemaLowerings {
-  readonly #ids = new StructureIds(() => false, true);
+  readonly #ids = new StructureIds({ isNamed: () => false, mayContainItself: true });
   /** Raw roots: a reference means what it says in its own root, and equal roots say the same. */
   readonly #scope: NumberingScope = { refKey: (ref) => ref, seen: new Map() };
   readonly #lowered = new Map<number, LoweredSchema>();

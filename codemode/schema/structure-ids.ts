@@ -1,9 +1,9 @@
 /**
  * One number per distinct structure: two values get the same number when they are equal as JSON whatever the order
- * of their keys, each `$ref` read as what it names in its scope (`refKey`). Inside a value, the objects `isNamed`
- * picks (the ones a renderer writes as a type of their own) are numbered too and count by their number, so an
- * object that appears twice (an address in the arguments and in the output, an options object every tool of a
- * server takes) has one number wherever it appears.
+ * of their keys (the keys `ignores` picks aside), each `$ref` read as what it names in its scope (`refKey`). Inside
+ * a value, the objects `isNamed` picks (the ones a renderer writes as a type of their own) are numbered too and
+ * count by their number, so an object that appears twice (an address in the arguments and in the output, an
+ * options object every tool of a server takes) has one number wherever it appears.
  *
  * Linear and cheap: every node is hashed once, bottom up, from its children's hashes (iteratively, at any depth,
  * without building text); values of equal hash are compared node by node before they share a number, so a
@@ -12,6 +12,7 @@
  */
 export class StructureIds {
   readonly #isNamed: (node: Record<string, unknown>) => boolean;
+  readonly #ignores: Ignores;
   /** Numbered values met, by hash: each with its scope and number. */
   readonly #byHash = new Map<number, Numbered[]>();
   readonly #stringHashes = new Map<string, number>();
@@ -20,14 +21,10 @@ export class StructureIds {
 
   readonly #mayContainItself: boolean;
 
-  /**
-   * `isNamed`: whether an object inside a value is numbered on its own (a class, an alias). `mayContainItself`:
-   * the values are not known to be trees (a tool's raw schema may be any object graph), so each is checked for
-   * containing itself; a lowered schema cannot, its references being text.
-   */
-  constructor(isNamed: (node: Record<string, unknown>) => boolean, mayContainItself = false) {
-    this.#isNamed = isNamed;
-    this.#mayContainItself = mayContainItself;
+  constructor(options: StructureOptions) {
+    this.#isNamed = options.isNamed;
+    this.#mayContainItself = options.mayContainItself ?? false;
+    this.#ignores = options.ignores ?? NOTHING_IGNORED;
   }
 
   /**
@@ -115,6 +112,7 @@ export class StructureIds {
       }
     } else {
       for (const key in node) {
+        if (this.#ignores(node as Record<string, unknown>, key)) continue;
         const keyHash = this.#stringHash(key);
         const value = this.#valueHash(key, (node as Record<string, unknown>)[key], scope, hashes);
         low = (low + mix(keyHash, value)) >>> 0;
@@ -160,7 +158,7 @@ export class StructureIds {
     let candidates = this.#byHash.get(hash);
     if (candidates === undefined) this.#byHash.set(hash, (candidates = []));
     for (const candidate of candidates)
-      if (equal(node, scope, candidate.node, candidate.scope, this.#isNamed)) return candidate.id;
+      if (equal(node, scope, candidate.node, candidate.scope, this.#isNamed, this.#ignores)) return candidate.id;
     const id = this.#count++;
     candidates.push({ node, scope, id });
     return id;
@@ -193,6 +191,22 @@ function isLeaf(value: object): boolean {
     if (typeof child === 'object' && child !== null) return false;
   }
   return true;
+}
+
+/** Whether a key of an object does not count in its structure (a renderer writes the object alike without it). */
+export type Ignores = (node: Record<string, unknown>, key: string) => boolean;
+
+const NOTHING_IGNORED: Ignores = () => false;
+
+export interface StructureOptions {
+  /** Whether an object inside a value is numbered on its own (one a renderer writes as a class, an alias). */
+  isNamed(node: Record<string, unknown>): boolean;
+  /**
+   * The values are not known to be trees (a tool's raw schema may be any object graph), so each is checked for
+   * containing itself; a lowered schema cannot, its references being text.
+   */
+  mayContainItself?: boolean;
+  ignores?: Ignores;
 }
 
 /** Marks a node whose children are still being hashed. */
@@ -228,6 +242,7 @@ function equal(
   b: object,
   scopeB: NumberingScope,
   isNamed: (node: Record<string, unknown>) => boolean,
+  ignores: Ignores,
 ): boolean {
   const left: unknown[] = [a];
   const right: unknown[] = [b];
@@ -255,6 +270,7 @@ function equal(
     const ry = y as Record<string, unknown>;
     let count = 0;
     for (const key in rx) {
+      if (ignores(rx, key)) continue;
       count++;
       if (!Object.hasOwn(ry, key)) return false;
       const vx = rx[key];
@@ -266,7 +282,7 @@ function equal(
         right.push(vy);
       }
     }
-    for (const _ in ry) count--;
+    for (const key in ry) if (!ignores(ry, key)) count--;
     if (count !== 0) return false;
   }
   return true;

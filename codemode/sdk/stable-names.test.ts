@@ -96,3 +96,31 @@ describe('adding a tool that sorts first', () => {
     });
   }
 });
+
+describe('adding a tool that shares a structure', () => {
+  const result = () => ({ type: 'object', properties: { id: { type: 'string' }, status: { type: 'string' } } });
+  const tool = (name: string): ToolDefinition => ({
+    name,
+    description: `${name}.`,
+    parameters: { type: 'object', properties: { [`${name}_id`]: { type: 'string' } } },
+    output: result(),
+  });
+  const before = [tool('get_order'), tool('refund')];
+
+  for (const { language, render } of renderers) {
+    it(`after the tools that share it adds its own lines, naming the shared ${language} type`, () => {
+      const added = addedLines(render(before), render([...before, tool('track')]));
+      expect(added).toBeDefined();
+      expect(added!.join('\n')).toContain('GetOrderOutput');
+      expect(added!.join('\n')).not.toMatch(/TrackOutput/);
+    });
+
+    it(`before them gives the shared ${language} type its own name: the diff renames it`, () => {
+      const after = render([tool('cancel'), ...before]);
+      // Not only added lines: the type the others return is now named after the tool that sorts first.
+      expect(addedLines(render(before), after)).toBeUndefined();
+      expect(after).toContain('CancelOutput');
+      expect(after).not.toContain('GetOrderOutput');
+    });
+  }
+});

@@ -36,7 +36,7 @@ describe('the renderer floor, through the project app', () => {
     const bare = findings.find((f) => f.message.includes('bare methods'));
     expect(bare).toMatchObject({ check: 'renderer-floor', severity: 'error', scenario: 'mode-both' });
     expect(bare!.message).toMatch(
-      /^mode-both \(\S+mode-both\.yml, on python\): the Python renderer is not pinned to the floor 3\.9: it writes (\S+_unicode_\d+_\d+ \(line \d+, column 15\), ){4}\S+_unicode_\d+_\d+ \(line \d+, column 15\) of tools-sdk\.py as bare methods, which CPython 3\.9 \(Unicode 13\.0\.0\) cannot read/,
+      /^mode-both \(\S+mode-both\.yml, on python\): the Python renderer is not pinned to the floor 3\.9: it writes (\S+_unicode_\d+_\d+ \(line \d+, column 15\), ){3}\S+_unicode_\d+_\d+ \(line \d+, column 15\) and \S+_unicode_\d+_\d+ \(line \d+, column 15\) of tools-sdk\.py as bare methods, which CPython 3\.9 \(Unicode 13\.0\.0\) cannot read/,
     );
   });
 

@@ -24,8 +24,8 @@ const BASELINE_COMMIT = '546d331e2a407a237b867f26b46418d948a65e8b';
  * history (the baseline cannot be built there): ratios against them are indicative only.
  */
 const FIXED_BASELINE = {
-  python: { nested: 150, chain: 63, corpusTokens: 30_801 },
-  typescript: { nested: 40, chain: 3, corpusTokens: 30_077 },
+  python: { nested: 148, chain: 54, corpusTokens: 30_801 },
+  typescript: { nested: 58, chain: 3.5, corpusTokens: 30_077 },
 };
 /** The goals: render time on two shapes (times faster than the baseline) and the corpus's tokens (share saved). */
 const GOALS = { nested: { size: 1_000, times: 4 }, chain: { size: 4_000, times: 2.5 }, tokensSaved: 0.35 };

@@ -1,6 +1,7 @@
 import type { CoreDefinition } from '../../schema/core.js';
-import { type NumberingScope, StructureIds } from '../../schema/structure-ids.js';
+import type { NumberingScope } from '../../schema/structure-ids.js';
 import { MAX_TYPE_DEPTH } from '../depth.js';
+import { hasFields, typeStructures } from '../written-types.js';
 import { type ClassHint, type ClassNamer, type ClassNames, hintSuffix } from './class-names.js';
 import { pythonStringLiteral } from './escape.js';
 import type { PythonIdioms } from './idioms.js';
@@ -70,13 +71,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** An object with fields: the shapes written as a `TypedDict` class. */
-function isClassShape(schema: Record<string, unknown>): boolean {
-  if (schema.type !== 'object' || !isRecord(schema.properties)) return false;
-  for (const _ in schema.properties) return true;
-  return false;
-}
-
 /** A JSON scalar as a `Literal[...]` member, or undefined when `Literal` cannot hold it (non-integral numbers). */
 function literalMember(value: unknown): string | undefined {
   if (typeof value === 'string') return pythonStringLiteral(value);
@@ -115,7 +109,7 @@ export class TypeExpressionWriter {
   /** The level of the class whose fields are being written (0 outside any): a class below MAX_TYPE_DEPTH is a dict. */
   #classDepth = 0;
   /** Every structure written as a class, to its token: an object that appears again is that class. */
-  readonly #structures = new StructureIds(isClassShape);
+  readonly #structures = typeStructures();
   readonly #classOf = new Map<number, string>();
   /** How each lowered root's nodes are numbered (by its definitions): what its references name, what it numbered. */
   readonly #numbering = new WeakMap<object, NumberingScope>();
@@ -239,7 +233,7 @@ export class TypeExpressionWriter {
     let token = scope.shared.get(key) ?? scope.names.get(local);
     const schema = definition.schema as Record<string, unknown>;
     // A definition with the structure of a class already written is that class.
-    const structure = isClassShape(schema) && !definition.recursive ? this.#structureOf(schema) : undefined;
+    const structure = hasFields(schema) && !definition.recursive ? this.#structureOf(schema) : undefined;
     if (token === undefined && structure !== undefined) {
       token = this.#classOf.get(structure);
       if (token !== undefined) scope.names.set(local, token);
@@ -255,7 +249,7 @@ export class TypeExpressionWriter {
         token,
         schema,
         scope,
-        alias: !isClassShape(schema),
+        alias: !hasFields(schema),
         documented: true,
         depth: 1,
       });
@@ -267,7 +261,7 @@ export class TypeExpressionWriter {
   /** Records that `schema`, read in `scope`, is written as the class `token` (a definition every tool shares). */
   claim(schema: Record<string, unknown>, scope: RefScope, token: string): void {
     this.#scope = scope;
-    if (isClassShape(schema)) this.#classOf.set(this.#structureOf(schema), token);
+    if (hasFields(schema)) this.#classOf.set(this.#structureOf(schema), token);
   }
 
   /**
@@ -342,7 +336,7 @@ export function definitionName(names: ClassNames, definition: CoreDefinition): s
 
 /** Whether a definition's schema is written as a `TypedDict` (else as an alias). */
 export function isClassDefinition(definition: CoreDefinition): boolean {
-  return isClassShape(definition.schema as Record<string, unknown>);
+  return hasFields(definition.schema as Record<string, unknown>);
 }
 
 function joinUnion(rendered: string[], frame: Extract<Frame, { op: 'union' }>, pipeUnions: boolean): string {

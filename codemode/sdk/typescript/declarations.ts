@@ -1,8 +1,9 @@
 import type { CoreSchema, LoweredSchema } from '../../schema/core.js';
-import { type NumberingScope, StructureIds } from '../../schema/structure-ids.js';
+import type { NumberingScope } from '../../schema/structure-ids.js';
+import { hasFields, typeStructures } from '../written-types.js';
 import { docComment } from './escape.js';
 import { pascalBase, pascalWords } from './names.js';
-import { hasFields, schemaDoc, type TypePath, writeType } from './type-text.js';
+import { schemaDoc, type TypePath, writeType } from './type-text.js';
 
 /** Longest path part of a type named after where it first appears (`Tool_ScrapeOptions`). */
 const MAX_PATH_NAME_LENGTH = 64;
@@ -34,10 +35,6 @@ interface Pending {
   documented: boolean;
 }
 
-function isFieldObject(node: Record<string, unknown>): boolean {
-  return hasFields(node as CoreSchema);
-}
-
 /**
  * The `type` declarations of one SDK, in writing order. An object with fields of one structure is declared once,
  * wherever it appears (a root, a definition, a field), under the name of its first appearance in tool order;
@@ -45,7 +42,7 @@ function isFieldObject(node: Record<string, unknown>): boolean {
  */
 export class TypeDeclarations {
   readonly blocks: string[] = [];
-  readonly #structures = new StructureIds(isFieldObject);
+  readonly #structures = typeStructures();
   /** The declared type of each structure. */
   readonly #nameOf = new Map<number, string>();
   /** How often each structure is written inline, over the whole SDK. */
@@ -76,7 +73,7 @@ export class TypeDeclarations {
       while (stack.length > 0) {
         const node = stack.pop();
         if (typeof node !== 'object' || node === null) continue;
-        if (node !== root && isFieldObject(node as Record<string, unknown>)) {
+        if (node !== root && hasFields(node)) {
           const id = scope.seen.get(node)!;
           this.#uses.set(id, (this.#uses.get(id) ?? 0) + 1);
         }

@@ -1,6 +1,7 @@
 import type { CoreSchema as JsonSchema } from '../../schema/core.js';
 import type { SchemaScalar } from '../../schema/types.js';
 import { MAX_TYPE_DEPTH } from '../depth.js';
+import { hasFields } from '../written-types.js';
 import { docComment, numberLiteral, propertyName, stringLiteral } from './escape.js';
 
 const INDENT = '  ';
@@ -47,13 +48,6 @@ export type ObjectNamer = (schema: JsonSchema, path: TypePath | undefined) => st
 
 /** A schema still to write, or text ready to append. */
 type Step = string | { schema: JsonSchema; depth: number; asArrayElement: boolean; path: TypePath | undefined };
-
-/** An object with fields: the shape a type may be declared for and named wherever it appears. */
-export function hasFields(schema: JsonSchema): boolean {
-  if (schema.type !== 'object' || schema.properties === undefined) return false;
-  for (const _ in schema.properties) return true;
-  return false;
-}
 
 function isUnion(schema: JsonSchema): boolean {
   return schema.oneOf !== undefined || (schema.enum !== undefined && schema.enum.length > 1);

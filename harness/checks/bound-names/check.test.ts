@@ -51,18 +51,10 @@ describe('bound names', () => {
 
   it('reads the declared names out of both SDKs', { timeout: 120_000 }, async () => {
     expect(pythonClassNames((await exoticNames('python')).files.get('tools-sdk.py')!)).toEqual([
+      // The four tools take and return one structure: its classes are written once, named after the first tool.
       'Tool2faVerifyArgs',
       'Tool2faVerifyOutputArgs',
       'Tool2faVerifyOutput',
-      'ProtoArgs',
-      'ProtoOutputArgs',
-      'ProtoOutput',
-      'ClassArgs',
-      'ClassOutputArgs',
-      'ClassOutput',
-      'WeatherAlertsArgs',
-      'WeatherAlertsOutputArgs',
-      'WeatherAlertsOutput',
       'ToolCallError',
       'Tools',
     ]);
@@ -71,18 +63,7 @@ describe('bound names', () => {
         new TypeScriptCompiler(),
         (await exoticNames('typescript')).files.get('tools-sdk.ts')!,
       ).declared.map((d) => d.name),
-    ).toEqual([
-      'ToolCallError',
-      'Tool2faVerifyArgs',
-      'Tool2faVerifyOutput',
-      'ProtoArgs',
-      'ProtoOutput',
-      'ClassArgs',
-      'ClassOutput',
-      'WeatherAlertsArgs',
-      'WeatherAlertsOutput',
-      'tools',
-    ]);
+    ).toEqual(['ToolCallError', 'Tool2faVerifyArgs', 'Tool2faVerifyOutput', 'tools']);
   });
 
   it.each(['python', 'pyodide'] as const)(
@@ -96,9 +77,9 @@ describe('bound names', () => {
   );
 
   it('fails a python runtime that leaks an SDK class into builtins', { timeout: 120_000 }, async () => {
-    const leak = prelude('import builtins\nbuiltins.ProtoArgs = dict');
+    const leak = prelude('import builtins\nbuiltins.Tool2faVerifyOutput = dict');
     expect(await messagesOf(await exoticNames('python'), boundNamesCheck({ wrap: leak }))).toEqual([
-      'SDK classes that must raise NameError resolve: ProtoArgs (bound) on the python runtime',
+      'SDK classes that must raise NameError resolve: Tool2faVerifyOutput (bound) on the python runtime',
     ]);
   });
 
@@ -107,10 +88,10 @@ describe('bound names', () => {
     expect(await messagesOf(input, boundNamesCheck({ wrap: extraBinding }))).toEqual([
       'the program receives 3 bound values; expected 2 (tools, ToolCallError) on the typescript runtime',
     ]);
-    const leak = prelude('(globalThis as any).ClassArgs = {}; (globalThis as any).inspector = 1;');
+    const leak = prelude('(globalThis as any).Tool2faVerifyArgs = {}; (globalThis as any).inspector = 1;');
     expect(await messagesOf(input, boundNamesCheck({ wrap: leak }))).toEqual([
-      'SDK type names reachable as values: ClassArgs (typeof object) on the typescript runtime',
-      'globals beyond the JavaScript and Node built-ins: ClassArgs, inspector on the typescript runtime',
+      'SDK type names reachable as values: Tool2faVerifyArgs (typeof object) on the typescript runtime',
+      'globals beyond the JavaScript and Node built-ins: Tool2faVerifyArgs, inspector on the typescript runtime',
     ]);
   });
 });

@@ -87,7 +87,7 @@ describe.each(['typescript', 'python'] as const)('type-checked %s programs', (la
     expect(errors).toEqual([
       language === 'typescript'
         ? `tsc: ${where}, column 47: Property 'hgh' does not exist on type '{ high: number; low: number; }'. Did you mean 'high'?`
-        : `pyright: ${where}, column 9: Could not access item in TypedDict; "hgh" is not a defined key in "GetForecastOutputDaysItemTemperature"`,
+        : `pyright: ${where}, column 9: Could not access item in TypedDict; "hgh" is not a defined key in "GetForecastTemperature"`,
     ]);
   });
 

@@ -14,7 +14,8 @@ const repository = fileURLToPath(new URL('../../../', import.meta.url));
 const PATHS = ['codemode/sdk', 'codemode/schema', 'codemode/tools', 'contract', 'runtimes/seam'];
 
 /**
- * `{ renderTypeScriptSdk, renderPythonSdk, dispose }` built from `commit`, or `{ reason }` when it cannot be.
+ * `{ renderTypeScriptSdk, renderPythonSdk, folder, dispose }` built from `commit` into `folder`, or `{ reason }` when it
+ * cannot be.
  */
 export async function baselineRenderers(commit) {
   let tar;
@@ -47,7 +48,7 @@ export async function baselineRenderers(commit) {
       load('codemode/sdk/typescript/index.js'),
       load('codemode/sdk/python/index.js'),
     ]);
-    return { renderTypeScriptSdk, renderPythonSdk, dispose: remove };
+    return { renderTypeScriptSdk, renderPythonSdk, folder, dispose: remove };
   } catch (error) {
     remove();
     return { reason: `the sources of ${commit.slice(0, 12)} did not build: ${error.message}` };

@@ -1,16 +1,10 @@
-// Each tool below is an async method of the global `tools` object. Call it with one arguments
-// object and await the result: `const result = await tools.name(args);`. A tool whose name is
-// quoted below is called with brackets: `await tools["some-name"](args)`.
-// A call that fails throws a ToolCallError: `message` says why, `toolName` which tool failed, and
-// `code` and `data` carry what the tool gave with its error.
-// Arguments and results are plain JSON data; the types below describe their shape.
+// The tools are async methods of the global `tools`: `const result = await tools.name(args);`, a quoted
+// name with brackets: `await tools["some-name"](args)`. Arguments and results are plain JSON data.
+// A failed call throws ToolCallError: `message` says why; `toolName`, `code` and `data` say more.
 
 declare class ToolCallError extends Error {
-  /** The name of the tool whose call failed. */
   readonly toolName: string;
-  /** The code the tool gave with its error (such as "card_declined"), if any. */
   readonly code?: string | number;
-  /** JSON data the tool gave with its error, if any. */
   readonly data?: unknown;
 }
 
@@ -39,8 +33,6 @@ type GetForecastOutput = {
     }[];
 };
 
-type ListCitiesArgs = Record<string, never>;
-
 type ListCitiesOutput = {
   cities: {
       name: string;
@@ -52,5 +44,5 @@ declare const tools: {
   /** Daily forecast for one city, one entry per day starting today. */
   get_forecast(args: GetForecastArgs): Promise<GetForecastOutput>;
   /** Every city with a forecast. */
-  list_cities(args: ListCitiesArgs): Promise<ListCitiesOutput>;
+  list_cities(args: Record<string, never>): Promise<ListCitiesOutput>;
 };

@@ -1,10 +1,7 @@
-# The tools your program can call, described as Python stubs.
-# At run time your program sees exactly two names: `tools` and `ToolCallError`. The TypedDict classes
-# below are static stubs for reading only: they do not exist at run time, so never import, construct or
-# name them in code. Pass arguments as a plain dict; results come back as plain dicts, lists and values.
-# Call a tool with `await tools.name({...})`; a tool listed only in a comment is called by its exact
-# name: `await tools["name"]({...})`. A failed call raises ToolCallError: `str(error)` says why, `toolName`
-# names the tool, and `code` and `data` carry what the tool gave with its error (None when it gave none).
+# Python stubs of the tools. At run time only `tools` and `ToolCallError` exist: the classes below are
+# for reading, never import, construct or name them in code. Call `await tools.name({...})` with a plain
+# dict; a tool listed in a comment is called as `await tools["name"]({...})`. Results are plain JSON data.
+# A failed call raises ToolCallError: str(error) says why; toolName, code and data (or None) say more.
 from typing import Any, Literal, Optional, TypedDict, Union
 
 
@@ -20,11 +17,8 @@ class ChargeCardOutput(TypedDict):
 
 
 class ToolCallError(Exception):
-    """Raised by a failed tool call."""
     toolName: str
-    # The code the tool gave with its error (such as "card_declined"), or None.
     code: Union[str, int, None]
-    # JSON data the tool gave with its error, or None.
     data: Any
 
 

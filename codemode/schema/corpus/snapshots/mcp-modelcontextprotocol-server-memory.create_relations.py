@@ -22,23 +22,6 @@ class CreateRelationsArgs(TypedDict):
     relations: list[CreateRelationsRelationsItem]
 
 
-CreateRelationsOutputRelationsItem = TypedDict(
-    "CreateRelationsOutputRelationsItem",
-    {
-        # The name of the entity where the relation starts
-        "from": str,
-        # The type of the relation
-        "relationType": str,
-        # The name of the entity where the relation ends
-        "to": str,
-    },
-)
-
-
-class CreateRelationsOutput(TypedDict):
-    relations: list[CreateRelationsOutputRelationsItem]
-
-
 class ToolCallError(Exception):
     toolName: str
     code: Union[str, int, None]
@@ -46,7 +29,7 @@ class ToolCallError(Exception):
 
 
 class Tools:
-    async def create_relations(self, args: CreateRelationsArgs) -> CreateRelationsOutput:
+    async def create_relations(self, args: CreateRelationsArgs) -> CreateRelationsArgs:
         """Create multiple new relations between entities in the knowledge graph. Relations should be in active voice"""
 
 

@@ -9,28 +9,19 @@ declare class ToolCallError extends Error {
 }
 
 type CreateRelationsArgs = {
-  relations: {
-      /** The name of the entity where the relation starts */
-      from: string;
-      /** The name of the entity where the relation ends */
-      to: string;
-      /** The type of the relation */
-      relationType: string;
-    }[];
+  relations: CreateRelations_RelationsItem[];
 };
 
-type CreateRelationsOutput = {
-  relations: {
-      /** The name of the entity where the relation starts */
-      from: string;
-      /** The name of the entity where the relation ends */
-      to: string;
-      /** The type of the relation */
-      relationType: string;
-    }[];
+type CreateRelations_RelationsItem = {
+  /** The name of the entity where the relation starts */
+  from: string;
+  /** The name of the entity where the relation ends */
+  to: string;
+  /** The type of the relation */
+  relationType: string;
 };
 
 declare const tools: {
   /** Create multiple new relations between entities in the knowledge graph. Relations should be in active voice */
-  create_relations(args: CreateRelationsArgs): Promise<CreateRelationsOutput>;
+  create_relations(args: CreateRelationsArgs): Promise<CreateRelationsArgs>;
 };

@@ -1,10 +1,7 @@
-# The tools your program can call, described as Python stubs.
-# At run time your program sees exactly two names: `tools` and `ToolCallError`. The TypedDict classes
-# below are static stubs for reading only: they do not exist at run time, so never import, construct or
-# name them in code. Pass arguments as a plain dict; results come back as plain dicts, lists and values.
-# Call a tool with `await tools.name({...})`; a tool listed only in a comment is called by its exact
-# name: `await tools["name"]({...})`. A failed call raises ToolCallError: `str(error)` says why, `toolName`
-# names the tool, and `code` and `data` carry what the tool gave with its error (None when it gave none).
+# Python stubs of the tools. At run time only `tools` and `ToolCallError` exist: the classes below are
+# for reading, never import, construct or name them in code. Call `await tools.name({...})` with a plain
+# dict; a tool listed in a comment is called as `await tools["name"]({...})`. Results are plain JSON data.
+# A failed call raises ToolCallError: str(error) says why; toolName, code and data (or None) say more.
 from typing import Any, Literal, Optional, TypedDict, Union
 
 
@@ -31,24 +28,17 @@ class GetOrderArgs(TypedDict):
     id: str
 
 
-class GetOrderOutput(TypedDict):
-    id: str
-    refunded: Money
-    status: Literal["open", "shipped", "cancelled"]
-    total: Money
-
-
 class ListOrdersArgs(TypedDict, total=False):
     minTotal: Money
 
 
-class ListOrdersOutputOrdersItem(TypedDict):
+class ListOrdersOrdersItem(TypedDict):
     id: str
     total: Money
 
 
 class ListOrdersOutput(TypedDict):
-    orders: list[ListOrdersOutputOrdersItem]
+    orders: list[ListOrdersOrdersItem]
 
 
 class PlaceOrderArgs(TypedDict):
@@ -70,19 +60,9 @@ class RefundOrderArgs(TypedDict):
     id: str
 
 
-class RefundOrderOutput(TypedDict):
-    id: str
-    refunded: Money
-    status: Literal["open", "shipped", "cancelled"]
-    total: Money
-
-
 class ToolCallError(Exception):
-    """Raised by a failed tool call."""
     toolName: str
-    # The code the tool gave with its error (such as "card_declined"), or None.
     code: Union[str, int, None]
-    # JSON data the tool gave with its error, or None.
     data: Any
 
 
@@ -90,7 +70,7 @@ class Tools:
     async def cancel_order(self, args: CancelOrderArgs) -> CancelOrderOutput:
         """Cancels an open order; a shipped one must be refunded instead."""
 
-    async def get_order(self, args: GetOrderArgs) -> GetOrderOutput:
+    async def get_order(self, args: GetOrderArgs) -> CancelOrderOutput:
         """One order by its id."""
 
     async def list_orders(self, args: ListOrdersArgs) -> ListOrdersOutput:
@@ -99,7 +79,7 @@ class Tools:
     async def place_order(self, args: PlaceOrderArgs) -> PlaceOrderOutput:
         """Places an order for one product and returns it."""
 
-    async def refund_order(self, args: RefundOrderArgs) -> RefundOrderOutput:
+    async def refund_order(self, args: RefundOrderArgs) -> CancelOrderOutput:
         """Refunds part or all of a shipped order."""
 
 

@@ -1,0 +1,21 @@
+import { StructureIds } from '../schema/structure-ids.js';
+
+/** An object with fields: what both SDKs write as a type of its own (a `TypedDict` class, a TypeScript type). */
+export function hasFields(node: object): boolean {
+  const schema = node as Record<string, unknown>;
+  if (schema.type !== 'object' || typeof schema.properties !== 'object' || schema.properties === null) return false;
+  for (const _ in schema.properties) return true;
+  return false;
+}
+
+/**
+ * The structures of an SDK's types, numbered as both languages write them: beside fields, `additionalProperties:
+ * false` is written as its absence (a `TypedDict` cannot say it; a TypeScript object type without an index
+ * signature already means it), so two objects that differ only there are one type.
+ */
+export function typeStructures(): StructureIds {
+  return new StructureIds({
+    isNamed: hasFields,
+    ignores: (node, key) => key === 'additionalProperties' && node[key] === false && hasFields(node),
+  });
+}
