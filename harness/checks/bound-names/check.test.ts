@@ -53,7 +53,6 @@ describe('bound names', () => {
     expect(pythonClassNames((await exoticNames('python')).files.get('tools-sdk.py')!)).toEqual([
       // The four tools take and return one structure: its classes are written once, named after the first tool.
       'Tool2faVerifyArgs',
-      'Tool2faVerifyOutputArgs',
       'Tool2faVerifyOutput',
       'ToolCallError',
       'Tools',
