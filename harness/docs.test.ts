@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../runtimes/seam/package-root.js';
+import { COMMANDS } from './cli/commands/index.js';
 
 const read = (path: string) => readFileSync(join(packageRoot(), path), 'utf8');
 
@@ -32,8 +34,8 @@ describe('docs/architecture.md', () => {
   });
 });
 
-describe("the README's isolation tables", () => {
-  const tables = section(read('README.md'), '### What each runtime isolates');
+describe("docs/runtimes.md's isolation tables", () => {
+  const tables = section(read('docs/runtimes.md'), '## What each runtime isolates');
   /** Each row's test cell as [file, test name]; `conformance` is the suite every backend runs. */
   const named: Array<[string, string]> = [];
   for (const row of tables
@@ -76,5 +78,132 @@ describe("the README's isolation tables", () => {
       OWN_SKIP.test(readFileSync(join(packageRoot(), 'runtimes', file), 'utf8')),
     );
     expect(skipping).toEqual([]);
+  });
+});
+
+/** The pages a reader follows links through: the README, CONTRIBUTING, the changelog and every docs page. */
+const PAGES = [
+  'README.md',
+  'CONTRIBUTING.md',
+  'CHANGELOG.md',
+  ...readdirSync(join(packageRoot(), 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+];
+
+/** A Markdown page's prose lines: fenced code blocks left out, inline code spans blanked. */
+function proseLines(markdown: string): string[] {
+  let fenced = false;
+  const lines: string[] = [];
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    else if (!fenced) lines.push(line.replace(/`[^`]*`/g, '``'));
+  }
+  return lines;
+}
+
+/** The anchors of a page's headings, as GitHub makes them (lower case, punctuation dropped, spaces as dashes). */
+function anchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const found = new Set<string>();
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const heading = !fenced && /^#{1,6} (.*)$/.exec(line);
+    if (!heading) continue;
+    const slug = heading[1]!
+      .replace(/`/g, '')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    found.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return found;
+}
+
+describe('links between the pages', () => {
+  it('resolve: every relative link names a file that exists, and every #anchor a heading of its page', () => {
+    const broken: string[] = [];
+    let checked = 0;
+    for (const page of PAGES) {
+      const text = read(page);
+      for (const line of proseLines(text)) {
+        for (const [, target] of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+          if (/^(https?:|mailto:)/.test(target!)) continue;
+          checked++;
+          const [path, anchor] = target!.split('#') as [string, string | undefined];
+          const file = path === '' ? page : relative(packageRoot(), join(packageRoot(), dirname(page), path));
+          if (!existsSync(join(packageRoot(), file))) {
+            broken.push(`${page}: ${target} (no ${file})`);
+            continue;
+          }
+          if (anchor !== undefined && (!file.endsWith('.md') || !anchors(read(file)).has(anchor)))
+            broken.push(`${page}: ${target} (no heading #${anchor} in ${file})`);
+          else if (
+            anchor === undefined &&
+            !file.endsWith('.md') &&
+            !statSync(join(packageRoot(), file)).isFile() &&
+            !statSync(join(packageRoot(), file)).isDirectory()
+          )
+            broken.push(`${page}: ${target}`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+    expect(broken).toEqual([]);
+  });
+
+  it('read anchors as GitHub writes them', () => {
+    expect([
+      ...anchors('## Unstable pairs, state between pairs, `.env`\n### 1. Install\n## concord.config.yml\n## A\n## A'),
+    ]).toEqual(['unstable-pairs-state-between-pairs-env', '1-install', 'concordconfigyml', 'a', 'a-1']);
+  });
+});
+
+describe('the commands the README shows', () => {
+  const program = new Command('concord');
+  for (const register of COMMANDS) register(program);
+  const commands = new Map(program.commands.map((command) => [command.name(), command]));
+  /** What every command takes: its own help, the version, and the stack of a failure. */
+  const everywhere = ['--help', '--version', '--debug'];
+
+  /** The README's code: the lines of its fenced blocks and its inline code spans. */
+  const code: string[] = [];
+  let fenced = false;
+  for (const line of read('README.md').split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    else if (fenced) code.push(line);
+    else for (const [, span] of line.matchAll(/`([^`]+)`/g)) code.push(span!);
+  }
+  /** Each `concord <command> …` the README's code shows, with the flags it writes. */
+  const shown: Array<{ command: string; flags: string[]; line: string }> = [];
+  for (const line of code) {
+    for (const [whole, command, rest] of line.matchAll(/\bconcord ([a-z][a-z-]*)((?:[ \t]+[^\s#|]+)*)/g)) {
+      const flags = (rest ?? '').split(/\s+/).flatMap((word) => {
+        const flag = /^\[?(--[a-z][a-z-]*)/.exec(word);
+        return flag ? [flag[1]!] : [];
+      });
+      shown.push({ command: command!, flags, line: whole });
+    }
+  }
+
+  it("are commands of concord, each flag in that command's --help", () => {
+    expect(shown.length).toBeGreaterThan(15);
+    const unknown = shown.flatMap(({ command, flags, line }) => {
+      const known = commands.get(command);
+      if (known === undefined) return [`${line}: no command ${command}`];
+      const options = new Set([...known.options.map((option) => option.long), ...everywhere]);
+      return flags
+        .filter((flag) => !options.has(flag))
+        .map((flag) => `${line}: ${flag} is not in concord ${command} --help`);
+    });
+    expect(unknown).toEqual([]);
+  });
+
+  it('list every command in the command table', () => {
+    const table = section(read('README.md'), '## Commands');
+    expect([...commands.keys()].filter((name) => !table.includes(`\`concord ${name}\``))).toEqual([]);
   });
 });

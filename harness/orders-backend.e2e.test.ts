@@ -137,7 +137,11 @@ describe('the orders backend', () => {
     expect(python).not.toMatch(/Money\w/);
     expect(lines).toContain('SDK cost (o200k_base tokens, sent with every request):');
     expect(
-      lines.some((line) => /^ {2}python: [\d,]+ tokens · [\d,]+ bytes in 3 scenario\(s\) \(unchanged\)$/.test(line)),
+      lines.some((line) =>
+        /^ {2}python: [\d,]+ tokens · [\d,]+ bytes in 3 scenario\(s\), 15 tools, [\d,]+ per tool \(unchanged\)$/.test(
+          line,
+        ),
+      ),
     ).toBe(true);
     // place_order answers with the real clock's time: the committed transcripts hold a numbered placeholder,
     // so the run agrees with them although the clock moved on.
@@ -232,7 +236,7 @@ describe('the orders pull request', () => {
     const total = lines.find((line) => line.startsWith('  python: '));
     expect(total, lines.join('\n')).toMatch(
       new RegExp(
-        `in 3 scenario\\(s\\) \\(\\+${growth.toLocaleString('en-US')} tokens, \\+${percent.replace('.', '\\.')}%\\)$`,
+        `in 3 scenario\\(s\\), 18 tools, [\\d,]+ per tool \\(\\+${growth.toLocaleString('en-US')} tokens, \\+${percent.replace('.', '\\.')}%\\)$`,
       ),
     );
     expect(

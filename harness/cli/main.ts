@@ -3,16 +3,7 @@ import { environmentSecrets } from '../guarded/environment-secrets.js';
 import { holdSecret, scrubPrintedOutput, takeModelKey } from '../guarded/secret.js';
 import { holdWorkflowCommands } from '../report/workflow-commands.js';
 import { concordVersion } from '../version.js';
-import { registerCheck } from './commands/check.js';
-import { registerGate } from './commands/gate.js';
-import { registerInit } from './commands/init.js';
-import { registerMerge } from './commands/merge.js';
-import { registerProvision } from './commands/provision.js';
-import { registerRecord } from './commands/record.js';
-import { registerReview } from './commands/review.js';
-import { registerRun } from './commands/run.js';
-import { registerSdk } from './commands/sdk.js';
-import { registerSkew } from './commands/skew.js';
+import { COMMANDS } from './commands/index.js';
 import { exitWith, finished, refuseUndecidedExits } from './exit.js';
 import { failAndExit } from './fail.js';
 import { exitOnSignals } from './signals.js';
@@ -34,19 +25,7 @@ const program = new Command('concord')
     exitWith(err.exitCode === 0 ? 0 : 2);
   });
 
-for (const register of [
-  registerCheck,
-  registerGate,
-  registerInit,
-  registerMerge,
-  registerProvision,
-  registerRecord,
-  registerReview,
-  registerRun,
-  registerSdk,
-  registerSkew,
-])
-  register(program);
+for (const register of COMMANDS) register(program);
 
 // `--debug` anywhere on the line: failures also print their stack.
 const argv = process.argv.filter((arg) => arg !== '--debug');

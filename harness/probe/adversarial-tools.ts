@@ -91,10 +91,12 @@ const NAMES: ReadonlyArray<[name: string, why: string]> = [
  * per Unicode window past the floor.
  */
 export function adversarialTools(extra: readonly ToolDefinition[] = []): ToolDefinition[] {
+  // Each tool's arguments say why it is here, so each is a structure of its own: a renderer that writes one
+  // structure once still writes a type named after every probe tool.
   const tools: ToolDefinition[] = NAMES.map(([name, why]) => ({
     name,
     description: `Probe: ${why}.`,
-    parameters: object({ text }, ['text']),
+    parameters: object({ text: { ...text, description: why } }, ['text']),
   }));
   tools.push(
     {

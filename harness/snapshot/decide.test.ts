@@ -5,7 +5,7 @@ import type { FileStatus } from './store.js';
 const STATUSES: FileStatus[] = ['same', 'changed', 'new', 'garbage', 'obsolete'];
 const MODES: UpdateMode[] = ['none', 'new', 'all'];
 
-/** Every combination, written out: the table a reviewer checks against the README's update rules. */
+/** Every combination, written out: the table a reviewer checks against the update rules of docs/review.md. */
 const TABLE: Record<`${FileStatus}/${UpdateMode}/${'ci' | 'local'}`, Decision> = {
   'same/none/local': 'keep',
   'same/new/local': 'keep',
