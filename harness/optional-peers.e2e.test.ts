@@ -90,4 +90,29 @@ describe('a project without the optional peers', () => {
       `sdkBudget in concord.config.yml is not checked: the SDK cost in tokens needs js-tiktoken, which is not installed: run \`${installCommand('js-tiktoken')}\``,
     );
   });
+
+  it('prints with concord sdk --stats the bytes per tool, saying why tokens are not counted', async () => {
+    const tools = join(dir, 'tools.json');
+    await writeFile(
+      tools,
+      JSON.stringify([
+        { name: 'ping', description: 'Answers.', parameters: { type: 'object' } },
+        {
+          name: 'echo',
+          description: 'Says it back.',
+          parameters: { type: 'object', properties: { text: { type: 'string' } } },
+        },
+      ]),
+    );
+    const run = spawnSync(process.execPath, [bin, 'sdk', '--language', 'typescript', '--tools', tools, '--stats'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      `typescript SDK of 2 tools: ${lines[0]!.match(/[\d,]+ bytes, [\d,]+ bytes per tool/)![0]} (tokens not counted: the SDK cost in tokens needs js-tiktoken, which is not installed: run \`${installCommand('js-tiktoken')}\`)`,
+    );
+    expect(lines.slice(3).map((line) => line.trim().split(/\s+/).at(-1))).toEqual(['echo', 'ping']);
+  });
 });

@@ -148,26 +148,25 @@ describe('renderer regressions blessed with --update=all', () => {
     },
   );
 
-  it('fails when the Python renderer drops the tools it lists for subscript access, naming each', () => {
-    const python = findings(planted, 'python');
-    expect(python, planted.stdout).toContain(
-      'error probe: python (the app of mode-both on python): tools-sdk.py: tool "class" is not reachable from the SDK: no method and no listed name reaches it',
+  it('fails when the Python renderer drops the tools it lists for subscript access, naming them in one finding', () => {
+    const lost = findings(planted, 'python').find((line) => line.includes('are not reachable from the SDK'));
+    // One finding for the fault, naming the first five tools it lost and how many more.
+    expect(lost, planted.stdout).toMatch(
+      /^error probe: python \(the app of mode-both on python\): tools-sdk\.py: (\d+) tools are not reachable from the SDK: no method and no listed name reaches "class", ("[^"]+", ){3}"[^"]+" and \d+ more$/,
     );
-    expect(python, planted.stdout).toContain(
-      'error probe: python (the app of mode-both on python): tools-sdk.py: tool "a-b" is not reachable from the SDK: no method and no listed name reaches it',
-    );
+    expect(Number(/: (\d+) tools are not/.exec(lost!)![1])).toBeGreaterThan(20);
+    expect(findings(planted, 'python').filter((line) => line.includes('is not reachable'))).toEqual([]);
   });
 
-  it('fails when the TypeScript renderer merges a-b into a_b, naming both', () => {
-    const typescript = findings(planted, 'typescript').join('\n');
-    expect(typescript, planted.stdout).toMatch(
-      /error probe: typescript \(the app of mode-both on typescript\): tools-sdk\.ts: tool "a-b" is not reachable from the SDK/,
-    );
-    expect(typescript, planted.stdout).toMatch(
-      /tool "a_b" is reachable 2 times: method a_b \(line \d+, column 3\); method a_b \(line \d+, column 3\)/,
-    );
-    expect(typescript, planted.stdout).toMatch(
-      /tools-sdk\.ts gives no way to reach the tool "a-b" \(tsc, line \d+, column \d+\)/,
-    );
+  it('fails when the TypeScript renderer merges a-b into a_b, naming the tool it lost once', () => {
+    const typescript = findings(planted, 'typescript');
+    // a_b declared twice is one overloaded method to the compiler: what is lost is a-b, said by the names check;
+    // the compiler's own judge does not say it again.
+    expect(
+      typescript.filter((line) => line.includes('"a-b"')),
+      planted.stdout,
+    ).toEqual([
+      'error probe: typescript (the app of mode-both on typescript): tools-sdk.ts: tool "a-b" is not reachable from the SDK: no method and no listed name reaches it',
+    ]);
   });
 });
