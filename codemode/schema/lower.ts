@@ -626,30 +626,43 @@ export class SchemaLowerings {
   /** Raw roots: a reference means what it says in its own root, and equal roots say the same. */
   readonly #scope: NumberingScope = { refKey: (ref) => ref, seen: new Map() };
   readonly #lowered = new Map<number, LoweredSchema>();
-  /** The first root, lowered before a second one came: one root alone has nothing to share. */
-  #first: { root: unknown; lowered: LoweredSchema } | undefined;
-  #roots = 0;
+  /**
+   * By outline (its keys and its fields' names), the one root of that outline lowered so far, or null once a
+   * second came: a root whose outline no other root has cannot equal one, and is lowered without being hashed.
+   */
+  readonly #byOutline = new Map<string, { root: object; lowered: LoweredSchema } | null>();
 
   lower(root: unknown): LoweredSchema {
-    if (this.#roots++ === 0) {
+    const outline = outlineOf(root);
+    if (outline === undefined) return lowerSchema(root);
+    const alone = this.#byOutline.get(outline);
+    if (alone === undefined) {
       const lowered = lowerSchema(root);
-      this.#first = { root, lowered };
+      this.#byOutline.set(outline, { root: root as object, lowered });
       return lowered;
     }
-    if (this.#first !== undefined) {
-      const { root: first, lowered } = this.#first;
-      this.#first = undefined;
-      const id = this.#idOf(first);
-      if (id !== undefined) this.#lowered.set(id, lowered);
+    if (alone !== null) {
+      // A second root of this outline: the first is hashed now, so either may share the other's lowering.
+      this.#byOutline.set(outline, null);
+      const id = this.#ids.of(alone.root, this.#scope);
+      if (id !== undefined) this.#lowered.set(id, alone.lowered);
     }
-    const id = this.#idOf(root);
+    const id = this.#ids.of(root as object, this.#scope);
     if (id === undefined) return lowerSchema(root);
     let lowered = this.#lowered.get(id);
     if (lowered === undefined) this.#lowered.set(id, (lowered = lowerSchema(root)));
     return lowered;
   }
+}
 
-  #idOf(root: unknown): number | undefined {
-    return typeof root === 'object' && root !== null ? this.#ids.of(root, this.#scope) : undefined;
+/** A root's keys and its fields' names, read without walking it; undefined for what is not a plain record. */
+function outlineOf(root: unknown): string | undefined {
+  if (typeof root !== 'object' || root === null || Array.isArray(root)) return undefined;
+  try {
+    const properties = (root as Record<string, unknown>).properties;
+    const fields = typeof properties === 'object' && properties !== null ? Object.keys(properties).join('\u0000') : '';
+    return `${Object.keys(root).join('\u0000')}\u0001${fields}`;
+  } catch {
+    return undefined;
   }
 }
