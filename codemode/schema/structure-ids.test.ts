@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { SchemaLowerings } from './lower.js';
+import { type NumberingScope, StructureIds } from './structure-ids.js';
+
+const scope = (): NumberingScope => ({ refKey: (ref) => ref, seen: new Map() });
+const hasFields = (node: Record<string, unknown>) => typeof node.properties === 'object';
+
+describe('structure numbers', () => {
+  it('are equal for values equal as JSON whatever the order of their keys, and differ otherwise', () => {
+    const ids = new StructureIds({ isNamed: () => false });
+    const at = scope();
+    const a = ids.of({ type: 'object', properties: { x: { type: 'string' } }, required: ['x'] }, at);
+    const b = ids.of({ required: ['x'], properties: { x: { type: 'string' } }, type: 'object' }, at);
+    expect(a).toBe(b);
+    expect(ids.of({ type: 'object', properties: { x: { type: 'string' } }, required: [] }, at)).not.toBe(a);
+    // Item order counts; a number is not a string.
+    expect(ids.of({ enum: [1, 2] }, at)).not.toBe(ids.of({ enum: [2, 1] }, at));
+    expect(ids.of({ const: 1 }, at)).not.toBe(ids.of({ const: '1' }, at));
+  });
+
+  it('number the named objects inside a value, one number wherever they appear', () => {
+    const ids = new StructureIds({ isNamed: hasFields });
+    const at = scope();
+    const address = () => ({ type: 'object', properties: { city: { type: 'string' } } });
+    const args = { type: 'object', properties: { to: address(), from: address() } };
+    ids.of(args, at);
+    expect(at.seen.get(args.properties.to)).toBe(at.seen.get(args.properties.from));
+    expect(at.seen.get(args.properties.to)).not.toBe(at.seen.get(args));
+  });
+
+  it('read a reference as what it names in its own scope', () => {
+    const ids = new StructureIds({ isNamed: () => false });
+    const money = (key: string): NumberingScope => ({ refKey: (ref) => `${key} ${ref}`, seen: new Map() });
+    const value = () => ({ $ref: '#/$defs/Money' });
+    expect(ids.of(value(), money('shared'))).toBe(ids.of(value(), money('shared')));
+    expect(ids.of(value(), money('tool a'))).not.toBe(ids.of(value(), money('tool b')));
+  });
+
+  it('leave out the keys the options ignore', () => {
+    const ids = new StructureIds({ isNamed: () => false, ignores: (_, key) => key === 'description' });
+    const at = scope();
+    expect(ids.of({ type: 'string', description: 'a' }, at)).toBe(ids.of({ type: 'string' }, at));
+  });
+
+  it('give no number to a value that contains itself or cannot be read, and do not hang', () => {
+    const ids = new StructureIds({ isNamed: () => false, mayContainItself: true });
+    const cyclic: Record<string, unknown> = { type: 'array' };
+    cyclic.items = { type: 'object', properties: { next: cyclic } };
+    expect(ids.of(cyclic, scope())).toBeUndefined();
+    const throwing = Object.defineProperty({ type: 'object' }, 'properties', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
+    expect(ids.of(throwing, scope())).toBeUndefined();
+    // An object reached twice without a cycle is fine.
+    const leaf = { type: 'object', properties: { a: { type: 'string' } } };
+    expect(ids.of({ oneOf: [leaf, leaf] }, scope())).toBeTypeOf('number');
+  });
+
+  it('stay linear on a 100,000-deep chain', () => {
+    const ids = new StructureIds({ isNamed: hasFields });
+    let node: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 100_000; i++) node = { type: 'object', properties: { inner: node } };
+    const at = scope();
+    expect(ids.of(node, at)).toBeTypeOf('number');
+    expect(at.seen.size).toBe(100_000);
+  });
+});
+
+describe('SchemaLowerings', () => {
+  it('lowers roots of one structure once, whatever object holds them', () => {
+    const lowerings = new SchemaLowerings();
+    const root = () => ({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] });
+    const first = lowerings.lower(root());
+    expect(lowerings.lower(root())).toBe(first);
+    expect(lowerings.lower({ ...root(), required: [] })).not.toBe(first);
+  });
+
+  it('lowers alone a root that contains itself, beside another of its outline', () => {
+    const lowerings = new SchemaLowerings();
+    const cyclic = (): Record<string, unknown> => {
+      const node: Record<string, unknown> = { type: 'object', properties: {} };
+      (node.properties as Record<string, unknown>).self = node;
+      return node;
+    };
+    const a = lowerings.lower(cyclic());
+    const b = lowerings.lower(cyclic());
+    expect(a).not.toBe(b);
+    expect(b.schema.type).toBe('object');
+  });
+});
