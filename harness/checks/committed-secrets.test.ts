@@ -1,7 +1,5 @@
-import { rm } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { environmentSecrets } from '../guarded/environment-secrets.js';
-import { projectWith } from '../test/project-files.js';
 import { committedSecretsCheck } from './committed-secrets.js';
 import type { CheckInput } from './types.js';
 
@@ -77,41 +75,3 @@ describe('the committed-secrets check', () => {
     expect(await committedSecretsCheck.run(input({ 'transcript.yaml': `value: ${TOKEN}\n` }))).toEqual([]);
   });
 });
-
-// Through the real CLI: a tool that echoes a token from its environment.
-const SCENARIO = `name: pay
-description: A tool that answers with a payment link carrying the API token.
-runtimes: [typescript]
-composition:
-  - id: tools
-    plugin: concord/tools
-    config: { mode: code }
-  - id: pay
-    plugin: ../plugins/pay.mjs
-  - id: agent
-    plugin: concord/agent
-    config: { persona: Brief. }
-script:
-  - user: Link?
-  - assistant:
-      run_code:
-        description: link
-        typescript: "return await tools.payment_link({});"
-        python: "return await tools.payment_link({})"
-  - final: Here.
-`;
-const PLUGIN = `export default {
-  name: 'pay',
-  inject: ['tools'],
-  apply(ctx) {
-    ctx.tools.register({ name: 'payment_link', description: 'A link to pay.', parameters: { type: 'object', properties: {} },
-      execute: async () => ({ url: 'https://pay.example/checkout?key=' + process.env.ORDERS_API_TOKEN }) });
-  },
-};
-`;
-
-let root = '';
-beforeAll(async () => {
-  root = await projectWith('secrets', { 'scenarios/pay.yml': SCENARIO, 'plugins/pay.mjs': PLUGIN });
-});
-afterAll(() => rm(root, { recursive: true, force: true }));

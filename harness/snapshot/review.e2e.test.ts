@@ -1,43 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
-import { type PendingChange, writePending } from './pending.js';
-import { listPending } from './review.js';
-import { snapshotFingerprint } from './store.js';
+import { writePending } from './pending.js';
+import { demoSnapshots } from './test/demo-snapshots.js';
 
-let root = '';
-let snapshotsDir = '';
-let pendingRoot = '';
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'concord-review-'));
-  snapshotsDir = join(root, 'snapshots');
-  pendingRoot = join(root, '.concord', 'pending');
-  await mkdir(join(snapshotsDir, 'demo', 'python'), { recursive: true });
-  for (const name of ['a.yaml', 'b.yaml', 'c.yaml'])
-    await writeFile(join(snapshotsDir, 'demo', 'python', name), `${name} committed\n`);
-});
-afterEach(() => rm(root, { recursive: true, force: true }));
-
-/** A proposal to rewrite `demo/python/<name>`, made against what is committed now. */
-const proposal = async (name: string, text: string) => {
-  const path = `demo/python/${name}`;
-  return {
-    path,
-    action: 'write',
-    status: 'changed',
-    base: await snapshotFingerprint(snapshotsDir, path),
-    proposed: text,
-  } satisfies PendingChange & { proposed: string };
-};
-const committed = (name: string) => readFile(join(snapshotsDir, 'demo', 'python', name), 'utf8');
-const pendingPaths = async () => (await listPending({ snapshotsDir, pendingRoot })).map((e) => `${e.run} ${e.path}`);
+const { demo, proposal, committed, pendingPaths } = demoSnapshots();
 describe('concord review on the command line', () => {
   const cli = (env: Record<string, string>, ...args: string[]) =>
-    spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'review', '--root', root, ...args], {
+    spawnSync(process.execPath, [sourceAsset('bin/concord.mjs'), 'review', '--root', demo.root, ...args], {
       encoding: 'utf8',
       env: { ...process.env, CI: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,7 +17,7 @@ describe('concord review on the command line', () => {
     });
 
   it('lists pending proposals, as text and as JSON, even with CI set', async () => {
-    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n')]);
+    await writePending(demo.pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n')]);
     const text = cli({ CI: 'true' }, '--list');
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(/^r1 {2}write {3}changed {3}snapshots\/demo\/python\/a\.yaml\n$/);
@@ -57,7 +29,7 @@ describe('concord review on the command line', () => {
   });
 
   it('writes nothing and exits 2 with CI set, saying why', async () => {
-    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n')]);
+    await writePending(demo.pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n')]);
     const result = cli({ CI: 'true' }, '--accept-all');
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('CI is set, and with CI set nothing under snapshots/ is written');
@@ -66,19 +38,19 @@ describe('concord review on the command line', () => {
   });
 
   it('exits 1 when a stale proposal was refused, and 2 naming a hostile manifest', async () => {
-    await writePending(pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n')]);
-    await writeFile(join(snapshotsDir, 'demo', 'python', 'a.yaml'), 'newer\n');
+    await writePending(demo.pendingRoot, 'r1', [await proposal('a.yaml', 'a new\n')]);
+    await writeFile(join(demo.snapshotsDir, 'demo', 'python', 'a.yaml'), 'newer\n');
     const stale = cli({}, '--accept-all');
     expect(stale.status).toBe(1);
     expect(stale.stdout).toContain('stale: snapshots/demo/python/a.yaml');
     await writeFile(
-      join(pendingRoot, 'r1', 'manifest.json'),
+      join(demo.pendingRoot, 'r1', 'manifest.json'),
       JSON.stringify({ changes: [{ path: '../../etc', action: 'delete', status: 'obsolete', base: null }] }),
     );
     const hostile = cli({}, '--accept-all');
     expect(hostile.status).toBe(2);
     expect(hostile.stderr).toContain(
-      `concord review: ${join(pendingRoot, 'r1', 'manifest.json')}: $.changes[0].path: "../../etc" has an empty, "." or ".." segment`,
+      `concord review: ${join(demo.pendingRoot, 'r1', 'manifest.json')}: $.changes[0].path: "../../etc" has an empty, "." or ".." segment`,
     );
     expect(hostile.stderr).not.toMatch(/\n\s+at /);
   });
