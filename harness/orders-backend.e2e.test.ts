@@ -1,17 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addedLines } from '../codemode/sdk/test/added-lines.js';
-import { packageRoot } from '../runtimes/seam/package-root.js';
 import { Host } from '../test/host-requirements.js';
-import { installedWithout } from '../test/packed.js';
 import type { GateResults } from './results/format.js';
-import { keepCache, seedCache } from './test/warm-cache.js';
+import { installedExample } from './test/installed-example.js';
 
 /**
  * examples/orders: its own plugin with five tools that each carry `$defs.Money`, three scenarios, every
@@ -22,7 +19,6 @@ import { keepCache, seedCache } from './test/warm-cache.js';
  * as uncalled, and the gate says what the change costs each request. The gate runs from a copy outside this
  * repository with concord installed from its packed tarball, as the snapshots were recorded.
  */
-const example = join(packageRoot(), 'examples', 'orders');
 const SCENARIOS = ['checkout', 'order-status', 'refund'];
 const ADDED_TOOL = `  {
     name: 'add_discount',
@@ -72,20 +68,7 @@ expect:
   runs: [timeout]
 `;
 
-let root = '';
-let bin = '';
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'concord-orders-'));
-  await cp(example, root, { recursive: true, filter: (source) => !/[/\\](node_modules|\.concord)$/.test(source) });
-  bin = await installedWithout(root, []);
-  // Not about a cold start: the gates start from the verdicts (and the Pyodide memory snapshot) earlier gates
-  // of the run computed, and leave theirs.
-  await seedCache(root);
-}, 120_000);
-afterAll(async () => {
-  await keepCache(root);
-  await rm(root, { recursive: true, force: true });
-});
+const example = installedExample('orders');
 
 /**
  * `concord gate` in CI (by default on the TypeScript worker and the local CPython): its output lines, its
@@ -96,14 +79,14 @@ async function gate(
   runtimes: readonly string[] = ['typescript', 'python'],
   local?: readonly string[],
 ): Promise<{ status: number | null; lines: string[]; results: GateResults; summary: string }> {
-  const file = join(root, '.concord', 'results.json');
-  const summaryFile = join(root, '.concord', 'step-summary.md');
+  const file = join(example.root, '.concord', 'results.json');
+  const summaryFile = join(example.root, '.concord', 'step-summary.md');
   await rm(summaryFile, { force: true });
   const run = spawnSync(
     process.execPath,
-    [bin, 'gate', '--runtime', ...runtimes, '--results', file, ...(local ?? [])],
+    [example.bin, 'gate', '--runtime', ...runtimes, '--results', file, ...(local ?? [])],
     {
-      cwd: root,
+      cwd: example.root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 600_000,
@@ -132,7 +115,7 @@ describe('the orders backend', () => {
       lines.join('\n'),
     ).toEqual(SCENARIOS.flatMap((s) => [`${s} × typescript: pass`, `${s} × python: pass`]));
     expect(status, lines.join('\n')).toBe(0);
-    const python = await readFile(join(root, 'snapshots', 'checkout', 'python', 'tools-sdk.py'), 'utf8');
+    const python = await readFile(join(example.root, 'snapshots', 'checkout', 'python', 'tools-sdk.py'), 'utf8');
     expect(python.match(/^class Money\(/gm)).toHaveLength(1);
     expect(python).not.toMatch(/Money\w/);
     expect(lines).toContain('SDK cost (o200k_base tokens, sent with every request):');
@@ -146,7 +129,10 @@ describe('the orders backend', () => {
     // place_order answers with the real clock's time: the committed transcripts hold a numbered placeholder,
     // so the run agrees with them although the clock moved on.
     for (const runtime of ['typescript', 'python']) {
-      const transcript = await readFile(join(root, 'snapshots', 'checkout', runtime, 'transcript.yaml'), 'utf8');
+      const transcript = await readFile(
+        join(example.root, 'snapshots', 'checkout', runtime, 'transcript.yaml'),
+        'utf8',
+      );
       expect(transcript).toContain('placedAt: <timestamp-1>');
       expect(transcript).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     }
@@ -155,7 +141,7 @@ describe('the orders backend', () => {
   it('refuses a scenario that polls an order until the time budget stops it as unstable with --update=new, writing nothing for it', {
     timeout: 600_000,
   }, async () => {
-    const scenario = join(root, 'scenarios', 'polling.yml');
+    const scenario = join(example.root, 'scenarios', 'polling.yml');
     await writeFile(scenario, POLLING_SCENARIO);
     try {
       // Only the new scenario: the committed ones were judged by the gate above, and would add six passing
@@ -170,8 +156,8 @@ describe('the orders backend', () => {
       expect(output).toContain(
         '2 run(s): 0 pass, 0 updated, 0 mismatch, 2 unstable, 0 failed, 0 skipped; 0 obsolete folder(s)',
       );
-      expect(existsSync(join(root, 'snapshots', 'polling'))).toBe(false);
-      const pending = join(root, '.concord', 'pending');
+      expect(existsSync(join(example.root, 'snapshots', 'polling'))).toBe(false);
+      const pending = join(example.root, '.concord', 'pending');
       expect(existsSync(pending) ? (await readdir(pending)).filter((name) => !name.startsWith('.')) : []).toEqual([]);
     } finally {
       await rm(scenario);
@@ -189,12 +175,12 @@ const EVERY_RUNTIME = ['typescript', 'python', 'pyodide', 'python-container'];
 describe('the orders pull request', () => {
   let pullRequest: Awaited<ReturnType<typeof gate>>;
   beforeAll(async () => {
-    const plugin = join(root, 'src', 'plugins', 'orders.ts');
+    const plugin = join(example.root, 'src', 'plugins', 'orders.ts');
     await writeFile(
       plugin,
       (await readFile(plugin, 'utf8')).replace('const tools = [\n', `const tools = [\n${ADDED_TOOL}`),
     );
-    const config = join(root, 'concord.config.yml');
+    const config = join(example.root, 'concord.config.yml');
     await writeFile(
       config,
       (await readFile(config, 'utf8')).replace('sdkBudget:\n', 'sdkBudget:\n  maxGrowthTokens: 10\n'),
@@ -217,7 +203,7 @@ describe('the orders pull request', () => {
         const pair = results.pairs.find((r) => r.scenario === scenario && r.runtime === runtime)!;
         const verdict = pair.verdicts.find((v) => v.path === `${scenario}/${runtime}/${file}`)!;
         expect(verdict.status).toBe('changed');
-        const committed = await readFile(join(root, 'snapshots', scenario, runtime, file), 'utf8');
+        const committed = await readFile(join(example.root, 'snapshots', scenario, runtime, file), 'utf8');
         const added = addedLines(committed, verdict.proposed!);
         // Nothing removed or renamed: every committed line is still there, in order.
         expect(added, `${scenario} ${file}`).toBeDefined();

@@ -1,11 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../runtimes/seam/package-root.js';
-import { installedWithout } from '../test/packed.js';
-import { keepCache, seedCache } from './test/warm-cache.js';
+import { describe, expect, it } from 'vitest';
+import { installedExample } from './test/installed-example.js';
 
 /**
  * examples/sdk-styles: a backend of its own (registry, agent, renderer) whose SDKs are written in the shapes other
@@ -15,25 +12,12 @@ import { keepCache, seedCache } from './test/warm-cache.js';
  * repository, every scenario gates with no finding from any check, the probe's included; each of its variants has
  * a mistake planted in its renderer, and the gate names it.
  */
-const example = join(packageRoot(), 'examples', 'sdk-styles');
 
-let root = '';
-let bin = '';
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'concord-sdk-styles-'));
-  await cp(example, root, { recursive: true, filter: (source) => !/[/\\](node_modules|\.concord)$/.test(source) });
-  bin = await installedWithout(root, []);
-  // Not about a cold start: the gates start from the verdicts earlier gates of the run computed, and leave theirs.
-  await seedCache(root);
-}, 120_000);
-afterAll(async () => {
-  await keepCache(root);
-  await rm(root, { recursive: true, force: true });
-});
+const example = installedExample('sdk-styles');
 
 function concord(...args: string[]): { status: number | null; output: string } {
-  const run = spawnSync(process.execPath, [bin, ...args], {
-    cwd: root,
+  const run = spawnSync(process.execPath, [example.bin, ...args], {
+    cwd: example.root,
     encoding: 'utf8',
     timeout: 300_000,
     env: { ...process.env, CI: '', NO_COLOR: '1' },
@@ -45,7 +29,7 @@ describe('a backend whose SDKs take the shapes other renderers write', () => {
   it('gates every shape with no finding: names, language, stubs, bound names, type checks, the probe and the floor', {
     timeout: 600_000,
   }, async () => {
-    const scenarios = (await readdir(join(root, 'scenarios'))).map((name) => basename(name, '.yml')).sort();
+    const scenarios = (await readdir(join(example.root, 'scenarios'))).map((name) => basename(name, '.yml')).sort();
     expect(scenarios).toHaveLength(6);
     const recorded = concord('gate', '--update=new');
     expect(recorded.status, recorded.output).toBe(0);
@@ -78,7 +62,7 @@ describe('a backend whose SDKs take the shapes other renderers write', () => {
   };
 
   it.each(Object.keys(planted))('names the mistake of variant %s', { timeout: 300_000 }, async (variant) => {
-    await cp(join(root, 'variants', `${variant}.yml`), join(root, 'scenarios', `${variant}.yml`));
+    await cp(join(example.root, 'variants', `${variant}.yml`), join(example.root, 'scenarios', `${variant}.yml`));
     try {
       const gate = concord('gate', '--scenario', variant, '--update=new');
       expect(gate.status, gate.output).toBe(1);
@@ -93,8 +77,8 @@ describe('a backend whose SDKs take the shapes other renderers write', () => {
         );
       }
     } finally {
-      await rm(join(root, 'scenarios', `${variant}.yml`));
-      await rm(join(root, 'snapshots', variant), { recursive: true, force: true });
+      await rm(join(example.root, 'scenarios', `${variant}.yml`));
+      await rm(join(example.root, 'snapshots', variant), { recursive: true, force: true });
     }
   });
 });
