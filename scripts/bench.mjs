@@ -25,6 +25,10 @@ if (unknown.length > 0) {
   );
   process.exit(2);
 }
+// Ctrl-C or a kill ends the run through process.exit, so what a suite removes on 'exit' (a baseline's build
+// folder) is removed then too.
+process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
 for (const name of args.length > 0 ? args : suites) {
   console.log(`== bench ${name}`);
   const { default: run } = await import(new URL(`${name}.mjs`, suiteDir).href);

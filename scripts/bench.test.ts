@@ -1,5 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sourceAsset } from '../runtimes/seam/package-root.js';
 
@@ -48,5 +50,33 @@ describe('the SDK bench baseline', () => {
     expect(existsSync(baseline.folder)).toBe(true);
     baseline.dispose();
     expect(existsSync(baseline.folder)).toBe(false);
+  });
+
+  it('leaves no build folder behind when Ctrl-C stops the bench', { timeout: 60_000 }, async () => {
+    const temp = mkdtempSync(join(tmpdir(), 'concord-bench-test-'));
+    try {
+      const child = spawn(process.execPath, [sourceAsset('scripts/bench.mjs'), 'sdk'], {
+        env: { ...process.env, TMPDIR: temp },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          output += chunk;
+          // The baseline is built and rendering has begun: its folder exists now.
+          if (output.includes('faster')) resolve();
+        });
+        child.once('exit', () => reject(new Error(`the bench ended before it rendered: ${output}`)));
+      });
+      expect(readdirSync(temp).filter((name) => name.startsWith('concord-bench-baseline-'))).toHaveLength(1);
+      const code = await new Promise<number | null>((resolve) => {
+        child.once('exit', (exitCode) => resolve(exitCode));
+        child.kill('SIGINT');
+      });
+      expect(code).toBe(130);
+      expect(readdirSync(temp)).toEqual([]);
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
+    }
   });
 });
