@@ -155,6 +155,19 @@ describe('links between the pages', () => {
     expect(broken).toEqual([]);
   });
 
+  it("resolve in the installed package too: every file the README links to is in package.json's files", () => {
+    const shipped = (JSON.parse(read('package.json')) as { files: string[] }).files.filter((f) => !f.startsWith('!'));
+    const linked = proseLines(read('README.md')).flatMap((line) =>
+      [...line.matchAll(/\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)]
+        .map((m) => m[1]!)
+        .filter((t) => !/^(https?:|mailto:)/.test(t)),
+    );
+    expect(linked.length).toBeGreaterThan(10);
+    expect(
+      linked.filter((target) => !shipped.some((f) => (f.endsWith('/') ? target.startsWith(f) : target === f))),
+    ).toEqual([]);
+  });
+
   it('read anchors as GitHub writes them', () => {
     expect([
       ...anchors('## Unstable pairs, state between pairs, `.env`\n### 1. Install\n## concord.config.yml\n## A\n## A'),
