@@ -69,6 +69,53 @@ describe('structure numbers', () => {
   });
 });
 
+describe('a horizon', () => {
+  /** `levels` objects inside one another, the innermost holding `leaf`; each object and its `properties` are levels. */
+  const nest = (levels: number, leaf: unknown = { type: 'string' }) => {
+    let node = leaf as Record<string, unknown>;
+    for (let i = 0; i < levels; i++) node = { type: 'object', properties: { inner: node } };
+    return node;
+  };
+
+  it('numbers what lies within it and nothing past it, at its exact edge', () => {
+    const ids = new StructureIds({ isNamed: hasFields, horizon: 6 });
+    // Objects at levels 0, 2, 4 and 6 are read; the one at level 8 is past the horizon.
+    const at = scope();
+    const value = nest(5);
+    ids.of(value, at);
+    const numbered: number[] = [];
+    for (
+      let node = value, level = 0;
+      hasFields(node);
+      node = (node.properties as Record<string, Record<string, unknown>>).inner!, level += 2
+    )
+      if (at.seen.has(node)) numbered.push(level);
+    expect(numbered).toEqual([0, 2, 4, 6]);
+  });
+
+  it('keeps equal what is equal within it, and merges nothing that reaches past it', () => {
+    const ids = new StructureIds({ isNamed: hasFields, horizon: 6 });
+    const at = scope();
+    // Three objects deep (down to level 6 where its leaf's object sits, below which the leaf is a leaf): within.
+    expect(ids.of(nest(3), at)).toBe(ids.of(nest(3), at));
+    // Five deep reaches level 8: the two are numbered apart, and a value holding both twice has two numbers.
+    expect(ids.of(nest(5), at)).not.toBe(ids.of(nest(5), at));
+    const both = { type: 'object', properties: { a: nest(4), b: nest(4) } };
+    ids.of(both, at);
+    expect(at.seen.get(both.properties.a)).not.toBe(at.seen.get(both.properties.b));
+    // Without a horizon the same two are one structure.
+    const whole = new StructureIds({ isNamed: hasFields });
+    expect(whole.of(nest(5), scope())).toBe(whole.of(nest(5), scope()));
+  });
+
+  it('reads only so deep on a 100,000-deep chain', () => {
+    const ids = new StructureIds({ isNamed: hasFields, horizon: 256 });
+    const at = scope();
+    expect(ids.of(nest(100_000), at)).toBeTypeOf('number');
+    expect(at.seen.size).toBe(129);
+  });
+});
+
 describe('SchemaLowerings', () => {
   it('lowers roots of one structure once, whatever object holds them', () => {
     const lowerings = new SchemaLowerings();

@@ -9,6 +9,11 @@
  * without building text); values of equal hash are compared node by node before they share a number, so a
  * collision of hashes never merges two structures. A value that contains itself, or that cannot be read (a getter
  * that throws), has no number.
+ *
+ * With a `horizon`, a walk reads that many levels below the value it starts from and no further: a node past it counts
+ * as a structure of its own (equal to no other), so a value that reaches past it is numbered alone, and the nodes
+ * past it have no number. A renderer that writes types only so deep then pays for what it writes, not for the depth
+ * of the schema.
  */
 export class StructureIds {
   readonly #isNamed: (node: Record<string, unknown>) => boolean;
@@ -18,13 +23,17 @@ export class StructureIds {
   readonly #stringHashes = new Map<string, number>();
   #count = 0;
   #unique = 0;
+  #cut = 0;
 
   readonly #mayContainItself: boolean;
+  /** Levels a walk reads below the value it starts from. */
+  readonly horizon: number;
 
   constructor(options: StructureOptions) {
     this.#isNamed = options.isNamed;
     this.#mayContainItself = options.mayContainItself ?? false;
     this.#ignores = options.ignores ?? NOTHING_IGNORED;
+    this.horizon = options.horizon ?? Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -51,9 +60,11 @@ export class StructureIds {
     /** Hashes of the unnamed nodes finished, and OPEN for every node whose children are still being hashed. */
     const hashes = new Map<object, number>();
     const nodes: object[] = [node];
+    const levels: number[] = [0];
     const expanded: boolean[] = [false];
     while (nodes.length > 0) {
       const current = nodes.pop()!;
+      const level = levels.pop()!;
       if (!expanded.pop()) {
         if (seen.has(current)) continue;
         const state = hashes.get(current);
@@ -62,22 +73,20 @@ export class StructureIds {
         if (state !== undefined) continue;
         const children = nodes.length;
         nodes.push(current);
+        levels.push(level);
         expanded.push(true);
         // Leaves (objects with no object inside: `{ type: "string" }`, a `required` list) are hashed where their
         // parent is; only nodes with objects inside wait on the stack.
+        const below = level + 1;
         if (Array.isArray(current)) {
           for (const child of current)
-            if (typeof child === 'object' && child !== null && !isLeaf(child)) {
-              nodes.push(child);
-              expanded.push(false);
-            }
+            if (typeof child === 'object' && child !== null && !isLeaf(child))
+              this.#push(child, below, nodes, levels, expanded, hashes, seen);
         } else {
           for (const key in current) {
             const child = (current as Record<string, unknown>)[key];
-            if (typeof child === 'object' && child !== null && !isLeaf(child)) {
-              nodes.push(child);
-              expanded.push(false);
-            }
+            if (typeof child === 'object' && child !== null && !isLeaf(child))
+              this.#push(child, below, nodes, levels, expanded, hashes, seen);
           }
         }
         if (nodes.length > children + 1) {
@@ -85,6 +94,7 @@ export class StructureIds {
           continue;
         }
         nodes.pop();
+        levels.pop();
         expanded.pop();
       }
       const hash = this.#hash(current, scope, hashes);
@@ -93,6 +103,25 @@ export class StructureIds {
       else seen.set(current, this.#number(current, hash, scope));
     }
     return seen.get(node);
+  }
+
+  /** Puts a child on the stack to be hashed, or past the horizon gives it a hash of its own (equal to no other). */
+  #push(
+    child: object,
+    level: number,
+    nodes: object[],
+    levels: number[],
+    expanded: boolean[],
+    hashes: Map<object, number>,
+    seen: Map<object, number>,
+  ): void {
+    if (level <= this.horizon) {
+      nodes.push(child);
+      levels.push(level);
+      expanded.push(false);
+    } else if (!seen.has(child) && !hashes.has(child)) {
+      hashes.set(child, CUT + this.#cut++);
+    }
   }
 
   /**
@@ -207,10 +236,15 @@ export interface StructureOptions {
    */
   mayContainItself?: boolean;
   ignores?: Ignores;
+  /** Levels a walk reads below the value it starts from (unbounded when absent). */
+  horizon?: number;
 }
 
 /** Marks a node whose children are still being hashed. */
 const OPEN = -1;
+
+/** The first hash of the nodes past the horizon (one each, apart from the hashes of numbered nodes). */
+const CUT = 0x20000000000;
 
 /** How the values of one scope are numbered: its references read as what they name, and what it numbered. */
 export interface NumberingScope {
@@ -263,8 +297,13 @@ function equal(
     }
     if (Array.isArray(y)) return false;
     if (x !== a && isNamed(x as Record<string, unknown>)) {
-      if (scopeA.seen.get(x) !== scopeB.seen.get(y)) return false;
-      continue;
+      const idX = scopeA.seen.get(x);
+      const idY = scopeB.seen.get(y);
+      // Named objects past a horizon have no number, and are compared as they are.
+      if (idX !== undefined || idY !== undefined) {
+        if (idX !== idY) return false;
+        continue;
+      }
     }
     const rx = x as Record<string, unknown>;
     const ry = y as Record<string, unknown>;

@@ -1,4 +1,5 @@
 import { StructureIds } from '../schema/structure-ids.js';
+import { MAX_TYPE_DEPTH } from './depth.js';
 
 /** An object with fields: what both SDKs write as a type of its own (a `TypedDict` class, a TypeScript type). */
 export function hasFields(node: object): boolean {
@@ -11,11 +12,14 @@ export function hasFields(node: object): boolean {
 /**
  * The structures of an SDK's types, numbered as both languages write them: beside fields, `additionalProperties:
  * false` is written as its absence (a `TypedDict` cannot say it; a TypeScript object type without an index
- * signature already means it), so two objects that differ only there are one type.
+ * signature already means it), so two objects that differ only there are one type. The numbering reads as deep as
+ * the types are written and no deeper: a written level is at most two levels of schema (an object and its
+ * `properties`, a union and its list of arms), and the horizon is twice that.
  */
 export function typeStructures(): StructureIds {
   return new StructureIds({
     isNamed: hasFields,
+    horizon: 4 * MAX_TYPE_DEPTH,
     ignores: (node, key) => key === 'additionalProperties' && node[key] === false && hasFields(node),
   });
 }
