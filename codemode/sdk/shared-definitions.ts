@@ -1,4 +1,5 @@
 import type { CoreDefinition, LoweredSchema } from '../schema/core.js';
+import { StructureIds } from '../schema/structure-ids.js';
 
 /** A `$defs` definition written once, as one class every tool that reaches it shares. */
 export interface SharedDefinition {
@@ -16,47 +17,6 @@ export interface SharedDefinitions {
   definitions: SharedDefinition[];
   /** For each root, its definition keys that are shared, to their shared name. */
   byRoot: ReadonlyMap<LoweredSchema, ReadonlyMap<string, string>>;
-}
-
-/** Marks text written as is by `canonicalText`. */
-class Raw {
-  constructor(readonly text: string) {}
-}
-
-/**
- * One text for a schema whatever the order of its keys, with each reference spelled by what it names (a
- * definition's shared name, `#` for the root). Iterative: a schema's depth is unbounded.
- */
-function canonicalText(schema: unknown, refText: (key: string) => string): string {
-  const parts: string[] = [];
-  const stack: unknown[] = [schema];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (item instanceof Raw) {
-      parts.push(item.text);
-    } else if (Array.isArray(item)) {
-      stack.push(new Raw(']'));
-      for (let i = item.length - 1; i >= 0; i--) {
-        stack.push(item[i]);
-        if (i > 0) stack.push(new Raw(','));
-      }
-      parts.push('[');
-    } else if (typeof item === 'object' && item !== null) {
-      const record = item as Record<string, unknown>;
-      const keys = Object.keys(record).sort();
-      stack.push(new Raw('}'));
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i]!;
-        const value = record[key];
-        stack.push(key === '$ref' && typeof value === 'string' ? new Raw(JSON.stringify(refText(value))) : value);
-        stack.push(new Raw(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:`));
-      }
-      parts.push('{');
-    } else {
-      parts.push(JSON.stringify(item) ?? 'null');
-    }
-  }
-  return parts.join('');
 }
 
 /** The `$ref` keys a schema names, each once. Iterative. */
@@ -97,12 +57,15 @@ export function sharedDefinitions(
   const byName = new Map<string, Instance[]>();
   const structures = new Map<string, Set<string>>();
   const blocked = new Set<string>();
+  // Equal as JSON, each reference read as the name of what it names (`#` the root of its own tool).
+  const ids = new StructureIds({ isNamed: () => false });
   for (const root of roots) {
-    const refText = (key: string): string => {
+    const refKey = (key: string): string => {
       if (key === '#') return '#';
       const target = root.definitions.get(key);
       return target === undefined ? '' : `#${nameOf(target)}`;
     };
+    const scope = { refKey, seen: new Map<object, number>() };
     for (const [key, definition] of root.definitions) {
       if (key === '#') continue;
       const name = nameOf(definition);
@@ -117,7 +80,7 @@ export function sharedDefinitions(
       instances.push({ root, key, definition, deps });
       let shapes = structures.get(name);
       if (shapes === undefined) structures.set(name, (shapes = new Set()));
-      shapes.add(`${definition.recursive}:${canonicalText(definition.schema, refText)}`);
+      shapes.add(`${definition.recursive}:${ids.ofOrUnique(definition.schema, scope)}`);
     }
   }
   for (const [name, shapes] of structures) if (shapes.size > 1) blocked.add(name);
