@@ -3,6 +3,7 @@ import { SchemaLowerings } from '../../schema/lower.js';
 import type { SdkRenderer, ToolDefinition } from '../../tools/types.js';
 import { DEFAULT_PYTHON_FLOOR, isDunderName, type PythonNameRules, pythonNameRules } from '../identifiers/index.js';
 import { sharedDefinitions } from '../shared-definitions.js';
+import { toolDescription } from '../tool-description.js';
 import { ClassNames, exactHint } from './class-names.js';
 import { pythonCommentLines, pythonDocstring, pythonStringLiteral } from './escape.js';
 import { type PythonIdioms, pythonIdioms } from './idioms.js';
@@ -48,7 +49,7 @@ function sortedTools(tools: readonly ToolDefinition[]): Tool[] {
   keyed.sort((a, b) => compareCodeUnits(a.name, b.name) || compareCodeUnits(keyOf(a.tool), keyOf(b.tool)));
   return keyed.map(({ tool, name }) => ({
     name,
-    description: typeof tool.description === 'string' ? tool.description : '',
+    description: toolDescription(tool.description),
     parameters: lowerings.lower(tool.parameters),
     output: tool.output === undefined ? undefined : lowerings.lower(tool.output),
   }));

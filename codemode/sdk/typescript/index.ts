@@ -3,6 +3,7 @@ import { SchemaLowerings } from '../../schema/lower.js';
 import type { SdkRenderer, ToolDefinition } from '../../tools/types.js';
 import { declaredNames } from '../disambiguate.js';
 import { sharedDefinitions } from '../shared-definitions.js';
+import { toolDescription } from '../tool-description.js';
 import { TypeDeclarations } from './declarations.js';
 import { docComment, propertyName } from './escape.js';
 import { TYPESCRIPT_GLOBAL_TYPES } from './globals.js';
@@ -41,7 +42,7 @@ function sortedTools(tools: readonly ToolDefinition[]): Tool[] {
     .map(({ source, name }) => ({
       source,
       name,
-      description: typeof source.description === 'string' ? source.description : '',
+      description: toolDescription(source.description),
       parameters: lowerings.lower(source.parameters),
       output: source.output === undefined ? undefined : lowerings.lower(source.output),
     }));

@@ -132,33 +132,7 @@ class Tools:
 
         **Usage Example (JSON format - REQUIRED for specific data extraction):**
         ```json
-        {
-          "name": "firecrawl_scrape",
-          "arguments": {
-            "url": "https://example.com/api-docs",
-            "formats": ["json"],
-            "jsonOptions": {
-              "prompt": "Extract the header parameters for the authentication endpoint",
-              "schema": {
-                "type": "object",
-                "properties": {
-                  "parameters": {
-                    "type": "array",
-                    "items": {
-                      "type": "object",
-                      "properties": {
-                        "name": { "type": "string" },
-                        "type": { "type": "string" },
-                        "required": { "type": "boolean" },
-                        "description": { "type": "string" }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
+        {"name":"firecrawl_scrape","arguments":{"url":"https://example.com/api-docs","formats":["json"],"jsonOptions":{"prompt":"Extract the header parameters for the authentication endpoint","schema":{"type":"object","properties":{"parameters":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"type":{"type":"string"},"required":{"type":"boolean"},"description":{"type":"string"}}}}}}}}}
         ```
 
         **Prefer markdown format by default.** You can read and reason over the full page content directly — no need for an intermediate query step. Use markdown for questions about page content, factual lookups, and any task where you need to understand the page.
@@ -174,24 +148,11 @@ class Tools:
 
         **Usage Example (markdown format - default for most tasks):**
         ```json
-        {
-          "name": "firecrawl_scrape",
-          "arguments": {
-            "url": "https://example.com/article",
-            "formats": ["markdown"],
-            "onlyMainContent": true
-          }
-        }
+        {"name":"firecrawl_scrape","arguments":{"url":"https://example.com/article","formats":["markdown"],"onlyMainContent":true}}
         ```
         **Usage Example (branding format - extract brand identity):**
         ```json
-        {
-          "name": "firecrawl_scrape",
-          "arguments": {
-            "url": "https://example.com",
-            "formats": ["branding"]
-          }
-        }
+        {"name":"firecrawl_scrape","arguments":{"url":"https://example.com","formats":["branding"]}}
         ```
         **Branding format:** Extracts comprehensive brand identity (colors, fonts, typography, spacing, logo, UI components) for design analysis or style replication.
         **Performance:** Add maxAge parameter for 500% faster scrapes using cached data.
