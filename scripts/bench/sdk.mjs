@@ -43,6 +43,18 @@ function corpusTools(n) {
   });
 }
 
+/** The corpus with every description left out (the tools' and their fields'). */
+const UNDESCRIBED = CORPUS.map((tool) => ({ ...withoutDescriptions(tool), name: tool.name }));
+function withoutDescriptions(value) {
+  if (Array.isArray(value)) return value.map(withoutDescriptions);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key, child]) => !(key === 'description' && typeof child === 'string'))
+      .map(([key, child]) => [key, withoutDescriptions(child)]),
+  );
+}
+
 /** A tool whose arguments are nested objects, arrays, enums and unions, varied by index. */
 function nestedTool(index) {
   const address = {
@@ -142,21 +154,21 @@ const SHAPES = [
 
 /**
  * Best of a few runs, each on a freshly built input (a renderer may remember what it has seen), after untimed
- * warm-up renders (three, or as many as half a second holds) so that both renderers are measured with their hot
- * code compiled. The machine is shared: the minimum is the least disturbed measurement. A slow render is repeated
- * fewer times.
+ * warm-up renders (ten, or as many as half a second holds) so that both renderers are measured with their hot
+ * code compiled: a render of a few milliseconds needs that many before the compiler has optimized it. The machine
+ * is shared: the minimum is the least disturbed measurement. A slow render is repeated fewer times, a fast one more.
  */
 function measure(render, build, size) {
   let text = '';
   let warmMs = Infinity;
-  for (let warm = 0, spent = 0; warm < 3 && spent < 500; warm++) {
+  for (let warm = 0, spent = 0; warm < 10 && spent < 500; warm++) {
     const start = performance.now();
     text = render(build(size), FLOOR);
     const ms = performance.now() - start;
     warmMs = Math.min(warmMs, ms);
     spent += ms;
   }
-  const runs = warmMs > 1_000 ? 1 : warmMs > 200 ? 3 : 5;
+  const runs = warmMs > 1_000 ? 1 : warmMs > 200 ? 3 : warmMs > 20 ? 5 : 15;
   let best = Infinity;
   for (let run = 0; run < runs; run++) {
     const tools = build(size);
@@ -247,6 +259,14 @@ export default async function run(log) {
     log(
       `  ${language.padEnd(11)}${pad(current ?? '?', 7)} now, ${pad(old ?? '?', 7)} baseline: ${saved(current, old) || '?'} fewer${perTool}`,
     );
+    // The same tools with every description left out: what the renderer writes of its own.
+    if (then[language] !== undefined) {
+      const bare = await tokens(now[language](UNDESCRIBED, FLOOR));
+      const bareOld = await tokens(then[language](UNDESCRIBED, FLOOR));
+      log(
+        `  ${''.padEnd(11)}${pad(bare ?? '?', 7)} now, ${pad(bareOld ?? '?', 7)} baseline: ${saved(bare, bareOld) || '?'} fewer without descriptions`,
+      );
+    }
     if (current !== undefined && old !== undefined) {
       verdicts.push({
         goal: `${language}: corpus tokens at least ${GOALS.tokensSaved * 100}% fewer`,
