@@ -14,7 +14,8 @@ export function hasFields(node: object): boolean {
  * false` is written as its absence (a `TypedDict` cannot say it; a TypeScript object type without an index
  * signature already means it), so two objects that differ only there are one type. The numbering reads as deep as
  * the types are written and no deeper: a written level is at most two levels of schema (an object and its
- * `properties`, a union and its list of arms), and the horizon is twice that.
+ * `properties`, a union and its list of arms), and the horizon is twice that. An object past it (far down a
+ * union chain, which both languages write flat) is written where it stands, unshared.
  */
 export function typeStructures(): StructureIds {
   return new StructureIds({
