@@ -77,4 +77,18 @@ describe('an object schema that appears more than once', () => {
     expect(count(renderPythonSdk(differing, { pythonFloor: '3.11' }), /^ {4}street: /gm)).toBe(3);
     expect(count(renderTypeScriptSdk(differing), /^ +street\?: string;$/gm)).toBe(3);
   });
+
+  it('is its one type far down a chain of unions too, past where structures are compared', () => {
+    // 300 unions, each an object of one structure or the next union: its last arms lie 600 schema levels down.
+    let value: Record<string, unknown> = { type: 'string' };
+    for (let level = 0; level < 300; level++) value = { oneOf: [{ type: 'object', properties: { a: {} } }, value] };
+    const chained: ToolDefinition[] = [
+      { name: 'deep', description: '', parameters: { type: 'object', properties: { v: value }, required: ['v'] } },
+    ];
+    // The one object whose fields straddle the horizon is compared as a structure of its own: one more type.
+    const typescript = renderTypeScriptSdk(chained);
+    expect(count(typescript, /\| Deep_V\b/g)).toBeGreaterThanOrEqual(298);
+    expect(count(typescript, /^ +a\?: unknown;$/gm)).toBeLessThanOrEqual(2);
+    expect(count(renderPythonSdk(chained, { pythonFloor: '3.11' }), /^class /gm)).toBeLessThanOrEqual(5);
+  });
 });

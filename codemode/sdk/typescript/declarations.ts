@@ -217,7 +217,9 @@ export class TypeDeclarations {
   }
 
   #objectName(node: CoreSchema, path: TypePath | undefined, context: Context): string | undefined {
-    const id = context.scope.seen.get(node);
+    // An object the numbering did not reach (past its horizon, far down a union chain) is numbered where it is
+    // written, so it is the type declared for its structure, if there is one.
+    const id = context.scope.seen.get(node) ?? this.#structures.of(node, context.scope);
     if (id === undefined) return undefined;
     const known = this.#nameOf.get(id);
     if (known !== undefined) return known;
