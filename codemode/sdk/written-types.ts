@@ -15,7 +15,7 @@ export function hasFields(node: object): boolean {
  * signature already means it), so two objects that differ only there are one type. The numbering reads as deep as
  * the types are written and no deeper: a written level is at most two levels of schema (an object and its
  * `properties`, a union and its list of arms), and the horizon is twice that. An object past it (far down a
- * union chain, which both languages write flat) is written where it stands, unshared.
+ * union chain, which both languages write flat) is numbered when it is written.
  */
 export function typeStructures(): StructureIds {
   return new StructureIds({
