@@ -62,6 +62,16 @@ export class StructureIds {
     const nodes: object[] = [node];
     const levels: number[] = [0];
     const expanded: boolean[] = [false];
+    // A child is hashed in its turn; past the horizon it has a hash of its own, equal to no other.
+    const push = (child: object, level: number): void => {
+      if (level <= this.horizon) {
+        nodes.push(child);
+        levels.push(level);
+        expanded.push(false);
+      } else if (!seen.has(child) && !hashes.has(child)) {
+        hashes.set(child, CUT + this.#cut++);
+      }
+    };
     while (nodes.length > 0) {
       const current = nodes.pop()!;
       const level = levels.pop()!;
@@ -80,13 +90,11 @@ export class StructureIds {
         const below = level + 1;
         if (Array.isArray(current)) {
           for (const child of current)
-            if (typeof child === 'object' && child !== null && !isLeaf(child))
-              this.#push(child, below, nodes, levels, expanded, hashes, seen);
+            if (typeof child === 'object' && child !== null && !isLeaf(child)) push(child, below);
         } else {
           for (const key in current) {
             const child = (current as Record<string, unknown>)[key];
-            if (typeof child === 'object' && child !== null && !isLeaf(child))
-              this.#push(child, below, nodes, levels, expanded, hashes, seen);
+            if (typeof child === 'object' && child !== null && !isLeaf(child)) push(child, below);
           }
         }
         if (nodes.length > children + 1) {
@@ -103,25 +111,6 @@ export class StructureIds {
       else seen.set(current, this.#number(current, hash, scope));
     }
     return seen.get(node);
-  }
-
-  /** Puts a child on the stack to be hashed, or past the horizon gives it a hash of its own (equal to no other). */
-  #push(
-    child: object,
-    level: number,
-    nodes: object[],
-    levels: number[],
-    expanded: boolean[],
-    hashes: Map<object, number>,
-    seen: Map<object, number>,
-  ): void {
-    if (level <= this.horizon) {
-      nodes.push(child);
-      levels.push(level);
-      expanded.push(false);
-    } else if (!seen.has(child) && !hashes.has(child)) {
-      hashes.set(child, CUT + this.#cut++);
-    }
   }
 
   /**
