@@ -62,8 +62,19 @@ describe('a tool description', () => {
       expect(toolDescription(text)).toBe(text);
   });
 
-  it('reads fences on Windows line ends', () => {
-    expect(toolDescription('See:\r\n```json\r\n{ "a": 1 }\r\n```')).toBe('See:\r\n```json\n{"a":1}\n```');
+  it('reads fences on Windows line ends, the lines around them as they were', () => {
+    expect(toolDescription('See:\r\n```json\r\n{ "a": 1 }\r\n```\r\nThen:\r\n```json\r\n[ 2 ]\r\n```\r\nEnd.')).toBe(
+      'See:\r\n```json\n{"a":1}\n```\nThen:\r\n```json\n[2]\n```\nEnd.',
+    );
+  });
+
+  it('leaves an opening fence that nothing closes, and reads the blocks after one that does not parse', () => {
+    const unclosed = ['```json', '{ "a": 1 }', 'and more words'].join('\n');
+    expect(toolDescription(unclosed)).toBe(unclosed);
+    const afterBroken = ['```json', '{ "a": 1, }', '```', '```json', '{ "b": 2 }', '```'].join('\n');
+    expect(toolDescription(afterBroken)).toBe(
+      ['```json', '{ "a": 1, }', '```', '```json', '{"b":2}', '```'].join('\n'),
+    );
   });
 
   it('is empty when the description is not a string', () => {

@@ -2,27 +2,46 @@
  * A tool's description as both SDKs write it: its author's text, with every fenced JSON example (a block opened
  * by ```json) that parses as JSON written on one line. Whitespace between JSON tokens means nothing, and a
  * pretty-printed example pays a token or two per line for it; the values, keys and their order stay as written.
- * A block that does not parse (comments, an ellipsis, a cut example) is left exactly as it is, as is any other
- * fence. Not a string: no description.
+ * A block that does not parse (comments, an ellipsis, a cut example), is not closed, or is fenced for another
+ * language is left exactly as it is. Not a string: no description.
  */
 export function toolDescription(description: unknown): string {
   if (typeof description !== 'string') return '';
-  if (!description.includes('```')) return description;
-  return description.replace(JSON_FENCE, (block, indent: string, opening: string, body: string, closing: string) => {
-    try {
-      JSON.parse(body);
-    } catch {
-      return block;
+  if (!description.includes('```json')) return description;
+  const lines = description.split('\n');
+  // For each line, the next closing fence at or after it (-1: none), found in one pass from the end.
+  const nextClosing = new Array<number>(lines.length + 1).fill(-1);
+  for (let index = lines.length - 1; index >= 0; index--)
+    nextClosing[index] = isFence(lines[index]!, '') ? index : nextClosing[index + 1]!;
+  const written: string[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    const opening = lines[index]!;
+    const close = isFence(opening, 'json') ? nextClosing[index + 1]! : -1;
+    const body = close === -1 ? '' : lines.slice(index + 1, close).join('\n');
+    if (close === -1 || !parses(body)) {
+      written.push(opening);
+      continue;
     }
-    return `${indent}${opening}\n${indent}${withoutWhitespace(body)}\n${closing}`;
-  });
+    const indent = opening.slice(0, opening.length - opening.trimStart().length);
+    written.push(opening.trimEnd(), `${indent}${withoutWhitespace(body)}`, lines[close]!.trimEnd());
+    index = close;
+  }
+  return written.join('\n');
 }
 
-/**
- * A fenced block tagged json, fences on lines of their own: the opening's indent and line, the body, the closing
- * line. The body is the shortest run to the next fence line, so one block never swallows the next.
- */
-const JSON_FENCE = /^([ \t]*)(```json[ \t]*)\r?\n([\s\S]*?)\r?\n([ \t]*```[ \t]*)$/gm;
+/** Whether a line is a fence alone on its line (``` and `language`), indented or not, a CR at its end aside. */
+function isFence(line: string, language: string): boolean {
+  return line.trim() === `\`\`\`${language}`;
+}
+
+function parses(json: string): boolean {
+  try {
+    JSON.parse(json);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** JSON text without the whitespace between its tokens (text that parses, so strings are well closed). */
 function withoutWhitespace(json: string): string {
