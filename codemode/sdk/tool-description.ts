@@ -1,3 +1,7 @@
+/** The fences of a JSON example: its opening line and its closing one. */
+const OPENING = '```json';
+const CLOSING = '```';
+
 /**
  * A tool's description as both SDKs write it: its author's text, with every fenced JSON example (a block opened
  * by ```json) that parses as JSON written on one line. Whitespace between JSON tokens means nothing, and a
@@ -7,16 +11,16 @@
  */
 export function toolDescription(description: unknown): string {
   if (typeof description !== 'string') return '';
-  if (!description.includes('```json')) return description;
+  if (!description.includes(OPENING)) return description;
   const lines = description.split('\n');
   // For each line, the next closing fence at or after it (-1: none), found in one pass from the end.
   const nextClosing = new Array<number>(lines.length + 1).fill(-1);
   for (let index = lines.length - 1; index >= 0; index--)
-    nextClosing[index] = isFence(lines[index]!, '') ? index : nextClosing[index + 1]!;
+    nextClosing[index] = isFence(lines[index]!, CLOSING) ? index : nextClosing[index + 1]!;
   const written: string[] = [];
   for (let index = 0; index < lines.length; index++) {
     const opening = lines[index]!;
-    const close = isFence(opening, 'json') ? nextClosing[index + 1]! : -1;
+    const close = isFence(opening, OPENING) ? nextClosing[index + 1]! : -1;
     const body = close === -1 ? '' : lines.slice(index + 1, close).join('\n');
     if (close === -1 || !parses(body)) {
       written.push(opening);
@@ -29,9 +33,9 @@ export function toolDescription(description: unknown): string {
   return written.join('\n');
 }
 
-/** Whether a line is a fence alone on its line (``` and `language`), indented or not, a CR at its end aside. */
-function isFence(line: string, language: string): boolean {
-  return line.trim() === `\`\`\`${language}`;
+/** Whether a line is `fence` alone on its line, indented or not, a CR at its end aside. */
+function isFence(line: string, fence: string): boolean {
+  return line.includes(fence) && line.trim() === fence;
 }
 
 function parses(json: string): boolean {
