@@ -28,6 +28,33 @@ describe('structure numbers', () => {
     expect(at.seen.get(args.properties.to)).not.toBe(at.seen.get(args));
   });
 
+  it('tell whoever asks of each named object the walk reaches, each time, what a reused one holds once', () => {
+    const ids = new StructureIds({ isNamed: hasFields });
+    const at = scope();
+    const city = { type: 'object', properties: { name: { type: 'string' } } };
+    const address = { type: 'object', properties: { city } };
+    // The same object twice, and an equal one elsewhere.
+    const value = {
+      type: 'object',
+      properties: { home: address, work: address, other: { type: 'object', properties: { town: { ...city } } } },
+    };
+    const met: number[] = [];
+    ids.of(value, at, (id) => met.push(id));
+    const [addressId, cityId, otherId] = [
+      at.seen.get(address)!,
+      at.seen.get(city)!,
+      at.seen.get(value.properties.other)!,
+    ];
+    expect(met.filter((id) => id === addressId)).toHaveLength(2);
+    // Once inside the reused address, once inside the other object: one structure.
+    expect(met.filter((id) => id === cityId)).toHaveLength(2);
+    expect(met.filter((id) => id === otherId)).toHaveLength(1);
+    // Not the value itself, and nothing for a value numbered before.
+    expect(met).toHaveLength(5);
+    ids.of(value, at, (id) => met.push(id));
+    expect(met).toHaveLength(5);
+  });
+
   it('read a reference as what it names in its own scope', () => {
     const ids = new StructureIds({ isNamed: () => false });
     const money = (key: string): NumberingScope => ({ refKey: (ref) => `${key} ${ref}`, seen: new Map() });

@@ -27,35 +27,37 @@ export class StructureIds {
 
   readonly #mayContainItself: boolean;
   /** Levels a walk reads below the value it starts from. */
-  readonly horizon: number;
+  readonly #horizon: number;
 
   constructor(options: StructureOptions) {
     this.#isNamed = options.isNamed;
     this.#mayContainItself = options.mayContainItself ?? false;
     this.#ignores = options.ignores ?? NOTHING_IGNORED;
-    this.horizon = options.horizon ?? Number.POSITIVE_INFINITY;
+    this.#horizon = options.horizon ?? Number.POSITIVE_INFINITY;
   }
 
   /**
    * The number of `node` in `scope`, numbering the named objects inside it on the way (into `scope.seen`);
-   * undefined when it contains itself or cannot be read.
+   * undefined when it contains itself or cannot be read. `met` hears the number of every named object inside it
+   * (one with objects inside it) each time the walk reaches one: an object a schema reuses at each place, what it
+   * holds once; past the horizon none. A value numbered before is not walked again, and `met` hears nothing.
    */
-  of(node: object, scope: NumberingScope): number | undefined {
+  of(node: object, scope: NumberingScope, met?: (id: number) => void): number | undefined {
     const known = scope.seen.get(node);
     if (known !== undefined) return known;
     try {
-      return this.#walk(node, scope);
+      return this.#walk(node, scope, met);
     } catch {
       return undefined;
     }
   }
 
   /** `of`, with a number of its own (equal to no other) for a value that has none. */
-  ofOrUnique(node: object, scope: NumberingScope): number {
-    return this.of(node, scope) ?? -1 - this.#unique++;
+  ofOrUnique(node: object, scope: NumberingScope, met?: (id: number) => void): number {
+    return this.of(node, scope, met) ?? -1 - this.#unique++;
   }
 
-  #walk(node: object, scope: NumberingScope): number | undefined {
+  #walk(node: object, scope: NumberingScope, met: ((id: number) => void) | undefined): number | undefined {
     const { seen } = scope;
     /** Hashes of the unnamed nodes finished, and OPEN for every node whose children are still being hashed. */
     const hashes = new Map<object, number>();
@@ -64,7 +66,7 @@ export class StructureIds {
     const expanded: boolean[] = [false];
     // A child is hashed in its turn; past the horizon it has a hash of its own, equal to no other.
     const push = (child: object, level: number): void => {
-      if (level <= this.horizon) {
+      if (level <= this.#horizon) {
         nodes.push(child);
         levels.push(level);
         expanded.push(false);
@@ -76,7 +78,12 @@ export class StructureIds {
       const current = nodes.pop()!;
       const level = levels.pop()!;
       if (!expanded.pop()) {
-        if (seen.has(current)) continue;
+        const known = seen.get(current);
+        if (known !== undefined) {
+          if (met !== undefined && !Array.isArray(current) && this.#isNamed(current as Record<string, unknown>))
+            met(known);
+          continue;
+        }
         const state = hashes.get(current);
         // An ancestor still open: the value contains itself.
         if (state === OPEN) return undefined;
@@ -106,9 +113,13 @@ export class StructureIds {
         expanded.pop();
       }
       const hash = this.#hash(current, scope, hashes);
-      if (current !== node && (Array.isArray(current) || !this.#isNamed(current as Record<string, unknown>)))
+      if (current !== node && (Array.isArray(current) || !this.#isNamed(current as Record<string, unknown>))) {
         hashes.set(current, hash);
-      else seen.set(current, this.#number(current, hash, scope));
+        continue;
+      }
+      const id = this.#number(current, hash, scope);
+      seen.set(current, id);
+      if (current !== node) met?.(id);
     }
     return seen.get(node);
   }

@@ -62,43 +62,14 @@ export class TypeDeclarations {
       only !== undefined
         ? [lowered.definitions.get(only)!.schema]
         : [lowered.schema, ...[...lowered.definitions].filter(([key]) => !shared.has(key)).map(([, d]) => d.schema)];
+    const use = (id: number) => this.#uses.set(id, (this.#uses.get(id) ?? 0) + 1);
     for (const root of roots) {
       if (this.#counted.has(root)) continue;
       this.#counted.add(root);
-      this.#structures.ofOrUnique(root as Record<string, unknown>, scope);
-      // An object reached again (a schema that reuses one object) counts again but is not walked again: being
-      // used twice, it is declared once, and what it holds is written there once. Past the horizon of the
-      // numbering nothing has a number, nor is counted.
-      const { horizon } = this.#structures;
-      const walked = new Set<object>();
-      const stack: unknown[] = [root];
-      const levels: number[] = [0];
-      while (stack.length > 0) {
-        const node = stack.pop();
-        const level = levels.pop()!;
-        if (typeof node !== 'object' || node === null) continue;
-        if (node !== root && hasFields(node)) {
-          const id = scope.seen.get(node);
-          if (id !== undefined) this.#uses.set(id, (this.#uses.get(id) ?? 0) + 1);
-        }
-        if (walked.has(node) || level >= horizon) continue;
-        walked.add(node);
-        if (Array.isArray(node)) {
-          for (const item of node)
-            if (typeof item === 'object' && item !== null) {
-              stack.push(item);
-              levels.push(level + 1);
-            }
-          continue;
-        }
-        for (const key in node) {
-          const child = (node as Record<string, unknown>)[key];
-          if (typeof child === 'object' && child !== null) {
-            stack.push(child);
-            levels.push(level + 1);
-          }
-        }
-      }
+      // Numbered here first (nothing is declared before every root is counted), so the walk that numbers it
+      // hears each object inside it: one reached again counts again, and what it holds, written once where it is
+      // declared, counts once.
+      this.#structures.ofOrUnique(root as Record<string, unknown>, scope, use);
     }
   }
 
