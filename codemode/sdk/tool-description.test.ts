@@ -75,6 +75,13 @@ describe('a tool description', () => {
     expect(toolDescription(afterBroken)).toBe(
       ['```json', '{ "a": 1, }', '```', '```json', '{"b":2}', '```'].join('\n'),
     );
+    // An opening inside a block that stays as written starts one of its own.
+    const inner = ['```json', '{ cut', '```json', '{ "b": 2 }', '```'].join('\n');
+    expect(toolDescription(inner)).toBe(['```json', '{ cut', '```json', '{"b":2}', '```'].join('\n'));
+    // Many openings, none closed; then one closing after them all, round a body that does not parse.
+    const hostile = Array.from({ length: 2_000 }, () => '```json').join('\n');
+    expect(toolDescription(hostile)).toBe(hostile);
+    expect(toolDescription(`${hostile}\n{ cut\n\`\`\``)).toBe(`${hostile}\n{ cut\n\`\`\``);
   });
 
   it('is empty when the description is not a string', () => {

@@ -11,26 +11,69 @@ const CLOSING = '```';
  */
 export function toolDescription(description: unknown): string {
   if (typeof description !== 'string') return '';
-  if (!description.includes(OPENING)) return description;
-  const lines = description.split('\n');
-  // For each line, the next closing fence at or after it (-1: none), found in one pass from the end.
-  const nextClosing = new Array<number>(lines.length + 1).fill(-1);
-  for (let index = lines.length - 1; index >= 0; index--)
-    nextClosing[index] = isFence(lines[index]!, CLOSING) ? index : nextClosing[index + 1]!;
-  const written: string[] = [];
-  for (let index = 0; index < lines.length; index++) {
-    const opening = lines[index]!;
-    const close = isFence(opening, OPENING) ? nextClosing[index + 1]! : -1;
-    const body = close === -1 ? '' : lines.slice(index + 1, close).join('\n');
-    if (close === -1 || !parses(body)) {
-      written.push(opening);
-      continue;
+  let at = description.indexOf(OPENING);
+  if (at === -1) return description;
+  const parts: string[] = [];
+  let copied = 0;
+  const closings = new ClosingFences(description);
+  while (at !== -1) {
+    const opening = lineAt(description, at);
+    const closing = isFence(opening.text, OPENING) ? closings.after(opening.end) : undefined;
+    const body = closing === undefined ? undefined : description.slice(opening.end + 1, closing.start - 1);
+    if (closing !== undefined && body !== undefined && parses(body)) {
+      const indent = opening.text.slice(0, opening.text.length - opening.text.trimStart().length);
+      parts.push(
+        description.slice(copied, opening.start),
+        `${opening.text.trimEnd()}\n${indent}${withoutWhitespace(body)}\n${closing.text.trimEnd()}`,
+      );
+      copied = closing.end;
     }
-    const indent = opening.slice(0, opening.length - opening.trimStart().length);
-    written.push(opening.trimEnd(), `${indent}${withoutWhitespace(body)}`, lines[close]!.trimEnd());
-    index = close;
+    // After a block that stays as written, an opening inside it may still start one.
+    at = description.indexOf(OPENING, Math.max(copied, opening.end));
   }
-  return written.join('\n');
+  parts.push(description.slice(copied));
+  return parts.join('');
+}
+
+interface Line {
+  /** Where it starts, and where its line feed is (or the text ends). */
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The line that holds the character at `index`. */
+function lineAt(text: string, index: number): Line {
+  const start = text.lastIndexOf('\n', index - 1) + 1;
+  const feed = text.indexOf('\n', index);
+  const end = feed === -1 ? text.length : feed;
+  return { start, end, text: text.slice(start, end) };
+}
+
+/**
+ * The closing fences of a text, found from increasing places: the one found last is remembered, so every opening
+ * fence before it is answered without reading the text again, and the whole text is read once.
+ */
+class ClosingFences {
+  readonly #text: string;
+  #searchedFrom = Number.POSITIVE_INFINITY;
+  #found: Line | undefined;
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  /** The first line after the line feed at `from` that is a closing fence, if any. */
+  after(from: number): Line | undefined {
+    if (from >= this.#searchedFrom && (this.#found === undefined || from < this.#found.start)) return this.#found;
+    this.#searchedFrom = from;
+    for (let at = this.#text.indexOf(CLOSING, from); at !== -1; ) {
+      const line = lineAt(this.#text, at);
+      if (line.start > from && isFence(line.text, CLOSING)) return (this.#found = line);
+      at = this.#text.indexOf(CLOSING, line.end);
+    }
+    return (this.#found = undefined);
+  }
 }
 
 /** Whether a line is `fence` alone on its line, indented or not, a CR at its end aside. */
