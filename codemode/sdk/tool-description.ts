@@ -19,8 +19,8 @@ export function toolDescription(description: unknown): string {
   while (at !== -1) {
     const opening = lineAt(description, at);
     const closing = isFence(opening.text, OPENING) ? closings.after(opening.end) : undefined;
-    const body = closing === undefined ? undefined : description.slice(opening.end + 1, closing.start - 1);
-    if (closing !== undefined && body !== undefined && parses(body)) {
+    const body = closing === undefined ? '' : description.slice(opening.end + 1, closing.start - 1);
+    if (closing !== undefined && parses(body)) {
       const indent = opening.text.slice(0, opening.text.length - opening.text.trimStart().length);
       parts.push(
         description.slice(copied, opening.start),
