@@ -1,3 +1,4 @@
+import { isOutcome } from '../../runtimes/pyodide/compile.js';
 import { pyodideUnavailable } from '../../runtimes/pyodide/sandbox.js';
 import {
   PYODIDE_PYTHON_VERSIONS,
@@ -11,7 +12,6 @@ import { containerInterpreters } from './container.js';
 import { CHECKER_SCRIPT } from './import-script.js';
 import { discoverInterpreters, LocalInterpreter } from './local.js';
 import { pyodideInterpreters } from './pyodide.js';
-import { isOutcome } from './report.js';
 import {
   type CompileOutcome,
   type CompileReport,

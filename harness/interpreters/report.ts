@@ -1,19 +1,5 @@
+import { isOutcome } from '../../runtimes/pyodide/compile.js';
 import type { CompileOutcome, CompileReport, VerifyReport } from './types.js';
-
-/** Whether `value` has the shape of one compile or import outcome. */
-export function isOutcome(value: unknown): value is CompileOutcome {
-  if (value === null || typeof value !== 'object') return false;
-  const outcome = value as Record<string, unknown>;
-  if (outcome.ok === true) return true;
-  const position = (field: unknown) => field === null || Number.isSafeInteger(field);
-  return (
-    outcome.ok === false &&
-    typeof outcome.name === 'string' &&
-    typeof outcome.message === 'string' &&
-    position(outcome.line) &&
-    position(outcome.column)
-  );
-}
 
 function parse(text: string, who: string): unknown {
   try {

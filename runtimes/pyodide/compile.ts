@@ -29,11 +29,12 @@ export interface PyodideCompileReport {
   results: CompileOutcome[];
 }
 
-function isOutcome(value: unknown): value is CompileOutcome {
+/** Whether `value` has the shape of one compile or import outcome (what an interpreter process answers). */
+export function isOutcome(value: unknown): value is CompileOutcome {
   if (value === null || typeof value !== 'object') return false;
   const outcome = value as Record<string, unknown>;
   if (outcome.ok === true) return true;
-  const position = (field: unknown): boolean => field === null || Number.isSafeInteger(field);
+  const position = (field: unknown) => field === null || Number.isSafeInteger(field);
   return (
     outcome.ok === false &&
     typeof outcome.name === 'string' &&
