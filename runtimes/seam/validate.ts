@@ -1,3 +1,4 @@
+import { PYTHON_HARD_KEYWORDS, PYTHON_SOFT_KEYWORDS } from './python-keywords.js';
 import type { BindingNamespace } from './types.js';
 
 /**
@@ -94,48 +95,7 @@ const JAVASCRIPT_RESERVED = [
 ];
 
 /** Keywords of every supported CPython (3.8 and later), soft keywords included. */
-const PYTHON_RESERVED = [
-  'False',
-  'None',
-  'True',
-  '__peg_parser__',
-  'and',
-  'as',
-  'assert',
-  'async',
-  'await',
-  'break',
-  'case',
-  'class',
-  'continue',
-  'def',
-  'del',
-  'elif',
-  'else',
-  'except',
-  'finally',
-  'for',
-  'from',
-  'global',
-  'if',
-  'import',
-  'in',
-  'is',
-  'lambda',
-  'match',
-  'nonlocal',
-  'not',
-  'or',
-  'pass',
-  'raise',
-  'return',
-  'try',
-  'type',
-  'while',
-  'with',
-  'yield',
-  '_',
-];
+const PYTHON_RESERVED = [...PYTHON_HARD_KEYWORDS, ...PYTHON_SOFT_KEYWORDS];
 
 /** Globals of the JavaScript language, of Node and of worker threads: a binding must not shadow them. */
 const JAVASCRIPT_GLOBALS = [

@@ -1,4 +1,5 @@
 import { PYTHON_FLOOR } from '../../../runtimes/seam/python-floor.js';
+import { PYTHON_HARD_KEYWORDS } from '../../../runtimes/seam/python-keywords.js';
 import type { PythonVersion } from '../../tools/types.js';
 import type { EncodedUnicodeTable } from './table.js';
 import { table as unicode121 } from './tables/unicode-12.1.js';
@@ -40,41 +41,4 @@ export function unicodeTableOf(python: PythonVersion): EncodedUnicodeTable {
  * Hard keywords of every supported CPython (3.8–3.15). `__peg_parser__` is a keyword on 3.9 only; soft
  * keywords (`match`, `case`, `type`, `_`) stay usable as names and are deliberately absent.
  */
-export const PYTHON_KEYWORDS: ReadonlySet<string> = new Set([
-  'False',
-  'None',
-  'True',
-  'and',
-  'as',
-  'assert',
-  'async',
-  'await',
-  'break',
-  'class',
-  'continue',
-  'def',
-  'del',
-  'elif',
-  'else',
-  'except',
-  'finally',
-  'for',
-  'from',
-  'global',
-  'if',
-  'import',
-  'in',
-  'is',
-  'lambda',
-  'nonlocal',
-  'not',
-  'or',
-  'pass',
-  'raise',
-  'return',
-  'try',
-  'while',
-  'with',
-  'yield',
-  '__peg_parser__',
-]);
+export const PYTHON_KEYWORDS: ReadonlySet<string> = new Set(PYTHON_HARD_KEYWORDS);
