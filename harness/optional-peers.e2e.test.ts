@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installCommand } from '../runtimes/seam/optional-package.js';
 import { installedWithout } from '../test/packed.js';
 import { writeStockProject } from './project/stock-project.js';
+import { concordIn } from './test/concord-cli.js';
 import { keepCache, seedCache } from './test/warm-cache.js';
 
 // A project whose install left out tsx, pyright and js-tiktoken (optional peers): each feature that needs
@@ -13,14 +13,14 @@ import { keepCache, seedCache } from './test/warm-cache.js';
 
 let dir = '';
 let bin = '';
+const concordCli = concordIn(
+  () => dir,
+  300_000,
+  () => bin,
+);
 const gate = (...args: string[]) => {
-  const run = spawnSync(process.execPath, [bin, 'gate', '--jobs', '1', ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 300_000,
-    env: { ...process.env, CI: '', NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' },
-  });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr, out: run.stdout + run.stderr };
+  const { status, stdout, stderr } = concordCli({ GITHUB_STEP_SUMMARY: '' }, 'gate', '--jobs', '1', ...args);
+  return { status, stdout, stderr, out: stdout + stderr };
 };
 
 beforeAll(async () => {
@@ -69,12 +69,7 @@ describe('a project without the optional peers', () => {
 
     // In CI the same skip is a warning too: the step summary says what did not run instead of showing it green.
     const summary = join(dir, 'step-summary.md');
-    const ci = spawnSync(process.execPath, [bin, 'gate', '--jobs', '1'], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 300_000,
-      env: { ...process.env, CI: 'true', NO_COLOR: '1', GITHUB_STEP_SUMMARY: summary },
-    });
+    const ci = concordCli({ CI: 'true', GITHUB_STEP_SUMMARY: summary }, 'gate', '--jobs', '1');
     expect(ci.status, ci.stdout + ci.stderr).toBe(0);
     expect(ci.stdout).toContain(`skipped: the typecheck-programs check on 1 pair(s) — ${hint}`);
     const markdown = await readFile(summary, 'utf8');
@@ -104,12 +99,9 @@ describe('a project without the optional peers', () => {
         },
       ]),
     );
-    const run = spawnSync(process.execPath, [bin, 'sdk', '--language', 'typescript', '--tools', tools, '--stats'], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
-    expect(run.status, run.stderr).toBe(0);
-    const lines = run.stdout.trimEnd().split('\n');
+    const stats = concordCli({}, 'sdk', '--language', 'typescript', '--tools', tools, '--stats');
+    expect(stats.status, stats.stderr).toBe(0);
+    const lines = stats.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(
       `typescript SDK of 2 tools: ${lines[0]!.match(/[\d,]+ bytes, [\d,]+ bytes per tool/)![0]} (tokens not counted: the SDK cost in tokens needs js-tiktoken, which is not installed: run \`${installCommand('js-tiktoken')}\`)`,
     );

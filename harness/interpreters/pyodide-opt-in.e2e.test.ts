@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PYODIDE_VERSION, PYODIDE_RELEASES } from '../../runtimes/pyodide/versions.js';
 import { installedWithout } from '../../test/packed.js';
 import { stockScenario, writeStockProject } from '../project/stock-project.js';
+import { concordIn } from '../test/concord-cli.js';
 import { keepCache, seedCache } from '../test/warm-cache.js';
 
 // A project with concord as a default install has one Pyodide, the runtime's default; the others are opt-in.
@@ -16,14 +16,14 @@ const OTHERS = (Object.keys(PYODIDE_RELEASES) as Array<keyof typeof PYODIDE_RELE
 
 let dir = '';
 let bin = '';
+const concordCli = concordIn(
+  () => dir,
+  300_000,
+  () => bin,
+);
 const concord = (...args: string[]) => {
-  const run = spawnSync(process.execPath, [bin, ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 300_000,
-    env: { ...process.env, CI: '', NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' },
-  });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr, out: run.stdout + run.stderr };
+  const { status, stdout, stderr } = concordCli({ GITHUB_STEP_SUMMARY: '' }, ...args);
+  return { status, stdout, stderr, out: stdout + stderr };
 };
 
 beforeAll(async () => {
