@@ -74,7 +74,7 @@ const NOT_NORMALIZED: Plant[] = [
  * too, or it alone would hide the keyword.
  */
 const PEG_PARSER_NOT_KEYWORD: Plant[] = [
-  { file: 'dist/codemode/sdk/identifiers/versions.js', from: " '__peg_parser__',", to: '' },
+  { file: 'dist/runtimes/seam/python-keywords.js', from: " '__peg_parser__',", to: '' },
   {
     file: 'dist/codemode/sdk/python/index.js',
     from: 'return rules.isBareName(key) && !isDunderName(key);',
