@@ -33,6 +33,20 @@ describe('annotation and validation keywords', () => {
     expect(schema.additionalProperties).toBe(false);
   });
 
+  it('leave out a bound at ±(2^53 − 1), the edge of exact JSON integers, and keep one a step inside or past it', () => {
+    const note = (minimum: number, maximum: number) =>
+      lower({ type: 'integer', minimum, maximum }).schema.description ?? '';
+    const edge = Number.MAX_SAFE_INTEGER;
+    expect(note(1, edge)).toBe('value ≥ 1');
+    expect(note(-edge, 0)).toBe('value ≤ 0');
+    expect(note(-edge, edge)).toBe('');
+    expect(note(1, edge - 1)).toBe(`1 ≤ value ≤ ${edge - 1}`);
+    expect(note(1 - edge, 0)).toBe(`${1 - edge} ≤ value ≤ 0`);
+    expect(note(1, edge + 1)).toBe(`1 ≤ value ≤ ${edge + 1}`);
+    // An exclusive bound there still excludes the edge itself, so it stays.
+    expect(lower({ type: 'integer', exclusiveMaximum: edge }).schema.description).toBe(`value < ${edge}`);
+  });
+
   it('write the notes in one order whatever the order of the keys', () => {
     const a = lower({ type: 'integer', maximum: 9, default: 3, minimum: 1, format: 'int32' });
     const b = lower({ format: 'int32', minimum: 1, default: 3, type: 'integer', maximum: 9 });

@@ -15,10 +15,18 @@ interface Bound {
   strict: boolean;
 }
 
+/**
+ * A bound at the edge of the integers JSON can carry exactly (±(2^53 − 1), which validators such as zod's
+ * `.int()` write on every integer) excludes no value a model would send: the note says nothing and is left out.
+ */
+function meaningful(value: unknown): value is number {
+  return finite(value) && Math.abs(value) !== Number.MAX_SAFE_INTEGER;
+}
+
 function bound(inclusive: unknown, exclusive: unknown): Bound | undefined {
   if (finite(exclusive)) return { value: exclusive, strict: true };
   // Draft-04 spells an exclusive bound as `exclusiveMinimum: true` beside `minimum`.
-  if (finite(inclusive)) return { value: inclusive, strict: exclusive === true };
+  if (meaningful(inclusive)) return { value: inclusive, strict: exclusive === true };
   return undefined;
 }
 
@@ -81,10 +89,6 @@ function nameKey(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }
 
-/**
- * The doc text of a node: its description (else its title), then its notes on a line of their own. A title
- * that only restates `name` (the field or definition it stands under, as generated titles do) says nothing.
- */
 /** Keywords the doc text reads; most nodes have none of them, and then cost nothing here. */
 const DOC_KEYWORDS: ReadonlySet<string> = new Set([
   'description',
@@ -109,6 +113,10 @@ const DOC_KEYWORDS: ReadonlySet<string> = new Set([
   'default',
 ]);
 
+/**
+ * The doc text of a node: its description (else its title), then its notes on a line of their own. A title
+ * that only restates `name` (the field or definition it stands under, as generated titles do) says nothing.
+ */
 export function schemaDocText(node: Record<string, unknown>, name?: string): string {
   let documented = false;
   for (const key in node) {
