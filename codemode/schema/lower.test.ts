@@ -43,8 +43,14 @@ describe('annotation and validation keywords', () => {
     expect(note(1, edge - 1)).toBe(`1 ≤ value ≤ ${edge - 1}`);
     expect(note(1 - edge, 0)).toBe(`${1 - edge} ≤ value ≤ 0`);
     expect(note(1, edge + 1)).toBe(`1 ≤ value ≤ ${edge + 1}`);
-    // An exclusive bound there still excludes the edge itself, so it stays.
+    expect(note(-edge - 1, 0)).toBe(`${-edge - 1} ≤ value ≤ 0`);
+    // At the other side's edge a bound excludes nearly every integer, and an exclusive one the edge itself.
+    expect(lower({ type: 'integer', minimum: edge }).schema.description).toBe(`value ≥ ${edge}`);
+    expect(lower({ type: 'integer', maximum: -edge }).schema.description).toBe(`value ≤ ${-edge}`);
     expect(lower({ type: 'integer', exclusiveMaximum: edge }).schema.description).toBe(`value < ${edge}`);
+    expect(lower({ type: 'integer', maximum: edge, exclusiveMaximum: true }).schema.description).toBe(
+      `value < ${edge}`,
+    );
   });
 
   it('write the notes in one order whatever the order of the keys', () => {

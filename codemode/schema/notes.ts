@@ -16,17 +16,15 @@ interface Bound {
 }
 
 /**
- * A bound at the edge of the integers JSON can carry exactly (±(2^53 − 1), which validators such as zod's
- * `.int()` write on every integer) excludes no value a model would send: the note says nothing and is left out.
+ * A bound from `edge` a side takes: an inclusive minimum of −(2^53 − 1) or maximum of 2^53 − 1, the edges of
+ * the integers JSON carries exactly (validators such as zod's `.int()` write them on every integer), excludes no
+ * value a model would send, so that note says nothing and is left out.
  */
-function meaningful(value: unknown): value is number {
-  return finite(value) && Math.abs(value) !== Number.MAX_SAFE_INTEGER;
-}
-
-function bound(inclusive: unknown, exclusive: unknown): Bound | undefined {
+function bound(inclusive: unknown, exclusive: unknown, edge: number): Bound | undefined {
   if (finite(exclusive)) return { value: exclusive, strict: true };
   // Draft-04 spells an exclusive bound as `exclusiveMinimum: true` beside `minimum`.
-  if (meaningful(inclusive)) return { value: inclusive, strict: exclusive === true };
+  if (finite(inclusive) && !(inclusive === edge && exclusive !== true))
+    return { value: inclusive, strict: exclusive === true };
   return undefined;
 }
 
@@ -38,8 +36,8 @@ function range(
   exclusiveMin?: unknown,
   exclusiveMax?: unknown,
 ): string | undefined {
-  const low = bound(min, exclusiveMin);
-  const high = bound(max, exclusiveMax);
+  const low = bound(min, exclusiveMin, -Number.MAX_SAFE_INTEGER);
+  const high = bound(max, exclusiveMax, Number.MAX_SAFE_INTEGER);
   if (low !== undefined && high !== undefined) {
     return `${low.value} ${low.strict ? '<' : '≤'} ${subject} ${high.strict ? '<' : '≤'} ${high.value}`;
   }
