@@ -16,9 +16,9 @@ interface Bound {
 }
 
 /**
- * A bound from `edge` a side takes: an inclusive minimum of −(2^53 − 1) or maximum of 2^53 − 1, the edges of
- * the integers JSON carries exactly (validators such as zod's `.int()` write them on every integer), excludes no
- * value a model would send, so that note says nothing and is left out.
+ * The bound of one side. An inclusive bound at `edge`, that side's end of the integers JSON carries exactly
+ * (−(2^53 − 1) for a minimum, 2^53 − 1 for a maximum, which validators such as zod's `.int()` write on every
+ * integer), excludes no value a model would send: that note says nothing and is left out.
  */
 function bound(inclusive: unknown, exclusive: unknown, edge: number): Bound | undefined {
   if (finite(exclusive)) return { value: exclusive, strict: true };
