@@ -7,6 +7,7 @@ import { typescript } from '../../runtimes/seam/typescript.js';
 import { InputError } from '../scenario/error.js';
 import type { CompositionEntry, Scenario } from '../scenario/types.js';
 import { sourceExcerpt } from '../scenario/yaml-input.js';
+import { literalPattern } from '../text/literal-pattern.js';
 import { importPluginModule, isTypeScript } from './typescript-plugins.js';
 
 /** Where an import failed in the plugin's own source, when the error says (or a parse of the file shows). */
@@ -108,7 +109,7 @@ function placeOf(error: unknown, file: string): Place | undefined {
   // A throw while the module runs: its first stack frame in the plugin's file.
   const stack = error instanceof Error ? (error.stack ?? '') : '';
   for (const name of [pathToFileURL(file).href, file]) {
-    const frame = new RegExp(`${escape(name)}:(\\d+):(\\d+)`).exec(stack);
+    const frame = new RegExp(`${literalPattern(name)}:(\\d+):(\\d+)`).exec(stack);
     if (frame)
       return {
         file,
@@ -140,8 +141,4 @@ function firstSyntaxError(file: string): Place | undefined {
     column: character + 1,
     problem: ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '),
   };
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,3 +1,5 @@
+import { literalPattern } from '../text/literal-pattern.js';
+
 /**
  * Secrets this process holds (the model key, credentials in the endpoint URL) and the one scrubber every
  * printed line and every written file passes through. A secret is matched in the forms it commonly takes
@@ -49,9 +51,9 @@ export function holdSecret(secret: string): void {
   if (secret.length === 0 || held.has(secret)) return;
   held.add(secret);
   const forms = [...held].flatMap(secretForms).sort((a, b) => b.length - a.length);
-  pattern = forms.length === 0 ? undefined : new RegExp(forms.map(escape).join('|'), 'gi');
+  pattern = forms.length === 0 ? undefined : new RegExp(forms.map(literalPattern).join('|'), 'gi');
   const latin1 = forms.map((form) => Buffer.from(form, 'utf8').toString('latin1'));
-  bytePattern = latin1.length === 0 ? undefined : new RegExp(latin1.map(escape).join('|'), 'gi');
+  bytePattern = latin1.length === 0 ? undefined : new RegExp(latin1.map(literalPattern).join('|'), 'gi');
 }
 
 /** `text` with every form of every held secret replaced by `[redacted]`. */
@@ -76,10 +78,6 @@ export function scrubSecretBytes(bytes: Uint8Array): Uint8Array {
 /** Text or bytes, scrubbed. */
 export function scrubContent<T extends string | Uint8Array>(content: T): T {
   return (typeof content === 'string' ? scrubSecrets(content) : scrubSecretBytes(content)) as T;
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 let guarded = false;

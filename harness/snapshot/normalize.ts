@@ -3,6 +3,7 @@ import { type Document, visit } from 'yaml';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
 import type { JsonValue } from '../../runtimes/seam/types.js';
 import { inside } from '../guarded/inside.js';
+import { literalPattern } from '../text/literal-pattern.js';
 import type { Redaction } from './redactions.js';
 
 /** An ISO-8601 calendar date, alone or opening a timestamp (the day checked loosely: 01–31). */
@@ -33,13 +34,13 @@ export class Normalizer {
    * the built-in rules.
    */
   constructor(root: string, concord = packageRoot(), redactions: readonly Redaction[] = []) {
-    const tmp = escape(tmpdir().replace(/\/+$/, ''));
+    const tmp = literalPattern(tmpdir().replace(/\/+$/, ''));
     // Machine paths never reach a snapshot: a file inside an installed package is named by the package and
     // its subpath, concord's own files (wherever concord is installed) by `concord/…`, the project by `<root>`.
     this.places = [
       {
         pattern: new RegExp(
-          `(?:${escape(root)}|${escape(concord)})?/(?:[^\\s'"\`:]*/)?node_modules/((?:@[^/\\s'"\`]+/)?[^/\\s'"\`]+)`,
+          `(?:${literalPattern(root)}|${literalPattern(concord)})?/(?:[^\\s'"\`:]*/)?node_modules/((?:@[^/\\s'"\`]+/)?[^/\\s'"\`]+)`,
           'g',
         ),
         replace: (_m, name) => name!,
@@ -75,7 +76,7 @@ export class Normalizer {
       const values = [...this.literals.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
       // Whole values only: a volatile `17` does not take the digits out of `2017`.
       out = out.replace(
-        new RegExp(`(?<![\\p{L}\\p{N}_])(?:${values.map(escape).join('|')})(?![\\p{L}\\p{N}_])`, 'gu'),
+        new RegExp(`(?<![\\p{L}\\p{N}_])(?:${values.map(literalPattern).join('|')})(?![\\p{L}\\p{N}_])`, 'gu'),
         (value) => this.token(this.literals.get(value)!, value),
       );
     }
@@ -124,9 +125,5 @@ export class Normalizer {
  */
 function wholePath(folder: string): RegExp {
   const nameChar = String.raw`[\p{L}\p{N}\p{M}_.~+@-]`;
-  return new RegExp(`(?<!${nameChar})${escape(folder)}(?!${nameChar})`, 'gu');
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<!${nameChar})${literalPattern(folder)}(?!${nameChar})`, 'gu');
 }
