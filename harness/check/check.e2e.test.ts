@@ -84,6 +84,16 @@ class Tools:
 tools: Tools
 `;
 
+/** A runtime that binds the tools as `codemode`, and its SDK: function-typed properties of that object. */
+const CODEMODE = `type GlossaryLookupInput = {
+    word: string;
+};
+declare const codemode: {
+\t/** Looks a word up. */
+\tglossary_lookup: (input: GlossaryLookupInput) => Promise<unknown>;
+};
+`;
+
 let root = '';
 let bin = '';
 beforeAll(async () => {
@@ -97,6 +107,7 @@ beforeAll(async () => {
   );
   await writeFile(join(root, 'requests', 'pipe-none.json'), JSON.stringify(request('Python', 'py', PIPE_NONE)));
   await writeFile(join(root, 'broken.json'), '{"messages": [');
+  await writeFile(join(root, 'codemode.json'), JSON.stringify(request('TypeScript', 'typescript', CODEMODE)));
 }, 120_000);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
@@ -109,6 +120,24 @@ function run(command: string, ...args: string[]): { status: number | null; outpu
   });
   return { status: done.status, output: done.stdout + done.stderr };
 }
+
+it('concord check --tools-object reads the tools off the object the runtime binds them under', {
+  timeout: 120_000,
+}, () => {
+  const unread = run(bin, 'check', '--request', 'codemode.json');
+  expect(unread.status, unread.output).toBe(1);
+  expect(unread.output).toContain(
+    'offers no tool: it declares none of `declare const tools: …`, a class or a namespace named `tools`, but binds `codemode`; if your runtime binds the tools under another name, give it: --tools-object codemode',
+  );
+  const read = run(bin, 'check', '--request', 'codemode.json', '--tools-object', 'codemode');
+  expect(read.status, read.output).toBe(0);
+  expect(read.output).toContain('concord check: 1 SDK(s), no finding');
+  const refused = run(bin, 'check', '--request', 'codemode.json', '--tools-object', 'code-mode');
+  expect(refused.status, refused.output).toBe(2);
+  expect(refused.output).toContain(
+    '--tools-object: "code-mode" is no name a TypeScript program can bind the tools under',
+  );
+});
 
 // The floor's own interpreter must judge: CPython 3.9 is the floor image (CI provides it).
 (await Host.with('docker')).describe('concord check and concord/vitest in a project of its own', () => {

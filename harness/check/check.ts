@@ -1,4 +1,5 @@
 import { DEFAULT_PYTHON_FLOOR, isPythonVersion, type PythonVersion } from '../../codemode/index.js';
+import { PYTHON_HARD_KEYWORDS } from '../../runtimes/seam/python-keywords.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { checkSubject } from '../checks/static/check-subject.js';
 import { CheckInputError, requestSubject, runCodeFile, sdkFileSubject } from '../checks/static/request.js';
@@ -12,6 +13,11 @@ export interface CheckOptions {
   floor?: string;
   /** Every tool the backend registers, by name: then a tool no way reaches, and a way to no tool, are findings. */
   tools?: readonly string[];
+  /**
+   * The name the backend's runtime binds the tools under in a program (`codemode` for `codemode.name(…)`): the SDK
+   * must declare its tools there. Default `tools`.
+   */
+  toolsObject?: string;
   /** The project whose concord.config.yml and `.concord/cache/` serve the check: default found from the cwd. */
   root?: string;
   /**
@@ -69,8 +75,13 @@ export async function checkSubjects(
   const findings: Finding[] = [];
   try {
     for (const subject of subjects) {
-      const withTools: SdkSubject =
-        options.tools === undefined ? subject : { ...subject, registered: { names: options.tools, complete: true } };
+      const withTools: SdkSubject = {
+        ...subject,
+        ...(options.tools === undefined ? {} : { registered: { names: options.tools, complete: true } }),
+        ...(options.toolsObject === undefined
+          ? {}
+          : { toolsObject: toolsObjectOf(options.toolsObject, subject.language) }),
+      };
       const verdict = await checkSubject(withTools, { floor, session });
       findings.push(...verdict.findings);
       each?.(subject, resultOf(verdict.findings));
@@ -91,6 +102,27 @@ const resultOf = (findings: Finding[]): CheckResult => ({
 export function newSession(project: Project): Session {
   const pyodides = project.config.pyodide?.versions;
   return new Session({ cacheRoot: project.root, ...(pyodides === undefined ? {} : { pyodides }) });
+}
+
+/** An identifier (ECMAScript's IdentifierName): what a TypeScript program can bind the tools under. */
+const TYPESCRIPT_NAME = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200c\u200d]*$/u;
+/** An identifier as CPython reads it (after NFKC), which is what a Python program can bind the tools under. */
+const PYTHON_NAME = /^[\p{XID_Start}_][\p{XID_Continue}]*$/u;
+
+/** `--tools-object` when a program in `language` can call tools on it, else a CheckInputError saying why. */
+function toolsObjectOf(name: string, language: Language): string {
+  const python = name.normalize('NFKC');
+  const valid =
+    language === 'python'
+      ? PYTHON_NAME.test(python) && !PYTHON_HARD_KEYWORDS.includes(python)
+      : TYPESCRIPT_NAME.test(name);
+  if (!valid)
+    throw new CheckInputError(
+      '--tools-object',
+      `${JSON.stringify(name)} is no name a ${language === 'python' ? 'Python' : 'TypeScript'} program can bind the tools under`,
+      'give the identifier your runtime binds the tools under, such as codemode',
+    );
+  return name;
 }
 
 function floorOf(flag: string | undefined, project: Project): PythonVersion {

@@ -14,6 +14,7 @@ export interface CheckFlags {
   runCode?: string;
   floor?: string;
   tools?: string;
+  toolsObject?: string;
   root?: string;
 }
 
@@ -28,6 +29,7 @@ export async function runCheck(flags: CheckFlags, out: (line: string) => void): 
       ...(flags.floor === undefined ? {} : { floor: flags.floor }),
       ...(flags.root === undefined ? {} : { root: flags.root }),
       ...(tools === undefined ? {} : { tools }),
+      ...(flags.toolsObject === undefined ? {} : { toolsObject: flags.toolsObject }),
     },
     (subject, checked) => {
       if (!checked.ok) failing++;

@@ -5,22 +5,33 @@ import type { Session } from '../../session.js';
 import { nameList } from '../../text/name-list.js';
 import { TYPESCRIPT_COMPILER, type TypeScriptCompiler } from '../typescript-compiler.js';
 import { pythonSdkNames } from './python.js';
-import type { Reach, SdkNames } from './types.js';
+import { DEFAULT_TOOLS_OBJECT, type Reach, type SdkNames } from './types.js';
 import { typescriptSdkNames } from './typescript.js';
 
 export type { Collision, Declared, Reach, SdkNames } from './types.js';
+export { DEFAULT_TOOLS_OBJECT };
 
-/** The names of an SDK block; a TypeScript one is read by `compiler` (the session's). */
-export function sdkNames(language: Language, sdk: string, compiler: () => TypeScriptCompiler): SdkNames {
-  return language === 'python' ? pythonSdkNames(sdk) : typescriptSdkNames(compiler(), sdk);
+/**
+ * The names of an SDK block, its tools read off `object` (the name the backend's runtime binds them under); a
+ * TypeScript one is read by `compiler` (the session's).
+ */
+export function sdkNames(
+  language: Language,
+  sdk: string,
+  compiler: () => TypeScriptCompiler,
+  object: string = DEFAULT_TOOLS_OBJECT,
+): SdkNames {
+  return language === 'python' ? pythonSdkNames(sdk, object) : typescriptSdkNames(compiler(), sdk, object);
 }
 
 const place = (v: Record<string, unknown>) => Number.isSafeInteger(v.line) && Number.isSafeInteger(v.column);
 const isDeclared = (d: Record<string, unknown>) => typeof d?.name === 'string' && place(d);
-const isNames = (value: unknown): value is Pick<SdkNames, 'declared' | 'reaches' | 'collisions'> => {
+const isNames = (value: unknown): value is Omit<SdkNames, 'normalize'> => {
   if (value === null || typeof value !== 'object') return false;
-  const { declared, reaches, collisions } = value as Record<string, unknown>;
+  const { declared, reaches, collisions, bindings } = value as Record<string, unknown>;
   return (
+    Array.isArray(bindings) &&
+    bindings.every((b) => typeof b === 'string') &&
     Array.isArray(declared) &&
     declared.every(isDeclared) &&
     Array.isArray(collisions) &&
@@ -41,25 +52,27 @@ const isNames = (value: unknown): value is Pick<SdkNames, 'declared' | 'reaches'
 
 /**
  * `sdkNames` with the session's compiler, a TypeScript block's taken from the session's verdict cache when an
- * earlier run read the same block with the same compiler: the compiler (about half a second of CPU to load) is
+ * earlier run read the same block off the same object with the same compiler: the compiler (about half a second of CPU to load) is
  * then not loaded for it. Python blocks are parsed in a moment, so they are never cached.
  */
 export async function cachedSdkNames(
   language: Language,
   sdk: string,
   session: Pick<Session, 'cache' | 'slot'>,
+  object: string = DEFAULT_TOOLS_OBJECT,
 ): Promise<SdkNames> {
   const compiler = () => session.slot(TYPESCRIPT_COMPILER);
   const { cache } = session;
-  if (language === 'python' || cache === undefined) return sdkNames(language, sdk, compiler);
-  const parts = [`typescript ${typescriptVersion()}`, 'checker', sha256(sdk)];
+  if (language === 'python' || cache === undefined) return sdkNames(language, sdk, compiler, object);
+  const parts = [`typescript ${typescriptVersion()}`, 'checker', `object ${object}`, sha256(sdk)];
   const kept = await cache.get('sdk-names', parts, isNames);
   if (kept !== undefined) return { ...kept, normalize: (name) => name };
-  const names = typescriptSdkNames(compiler(), sdk);
+  const names = typescriptSdkNames(compiler(), sdk, object);
   await cache.put('sdk-names', parts, {
     declared: names.declared,
     reaches: names.reaches,
     collisions: names.collisions,
+    bindings: names.bindings,
   });
   return names;
 }

@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
 import { parser } from '@lezer/python';
-import type { Collision, Declared, Reach, SdkNames } from './types.js';
+import { type Collision, DEFAULT_TOOLS_OBJECT, type Declared, type Reach, type SdkNames } from './types.js';
 
 /**
  * Methods a class has for Python's own machinery, never a tool's way in: a program does not call
@@ -16,8 +16,14 @@ const MACHINERY = new Set([
 ]);
 const BY_NAME = new Set(['__getitem__', '__getattr__']);
 
-/** A listed tool: `# tools["name"]` (or `# await tools["name"](…)`) in the class body, at its indentation. */
-const LISTED = /^# (?:await )?tools\[("(?:\\[\s\S]|[^"\\])*"|'(?:\\[\s\S]|[^'\\])*')\]/u;
+/**
+ * A listed tool: `# tools["name"]` (or `# await tools["name"](…)`) in the class body, at its indentation, `tools` being
+ * the name the tools are bound under.
+ */
+function listedPattern(object: string): RegExp {
+  const escaped = object.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^# (?:await )?${escaped}\\[("(?:\\\\[\\s\\S]|[^"\\\\])*"|'(?:\\\\[\\s\\S]|[^'\\\\])*')\\]`, 'u');
+}
 
 /** Where each offset of a text stands, 1-based (the column counts UTF-16 code units, as editors do). */
 function positions(text: string): (offset: number) => { line: number; column: number } {
@@ -52,13 +58,15 @@ const isOverload = (decorators: readonly string[]) =>
 /**
  * The names a Python SDK block declares at module level, and the ways it offers to reach a tool, as Python reads
  * them (parsed by a Python grammar, never by lines): the methods and annotated attributes of the class `tools` is
- * (`tools: Tools`, `tools = Tools()` or `class tools`), with those it inherits from the module's other classes
- * (a `Protocol` base included); overloads of one method are one way; a private `__x` is mangled and reaches nothing;
- * `__getitem__`/`__getattr__` offer the names of their `Literal[…]` parameter; a `# tools["…"]` comment in the class
- * body lists a tool whose name is no identifier. A block that binds no `tools` describes the module `tools`: its
- * module-level functions are the ways. Method names reach their NFKC form, as the compiler stores identifiers.
+ * (`tools: Tools`, `tools = Tools()` or `class tools`; `toolsObject` when the backend's runtime binds the tools under
+ * another name), with those it inherits from the module's other classes (a `Protocol` base included); overloads of
+ * one method are one way; a private `__x` is mangled and reaches nothing; `__getitem__`/`__getattr__` offer the names
+ * of their `Literal[…]` parameter; a `# tools["…"]` comment in the class body lists a tool whose name is no
+ * identifier. A block that binds no `tools` describes the module `tools`: its module-level functions are the ways.
+ * Method names reach their NFKC form, as the compiler stores identifiers.
  */
-export function pythonSdkNames(sdk: string): SdkNames {
+export function pythonSdkNames(sdk: string, toolsObject: string = DEFAULT_TOOLS_OBJECT): SdkNames {
+  const object = toolsObject.normalize('NFKC');
   const tree = parser.parse(sdk);
   const text = (node: SyntaxNode) => sdk.slice(node.from, node.to);
   const where = positions(sdk);
@@ -69,6 +77,7 @@ export function pythonSdkNames(sdk: string): SdkNames {
   const functions: Definition[] = [];
   let toolsClass: string | undefined;
   let toolsBound = false;
+  const bindings: string[] = [];
 
   for (let statement = tree.topNode.firstChild; statement !== null; statement = statement.nextSibling) {
     const { node, decorators } = undecorated(statement, text);
@@ -80,18 +89,19 @@ export function pythonSdkNames(sdk: string): SdkNames {
       declare(name);
       if (node.name === 'ClassDefinition') {
         classes.set(text(name).normalize('NFKC'), node);
-        if (text(name).normalize('NFKC') === 'tools') {
+        if (text(name).normalize('NFKC') === object) {
           toolsBound = true;
-          toolsClass = 'tools';
+          toolsClass = object;
         }
       } else {
         functions.push({ name, overload });
-        if (text(name).normalize('NFKC') === 'tools') toolsBound = true;
+        if (text(name).normalize('NFKC') === object) toolsBound = true;
       }
     } else if (node.name === 'AssignStatement') {
       for (const target of assignedNames(node)) {
         declare(target);
-        if (text(target).normalize('NFKC') !== 'tools') continue;
+        bindings.push(text(target).normalize('NFKC'));
+        if (text(target).normalize('NFKC') !== object) continue;
         toolsBound = true;
         toolsClass = classOfBinding(node, text) ?? toolsClass;
       }
@@ -103,11 +113,12 @@ export function pythonSdkNames(sdk: string): SdkNames {
   const reaches: Reach[] = [];
   if (toolsClass !== undefined) {
     const comments: SyntaxNode[] = [];
+    const listed = listedPattern(object);
     tree.iterate({ enter: (n) => void (n.name === 'Comment' && comments.push(n.node)) });
     const inherited = new Set<string>();
     for (const node of classChain(toolsClass, classes, text)) {
       const body = node.getChild('Body');
-      if (body !== null) collectMembers(body, classComments(node, comments, sdk), inherited, reaches, text, at);
+      if (body !== null) collectMembers(body, classComments(node, comments, sdk), listed, inherited, reaches, text, at);
     }
   } else if (!toolsBound) {
     // The block is the module `tools` itself: each of its functions is a way in.
@@ -124,6 +135,7 @@ export function pythonSdkNames(sdk: string): SdkNames {
     declared: declared.map(({ overload: _, ...d }) => d),
     reaches,
     collisions: collisionsOf(declared),
+    bindings,
     normalize: (name) => name.normalize('NFKC'),
   };
 }
@@ -218,6 +230,7 @@ function classComments(node: SyntaxNode, comments: readonly SyntaxNode[], sdk: s
 function collectMembers(
   body: SyntaxNode,
   comments: readonly SyntaxNode[],
+  listedPattern: RegExp,
   inherited: Set<string>,
   reaches: Reach[],
   text: (n: SyntaxNode) => string,
@@ -246,7 +259,7 @@ function collectMembers(
     }
   }
   for (const comment of comments) {
-    const match = LISTED.exec(text(comment));
+    const match = listedPattern.exec(text(comment));
     const value = match === null ? undefined : decodePythonString(match[1]!);
     if (match !== null && value !== undefined)
       listed.push({ spelled: match[1]!, how: 'subscript', reaches: value, ...at(comment) });

@@ -13,7 +13,8 @@ import { decodePythonString } from './python.js';
 
 const all = (names: string[]) => ({ names, complete: true });
 const compiler = new TypeScriptCompiler();
-const sdkNames = (language: 'python' | 'typescript', sdk: string) => namesOf(language, sdk, () => compiler);
+const sdkNames = (language: 'python' | 'typescript', sdk: string, object?: string) =>
+  namesOf(language, sdk, () => compiler, object);
 
 describe('Python SDK names', () => {
   const sdk = [
@@ -235,6 +236,56 @@ describe('TypeScript SDK names', () => {
   });
 });
 
+describe('tools bound under another name', () => {
+  // A runtime that binds the tools as `codemode`, and an SDK that declares them there.
+  const typescript = [
+    'type LookupInput = { word: string };',
+    'declare const codemode: {',
+    '  /** Looks a word up. */',
+    '  lookup: (input: LookupInput) => Promise<unknown>;',
+    '  "export-all"(input: {}): Promise<unknown>;',
+    '};',
+    'declare const version: string;',
+    '',
+  ].join('\n');
+  const python = [
+    'from typing import Any',
+    'class Codemode:',
+    '    async def lookup(self, args: Any) -> Any: ...',
+    '    # codemode["export-all"]',
+    '    # tools["stray"]',
+    'codemode: Codemode',
+    'VERSION = "1"',
+    '',
+  ].join('\n');
+  const reached = (language: 'python' | 'typescript', sdk: string, object?: string) =>
+    sdkNames(language, sdk, object).reaches.map((r) => [r.how, r.reaches, r.line]);
+
+  it('reads the tools off the object the runtime binds, and only there', () => {
+    expect(reached('typescript', typescript, 'codemode')).toEqual([
+      ['method', 'lookup', 4],
+      ['subscript', 'export-all', 5],
+    ]);
+    expect(reached('python', python, 'codemode')).toEqual([
+      ['method', 'lookup', 3],
+      ['subscript', 'export-all', 4],
+    ]);
+    expect(namingProblems('python', sdkNames('python', python, 'codemode'), all(['lookup', 'export-all']))).toEqual([]);
+    // Read off `tools`, the same blocks offer nothing: their values are what a hint can name.
+    expect(reached('typescript', typescript)).toEqual([]);
+    expect(reached('python', python)).toEqual([]);
+    expect(sdkNames('typescript', typescript).bindings).toEqual(['codemode', 'version']);
+    expect(sdkNames('python', python).bindings).toEqual(['codemode', 'VERSION']);
+  });
+
+  it('compares a Python object after NFKC, as the compiler stores names', () => {
+    expect(reached('python', python.replaceAll('codemode:', 'ｃodemode:'), 'codemode')).toEqual([
+      ['method', 'lookup', 3],
+      ['subscript', 'export-all', 4],
+    ]);
+  });
+});
+
 describe('the reference renderers on the adversarial tool set', () => {
   const tools = adversarialTools();
   for (const language of ['python', 'typescript'] as const) {
@@ -322,6 +373,25 @@ describe('the names of a TypeScript SDK with a verdict cache', () => {
     const reread = await cachedSdkNames('typescript', sdk, third);
     expect(third.cache!.stats).toMatchObject({ hits: 0, misses: 1, stored: 1 });
     expect(reread.reaches).toEqual(fresh.reaches);
+  });
+
+  it('are kept apart for each object the tools are read off', async () => {
+    const cacheRoot = await mkdtemp(join(tmpdir(), 'concord-sdk-names-cache-'));
+    try {
+      await using session = new Session({ cacheRoot });
+      expect((await cachedSdkNames('typescript', sdk, session)).reaches).toHaveLength(2);
+      // The block read off `codemode` offers nothing: what was kept for `tools` does not answer it.
+      const elsewhere = await cachedSdkNames('typescript', sdk, session, 'codemode');
+      expect(elsewhere.reaches).toEqual([]);
+      expect(elsewhere.bindings).toEqual(['tools']);
+      expect(session.cache!.stats).toMatchObject({ hits: 0, misses: 2, stored: 2 });
+      await using next = new Session({ cacheRoot });
+      expect((await cachedSdkNames('typescript', sdk, next, 'codemode')).bindings).toEqual(['tools']);
+      expect((await cachedSdkNames('typescript', sdk, next)).reaches).toHaveLength(2);
+      expect(next.cache!.stats).toMatchObject({ hits: 2, misses: 0, stored: 0 });
+    } finally {
+      await rm(cacheRoot, { recursive: true, force: true });
+    }
   });
 
   it('of a Python block are read without a compiler, so never kept', async () => {

@@ -1,3 +1,6 @@
+/** The name a program calls the tools on (`tools.name(…)`), unless the backend's runtime binds them under another. */
+export const DEFAULT_TOOLS_OBJECT = 'tools';
+
 /** A name an SDK block declares at its top level, where it stands (1-based). */
 export interface Declared {
   name: string;
@@ -27,6 +30,12 @@ export interface SdkNames {
   declared: Declared[];
   reaches: Reach[];
   collisions: Collision[];
+  /**
+   * The top-level names bound to a value a program could call tools on (TypeScript: variables and namespaces;
+   * Python: names assigned or annotated at module level), the tools object among them: what a block that offers no
+   * tool binds instead.
+   */
+  bindings: string[];
   /** The language's own identifier normalization: NFKC for Python, none for TypeScript. */
   normalize(name: string): string;
 }

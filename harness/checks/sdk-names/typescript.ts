@@ -1,6 +1,6 @@
 import type TypeScript from 'typescript';
 import type { TypeScriptCompiler } from '../typescript-compiler.js';
-import type { Collision, Declared, Reach, SdkNames } from './types.js';
+import { type Collision, DEFAULT_TOOLS_OBJECT, type Declared, type Reach, type SdkNames } from './types.js';
 
 /** The SDK block as a script of its own: its declarations are global, as the `run_code` description promises. */
 const SDK_PATH = '/concord-sdk-names/tools-sdk.ts';
@@ -13,13 +13,18 @@ const DUPLICATE_CODES = new Set([2300, 2451, 2393, 2567, 2813, 2814]);
 
 /**
  * The names a TypeScript SDK block declares at its top level, and the tools it offers: the properties of the type
- * of `tools` as the type checker resolves it, whatever the block writes it as (a type literal, an interface that
- * `extends` others, a mapped type over a union of keys, an intersection, a class, a type alias, `declare namespace
- * tools { function … }`, quoted and computed keys). Each property reaches the tool of its name: a member a program
- * can write as `tools.name` is a method, any other is reached as `tools["name"]`. Declarations collide where the
- * compiler says they do (an interface declared twice merges, as TypeScript means it).
+ * of `tools` (or of the `object` the backend's runtime binds the tools under) as the type checker resolves it,
+ * whatever the block writes it as (a type literal, an interface that `extends` others, a mapped type over a union of
+ * keys, an intersection, a class, a type alias, `declare namespace tools { function … }`, quoted and computed keys).
+ * Each property reaches the tool of its name: a member a program can write as `tools.name` is a method, any other is
+ * reached as `tools["name"]`. Declarations collide where the compiler says they do (an interface declared twice
+ * merges, as TypeScript means it).
  */
-export function typescriptSdkNames(compiler: TypeScriptCompiler, sdk: string): SdkNames {
+export function typescriptSdkNames(
+  compiler: TypeScriptCompiler,
+  sdk: string,
+  object: string = DEFAULT_TOOLS_OBJECT,
+): SdkNames {
   const { ts } = compiler;
   const program = compiler.program(new Map([[SDK_PATH, sdk]]));
   const source = program.getSourceFile(SDK_PATH)!;
@@ -31,6 +36,7 @@ export function typescriptSdkNames(compiler: TypeScriptCompiler, sdk: string): S
 
   const declared: Array<Declared & { start: number }> = [];
   const toolsNames: TypeScript.Identifier[] = [];
+  const bindings: string[] = [];
   for (const statement of source.statements) {
     if (ts.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) {
@@ -40,7 +46,8 @@ export function typescriptSdkNames(compiler: TypeScriptCompiler, sdk: string): S
           ...where(declaration.name),
           start: declaration.name.getStart(source),
         });
-        if (declaration.name.text === 'tools') toolsNames.push(declaration.name);
+        bindings.push(declaration.name.text);
+        if (declaration.name.text === object) toolsNames.push(declaration.name);
       }
       continue;
     }
@@ -56,7 +63,8 @@ export function typescriptSdkNames(compiler: TypeScriptCompiler, sdk: string): S
     ) {
       declared.push({ name: statement.name.text, ...where(statement.name), start: statement.name.getStart(source) });
       const isValue = !ts.isTypeAliasDeclaration(statement) && !ts.isInterfaceDeclaration(statement);
-      if (isValue && statement.name.text === 'tools') toolsNames.push(statement.name);
+      if (ts.isModuleDeclaration(statement)) bindings.push(statement.name.text);
+      if (isValue && statement.name.text === object) toolsNames.push(statement.name);
     }
   }
 
@@ -89,6 +97,7 @@ export function typescriptSdkNames(compiler: TypeScriptCompiler, sdk: string): S
     declared: declared.map(({ start: _, ...d }) => d),
     reaches,
     collisions: collisionsOf(program, source, declared),
+    bindings,
     normalize: (name) => name,
   };
 }

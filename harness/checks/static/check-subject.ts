@@ -2,8 +2,9 @@ import type { PythonVersion } from '../../../codemode/index.js';
 import { readSdkSection } from '../../../contract/sdk-section.js';
 import type { StubCell } from '../../interpreters/types.js';
 import type { Session } from '../../session.js';
+import { nameList } from '../../text/name-list.js';
 import { languageProblems } from '../language/check.js';
-import { cachedSdkNames, namingProblems } from '../sdk-names/index.js';
+import { cachedSdkNames, DEFAULT_TOOLS_OBJECT, namingProblems, type SdkNames } from '../sdk-names/index.js';
 import { judgeStubs } from '../stub-validity.js';
 import { checkWithTsc } from '../typecheck/cached-tsc.js';
 import type { Finding } from '../types.js';
@@ -38,16 +39,12 @@ export async function checkSubject(
   const blockName = `the SDK block of ${source}`;
   const error = (check: string, message: string) => findings.push({ check, severity: 'error', message });
 
-  const names = await cachedSdkNames(language, block.body, session);
+  const object = subject.toolsObject ?? DEFAULT_TOOLS_OBJECT;
+  const names = await cachedSdkNames(language, block.body, session, object);
   for (const problem of namingProblems(language, names, subject.registered))
     error('sdk-names', `${blockName}: ${problem}`);
-  if (names.reaches.length === 0) {
-    const ways =
-      language === 'python'
-        ? '`tools: Tools` with a class `Tools`, a class `tools`, or module-level functions'
-        : '`declare const tools: …`, a class or a namespace named `tools`';
-    error('sdk-names', `${blockName} offers no tool: it declares none of ${ways}`);
-  }
+  if (names.reaches.length === 0)
+    error('sdk-names', `${blockName} offers no tool: ${noToolReason(language, names, object)}`);
 
   if (language === 'typescript') {
     for (const diagnostic of await checkWithTsc(session, block.body, [])) {
@@ -66,4 +63,21 @@ export async function checkSubject(
   const stubs = await judgeStubs(block.body, floor, await session.inventory(), blockName);
   findings.push(...stubs.findings);
   return { findings, cells: stubs.cells };
+}
+
+/**
+ * What a block that offers no tool declares instead of the tools object, and, when it binds other values, the way to
+ * read the tools off one of them: a runtime may bind the tools under its own name (`codemode.name(…)`).
+ */
+function noToolReason(language: SdkSubject['language'], names: SdkNames, object: string): string {
+  const ways =
+    language === 'python'
+      ? `\`${object}: Tools\` with a class \`Tools\`, a class \`${object}\`, or module-level functions`
+      : `\`declare const ${object}: …\`, a class or a namespace named \`${object}\``;
+  const others = [...new Set(names.bindings)].filter((name) => name !== object && name !== 'ToolCallError');
+  if (others.length === 0) return `it declares none of ${ways}`;
+  return (
+    `it declares none of ${ways}, but binds ${nameList(others.map((name) => `\`${name}\``))}; if your runtime binds ` +
+    `the tools under another name, give it: --tools-object ${others[0]} (toolsObject in the API and the matcher)`
+  );
 }

@@ -16,4 +16,6 @@ export interface SdkSubject {
   runCode?: RunCodeFunction | undefined;
   /** The tools the backend registers, when known (its native tools, or the names the team gave). */
   registered?: Registered | undefined;
+  /** The name the backend's runtime binds the tools under in a program, when it is not `tools`. */
+  toolsObject?: string | undefined;
 }

@@ -21,6 +21,10 @@ export function registerCheck(program: Command): void {
       '--tools <file>',
       'every tool the backend registers: a JSON list of names or of tool definitions (then each must be reachable)',
     )
+    .option(
+      '--tools-object <name>',
+      'the name your runtime binds the tools under, when programs call `codemode.name(…)` rather than `tools.name(…)` (default: tools)',
+    )
     .addOption(rootOption())
     .addHelpText(
       'after',
@@ -30,7 +34,8 @@ export function registerCheck(program: Command): void {
         'TypeScript: the block type-checked by the compiler.\n' +
         'Exit codes: 0 no finding; 1 findings; 2 bad input (not JSON, no or two fenced SDK blocks, an unknown language).\n' +
         'Examples: concord check --request test/requests/\n' +
-        '          concord check --sdk tools-sdk.py --language python --run-code run_code.json --floor 3.9',
+        '          concord check --sdk tools-sdk.py --language python --run-code run_code.json --floor 3.9\n' +
+        '          concord check --sdk sdk.d.ts --language typescript --tools-object codemode',
     )
     .action(async (flags: CheckFlags) => {
       const { runCheck } = await import('../run-check.js');

@@ -1,0 +1,94 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Session } from '../session.js';
+import { CheckInputError, checkSdk } from './check.js';
+
+// A backend whose runtime binds the tools as `codemode` (programs call `codemode.lookup(…)`), and its SDK written
+// as such renderers write theirs: one input type per tool, function-typed properties, JSDoc above each.
+const SECTION = [
+  'type LookupInput = {',
+  '    /** The word to look up. */',
+  '    word: string;',
+  '};',
+  'type LookupOutput = unknown',
+  '',
+  'declare const codemode: {',
+  '\t/**',
+  '\t * Looks a word up in the glossary.',
+  '\t */',
+  '\tlookup: (input: LookupInput) => Promise<LookupOutput>;',
+  '};',
+  '',
+].join('\n');
+
+const session = new Session({ pyodides: [] });
+let root = '';
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'concord-check-object-'));
+});
+afterAll(async () => {
+  await session.dispose();
+  await rm(root, { recursive: true, force: true });
+});
+
+const check = (options: { toolsObject?: string; tools?: string[] }, section = SECTION) =>
+  checkSdk({ section, language: 'typescript' }, { root, session, ...options });
+
+describe('an SDK whose tools are bound under another name', () => {
+  it('offers no tool on `tools`, and the finding names the object it binds and the option that reads it', async () => {
+    const result = await check({});
+    expect(result.ok).toBe(false);
+    expect(result.lines).toEqual([
+      'error sdk-names: the SDK block of the SDK offers no tool: it declares none of `declare const tools: …`, a class or a namespace named `tools`, but binds `codemode`; if your runtime binds the tools under another name, give it: --tools-object codemode (toolsObject in the API and the matcher)',
+    ]);
+  });
+
+  it('passes read off `codemode`, its tools reachable; a tool it lacks is still a finding', async () => {
+    expect((await check({ toolsObject: 'codemode', tools: ['lookup'] })).lines).toEqual([]);
+    expect((await check({ toolsObject: 'codemode', tools: ['lookup', 'define'] })).lines).toEqual([
+      'error sdk-names: the SDK block of the SDK: tool "define" is not reachable from the SDK: no method and no listed name reaches it',
+    ]);
+  });
+
+  it('reads Python stubs off the object too', { timeout: 60_000 }, async () => {
+    const stubs = 'class Codemode:\n    async def lookup(self, args: dict) -> dict: ...\n\n\ncodemode: Codemode\n';
+    const python = (toolsObject?: string) =>
+      checkSdk(
+        { section: stubs, language: 'python' },
+        { root, session, tools: ['lookup'], ...(toolsObject === undefined ? {} : { toolsObject }) },
+      );
+    expect((await python()).lines).toEqual([
+      'error sdk-names: the SDK block of the SDK: tool "lookup" is not reachable from the SDK: no method and no listed name reaches it',
+      'error sdk-names: the SDK block of the SDK offers no tool: it declares none of `tools: Tools` with a class `Tools`, a class `tools`, or module-level functions, but binds `codemode`; if your runtime binds the tools under another name, give it: --tools-object codemode (toolsObject in the API and the matcher)',
+    ]);
+    expect((await python('codemode')).lines).toEqual([]);
+  });
+
+  it('says what the block declares when it binds no value at all', async () => {
+    const { lines } = await check({ toolsObject: 'codemode' }, 'type LookupInput = { word: string };\n');
+    expect(lines).toEqual([
+      'error sdk-names: the SDK block of the SDK offers no tool: it declares none of `declare const codemode: …`, a class or a namespace named `codemode`',
+    ]);
+  });
+
+  it('refuses a name no program can bind the tools under, before checking anything', async () => {
+    for (const name of ['code mode', 'codemode.tools', '', '1st']) {
+      await expect(check({ toolsObject: name })).rejects.toThrow(CheckInputError);
+    }
+    await expect(check({ toolsObject: 'code mode' })).rejects.toThrow(
+      '"code mode" is no name a TypeScript program can bind the tools under',
+    );
+    // `$` begins a TypeScript name; Python has neither it nor keywords as names.
+    expect((await check({ toolsObject: '$tools' })).ok).toBe(false);
+    await expect(
+      checkSdk({ section: 'class Tools: ...\n', language: 'python' }, { root, session, toolsObject: 'class' }),
+    ).rejects.toThrow('"class" is no name a Python program can bind the tools under');
+    await expect(
+      checkSdk({ section: 'class Tools: ...\n', language: 'python' }, { root, session, toolsObject: '$tools' }),
+    ).rejects.toThrow(CheckInputError);
+    // Nothing was written in the project.
+    expect(await readdir(root)).toEqual([]);
+  });
+});
