@@ -108,6 +108,15 @@ beforeAll(async () => {
   await writeFile(join(root, 'requests', 'pipe-none.json'), JSON.stringify(request('Python', 'py', PIPE_NONE)));
   await writeFile(join(root, 'broken.json'), '{"messages": [');
   await writeFile(join(root, 'codemode.json'), JSON.stringify(request('TypeScript', 'typescript', CODEMODE)));
+  await writeFile(join(root, 'codemode.d.ts'), CODEMODE);
+  await writeFile(
+    join(root, 'codemode-tool.json'),
+    JSON.stringify({
+      name: 'codemode',
+      description: 'Runs an async arrow function written in JavaScript; it calls the tools on codemode.',
+      parameters: { type: 'object', properties: { code: { type: 'string', description: 'The JavaScript function.' } } },
+    }),
+  );
 }, 120_000);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
@@ -121,7 +130,7 @@ function run(command: string, ...args: string[]): { status: number | null; outpu
   return { status: done.status, output: done.stdout + done.stderr };
 }
 
-it('concord check --tools-object reads the tools off the object the runtime binds them under', {
+it('concord check --tools-object and --code-tool read a backend that names its tools object and code tool its own way', {
   timeout: 120_000,
 }, () => {
   const unread = run(bin, 'check', '--request', 'codemode.json');
@@ -137,6 +146,16 @@ it('concord check --tools-object reads the tools off the object the runtime bind
   expect(refused.output).toContain(
     '--tools-object: "code-mode" is no name a TypeScript program can bind the tools under',
   );
+
+  // The function that runs programs is named `codemode` too, and speaks of JavaScript.
+  const sdk = ['check', '--sdk', 'codemode.d.ts', '--language', 'typescript', '--run-code', 'codemode-tool.json'];
+  const unnamed = run(bin, ...sdk, '--tools-object', 'codemode');
+  expect(unnamed.status, unnamed.output).toBe(2);
+  expect(unnamed.output).toContain('codemode-tool.json: $.name is "codemode", not "run_code"');
+  expect(unnamed.output).toContain('--code-tool "codemode"');
+  const named = run(bin, ...sdk, '--tools-object', 'codemode', '--code-tool', 'codemode');
+  expect(named.status, named.output).toBe(0);
+  expect(named.output).toContain('✓ codemode.d.ts (typescript): no finding');
 });
 
 // The floor's own interpreter must judge: CPython 3.9 is the floor image (CI provides it).

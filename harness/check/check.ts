@@ -18,6 +18,8 @@ export interface CheckOptions {
    * must declare its tools there. Default `tools`.
    */
   toolsObject?: string;
+  /** The name of the function that runs programs (`codemode`, `execute_code`): default `run_code`. */
+  codeTool?: string;
   /** The project whose concord.config.yml and `.concord/cache/` serve the check: default found from the cwd. */
   root?: string;
   /**
@@ -53,13 +55,15 @@ export const findingLine = (f: Finding): string => `${f.severity} ${f.check}: ${
  */
 export async function checkRequest(request: string | object, options: CheckOptions = {}): Promise<CheckResult> {
   const text = typeof request === 'string' ? request : JSON.stringify(request);
-  return checkSubjects([requestSubject(text, 'the request')], options);
+  return checkSubjects([requestSubject(text, 'the request', options.codeTool)], options);
 }
 
 /** `checkRequest` for an SDK section (or file) and the run_code function, without a request around them. */
 export async function checkSdk(input: SdkInput, options: CheckOptions = {}): Promise<CheckResult> {
   const runCode =
-    input.runCode === undefined ? undefined : runCodeFile(JSON.stringify(input.runCode), 'the run_code function');
+    input.runCode === undefined
+      ? undefined
+      : runCodeFile(JSON.stringify(input.runCode), 'the run_code function', options.codeTool);
   return checkSubjects([sdkFileSubject(input.section, 'the SDK', input.language, runCode)], options);
 }
 

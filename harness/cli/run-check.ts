@@ -15,6 +15,7 @@ export interface CheckFlags {
   floor?: string;
   tools?: string;
   toolsObject?: string;
+  codeTool?: string;
   root?: string;
 }
 
@@ -63,9 +64,10 @@ function readSubjects(flags: CheckFlags): SdkSubject[] {
     throw new UserError('--run-code goes with --sdk', {
       hint: 'a request body carries its run_code function in its tools',
     });
-  const subjects = requestFiles(requests).map((file) => requestSubject(read(file), shown(file)));
+  const subjects = requestFiles(requests).map((file) => requestSubject(read(file), shown(file), flags.codeTool));
   if (flags.sdk !== undefined) {
-    const runCode = flags.runCode === undefined ? undefined : runCodeFile(read(flags.runCode), shown(flags.runCode));
+    const runCode =
+      flags.runCode === undefined ? undefined : runCodeFile(read(flags.runCode), shown(flags.runCode), flags.codeTool);
     subjects.push(sdkFileSubject(read(flags.sdk), shown(flags.sdk), flags.language!, runCode));
   }
   return subjects;

@@ -8,7 +8,7 @@ import { Session } from '../../session.js';
 import type { RunRecord } from '../../snapshot/transcript.js';
 import { committedScenarios, runPair, withToolsConfig } from '../test/run-pair.js';
 import type { CheckInput } from '../types.js';
-import { languageAgreementCheck } from './check.js';
+import { languageAgreementCheck, languageProblems } from './check.js';
 
 const session = new Session();
 afterAll(() => session.dispose());
@@ -179,6 +179,32 @@ describe('language agreement detectors', () => {
     );
     expect(messages).toEqual([
       'the run_code `code` parameter description on the typescript runtime (TypeScript) speaks Python: `print(` ("print("), `None` ("None"); expected TypeScript only',
+    ]);
+  });
+});
+
+describe('the description of a code tool of another name', () => {
+  const tool = (description: string, code: string) => ({
+    name: 'codemode',
+    description,
+    parameters: { type: 'object', properties: { code: { type: 'string', description: code } } },
+  });
+
+  it('names JavaScript rightly for the TypeScript family, and is judged under its own name', () => {
+    const javascript = tool('Write an async arrow function in JavaScript.', 'A JavaScript arrow function.');
+    expect(languageProblems({ runCode: javascript }, 'typescript', 'in body.json')).toEqual([]);
+    expect(
+      languageProblems({ runCode: tool('Write a program.', 'The program.') }, 'typescript', 'in body.json'),
+    ).toEqual([
+      'the codemode description in body.json (TypeScript) never names TypeScript or JavaScript',
+      'the codemode `code` parameter description in body.json (TypeScript) never names TypeScript or JavaScript',
+    ]);
+    // JavaScript names no Python: a Python runtime told to write it is told the wrong language.
+    expect(languageProblems({ runCode: javascript }, 'python', 'in body.json')).toEqual([
+      'the codemode description in body.json (Python) never names Python',
+      'the codemode description in body.json (Python) speaks TypeScript: the name TypeScript/JavaScript ("JavaScript"); expected Python only',
+      'the codemode `code` parameter description in body.json (Python) never names Python',
+      'the codemode `code` parameter description in body.json (Python) speaks TypeScript: the name TypeScript/JavaScript ("JavaScript"); expected Python only',
     ]);
   });
 });

@@ -87,20 +87,30 @@ export function languageProblems(surfaces: LanguageSurfaces, expected: Language,
   if (runCode !== undefined) {
     const code = codeParameterDescription(runCode.parameters);
     const surfaces: Array<[string, string | undefined]> = [
-      [`the ${RUN_CODE_TOOL} description`, runCode.description],
-      [`the ${RUN_CODE_TOOL} \`code\` parameter description`, code],
+      [`the ${runCode.name} description`, runCode.description],
+      [`the ${runCode.name} \`code\` parameter description`, code],
     ];
     for (const [surface, text] of surfaces) {
       if (text === undefined) {
         problems.push(`${surface} ${where} is missing`);
         continue;
       }
-      if (!new RegExp(`\\b${name}\\b`).test(text)) problems.push(`${surface} ${where} never names ${name}`);
+      const naming = NAMING[expected];
+      if (!naming.pattern.test(text)) problems.push(`${surface} ${where} never names ${naming.names}`);
       speaksForeign(surface, proseMarkersOf(foreign, text));
     }
   }
   return problems;
 }
+
+/**
+ * How a description names the language programs are written in: a runtime of the TypeScript family that runs
+ * JavaScript (type annotations stripped, or none written) is told so as rightly as one that takes TypeScript.
+ */
+const NAMING: Readonly<Record<Language, { pattern: RegExp; names: string }>> = {
+  typescript: { pattern: /\b(?:TypeScript|JavaScript)\b/, names: 'TypeScript or JavaScript' },
+  python: { pattern: /\bPython\b/, names: 'Python' },
+};
 
 function codeParameterDescription(parameters: unknown): string | undefined {
   const code = (parameters as { properties?: { code?: { description?: unknown } } } | null)?.properties?.code;

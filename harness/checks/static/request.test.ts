@@ -46,6 +46,20 @@ describe('a chat request body as concord check reads it', () => {
     });
   });
 
+  it('takes the function that runs programs by the name the backend gives it', () => {
+    const execute = { ...RUN_CODE, function: { ...RUN_CODE.function, name: 'execute_code' } };
+    const native = { type: 'function', function: { name: 'a', parameters: {} } };
+    const text = body([{ role: 'system', content: SECTION }], [execute, native]);
+    expect(requestSubject(text, 'r.json', 'execute_code')).toMatchObject({
+      runCode: { name: 'execute_code', description: 'Runs a Python program.' },
+      registered: { names: ['a'], complete: false },
+    });
+    // Read for `run_code`, it is one more native tool the SDK would have to offer.
+    const unnamed = requestSubject(text, 'r.json');
+    expect(unnamed.runCode).toBeUndefined();
+    expect(unnamed.registered).toEqual({ names: ['execute_code', 'a'], complete: false });
+  });
+
   it('refuses, naming the file and the place: not JSON, no messages, no block, two blocks, an unknown language', () => {
     expect(refusal(() => requestSubject('{"messages": [', 'r.json'))).toMatch(
       /^r\.json: the request is not valid JSON \(line 1, column 15\)/,
@@ -90,5 +104,22 @@ describe('an SDK file and its run_code function', () => {
       /^rc\.json: \$\.name is "other", not "run_code"/,
     );
     expect(runCodeFile(JSON.stringify(RUN_CODE), 'rc.json')).toMatchObject({ name: 'run_code' });
+  });
+
+  it('takes a function of another name when the backend names its code tool so, and says how when it does not', () => {
+    const codemode = '{"name": "codemode", "description": "Runs JavaScript."}';
+    expect(runCodeFile(codemode, 'rc.json', 'codemode')).toMatchObject({ name: 'codemode' });
+    try {
+      runCodeFile(codemode, 'rc.json');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(CheckInputError);
+      expect((error as CheckInputError).hint).toBe(
+        `give the function that runs the backend's programs; when it is this one, name it: --code-tool "codemode" (codeTool in the API)`,
+      );
+    }
+    expect(refusal(() => runCodeFile(JSON.stringify(RUN_CODE), 'rc.json', 'codemode'))).toMatch(
+      /^rc\.json: \$\.name is "run_code", not "codemode"/,
+    );
   });
 });

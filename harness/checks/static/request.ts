@@ -46,10 +46,11 @@ function wireTool(value: unknown): RunCodeFunction | undefined {
 /**
  * The SDK a chat request body shows a model, read as `concord check` reads it: the system (or developer) message whose
  * content holds the `tools:sdk` section (optional prose and one fenced block naming Python or TypeScript), and the
- * function named `run_code` among `tools`. The other functions are the backend's native tools: registered, but not
- * every one (a code-only tool is offered through the SDK alone). Anything else is bad input naming the JSON path.
+ * function that runs programs among `tools` (`run_code`, or the `codeTool` the backend names it). The other functions
+ * are the backend's native tools: registered, but not every one (a code-only tool is offered through the SDK alone).
+ * Anything else is bad input naming the JSON path.
  */
-export function requestSubject(text: string, file: string): SdkSubject {
+export function requestSubject(text: string, file: string, codeTool: string = RUN_CODE_TOOL): SdkSubject {
   const parsed = parseJsonText(text);
   if ('problem' in parsed) throw new CheckInputError(file, `the request ${parsed.problem}`, REQUEST_HINT);
   const body = parsed.value;
@@ -98,8 +99,8 @@ export function requestSubject(text: string, file: string): SdkSubject {
   const invalid = tools.indexOf(undefined);
   if (invalid !== -1) throw new CheckInputError(file, `$.tools[${invalid}] names no function`, REQUEST_HINT);
   const wire = tools as RunCodeFunction[];
-  const runCode = wire.find((tool) => tool.name === RUN_CODE_TOOL);
-  const native = wire.filter((tool) => tool.name !== RUN_CODE_TOOL).map((tool) => tool.name);
+  const runCode = wire.find((tool) => tool.name === codeTool);
+  const native = wire.filter((tool) => tool.name !== codeTool).map((tool) => tool.name);
   return {
     source: `${file} ${only.path}`,
     language: only.read.block.language,
@@ -127,8 +128,11 @@ export function sdkFileSubject(text: string, file: string, language: Language, r
   return { source: file, language, section, ...(runCode === undefined ? {} : { runCode }) };
 }
 
-/** The run_code function of `concord check --run-code FILE`: a wire tool, or OpenAI's `{ type: "function", … }`. */
-export function runCodeFile(text: string, file: string): RunCodeFunction {
+/**
+ * The function that runs programs, as `concord check --run-code FILE` reads it: a wire tool, or OpenAI's
+ * `{ type: "function", … }`, named `run_code` or the `codeTool` the backend names it.
+ */
+export function runCodeFile(text: string, file: string, codeTool: string = RUN_CODE_TOOL): RunCodeFunction {
   const parsed = parseJsonText(text);
   if ('problem' in parsed) throw new CheckInputError(file, `the run_code function ${parsed.problem}`, REQUEST_HINT);
   const tool = wireTool(parsed.value);
@@ -138,11 +142,11 @@ export function runCodeFile(text: string, file: string): RunCodeFunction {
       '$ names no function',
       'give the run_code function: { "name": "run_code", "description": …, "parameters": … }',
     );
-  if (tool.name !== RUN_CODE_TOOL)
+  if (tool.name !== codeTool)
     throw new CheckInputError(
       file,
-      `$.name is ${JSON.stringify(tool.name)}, not "run_code"`,
-      'give the run_code function of the backend',
+      `$.name is ${JSON.stringify(tool.name)}, not ${JSON.stringify(codeTool)}`,
+      `give the function that runs the backend's programs; when it is this one, name it: --code-tool ${JSON.stringify(tool.name)} (codeTool in the API)`,
     );
   return tool;
 }

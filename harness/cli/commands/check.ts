@@ -12,7 +12,10 @@ export function registerCheck(program: Command): void {
     .option('--request <paths...>', 'OpenAI-compatible chat request bodies (JSON files, or folders of *.json files)')
     .option('--sdk <file>', 'a tools:sdk section (prose and one fenced block), or the bare code of the SDK')
     .addOption(new Option('--language <language>', 'the language of --sdk').choices(['python', 'typescript']))
-    .option('--run-code <file>', 'with --sdk: the run_code function as JSON ({ name, description, parameters })')
+    .option(
+      '--run-code <file>',
+      'with --sdk: the function that runs programs (run_code) as JSON ({ name, description, parameters })',
+    )
     .option(
       '--floor <version>',
       `oldest CPython the Python stubs must compile on (default: floor in concord.config.yml, else ${DEFAULT_PYTHON_FLOOR}; ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`,
@@ -20,6 +23,10 @@ export function registerCheck(program: Command): void {
     .option(
       '--tools <file>',
       'every tool the backend registers: a JSON list of names or of tool definitions (then each must be reachable)',
+    )
+    .option(
+      '--code-tool <name>',
+      'the name of the function that runs programs, in the request bodies and --run-code (default: run_code)',
     )
     .option(
       '--tools-object <name>',
@@ -35,7 +42,7 @@ export function registerCheck(program: Command): void {
         'Exit codes: 0 no finding; 1 findings; 2 bad input (not JSON, no or two fenced SDK blocks, an unknown language).\n' +
         'Examples: concord check --request test/requests/\n' +
         '          concord check --sdk tools-sdk.py --language python --run-code run_code.json --floor 3.9\n' +
-        '          concord check --sdk sdk.d.ts --language typescript --tools-object codemode',
+        '          concord check --sdk sdk.d.ts --language typescript --run-code codemode.json --code-tool codemode --tools-object codemode',
     )
     .action(async (flags: CheckFlags) => {
       const { runCheck } = await import('../run-check.js');
