@@ -66,6 +66,23 @@ describe('an SDK whose tools are bound under another name', () => {
     expect((await python('codemode')).lines).toEqual([]);
   });
 
+  it('takes the code tool by the name the backend gives it', async () => {
+    const runCode = {
+      type: 'function',
+      function: {
+        name: 'codemode',
+        description: 'Runs an async arrow function written in JavaScript.',
+        parameters: { type: 'object', properties: { code: { type: 'string', description: 'The JavaScript.' } } },
+      },
+    };
+    const input = { section: SECTION, language: 'typescript' as const, runCode };
+    const named = await checkSdk(input, { root, session, toolsObject: 'codemode', codeTool: 'codemode' });
+    expect(named.lines).toEqual([]);
+    await expect(checkSdk(input, { root, session, toolsObject: 'codemode' })).rejects.toThrow(
+      '$.name is "codemode", not "run_code"',
+    );
+  });
+
   it('says what the block declares when it binds no value at all', async () => {
     const { lines } = await check({ toolsObject: 'codemode' }, 'type LookupInput = { word: string };\n');
     expect(lines).toEqual([
