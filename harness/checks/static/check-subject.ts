@@ -41,10 +41,11 @@ export async function checkSubject(
 
   const object = subject.toolsObject ?? DEFAULT_TOOLS_OBJECT;
   const names = await cachedSdkNames(language, block.body, session, object);
-  for (const problem of namingProblems(language, names, subject.registered))
+  // A block that offers no tool is one fault, said once: not also as every registered tool left unreachable.
+  const offersNone = names.reaches.length === 0;
+  for (const problem of namingProblems(language, names, offersNone ? undefined : subject.registered))
     error('sdk-names', `${blockName}: ${problem}`);
-  if (names.reaches.length === 0)
-    error('sdk-names', `${blockName} offers no tool: ${noToolReason(language, names, object)}`);
+  if (offersNone) error('sdk-names', `${blockName} offers no tool: ${noToolReason(language, names, object)}`);
 
   if (language === 'typescript') {
     for (const diagnostic of await checkWithTsc(session, block.body, [])) {
