@@ -13,6 +13,12 @@ import { containerRuntimeModule } from './testcontainers.js';
 const PING_TIMEOUT_MS = 3000;
 
 let swept: Promise<unknown> | undefined;
+/**
+ * The one client of this process. testcontainers makes one per concurrent first call and keeps the last: a
+ * container started through it would ask again whether its image exists (a busy engine has been seen to say no,
+ * and testcontainers then pulls), where the client that `requireLocalImage` asked already knows.
+ */
+let engineClient: Promise<ContainerRuntimeClient> | undefined;
 
 /**
  * The Docker engine client testcontainers uses, honouring `DOCKER_HOST` exactly: when it is set and the
@@ -31,11 +37,16 @@ export async function dockerEngine(): Promise<ContainerRuntimeClient> {
         `DOCKER_HOST=${host} does not answer (${why}); concord uses the engine DOCKER_HOST names and no other: start it, or unset DOCKER_HOST to use the local socket`,
       );
   }
-  const client = await getContainerRuntimeClient();
+  // A failed try is not kept: the engine may be started later in a long-lived process.
+  engineClient ??= getContainerRuntimeClient().catch((error: unknown) => {
+    engineClient = undefined;
+    throw error;
+  });
+  const engine = await engineClient;
   // A failed sweep is not this command's failure: the engine's own errors surface where the command uses it.
-  swept ??= removeAbandonedContainers(client.container.dockerode).catch(() => undefined);
+  swept ??= removeAbandonedContainers(engine.container.dockerode).catch(() => undefined);
   await swept;
-  return client;
+  return engine;
 }
 
 /**

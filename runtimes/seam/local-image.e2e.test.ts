@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { expect, it } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
 import { CPYTHON_DEFAULTS } from '../cpython/runtime.js';
 import { requireLocalImage } from './local-image.js';
+import { builtModule } from './package-root.js';
 
 (await Host.with('docker')).describe('images are local, never pulled', () => {
   it('accepts a built runtime image', async () => {
@@ -12,5 +14,27 @@ import { requireLocalImage } from './local-image.js';
     await expect(requireLocalImage('concord-cpython:0.0-missing')).rejects.toThrow(
       'the image concord-cpython:0.0-missing is not on this Docker engine; build it with `npm run provision` (concord never pulls its images)',
     );
+  });
+
+  it('starts containers through the client that found the image, however many ask for it at once', () => {
+    // A process of its own: its first calls to the engine are the ones that race.
+    const script = `
+      const { dockerEngine } = await import(${JSON.stringify(builtModule('runtimes/seam/docker-engine.ts'))});
+      const { requireLocalImage } = await import(${JSON.stringify(builtModule('runtimes/seam/local-image.ts'))});
+      const { containerRuntimeModule } = await import(${JSON.stringify(builtModule('runtimes/seam/testcontainers.ts'))});
+      const image = ${JSON.stringify(CPYTHON_DEFAULTS.image)};
+      const clients = await Promise.all([1, 2, 3, 4].map(() => dockerEngine()));
+      await Promise.all([1, 2, 3, 4].map(() => requireLocalImage(image)));
+      // What GenericContainer.start() asks for: it must know the image without asking the engine again.
+      const { getContainerRuntimeClient } = await containerRuntimeModule();
+      const starting = await getContainerRuntimeClient();
+      console.log(JSON.stringify({ clients: new Set(clients).size, same: starting === clients[0] }));
+    `;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ clients: 1, same: true });
   });
 });
