@@ -98,12 +98,15 @@ export function pythonSdkNames(sdk: string, toolsObject: string = DEFAULT_TOOLS_
         if (text(name).normalize('NFKC') === object) toolsBound = true;
       }
     } else if (node.name === 'AssignStatement') {
+      // An instance of a class (`x: X`, `x = X()`) is what a program could call tools on; an alias (`X = Literal[…]`)
+      // is not.
+      const bound = classOfBinding(node, text);
       for (const target of assignedNames(node)) {
         declare(target);
-        bindings.push(text(target).normalize('NFKC'));
+        if (bound !== undefined) bindings.push(text(target).normalize('NFKC'));
         if (text(target).normalize('NFKC') !== object) continue;
         toolsBound = true;
-        toolsClass = classOfBinding(node, text) ?? toolsClass;
+        toolsClass = bound ?? toolsClass;
       }
     } else if (node.name === 'ImportStatement') {
       for (const name of importedNames(node)) declare(name);

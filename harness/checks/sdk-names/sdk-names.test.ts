@@ -255,7 +255,9 @@ describe('tools bound under another name', () => {
     '    # codemode["export-all"]',
     '    # tools["stray"]',
     'codemode: Codemode',
+    'Color = Literal["red", "blue"]',
     'VERSION = "1"',
+    'client = Client()',
     '',
   ].join('\n');
   const reached = (language: 'python' | 'typescript', sdk: string, object?: string) =>
@@ -275,7 +277,8 @@ describe('tools bound under another name', () => {
     expect(reached('typescript', typescript)).toEqual([]);
     expect(reached('python', python)).toEqual([]);
     expect(sdkNames('typescript', typescript).bindings).toEqual(['codemode', 'version']);
-    expect(sdkNames('python', python).bindings).toEqual(['codemode', 'VERSION']);
+    // Aliases and constants are no object a program calls tools on.
+    expect(sdkNames('python', python).bindings).toEqual(['codemode', 'client']);
   });
 
   it('compares a Python object after NFKC, as the compiler stores names', () => {

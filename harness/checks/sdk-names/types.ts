@@ -32,8 +32,8 @@ export interface SdkNames {
   collisions: Collision[];
   /**
    * The top-level names bound to a value a program could call tools on (TypeScript: variables and namespaces;
-   * Python: names assigned or annotated at module level), the tools object among them: what a block that offers no
-   * tool binds instead.
+   * Python: names bound to an instance of a class, `x: X` or `x = X()`), the tools object among them: what a block
+   * that offers no tool binds instead.
    */
   bindings: string[];
   /** The language's own identifier normalization: NFKC for Python, none for TypeScript. */
