@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, onTestFinished } from 'vitest';
@@ -56,5 +56,49 @@ await interpreter.dispose();
     expect(child.stdout).toContain(
       `Make the temp dir (${temp}) reachable by every user, or set TMPDIR to one that is.`,
     );
+  },
+);
+
+// The same private install with a temp dir every user can reach: the worker runs from copies there, and a host that
+// lives on after its interpreter is disposed (a test worker, a long-lived API user) keeps none of them.
+const lifecycle = (pyodideModule: string, temp: string) => `
+const { readdirSync } = await import('node:fs');
+const staged = () => readdirSync(${JSON.stringify(temp)}).filter((name) => name.startsWith('concord-pyodide-')).length;
+const { PyodideInterpreter } = await import(${JSON.stringify(pyodideModule)});
+const interpreter = new PyodideInterpreter('3.13');
+await interpreter.start();
+const report = await interpreter.compile(['x = 1\\n']);
+console.log('compiled ' + JSON.stringify(report.results));
+console.log('while running: ' + staged());
+await interpreter.dispose();
+console.log('after dispose: ' + staged());
+`;
+
+(await Host.with('root')).it(
+  'a Pyodide worker run from copies leaves none once its interpreter is disposed, with the host still running',
+  { timeout: 120_000 },
+  async () => {
+    const work = await mkdtemp(join(tmpdir(), 'concord-pyodide-copies-'));
+    onTestFinished(() => rm(work, { recursive: true, force: true }));
+    const install = join(work, 'private', 'concord');
+    const temp = join(work, 'tmp');
+    await mkdir(install, { recursive: true });
+    await chmod(join(work, 'private'), 0o700);
+    await chmod(work, 0o755);
+    await mkdir(temp, { mode: 0o755 });
+    await chmod(temp, 0o755);
+    const linked = spawnSync('cp', ['-al', join(packageRoot(), 'dist'), join(install, 'dist')], { encoding: 'utf8' });
+    expect(linked.status, linked.stderr).toBe(0);
+    await copyFile(join(packageRoot(), 'package.json'), join(install, 'package.json'));
+    await symlink(join(packageRoot(), 'node_modules'), join(install, 'node_modules'));
+    // The guest's Python sources, which the host reads and sends to the worker.
+    await symlink(join(packageRoot(), 'runtimes'), join(install, 'runtimes'));
+    const child = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', lifecycle(join(install, 'dist', 'harness', 'interpreters', 'pyodide.js'), temp)],
+      { encoding: 'utf8', env: { ...process.env, TMPDIR: temp }, timeout: 90_000 },
+    );
+    expect(child.stderr).toBe('');
+    expect(child.stdout).toMatch(/^compiled \[\{"ok":true.*\nwhile running: 1\nafter dispose: 0\n$/);
   },
 );

@@ -181,7 +181,7 @@ export class PyodideInstance {
     const launch = launchFor(pyodidePackageDir(version));
     this.child = spawn(launch.command, launch.args, launch.options);
     killOnHostExit(this.child);
-    this.exited = new Promise((resolve) => {
+    this.exited = new Promise<void>((resolve) => {
       this.child.once('error', (error) => {
         const user = launch.options.uid === undefined ? '' : ` as uid ${launch.options.uid}`;
         this.die(`could not start the Pyodide worker process (${launch.command}${user}): ${error.message}`);
@@ -193,6 +193,8 @@ export class PyodideInstance {
         resolve();
       });
     });
+    // The worker reads its files no more: copies made for it go with the last worker that used them.
+    void this.exited.then(() => launch.files.release());
     const { stdin, stdout, stderr } = this.child;
     // A closed pipe surfaces as the process's exit; its error must not reach the host as an exception.
     for (const stream of [stdin, stdout, stderr, this.child.stdio[SNAPSHOT_FD]]) stream?.on('error', () => {});

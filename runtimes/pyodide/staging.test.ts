@@ -39,6 +39,48 @@ describe('pyodide sandbox files', () => {
     expect(JSON.parse(await readFile(manifest, 'utf8'))).toEqual({ type: 'module', marked: true });
   });
 
+  it('keeps the copies while a worker started from them runs, and removes them when the last one is gone', async () => {
+    removeStagedCopies();
+    const pyodide = pyodidePackageDir(DEFAULT_PYODIDE_VERSION);
+    const first = sandboxFiles(pyodide, { forceCopy: true });
+    const second = sandboxFiles(pyodide, { forceCopy: true });
+    const folder = dirname(dirname(dirname(dirname(first.entry))));
+    expect(second.entry).toBe(first.entry);
+    first.release();
+    first.release();
+    // Said twice, the first worker's release still leaves the second its files.
+    expect(await readdir(second.packageDir)).toContain('pyodide.mjs');
+    second.release();
+    expect(await readdir(tmpdir())).not.toContain(basename(folder));
+    // A worker started later gets fresh copies.
+    const third = sandboxFiles(pyodide, { forceCopy: true });
+    expect(third.entry).not.toBe(first.entry);
+    expect(await readdir(third.packageDir)).toContain('pyodide.mjs');
+    third.release();
+    expect(await readdir(tmpdir())).not.toContain(basename(dirname(dirname(dirname(dirname(third.entry))))));
+  });
+
+  it('keeps no copies a worker running as another user could not read', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'concord-pyodide-unread-'));
+    const previous = process.env.TMPDIR;
+    try {
+      removeStagedCopies();
+      await chmod(work, 0o755);
+      await mkdir(join(work, 'private'), { mode: 0o700 });
+      const pyodide = join(work, 'private', 'pyodide');
+      await cp(pyodidePackageDir(DEFAULT_PYODIDE_VERSION), pyodide, { recursive: true });
+      const temp = join(work, 'tmp');
+      await mkdir(temp, { mode: 0o700 });
+      process.env.TMPDIR = temp;
+      expect(() => sandboxFiles(pyodide, { otherUser: true })).toThrow('cannot read its files, not even the copies');
+      expect(await readdir(temp)).toEqual([]);
+    } finally {
+      process.env.TMPDIR = previous;
+      if (previous === undefined) delete process.env.TMPDIR;
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+
   it('tells whether a worker running as another user could read its files, even from copies, without copying any', async () => {
     // A Pyodide package no other user can reach (inside a 0700 folder), and a temp dir beside it.
     const work = await mkdtemp(join(tmpdir(), 'concord-pyodide-reach-'));

@@ -34,6 +34,8 @@ export interface SandboxFiles {
   packageDir: string;
   /** Paths for `--allow-fs-read`: the package folder and each worker module. */
   readable: string[];
+  /** Says the worker started from these files is gone: copies no worker reads any more are removed. Once. */
+  release(): void;
 }
 
 /** Whether a user who is neither owner nor in the group may pass through `dir` and every folder above it. */
@@ -57,9 +59,15 @@ export function othersCanRead(path: string): boolean {
   );
 }
 
-/** Copies of files nobody cannot read in place, one per source path, removed when the host exits. */
+/**
+ * Copies of files nobody cannot read in place, one per source path: removed when the last worker started from them
+ * is gone (a host that lives on, such as a test worker a suite ends without its exit hooks, keeps none), else when
+ * the host exits.
+ */
 const staged = new Map<string, string>();
 let stagingDir: string | undefined;
+/** One for each worker started from the copies and not yet gone. */
+const stagedUsers = new Set<object>();
 function stagingRoot(): string {
   if (stagingDir !== undefined) return stagingDir;
   const dir = ownedTempDir('concord-pyodide');
@@ -68,11 +76,9 @@ function stagingRoot(): string {
   return dir;
 }
 
-/**
- * Removes the copies now rather than when the host exits, for a host that is done with Pyodide workers but lives
- * on (a test worker runs file after file, and is ended without its exit hooks); the next copy gets a fresh folder.
- */
+/** Removes the copies now, whoever still holds them; the next copy gets a fresh folder. */
 export function removeStagedCopies(): void {
+  stagedUsers.clear();
   if (stagingDir === undefined) return;
   rmSync(stagingDir, { recursive: true, force: true });
   stagingDir = undefined;
@@ -116,8 +122,8 @@ function stageManifest(): void {
 /**
  * The worker's files, where the worker's user can read them: in place when the worker runs as the host's
  * own user or when every user can read them (an npm install under /work or /home usually can be), else
- * copied once per host process into a fresh folder under the temp dir (a checkout under /root, or in a
- * mkdtemp folder, cannot be). `forceCopy` copies whatever the permissions.
+ * copied into a fresh folder under the temp dir (a checkout under /root, or in a mkdtemp folder, cannot be), once
+ * for all the workers that run at a time. `forceCopy` copies whatever the permissions.
  */
 export function sandboxFiles(
   packageDir: string,
@@ -125,15 +131,27 @@ export function sandboxFiles(
 ): SandboxFiles {
   const { pyodide, modules } = workerSources(packageDir);
   const copy = options.forceCopy === true || (options.otherUser === true && !readableInPlace(pyodide, modules));
-  if (!copy) return { entry: modules[0]!, packageDir: pyodide, readable: [pyodide, ...modules] };
-  const root = realpathSync(packageRoot());
-  const copies = modules.map((module) => stage(module, relative(root, module)));
-  stageManifest();
-  const stagedPackage = stage(pyodide, join('node_modules', basename(pyodide)));
-  const files = { entry: copies[0]!, packageDir: stagedPackage, readable: [stagedPackage, ...copies] };
-  if (options.otherUser === true && !files.readable.every(othersCanRead))
-    throw new Error(`concord: ${unreadableReason()}`);
-  return files;
+  if (!copy) return { entry: modules[0]!, packageDir: pyodide, readable: [pyodide, ...modules], release: () => {} };
+  let files: Omit<SandboxFiles, 'release'>;
+  try {
+    const root = realpathSync(packageRoot());
+    const copies = modules.map((module) => stage(module, relative(root, module)));
+    stageManifest();
+    const stagedPackage = stage(pyodide, join('node_modules', basename(pyodide)));
+    files = { entry: copies[0]!, packageDir: stagedPackage, readable: [stagedPackage, ...copies] };
+    if (options.otherUser === true && !files.readable.every(othersCanRead))
+      throw new Error(`concord: ${unreadableReason()}`);
+  } catch (error) {
+    // Copies no worker can use (unreadable, or cut short) are not kept until the host exits.
+    if (stagedUsers.size === 0) removeStagedCopies();
+    throw error;
+  }
+  const user = {};
+  stagedUsers.add(user);
+  const release = () => {
+    if (stagedUsers.delete(user) && stagedUsers.size === 0) removeStagedCopies();
+  };
+  return { ...files, release };
 }
 
 /** The Pyodide package and the worker's modules where they really are (links resolved). */
