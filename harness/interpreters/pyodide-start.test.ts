@@ -30,24 +30,10 @@ await interpreter.dispose();
   async () => {
     const work = await mkdtemp(join(tmpdir(), 'concord-pyodide-start-'));
     onTestFinished(() => rm(work, { recursive: true, force: true }));
-    const install = join(work, 'concord');
     const temp = join(work, 'tmp');
-    await mkdir(install);
     await mkdir(temp);
-    // Hard links: the build's files at no cost, readable only through this private folder.
-    const linked = spawnSync('cp', ['-al', join(packageRoot(), 'dist'), join(install, 'dist')], { encoding: 'utf8' });
-    expect(linked.status, linked.stderr).toBe(0);
-    await copyFile(join(packageRoot(), 'package.json'), join(install, 'package.json'));
-    await symlink(join(packageRoot(), 'node_modules'), join(install, 'node_modules'));
-    const child = spawnSync(
-      process.execPath,
-      ['--input-type=module', '-e', script(join(install, 'dist', 'harness', 'interpreters', 'pyodide.js'))],
-      {
-        encoding: 'utf8',
-        env: { ...process.env, TMPDIR: temp },
-        timeout: 60_000,
-      },
-    );
+    const pyodideModule = await privateInstall(join(work, 'concord'));
+    const child = runWithTemp(script(pyodideModule), temp);
     expect(child.stderr).toBe('');
     expect(child.status).toBe(0);
     expect(child.stdout).toContain(
@@ -80,25 +66,37 @@ console.log('after dispose: ' + staged());
   async () => {
     const work = await mkdtemp(join(tmpdir(), 'concord-pyodide-copies-'));
     onTestFinished(() => rm(work, { recursive: true, force: true }));
-    const install = join(work, 'private', 'concord');
-    const temp = join(work, 'tmp');
-    await mkdir(install, { recursive: true });
-    await chmod(join(work, 'private'), 0o700);
     await chmod(work, 0o755);
-    await mkdir(temp, { mode: 0o755 });
+    await mkdir(join(work, 'private'), { mode: 0o700 });
+    const temp = join(work, 'tmp');
+    await mkdir(temp);
     await chmod(temp, 0o755);
-    const linked = spawnSync('cp', ['-al', join(packageRoot(), 'dist'), join(install, 'dist')], { encoding: 'utf8' });
-    expect(linked.status, linked.stderr).toBe(0);
-    await copyFile(join(packageRoot(), 'package.json'), join(install, 'package.json'));
-    await symlink(join(packageRoot(), 'node_modules'), join(install, 'node_modules'));
-    // The guest's Python sources, which the host reads and sends to the worker.
-    await symlink(join(packageRoot(), 'runtimes'), join(install, 'runtimes'));
-    const child = spawnSync(
-      process.execPath,
-      ['--input-type=module', '-e', lifecycle(join(install, 'dist', 'harness', 'interpreters', 'pyodide.js'), temp)],
-      { encoding: 'utf8', env: { ...process.env, TMPDIR: temp }, timeout: 90_000 },
-    );
+    const child = runWithTemp(lifecycle(await privateInstall(join(work, 'private', 'concord')), temp), temp);
     expect(child.stderr).toBe('');
     expect(child.stdout).toMatch(/^compiled \[\{"ok":true.*\nwhile running: 1\nafter dispose: 0\n$/);
   },
 );
+
+/**
+ * A copy of concord's build at `install`, readable only through the private folder it is in: hard links (the build's
+ * files at no cost), its package.json, and links to its node_modules and to the guest's Python sources (which the
+ * host reads and sends to the worker). The Pyodide interpreter's module in it.
+ */
+async function privateInstall(install: string): Promise<string> {
+  await mkdir(install);
+  const linked = spawnSync('cp', ['-al', join(packageRoot(), 'dist'), join(install, 'dist')], { encoding: 'utf8' });
+  expect(linked.status, linked.stderr).toBe(0);
+  await copyFile(join(packageRoot(), 'package.json'), join(install, 'package.json'));
+  await symlink(join(packageRoot(), 'node_modules'), join(install, 'node_modules'));
+  await symlink(join(packageRoot(), 'runtimes'), join(install, 'runtimes'));
+  return join(install, 'dist', 'harness', 'interpreters', 'pyodide.js');
+}
+
+/** Runs a module script in a process of its own, with `temp` as its temp dir. */
+function runWithTemp(source: string, temp: string) {
+  return spawnSync(process.execPath, ['--input-type=module', '-e', source], {
+    encoding: 'utf8',
+    env: { ...process.env, TMPDIR: temp },
+    timeout: 90_000,
+  });
+}

@@ -61,38 +61,15 @@ describe('pyodide sandbox files', () => {
   });
 
   it('keeps no copies a worker running as another user could not read', async () => {
-    const work = await mkdtemp(join(tmpdir(), 'concord-pyodide-unread-'));
-    const previous = process.env.TMPDIR;
-    try {
+    await withPrivatePyodide('concord-pyodide-unread-', async (pyodide, temp) => {
       removeStagedCopies();
-      await chmod(work, 0o755);
-      await mkdir(join(work, 'private'), { mode: 0o700 });
-      const pyodide = join(work, 'private', 'pyodide');
-      await cp(pyodidePackageDir(DEFAULT_PYODIDE_VERSION), pyodide, { recursive: true });
-      const temp = join(work, 'tmp');
-      await mkdir(temp, { mode: 0o700 });
-      process.env.TMPDIR = temp;
       expect(() => sandboxFiles(pyodide, { otherUser: true })).toThrow('cannot read its files, not even the copies');
       expect(await readdir(temp)).toEqual([]);
-    } finally {
-      process.env.TMPDIR = previous;
-      if (previous === undefined) delete process.env.TMPDIR;
-      await rm(work, { recursive: true, force: true });
-    }
+    });
   });
 
   it('tells whether a worker running as another user could read its files, even from copies, without copying any', async () => {
-    // A Pyodide package no other user can reach (inside a 0700 folder), and a temp dir beside it.
-    const work = await mkdtemp(join(tmpdir(), 'concord-pyodide-reach-'));
-    const previous = process.env.TMPDIR;
-    try {
-      await chmod(work, 0o755);
-      await mkdir(join(work, 'private'), { mode: 0o700 });
-      const pyodide = join(work, 'private', 'pyodide');
-      await cp(pyodidePackageDir(DEFAULT_PYODIDE_VERSION), pyodide, { recursive: true });
-      const temp = join(work, 'tmp');
-      await mkdir(temp, { mode: 0o700 });
-      process.env.TMPDIR = temp;
+    await withPrivatePyodide('concord-pyodide-reach-', async (pyodide, temp) => {
       expect(unreadableSandboxFiles(pyodide, { otherUser: false })).toBeUndefined();
       // Copies would land in the private temp dir: no worker could read them.
       expect(unreadableSandboxFiles(pyodide, { otherUser: true })).toContain(
@@ -102,11 +79,7 @@ describe('pyodide sandbox files', () => {
       await chmod(temp, 0o755);
       expect(unreadableSandboxFiles(pyodide, { otherUser: true })).toBeUndefined();
       expect(await readdir(temp)).toEqual([]);
-    } finally {
-      process.env.TMPDIR = previous;
-      if (previous === undefined) delete process.env.TMPDIR;
-      await rm(work, { recursive: true, force: true });
-    }
+    });
   });
 
   it('sees a private folder as unreadable for other users', async () => {
@@ -124,3 +97,29 @@ describe('pyodide sandbox files', () => {
     }
   });
 });
+
+/**
+ * Runs `body` with a Pyodide package no other user can reach (inside a 0700 folder) and TMPDIR pointed at a private
+ * temp dir beside it; TMPDIR is put back and the folder removed after.
+ */
+async function withPrivatePyodide(
+  prefix: string,
+  body: (pyodide: string, temp: string) => Promise<void>,
+): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), prefix));
+  const previous = process.env.TMPDIR;
+  try {
+    await chmod(work, 0o755);
+    await mkdir(join(work, 'private'), { mode: 0o700 });
+    const pyodide = join(work, 'private', 'pyodide');
+    await cp(pyodidePackageDir(DEFAULT_PYODIDE_VERSION), pyodide, { recursive: true });
+    const temp = join(work, 'tmp');
+    await mkdir(temp, { mode: 0o700 });
+    process.env.TMPDIR = temp;
+    await body(pyodide, temp);
+  } finally {
+    process.env.TMPDIR = previous;
+    if (previous === undefined) delete process.env.TMPDIR;
+    await rm(work, { recursive: true, force: true });
+  }
+}
