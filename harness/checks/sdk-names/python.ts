@@ -1,5 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
 import { parser } from '@lezer/python';
+import { literalPattern } from '../../text/literal-pattern.js';
 import { type Collision, DEFAULT_TOOLS_OBJECT, type Declared, type Reach, type SdkNames } from './types.js';
 
 /**
@@ -21,8 +22,10 @@ const BY_NAME = new Set(['__getitem__', '__getattr__']);
  * the name the tools are bound under.
  */
 function listedPattern(object: string): RegExp {
-  const escaped = object.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^# (?:await )?${escaped}\\[("(?:\\\\[\\s\\S]|[^"\\\\])*"|'(?:\\\\[\\s\\S]|[^'\\\\])*')\\]`, 'u');
+  return new RegExp(
+    `^# (?:await )?${literalPattern(object)}\\[("(?:\\\\[\\s\\S]|[^"\\\\])*"|'(?:\\\\[\\s\\S]|[^'\\\\])*')\\]`,
+    'u',
+  );
 }
 
 /** Where each offset of a text stands, 1-based (the column counts UTF-16 code units, as editors do). */

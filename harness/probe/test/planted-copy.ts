@@ -3,6 +3,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { packageRoot } from '../../../runtimes/seam/package-root.js';
+import { literalPattern } from '../../text/literal-pattern.js';
 
 /** One change planted in the copy: every `from` in `file` (relative to the copy's root, e.g. `dist/…`) becomes `to`. */
 export interface Plant {
@@ -50,9 +51,7 @@ async function fill(source: string, root: string, plants: readonly Plant[]): Pro
     const path = join(root, plant.file);
     const text = await readFile(path, 'utf8');
     const pattern =
-      typeof plant.from === 'string'
-        ? new RegExp(plant.from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g')
-        : new RegExp(plant.from.source, 'g');
+      typeof plant.from === 'string' ? new RegExp(literalPattern(plant.from), 'g') : new RegExp(plant.from.source, 'g');
     const count = [...text.matchAll(pattern)].length;
     if (count === 0) throw new Error(`plant: ${plant.file} no longer contains ${String(plant.from)}; update the plant`);
     await writeFile(path, text.replace(pattern, plant.to));
