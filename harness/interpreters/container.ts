@@ -7,7 +7,7 @@ import { unicodeTableOf } from '../../codemode/index.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
 import { EXIT_WHEN_HOST_GONE, withHostStdin } from '../../runtimes/seam/container-tether.js';
 import { containerUnavailable, dockerEngine } from '../../runtimes/seam/docker-engine.js';
-import { startFromLocalImage } from '../../runtimes/seam/local-image.js';
+import { requireLocalImage } from '../../runtimes/seam/local-image.js';
 import { ownedContainerLabels } from '../../runtimes/seam/owned-containers.js';
 import { testcontainers } from '../../runtimes/seam/testcontainers.js';
 import { Checker, type CheckerProcess } from './checker.js';
@@ -196,7 +196,8 @@ export class ContainerInterpreter implements PythonInterpreter {
         .withAutoRemove(true)
         .withCommand(['python3', '-I', '-S', '-c', keeper(this.idleSeconds)]);
       container.withStartupTimeout(60_000);
-      const started = await startFromLocalImage(container, this.image);
+      await requireLocalImage(this.image);
+      const started = await container.start();
       return { started, docker: client.container.dockerode };
     })();
     // A failed start is not kept: the next batch tries again.

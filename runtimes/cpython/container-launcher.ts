@@ -3,7 +3,7 @@ import type Dockerode from 'dockerode';
 import type { GenericContainer, StartedTestContainer } from 'testcontainers';
 import { EXIT_WHEN_HOST_GONE, withHostStdin } from '../seam/container-tether.js';
 import { dockerEngine } from '../seam/docker-engine.js';
-import { startFromLocalImage } from '../seam/local-image.js';
+import { requireLocalImage } from '../seam/local-image.js';
 import { ownedContainerLabels } from '../seam/owned-containers.js';
 import { testcontainers } from '../seam/testcontainers.js';
 import type { GuestTransport } from './guest-server.js';
@@ -91,8 +91,8 @@ export class RuntimeContainerHost {
     const runChannel = await RunChannelListener.open({ owner: CONTAINER_OWNER, guestDir: RUN_CHANNEL_DIR });
     let started: StartedTestContainer;
     try {
-      const container = await runtimeContainer(image, memoryMb, runChannel.dir, client.container.dockerode);
-      started = await startFromLocalImage(container, image);
+      await requireLocalImage(image);
+      started = await (await runtimeContainer(image, memoryMb, runChannel.dir, client.container.dockerode)).start();
     } catch (error) {
       await runChannel.close();
       throw error;

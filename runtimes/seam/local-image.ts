@@ -1,7 +1,6 @@
-import type { GenericContainer, StartedTestContainer } from 'testcontainers';
 import { dockerEngine } from './docker-engine.js';
 import { provisionCommand } from './provision-hint.js';
-import { releaseReaperLock, testcontainers } from './testcontainers.js';
+import { testcontainers } from './testcontainers.js';
 
 /**
  * Tries before an image counts as missing: a busy engine has been seen to answer "no such image" for one that exists.
@@ -25,17 +24,4 @@ export async function requireLocalImage(image: string): Promise<void> {
   throw new Error(
     `the image ${image} is not on this Docker engine; build it with \`${provisionCommand()}\` (concord never pulls its images)`,
   );
-}
-
-/**
- * Starts `container` of `image`, which must be on the local engine (never pulled). testcontainers' lock file, which
- * the first start of a process leaves in the temp dir, goes once the start is done.
- */
-export async function startFromLocalImage(container: GenericContainer, image: string): Promise<StartedTestContainer> {
-  await requireLocalImage(image);
-  try {
-    return await container.start();
-  } finally {
-    releaseReaperLock();
-  }
 }

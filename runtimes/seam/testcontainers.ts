@@ -12,35 +12,25 @@ const FEATURE = 'the CPython container runtime';
  * interpreters). It is an optional peer dependency: without it, that use fails with the install command.
  */
 export function testcontainers(): Promise<typeof import('testcontainers')> {
-  watchReaperLock();
+  removeReaperLockOnExit();
   return importOptional('testcontainers', FEATURE, () => import('testcontainers'));
 }
 
-/** testcontainers' reaper lock file in the temp dir, and whether this process made it. */
-let reaperLock: { file: string; ours: boolean } | undefined;
+let reaperLockWatched = false;
 
 /**
  * testcontainers takes a file lock in the temp dir on its first container start of a process (to look for a reaper,
- * even one that is disabled) and leaves the empty file there. When this process made it, it goes once that start is
- * done (`releaseReaperLock`), or else when the process exits, unless another process holds the lock then
- * (proper-lockfile's `.lock` folder beside it).
+ * even one that is disabled) and leaves the empty file there. When this process made it, it goes when the process
+ * exits, unless another process holds the lock then (proper-lockfile's `.lock` folder beside it).
  */
-function watchReaperLock(): void {
-  if (reaperLock !== undefined) return;
+function removeReaperLockOnExit(): void {
+  if (reaperLockWatched) return;
+  reaperLockWatched = true;
   const file = join(tmpdir(), `testcontainers-node-${userInfo().uid}.lock`);
-  reaperLock = { file, ours: !existsSync(file) };
-  if (reaperLock.ours) onHostExit(releaseReaperLock);
-}
-
-/**
- * Removes the reaper lock file this process made, unless another process holds the lock now: called after a
- * container started, when this process needs the file no more. A process a test runner ends without its exit hooks
- * then leaves nothing behind.
- */
-export function releaseReaperLock(): void {
-  if (reaperLock?.ours !== true || existsSync(`${reaperLock.file}.lock`)) return;
-  rmSync(reaperLock.file, { force: true });
-  reaperLock.ours = false;
+  if (existsSync(file)) return;
+  onHostExit(() => {
+    if (!existsSync(`${file}.lock`)) rmSync(file, { force: true });
+  });
 }
 
 /**
