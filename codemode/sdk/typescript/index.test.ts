@@ -105,6 +105,23 @@ describe('renderTypeScriptSdk: schemas', () => {
     expect(argsOf({ type: 'array', items: { type: 'array' } })).toBe('unknown[][]');
   });
 
+  it('writes each member of a union once, and unknown alone when it is a member', () => {
+    const uuid = { type: 'string', format: 'uuid' };
+    const map = { type: 'object', additionalProperties: true };
+    expect(argsOf({ type: 'array', items: { anyOf: [{ type: 'string' }, uuid, map] } })).toBe(
+      '(string | Record<string, unknown>)[]',
+    );
+    expect(argsOf({ type: 'array', items: { anyOf: [{ type: 'string' }, uuid] } })).toBe('string[]');
+    expect(argsOf({ anyOf: [{ type: 'integer' }, { type: 'number' }, { type: 'null' }, { type: 'null' }] })).toBe(
+      'number | null',
+    );
+    expect(argsOf({ anyOf: [{ type: 'string' }, {}, { type: 'number' }] })).toBe('unknown');
+    expect(argsOf({ type: 'array', items: { anyOf: [{ type: 'string' }, {}] } })).toBe('unknown[]');
+    // Members too long to compare are written as they come.
+    const inline = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } };
+    expect(argsOf({ anyOf: [inline, { type: 'boolean' }, { type: 'boolean' }] })).toMatch(/^\{\n[\s\S]*\} \| boolean$/);
+  });
+
   it('marks optional fields, quotes awkward keys and documents fields', () => {
     const text = argsOf({
       type: 'object',

@@ -46,8 +46,52 @@ export interface TypePath {
  */
 export type ObjectNamer = (schema: JsonSchema, path: TypePath | undefined) => string | undefined;
 
-/** A schema still to write, or text ready to append. */
-type Step = string | { schema: JsonSchema; depth: number; asArrayElement: boolean; path: TypePath | undefined };
+/** A union being written: where each member's text starts in `parts`, and the `(` opened around it, if any. */
+interface UnionText {
+  starts: number[];
+  paren: number | undefined;
+}
+
+/** A schema still to write, text ready to append, or a union member's start or the union's end. */
+type Step =
+  | string
+  | { schema: JsonSchema; depth: number; asArrayElement: boolean; path: TypePath | undefined }
+  | { union: UnionText; member: number }
+  | { union: UnionText; end: true };
+
+/** Members of at most this many parts are compared; longer ones (inline objects) are written as they come. */
+const COMPARED_PARTS = 4;
+
+/**
+ * Leaves each union member once (`string | string` from two arms that differ only in a format is `string`),
+ * and `unknown` alone when it is a member (it absorbs the others). Members are blanked where they stand, so a
+ * union costs its own members' parts whatever is nested in them.
+ */
+function closeUnion(union: UnionText, parts: string[]): void {
+  const { starts } = union;
+  const ends = [...starts.slice(1).map((start) => start - 1), parts.length];
+  const texts = starts.map((start, i) =>
+    ends[i]! - start <= COMPARED_PARTS ? parts.slice(start, ends[i]).join('') : undefined,
+  );
+  const absorbing = texts.indexOf('unknown');
+  const seen = new Set<string>();
+  let kept = 0;
+  for (let i = 0; i < starts.length; i++) {
+    const text = texts[i];
+    const drop = absorbing !== -1 ? i !== absorbing : text !== undefined && seen.has(text);
+    if (text !== undefined) seen.add(text);
+    if (!drop) {
+      kept++;
+      continue;
+    }
+    parts.fill('', starts[i]!, ends[i]);
+    // The separator before it, or (for the first member) the one after it.
+    if (i > 0) parts[starts[i]! - 1] = '';
+  }
+  if (absorbing > 0) parts[starts[absorbing]! - 1] = '';
+  if (kept === 1 && union.paren !== undefined) parts[union.paren] = '';
+  else if (union.paren !== undefined) parts.push(')');
+}
 
 function isUnion(schema: JsonSchema): boolean {
   return schema.oneOf !== undefined || (schema.enum !== undefined && schema.enum.length > 1);
@@ -127,8 +171,17 @@ export function writeType(
       parts.push(step);
       continue;
     }
+    if ('union' in step) {
+      if ('end' in step) closeUnion(step.union, parts);
+      else {
+        if (step.member > 0) parts.push(' | ');
+        step.union.starts[step.member] = parts.length;
+      }
+      continue;
+    }
     const { schema } = step;
-    if (step.asArrayElement && isUnion(schema)) {
+    const parenthesized = step.asArrayElement && isUnion(schema);
+    if (parenthesized && schema.oneOf === undefined) {
       parts.push('(');
       stack.push(')');
     }
@@ -146,9 +199,11 @@ export function writeType(
       pushTuple(schema, step.depth, step.path, stack);
     } else if (schema.oneOf !== undefined) {
       const arms = schema.oneOf;
+      const union: UnionText = { starts: [], paren: parenthesized ? parts.push('(') - 1 : undefined };
+      stack.push({ union, end: true });
       for (let index = arms.length - 1; index >= 0; index--) {
         stack.push({ schema: arms[index]!, depth: step.depth, asArrayElement: false, path: step.path });
-        if (index > 0) stack.push(' | ');
+        stack.push({ union, member: index });
       }
     } else if (schema.enum !== undefined) {
       stack.push(schema.enum.map(literal).join(' | '));
