@@ -170,7 +170,7 @@ it('concord check --tools-object and --code-tool read a backend that names its t
     const floor39 = run(bin, 'check', '--request', 'requests/not-required.json', 'requests/pipe-none.json');
     expect(floor39.status, floor39.output).toBe(1);
     expect(floor39.output).toMatch(
-      /error stub-import: the SDK block of requests\/not-required\.json \$\.messages\[0\]\.content compiles but fails when executed as a module on \S+ 3\.9 \(CPython 3\.9\.\d+, Unicode 13\.0\.0, [^)]+\): ImportError at line 2, column 20: cannot import name 'NotRequired'/,
+      /error stub-import: the SDK block of requests\/not-required\.json \$\.messages\[0\]\.content compiles but fails when executed as a module on \S+ 3\.(?:9|10) \(CPython 3\.\d+\.\d+, Unicode 13\.0\.0, [^)]+\)(?: and \d+ more \([^)]+\))?: ImportError at line 2, column 20: cannot import name 'NotRequired'/,
     );
     expect(floor39.output).toMatch(
       /error stub-import: the SDK block of requests\/pipe-none\.json \$\.messages\[0\]\.content compiles but fails when executed as a module on \S+ 3\.9 .*TypeError at line 6, column 18: unsupported operand type\(s\) for \|/,

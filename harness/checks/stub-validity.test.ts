@@ -223,6 +223,27 @@ const floorPair: PythonInterpreter[] = local
       ).toEqual([]);
     });
 
+    it('says a fault every interpreter meets once, told as the newest saw it, naming the others', async () => {
+      // No import line: `TypedDict` is an unbound name on every CPython.
+      const unbound = 'class LookupArgs(TypedDict):\n    word: str\n';
+      const [low, high] = floorPair.map((i) => i.label);
+      const findings = await check.run(input('unbound', 'python', unbound, '3.9'));
+      expect(findings.map((f) => [f.check, f.severity])).toEqual([['stub-import', 'error']]);
+      expect(findings[0]!.message).toMatch(
+        new RegExp(
+          `^tools-sdk\\.py compiles but fails when executed as a module on ${high} \\(CPython 3\\.1\\d\\.\\d+, [^)]+\\) and 1 more \\(${low}\\): NameError at line 1, column 18: name 'TypedDict' is not defined\\n1 \\| class`,
+        ),
+      );
+      // Each side of the floor is its own finding: a note below it, an error from it up.
+      const split = await check.run(input('unbound-3.11', 'python', unbound, '3.11'));
+      expect(split.map((f) => [f.severity, f.message.includes(' more ')])).toEqual([
+        ['note', false],
+        ['error', false],
+      ]);
+      expect(split[0]!.message).toContain(`on ${low} (`);
+      expect(split[0]!.message).toContain('(below the floor 3.11: not a failure): NameError');
+    });
+
     it('passes the SDK rendered for the floor it runs on', async () => {
       expect(
         await check.run(input('pinned', 'python', renderSdk('python', [INSULAR], { pythonFloor: '3.9' }))),

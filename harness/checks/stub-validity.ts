@@ -1,7 +1,7 @@
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import { describeRejection } from '../interpreters/describe.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
-import { compareVersions, type StubCell } from '../interpreters/types.js';
+import { type CompileOutcome, compareVersions, type StubCell } from '../interpreters/types.js';
 import type { Session } from '../session.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
 import type { Check, CheckInput, Finding } from './types.js';
@@ -41,26 +41,25 @@ export async function judgeStubs(
 ): Promise<StubVerdict> {
   const findings: Finding[] = [];
   const cells: StubVerdict['cells'] = [];
-  const add = (severity: Finding['severity'], message: string) => findings.push({ check: ID, severity, message });
   if (!inventory.interpreters.some((i) => compareVersions(i.version, floor) >= 0)) {
-    add(
-      'error',
-      `no Python interpreter at or above the floor ${floor} is available to compile ${file} (${inventory.absent.join('; ') || 'none found'})`,
-    );
+    findings.push({
+      check: ID,
+      severity: 'error',
+      message: `no Python interpreter at or above the floor ${floor} is available to compile ${file} (${inventory.absent.join('; ') || 'none found'})`,
+    });
   }
+  const failures: StubFailure[] = [];
   const answers = await inventory.verifyEverywhere([sdk]);
   for (const answer of answers) {
     const { interpreter } = answer;
     const belowFloor = compareVersions(interpreter.version, floor) < 0;
     const base = { interpreter: interpreter.label, version: interpreter.version, belowFloor };
-    const severity = belowFloor ? 'note' : 'error';
-    const floorText = belowFloor ? ` (below the floor ${floor}: not a failure)` : '';
+    const fail = (check: string, key: string, who: string, says: (who: string) => string) =>
+      failures.push({ check, belowFloor, key, label: interpreter.label, version: interpreter.version, who, says });
+    const detailed = `${interpreter.label} (${interpreter.detail})`;
     if ('error' in answer) {
       cells.push({ ...base, outcome: 'unavailable', error: answer.error });
-      add(
-        severity,
-        `${interpreter.label} (${interpreter.detail}) could not compile ${file}${floorText}: ${answer.error}`,
-      );
+      fail(ID, `unavailable ${answer.error}`, detailed, (who) => `${who} could not compile ${file}: ${answer.error}`);
       continue;
     }
     const { python, unicode, results, imports, importError } = answer.report;
@@ -69,18 +68,19 @@ export async function judgeStubs(
     if (!outcome.ok) {
       const error = describeRejection(outcome, sdk);
       cells.push({ ...base, python, unicode, outcome: 'rejected', error });
-      add(severity, `${file} does not compile on ${who}${floorText}: ${error}`);
+      fail(ID, `rejected ${rejectionKey(outcome)}`, who, (who) => `${file} does not compile on ${who}: ${error}`);
       continue;
     }
     const result = imports[0];
     if (importError !== undefined || !result) {
       const error = importError ?? 'no module verdict came back';
       cells.push({ ...base, python, unicode, outcome: 'unavailable', error });
-      findings.push({
-        check: IMPORT_ID,
-        severity,
-        message: `${interpreter.label} (${interpreter.detail}) could not execute ${file} as a module${floorText}: ${error}`,
-      });
+      fail(
+        IMPORT_ID,
+        `unexecuted ${error}`,
+        detailed,
+        (who) => `${who} could not execute ${file} as a module: ${error}`,
+      );
       continue;
     }
     if (result.ok) {
@@ -89,13 +89,62 @@ export async function judgeStubs(
     }
     const error = describeRejection(result, sdk);
     cells.push({ ...base, python, unicode, outcome: 'import-failed', error });
-    findings.push({
-      check: IMPORT_ID,
-      severity,
-      message: `${file} compiles but fails when executed as a module on ${who}${floorText}: ${error}`,
-    });
+    fail(
+      IMPORT_ID,
+      `import-failed ${rejectionKey(result)}`,
+      who,
+      (who) => `${file} compiles but fails when executed as a module on ${who}: ${error}`,
+    );
   }
+  for (const group of sameFailures(failures)) findings.push(groupFinding(group, floor));
   return { findings, cells };
+}
+
+/** One interpreter's failure, before the failures that are one fault are put together. */
+interface StubFailure {
+  check: string;
+  belowFloor: boolean;
+  /** What makes two interpreters' failures one fault. */
+  key: string;
+  label: string;
+  version: string;
+  /** The interpreter as a finding names it (with its versions and where it comes from). */
+  who: string;
+  says: (who: string) => string;
+}
+
+/** A rejection's exception, line and message: not its column, which CPython places better from 3.11 on. */
+function rejectionKey(outcome: Exclude<CompileOutcome, { ok: true }>): string {
+  return JSON.stringify([outcome.name, outcome.line, outcome.message]);
+}
+
+/** The failures that are one fault (one check, one side of the floor, one key), in the order first met. */
+function sameFailures(failures: readonly StubFailure[]): StubFailure[][] {
+  const groups = new Map<string, StubFailure[]>();
+  for (const failure of failures) {
+    const key = JSON.stringify([failure.check, failure.belowFloor, failure.key]);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [failure]);
+    else group.push(failure);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * One finding for a fault every interpreter of `group` met: told as the newest of them saw it (the most exact
+ * place), naming the others, so a fault on nine interpreters is one line to read, not nine.
+ */
+function groupFinding(group: readonly StubFailure[], floor: PythonVersion): Finding {
+  let told = group[0]!;
+  for (const failure of group) if (compareVersions(failure.version, told.version) > 0) told = failure;
+  const others = group.filter((failure) => failure !== told).map((failure) => failure.label);
+  const more = others.length === 0 ? '' : ` and ${others.length} more (${others.join(', ')})`;
+  const below = told.belowFloor ? ` (below the floor ${floor}: not a failure)` : '';
+  return {
+    check: told.check,
+    severity: told.belowFloor ? 'note' : 'error',
+    message: told.says(`${told.who}${more}${below}`),
+  };
 }
 
 /** The gate's check: the stubs of each scenario × python runtime, its row of the matrix kept in the session. */

@@ -35,9 +35,9 @@ export async function runCheck(flags: CheckFlags, out: (line: string) => void): 
     (subject, checked) => {
       if (!checked.ok) failing++;
       const errors = checked.findings.filter((f) => f.severity === 'error').length;
-      out(
-        `${checked.ok ? '✓' : '✗'} ${subject.source} (${subject.language}): ${errors === 0 ? 'no finding' : `${errors} finding(s)`}`,
-      );
+      const notes = checked.findings.length - errors;
+      const said = [errors === 0 ? 'no finding' : `${errors} finding(s)`, ...(notes === 0 ? [] : [`${notes} note(s)`])];
+      out(`${checked.ok ? '✓' : '✗'} ${subject.source} (${subject.language}): ${said.join(', ')}`);
       for (const line of checked.lines) out(`  ${line}`);
     },
   );
