@@ -338,13 +338,13 @@ describe('a backend whose sections are a prose guide and one fenced block per la
     if (local39) {
       // Line 17 is the method of the one tool (after the TypedDict, ToolCallError and Tools lines).
       expect(gate.stdout).toMatch(
-        /stub-validity: tools-sdk\.py does not compile on (?:local|container) 3\.(?:9|10) \(CPython 3\.\d+\.\d+, Unicode 13\.0\.0, [^)]+\)(?: and \d+ more \([^)]+\))?: SyntaxError at line \d+, column 15: [^\n]*U\+A7D1/u,
+        /stub-validity: tools-sdk\.py does not compile on [^\n]*local 3\.9[^\n]*: SyntaxError at line \d+, column 15: [^\n]*U\+A7D1/u,
       );
       expect(gate.stdout).toMatch(
-        /stub-validity: tools-sdk\.py does not compile on (?:local|container) 3\.(?:9|10) \(CPython 3\.\d+\.\d+, Unicode 13\.0\.0, [^)]+\)(?: and \d+ more \([^)]+\))?: SyntaxError at line \d+, column \d+: [^\n]*U\+200C/u,
+        /stub-validity: tools-sdk\.py does not compile on [^\n]*local 3\.9[^\n]*: SyntaxError at line \d+, column \d+: [^\n]*U\+200C/u,
       );
       expect(gate.stdout).toMatch(
-        /stub-import: tools-sdk\.py compiles but fails when executed as a module on (?:local|container) 3\.(?:9|10) \(CPython 3\.\d+\.\d+, [^)]+\)(?: and \d+ more \([^)]+\))?: ImportError at line 1, column 31: cannot import name 'NotRequired' from 'typing'/,
+        /stub-import: tools-sdk\.py compiles but fails when executed as a module on [^\n]*local 3\.9[^\n]*: ImportError at line 1, column 31: cannot import name 'NotRequired' from 'typing'/,
       );
     }
     expect(gate.stdout).toMatch(

@@ -56,9 +56,9 @@ describe('a backend whose SDKs take the shapes other renderers write', () => {
     'py-past-floor':
       /error renderer-floor: py-past-floor .*: the Python renderer is not pinned to the floor 3\.9: it writes \S+_unicode_1\d_0 \(line \d+, column 15\)/,
     'py-not-required':
-      /stub-import: tools-sdk\.py compiles but fails when executed as a module on \S+ 3\.9 .*ImportError at line 4, column 20: cannot import name 'NotRequired'/,
+      /stub-import: tools-sdk\.py compiles but fails when executed as a module on [^\n]*3\.9[^\n]*ImportError at line 4, column 20: cannot import name 'NotRequired'/,
     'py-pipe-none':
-      /stub-import: tools-sdk\.py compiles but fails when executed as a module on \S+ 3\.9 .*TypeError at line \d+, column \d+: unsupported operand type\(s\) for \|/,
+      /stub-import: tools-sdk\.py compiles but fails when executed as a module on [^\n]*3\.9[^\n]*TypeError at line \d+, column \d+: unsupported operand type\(s\) for \|/,
   };
 
   it.each(Object.keys(planted))('names the mistake of variant %s', { timeout: 300_000 }, async (variant) => {

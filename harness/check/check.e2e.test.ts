@@ -173,7 +173,7 @@ it('concord check --tools-object and --code-tool read a backend that names its t
       /error stub-import: the SDK block of requests\/not-required\.json \$\.messages\[0\]\.content compiles but fails when executed as a module on \S+ 3\.(?:9|10) \(CPython 3\.\d+\.\d+, Unicode 13\.0\.0, [^)]+\)(?: and \d+ more \([^)]+\))?: ImportError at line 2, column 20: cannot import name 'NotRequired'/,
     );
     expect(floor39.output).toMatch(
-      /error stub-import: the SDK block of requests\/pipe-none\.json \$\.messages\[0\]\.content compiles but fails when executed as a module on \S+ 3\.9 .*TypeError at line 6, column 18: unsupported operand type\(s\) for \|/,
+      /error stub-import: the SDK block of requests\/pipe-none\.json \$\.messages\[0\]\.content compiles but fails when executed as a module on [^\n]*3\.9[^\n]*TypeError at line 6, column 18: unsupported operand type\(s\) for \|/,
     );
     expect(floor39.output).toContain('concord check: 2 SDK(s), 2 with findings: FAILED');
 

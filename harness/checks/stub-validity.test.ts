@@ -234,6 +234,12 @@ const floorPair: PythonInterpreter[] = local
           `^tools-sdk\\.py compiles but fails when executed as a module on ${high} \\(CPython 3\\.1\\d\\.\\d+, [^)]+\\) and 1 more \\(${low}\\): NameError at line 1, column 18: name 'TypedDict' is not defined\\n1 \\| class`,
         ),
       );
+      // An ImportError names each interpreter's own typing.py: still one fault.
+      const missing = await check.run(input('missing-name', 'python', 'from typing import NoSuchName\n', '3.9'));
+      expect(missing.map((f) => f.message.match(/ and 1 more \(/) !== null)).toEqual([true]);
+      expect(missing[0]!.message).toMatch(
+        /ImportError at line 1, column 20: cannot import name 'NoSuchName' from 'typing'\n1 \| from typing/,
+      );
       // Each side of the floor is its own finding: a note below it, an error from it up.
       const split = await check.run(input('unbound-3.11', 'python', unbound, '3.11'));
       expect(split.map((f) => [f.severity, f.message.includes(' more ')])).toEqual([

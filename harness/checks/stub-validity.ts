@@ -1,5 +1,5 @@
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
-import { describeRejection } from '../interpreters/describe.js';
+import { describeRejection, rejectionMessage } from '../interpreters/describe.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
 import { type CompileOutcome, compareVersions, type StubCell } from '../interpreters/types.js';
 import type { Session } from '../session.js';
@@ -115,7 +115,7 @@ interface StubFailure {
 
 /** A rejection's exception, line and message: not its column, which CPython places better from 3.11 on. */
 function rejectionKey(outcome: Exclude<CompileOutcome, { ok: true }>): string {
-  return JSON.stringify([outcome.name, outcome.line, outcome.message]);
+  return JSON.stringify([outcome.name, outcome.line, rejectionMessage(outcome)]);
 }
 
 /** The failures that are one fault (one check, one side of the floor, one key), in the order first met. */
