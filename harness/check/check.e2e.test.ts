@@ -182,13 +182,19 @@ it('concord check --tools-object and --code-tool read a backend that names its t
     expect(floor311.output).toContain('concord check: 3 SDK(s), no finding');
   });
 
-  it('concord check refuses what is not a request with exit 2, naming the file and the place', () => {
+  it('concord check refuses what is not a request with exit 2, naming the file and the place', async () => {
     const broken = run(bin, 'check', '--request', 'broken.json');
     expect(broken.status).toBe(2);
     expect(broken.output).toContain('broken.json: the request is not valid JSON (line 1, column 15)');
     const unknown = run(bin, 'check', '--sdk', 'broken.json', '--language', 'ruby');
     expect(unknown.status).toBe(2);
     expect(unknown.output).toMatch(/--language <language>' argument 'ruby' is invalid/);
+    // A pipe among the bodies is refused at once, not waited on for good.
+    await mkdir(join(root, 'piped'));
+    expect(spawnSync('mkfifo', [join(root, 'piped', 'body.json')]).status).toBe(0);
+    const piped = run(bin, 'check', '--request', 'piped');
+    expect(piped.status, piped.output).toBe(2);
+    expect(piped.output).toContain('body.json: is not a regular file, not a chat request body');
   });
 
   it('concord/vitest: toPassConcordChecks in the team’s own suite, .not included; a failure lists the findings', {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import {
   isPythonVersion,
   parseToolDefinitions,
@@ -8,6 +7,8 @@ import {
   schemaDegradations,
   type ToolDefinition,
 } from '../../codemode/index.js';
+import { MAX_NAMED_FILE_BYTES, readRegularFile } from '../guarded/read-regular.js';
+import { UserError } from '../user-error.js';
 import { exitWith } from './exit.js';
 import { sdkStats } from './sdk-stats.js';
 
@@ -30,7 +31,7 @@ export async function printSdk(options: SdkOptions): Promise<void> {
   if (!isPythonVersion(options.floor)) {
     fail(EXIT_BAD_INPUT, [`--floor: expected a CPython version such as 3.9, got ${JSON.stringify(options.floor)}`]);
   }
-  const tools = readTools(file);
+  const tools = await readTools(file);
   if (options.strict) {
     const violations = tools.flatMap((tool, index) => schemaViolations(tool, index));
     if (violations.length > 0) {
@@ -51,12 +52,13 @@ export async function printSdk(options: SdkOptions): Promise<void> {
   process.stdout.write(text.endsWith('\n') ? text : text + '\n');
 }
 
-function readTools(file: string): ToolDefinition[] {
+async function readTools(file: string): Promise<ToolDefinition[]> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = (await readRegularFile(file, 'a tools file', MAX_NAMED_FILE_BYTES)).toString('utf8');
   } catch (error) {
-    return fail(EXIT_BAD_INPUT, [`${file}: cannot read: ${(error as Error).message}`]);
+    const problem = error instanceof UserError ? error.problem : (error as Error).message;
+    return fail(EXIT_BAD_INPUT, [`${file}: cannot read: ${problem}`]);
   }
   let value: unknown;
   try {

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { CheckInputError, checkSubjects, requestSubject, runCodeFile, sdkFileSubject } from '../check/check.js';
 import type { SdkSubject } from '../checks/static/subject.js';
 import { parseJsonText } from '../guarded/json-input.js';
+import { MAX_NAMED_FILE_BYTES, readRegularFile } from '../guarded/read-regular.js';
 import { UserError } from '../user-error.js';
 import { exitWith } from './exit.js';
 
@@ -21,8 +22,8 @@ export interface CheckFlags {
 
 /** What `concord check` does once its options are parsed (the command is declared in `commands/check.ts`). */
 export async function runCheck(flags: CheckFlags, out: (line: string) => void): Promise<void> {
-  const subjects = readSubjects(flags);
-  const tools = flags.tools === undefined ? undefined : readToolNames(flags.tools);
+  const subjects = await readSubjects(flags);
+  const tools = flags.tools === undefined ? undefined : await readToolNames(flags.tools);
   let failing = 0;
   const result = await checkSubjects(
     subjects,
@@ -50,7 +51,7 @@ export async function runCheck(flags: CheckFlags, out: (line: string) => void): 
   exitWith(result.ok ? 0 : 1);
 }
 
-function readSubjects(flags: CheckFlags): SdkSubject[] {
+async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
   const requests = flags.request ?? [];
   if (requests.length === 0 && flags.sdk === undefined)
     throw new UserError('name what to check: --request FILE… (chat request bodies) or --sdk FILE --language LANGUAGE', {
@@ -64,11 +65,15 @@ function readSubjects(flags: CheckFlags): SdkSubject[] {
     throw new UserError('--run-code goes with --sdk', {
       hint: 'a request body carries its run_code function in its tools',
     });
-  const subjects = requestFiles(requests).map((file) => requestSubject(read(file), shown(file), flags.codeTool));
+  const subjects: SdkSubject[] = [];
+  for (const file of requestFiles(requests))
+    subjects.push(requestSubject(await read(file, 'a chat request body'), shown(file), flags.codeTool));
   if (flags.sdk !== undefined) {
     const runCode =
-      flags.runCode === undefined ? undefined : runCodeFile(read(flags.runCode), shown(flags.runCode), flags.codeTool);
-    subjects.push(sdkFileSubject(read(flags.sdk), shown(flags.sdk), flags.language!, runCode));
+      flags.runCode === undefined
+        ? undefined
+        : runCodeFile(await read(flags.runCode, 'a run_code function'), shown(flags.runCode), flags.codeTool);
+    subjects.push(sdkFileSubject(await read(flags.sdk, 'an SDK file'), shown(flags.sdk), flags.language!, runCode));
   }
   return subjects;
 }
@@ -88,12 +93,14 @@ function requestFiles(paths: readonly string[]): string[] {
   });
 }
 
-const read = (file: string): string => readFileSync(file, 'utf8');
+/** A file `concord check` is given: a regular file (a pipe would block it for good), never a link, within the cap. */
+const read = async (file: string, what: string): Promise<string> =>
+  (await readRegularFile(file, what, MAX_NAMED_FILE_BYTES)).toString('utf8');
 const shown = (file: string): string => relative(process.cwd(), resolve(file)) || file;
 
 /** `--tools FILE`: a JSON list of names, or of tool definitions with a `name`. */
-function readToolNames(file: string): string[] {
-  const parsed = parseJsonText(read(file));
+async function readToolNames(file: string): Promise<string[]> {
+  const parsed = parseJsonText(await read(file, 'a tool list'));
   const hint = 'give a JSON list of tool names, or the tool definitions the backend registers';
   if ('problem' in parsed) throw new CheckInputError(shown(file), `the tool list ${parsed.problem}`, hint);
   if (!Array.isArray(parsed.value)) throw new CheckInputError(shown(file), '$ is not a list', hint);

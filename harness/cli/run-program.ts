@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { RuntimeOptionError } from '../../runtimes/seam/options.js';
 import type { BindingFunction, BindingNamespace, CodeRuntime } from '../../runtimes/seam/types.js';
 import { RUNTIMES, type RuntimeEntry } from '../assembly/runtimes.js';
+import { MAX_NAMED_FILE_BYTES, readRegularFile } from '../guarded/read-regular.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
 import { UserError } from '../user-error.js';
 
@@ -44,8 +44,9 @@ function parseRuntime(
 async function readToolNames(file: string): Promise<string[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readRegularFile(file, 'a tools file', MAX_NAMED_FILE_BYTES)).toString('utf8');
   } catch (error) {
+    if (error instanceof UserError) throw error;
     throw new UserError(`${file}: cannot read the tools file (${(error as Error).message})`);
   }
   let parsed: unknown;
@@ -92,8 +93,9 @@ export async function runProgram(programFile: string, options: RunOptions): Prom
   const toolNames = options.tools === undefined ? ['echo', 'fail'] : await readToolNames(options.tools);
   let program: string;
   try {
-    program = await readFile(programFile, 'utf8');
+    program = (await readRegularFile(programFile, 'a program file', MAX_NAMED_FILE_BYTES)).toString('utf8');
   } catch (error) {
+    if (error instanceof UserError) throw error;
     throw new UserError(`${programFile}: cannot read the program file (${(error as Error).message})`);
   }
 

@@ -2,6 +2,9 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { GuardError } from './folder.js';
 
+/** The most a file named on a command line may hold (tools, an SDK, request bodies, a program): room to spare. */
+export const MAX_NAMED_FILE_BYTES = 64 * 1024 * 1024;
+
 /**
  * Reads a file named on the command line that comes from elsewhere (a shard's results, a downloaded
  * artifact): a symbolic link is refused before a byte of its target is read, and so is anything but a

@@ -114,7 +114,8 @@ describe('concord run', () => {
       ['--runtime', runtime, '--timeout-ms', '99999999999', 'PROGRAM'],
       /--timeout-ms.*from 1 to 3600000/,
     ]),
-    [['--runtime', 'typescript', 'missing.ts'], /missing\.ts: cannot read the program file/],
+    [['--runtime', 'typescript', 'missing.ts'], /missing\.ts: does not exist\n {2}hint: name a program file/],
+    [['--runtime', 'typescript', '/dev/zero'], /\/dev\/zero: is not a regular file, not a program file/],
     [['PROGRAM'], /required option '--runtime <runtime>' not specified/],
   ])('exits 2 on bad usage: %j', async (args, message) => {
     const program = await file('ok.ts', 'return 1;');

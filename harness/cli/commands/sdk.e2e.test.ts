@@ -74,7 +74,13 @@ describe('concord sdk', () => {
     const { code, stdout, stderr } = sdk('--language', 'python', '--tools', missing);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toContain(`${missing}: cannot read: ENOENT`);
+    expect(stderr).toContain(`${missing}: cannot read: does not exist`);
+    // A pipe is refused at once rather than waited on.
+    const pipe = join(dir, 'pipe.json');
+    expect(spawnSync('mkfifo', [pipe]).status).toBe(0);
+    const piped = sdk('--language', 'python', '--tools', pipe);
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain(`${pipe}: cannot read: is not a regular file, not a tools file`);
   });
 
   it('names the file and the line for JSON that does not parse, and exits 2', () => {

@@ -1,0 +1,37 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRegularFile } from './read-regular.js';
+
+describe('readRegularFile', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'concord-read-regular-'));
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  it('reads a file up to the cap, and refuses one byte more before reading it', async () => {
+    await writeFile(join(root, 'under.json'), 'x'.repeat(9));
+    await writeFile(join(root, 'at.json'), 'x'.repeat(10));
+    await writeFile(join(root, 'over.json'), 'x'.repeat(11));
+    expect((await readRegularFile(join(root, 'under.json'), 'a body', 10)).length).toBe(9);
+    expect((await readRegularFile(join(root, 'at.json'), 'a body', 10)).length).toBe(10);
+    await expect(readRegularFile(join(root, 'over.json'), 'a body', 10)).rejects.toThrow(
+      'is 11 bytes, more than a body may be (10)',
+    );
+  });
+
+  it('refuses a link, a pipe (without waiting for a writer), a folder and a missing file, naming each', async () => {
+    await writeFile(join(root, 'target.json'), '{}');
+    await symlink(join(root, 'target.json'), join(root, 'link.json'));
+    expect(spawnSync('mkfifo', [join(root, 'pipe.json')]).status).toBe(0);
+    await mkdir(join(root, 'folder.json'));
+    const refusal = (name: string) => readRegularFile(join(root, name), 'a body', 100).then(() => 'read', String);
+    expect(await refusal('link.json')).toMatch(/is a symbolic link, not a body/);
+    expect(await refusal('pipe.json')).toMatch(/is not a regular file, not a body/);
+    expect(await refusal('folder.json')).toMatch(/is a folder, not a body/);
+    expect(await refusal('missing.json')).toMatch(/does not exist/);
+  });
+});
