@@ -85,9 +85,10 @@ function closeUnion(union: UnionText, parts: string[]): void {
       continue;
     }
     parts.fill('', starts[i]!, ends[i]);
-    // The separator before it, or (for the first member) the one after it.
+    // With the separator before it (the first member, dropped only for a later `unknown`, has none).
     if (i > 0) parts[starts[i]! - 1] = '';
   }
+  // A kept `unknown` after dropped members loses its separator too.
   if (absorbing > 0) parts[starts[absorbing]! - 1] = '';
   if (kept === 1 && union.paren !== undefined) parts[union.paren] = '';
   else if (union.paren !== undefined) parts.push(')');
