@@ -60,28 +60,70 @@ describe('a chat request body as concord check reads it', () => {
     expect(unnamed.registered).toEqual({ names: ['execute_code', 'a'], complete: false });
   });
 
+  it("reads Anthropic Messages' top-level system and the Responses API's instructions and input", () => {
+    const anthropic = JSON.stringify({
+      system: [
+        { type: 'text', text: 'You keep a glossary.' },
+        { type: 'text', text: SECTION },
+      ],
+      messages: [{ role: 'user', content: 'Hello' }],
+      tools: [
+        { name: 'run_code', description: 'Runs a Python program.', input_schema: { type: 'object' } },
+        { name: 'a', input_schema: { type: 'object' } },
+        { type: 'web_search_20250305', name: 'web_search' },
+      ],
+    });
+    expect(requestSubject(anthropic, 'claude.json')).toMatchObject({
+      source: 'claude.json $.system[1].text',
+      language: 'python',
+      section: SECTION,
+      runCode: { name: 'run_code', description: 'Runs a Python program.', parameters: { type: 'object' } },
+      registered: { names: ['a'], complete: false },
+    });
+    const responses = (fields: Record<string, unknown>) =>
+      JSON.stringify({
+        ...fields,
+        tools: [
+          { type: 'function', name: 'run_code', description: 'Runs a Python program.', parameters: {} },
+          { type: 'web_search' },
+        ],
+      });
+    expect(requestSubject(responses({ instructions: SECTION, input: 'Hello' }), 'r.json')).toMatchObject({
+      source: 'r.json $.instructions',
+      runCode: { name: 'run_code' },
+    });
+    expect(requestSubject(responses({ instructions: SECTION, input: 'Hello' }), 'r.json').registered).toBeUndefined();
+    const developer = responses({ input: [{ role: 'developer', content: [{ type: 'input_text', text: SECTION }] }] });
+    expect(requestSubject(developer, 'r.json').source).toBe('r.json $.input[0].content[0].text');
+    // A tool of the backend's own with no name is still refused, at its place in the list.
+    const nameless = JSON.stringify({ instructions: SECTION, input: 'Hi', tools: [{ type: 'web_search' }, {}] });
+    expect(refusal(() => requestSubject(nameless, 'r.json'))).toMatch(/^r\.json: \$\.tools\[1\] names no function/);
+  });
+
   it('refuses, naming the file and the place: not JSON, no messages, no block, two blocks, an unknown language', () => {
     expect(refusal(() => requestSubject('{"messages": [', 'r.json'))).toMatch(
       /^r\.json: the request is not valid JSON \(line 1, column 15\)/,
     );
     expect(refusal(() => requestSubject('[]', 'r.json'))).toMatch(/^r\.json: \$ is not a JSON object/);
-    expect(refusal(() => requestSubject('{}', 'r.json'))).toMatch(/^r\.json: \$\.messages is missing or not a list/);
+    expect(refusal(() => requestSubject('{}', 'r.json'))).toMatch(
+      /^r\.json: \$\.messages is missing or not a list \(and so is \$\.input\)/,
+    );
     expect(refusal(() => requestSubject(body([{ role: 'user', content: SECTION }]), 'r.json'))).toMatch(
-      /^r\.json: \$\.messages holds no system message with text/,
+      /^r\.json: the request holds no system prompt with text \(a system or developer message, \$\.system or \$\.instructions\)/,
     );
     expect(refusal(() => requestSubject(body([{ role: 'system', content: 'No SDK here.' }]), 'r.json'))).toMatch(
-      /^r\.json: no system message holds a fenced SDK block \(```python or ```ts\)/,
+      /^r\.json: no system prompt holds a fenced SDK block \(```python or ```ts\)/,
     );
     const two = body([
       { role: 'system', content: SECTION },
       { role: 'system', content: '```ts\ndeclare const tools: {};\n```' },
     ]);
     expect(refusal(() => requestSubject(two, 'r.json'))).toMatch(
-      /^r\.json: the system messages hold 2 fenced SDK blocks, where the tools:sdk section holds one: \$\.messages\[0\]\.content line 3: ```python; \$\.messages\[1\]\.content line 1: ```ts/,
+      /^r\.json: the system prompt holds 2 fenced SDK blocks, where the tools:sdk section holds one: \$\.messages\[0\]\.content line 3: ```python; \$\.messages\[1\]\.content line 1: ```ts/,
     );
     const ruby = body([{ role: 'system', content: 'Write Ruby.\n```ruby\nclass Tools; end\n```' }]);
     expect(refusal(() => requestSubject(ruby, 'r.json'))).toMatch(
-      /^r\.json: no system message holds a fenced SDK block in a language concord knows \(python, py, typescript, ts\): \$\.messages\[0\]\.content line 2: ```ruby/,
+      /^r\.json: no system prompt holds a fenced SDK block in a language concord knows \(python, py, typescript, ts\): \$\.messages\[0\]\.content line 2: ```ruby/,
     );
     expect(
       refusal(() => requestSubject(body([{ role: 'system', content: SECTION }], [{ type: 'function' }]), 'r.json')),

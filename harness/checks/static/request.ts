@@ -20,7 +20,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const REQUEST_HINT =
-  'give the body of an OpenAI-compatible chat request: { "messages": [{ "role": "system", "content": "…```python\\n…```" }, …], "tools": [{ "type": "function", "function": { "name": "run_code", … } }] }';
+  'give the body of a chat request: { "messages": [{ "role": "system", "content": "…```python\\n…```" }, …], "tools": [{ "type": "function", "function": { "name": "run_code", … } }] } (or Anthropic\'s top-level "system", or the Responses API\'s "instructions" and "input")';
 
 /** The text parts of a message's content: a string, or the `text` of each `{ type: "text" }` part. */
 function textParts(content: unknown, path: string): Array<{ path: string; text: string }> {
@@ -31,7 +31,35 @@ function textParts(content: unknown, path: string): Array<{ path: string; text: 
   );
 }
 
-/** A tool of the request as a wire tool: OpenAI's `{ type: "function", function: {…} }`, or `{ name, … }` itself. */
+/**
+ * Where a request body keeps its system prompt, in each shape the chat APIs write it: Chat Completions' system and
+ * developer `messages`, Anthropic Messages' top-level `system`, the Responses API's `instructions` and its system and
+ * developer `input` items. Each text part with the JSON path it stands at.
+ */
+function systemParts(body: Record<string, unknown>, file: string): Array<{ path: string; text: string }> {
+  const turns = Array.isArray(body.messages) ? 'messages' : Array.isArray(body.input) ? 'input' : undefined;
+  if (turns === undefined && typeof body.input !== 'string')
+    throw new CheckInputError(file, '$.messages is missing or not a list (and so is $.input)', REQUEST_HINT);
+  const fromTurns = (turns === undefined ? [] : (body[turns] as unknown[])).flatMap((message, i) =>
+    isObject(message) && (message.role === 'system' || message.role === 'developer')
+      ? textParts(message.content, `$.${turns}[${i}].content`)
+      : [],
+  );
+  return [...textParts(body.system, '$.system'), ...textParts(body.instructions, '$.instructions'), ...fromTurns];
+}
+
+/**
+ * A tool the model's provider runs itself (`{ "type": "web_search" }`, Anthropic's `web_search_20250305`): no
+ * function of the backend's. A backend's own tool is `type: "function"`, Anthropic's `custom`, or has no type.
+ */
+function providerTool(tool: unknown): boolean {
+  return isObject(tool) && typeof tool.type === 'string' && tool.type !== 'function' && tool.type !== 'custom';
+}
+
+/**
+ * A tool of the request as a wire tool: Chat Completions' `{ type: "function", function: {…} }`, or `{ name, … }`
+ * itself (the Responses API's, Anthropic's with its `input_schema`).
+ */
 function wireTool(value: unknown): RunCodeFunction | undefined {
   const fn = isObject(value) && isObject(value.function) ? value.function : value;
   if (!isObject(fn) || typeof fn.name !== 'string') return undefined;
@@ -44,25 +72,24 @@ function wireTool(value: unknown): RunCodeFunction | undefined {
 }
 
 /**
- * The SDK a chat request body shows a model, read as `concord check` reads it: the system (or developer) message whose
- * content holds the `tools:sdk` section (optional prose and one fenced block naming Python or TypeScript), and the
- * function that runs programs among `tools` (`run_code`, or the `codeTool` the backend names it). The other functions
- * are the backend's native tools: registered, but not every one (a code-only tool is offered through the SDK alone).
- * Anything else is bad input naming the JSON path.
+ * The SDK a chat request body shows a model, read as `concord check` reads it: the part of the system prompt (see
+ * `systemParts`) that holds the `tools:sdk` section (optional prose and one fenced block naming Python or TypeScript),
+ * and the function that runs programs among `tools` (`run_code`, or the `codeTool` the backend names it). The other
+ * functions are the backend's native tools: registered, but not every one (a code-only tool is offered through the SDK
+ * alone); the provider's own tools are left out. Anything else is bad input naming the JSON path.
  */
 export function requestSubject(text: string, file: string, codeTool: string = RUN_CODE_TOOL): SdkSubject {
   const parsed = parseJsonText(text);
   if ('problem' in parsed) throw new CheckInputError(file, `the request ${parsed.problem}`, REQUEST_HINT);
   const body = parsed.value;
   if (!isObject(body)) throw new CheckInputError(file, '$ is not a JSON object', REQUEST_HINT);
-  if (!Array.isArray(body.messages))
-    throw new CheckInputError(file, '$.messages is missing or not a list', REQUEST_HINT);
-  const parts = body.messages.flatMap((message, i) =>
-    isObject(message) && (message.role === 'system' || message.role === 'developer')
-      ? textParts(message.content, `$.messages[${i}].content`)
-      : [],
-  );
-  if (parts.length === 0) throw new CheckInputError(file, '$.messages holds no system message with text', REQUEST_HINT);
+  const parts = systemParts(body, file);
+  if (parts.length === 0)
+    throw new CheckInputError(
+      file,
+      'the request holds no system prompt with text (a system or developer message, $.system or $.instructions)',
+      REQUEST_HINT,
+    );
   const found = parts.flatMap((part) => {
     const read = readSdkSection(part.text);
     const named = sectionFences(part.text).filter((fence) => fence.language !== undefined);
@@ -73,7 +100,7 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
     const where = blocks.map(({ part, fence }) => `${part.path} ${describeFence(fence)}`).join('; ');
     throw new CheckInputError(
       file,
-      `the system messages hold ${blocks.length} fenced SDK blocks, where the tools:sdk section holds one: ${where}`,
+      `the system prompt holds ${blocks.length} fenced SDK blocks, where the tools:sdk section holds one: ${where}`,
       'keep the SDK in one fenced block; examples in the prose take a fence without a language (```)',
     );
   }
@@ -88,17 +115,20 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
     throw new CheckInputError(
       file,
       other.length > 0
-        ? `no system message holds a fenced SDK block in a language concord knows (${languages}): ${printable(other.join('; '))}`
+        ? `no system prompt holds a fenced SDK block in a language concord knows (${languages}): ${printable(other.join('; '))}`
         : only !== undefined
           ? `${only.path}: ${only.read.problem}`
-          : 'no system message holds a fenced SDK block (```python or ```ts)',
+          : 'no system prompt holds a fenced SDK block (```python or ```ts)',
       'put the SDK in one fenced block whose info string names its language: ```python or ```ts',
     );
   }
-  const tools = Array.isArray(body.tools) ? body.tools.map(wireTool) : [];
-  const invalid = tools.indexOf(undefined);
-  if (invalid !== -1) throw new CheckInputError(file, `$.tools[${invalid}] names no function`, REQUEST_HINT);
-  const wire = tools as RunCodeFunction[];
+  const wire: RunCodeFunction[] = [];
+  for (const [i, tool] of (Array.isArray(body.tools) ? body.tools : []).entries()) {
+    if (providerTool(tool)) continue;
+    const named = wireTool(tool);
+    if (named === undefined) throw new CheckInputError(file, `$.tools[${i}] names no function`, REQUEST_HINT);
+    wire.push(named);
+  }
   const runCode = wire.find((tool) => tool.name === codeTool);
   const native = wire.filter((tool) => tool.name !== codeTool).map((tool) => tool.name);
   return {

@@ -9,7 +9,10 @@ export function registerCheck(program: Command): void {
     .description(
       "Run concord's checks on what a model is shown, without assembling an app: the SDK of a chat request body your own tests keep, or an SDK file and its run_code function",
     )
-    .option('--request <paths...>', 'OpenAI-compatible chat request bodies (JSON files, or folders of *.json files)')
+    .option(
+      '--request <paths...>',
+      'chat request bodies: Chat Completions, Responses or Anthropic Messages JSON (files, or folders of *.json files)',
+    )
     .option('--sdk <file>', 'a tools:sdk section (prose and one fenced block), or the bare code of the SDK')
     .addOption(new Option('--language <language>', 'the language of --sdk').choices(['python', 'typescript']))
     .option(
