@@ -100,16 +100,41 @@ describe('a chat request body as concord check reads it', () => {
     expect(refusal(() => requestSubject(nameless, 'r.json'))).toMatch(/^r\.json: \$\.tools\[1\] names no function/);
   });
 
+  it("reads Gemini's systemInstruction and each function declaration, leaving its search tool out", () => {
+    const gemini = JSON.stringify({
+      systemInstruction: { parts: [{ text: 'You keep a glossary.' }, { text: SECTION }] },
+      contents: [{ role: 'user', parts: [{ text: 'Hello' }] }],
+      tools: [
+        {
+          functionDeclarations: [
+            { name: 'run_code', description: 'Runs a Python program.', parametersJsonSchema: { type: 'object' } },
+            { name: 'a', parameters: { type: 'object' } },
+          ],
+        },
+        { googleSearch: {} },
+      ],
+    });
+    expect(requestSubject(gemini, 'g.json')).toMatchObject({
+      source: 'g.json $.systemInstruction.parts[1].text',
+      runCode: { name: 'run_code', description: 'Runs a Python program.', parameters: { type: 'object' } },
+      registered: { names: ['a'], complete: false },
+    });
+    const nameless = gemini.replace('{"name":"a",', '{');
+    expect(refusal(() => requestSubject(nameless, 'g.json'))).toMatch(
+      /^g\.json: \$\.tools\[0\]\.functionDeclarations\[1\] names no function/,
+    );
+  });
+
   it('refuses, naming the file and the place: not JSON, no messages, no block, two blocks, an unknown language', () => {
     expect(refusal(() => requestSubject('{"messages": [', 'r.json'))).toMatch(
       /^r\.json: the request is not valid JSON \(line 1, column 15\)/,
     );
     expect(refusal(() => requestSubject('[]', 'r.json'))).toMatch(/^r\.json: \$ is not a JSON object/);
     expect(refusal(() => requestSubject('{}', 'r.json'))).toMatch(
-      /^r\.json: \$\.messages is missing or not a list \(and so is \$\.input\)/,
+      /^r\.json: \$\.messages is missing or not a list \(and so are \$\.input and \$\.contents\)/,
     );
     expect(refusal(() => requestSubject(body([{ role: 'user', content: SECTION }]), 'r.json'))).toMatch(
-      /^r\.json: the request holds no system prompt with text \(a system or developer message, \$\.system or \$\.instructions\)/,
+      /^r\.json: the request holds no system prompt with text \(a system or developer message, \$\.system, \$\.instructions or \$\.systemInstruction\)/,
     );
     expect(refusal(() => requestSubject(body([{ role: 'system', content: 'No SDK here.' }]), 'r.json'))).toMatch(
       /^r\.json: no system prompt holds a fenced SDK block \(```python or ```ts\)/,

@@ -20,7 +20,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const REQUEST_HINT =
-  'give the body of a chat request: { "messages": [{ "role": "system", "content": "…```python\\n…```" }, …], "tools": [{ "type": "function", "function": { "name": "run_code", … } }] } (or Anthropic\'s top-level "system", or the Responses API\'s "instructions" and "input")';
+  'give the body of a chat request: { "messages": [{ "role": "system", "content": "…```python\\n…```" }, …], "tools": [{ "type": "function", "function": { "name": "run_code", … } }] } (or Anthropic\'s top-level "system", the Responses API\'s "instructions" and "input", Gemini\'s "systemInstruction" and "contents")';
 
 /** The text parts of a message's content: a string, or the `text` of each `{ type: "text" }` part. */
 function textParts(content: unknown, path: string): Array<{ path: string; text: string }> {
@@ -31,34 +31,80 @@ function textParts(content: unknown, path: string): Array<{ path: string; text: 
   );
 }
 
+/** Where Gemini's `generateContent` keeps the system prompt (REST takes both spellings). */
+const GEMINI_SYSTEM = ['systemInstruction', 'system_instruction'] as const;
+/** Where a Gemini tool entry lists the backend's functions. */
+const GEMINI_DECLARATIONS = ['functionDeclarations', 'function_declarations'] as const;
+
+/** What only a function of the backend's has (a provider's tool is `{ "googleSearch": {} }`). */
+const FUNCTION_FIELDS: ReadonlySet<string> = new Set([
+  'name',
+  'function',
+  'description',
+  'parameters',
+  'input_schema',
+  'parametersJsonSchema',
+]);
+
 /**
  * Where a request body keeps its system prompt, in each shape the chat APIs write it: Chat Completions' system and
  * developer `messages`, Anthropic Messages' top-level `system`, the Responses API's `instructions` and its system and
- * developer `input` items. Each text part with the JSON path it stands at.
+ * developer `input` items, Gemini's `systemInstruction`. Each text part with the JSON path it stands at.
  */
 function systemParts(body: Record<string, unknown>, file: string): Array<{ path: string; text: string }> {
   const turns = Array.isArray(body.messages) ? 'messages' : Array.isArray(body.input) ? 'input' : undefined;
-  if (turns === undefined && typeof body.input !== 'string')
-    throw new CheckInputError(file, '$.messages is missing or not a list (and so is $.input)', REQUEST_HINT);
+  if (turns === undefined && typeof body.input !== 'string' && !Array.isArray(body.contents))
+    throw new CheckInputError(
+      file,
+      '$.messages is missing or not a list (and so are $.input and $.contents)',
+      REQUEST_HINT,
+    );
   const fromTurns = (turns === undefined ? [] : (body[turns] as unknown[])).flatMap((message, i) =>
     isObject(message) && (message.role === 'system' || message.role === 'developer')
       ? textParts(message.content, `$.${turns}[${i}].content`)
       : [],
   );
-  return [...textParts(body.system, '$.system'), ...textParts(body.instructions, '$.instructions'), ...fromTurns];
+  const gemini = GEMINI_SYSTEM.find((key) => isObject(body[key]));
+  return [
+    ...textParts(body.system, '$.system'),
+    ...textParts(body.instructions, '$.instructions'),
+    ...(gemini === undefined ? [] : textParts((body[gemini] as Record<string, unknown>).parts, `$.${gemini}.parts`)),
+    ...fromTurns,
+  ];
 }
 
 /**
- * A tool the model's provider runs itself (`{ "type": "web_search" }`, Anthropic's `web_search_20250305`): no
- * function of the backend's. A backend's own tool is `type: "function"`, Anthropic's `custom`, or has no type.
+ * The functions of a request's `tools`, each with its JSON path: one per entry, or each of a Gemini entry's
+ * declarations. A tool the model's provider runs itself is none of the backend's and is left out.
+ */
+function requestTools(body: Record<string, unknown>): Array<{ path: string; tool: unknown }> {
+  if (!Array.isArray(body.tools)) return [];
+  return body.tools.flatMap((tool, i) => {
+    const key = isObject(tool) ? GEMINI_DECLARATIONS.find((name) => Array.isArray(tool[name])) : undefined;
+    if (key !== undefined)
+      return ((tool as Record<string, unknown>)[key] as unknown[]).map((declaration, j) => ({
+        path: `$.tools[${i}].${key}[${j}]`,
+        tool: declaration,
+      }));
+    return providerTool(tool) ? [] : [{ path: `$.tools[${i}]`, tool }];
+  });
+}
+
+/**
+ * A tool the model's provider runs itself (`{ "type": "web_search" }`, Anthropic's `web_search_20250305`, Gemini's
+ * `{ "googleSearch": {} }`): no function of the backend's. A backend's own tool is `type: "function"`, Anthropic's
+ * `custom`, or has no type and a function's fields.
  */
 function providerTool(tool: unknown): boolean {
-  return isObject(tool) && typeof tool.type === 'string' && tool.type !== 'function' && tool.type !== 'custom';
+  if (!isObject(tool)) return false;
+  if (typeof tool.type === 'string') return tool.type !== 'function' && tool.type !== 'custom';
+  const keys = Object.keys(tool);
+  return keys.length > 0 && !keys.some((key) => FUNCTION_FIELDS.has(key));
 }
 
 /**
  * A tool of the request as a wire tool: Chat Completions' `{ type: "function", function: {…} }`, or `{ name, … }`
- * itself (the Responses API's, Anthropic's with its `input_schema`).
+ * itself (the Responses API's, Anthropic's with its `input_schema`, a Gemini declaration).
  */
 function wireTool(value: unknown): RunCodeFunction | undefined {
   const fn = isObject(value) && isObject(value.function) ? value.function : value;
@@ -67,7 +113,7 @@ function wireTool(value: unknown): RunCodeFunction | undefined {
   return {
     name: fn.name,
     ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
-    parameters: fn.parameters ?? fn.input_schema,
+    parameters: fn.parameters ?? fn.input_schema ?? fn.parametersJsonSchema,
   };
 }
 
@@ -87,7 +133,7 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
   if (parts.length === 0)
     throw new CheckInputError(
       file,
-      'the request holds no system prompt with text (a system or developer message, $.system or $.instructions)',
+      'the request holds no system prompt with text (a system or developer message, $.system, $.instructions or $.systemInstruction)',
       REQUEST_HINT,
     );
   const found = parts.flatMap((part) => {
@@ -122,13 +168,11 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
       'put the SDK in one fenced block whose info string names its language: ```python or ```ts',
     );
   }
-  const wire: RunCodeFunction[] = [];
-  for (const [i, tool] of (Array.isArray(body.tools) ? body.tools : []).entries()) {
-    if (providerTool(tool)) continue;
+  const wire = requestTools(body).map(({ path, tool }) => {
     const named = wireTool(tool);
-    if (named === undefined) throw new CheckInputError(file, `$.tools[${i}] names no function`, REQUEST_HINT);
-    wire.push(named);
-  }
+    if (named === undefined) throw new CheckInputError(file, `${path} names no function`, REQUEST_HINT);
+    return named;
+  });
   const runCode = wire.find((tool) => tool.name === codeTool);
   const native = wire.filter((tool) => tool.name !== codeTool).map((tool) => tool.name);
   return {
