@@ -7,7 +7,7 @@ import {
   schemaDegradations,
   type ToolDefinition,
 } from '../../codemode/index.js';
-import { MAX_NAMED_FILE_BYTES, readRegularFile } from '../guarded/read-regular.js';
+import { readNamedInput } from '../guarded/read-regular.js';
 import { UserError } from '../user-error.js';
 import { exitWith } from './exit.js';
 import { sdkStats } from './sdk-stats.js';
@@ -55,7 +55,7 @@ export async function printSdk(options: SdkOptions): Promise<void> {
 async function readTools(file: string): Promise<ToolDefinition[]> {
   let text: string;
   try {
-    text = (await readRegularFile(file, 'a tools file', MAX_NAMED_FILE_BYTES)).toString('utf8');
+    text = await readNamedInput(file, 'a tools file');
   } catch (error) {
     const problem = error instanceof UserError ? error.problem : (error as Error).message;
     return fail(EXIT_BAD_INPUT, [`${file}: cannot read: ${problem}`]);

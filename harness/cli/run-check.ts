@@ -1,9 +1,9 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CheckInputError, checkSubjects, requestSubject, runCodeFile, sdkFileSubject } from '../check/check.js';
 import type { SdkSubject } from '../checks/static/subject.js';
 import { parseJsonText } from '../guarded/json-input.js';
-import { MAX_NAMED_FILE_BYTES, readRegularFile } from '../guarded/read-regular.js';
+import { readNamedInput } from '../guarded/read-regular.js';
 import { UserError } from '../user-error.js';
 import { exitWith } from './exit.js';
 
@@ -67,13 +67,15 @@ async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
     });
   const subjects: SdkSubject[] = [];
   for (const file of requestFiles(requests))
-    subjects.push(requestSubject(await read(file, 'a chat request body'), shown(file), flags.codeTool));
+    subjects.push(requestSubject(await readNamedInput(file, 'a chat request body'), shown(file), flags.codeTool));
   if (flags.sdk !== undefined) {
     const runCode =
       flags.runCode === undefined
         ? undefined
-        : runCodeFile(await read(flags.runCode, 'a run_code function'), shown(flags.runCode), flags.codeTool);
-    subjects.push(sdkFileSubject(await read(flags.sdk, 'an SDK file'), shown(flags.sdk), flags.language!, runCode));
+        : runCodeFile(await readNamedInput(flags.runCode, 'a run_code function'), shown(flags.runCode), flags.codeTool);
+    subjects.push(
+      sdkFileSubject(await readNamedInput(flags.sdk, 'an SDK file'), shown(flags.sdk), flags.language!, runCode),
+    );
   }
   return subjects;
 }
@@ -93,14 +95,15 @@ function requestFiles(paths: readonly string[]): string[] {
   });
 }
 
-/** A file `concord check` is given: a regular file (a pipe would block it for good), never a link, within the cap. */
-const read = async (file: string, what: string): Promise<string> =>
-  (await readRegularFile(file, what, MAX_NAMED_FILE_BYTES)).toString('utf8');
-const shown = (file: string): string => relative(process.cwd(), resolve(file)) || file;
+/** A file as findings name it: from the working directory when it lies below it, else as it was given. */
+function shown(file: string): string {
+  const below = relative(process.cwd(), resolve(file));
+  return below === '' || below === '..' || below.startsWith(`..${sep}`) || isAbsolute(below) ? file : below;
+}
 
 /** `--tools FILE`: a JSON list of names, or of tool definitions with a `name`. */
 async function readToolNames(file: string): Promise<string[]> {
-  const parsed = parseJsonText(await read(file, 'a tool list'));
+  const parsed = parseJsonText(await readNamedInput(file, 'a tool list'));
   const hint = 'give a JSON list of tool names, or the tool definitions the backend registers';
   if ('problem' in parsed) throw new CheckInputError(shown(file), `the tool list ${parsed.problem}`, hint);
   if (!Array.isArray(parsed.value)) throw new CheckInputError(shown(file), '$ is not a list', hint);

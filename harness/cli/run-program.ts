@@ -1,7 +1,7 @@
 import { RuntimeOptionError } from '../../runtimes/seam/options.js';
 import type { BindingFunction, BindingNamespace, CodeRuntime } from '../../runtimes/seam/types.js';
 import { RUNTIMES, type RuntimeEntry } from '../assembly/runtimes.js';
-import { MAX_NAMED_FILE_BYTES, readRegularFile } from '../guarded/read-regular.js';
+import { readNamedInput } from '../guarded/read-regular.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
 import { UserError } from '../user-error.js';
 
@@ -44,7 +44,7 @@ function parseRuntime(
 async function readToolNames(file: string): Promise<string[]> {
   let text: string;
   try {
-    text = (await readRegularFile(file, 'a tools file', MAX_NAMED_FILE_BYTES)).toString('utf8');
+    text = await readNamedInput(file, 'a tools file');
   } catch (error) {
     if (error instanceof UserError) throw error;
     throw new UserError(`${file}: cannot read the tools file (${(error as Error).message})`);
@@ -93,7 +93,7 @@ export async function runProgram(programFile: string, options: RunOptions): Prom
   const toolNames = options.tools === undefined ? ['echo', 'fail'] : await readToolNames(options.tools);
   let program: string;
   try {
-    program = (await readRegularFile(programFile, 'a program file', MAX_NAMED_FILE_BYTES)).toString('utf8');
+    program = await readNamedInput(programFile, 'a program file');
   } catch (error) {
     if (error instanceof UserError) throw error;
     throw new UserError(`${programFile}: cannot read the program file (${(error as Error).message})`);

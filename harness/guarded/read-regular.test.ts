@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRegularFile } from './read-regular.js';
+import { readNamedInput, readRegularFile } from './read-regular.js';
 
 describe('readRegularFile', () => {
   let root: string;
@@ -33,5 +33,16 @@ describe('readRegularFile', () => {
     expect(await refusal('pipe.json')).toMatch(/is not a regular file, not a body/);
     expect(await refusal('folder.json')).toMatch(/is a folder, not a body/);
     expect(await refusal('missing.json')).toMatch(/does not exist/);
+  });
+
+  it("reads the user's own input through a link, judging what it leads to", async () => {
+    await writeFile(join(root, 'own.json'), '{"a": 1}');
+    await symlink(join(root, 'own.json'), join(root, 'own-link.json'));
+    expect(spawnSync('mkfifo', [join(root, 'own-pipe.json')]).status).toBe(0);
+    await symlink(join(root, 'own-pipe.json'), join(root, 'pipe-link.json'));
+    expect(await readNamedInput(join(root, 'own-link.json'), 'a body')).toBe('{"a": 1}');
+    await expect(readNamedInput(join(root, 'pipe-link.json'), 'a body')).rejects.toThrow(
+      'is not a regular file, not a body',
+    );
   });
 });

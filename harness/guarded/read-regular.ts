@@ -3,17 +3,33 @@ import { open } from 'node:fs/promises';
 import { GuardError } from './folder.js';
 
 /** The most a file named on a command line may hold (tools, an SDK, request bodies, a program): room to spare. */
-export const MAX_NAMED_FILE_BYTES = 64 * 1024 * 1024;
+const MAX_NAMED_FILE_BYTES = 64 * 1024 * 1024;
 
 /**
- * Reads a file named on the command line that comes from elsewhere (a shard's results, a downloaded
- * artifact): a symbolic link is refused before a byte of its target is read, and so is anything but a
- * regular file (a pipe would block forever) or a file above `maxBytes`. `what` names the file in messages.
+ * The text of a file the user names as input to a command (a program, a tool list, an SDK, a request body): a
+ * regular file or a link to one, of at most `MAX_NAMED_FILE_BYTES`. `what` names it in messages.
  */
-export async function readRegularFile(file: string, what: string, maxBytes: number): Promise<Buffer> {
+export async function readNamedInput(file: string, what: string): Promise<string> {
+  return (await readRegularFile(file, what, MAX_NAMED_FILE_BYTES, { followLinks: true })).toString('utf8');
+}
+
+/**
+ * Reads a file named on the command line: anything but a regular file (a pipe would block forever, a device
+ * never end) or a file above `maxBytes` is refused. A file that comes from elsewhere (a shard's results, a
+ * downloaded artifact) is refused when it is a symbolic link, before a byte of its target is read; the user's
+ * own input (`followLinks`) is read through one, as its target is judged the same way. `what` names the file in
+ * messages.
+ */
+export async function readRegularFile(
+  file: string,
+  what: string,
+  maxBytes: number,
+  { followLinks = false }: { followLinks?: boolean } = {},
+): Promise<Buffer> {
   let handle;
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const flags = constants.O_RDONLY | constants.O_NONBLOCK | (followLinks ? 0 : constants.O_NOFOLLOW);
+    handle = await open(file, flags);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP')
