@@ -105,7 +105,7 @@ describe('renderTypeScriptSdk: schemas', () => {
     expect(argsOf({ type: 'array', items: { type: 'array' } })).toBe('unknown[][]');
   });
 
-  it('writes each member of a union once, and unknown alone when it is a member', () => {
+  it('writes each member of a union once, and unknown alone when an arm takes any value', () => {
     const uuid = { type: 'string', format: 'uuid' };
     const map = { type: 'object', additionalProperties: true };
     expect(argsOf({ type: 'array', items: { anyOf: [{ type: 'string' }, uuid, map] } })).toBe(

@@ -52,46 +52,56 @@ interface UnionText {
   paren: number | undefined;
 }
 
-/** A schema still to write, text ready to append, or a union member's start or the union's end. */
+/** A schema still to write, text ready to append, or a union's mark: a member starts (`end` false), or it ends. */
 type Step =
   | string
   | { schema: JsonSchema; depth: number; asArrayElement: boolean; path: TypePath | undefined }
-  | { union: UnionText; member: number }
-  | { union: UnionText; end: true };
+  | { union: UnionText; end: boolean };
 
 /** Members of at most this many parts are compared; longer ones (inline objects) are written as they come. */
 const COMPARED_PARTS = 4;
 
+/** Where member `i` of a union ends in `parts` (before the next member's separator). */
+function memberEnd(starts: readonly number[], i: number, parts: readonly string[]): number {
+  return i + 1 < starts.length ? starts[i + 1]! - 1 : parts.length;
+}
+
+/** Member `i`'s text when it is short enough to compare, else undefined. */
+function memberText(starts: readonly number[], i: number, parts: readonly string[]): string | undefined {
+  const start = starts[i]!;
+  const end = memberEnd(starts, i, parts);
+  if (end - start > COMPARED_PARTS) return undefined;
+  return end - start === 1 ? parts[start] : parts.slice(start, end).join('');
+}
+
+/** Blanks member `i` (never the first, which every repeat follows) with the separator before it. */
+function dropMember(starts: readonly number[], i: number, parts: string[]): void {
+  parts.fill('', starts[i]! - 1, memberEnd(starts, i, parts));
+}
+
 /**
- * Leaves each union member once (`string | string` from two arms that differ only in a format is `string`),
- * and `unknown` alone when it is a member (it absorbs the others). Members are blanked where they stand, so a
+ * Leaves each union member once (`string | string` from two arms that differ only in a format is `string`; an arm
+ * of any value has absorbed the others when the schema was lowered). Members are blanked where they stand, so a
  * union costs its own members' parts whatever is nested in them.
  */
 function closeUnion(union: UnionText, parts: string[]): void {
   const { starts } = union;
-  const ends = [...starts.slice(1).map((start) => start - 1), parts.length];
-  const texts = starts.map((start, i) =>
-    ends[i]! - start <= COMPARED_PARTS ? parts.slice(start, ends[i]).join('') : undefined,
-  );
-  const absorbing = texts.indexOf('unknown');
-  const seen = new Set<string>();
-  let kept = 0;
+  let kept = starts.length;
+  // Most unions have one or two short members: a set only from the second on.
+  let first: string | undefined;
+  let seen: Set<string> | undefined;
   for (let i = 0; i < starts.length; i++) {
-    const text = texts[i];
-    const drop = absorbing !== -1 ? i !== absorbing : text !== undefined && seen.has(text);
-    if (text !== undefined) seen.add(text);
-    if (!drop) {
-      kept++;
-      continue;
-    }
-    parts.fill('', starts[i]!, ends[i]);
-    // With the separator before it (the first member, dropped only for a later `unknown`, has none).
-    if (i > 0) parts[starts[i]! - 1] = '';
+    const text = memberText(starts, i, parts);
+    if (text === undefined) continue;
+    if (first === undefined) first = text;
+    else if (text === first || seen?.has(text)) {
+      dropMember(starts, i, parts);
+      kept--;
+    } else (seen ??= new Set()).add(text);
   }
-  // A kept `unknown` after dropped members loses its separator too.
-  if (absorbing > 0) parts[starts[absorbing]! - 1] = '';
-  if (kept === 1 && union.paren !== undefined) parts[union.paren] = '';
-  else if (union.paren !== undefined) parts.push(')');
+  if (union.paren === undefined) return;
+  if (kept === 1) parts[union.paren] = '';
+  else parts.push(')');
 }
 
 function isUnion(schema: JsonSchema): boolean {
@@ -173,10 +183,11 @@ export function writeType(
       continue;
     }
     if ('union' in step) {
-      if ('end' in step) closeUnion(step.union, parts);
+      const { union } = step;
+      if (step.end) closeUnion(union, parts);
       else {
-        if (step.member > 0) parts.push(' | ');
-        step.union.starts[step.member] = parts.length;
+        if (union.starts.length > 0) parts.push(' | ');
+        union.starts.push(parts.length);
       }
       continue;
     }
@@ -201,10 +212,10 @@ export function writeType(
     } else if (schema.oneOf !== undefined) {
       const arms = schema.oneOf;
       const union: UnionText = { starts: [], paren: parenthesized ? parts.push('(') - 1 : undefined };
+      const member = { union, end: false };
       stack.push({ union, end: true });
       for (let index = arms.length - 1; index >= 0; index--) {
-        stack.push({ schema: arms[index]!, depth: step.depth, asArrayElement: false, path: step.path });
-        stack.push({ union, member: index });
+        stack.push({ schema: arms[index]!, depth: step.depth, asArrayElement: false, path: step.path }, member);
       }
     } else if (schema.enum !== undefined) {
       stack.push(schema.enum.map(literal).join(' | '));
