@@ -44,5 +44,10 @@ describe('readRegularFile', () => {
     await expect(readNamedInput(join(root, 'pipe-link.json'), 'a body')).rejects.toThrow(
       'is not a regular file, not a body',
     );
+    await symlink(join(root, 'loop-b.json'), join(root, 'loop-a.json'));
+    await symlink(join(root, 'loop-a.json'), join(root, 'loop-b.json'));
+    await expect(readNamedInput(join(root, 'loop-a.json'), 'a body')).rejects.toThrow(
+      'is a link that leads round in a loop',
+    );
   });
 });

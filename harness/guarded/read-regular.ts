@@ -32,6 +32,8 @@ export async function readRegularFile(
     handle = await open(file, flags);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' && followLinks)
+      throw new GuardError(file, 'is a link that leads round in a loop', `name ${what}`);
     if (code === 'ELOOP')
       throw new GuardError(
         file,
