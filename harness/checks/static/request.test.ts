@@ -125,6 +125,24 @@ describe('a chat request body as concord check reads it', () => {
     );
   });
 
+  it("says so when the SDK is in the code tool's description instead, and how to give it", () => {
+    const described = {
+      ...RUN_CODE,
+      function: {
+        ...RUN_CODE.function,
+        description: `Runs Python. Functions:\n${SECTION}Example:\n\`\`\`python\nawait a()\n\`\`\`\n`,
+      },
+    };
+    const message =
+      /the run_code description holds 2 fenced block\(s\): line 4: ```python; line 11: ```python\n {2}hint: concord reads the SDK from the system prompt; .* concord check --sdk FILE --language python\|typescript --run-code FILE/;
+    expect(
+      refusal(() => requestSubject(body([{ role: 'system', content: 'Be brief.' }], [described]), 'r.json')),
+    ).toMatch(message);
+    expect(refusal(() => requestSubject(body([{ role: 'user', content: 'Hi' }], [described]), 'r.json'))).toMatch(
+      message,
+    );
+  });
+
   it('refuses, naming the file and the place: not JSON, no messages, no block, two blocks, an unknown language', () => {
     expect(refusal(() => requestSubject('{"messages": [', 'r.json'))).toMatch(
       /^r\.json: the request is not valid JSON \(line 1, column 15\)/,

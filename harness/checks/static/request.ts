@@ -118,6 +118,19 @@ function wireTool(value: unknown): RunCodeFunction | undefined {
 }
 
 /**
+ * What to say when the system prompt holds no SDK but the code tool's description holds fenced code (some backends
+ * write the SDK there): where those blocks are, and that the SDK can be given as a file. Undefined otherwise.
+ */
+function sdkInCodeTool(runCode: RunCodeFunction | undefined): { problem: string; hint: string } | undefined {
+  const fences = sectionFences(runCode?.description ?? '').filter((fence) => fence.info !== '');
+  if (runCode === undefined || fences.length === 0) return undefined;
+  return {
+    problem: `; the ${runCode.name} description holds ${fences.length} fenced block(s): ${printable(fences.map(describeFence).join('; '))}`,
+    hint: `concord reads the SDK from the system prompt; when the backend writes it into ${runCode.name}'s description, save the block as a file and give it: concord check --sdk FILE --language python|typescript --run-code FILE`,
+  };
+}
+
+/**
  * The SDK a chat request body shows a model, read as `concord check` reads it: the part of the system prompt (see
  * `systemParts`) that holds the `tools:sdk` section (optional prose and one fenced block naming Python or TypeScript),
  * and the function that runs programs among `tools` (`run_code`, or the `codeTool` the backend names it). The other
@@ -130,11 +143,19 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
   const body = parsed.value;
   if (!isObject(body)) throw new CheckInputError(file, '$ is not a JSON object', REQUEST_HINT);
   const parts = systemParts(body, file);
+  const wire = requestTools(body).map(({ path, tool }) => {
+    const named = wireTool(tool);
+    if (named === undefined) throw new CheckInputError(file, `${path} names no function`, REQUEST_HINT);
+    return named;
+  });
+  const runCode = wire.find((tool) => tool.name === codeTool);
+  const native = wire.filter((tool) => tool.name !== codeTool).map((tool) => tool.name);
+  const inCodeTool = sdkInCodeTool(runCode);
   if (parts.length === 0)
     throw new CheckInputError(
       file,
-      'the request holds no system prompt with text (a system or developer message, $.system, $.instructions or $.systemInstruction)',
-      REQUEST_HINT,
+      `the request holds no system prompt with text (a system or developer message, $.system, $.instructions or $.systemInstruction)${inCodeTool?.problem ?? ''}`,
+      inCodeTool?.hint ?? REQUEST_HINT,
     );
   const found = parts.flatMap((part) => {
     const read = readSdkSection(part.text);
@@ -164,17 +185,11 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
         ? `no system prompt holds a fenced SDK block in a language concord knows (${languages}): ${printable(other.join('; '))}`
         : only !== undefined
           ? `${only.path}: ${only.read.problem}`
-          : 'no system prompt holds a fenced SDK block (```python or ```ts)',
-      'put the SDK in one fenced block whose info string names its language: ```python or ```ts',
+          : `no system prompt holds a fenced SDK block (\`\`\`python or \`\`\`ts)${inCodeTool?.problem ?? ''}`,
+      (only === undefined ? inCodeTool?.hint : undefined) ??
+        'put the SDK in one fenced block whose info string names its language: ```python or ```ts',
     );
   }
-  const wire = requestTools(body).map(({ path, tool }) => {
-    const named = wireTool(tool);
-    if (named === undefined) throw new CheckInputError(file, `${path} names no function`, REQUEST_HINT);
-    return named;
-  });
-  const runCode = wire.find((tool) => tool.name === codeTool);
-  const native = wire.filter((tool) => tool.name !== codeTool).map((tool) => tool.name);
   return {
     source: `${file} ${only.path}`,
     language: only.read.block.language,
