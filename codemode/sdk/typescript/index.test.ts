@@ -148,6 +148,35 @@ describe('renderTypeScriptSdk: schemas', () => {
     );
   });
 
+  it('indents the fields of an object in a list, a union or a tuple one level, closing it under its field', () => {
+    // Distinct objects: one structure met twice would be declared once under a name.
+    const object = (key: string) => ({ type: 'object', properties: { [key]: { type: 'number' } }, required: [key] });
+    const text = argsOf({
+      type: 'object',
+      properties: {
+        list: { type: 'array', items: { type: 'array', items: object('x') } },
+        either: { oneOf: [object('y'), { type: 'string' }] },
+        pair: { type: 'array', prefixItems: [{ type: 'string' }, object('z')], items: false },
+      },
+      required: ['list', 'either', 'pair'],
+    });
+    expect(text).toBe(
+      [
+        '{',
+        '  list: {',
+        '    x: number;',
+        '  }[][];',
+        '  either: {',
+        '    y: number;',
+        '  } | string;',
+        '  pair: [string, {',
+        '    z: number;',
+        '  }];',
+        '}',
+      ].join('\n'),
+    );
+  });
+
   it('adds an index signature only when additionalProperties is true', () => {
     const properties = { a: { type: 'string' } };
     expect(argsOf({ type: 'object', properties, additionalProperties: true })).toBe(

@@ -52,11 +52,16 @@ interface UnionText {
   paren: number | undefined;
 }
 
-/** A schema still to write, text ready to append, or a union's mark: a member starts (`end` false), or it ends. */
+/**
+ * A schema still to write, text ready to append, or a union's mark: a member starts (`end` false), or it ends.
+ * `depth` counts the types the schema is nested in (bounded by MAX_TYPE_DEPTH); `indent` is the indentation level
+ * of its fields, one more only for an object's fields, since array items and union members stay on their line.
+ */
 type Step =
   | string
-  | { schema: JsonSchema; depth: number; asArrayElement: boolean; path: TypePath | undefined }
+  | { schema: JsonSchema; depth: number; indent: number; asArrayElement: boolean; path: TypePath | undefined }
   | { union: UnionText; end: boolean };
+type SchemaStep = Exclude<Step, string | { union: UnionText }>;
 
 /** Members of at most this many parts are compared; longer ones (inline objects) are written as they come. */
 const COMPARED_PARTS = 4;
@@ -108,7 +113,8 @@ function isUnion(schema: JsonSchema): boolean {
   return schema.oneOf !== undefined || (schema.enum !== undefined && schema.enum.length > 1);
 }
 
-function pushObject(schema: JsonSchema, depth: number, path: TypePath | undefined, stack: Step[]): void {
+function pushObject(schema: JsonSchema, step: SchemaStep, stack: Step[]): void {
+  const { depth, indent, path } = step;
   const properties = schema.properties ?? {};
   const names = Object.keys(properties);
   const extra = schema.additionalProperties;
@@ -116,14 +122,14 @@ function pushObject(schema: JsonSchema, depth: number, path: TypePath | undefine
     // An index signature, not `Record<string, X>`: the compiler defers an object type's members, so a map
     // whose values are the type itself (`additionalProperties: { $ref: '#' }`) is not a circular alias.
     if (typeof extra === 'object')
-      stack.push(' }', { schema: extra, depth, asArrayElement: false, path }, '{ [key: string]: ');
+      stack.push(' }', { schema: extra, depth, indent, asArrayElement: false, path }, '{ [key: string]: ');
     else stack.push(extra === false ? 'Record<string, never>' : 'Record<string, unknown>');
     return;
   }
-  const inner = indentOf(depth + 1);
+  const inner = indentOf(indent + 1);
   const required = new Set(schema.required ?? []);
   // Pushed in reverse: the stack pops the opening brace first.
-  stack.push(`${indentOf(depth)}}`);
+  stack.push(`${indentOf(indent)}}`);
   // Only an explicit `true` gets an index signature. An absent keyword (the JSON Schema default, rarely a
   // decision) stays a plain object type: TypeScript object types are open already, and without the
   // signature a misspelled field name in a call is still caught.
@@ -135,6 +141,7 @@ function pushObject(schema: JsonSchema, depth: number, path: TypePath | undefine
     stack.push(';\n', {
       schema: property,
       depth: depth + 1,
+      indent: indent + 1,
       asArrayElement: false,
       path: { parent: path, step: name },
     });
@@ -146,19 +153,21 @@ function pushObject(schema: JsonSchema, depth: number, path: TypePath | undefine
 }
 
 /** `[A, B]`, or `[A, B, ...R[]]` when more items may follow. */
-function pushTuple(schema: JsonSchema, depth: number, path: TypePath | undefined, stack: Step[]): void {
-  const itemPath = { parent: path, step: '[]' };
+function pushTuple(schema: JsonSchema, step: SchemaStep, stack: Step[]): void {
+  const { indent } = step;
+  const depth = step.depth + 1;
+  const itemPath = { parent: step.path, step: '[]' };
   const prefix = schema.prefixItems!;
   stack.push(']');
   if (schema.closed !== true) {
     stack.push(
       '[]',
-      { schema: schema.items ?? {}, depth: depth + 1, asArrayElement: true, path: itemPath },
+      { schema: schema.items ?? {}, depth, indent, asArrayElement: true, path: itemPath },
       prefix.length > 0 ? ', ...' : '...',
     );
   }
   for (let index = prefix.length - 1; index >= 0; index--) {
-    stack.push({ schema: prefix[index]!, depth: depth + 1, asArrayElement: false, path: itemPath });
+    stack.push({ schema: prefix[index]!, depth, indent, asArrayElement: false, path: itemPath });
     if (index > 0) stack.push(', ');
   }
   stack.push('[');
@@ -176,7 +185,7 @@ export function writeType(
   refName: RefNamer,
   objectName?: ObjectNamer,
 ): void {
-  const stack: Step[] = [{ schema: root, depth, asArrayElement: false, path: undefined }];
+  const stack: Step[] = [{ schema: root, depth, indent: depth, asArrayElement: false, path: undefined }];
   for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
     if (typeof step === 'string') {
       parts.push(step);
@@ -208,14 +217,17 @@ export function writeType(
     } else if (schema.$ref !== undefined) {
       parts.push(refName(schema.$ref));
     } else if (schema.prefixItems !== undefined) {
-      pushTuple(schema, step.depth, step.path, stack);
+      pushTuple(schema, step, stack);
     } else if (schema.oneOf !== undefined) {
       const arms = schema.oneOf;
       const union: UnionText = { starts: [], paren: parenthesized ? parts.push('(') - 1 : undefined };
       const member = { union, end: false };
       stack.push({ union, end: true });
       for (let index = arms.length - 1; index >= 0; index--) {
-        stack.push({ schema: arms[index]!, depth: step.depth, asArrayElement: false, path: step.path }, member);
+        stack.push(
+          { schema: arms[index]!, depth: step.depth, indent: step.indent, asArrayElement: false, path: step.path },
+          member,
+        );
       }
     } else if (schema.enum !== undefined) {
       stack.push(schema.enum.map(literal).join(' | '));
@@ -223,9 +235,10 @@ export function writeType(
       stack.push(literal(schema.const));
     } else if (schema.type === 'array') {
       const path = { parent: step.path, step: '[]' };
-      stack.push('[]', { schema: schema.items ?? {}, depth: step.depth + 1, asArrayElement: true, path });
+      const { indent } = step;
+      stack.push('[]', { schema: schema.items ?? {}, depth: step.depth + 1, indent, asArrayElement: true, path });
     } else if (schema.type === 'object') {
-      pushObject(schema, step.depth, step.path, stack);
+      pushObject(schema, step, stack);
     } else {
       parts.push((schema.type !== undefined && PRIMITIVES[schema.type]) || 'unknown');
     }

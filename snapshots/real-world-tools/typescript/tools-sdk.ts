@@ -10,18 +10,18 @@ declare class ToolCallError extends Error {
 
 type AddObservationsArgs = {
   observations: {
-      /** The name of the entity to add the observations to */
-      entityName: string;
-      /** An array of observation contents to add */
-      contents: string[];
-    }[];
+    /** The name of the entity to add the observations to */
+    entityName: string;
+    /** An array of observation contents to add */
+    contents: string[];
+  }[];
 };
 
 type AddObservationsOutput = {
   results: {
-      entityName: string;
-      addedObservations: string[];
-    }[];
+    entityName: string;
+    addedObservations: string[];
+  }[];
 };
 
 type CreateEntitiesArgs = {
@@ -62,11 +62,11 @@ type DeleteEntitiesOutput = {
 
 type DeleteObservationsArgs = {
   deletions: {
-      /** The name of the entity containing the observations */
-      entityName: string;
-      /** An array of observations to delete */
-      observations: string[];
-    }[];
+    /** The name of the entity containing the observations */
+    entityName: string;
+    /** An array of observations to delete */
+    observations: string[];
+  }[];
 };
 
 type DeleteRelationsArgs = {

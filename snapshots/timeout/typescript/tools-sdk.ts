@@ -19,25 +19,25 @@ type GetForecastOutput = {
   city: string;
   country: string;
   days: {
-      date: string;
-      temperature: {
-        /** Degrees Celsius. */
-        high: number;
-        /** Degrees Celsius. */
-        low: number;
-      };
-      sky: {
-        summary: "clear" | "cloudy" | "showers";
-        rainChance: number;
-      };
-    }[];
+    date: string;
+    temperature: {
+      /** Degrees Celsius. */
+      high: number;
+      /** Degrees Celsius. */
+      low: number;
+    };
+    sky: {
+      summary: "clear" | "cloudy" | "showers";
+      rainChance: number;
+    };
+  }[];
 };
 
 type ListCitiesOutput = {
   cities: {
-      name: string;
-      country: string;
-    }[];
+    name: string;
+    country: string;
+  }[];
 };
 
 declare const tools: {

@@ -41,15 +41,15 @@ type FirecrawlScrapeArgs = {
   excludeTags?: string[];
   waitFor?: number;
   actions?: {
-      type: "wait" | "screenshot" | "scroll" | "scrape" | "click" | "write" | "press" | "executeJavascript" | "generatePDF";
-      selector?: string;
-      milliseconds?: number;
-      text?: string;
-      key?: string;
-      direction?: "up" | "down";
-      script?: string;
-      fullPage?: boolean;
-    }[];
+    type: "wait" | "screenshot" | "scroll" | "scrape" | "click" | "write" | "press" | "executeJavascript" | "generatePDF";
+    selector?: string;
+    milliseconds?: number;
+    text?: string;
+    key?: string;
+    direction?: "up" | "down";
+    script?: string;
+    fullPage?: boolean;
+  }[];
   mobile?: boolean;
   skipTlsVerification?: boolean;
   removeBase64Images?: boolean;

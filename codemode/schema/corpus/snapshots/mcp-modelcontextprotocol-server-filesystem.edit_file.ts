@@ -11,11 +11,11 @@ declare class ToolCallError extends Error {
 type EditFileArgs = {
   path: string;
   edits: {
-      /** Text to search for - must match exactly */
-      oldText: string;
-      /** Text to replace with */
-      newText: string;
-    }[];
+    /** Text to search for - must match exactly */
+    oldText: string;
+    /** Text to replace with */
+    newText: string;
+  }[];
   /** Preview changes using git-style diff format
   default: false */
   dryRun?: boolean;

@@ -10,10 +10,10 @@ declare class ToolCallError extends Error {
 
 type ListStockOutput = {
   items: {
-      item: string;
-      units: number;
-      reorderBelow: number;
-    }[];
+    item: string;
+    units: number;
+    reorderBelow: number;
+  }[];
 };
 
 type ReorderArgs = {

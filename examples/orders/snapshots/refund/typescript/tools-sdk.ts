@@ -37,9 +37,9 @@ type ListOrdersArgs = {
 
 type ListOrdersOutput = {
   orders: {
-      id: string;
-      total: Money;
-    }[];
+    id: string;
+    total: Money;
+  }[];
 };
 
 type PlaceOrderArgs = {
