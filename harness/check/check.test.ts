@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Session } from '../session.js';
-import { CheckInputError, checkSdk } from './check.js';
+import { CheckInputError, checkRequest, checkSdk } from './check.js';
 
 // A backend whose runtime binds the tools as `codemode` (programs call `codemode.lookup(…)`), and its SDK written
 // as such renderers write theirs: one input type per tool, function-typed properties, JSDoc above each.
@@ -81,6 +81,33 @@ describe('an SDK whose tools are bound under another name', () => {
     await expect(checkSdk(input, { root, session, toolsObject: 'codemode' })).rejects.toThrow(
       '$.name is "codemode", not "run_code"',
     );
+  });
+
+  it("checks the SDK a request carries in its code tool's description, as unfenced declarations", async () => {
+    const request = (section: string) => ({
+      messages: [{ role: 'user', content: 'Define "idempotent".' }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'codemode',
+            description: `Run code against the glossary.\n\nAvailable:\n${section}\nWrite an async arrow function in JavaScript.`,
+            parameters: {
+              type: 'object',
+              properties: { code: { type: 'string', description: 'An async arrow function in JavaScript.' } },
+              required: ['code'],
+            },
+          },
+        },
+      ],
+    });
+    const options = { root, session, toolsObject: 'codemode', codeTool: 'codemode', tools: ['lookup'] };
+    expect((await checkRequest(request(SECTION), options)).lines).toEqual([]);
+    // A fault in the declarations is told at the line of the block.
+    const { lines } = await checkRequest(request(SECTION.replace('word: string', 'word: Word')), options);
+    expect(lines).toEqual([
+      "error typecheck: the SDK block of the request $.tools[0].description does not type-check (tsc): Cannot find name 'Word'. (tools-sdk.ts line 3, column 11)",
+    ]);
   });
 
   it('says what the block declares when it binds no value at all', async () => {

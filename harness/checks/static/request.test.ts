@@ -125,6 +125,54 @@ describe('a chat request body as concord check reads it', () => {
     );
   });
 
+  it("reads the SDK from the code tool's description when the system prompt holds none: one fenced block", () => {
+    const described = { type: 'function', function: { ...RUN_CODE.function, description: `Runs Python.\n${SECTION}` } };
+    for (const messages of [[{ role: 'system', content: 'Be brief.' }], [{ role: 'user', content: 'Hi' }]]) {
+      expect(requestSubject(body(messages, [described]), 'r.json')).toMatchObject({
+        source: 'r.json $.tools[0].description',
+        language: 'python',
+        section: `Runs Python.\n${SECTION}`,
+      });
+    }
+    // The system prompt's SDK comes first.
+    const system = [{ role: 'system', content: SECTION.replace('async def a', 'async def b') }];
+    expect(requestSubject(body(system, [described]), 'r.json')).toMatchObject({
+      source: 'r.json $.messages[0].content',
+    });
+  });
+
+  it("reads unfenced TypeScript declarations in the code tool's description as the SDK, the prose around them kept", () => {
+    const declarations = [
+      'type LookUpInput = {',
+      '    /** The word to look up */',
+      '    word: string;',
+      '}',
+      'type LookUpOutput = unknown',
+      '',
+      'declare const glossary: {',
+      '\t/**',
+      '\t * Looks a word up',
+      '\t */',
+      '\tlook_up: (input: LookUpInput) => Promise<LookUpOutput>;',
+      '}',
+      '',
+    ].join('\n');
+    const before = 'Run a program against the glossary.\n\nYou can call:\n';
+    const after =
+      '\nWrite an async arrow function in JavaScript.\nExample: async () => glossary.look_up({ word: "x" })';
+    const tool = {
+      type: 'function',
+      function: { name: 'glossary_code', description: `${before}${declarations}${after}`, parameters: {} },
+    };
+    const subject = requestSubject(body([{ role: 'user', content: 'Hi' }], [tool]), 'r.json', 'glossary_code');
+    expect(subject).toMatchObject({
+      source: 'r.json $.tools[0].description',
+      language: 'typescript',
+      section: `${before}\`\`\`ts\n${declarations}\`\`\`\n${after}`,
+      runCode: { name: 'glossary_code' },
+    });
+  });
+
   it("says so when the SDK is in the code tool's description instead, and how to give it", () => {
     const described = {
       ...RUN_CODE,
@@ -134,7 +182,7 @@ describe('a chat request body as concord check reads it', () => {
       },
     };
     const message =
-      /the run_code description holds 2 fenced block\(s\): line 4: ```python; line 11: ```python\n {2}hint: concord reads the SDK from the system prompt; .* concord check --sdk FILE --language python\|typescript --run-code FILE/;
+      /the run_code description holds 2 fenced block\(s\), where an SDK is one: line 4: ```python; line 11: ```python\n {2}hint: concord reads the SDK from the system prompt, or from run_code's description when that holds one SDK block; .* concord check --sdk FILE --language python\|typescript --run-code FILE/;
     expect(
       refusal(() => requestSubject(body([{ role: 'system', content: 'Be brief.' }], [described]), 'r.json')),
     ).toMatch(message);

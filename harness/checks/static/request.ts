@@ -5,6 +5,7 @@ import { parseJsonText, printable } from '../../guarded/json-input.js';
 import { UserError } from '../../user-error.js';
 import type { RunCodeFunction } from '../language/check.js';
 import type { SdkSubject } from './subject.js';
+import { unfencedDeclarations } from './unfenced-declarations.js';
 
 /** Input `concord check` cannot read as a model-visible request or SDK: exit 2, naming the file and the place. */
 export class CheckInputError extends UserError {
@@ -118,22 +119,36 @@ function wireTool(value: unknown): RunCodeFunction | undefined {
 }
 
 /**
- * What to say when the system prompt holds no SDK but the code tool's description holds fenced code (some backends
- * write the SDK there): where those blocks are, and that the SDK can be given as a file. Undefined otherwise.
+ * The SDK a backend writes into its code tool's description rather than the system prompt, as a `tools:sdk` section:
+ * the description itself when it holds one fenced block naming a language, or with its unfenced TypeScript
+ * declarations (prose, the types and `declare const codemode: {…}`, prose) fenced. When the description holds fenced
+ * code but not one SDK block (a block of stubs beside example programs), what to say instead: where those blocks are
+ * and that the SDK can be given as a file. Undefined when the description holds no code.
  */
-function sdkInCodeTool(runCode: RunCodeFunction | undefined): { problem: string; hint: string } | undefined {
-  const fences = sectionFences(runCode?.description ?? '').filter((fence) => fence.info !== '');
-  if (runCode === undefined || fences.length === 0) return undefined;
+function codeToolSdk(
+  runCode: RunCodeFunction | undefined,
+  path: string,
+): { section: string; path: string } | { problem: string; hint: string } | undefined {
+  const description = runCode?.description;
+  if (runCode === undefined || description === undefined) return undefined;
+  const fences = sectionFences(description).filter((fence) => fence.info !== '');
+  if (fences.length === 0) {
+    const found = unfencedDeclarations(description);
+    if (found === undefined) return undefined;
+    return { section: `${found.before}\`\`\`ts\n${found.code}\`\`\`\n${found.after}`, path: `${path}.description` };
+  }
+  if (readSdkSection(description).block !== undefined) return { section: description, path: `${path}.description` };
   return {
-    problem: `; the ${runCode.name} description holds ${fences.length} fenced block(s): ${printable(fences.map(describeFence).join('; '))}`,
-    hint: `concord reads the SDK from the system prompt; when the backend writes it into ${runCode.name}'s description, save the block as a file and give it: concord check --sdk FILE --language python|typescript --run-code FILE`,
+    problem: `; the ${runCode.name} description holds ${fences.length} fenced block(s), where an SDK is one: ${printable(fences.map(describeFence).join('; '))}`,
+    hint: `concord reads the SDK from the system prompt, or from ${runCode.name}'s description when that holds one SDK block; save the SDK as a file and give it: concord check --sdk FILE --language python|typescript --run-code FILE`,
   };
 }
 
 /**
  * The SDK a chat request body shows a model, read as `concord check` reads it: the part of the system prompt (see
  * `systemParts`) that holds the `tools:sdk` section (optional prose and one fenced block naming Python or TypeScript),
- * and the function that runs programs among `tools` (`run_code`, or the `codeTool` the backend names it). The other
+ * else the description of the function that runs programs when that holds the SDK (see `codeToolSdk`), and that
+ * function among `tools` (`run_code`, or the `codeTool` the backend names it). The other
  * functions are the backend's native tools: registered, but not every one (a code-only tool is offered through the SDK
  * alone); the provider's own tools are left out. Anything else is bad input naming the JSON path.
  */
@@ -146,22 +161,36 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
   const wire = requestTools(body).map(({ path, tool }) => {
     const named = wireTool(tool);
     if (named === undefined) throw new CheckInputError(file, `${path} names no function`, REQUEST_HINT);
-    return named;
+    return { path, tool: named };
   });
-  const runCode = wire.find((tool) => tool.name === codeTool);
-  const native = wire.filter((tool) => tool.name !== codeTool).map((tool) => tool.name);
-  const inCodeTool = sdkInCodeTool(runCode);
-  if (parts.length === 0)
-    throw new CheckInputError(
-      file,
-      `the request holds no system prompt with text (a system or developer message, $.system, $.instructions or $.systemInstruction)${inCodeTool?.problem ?? ''}`,
-      inCodeTool?.hint ?? REQUEST_HINT,
-    );
+  const code = wire.find(({ tool }) => tool.name === codeTool);
+  const runCode = code?.tool;
+  const native = wire.filter(({ tool }) => tool.name !== codeTool).map(({ tool }) => tool.name);
+  const subject = (path: string, section: string, language: Language): SdkSubject => ({
+    source: `${file} ${path}`,
+    language,
+    section,
+    ...(runCode === undefined ? {} : { runCode }),
+    ...(native.length > 0 ? { registered: { names: native, complete: false } } : {}),
+  });
   const found = parts.flatMap((part) => {
     const read = readSdkSection(part.text);
     const named = sectionFences(part.text).filter((fence) => fence.language !== undefined);
     return named.length > 0 ? [{ ...part, read, named }] : [];
   });
+  // A system prompt with an SDK block is read first; without one, the code tool's description may hold the SDK.
+  const inCodeTool = found.length === 0 ? codeToolSdk(runCode, code?.path ?? '') : undefined;
+  if (inCodeTool !== undefined && 'section' in inCodeTool) {
+    const read = readSdkSection(inCodeTool.section);
+    if (read.block !== undefined) return subject(inCodeTool.path, inCodeTool.section, read.block.language);
+  }
+  const told = inCodeTool !== undefined && 'problem' in inCodeTool ? inCodeTool : undefined;
+  if (parts.length === 0)
+    throw new CheckInputError(
+      file,
+      `the request holds no system prompt with text (a system or developer message, $.system, $.instructions or $.systemInstruction)${told?.problem ?? ''}`,
+      told?.hint ?? REQUEST_HINT,
+    );
   const blocks = found.flatMap((part) => part.named.map((fence) => ({ part, fence })));
   if (blocks.length > 1) {
     const where = blocks.map(({ part, fence }) => `${part.path} ${describeFence(fence)}`).join('; ');
@@ -185,18 +214,12 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
         ? `no system prompt holds a fenced SDK block in a language concord knows (${languages}): ${printable(other.join('; '))}`
         : only !== undefined
           ? `${only.path}: ${only.read.problem}`
-          : `no system prompt holds a fenced SDK block (\`\`\`python or \`\`\`ts)${inCodeTool?.problem ?? ''}`,
-      (only === undefined ? inCodeTool?.hint : undefined) ??
+          : `no system prompt holds a fenced SDK block (\`\`\`python or \`\`\`ts)${told?.problem ?? ''}`,
+      (only === undefined ? told?.hint : undefined) ??
         'put the SDK in one fenced block whose info string names its language: ```python or ```ts',
     );
   }
-  return {
-    source: `${file} ${only.path}`,
-    language: only.read.block.language,
-    section: only.text,
-    ...(runCode === undefined ? {} : { runCode }),
-    ...(native.length > 0 ? { registered: { names: native, complete: false } } : {}),
-  };
+  return subject(only.path, only.text, only.read.block.language);
 }
 
 /**
