@@ -5,7 +5,7 @@ import { parseJsonText, printable } from '../../guarded/json-input.js';
 import { UserError } from '../../user-error.js';
 import type { RunCodeFunction } from '../language/check.js';
 import type { SdkSubject } from './subject.js';
-import { unfencedDeclarations } from './unfenced-declarations.js';
+import { declarationsSection } from './unfenced-declarations.js';
 
 /** Input `concord check` cannot read as a model-visible request or SDK: exit 2, naming the file and the place. */
 export class CheckInputError extends UserError {
@@ -120,8 +120,8 @@ function wireTool(value: unknown): RunCodeFunction | undefined {
 
 /**
  * The SDK a backend writes into its code tool's description rather than the system prompt, as a `tools:sdk` section:
- * the description itself when it holds one fenced block naming a language, or with its unfenced TypeScript
- * declarations (prose, the types and `declare const codemode: {…}`, prose) fenced. When the description holds fenced
+ * the description itself when it holds one fenced block naming a language, or with its TypeScript declarations (prose,
+ * the types and `declare const codemode: {…}`, prose) fenced as TypeScript (see `declarationsSection`). When the description holds fenced
  * code but not one SDK block (a block of stubs beside example programs), what to say instead: where those blocks are
  * and that the SDK can be given as a file. Undefined when the description holds no code.
  */
@@ -133,9 +133,8 @@ function codeToolSdk(
   if (runCode === undefined || description === undefined) return undefined;
   const fences = sectionFences(description).filter((fence) => fence.info !== '');
   if (fences.length === 0) {
-    const found = unfencedDeclarations(description);
-    if (found === undefined) return undefined;
-    return { section: `${found.before}\`\`\`ts\n${found.code}\`\`\`\n${found.after}`, path: `${path}.description` };
+    const section = declarationsSection(description);
+    return section === undefined ? undefined : { section, path: `${path}.description` };
   }
   if (readSdkSection(description).block !== undefined) return { section: description, path: `${path}.description` };
   return {

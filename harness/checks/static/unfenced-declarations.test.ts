@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unfencedDeclarations } from './unfenced-declarations.js';
+import { declarationsSection, unfencedDeclarations } from './unfenced-declarations.js';
 
 describe('unfenced TypeScript declarations in prose', () => {
   it('takes the lines from the first declaration to the end of the last declare statement', () => {
@@ -39,5 +39,28 @@ describe('unfenced TypeScript declarations in prose', () => {
     expect(unfencedDeclarations('Types:\n  the ones you may call\ndeclare const tools: {}')).toBeUndefined();
     expect(unfencedDeclarations('declare const tools: {\n  a: string;\nThen write code.')).toBeUndefined();
     expect(unfencedDeclarations('declare const tools = 1 +;')).toBeUndefined();
+  });
+});
+
+describe('a text with TypeScript declarations as a tools:sdk section', () => {
+  const code = 'declare const tools: {\n  a: () => Promise<unknown>;\n};\n';
+
+  it('fences unfenced declarations as TypeScript, and keeps a fence of examples as it is', () => {
+    const example = '```\nawait tools.a();\n```\n';
+    expect(declarationsSection(`Tools:\n${code}\nFor example:\n${example}`)).toBe(
+      `Tools:\n\`\`\`ts\n${code}\`\`\`\n\nFor example:\n${example}`,
+    );
+  });
+
+  it('names the language of the one fence without an info string that holds only declarations', () => {
+    expect(declarationsSection(`Tools:\n\`\`\`\n${code}\`\`\`\nCall them.`)).toBe(
+      `Tools:\n\`\`\`ts\n${code}\`\`\`\nCall them.`,
+    );
+  });
+
+  it('takes nothing when the declarations stand in a fence beside other code, or in two fences', () => {
+    expect(declarationsSection(`\`\`\`\n${code}await tools.a();\n\`\`\`\n`)).toBeUndefined();
+    expect(declarationsSection(`\`\`\`\n${code}\`\`\`\n\`\`\`\n${code}\`\`\`\n`)).toBeUndefined();
+    expect(declarationsSection('No code here.')).toBeUndefined();
   });
 });

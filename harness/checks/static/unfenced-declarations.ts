@@ -1,4 +1,5 @@
 import type TypeScript from 'typescript';
+import { sectionFences } from '../../../contract/sdk-section.js';
 import { typescript } from '../../../runtimes/seam/typescript.js';
 
 /** TypeScript declarations found in prose without a fence, and the prose around them, exactly. */
@@ -51,4 +52,28 @@ export function unfencedDeclarations(text: string): UnfencedDeclarations | undef
 function parse(text: string): ParsedSource {
   const ts = typescript();
   return ts.createSourceFile('description.ts', text, ts.ScriptTarget.Latest, false) as ParsedSource;
+}
+
+/**
+ * A text whose TypeScript declarations are not in a fence naming the language, as a `tools:sdk` section: the
+ * declarations fenced as ` ```ts `, or the one fence without an info string that holds nothing else given the
+ * info string. Undefined when there are no such declarations, or they stand partly inside a fence.
+ */
+export function declarationsSection(text: string): string | undefined {
+  const fences = sectionFences(text);
+  const opening = '```ts\n';
+  const whole = fences.filter((fence) => {
+    const found = fence.closing === undefined ? undefined : unfencedDeclarations(fence.body);
+    return found !== undefined && found.before.trim() === '' && found.after.trim() === '';
+  });
+  if (whole.length === 1) {
+    const [fence] = whole as [(typeof fences)[number]];
+    return `${text.slice(0, fence.start)}${opening}${fence.body}\`\`\`\n${text.slice(fence.end)}`;
+  }
+  const found = unfencedDeclarations(text);
+  if (found === undefined) return undefined;
+  const start = found.before.length;
+  const end = text.length - found.after.length;
+  if (fences.some((fence) => fence.start < end && fence.end > start)) return undefined;
+  return `${found.before}${opening}${found.code}\`\`\`\n${found.after}`;
 }
