@@ -109,6 +109,26 @@ beforeAll(async () => {
   await writeFile(join(root, 'broken.json'), '{"messages": [');
   await writeFile(join(root, 'codemode.json'), JSON.stringify(request('TypeScript', 'typescript', CODEMODE)));
   await writeFile(join(root, 'codemode.d.ts'), CODEMODE);
+  // The same SDK where such a backend writes it: unfenced in its code tool's description, the system prompt its own.
+  await writeFile(
+    join(root, 'in-description.json'),
+    JSON.stringify({
+      messages: [{ role: 'system', content: 'You answer questions about the glossary.' }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'codemode',
+            description: `Runs code that calls the tools.\n\nAvailable:\n${CODEMODE}\nWrite an async arrow function in JavaScript.`,
+            parameters: {
+              type: 'object',
+              properties: { code: { type: 'string', description: 'The JavaScript function.' } },
+            },
+          },
+        },
+      ],
+    }),
+  );
   await writeFile(
     join(root, 'codemode-tool.json'),
     JSON.stringify({
@@ -156,6 +176,19 @@ it('concord check --tools-object and --code-tool read a backend that names its t
   const named = run(bin, ...sdk, '--tools-object', 'codemode', '--code-tool', 'codemode');
   expect(named.status, named.output).toBe(0);
   expect(named.output).toContain('✓ codemode.d.ts (typescript): no finding');
+
+  const described = run(
+    bin,
+    'check',
+    '--request',
+    'in-description.json',
+    '--tools-object',
+    'codemode',
+    '--code-tool',
+    'codemode',
+  );
+  expect(described.status, described.output).toBe(0);
+  expect(described.output).toContain('✓ in-description.json $.tools[0].description (typescript): no finding');
 });
 
 // The floor's own interpreter must judge: CPython 3.9 is the floor image (CI provides it).
