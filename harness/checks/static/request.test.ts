@@ -173,6 +173,19 @@ describe('a chat request body as concord check reads it', () => {
     });
   });
 
+  it("says where declarations in the code tool's description stop parsing", () => {
+    const tool = {
+      type: 'function',
+      function: { ...RUN_CODE.function, description: 'Types:\ndeclare const tools: {\n  a: string;\nWrite code.' },
+    };
+    const message =
+      /the run_code description holds TypeScript declarations at lines 2-3 that do not parse: '}' expected\. \(line 4, column 1\)\n {2}hint: fix the declarations, or save the SDK as a file/;
+    expect(refusal(() => requestSubject(body([{ role: 'user', content: 'Hi' }], [tool]), 'r.json'))).toMatch(message);
+    expect(refusal(() => requestSubject(body([{ role: 'system', content: 'Be brief.' }], [tool]), 'r.json'))).toMatch(
+      message,
+    );
+  });
+
   it("says so when the SDK is in the code tool's description instead, and how to give it", () => {
     const described = {
       ...RUN_CODE,

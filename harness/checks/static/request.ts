@@ -133,8 +133,13 @@ function codeToolSdk(
   if (runCode === undefined || description === undefined) return undefined;
   const fences = sectionFences(description).filter((fence) => fence.info !== '');
   if (fences.length === 0) {
-    const section = declarationsSection(description);
-    return section === undefined ? undefined : { section, path: `${path}.description` };
+    const found = declarationsSection(description);
+    if (found === undefined) return undefined;
+    if ('section' in found) return { section: found.section, path: `${path}.description` };
+    return {
+      problem: `; the ${runCode.name} description holds ${found.problem}`,
+      hint: `fix the declarations, or save the SDK as a file and give it: concord check --sdk FILE --language typescript --run-code FILE`,
+    };
   }
   if (readSdkSection(description).block !== undefined) return { section: description, path: `${path}.description` };
   return {

@@ -19,14 +19,19 @@ const DECLARATION_LINE =
 
 type ParsedSource = TypeScript.SourceFile & { parseDiagnostics?: readonly TypeScript.DiagnosticWithLocation[] };
 
+/** Why declarations a text seems to hold were not taken: a place in the text (1-based lines) and what is wrong. */
+export interface DeclarationsProblem {
+  problem: string;
+}
+
 /**
  * The TypeScript declarations a text holds unfenced, as a renderer writes them into its code tool's description
  * (prose, then the types and `declare const codemode: {…}`, then prose): the lines from where the declarations start
  * above the last `declare const|let|var` at column 0 to the end of that statement, when the compiler parses them
- * without an error. Undefined when there is no such statement or the lines are not TypeScript: a guess at where
- * prose ends would make findings of prose.
+ * without an error. Undefined when there is no such statement; a problem when the lines are not TypeScript, since a
+ * guess at where prose ends would make findings of prose.
  */
-export function unfencedDeclarations(text: string): UnfencedDeclarations | undefined {
+export function unfencedDeclarations(text: string): UnfencedDeclarations | DeclarationsProblem | undefined {
   const lines = text.split('\n');
   let last = -1;
   for (let i = lines.length - 1; i >= 0 && last < 0; i--) if (TOOLS_DECLARATION.test(lines[i]!)) last = i;
@@ -39,14 +44,32 @@ export function unfencedDeclarations(text: string): UnfencedDeclarations | undef
   const rest = parse(text.slice(start));
   const lastStart = lines.slice(first, last).reduce((offset, line) => offset + line.length + 1, 0);
   const statement = rest.statements.find((node) => node.getStart(rest) === lastStart);
-  if (statement === undefined || !typescript().isVariableStatement(statement)) return undefined;
-  const lineEnd = text.indexOf('\n', start + statement.end);
-  const end = lineEnd < 0 ? text.length : lineEnd + 1;
-  const code = text.slice(start, end);
+  const end = statement === undefined ? start + lastStart + lines[last]!.length : start + statement.end;
+  const lineEnd = text.indexOf('\n', end);
+  const stop = lineEnd < 0 ? text.length : lineEnd + 1;
+  const code = text.slice(start, stop);
   // Alone, the lines must parse without an error (a statement cut short by prose, as `{ a: string;` then a
   // sentence, ends where the parser gave up).
-  if ((parse(code).parseDiagnostics ?? []).length > 0) return undefined;
-  return { before: text.slice(0, start), code: code.endsWith('\n') ? code : `${code}\n`, after: text.slice(end) };
+  const parsed = parse(code);
+  const [error] = parsed.parseDiagnostics ?? [];
+  if (error !== undefined || statement === undefined) {
+    const through = first + code.split('\n').length - (code.endsWith('\n') ? 1 : 0);
+    const place = through === first + 1 ? `line ${through}` : `lines ${first + 1}-${through}`;
+    return { problem: `TypeScript declarations at ${place} that do not parse: ${parseError(parsed, error, first)}` };
+  }
+  return { before: text.slice(0, start), code: code.endsWith('\n') ? code : `${code}\n`, after: text.slice(stop) };
+}
+
+/** The compiler's first complaint about `parsed`, placed in the text whose line `offset + 1` it starts at. */
+function parseError(
+  parsed: ParsedSource,
+  error: TypeScript.DiagnosticWithLocation | undefined,
+  offset: number,
+): string {
+  if (error === undefined) return 'the last `declare` line does not begin a statement';
+  const at = parsed.getLineAndCharacterOfPosition(error.start);
+  const message = typescript().flattenDiagnosticMessageText(error.messageText, ' ');
+  return `${message} (line ${offset + at.line + 1}, column ${at.character + 1})`;
 }
 
 function parse(text: string): ParsedSource {
@@ -57,23 +80,26 @@ function parse(text: string): ParsedSource {
 /**
  * A text whose TypeScript declarations are not in a fence naming the language, as a `tools:sdk` section: the
  * declarations fenced as ` ```ts `, or the one fence without an info string that holds nothing else given the
- * info string. Undefined when there are no such declarations, or they stand partly inside a fence.
+ * info string. Undefined when there are no declarations; a problem when they do not parse or stand partly inside
+ * a fence.
  */
-export function declarationsSection(text: string): string | undefined {
+export function declarationsSection(text: string): { section: string } | DeclarationsProblem | undefined {
   const fences = sectionFences(text);
   const opening = '```ts\n';
   const whole = fences.filter((fence) => {
     const found = fence.closing === undefined ? undefined : unfencedDeclarations(fence.body);
-    return found !== undefined && found.before.trim() === '' && found.after.trim() === '';
+    return found !== undefined && 'code' in found && found.before.trim() === '' && found.after.trim() === '';
   });
   if (whole.length === 1) {
     const [fence] = whole as [(typeof fences)[number]];
-    return `${text.slice(0, fence.start)}${opening}${fence.body}\`\`\`\n${text.slice(fence.end)}`;
+    return { section: `${text.slice(0, fence.start)}${opening}${fence.body}\`\`\`\n${text.slice(fence.end)}` };
   }
   const found = unfencedDeclarations(text);
-  if (found === undefined) return undefined;
+  if (found === undefined || 'problem' in found) return found;
   const start = found.before.length;
   const end = text.length - found.after.length;
-  if (fences.some((fence) => fence.start < end && fence.end > start)) return undefined;
-  return `${found.before}${opening}${found.code}\`\`\`\n${found.after}`;
+  const crossed = fences.find((fence) => fence.start < end && fence.end > start);
+  if (crossed !== undefined)
+    return { problem: `TypeScript declarations standing partly inside the fence at line ${crossed.line}` };
+  return { section: `${found.before}${opening}${found.code}\`\`\`\n${found.after}` };
 }
