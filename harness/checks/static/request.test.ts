@@ -125,6 +125,28 @@ describe('a chat request body as concord check reads it', () => {
     );
   });
 
+  it('reads the call options a model of the AI SDK is given: the prompt, and tools with their inputSchema', () => {
+    // What a test double of a model receives from generateText: the system message first in `prompt`.
+    const options = JSON.stringify({
+      prompt: [
+        { role: 'system', content: SECTION },
+        { role: 'user', content: [{ type: 'text', text: 'Hello' }] },
+      ],
+      tools: [
+        { type: 'function', name: 'run_code', description: 'Runs a Python program.', inputSchema: { type: 'object' } },
+        { type: 'function', name: 'a', inputSchema: { type: 'object' } },
+        { type: 'provider', id: 'search.web', name: 'web_search', args: {} },
+      ],
+      toolChoice: { type: 'auto' },
+    });
+    expect(requestSubject(options, 'call.json')).toMatchObject({
+      source: 'call.json $.prompt[0].content',
+      language: 'python',
+      runCode: { name: 'run_code', parameters: { type: 'object' } },
+      registered: { names: ['a'], complete: false },
+    });
+  });
+
   it("reads the SDK from the code tool's description when the system prompt holds none: one fenced block", () => {
     const described = { type: 'function', function: { ...RUN_CODE.function, description: `Runs Python.\n${SECTION}` } };
     for (const messages of [[{ role: 'system', content: 'Be brief.' }], [{ role: 'user', content: 'Hi' }]]) {
@@ -210,7 +232,7 @@ describe('a chat request body as concord check reads it', () => {
     );
     expect(refusal(() => requestSubject('[]', 'r.json'))).toMatch(/^r\.json: \$ is not a JSON object/);
     expect(refusal(() => requestSubject('{}', 'r.json'))).toMatch(
-      /^r\.json: \$\.messages is missing or not a list \(and so are \$\.input and \$\.contents\)/,
+      /^r\.json: \$\.messages is missing or not a list \(and so are \$\.input, \$\.prompt and \$\.contents\)/,
     );
     expect(refusal(() => requestSubject(body([{ role: 'user', content: SECTION }]), 'r.json'))).toMatch(
       /^r\.json: the request holds no system prompt with text \(a system or developer message, \$\.system, \$\.instructions or \$\.systemInstruction\)/,

@@ -21,7 +21,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const REQUEST_HINT =
-  'give the body of a chat request: { "messages": [{ "role": "system", "content": "…```python\\n…```" }, …], "tools": [{ "type": "function", "function": { "name": "run_code", … } }] } (or Anthropic\'s top-level "system", the Responses API\'s "instructions" and "input", Gemini\'s "systemInstruction" and "contents")';
+  'give the body of a chat request: { "messages": [{ "role": "system", "content": "…```python\\n…```" }, …], "tools": [{ "type": "function", "function": { "name": "run_code", … } }] } (or Anthropic\'s top-level "system", the Responses API\'s "instructions" and "input", Gemini\'s "systemInstruction" and "contents", the AI SDK\'s "prompt")';
 
 /** The text parts of a message's content: a string, or the `text` of each `{ type: "text" }` part. */
 function textParts(content: unknown, path: string): Array<{ path: string; text: string }> {
@@ -44,20 +44,25 @@ const FUNCTION_FIELDS: ReadonlySet<string> = new Set([
   'description',
   'parameters',
   'input_schema',
+  'inputSchema',
   'parametersJsonSchema',
 ]);
+
+/** Where a request keeps its turns: Chat Completions' `messages`, the Responses API's `input`, the AI SDK's `prompt`. */
+const TURNS = ['messages', 'input', 'prompt'] as const;
 
 /**
  * Where a request body keeps its system prompt, in each shape the chat APIs write it: Chat Completions' system and
  * developer `messages`, Anthropic Messages' top-level `system`, the Responses API's `instructions` and its system and
- * developer `input` items, Gemini's `systemInstruction`. Each text part with the JSON path it stands at.
+ * developer `input` items, Gemini's `systemInstruction`, the system messages of the `prompt` a model of the AI SDK
+ * is called with. Each text part with the JSON path it stands at.
  */
 function systemParts(body: Record<string, unknown>, file: string): Array<{ path: string; text: string }> {
-  const turns = Array.isArray(body.messages) ? 'messages' : Array.isArray(body.input) ? 'input' : undefined;
+  const turns = TURNS.find((key) => Array.isArray(body[key]));
   if (turns === undefined && typeof body.input !== 'string' && !Array.isArray(body.contents))
     throw new CheckInputError(
       file,
-      '$.messages is missing or not a list (and so are $.input and $.contents)',
+      '$.messages is missing or not a list (and so are $.input, $.prompt and $.contents)',
       REQUEST_HINT,
     );
   const fromTurns = (turns === undefined ? [] : (body[turns] as unknown[])).flatMap((message, i) =>
@@ -105,7 +110,8 @@ function providerTool(tool: unknown): boolean {
 
 /**
  * A tool of the request as a wire tool: Chat Completions' `{ type: "function", function: {…} }`, or `{ name, … }`
- * itself (the Responses API's, Anthropic's with its `input_schema`, a Gemini declaration).
+ * itself (the Responses API's, Anthropic's with its `input_schema`, a Gemini declaration, the AI SDK's with its
+ * `inputSchema`).
  */
 function wireTool(value: unknown): RunCodeFunction | undefined {
   const fn = isObject(value) && isObject(value.function) ? value.function : value;
@@ -114,7 +120,7 @@ function wireTool(value: unknown): RunCodeFunction | undefined {
   return {
     name: fn.name,
     ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
-    parameters: fn.parameters ?? fn.input_schema ?? fn.parametersJsonSchema,
+    parameters: fn.parameters ?? fn.input_schema ?? fn.inputSchema ?? fn.parametersJsonSchema,
   };
 }
 
