@@ -217,7 +217,7 @@ describe('a chat request body as concord check reads it', () => {
       },
     };
     const message =
-      /the run_code description holds 2 fenced block\(s\), where an SDK is one: line 4: ```python; line 11: ```python\n {2}hint: concord reads the SDK from the system prompt, or from run_code's description when that holds one SDK block; .* concord check --sdk FILE --language python\|typescript --run-code FILE/;
+      /the run_code description holds 2 fenced block\(s\) but not one SDK block \(one fence naming python or ts\): line 4: ```python; line 11: ```python\n {2}hint: concord reads the SDK from the system prompt, or from run_code's description when that holds one SDK block; .* concord check --sdk FILE --language python\|typescript --run-code FILE/;
     expect(
       refusal(() => requestSubject(body([{ role: 'system', content: 'Be brief.' }], [described]), 'r.json')),
     ).toMatch(message);

@@ -126,10 +126,11 @@ function wireTool(value: unknown): RunCodeFunction | undefined {
 
 /**
  * The SDK a backend writes into its code tool's description rather than the system prompt, as a `tools:sdk` section:
- * the description itself when it holds one fenced block naming a language, or with its TypeScript declarations (prose,
- * the types and `declare const codemode: {…}`, prose) fenced as TypeScript (see `declarationsSection`). When the description holds fenced
- * code but not one SDK block (a block of stubs beside example programs), what to say instead: where those blocks are
- * and that the SDK can be given as a file. Undefined when the description holds no code.
+ * the description itself when it holds one fenced block naming a language, or with its TypeScript declarations
+ * (prose, the types and `declare const codemode: {…}`, prose) fenced as TypeScript (see `declarationsSection`). When
+ * the description holds code but not one SDK (a block of stubs beside example programs, declarations that do not
+ * parse), what to say instead: where that code is, and that the SDK can be given as a file. Undefined when the
+ * description holds no code.
  */
 function codeToolSdk(
   runCode: RunCodeFunction | undefined,
@@ -149,7 +150,7 @@ function codeToolSdk(
   }
   if (readSdkSection(description).block !== undefined) return { section: description, path: `${path}.description` };
   return {
-    problem: `; the ${runCode.name} description holds ${fences.length} fenced block(s), where an SDK is one: ${printable(fences.map(describeFence).join('; '))}`,
+    problem: `; the ${runCode.name} description holds ${fences.length} fenced block(s) but not one SDK block (one fence naming python or ts): ${printable(fences.map(describeFence).join('; '))}`,
     hint: `concord reads the SDK from the system prompt, or from ${runCode.name}'s description when that holds one SDK block; save the SDK as a file and give it: concord check --sdk FILE --language python|typescript --run-code FILE`,
   };
 }
