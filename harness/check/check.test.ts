@@ -110,6 +110,13 @@ describe('an SDK whose tools are bound under another name', () => {
     ]);
   });
 
+  it('finds a block nested deeper than the compiler reads, once, rather than failing', async () => {
+    const deep = `declare const codemode: ${'{ a: '.repeat(5_000)}string${' }'.repeat(5_000)};\n`;
+    expect((await check({ toolsObject: 'codemode' }, deep)).lines).toEqual([
+      'error typecheck: the SDK block of the SDK nests too deeply for the TypeScript compiler to read (it ran out of stack)',
+    ]);
+  });
+
   it('says what the block declares when it binds no value at all', async () => {
     const { lines } = await check({ toolsObject: 'codemode' }, 'type LookupInput = { word: string };\n');
     expect(lines).toEqual([

@@ -6,6 +6,7 @@ import { sdkNamesCheck } from './sdk-names/check.js';
 import { stubValidity } from './stub-validity.js';
 import { typecheckProgramsCheck } from './typecheck/check.js';
 import type { Check, CheckInput, Finding } from './types.js';
+import { compilerOutOfStack, NESTS_TOO_DEEPLY } from './typescript-compiler.js';
 
 /** Every check the gate runs on each scenario × runtime, in order. Add new checks here. */
 export const CHECKS: readonly Check[] = [
@@ -29,9 +30,8 @@ export async function runChecks(input: CheckInput, checks: readonly Check[] = CH
       try {
         return await check.run(input);
       } catch (error) {
-        return [
-          { check: check.id, severity: 'error', message: `the check itself failed: ${(error as Error).message}` },
-        ];
+        const why = compilerOutOfStack(error) ? `the SDK or a program ${NESTS_TOO_DEEPLY}` : (error as Error).message;
+        return [{ check: check.id, severity: 'error', message: `the check itself failed: ${why}` }];
       }
     }),
   );

@@ -25,4 +25,26 @@ describe('runChecks', () => {
       finding('last'),
     ]);
   });
+
+  it('says what a compiler that ran out of stack could not read, rather than what the engine threw', async () => {
+    const deep = 'declare const tools: ' + '{ a: '.repeat(5_000) + 'string' + ' }'.repeat(5_000) + ';';
+    const checks: Check[] = [
+      {
+        id: 'sdk-names',
+        run: async () => {
+          const ts = (await import('typescript')).default;
+          ts.createSourceFile('sdk.ts', deep, ts.ScriptTarget.Latest);
+          return [];
+        },
+      },
+    ];
+    expect(await runChecks(input, checks)).toEqual([
+      {
+        check: 'sdk-names',
+        severity: 'error',
+        message:
+          'the check itself failed: the SDK or a program nests too deeply for the TypeScript compiler to read (it ran out of stack)',
+      },
+    ]);
+  });
 });

@@ -8,6 +8,7 @@ import { cachedSdkNames, DEFAULT_TOOLS_OBJECT, namingProblems, type SdkNames } f
 import { judgeStubs } from '../stub-validity.js';
 import { checkWithTsc } from '../typecheck/cached-tsc.js';
 import type { Finding } from '../types.js';
+import { compilerOutOfStack, NESTS_TOO_DEEPLY } from '../typescript-compiler.js';
 import { floorUnicode, pastFloorNames, showPastFloor } from './floor-names.js';
 import type { SdkSubject } from './subject.js';
 
@@ -40,7 +41,18 @@ export async function checkSubject(
   const error = (check: string, message: string) => findings.push({ check, severity: 'error', message });
 
   const object = subject.toolsObject ?? DEFAULT_TOOLS_OBJECT;
-  const names = await cachedSdkNames(language, block.body, session, object);
+  // A block the compiler runs out of stack on is one finding; nothing else of it can be read.
+  const readable = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await read();
+    } catch (thrown) {
+      if (!compilerOutOfStack(thrown)) throw thrown;
+      error('typecheck', `${blockName} ${NESTS_TOO_DEEPLY}`);
+      return undefined;
+    }
+  };
+  const names = await readable(() => cachedSdkNames(language, block.body, session, object));
+  if (names === undefined) return { findings, cells: [] };
   // A block that offers no tool is one fault, said once: not also as every registered tool left unreachable.
   const offersNone = names.reaches.length === 0;
   for (const problem of namingProblems(language, names, offersNone ? undefined : subject.registered))
@@ -48,7 +60,7 @@ export async function checkSubject(
   if (offersNone) error('sdk-names', `${blockName} offers no tool: ${noToolReason(language, names, object)}`);
 
   if (language === 'typescript') {
-    for (const diagnostic of await checkWithTsc(session, block.body, [])) {
+    for (const diagnostic of (await readable(() => checkWithTsc(session, block.body, []))) ?? []) {
       if (diagnostic.severity !== 'error') continue;
       error('typecheck', `${blockName} does not type-check (tsc): ${diagnostic.message.replace(/\n\s*/g, '; ')}`);
     }

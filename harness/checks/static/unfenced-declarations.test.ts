@@ -46,6 +46,11 @@ describe('unfenced TypeScript declarations in prose', () => {
     expect(unfencedDeclarations('Intro.\ndeclare const tools: {\n  a: string;\nThen write code.')).toEqual({
       problem: "TypeScript declarations at lines 2-3 that do not parse: '}' expected. (line 4, column 1)",
     });
+    // Deeper than the compiler's parser reaches: said, not thrown.
+    const deep = `declare const tools: ${'{ a: '.repeat(5_000)}string${' }'.repeat(5_000)};`;
+    expect(unfencedDeclarations(deep)).toEqual({
+      problem: 'TypeScript declarations nested deeper than the TypeScript compiler can read (it ran out of stack)',
+    });
     expect(unfencedDeclarations('declare const tools = 1 +;')).toEqual({
       problem: 'TypeScript declarations at line 1 that do not parse: Expression expected. (line 1, column 26)',
     });

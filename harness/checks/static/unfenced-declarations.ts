@@ -1,6 +1,7 @@
 import type TypeScript from 'typescript';
 import { sectionFences } from '../../../contract/sdk-section.js';
 import { typescript } from '../../../runtimes/seam/typescript.js';
+import { compilerOutOfStack } from '../typescript-compiler.js';
 
 /** TypeScript declarations found in prose without a fence, and the prose around them, exactly. */
 export interface UnfencedDeclarations {
@@ -32,6 +33,17 @@ export interface DeclarationsProblem {
  * guess at where prose ends would make findings of prose.
  */
 export function unfencedDeclarations(text: string): UnfencedDeclarations | DeclarationsProblem | undefined {
+  try {
+    return readDeclarations(text);
+  } catch (thrown) {
+    if (!compilerOutOfStack(thrown)) throw thrown;
+    return {
+      problem: 'TypeScript declarations nested deeper than the TypeScript compiler can read (it ran out of stack)',
+    };
+  }
+}
+
+function readDeclarations(text: string): UnfencedDeclarations | DeclarationsProblem | undefined {
   const lines = text.split('\n');
   let last = -1;
   for (let i = lines.length - 1; i >= 0 && last < 0; i--) if (TOOLS_DECLARATION.test(lines[i]!)) last = i;
