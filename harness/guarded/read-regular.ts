@@ -18,13 +18,13 @@ export async function readNamedInput(file: string, what: string): Promise<string
  * never end) or a file above `maxBytes` is refused. A file that comes from elsewhere (a shard's results, a
  * downloaded artifact) is refused when it is a symbolic link, before a byte of its target is read; the user's
  * own input (`followLinks`) is read through one, as its target is judged the same way. `what` names the file in
- * messages.
+ * messages; `hint` says what to do instead (by default, to name such a file).
  */
 export async function readRegularFile(
   file: string,
   what: string,
   maxBytes: number,
-  { followLinks = false }: { followLinks?: boolean } = {},
+  { followLinks = false, hint = `name ${what}` }: { followLinks?: boolean; hint?: string } = {},
 ): Promise<Buffer> {
   let handle;
   try {
@@ -32,27 +32,22 @@ export async function readRegularFile(
     handle = await open(file, flags);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' && followLinks)
-      throw new GuardError(file, 'is a link that leads round in a loop', `name ${what}`);
+    if (code === 'ELOOP' && followLinks) throw new GuardError(file, 'is a link that leads round in a loop', hint);
     if (code === 'ELOOP')
       throw new GuardError(
         file,
         `is a symbolic link, not ${what}`,
         'name the file itself; concord does not follow links in files it is given',
       );
-    if (code === 'ENOENT') throw new GuardError(file, 'does not exist', `name ${what}`);
+    if (code === 'ENOENT') throw new GuardError(file, 'does not exist', hint);
     throw error;
   }
   try {
     const stats = await handle.stat();
     if (!stats.isFile())
-      throw new GuardError(
-        file,
-        `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, not ${what}`,
-        `name ${what}`,
-      );
+      throw new GuardError(file, `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, not ${what}`, hint);
     if (stats.size > maxBytes)
-      throw new GuardError(file, `is ${stats.size} bytes, more than ${what} may be (${maxBytes})`, `name ${what}`);
+      throw new GuardError(file, `is ${stats.size} bytes, more than ${what} may be (${maxBytes})`, hint);
     return await handle.readFile();
   } finally {
     await handle.close();

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { isMap, isSeq, type Node } from 'yaml';
 import { SUPPORTED_PYTHON_VERSIONS } from '../../codemode/index.js';
 import {
@@ -9,9 +8,10 @@ import {
 } from '../../runtimes/pyodide/versions.js';
 import { installCommand } from '../../runtimes/seam/optional-package.js';
 import { LIMIT_BOUNDS } from '../../runtimes/seam/options.js';
+import { readRegularFile } from '../guarded/read-regular.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
 import type { Shape } from '../scenario/shape.js';
-import { readYamlInput } from '../scenario/yaml-input.js';
+import { MAX_INPUT_BYTES, readYamlInput } from '../scenario/yaml-input.js';
 import {
   compileRedactions,
   JSON_PATH,
@@ -127,8 +127,13 @@ const CONFIG: Shape = {
   },
 };
 
+/** Reads `concord.config.yml`: a regular file, or a link to one (a pipe there would hold every command). */
 export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
-  return parseProjectConfig(file, await readFile(file, 'utf8'));
+  const source = await readRegularFile(file, 'a concord.config.yml', MAX_INPUT_BYTES, {
+    followLinks: true,
+    hint: 'make concord.config.yml a file of settings (an empty one marks the project root)',
+  });
+  return parseProjectConfig(file, source.toString('utf8'));
 }
 
 export function parseProjectConfig(file: string, source: string): ProjectConfig {

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -64,5 +65,18 @@ describe('the project root', () => {
     );
     expect(error('coverage: error\n')).toMatch(/^1:11 concord\.config\.yml\.coverage must be a map/);
     expect(parseProjectConfig('c.yml', 'coverage: { uncalled: error }\n')).toEqual({ coverage: { uncalled: 'error' } });
+  });
+
+  it('refuses a concord.config.yml that is a pipe at once, and reads one through a link', async () => {
+    const config = join(dir, 'concord.config.yml');
+    execFileSync('mkfifo', [config]);
+    // Opened as a file, a pipe without a writer would hold the command for good.
+    await expect(openProject({ cwd: dir })).rejects.toThrow(
+      /concord\.config\.yml: is not a regular file, not a concord\.config\.yml/,
+    );
+    await rm(config);
+    await writeFile(join(dir, 'shared.yml'), 'floor: "3.11"\n');
+    await symlink(join(dir, 'shared.yml'), config);
+    expect((await openProject({ cwd: dir })).config).toEqual({ floor: '3.11' });
   });
 });
