@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { GuardError } from './folder.js';
 
@@ -13,6 +13,11 @@ export async function readNamedInput(file: string, what: string): Promise<string
   return (await readRegularFile(file, what, MAX_NAMED_FILE_BYTES, { followLinks: true })).toString('utf8');
 }
 
+interface ReadOptions {
+  followLinks?: boolean;
+  hint?: string;
+}
+
 /**
  * Reads a file named on the command line: anything but a regular file (a pipe would block forever, a device
  * never end) or a file above `maxBytes` is refused. A file that comes from elsewhere (a shard's results, a
@@ -24,32 +29,61 @@ export async function readRegularFile(
   file: string,
   what: string,
   maxBytes: number,
-  { followLinks = false, hint = `name ${what}` }: { followLinks?: boolean; hint?: string } = {},
+  options: ReadOptions = {},
 ): Promise<Buffer> {
   let handle;
   try {
-    const flags = constants.O_RDONLY | constants.O_NONBLOCK | (followLinks ? 0 : constants.O_NOFOLLOW);
-    handle = await open(file, flags);
+    handle = await open(file, openFlags(options));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' && followLinks) throw new GuardError(file, 'is a link that leads round in a loop', hint);
-    if (code === 'ELOOP')
-      throw new GuardError(
-        file,
-        `is a symbolic link, not ${what}`,
-        'name the file itself; concord does not follow links in files it is given',
-      );
-    if (code === 'ENOENT') throw new GuardError(file, 'does not exist', hint);
-    throw error;
+    throw openRefusal(error, file, what, options);
   }
   try {
-    const stats = await handle.stat();
-    if (!stats.isFile())
-      throw new GuardError(file, `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, not ${what}`, hint);
-    if (stats.size > maxBytes)
-      throw new GuardError(file, `is ${stats.size} bytes, more than ${what} may be (${maxBytes})`, hint);
+    judge(await handle.stat(), file, what, maxBytes, options);
     return await handle.readFile();
   } finally {
     await handle.close();
   }
+}
+
+/** `readRegularFile` for callers that cannot wait (a recording read while a scenario is resolved). */
+export function readRegularFileSync(file: string, what: string, maxBytes: number, options: ReadOptions = {}): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(file, openFlags(options));
+  } catch (error) {
+    throw openRefusal(error, file, what, options);
+  }
+  try {
+    judge(fstatSync(fd), file, what, maxBytes, options);
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// Opened without blocking: opening a pipe with no writer would wait for one.
+const openFlags = ({ followLinks = false }: ReadOptions): number =>
+  constants.O_RDONLY | constants.O_NONBLOCK | (followLinks ? 0 : constants.O_NOFOLLOW);
+
+/** What to throw when `file` could not be opened: a GuardError saying why, or the error itself. */
+function openRefusal(error: unknown, file: string, what: string, options: ReadOptions): unknown {
+  const { followLinks = false, hint = `name ${what}` } = options;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP' && followLinks) return new GuardError(file, 'is a link that leads round in a loop', hint);
+  if (code === 'ELOOP')
+    return new GuardError(
+      file,
+      `is a symbolic link, not ${what}`,
+      'name the file itself; concord does not follow links in files it is given',
+    );
+  if (code === 'ENOENT') return new GuardError(file, 'does not exist', hint);
+  return error;
+}
+
+/** Refuses what was opened unless it is a regular file of at most `maxBytes`. */
+function judge(stats: Stats, file: string, what: string, maxBytes: number, { hint = `name ${what}` }: ReadOptions) {
+  if (!stats.isFile())
+    throw new GuardError(file, `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, not ${what}`, hint);
+  if (stats.size > maxBytes)
+    throw new GuardError(file, `is ${stats.size} bytes, more than ${what} may be (${maxBytes})`, hint);
 }

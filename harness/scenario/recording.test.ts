@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,5 +82,21 @@ describe('recordings beside a scenario', () => {
       'unknown key "typescript" in recording.script[1].assistant.run_code',
     );
     expect(problem(recorded.replace('  - final: Two.\n', ''))).toBe('the script must end with a final answer');
+  });
+
+  it('refuse a recording that is a pipe at once, rather than waiting for a writer', async () => {
+    const scenario = parseScenario(file, SCENARIO);
+    const recording = recordingPath(file, 'typescript');
+    execFileSync('mkfifo', [recording]);
+    // A writer that comes after a second: read as a file, the pipe would end empty then, not hold the test forever.
+    const writer = spawn('sh', ['-c', 'sleep 1; exec 3>"$0"', recording], { stdio: 'ignore' });
+    try {
+      expect(() => scenarioForLanguage(scenario, 'typescript')).toThrow(
+        /ask\.recorded\.typescript\.yml: is not a regular file, not a recording/,
+      );
+    } finally {
+      writer.kill();
+      await rm(recording);
+    }
   });
 });

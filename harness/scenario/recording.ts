@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Document, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { Language } from '../../runtimes/seam/types.js';
+import { readRegularFileSync } from '../guarded/read-regular.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
 import { yamlText } from '../text/yaml-text.js';
 import { UserError } from '../user-error.js';
@@ -9,7 +10,7 @@ import { InputError } from './error.js';
 import { checkScriptOrder, isUserTurnOnly, scriptStepShape, toScriptStep } from './load.js';
 import type { Shape } from './shape.js';
 import type { Scenario, ScriptStep } from './types.js';
-import { readYamlInput } from './yaml-input.js';
+import { MAX_INPUT_BYTES, readYamlInput } from './yaml-input.js';
 
 /**
  * A recorded conversation lives beside its scenario, one file per language: a model shown a Python SDK
@@ -115,7 +116,11 @@ export function scenarioForLanguage(scenario: Scenario, language: Language): Sce
   if (!isUserTurnOnly(scenario.script)) return scenario;
   const file = recordingPath(scenario.file, language);
   if (!existsSync(file)) throw new NotRecordedError(scenario, language);
-  const recording = parseRecording(file, readFileSync(file, 'utf8'), language);
+  const text = readRegularFileSync(file, 'a recording', MAX_INPUT_BYTES, {
+    followLinks: true,
+    hint: 'record it again with concord record --force',
+  });
+  const recording = parseRecording(file, text.toString('utf8'), language);
   const user = scenario.script[0]!.text;
   if (recording.script[0]!.text !== user) {
     throw new InputError(
