@@ -1,3 +1,4 @@
+import { compilerOutOfStack } from '../../runtimes/seam/typescript.js';
 import { boundNames } from './bound-names/check.js';
 import { committedSecretsCheck } from './committed-secrets.js';
 import { expectationsCheck } from './expectations.js';
@@ -6,7 +7,7 @@ import { sdkNamesCheck } from './sdk-names/check.js';
 import { stubValidity } from './stub-validity.js';
 import { typecheckProgramsCheck } from './typecheck/check.js';
 import type { Check, CheckInput, Finding } from './types.js';
-import { compilerOutOfStack, NESTS_TOO_DEEPLY } from './typescript-compiler.js';
+import { NESTS_TOO_DEEPLY } from './typescript-compiler.js';
 
 /** Every check the gate runs on each scenario × runtime, in order. Add new checks here. */
 export const CHECKS: readonly Check[] = [

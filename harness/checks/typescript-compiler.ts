@@ -50,13 +50,5 @@ export const TYPESCRIPT_COMPILER: SessionSlot<TypeScriptCompiler> = {
   create: () => new TypeScriptCompiler(),
 };
 
-/**
- * Whether `error` is the compiler running out of stack: its parser and checker recurse once per nested type, so a
- * text that nests a few hundred types deep (`{ a: { a: … } }`) is more than they can read.
- */
-export function compilerOutOfStack(error: unknown): boolean {
-  return error instanceof RangeError && /call stack/i.test(error.message);
-}
-
 /** What a finding says of a text the compiler ran out of stack on. */
 export const NESTS_TOO_DEEPLY = 'nests too deeply for the TypeScript compiler to read (it ran out of stack)';

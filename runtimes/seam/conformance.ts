@@ -487,6 +487,16 @@ export function describeConformance(
       expect(result.error?.name).toBe('SyntaxError');
     });
 
+    it('reports a program nested deeper than its language reads as a SyntaxError exception, then runs the next', async () => {
+      // Brackets 20,000 deep: more than CPython's parser takes (it stops at 200) and than the TypeScript compiler's
+      // recursion reaches; the host that prepares the program must not fail with it.
+      const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+      const result = await run({ typescript: `return ${deep}.length;`, python: `return len(${deep})` });
+      expectFailure(result, 'exception');
+      expect(result.error?.name).toBe('SyntaxError');
+      expectSuccess(await run({ typescript: 'return 7;', python: 'return 7' }), 7);
+    });
+
     it('reports a call of a member that does not exist as an exception', async () => {
       const fixture = makeFixture();
       const result = await run(

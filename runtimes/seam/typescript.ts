@@ -20,3 +20,11 @@ export function typescriptVersion(): string {
   version ??= (createRequire(import.meta.url)('typescript/package.json') as { version: string }).version;
   return version;
 }
+
+/**
+ * Whether `error` is the compiler running out of stack: its parser and checker recurse once per nested node, so a
+ * text that nests a few hundred types or thousands of brackets deep (`{ a: { a: … } }`) is more than they can read.
+ */
+export function compilerOutOfStack(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}

@@ -1,5 +1,5 @@
 import type TypeScript from 'typescript';
-import { typescript } from '../seam/typescript.js';
+import { compilerOutOfStack, typescript } from '../seam/typescript.js';
 
 /**
  * Turns a TypeScript program (the body of an async function) into JavaScript by erasing its types with
@@ -133,9 +133,20 @@ function transpile(ts: Ts, wrapped: string): StripResult {
 
 /**
  * Wraps the program as `(async function (<globals>) { … })`, checks it, and erases its types.
- * `globals` are the validated, portable binding names the function receives as parameters.
+ * `globals` are the validated, portable binding names the function receives as parameters. A program nested deeper
+ * than the compiler can read is a SyntaxError, as CPython makes one of too many nested brackets.
  */
 export async function stripTypes(program: string, globals: readonly string[]): Promise<StripResult> {
+  try {
+    return strip(program, globals);
+  } catch (error) {
+    if (!compilerOutOfStack(error)) throw error;
+    const message = `${PROGRAM_FILE}: the program nests too deeply to read (the TypeScript compiler ran out of stack)`;
+    return { error: { name: 'SyntaxError', message } };
+  }
+}
+
+function strip(program: string, globals: readonly string[]): StripResult {
   const ts = typescript();
   const wrapped = `(async function (${globals.join(', ')}) {\n${program}\n})`;
   const source = ts.createSourceFile(PROGRAM_FILE, wrapped, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);

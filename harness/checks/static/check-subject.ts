@@ -1,5 +1,6 @@
 import type { PythonVersion } from '../../../codemode/index.js';
 import { readSdkSection } from '../../../contract/sdk-section.js';
+import { compilerOutOfStack } from '../../../runtimes/seam/typescript.js';
 import type { StubCell } from '../../interpreters/types.js';
 import type { Session } from '../../session.js';
 import { nameList } from '../../text/name-list.js';
@@ -8,7 +9,7 @@ import { cachedSdkNames, DEFAULT_TOOLS_OBJECT, namingProblems, type SdkNames } f
 import { judgeStubs } from '../stub-validity.js';
 import { checkWithTsc } from '../typecheck/cached-tsc.js';
 import type { Finding } from '../types.js';
-import { compilerOutOfStack, NESTS_TOO_DEEPLY } from '../typescript-compiler.js';
+import { NESTS_TOO_DEEPLY } from '../typescript-compiler.js';
 import { floorUnicode, pastFloorNames, showPastFloor } from './floor-names.js';
 import type { SdkSubject } from './subject.js';
 

@@ -1,7 +1,6 @@
 import type TypeScript from 'typescript';
 import { sectionFences } from '../../../contract/sdk-section.js';
-import { typescript } from '../../../runtimes/seam/typescript.js';
-import { compilerOutOfStack } from '../typescript-compiler.js';
+import { compilerOutOfStack, typescript } from '../../../runtimes/seam/typescript.js';
 
 /** TypeScript declarations found in prose without a fence, and the prose around them, exactly. */
 export interface UnfencedDeclarations {
