@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../../runtimes/seam/types.js';
 import { formatRunResult, formatToolOutcome } from './result-text.js';
 
 describe('a run_code result as text', () => {
@@ -14,6 +15,14 @@ describe('a run_code result as text', () => {
     ).toBe(['value: (none)', 'logs: (none)', 'error: exception ValueError: bad id', '  line 2'].join('\n'));
     expect(formatRunResult({ logs: [], error: { kind: 'timeout', message: 'ran past 5000 ms' } })).toBe(
       ['value: (none)', 'logs: (none)', 'error: timeout: ran past 5000 ms'].join('\n'),
+    );
+  });
+
+  it('writes a value of any depth, where JSON.stringify runs out of stack', () => {
+    let deep: JsonValue = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(formatRunResult({ value: deep, logs: [] })).toBe(
+      `value: ${'['.repeat(100_001)}${']'.repeat(100_001)}\nlogs: (none)\nerror: (none)`,
     );
   });
 

@@ -1,3 +1,4 @@
+import { toJsonText } from '../../runtimes/seam/json.js';
 import type { JsonValue, RunResult } from '../../runtimes/seam/types.js';
 
 /**
@@ -10,7 +11,8 @@ import type { JsonValue, RunResult } from '../../runtimes/seam/types.js';
  *     error: (none)
  */
 export function formatRunResult(result: RunResult): string {
-  const lines = [`value: ${result.value === undefined ? '(none)' : JSON.stringify(result.value)}`];
+  // The seam's serializer, which takes a value of any depth (JSON.stringify recurses and runs out of stack).
+  const lines = [`value: ${result.value === undefined ? '(none)' : toJsonText(result.value)}`];
   if (result.logs.length === 0) {
     lines.push('logs: (none)');
   } else {
@@ -29,7 +31,7 @@ export function formatRunResult(result: RunResult): string {
 /** A native tool's outcome as the model reads it: the JSON value, or the failure. */
 export function formatToolOutcome(outcome: { value?: JsonValue; error?: string }): string {
   if (outcome.error !== undefined) return `error: ${outcome.error}`;
-  return JSON.stringify(outcome.value ?? null);
+  return toJsonText(outcome.value ?? null);
 }
 
 function indent(entry: string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import type { JsonValue } from '../../runtimes/seam/types.js';
 import { runRecord } from './test/run-record.js';
 import { type RunRecord, snapshotFiles } from './transcript.js';
 
@@ -134,6 +135,34 @@ describe('values the YAML shows twice', () => {
     expect(transcript).toContain(
       '      value:\n        - &a1\n          dir: <root>/data\n          self: *a1\n        - *a1\n',
     );
+  });
+});
+
+describe('values nested very deeply', () => {
+  it('writes a value deeper than 100 levels as its JSON text on one line, and one of 100 as YAML', () => {
+    const nested = (depth: number) => {
+      let value: JsonValue = 'leaf';
+      for (let i = 0; i < depth; i++) value = [value];
+      return value;
+    };
+    const transcriptOf = (value: JsonValue) =>
+      snapshotFiles(
+        runRecord({
+          programs: [
+            { code: 'x', tools: [], calls: [{ tool: 'echo', args: { v: value }, value }], result: { value, logs: [] } },
+          ],
+        }),
+        '/nowhere',
+      ).get('transcript.yaml')!;
+    const deep = transcriptOf(nested(50_000));
+    const text = `${'['.repeat(50_000)}"leaf"${']'.repeat(50_000)}`;
+    const program = (parse(deep) as { programs: Array<Record<string, any>> }).programs[0]!;
+    expect(program.result.value).toBe(text);
+    expect(program.calls[0].value).toBe(text);
+    expect(program.calls[0].args).toBe(`{"v":${text}}`);
+    const edge = parse(transcriptOf(nested(100))) as { programs: Array<Record<string, any>> };
+    expect(edge.programs[0]!.result.value).toEqual(nested(100));
+    expect(typeof (parse(transcriptOf(nested(101))) as typeof edge).programs[0]!.result.value).toBe('string');
   });
 });
 

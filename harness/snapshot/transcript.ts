@@ -10,6 +10,7 @@ import type {
   WireTool,
 } from '../../contract/model.js';
 import { readSdkSection, type SdkBlock } from '../../contract/sdk-section.js';
+import { nestsDeeperThan, toJsonText } from '../../runtimes/seam/json.js';
 import type { Isolation, JsonValue, Language } from '../../runtimes/seam/types.js';
 import { cordisYaml } from '../assembly/cordis-yaml.js';
 import type { ObservedCall, ObservedRun } from '../assembly/seam-recorder.js';
@@ -195,10 +196,21 @@ function answer(response: ModelResponse): unknown {
   return { ...(response.content ? { say: response.content } : {}), tool_calls: response.toolCalls };
 }
 
+/**
+ * Values nested deeper than this are written as their JSON text on one line: YAML's writer recurses once per level
+ * and would run out of stack on a program's value thousands of levels deep.
+ */
+const MAX_YAML_DEPTH = 100;
+
+/** `value` as the transcript shows it: itself, or its JSON text when it nests deeper than MAX_YAML_DEPTH. */
+function shown(value: JsonValue): unknown {
+  return nestsDeeperThan(value, MAX_YAML_DEPTH) ? toJsonText(value) : value;
+}
+
 /** A program run; its code and description are shown only where they differ from the call that asked for it. */
 function program(run: ObservedRun, asked: ToolCall | undefined): unknown {
   const result: Record<string, unknown> = {};
-  if (run.result.value !== undefined) result.value = run.result.value;
+  if (run.result.value !== undefined) result.value = shown(run.result.value);
   result.logs = run.result.logs;
   if (run.result.error) result.error = run.result.error;
   const args = (asked?.arguments ?? {}) as Record<string, unknown>;
@@ -215,8 +227,8 @@ function call(id: string, c: ObservedCall): unknown {
   return {
     id,
     tool: c.tool,
-    args: c.args,
-    ...('value' in c ? { value: c.value } : {}),
+    args: shown(c.args),
+    ...(c.value !== undefined ? { value: shown(c.value) } : {}),
     ...(c.error !== undefined ? { error: c.error } : {}),
   };
 }

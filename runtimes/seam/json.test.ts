@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonValueError, parseJsonValue, rebuildJsonValue, toJsonText } from './json.js';
+import { JsonValueError, nestsDeeperThan, parseJsonValue, rebuildJsonValue, toJsonText } from './json.js';
 
 function problemAt(value: unknown): { path: string; problem: string } {
   try {
@@ -120,5 +120,33 @@ describe('toJsonText and parseJsonValue', () => {
     );
     expect(() => parseJsonValue('{"a": ', 'frame')).toThrow(/^frame: \$: not valid JSON text/);
     expect(() => parseJsonValue('[-0.0]')).toThrow(/\$\[0\]: -0/);
+  });
+});
+
+describe('nestsDeeperThan', () => {
+  const nested = (depth: number): unknown => {
+    let value: unknown = 'leaf';
+    for (let i = 0; i < depth; i++) value = i % 2 === 0 ? [value] : { a: value };
+    return value;
+  };
+
+  it('counts containers, a scalar being 0 deep, at the edges of the limit', () => {
+    expect(nestsDeeperThan('text', 0)).toBe(false);
+    expect(nestsDeeperThan([], 0)).toBe(true);
+    expect(nestsDeeperThan(nested(99), 100)).toBe(false);
+    expect(nestsDeeperThan(nested(100), 100)).toBe(false);
+    expect(nestsDeeperThan(nested(101), 100)).toBe(true);
+    expect(nestsDeeperThan(nested(200_000), 100)).toBe(true);
+  });
+
+  it('stops at a cycle, and reads a value that shares its parts once per part', () => {
+    const self: Record<string, unknown> = {};
+    self.self = self;
+    expect(nestsDeeperThan(self, 5)).toBe(false);
+    // 60 levels, each holding the next twice: 2^60 paths, 60 containers.
+    let shared: unknown = 'leaf';
+    for (let i = 0; i < 60; i++) shared = [shared, shared];
+    expect(nestsDeeperThan(shared, 60)).toBe(false);
+    expect(nestsDeeperThan(shared, 59)).toBe(true);
   });
 });

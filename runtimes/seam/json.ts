@@ -167,6 +167,43 @@ function rebuild(value: unknown, what: string): { value: JsonValue; depth: numbe
   return { value: root, depth };
 }
 
+/**
+ * Whether the containers of `value` nest more than `limit` deep (a scalar is 0 deep, `[]` 1), found without
+ * recursion. A container met again on its own path (a cycle) is not followed, and one already walked at a depth
+ * at least as great is not walked again, so a value that shares its parts is read part by part, not path by path.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (limit < 1) return true;
+  interface Frame {
+    container: object;
+    children: unknown[];
+    next: number;
+  }
+  const walkedAt = new Map<object, number>([[value, 1]]);
+  const onPath = new Set<object>([value]);
+  const frames: Frame[] = [{ container: value, children: childrenOf(value), next: 0 }];
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    if (frame.next === frame.children.length) {
+      onPath.delete(frame.container);
+      frames.pop();
+      continue;
+    }
+    const child = frame.children[frame.next++];
+    if (child === null || typeof child !== 'object' || onPath.has(child)) continue;
+    const depth = frames.length + 1;
+    if (depth > limit) return true;
+    if ((walkedAt.get(child) ?? 0) >= depth) continue;
+    walkedAt.set(child, depth);
+    onPath.add(child);
+    frames.push({ container: child, children: childrenOf(child), next: 0 });
+  }
+  return false;
+}
+
+const childrenOf = (container: object): unknown[] => (Array.isArray(container) ? container : Object.values(container));
+
 /** Throws JsonValueError unless `value` is lossless JSON. */
 export function assertJsonValue(value: unknown, what = 'value'): asserts value is JsonValue {
   rebuildJsonValue(value, what);
