@@ -15,6 +15,13 @@ for (const { value } of environmentSecrets()) holdSecret(value);
 scrubPrintedOutput();
 // On GitHub Actions nothing concord prints is read as a workflow command, but its own annotations.
 holdWorkflowCommands();
+// A reader that has gone (`concord run … | head`) ends what is printed, not the command: it still finishes and
+// cleans up after itself.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
 
 const program = new Command('concord')
   .description('A snapshot gate for Code Mode agents')

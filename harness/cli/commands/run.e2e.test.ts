@@ -144,6 +144,26 @@ describe('concord run', () => {
     expect(stdout).toBe('');
   });
 
+  it('prints a value nested 100,000 deep on one line, and ends quietly when its reader goes', async () => {
+    const program = await file(
+      'deep.ts',
+      'let x: unknown = [];\nfor (let i = 0; i < 100_000; i++) x = [x];\nreturn x;',
+    );
+    const whole = await concord('--runtime', 'typescript', program);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.stdout).toBe(`{"value":${'['.repeat(100_001)}${']'.repeat(100_001)},"logs":[],"error":null}\n`);
+    // Read by `head`, which goes after 100 bytes: what is left has no one to read it, and that is no failure.
+    const bin = join(packageRoot(), 'bin/concord.mjs');
+    const piped = await exec('bash', [
+      '-c',
+      '"$0" "$1" run --runtime typescript "$2" | head -c 100 > /dev/null; echo "exit ${PIPESTATUS[0]}" >&2',
+      process.execPath,
+      bin,
+      program,
+    ]);
+    expect(piped.stderr).toBe('exit 0\n');
+  });
+
   it('exits 2 naming the JSON path of a bad tools file', async () => {
     const tools = await file('bad-tools.json', '[{"name": "ok"}, {"title": "no name"}]');
     const program = await file('ok2.ts', 'return 1;');
