@@ -1,13 +1,10 @@
-import { nestsDeeperThan, toJsonText } from '../../runtimes/seam/json.js';
+import { NATIVE_DEPTH_LIMIT, nestsDeeperThan, toJsonText } from '../../runtimes/seam/json.js';
 import { RuntimeOptionError } from '../../runtimes/seam/options.js';
 import type { BindingFunction, BindingNamespace, CodeRuntime } from '../../runtimes/seam/types.js';
 import { RUNTIMES, type RuntimeEntry } from '../assembly/runtimes.js';
 import { readNamedInput } from '../guarded/read-regular.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
 import { UserError } from '../user-error.js';
-
-/** The deepest value printed indented: JSON.stringify recurses, and runs out of stack thousands of levels down. */
-const MAX_INDENTED_DEPTH = 1_000;
 
 /** What `concord run` does once its options are parsed (the command is declared in `commands/run.ts`). */
 
@@ -122,7 +119,7 @@ export async function runProgram(programFile: string, options: RunOptions): Prom
     const result = await runtime.run({ program, bindings: [fixtureTools(toolNames)] });
     const shown = { value: result.value ?? null, logs: result.logs, error: result.error ?? null };
     // Indented where the native serializer can take the value; a value nested deeper goes on one line.
-    const deep = nestsDeeperThan(shown.value, MAX_INDENTED_DEPTH);
+    const deep = nestsDeeperThan(shown.value, NATIVE_DEPTH_LIMIT);
     process.stdout.write(`${deep ? toJsonText(shown) : JSON.stringify(shown, null, 2)}\n`);
   } finally {
     await runtime.dispose();

@@ -65,11 +65,15 @@ export function readRegularFileSync(file: string, what: string, maxBytes: number
 const openFlags = ({ followLinks = false }: ReadOptions): number =>
   constants.O_RDONLY | constants.O_NONBLOCK | (followLinks ? 0 : constants.O_NOFOLLOW);
 
+/** What a refusal tells the user to do: the caller's hint, or to name such a file. */
+const hintOf = (what: string, { hint }: ReadOptions): string => hint ?? `name ${what}`;
+
 /** What to throw when `file` could not be opened: a GuardError saying why, or the error itself. */
 function openRefusal(error: unknown, file: string, what: string, options: ReadOptions): unknown {
-  const { followLinks = false, hint = `name ${what}` } = options;
+  const hint = hintOf(what, options);
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ELOOP' && followLinks) return new GuardError(file, 'is a link that leads round in a loop', hint);
+  if (code === 'ELOOP' && options.followLinks)
+    return new GuardError(file, 'is a link that leads round in a loop', hint);
   if (code === 'ELOOP')
     return new GuardError(
       file,
@@ -81,7 +85,8 @@ function openRefusal(error: unknown, file: string, what: string, options: ReadOp
 }
 
 /** Refuses what was opened unless it is a regular file of at most `maxBytes`. */
-function judge(stats: Stats, file: string, what: string, maxBytes: number, { hint = `name ${what}` }: ReadOptions) {
+function judge(stats: Stats, file: string, what: string, maxBytes: number, options: ReadOptions) {
+  const hint = hintOf(what, options);
   if (!stats.isFile())
     throw new GuardError(file, `is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, not ${what}`, hint);
   if (stats.size > maxBytes)

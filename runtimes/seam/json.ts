@@ -209,7 +209,8 @@ export function assertJsonValue(value: unknown, what = 'value'): asserts value i
   rebuildJsonValue(value, what);
 }
 
-const NATIVE_DEPTH_LIMIT = 1_000;
+/** The deepest value the native serializer is given: JSON.stringify recurses, and runs out of stack far below memory. */
+export const NATIVE_DEPTH_LIMIT = 1_000;
 
 /**
  * Serializes a lossless JSON value without recursion (JSON.stringify recurses and overflows on deep

@@ -50,10 +50,11 @@ function readDeclarations(text: string): UnfencedDeclarations | DeclarationsProb
   let first = last;
   while (first > 0 && DECLARATION_LINE.test(lines[first - 1]!)) first--;
   while (first < last && lines[first]!.trim() === '') first++;
-  const start = lines.slice(0, first).reduce((offset, line) => offset + line.length + 1, 0);
+  const lineStart = (index: number) => lines.slice(0, index).reduce((offset, line) => offset + line.length + 1, 0);
+  const start = lineStart(first);
   // The statement's end is the parser's: the prose after it parses as (broken) statements of its own.
   const rest = parse(text.slice(start));
-  const lastStart = lines.slice(first, last).reduce((offset, line) => offset + line.length + 1, 0);
+  const lastStart = lineStart(last) - start;
   const statement = rest.statements.find((node) => node.getStart(rest) === lastStart);
   const end = statement === undefined ? start + lastStart + lines[last]!.length : start + statement.end;
   const lineEnd = text.indexOf('\n', end);
