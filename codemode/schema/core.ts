@@ -20,6 +20,12 @@ export interface CoreSchema {
   const?: SchemaScalar;
   $ref?: string;
   description?: string;
+  /**
+   * An object's title when it is all the object says of itself (as generators from classes write the class
+   * name): read as its doc, but a name, not a difference: two objects with the same fields are one type
+   * whatever they are titled.
+   */
+  title?: string;
   /** The name a named type for this node takes (a definition written in place keeps its own name). */
   name?: string;
 }

@@ -90,6 +90,11 @@ function pick(node: Record<string, unknown>, keys: readonly string[], except: st
   return part;
 }
 
+/** Whether all `doc` says of `node` is its title: no description, no constraint worth a note. */
+function isTitleOnly(node: Record<string, unknown>, doc: string): boolean {
+  return doc !== '' && doc === node.title && (typeof node.description !== 'string' || node.description === '');
+}
+
 function withDoc(core: CoreSchema, doc: string): CoreSchema {
   return doc === '' ? core : { ...core, description: doc };
 }
@@ -427,6 +432,7 @@ class Lowering {
         } else if (typeof extra === 'boolean') {
           core.additionalProperties = extra;
         }
+        if (core.properties !== undefined && isTitleOnly(node, doc)) return { ...core, title: doc };
         return withDoc(core, doc);
       },
     };

@@ -78,6 +78,47 @@ describe('an object schema that appears more than once', () => {
     expect(count(renderTypeScriptSdk(differing), /^ +street\?: string;$/gm)).toBe(3);
   });
 
+  it('is one type whatever it is titled: a title names the type, as class-based generators write it', () => {
+    // A model's schema: titled at the root, its nested models as definitions.
+    const member = () => ({
+      title: 'Member',
+      type: 'object',
+      properties: { name: { type: 'string' }, since: { type: 'string', format: 'date' } },
+      required: ['name'],
+    });
+    const titled: ToolDefinition[] = [
+      {
+        name: 'enrol',
+        description: '',
+        parameters: member(),
+        output: { ...member(), title: 'Enrolled' },
+      },
+      {
+        name: 'list_team',
+        description: '',
+        parameters: { type: 'object', properties: {} },
+        output: {
+          type: 'object',
+          properties: { lead: { $ref: '#/$defs/Member' } },
+          required: ['lead'],
+          $defs: { Member: member() },
+        },
+      },
+    ];
+    const python = renderPythonSdk(titled, { pythonFloor: '3.11' });
+    expect(count(python, /^ {4}since: /gm)).toBe(1);
+    expect(python).toContain('async def enrol(self, args: Member) -> Member:');
+    const typescript = renderTypeScriptSdk(titled);
+    expect(count(typescript, /^ +since\?: string;$/gm)).toBe(1);
+    expect(typescript).toContain('  enrol(args: Member): Promise<Member>;');
+    // Alone, a title is still what the type says of itself.
+    const alone = [titled[0]!];
+    expect(renderPythonSdk(alone, { pythonFloor: '3.11' })).toContain(
+      'class EnrolArgs(TypedDict):\n    """Member"""\n',
+    );
+    expect(renderTypeScriptSdk(alone)).toContain('/** Member */\ntype EnrolArgs = {');
+  });
+
   it('is its one type far down a chain of unions too, past where structures are compared', () => {
     // 300 unions, each an object of one structure or the next union: its last arms lie 600 schema levels down.
     let value: Record<string, unknown> = { type: 'string' };

@@ -12,7 +12,8 @@ export function hasFields(node: object): boolean {
 /**
  * The structures of an SDK's types, numbered as both languages write them: beside fields, `additionalProperties:
  * false` is written as its absence (a `TypedDict` cannot say it; a TypeScript object type without an index
- * signature already means it), so two objects that differ only there are one type. The numbering reads as deep as
+ * signature already means it), so two objects that differ only there are one type; so are two that differ only in
+ * their titles (a title names a type, and the fields that hold it still say theirs). The numbering reads as deep as
  * the types are written and no deeper: a written level is at most two levels of schema (an object and its
  * `properties`, a union and its list of arms), and the horizon is twice that. An object past it (far down a
  * union chain, which both languages write flat) is numbered when it is written.
@@ -21,6 +22,7 @@ export function typeStructures(): StructureIds {
   return new StructureIds({
     isNamed: hasFields,
     horizon: 4 * MAX_TYPE_DEPTH,
-    ignores: (node, key) => key === 'additionalProperties' && node[key] === false && hasFields(node),
+    ignores: (node, key) =>
+      ((key === 'additionalProperties' && node[key] === false) || key === 'title') && hasFields(node),
   });
 }

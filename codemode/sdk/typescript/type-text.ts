@@ -27,7 +27,7 @@ function literal(value: SchemaScalar): string {
 
 /** What a schema's own description says (with its notable constraints). */
 export function schemaDoc(schema: JsonSchema): string {
-  return schema.description ?? '';
+  return schema.description ?? schema.title ?? '';
 }
 
 /** Turns a definition reference into the name of its type (queueing the definition to be written). */

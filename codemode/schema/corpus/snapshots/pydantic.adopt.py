@@ -65,22 +65,6 @@ class AdoptArgs(_AdoptArgsRequired, total=False):
     priority: Priority
 
 
-class _AdoptOutputRequired(TypedDict):
-    # Full name.
-    name: str
-
-
-class AdoptOutput(_AdoptOutputRequired, total=False):
-    """Person"""
-    # format: date
-    birthday: str
-    # Contact address.
-    email: str
-    # default: "blue"
-    favourite: Color
-    home: Address
-
-
 class ToolCallError(Exception):
     toolName: str
     code: Union[str, int, None]
@@ -88,7 +72,7 @@ class ToolCallError(Exception):
 
 
 class Tools:
-    async def adopt(self, args: AdoptArgs) -> AdoptOutput:
+    async def adopt(self, args: AdoptArgs) -> Person:
         """Adopt a pet for a person."""
 
 

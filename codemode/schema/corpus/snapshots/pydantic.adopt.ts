@@ -57,20 +57,7 @@ type AdoptArgs = {
   priority?: Priority;
 };
 
-/** Person */
-type AdoptOutput = {
-  /** Full name. */
-  name: string;
-  /** Contact address. */
-  email?: string;
-  /** format: date */
-  birthday?: string;
-  home?: Address;
-  /** default: "blue" */
-  favourite?: Color;
-};
-
 declare const tools: {
   /** Adopt a pet for a person. */
-  adopt(args: AdoptArgs): Promise<AdoptOutput>;
+  adopt(args: AdoptArgs): Promise<Person>;
 };
