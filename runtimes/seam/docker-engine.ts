@@ -14,9 +14,11 @@ const PING_TIMEOUT_MS = 3000;
 
 let swept: Promise<unknown> | undefined;
 /**
- * The one client of this process. testcontainers makes one per concurrent first call and keeps the last: a
- * container started through it would ask again whether its image exists (a busy engine has been seen to say no,
- * and testcontainers then pulls), where the client that `requireLocalImage` asked already knows.
+ * This module's first call for a client. testcontainers makes one client per concurrent first call and keeps the
+ * last to finish for the containers it starts: a container started through another client than the one
+ * `requireLocalImage` asked would ask again whether its image exists (a busy engine has been seen to say no, and
+ * testcontainers then pulls). One call from here at a time, and the client returned is the one testcontainers
+ * keeps, whoever else asked at once (a second copy of this module, as a test runner or a bundle may load).
  */
 let engineClient: Promise<ContainerRuntimeClient> | undefined;
 
@@ -42,7 +44,8 @@ export async function dockerEngine(): Promise<ContainerRuntimeClient> {
     engineClient = undefined;
     throw error;
   });
-  const engine = await engineClient;
+  await engineClient;
+  const engine = await getContainerRuntimeClient();
   // A failed sweep is not this command's failure: the engine's own errors surface where the command uses it.
   swept ??= removeAbandonedContainers(engine.container.dockerode).catch(() => undefined);
   await swept;
