@@ -84,7 +84,7 @@ describe('an SDK whose tools are bound under another name', () => {
   });
 
   it("checks the SDK a request carries in its code tool's description, as unfenced declarations", async () => {
-    const request = (section: string) => ({
+    const request = (section: string, code = 'An async arrow function in JavaScript.') => ({
       messages: [{ role: 'user', content: 'Define "idempotent".' }],
       tools: [
         {
@@ -94,7 +94,7 @@ describe('an SDK whose tools are bound under another name', () => {
             description: `Run code against the glossary.\n\nAvailable:\n${section}\nWrite an async arrow function in JavaScript.`,
             parameters: {
               type: 'object',
-              properties: { code: { type: 'string', description: 'An async arrow function in JavaScript.' } },
+              properties: { code: { type: 'string', description: code } },
               required: ['code'],
             },
           },
@@ -107,6 +107,10 @@ describe('an SDK whose tools are bound under another name', () => {
     const { lines } = await checkRequest(request(SECTION.replace('word: string', 'word: Word')), options);
     expect(lines).toEqual([
       "error typecheck: the SDK block of the request $.tools[0].description does not type-check (tsc): Cannot find name 'Word'. (tools-sdk.ts line 3, column 11)",
+    ]);
+    // The code parameter is named where it is: beside the description, in the tool.
+    expect((await checkRequest(request(SECTION, 'The program to run.'), options)).lines).toEqual([
+      'error language-agreement: the codemode `code` parameter description in the request $.tools[0] (TypeScript) never names TypeScript or JavaScript',
     ]);
   });
 

@@ -60,11 +60,10 @@ export async function checkRequest(request: string | object, options: CheckOptio
 
 /** `checkRequest` for an SDK section (or file) and the run_code function, without a request around them. */
 export async function checkSdk(input: SdkInput, options: CheckOptions = {}): Promise<CheckResult> {
+  const source = 'the run_code function';
   const runCode =
-    input.runCode === undefined
-      ? undefined
-      : runCodeFile(JSON.stringify(input.runCode), 'the run_code function', options.codeTool);
-  return checkSubjects([sdkFileSubject(input.section, 'the SDK', input.language, runCode)], options);
+    input.runCode === undefined ? undefined : runCodeFile(JSON.stringify(input.runCode), source, options.codeTool);
+  return checkSubjects([sdkFileSubject(input.section, 'the SDK', input.language, runCode, source)], options);
 }
 
 /** The findings of each subject, in order, on one session and one floor. */

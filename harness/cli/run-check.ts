@@ -74,7 +74,13 @@ async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
         ? undefined
         : runCodeFile(await readNamedInput(flags.runCode, 'a run_code function'), shown(flags.runCode), flags.codeTool);
     subjects.push(
-      sdkFileSubject(await readNamedInput(flags.sdk, 'an SDK file'), shown(flags.sdk), flags.language!, runCode),
+      sdkFileSubject(
+        await readNamedInput(flags.sdk, 'an SDK file'),
+        shown(flags.sdk),
+        flags.language!,
+        runCode,
+        flags.runCode === undefined ? undefined : shown(flags.runCode),
+      ),
     );
   }
   return subjects;

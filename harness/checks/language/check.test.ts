@@ -206,5 +206,14 @@ describe('the description of a code tool of another name', () => {
       'the codemode `code` parameter description in body.json (Python) never names Python',
       'the codemode `code` parameter description in body.json (Python) speaks TypeScript: the name TypeScript/JavaScript ("JavaScript"); expected Python only',
     ]);
+    // Met apart from the SDK, the tool is named at its own place.
+    expect(
+      languageProblems(
+        { runCode: tool('Write a program.', 'An async arrow function in JavaScript.') },
+        'typescript',
+        'in body.json $.system',
+        'in body.json $.tools[2]',
+      ),
+    ).toEqual(['the codemode description in body.json $.tools[2] (TypeScript) never names TypeScript or JavaScript']);
   });
 });

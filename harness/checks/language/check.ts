@@ -51,18 +51,25 @@ export interface RunCodeFunction {
 /**
  * What disagrees with `expected` on the surfaces of one request: the fence, the prose around the block, the usage
  * header and the declarations, the `run_code` description and its `code` parameter's. `context` says where the
- * request was met (`on the python runtime`, `in request.json`).
+ * request was met (`on the python runtime`, `in request.json $.system`), `runCodeContext` where the `run_code`
+ * function was, when that is another place (`in request.json $.tools[0]`).
  */
-export function languageProblems(surfaces: LanguageSurfaces, expected: Language, context: string): string[] {
+export function languageProblems(
+  surfaces: LanguageSurfaces,
+  expected: Language,
+  context: string,
+  runCodeContext: string = context,
+): string[] {
   const problems: string[] = [];
   const name = LANGUAGE_NAME[expected];
   const foreign = otherLanguage(expected);
+  // A surface is named with the place it was met and the language expected there: `the run_code description in
+  // body.json $.tools[0] (Python)`.
   const where = `${context} (${name})`;
+  const runCodeWhere = `${runCodeContext} (${name})`;
   const speaksForeign = (surface: string, markers: string[]) => {
     if (markers.length > 0)
-      problems.push(
-        `${surface} ${where} speaks ${LANGUAGE_NAME[foreign]}: ${markers.join(', ')}; expected ${name} only`,
-      );
+      problems.push(`${surface} speaks ${LANGUAGE_NAME[foreign]}: ${markers.join(', ')}; expected ${name} only`);
   };
 
   const section = surfaces.section;
@@ -76,10 +83,13 @@ export function languageProblems(surfaces: LanguageSurfaces, expected: Language,
       if (block.language !== expected)
         problems.push(`the ${SDK_SECTION} fence ${where} says ${JSON.stringify(block.info)}; expected ${fenceWords}`);
       // The prose around the block is the backend's own guide to writing programs: judged like a description.
-      speaksForeign(`the ${SDK_SECTION} prose around the block`, proseMarkersOf(foreign, block.before + block.after));
+      speaksForeign(
+        `the ${SDK_SECTION} prose around the block ${where}`,
+        proseMarkersOf(foreign, block.before + block.after),
+      );
       const { header, code } = sdkParts(expected, block.body);
-      speaksForeign(`the ${SDK_SECTION} usage header`, proseMarkersOf(foreign, header));
-      speaksForeign(`the ${SDK_SECTION} declarations`, codeMarkersOf(foreign, code));
+      speaksForeign(`the ${SDK_SECTION} usage header ${where}`, proseMarkersOf(foreign, header));
+      speaksForeign(`the ${SDK_SECTION} declarations ${where}`, codeMarkersOf(foreign, code));
     }
   }
 
@@ -87,16 +97,16 @@ export function languageProblems(surfaces: LanguageSurfaces, expected: Language,
   if (runCode !== undefined) {
     const code = codeParameterDescription(runCode.parameters);
     const surfaces: Array<[string, string | undefined]> = [
-      [`the ${runCode.name} description`, runCode.description],
-      [`the ${runCode.name} \`code\` parameter description`, code],
+      [`the ${runCode.name} description ${runCodeWhere}`, runCode.description],
+      [`the ${runCode.name} \`code\` parameter description ${runCodeWhere}`, code],
     ];
     for (const [surface, text] of surfaces) {
       if (text === undefined) {
-        problems.push(`${surface} ${where} is missing`);
+        problems.push(`${surface} is missing`);
         continue;
       }
       const naming = NAMING[expected];
-      if (!naming.pattern.test(text)) problems.push(`${surface} ${where} never names ${naming.names}`);
+      if (!naming.pattern.test(text)) problems.push(`${surface} never names ${naming.names}`);
       speaksForeign(surface, proseMarkersOf(foreign, text));
     }
   }

@@ -36,6 +36,7 @@ export async function checkSubject(
     { section: subject.section, runCode: subject.runCode },
     language,
     `in ${source}`,
+    `in ${subject.runCodeSource ?? source}`,
   ).map((message) => ({ check: 'language-agreement', severity: 'error', message }));
   if (block === undefined || block.language !== language) return { findings, cells: [] };
   const blockName = `the SDK block of ${source}`;

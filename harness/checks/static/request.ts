@@ -181,7 +181,7 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
     source: `${file} ${path}`,
     language,
     section,
-    ...(runCode === undefined ? {} : { runCode }),
+    ...(runCode === undefined ? {} : { runCode, runCodeSource: `${file} ${code!.path}` }),
     ...(native.length > 0 ? { registered: { names: native, complete: false } } : {}),
   });
   const found = parts.flatMap((part) => {
@@ -235,9 +235,16 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
 
 /**
  * An SDK file as `concord check --sdk` reads it: a `tools:sdk` section (prose and one fenced block), or the bare code
- * of the block (a file without fences), in `language`; `runCode` the run_code function's JSON beside it, if given.
+ * of the block (a file without fences), in `language`; `runCode` the run_code function's JSON beside it, if given,
+ * read from `runCodeSource`.
  */
-export function sdkFileSubject(text: string, file: string, language: Language, runCode?: RunCodeFunction): SdkSubject {
+export function sdkFileSubject(
+  text: string,
+  file: string,
+  language: Language,
+  runCode?: RunCodeFunction,
+  runCodeSource?: string,
+): SdkSubject {
   const fences = sectionFences(text);
   const words = SDK_FENCE_WORDS[language];
   const section = fences.length === 0 ? `\`\`\`${words[0]}\n${text.endsWith('\n') ? text : `${text}\n`}\`\`\`\n` : text;
@@ -248,7 +255,7 @@ export function sdkFileSubject(text: string, file: string, language: Language, r
       `the SDK section ${read.problem}`,
       `write one fenced block: \`\`\`${words[0]} … \`\`\``,
     );
-  return { source: file, language, section, ...(runCode === undefined ? {} : { runCode }) };
+  return { source: file, language, section, ...(runCode === undefined ? {} : { runCode, runCodeSource }) };
 }
 
 /**

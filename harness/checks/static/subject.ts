@@ -14,6 +14,8 @@ export interface SdkSubject {
   /** The section's text: optional prose and exactly one fenced block whose info string names the language. */
   section: string;
   runCode?: RunCodeFunction | undefined;
+  /** What the run_code function is called where a finding names it: its file, or its JSON path in the request. */
+  runCodeSource?: string | undefined;
   /** The tools the backend registers, when known (its native tools, or the names the team gave). */
   registered?: Registered | undefined;
   /** The name the backend's runtime binds the tools under in a program, when it is not `tools`. */
