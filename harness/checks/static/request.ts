@@ -181,7 +181,7 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
     source: `${file} ${path}`,
     language,
     section,
-    ...(runCode === undefined ? {} : { runCode, runCodeSource: `${file} ${code!.path}` }),
+    ...(code === undefined ? {} : { runCode: code.tool, runCodeSource: `${file} ${code.path}` }),
     ...(native.length > 0 ? { registered: { names: native, complete: false } } : {}),
   });
   const found = parts.flatMap((part) => {
