@@ -114,6 +114,44 @@ describe('an SDK whose tools are bound under another name', () => {
     ]);
   });
 
+  it("reads Python declarations split over fences beside an example in the code tool's description", {
+    timeout: 60_000,
+  }, async () => {
+    // As some renderers write it: functions called by name (no `tools` object), typing's names never imported.
+    const python = (body: string) => `\`\`\`python\n${body}\n\`\`\``;
+    const description = [
+      'Run a Python snippet; its last expression is the result, as in:',
+      python('found = await lookup(word="idempotent")\nfound'),
+      'These functions can be awaited in it:',
+      python('class Entry(TypedDict):\n    word: str\n    meaning: NotRequired[str]'),
+      python('async def lookup(*, word: str) -> Entry:\n    """Looks a word up."""\n    ...'),
+    ].join('\n\n');
+    const request = {
+      messages: [{ role: 'user', content: 'Define "idempotent".' }],
+      tools: [
+        {
+          name: 'run_code',
+          description,
+          input_schema: {
+            type: 'object',
+            properties: { code: { type: 'string', description: 'The Python snippet.' } },
+          },
+        },
+      ],
+    };
+    const options = { root, session, tools: ['lookup'] };
+    const errors = async (floor: '3.9' | '3.11') =>
+      (await checkRequest(request, { ...options, floor })).lines.filter((line) => line.startsWith('error'));
+    expect(await errors('3.11')).toEqual([]);
+    // Below 3.11 the typing it runs with has no NotRequired: true for a reader on 3.9 too.
+    const [finding, ...more] = await errors('3.9');
+    expect(more).toEqual([]);
+    expect(finding).toContain(
+      "error stub-import: the SDK block of the request $.tools[0].description (the declarations of its fences at lines 10 and 16, joined) compiles and imports nothing (it ran with the names of the interpreter's typing bound) but fails when executed as a module on ",
+    );
+    expect(finding).toContain(": NameError at line 3, column 5: name 'NotRequired' is not defined");
+  });
+
   it('finds a block nested deeper than the compiler reads, once, rather than failing', async () => {
     const deep = `declare const codemode: ${'{ a: '.repeat(5_000)}string${' }'.repeat(5_000)};\n`;
     expect((await check({ toolsObject: 'codemode' }, deep)).lines).toEqual([

@@ -224,14 +224,14 @@ const floorPair: PythonInterpreter[] = local
     });
 
     it('says a fault every interpreter meets once, told as the newest saw it, naming the others', async () => {
-      // No import line: `TypedDict` is an unbound name on every CPython.
-      const unbound = 'class LookupArgs(TypedDict):\n    word: str\n';
+      // `Word` is an unbound name on every CPython (a block that imports typing runs as written).
+      const unbound = 'from typing import TypedDict\nclass LookupArgs(TypedDict):\n    word: Word\n';
       const [low, high] = floorPair.map((i) => i.label);
       const findings = await check.run(input('unbound', 'python', unbound, '3.9'));
       expect(findings.map((f) => [f.check, f.severity])).toEqual([['stub-import', 'error']]);
       expect(findings[0]!.message).toMatch(
         new RegExp(
-          `^tools-sdk\\.py compiles but fails when executed as a module on ${high} \\(CPython 3\\.1\\d\\.\\d+, [^)]+\\) and 1 more \\(${low}\\): NameError at line 1, column 18: name 'TypedDict' is not defined\\n1 \\| class`,
+          `^tools-sdk\\.py compiles but fails when executed as a module on ${high} \\(CPython 3\\.1\\d\\.\\d+, [^)]+\\) and 1 more \\(${low}\\): NameError at line 3, column 11: name 'Word' is not defined\\n3 \\| {5}word`,
         ),
       );
       // An ImportError names each interpreter's own typing.py: still one fault.

@@ -1,5 +1,6 @@
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import { describeRejection, rejectionMessage } from '../interpreters/describe.js';
+import { importsNothing } from '../interpreters/import-script.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
 import { type CompileOutcome, compareVersions, type StubCell } from '../interpreters/types.js';
 import type { Session } from '../session.js';
@@ -89,16 +90,21 @@ export async function judgeStubs(
     }
     const error = describeRejection(result, sdk);
     cells.push({ ...base, python, unicode, outcome: 'import-failed', error });
+    // A block that imports nothing ran with typing's names: the name it lacks is not one this typing has.
+    const compiles = result.name === 'NameError' && importsNothing(sdk) ? READER_NAMES : 'compiles';
     fail(
       IMPORT_ID,
       `import-failed ${rejectionKey(result)}`,
       who,
-      (who) => `${file} compiles but fails when executed as a module on ${who}: ${error}`,
+      (who) => `${file} ${compiles} but fails when executed as a module on ${who}: ${error}`,
     );
   }
   for (const group of sameFailures(failures)) findings.push(groupFinding(group, floor));
   return { findings, cells };
 }
+
+/** How a block that imports nothing and fails on a name is told: it ran with the names its interpreter's typing has. */
+const READER_NAMES = "compiles and imports nothing (it ran with the names of the interpreter's typing bound)";
 
 /** One interpreter's failure, before the failures that are one fault are put together. */
 interface StubFailure {

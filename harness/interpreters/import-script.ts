@@ -4,7 +4,9 @@ import { COMPILE_DEFINITIONS } from './compile-script.js';
  * Executes sources as modules (stdlib only, CPython 3.8+ and Pyodide): `import_sources(sources, seconds)`
  * gives one outcome per source, in the shape the compile batch reports. Each source is a fresh module
  * (`<sdk N>`, its own `__name__` in `sys.modules` while it runs), and every module a source imported is
- * dropped from `sys.modules` after it. Where the interpreter can fork, the sources run in an executor: a
+ * dropped from `sys.modules` after it. A source with no import line at its top level is declarations written for a
+ * reader, who takes `TypedDict`, `Any` or `Literal` as known: it runs with the names of the interpreter's `typing`
+ * bound. Where the interpreter can fork, the sources run in an executor: a
  * child of the caller that runs one module after another, killed when one takes longer than `seconds`. A
  * fork costs far more than a stub takes to run, so one is not spent per module; instead the executor
  * records, as it starts, the state a module could leave behind for the next (every loaded module's
@@ -18,6 +20,17 @@ import { COMPILE_DEFINITIONS } from './compile-script.js';
  * (3.11+ positions), else the name an ImportError could not import, else the first `|` of a failing union,
  * else the statement's first character. A source that does not compile reports its SyntaxError.
  */
+/**
+ * A line that imports, at the top level of a source (a regular expression read line by line). A source without
+ * one is declarations for a reader: it runs with typing's names bound.
+ */
+const IMPORT_LINE = String.raw`^(?:import|from)[ \t]`;
+
+/** Whether a source imports nothing at its top level, and so runs with the names of the interpreter's `typing`. */
+export function importsNothing(source: string): boolean {
+  return !new RegExp(IMPORT_LINE, 'm').test(source);
+}
+
 const DEFINITIONS = String.raw`
 import ast, json, os, re, sys, types
 
@@ -62,12 +75,23 @@ def _outcome(source, filename, error):
         column = _column(source, line, error, hit.tb_frame.f_code, hit.tb_lasti)
     return {"ok": False, "name": type(error).__name__, "message": str(error), "line": line, "column": column}
 
+_IMPORT_LINE = re.compile(r"${IMPORT_LINE}", re.M)
+
+def _reader_names():
+    # The names of typing this interpreter has, as a block that imports nothing assumes them bound.
+    import typing
+    return {name: getattr(typing, name) for name in getattr(typing, "__all__", ()) if hasattr(typing, name)}
+
 def _execute(source, index, code=None):
     # A code object compiled beforehand (from this very source) is executed as it is: compiled once.
     filename = "<sdk %d>" % index if code is None else code.co_filename
     name = "concord_sdk_%d" % index
     module = types.ModuleType(name)
     module.__file__ = filename
+    # Declarations written for a reader, importing nothing (class Forecast(TypedDict): ...), run with typing's
+    # names bound; a source that imports anything runs exactly as written.
+    if _IMPORT_LINE.search(source) is None:
+        module.__dict__.update(_reader_names())
     sys.modules[name] = module
     try:
         exec(code if code is not None else compile(source, filename, "exec", dont_inherit=True), module.__dict__)

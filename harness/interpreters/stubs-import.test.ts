@@ -97,6 +97,25 @@ describe('concord stubs import on every CPython from their floor up', () => {
     });
   });
 
+  it("runs declarations that import nothing with typing's names bound; a block that imports runs as written", {
+    timeout: 300_000,
+  }, async () => {
+    // A reader's block, as some renderers write theirs; the same block importing one name it uses and not another.
+    const reader = 'class Forecast(TypedDict):\n    city: str\n    tags: List[str]\n\nUnit = Literal["c", "f"]\n';
+    const partial = `from typing import TypedDict\n${reader}`;
+    const kinds = new Set<string>();
+    for (const interpreter of interpreters) {
+      if (kinds.has(interpreter.kind)) continue;
+      kinds.add(interpreter.kind);
+      const { imports } = await inventory.verifyOn(interpreter, [reader, partial]);
+      expect([interpreter.label, imports]).toEqual([
+        interpreter.label,
+        [{ ok: true }, expect.objectContaining({ ok: false, name: 'NameError', line: 4 })],
+      ]);
+    }
+    expect(kinds.size).toBeGreaterThan(0);
+  });
+
   it('the import check can fail on Pyodide too: a source that does not compile, one that raises where it is executed', {
     timeout: 300_000,
   }, async () => {

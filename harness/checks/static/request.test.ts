@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readSdkSection } from '../../../contract/sdk-section.js';
 import { CheckInputError, requestSubject, runCodeFile, sdkFileSubject } from './request.js';
 
 const RUN_CODE = {
@@ -208,21 +209,40 @@ describe('a chat request body as concord check reads it', () => {
     );
   });
 
-  it("says so when the SDK is in the code tool's description instead, and how to give it", () => {
-    const described = {
-      ...RUN_CODE,
-      function: {
-        ...RUN_CODE.function,
-        description: `Runs Python. Functions:\n${SECTION}Example:\n\`\`\`python\nawait a()\n\`\`\`\n`,
-      },
-    };
+  it("reads the SDK beside an example program in the code tool's description; two examples are no SDK", () => {
+    const describedAs = (description: string) => ({ ...RUN_CODE, function: { ...RUN_CODE.function, description } });
+    const beside = describedAs(
+      `Runs Python. Functions:\n${SECTION}Example:\n\`\`\`python\nawait tools.a({})\n\`\`\`\n`,
+    );
+    const subject = requestSubject(body([{ role: 'system', content: 'Be brief.' }], [beside]), 'r.json');
+    expect(subject.source).toBe('r.json $.tools[0].description (the declarations of its fence at line 4)');
+    expect(readSdkSection(subject.section).block?.body).toBe(
+      'class Tools:\n    async def a(self, args: dict) -> dict: ...\n\ntools: Tools\n',
+    );
+    const examples = describedAs('Runs Python, as in:\n```python\nx = 1\nx\n```\nor:\n```python\nawait a()\n```\n');
     const message =
-      /the run_code description holds 2 fenced block\(s\) but not one SDK block \(one fence naming python or ts\): line 4: ```python; line 11: ```python\n {2}hint: concord reads the SDK from the system prompt, or from run_code's description when that holds one SDK block; .* concord check --sdk FILE --language python\|typescript --run-code FILE/;
+      /the run_code description holds 2 fenced block\(s\) but not one SDK block \(one fence naming python or ts\): line 2: ```python; line 7: ```python\n {2}hint: concord reads the SDK from the system prompt, or from run_code's description when that holds one SDK block; .* concord check --sdk FILE --language python\|typescript --run-code FILE/;
     expect(
-      refusal(() => requestSubject(body([{ role: 'system', content: 'Be brief.' }], [described]), 'r.json')),
+      refusal(() => requestSubject(body([{ role: 'system', content: 'Be brief.' }], [examples]), 'r.json')),
     ).toMatch(message);
-    expect(refusal(() => requestSubject(body([{ role: 'user', content: 'Hi' }], [described]), 'r.json'))).toMatch(
+    expect(refusal(() => requestSubject(body([{ role: 'user', content: 'Hi' }], [examples]), 'r.json'))).toMatch(
       message,
+    );
+  });
+
+  it('reads the SDK a system prompt writes in two fences, types then functions, beside an example', () => {
+    const prompt = [
+      'Write Python. For example:',
+      '```python\nfound = await a()\nfound\n```',
+      '```python\nclass Found(TypedDict):\n    id: str\n```',
+      '```python\nasync def a() -> Found: ...\n```',
+    ].join('\n');
+    const subject = requestSubject(body([{ role: 'system', content: prompt }]), 'r.json');
+    expect(subject.source).toBe(
+      'r.json $.messages[0].content (the declarations of its fences at lines 6 and 10, joined)',
+    );
+    expect(readSdkSection(subject.section).block?.body).toBe(
+      'class Found(TypedDict):\n    id: str\n\n\nasync def a() -> Found: ...\n',
     );
   });
 

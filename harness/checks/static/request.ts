@@ -4,6 +4,7 @@ import type { Language } from '../../../runtimes/seam/types.js';
 import { parseJsonText, printable } from '../../guarded/json-input.js';
 import { UserError } from '../../user-error.js';
 import type { RunCodeFunction } from '../language/check.js';
+import { joinedDeclarationFences, joinedPlace } from './declaration-fences.js';
 import type { SdkSubject } from './subject.js';
 import { declarationsSection } from './unfenced-declarations.js';
 
@@ -149,6 +150,8 @@ function codeToolSdk(
     };
   }
   if (readSdkSection(description).block !== undefined) return { section: description, path: `${path}.description` };
+  const joined = joinedDeclarationFences(description);
+  if (joined !== undefined) return { section: joined.section, path: `${path}.description${joinedPlace(joined.lines)}` };
   return {
     problem: `; the ${runCode.name} description holds ${fences.length} fenced block(s) but not one SDK block (one fence naming python or ts): ${printable(fences.map(describeFence).join('; '))}`,
     hint: `concord reads the SDK from the system prompt, or from ${runCode.name}'s description when that holds one SDK block; save the SDK as a file and give it: concord check --sdk FILE --language python|typescript --run-code FILE`,
@@ -185,9 +188,16 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
     ...(native.length > 0 ? { registered: { names: native, complete: false } } : {}),
   });
   const found = parts.flatMap((part) => {
-    const read = readSdkSection(part.text);
     const named = sectionFences(part.text).filter((fence) => fence.language !== undefined);
-    return named.length > 0 ? [{ ...part, read, named }] : [];
+    if (named.length === 0) return [];
+    // Declarations in several fences beside example programs are one SDK, read as such.
+    const joined = readSdkSection(part.text).block === undefined ? joinedDeclarationFences(part.text) : undefined;
+    if (joined === undefined) return [{ ...part, read: readSdkSection(part.text), named }];
+    const text = joined.section;
+    const fences = sectionFences(text).filter((fence) => fence.language !== undefined);
+    return [
+      { ...part, path: `${part.path}${joinedPlace(joined.lines)}`, text, read: readSdkSection(text), named: fences },
+    ];
   });
   // A system prompt with an SDK block is read first; without one, the code tool's description may hold the SDK.
   const inCodeTool = found.length === 0 ? codeToolSdk(runCode, code?.path ?? '') : undefined;
@@ -247,7 +257,9 @@ export function sdkFileSubject(
 ): SdkSubject {
   const fences = sectionFences(text);
   const words = SDK_FENCE_WORDS[language];
-  const section = fences.length === 0 ? `\`\`\`${words[0]}\n${text.endsWith('\n') ? text : `${text}\n`}\`\`\`\n` : text;
+  const fenced = fences.length === 0 ? `\`\`\`${words[0]}\n${text.endsWith('\n') ? text : `${text}\n`}\`\`\`\n` : text;
+  const section =
+    readSdkSection(fenced).block === undefined ? (joinedDeclarationFences(fenced)?.section ?? fenced) : fenced;
   const read = readSdkSection(section);
   if (read.block === undefined)
     throw new CheckInputError(
