@@ -155,4 +155,32 @@ describe('pyright checks for the floor', () => {
       ]),
     );
   });
+
+  it("reads stubs that import nothing with typing's names, as the stub checks run them", {
+    timeout: 120_000,
+  }, async () => {
+    const input = (await committed('python')).find((i) => i.scenario.name === 'nested-reads')!;
+    const body =
+      'class A(TypedDict):\n    x: NotRequired[int]\n\nclass Tools:\n    async def get_forecast(self, args: Any) -> A: ...\n\nclass ToolCallError(Exception):\n    pass\n\ntools: Tools\n';
+    // What pyright says of the stubs themselves (the scenario's programs call tools these stubs lack).
+    const withStubs = async (sdk: string, floor: '3.9' | '3.11') =>
+      (await errorsOf({ ...input, files: new Map([...input.files, ['tools-sdk.py', sdk]]), floor })).filter((message) =>
+        message.startsWith('pyright: tools-sdk.py'),
+      );
+    expect(await withStubs(body, '3.11')).toEqual([]);
+    // The typing of 3.9 has no NotRequired; a block that imports runs as written, a name it forgot unbound.
+    expect(await withStubs(body, '3.9')).toEqual([
+      expect.stringMatching(
+        /^pyright: tools-sdk\.py, line 2, column 8 \(for Python 3\.9\): "NotRequired" is not defined/,
+      ),
+    ]);
+    expect(await withStubs(`from typing import Any\n${body}`, '3.11')).toEqual([
+      expect.stringMatching(
+        /^pyright: tools-sdk\.py, line 2, column 9 \(for Python 3\.11\): "TypedDict" is not defined/,
+      ),
+      expect.stringMatching(
+        /^pyright: tools-sdk\.py, line 3, column 8 \(for Python 3\.11\): "NotRequired" is not defined/,
+      ),
+    ]);
+  });
 });

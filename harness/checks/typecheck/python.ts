@@ -1,3 +1,4 @@
+import { importsNothing } from '../../interpreters/import-script.js';
 import { checkWithPyright, type PyrightHost } from './cached-pyright.js';
 import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
 
@@ -15,6 +16,12 @@ function wrap(code: string): string {
   // A body of nothing but blank lines and comments is no statement: Python needs one.
   return [...HEADER, ...body, `${INDENT}pass`, ''].join('\n');
 }
+
+/**
+ * What stubs that import nothing are read with: the names of `typing`, as the stub checks run such a block (see
+ * `importsNothing`). A line before the stubs' first, so their lines are counted back by one.
+ */
+const READER_NAMES = 'from typing import *\n';
 
 /**
  * A subscript call `tools["name"](…)` is untyped by design: the stubs list such tools only as comments,
@@ -35,15 +42,22 @@ export async function typecheckPython(
   pythonVersion: string,
 ): Promise<ProgramDiagnostic[]> {
   const stubFile = `${STUB_MODULE}.py`;
-  const files = new Map<string, string>([[stubFile, stubs]]);
+  const before = importsNothing(stubs) ? READER_NAMES : '';
+  const shift = before === '' ? 0 : 1;
+  const files = new Map<string, string>([[stubFile, before + stubs]]);
   const names = programs.map((_, i) => `program_${i + 1}.py`);
   programs.forEach((program, i) => files.set(names[i]!, wrap(program.code)));
   const results = await checkWithPyright(host, pythonVersion, { files, open: [stubFile, ...names] });
   // Stub methods describe and do not implement: a body of a docstring alone returns nothing, by design.
   const inStubs = (results.get(stubFile) ?? [])
-    .filter((d) => d.severity === 'error' && d.rule !== 'reportReturnType')
+    .filter((d) => d.severity === 'error' && d.rule !== 'reportReturnType' && d.line >= shift)
     .map(
-      (d): ProgramDiagnostic => ({ severity: 'error', line: d.line + 1, column: d.character + 1, message: d.message }),
+      (d): ProgramDiagnostic => ({
+        severity: 'error',
+        line: d.line - shift + 1,
+        column: d.character + 1,
+        message: d.message,
+      }),
     );
   return inStubs.concat(
     programs.flatMap((program, i) =>
