@@ -2,7 +2,7 @@ import { parser as pythonParser } from '@lezer/python';
 import type TypeScript from 'typescript';
 import { type SectionFence, sectionFences } from '../../../contract/sdk-section.js';
 import type { Language } from '../../../runtimes/seam/types.js';
-import { typescript } from '../../../runtimes/seam/typescript.js';
+import { compilerOutOfStack, typescript } from '../../../runtimes/seam/typescript.js';
 
 /** Top-level Python statements that declare (names, types, functions) rather than run a program. */
 const PYTHON_DECLARATIONS: ReadonlySet<string> = new Set([
@@ -78,9 +78,10 @@ function typescriptDeclaresOnly(code: string): boolean {
 export function holdsOnlyDeclarations(language: Language, code: string): boolean {
   try {
     return language === 'python' ? pythonDeclaresOnly(code) : typescriptDeclaresOnly(code);
-  } catch {
+  } catch (thrown) {
     // A parser that runs out of stack on deeply nested code reads nothing of it.
-    return false;
+    if (compilerOutOfStack(thrown)) return false;
+    throw thrown;
   }
 }
 
