@@ -179,7 +179,7 @@ describe('reading scenarios', () => {
   it('names a scenario file that is a folder', async () => {
     await mkdir(join(root, 'scenarios', 'odd.yml'), { recursive: true });
     await expect(loadScenarios(join(root, 'scenarios'), root)).rejects.toThrow(
-      `${join(root, 'scenarios', 'odd.yml')}: is a folder, where a scenario file is expected`,
+      `${join(root, 'scenarios', 'odd.yml')}: is a folder, not a scenario`,
     );
   });
 });

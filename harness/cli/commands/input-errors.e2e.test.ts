@@ -102,7 +102,7 @@ describe('bad input to the gate exits 2 naming the place', () => {
 
   it('a scenario that is a folder', async () => {
     await mkdir(join(root, 'scenarios', 'odd.yml'));
-    await refusedByLoading(`${join(root, 'scenarios', 'odd.yml')}: is a folder, where a scenario file is expected`);
+    await refusedByLoading(`${join(root, 'scenarios', 'odd.yml')}: is a folder, not a scenario`);
   });
 
   it('a selection of zero pairs, naming the filter that emptied it', async () => {
