@@ -27,7 +27,15 @@ describe('a fence that only declares', () => {
       '@overload\nasync def f(*, a: int) -> A: ...\ndef g():\n    pass\n',
     ];
     for (const code of declares) expect(holdsOnlyDeclarations('python', code), code).toBe(true);
-    const runs = ['total = 1 + 1\ntotal\n', 'await f(a=1)\n', 'print("hi")\n', 'if x:\n    pass\n', 'def f(:\n'];
+    const runs = [
+      'total = 1 + 1\ntotal\n',
+      'await f(a=1)\n',
+      'print("hi")\n',
+      'if x:\n    pass\n',
+      'def f(:\n',
+      '# only a comment\n',
+      '',
+    ];
     for (const code of runs) expect(holdsOnlyDeclarations('python', code), code).toBe(false);
   });
 
@@ -43,6 +51,7 @@ describe('a fence that only declares', () => {
       'return total;\n',
       'function g() { return 1; }\n',
       'type A = {\n',
+      '// only a comment\n;\n',
     ];
     for (const code of runs) expect(holdsOnlyDeclarations('typescript', code), code).toBe(false);
   });

@@ -29,13 +29,17 @@ function pythonDeclaresOnly(code: string): boolean {
     },
   });
   if (broken) return false;
+  let declares = false;
   for (let node = tree.topNode.firstChild; node !== null; node = node.nextSibling) {
-    if (PYTHON_DECLARATIONS.has(node.name)) continue;
+    if (PYTHON_DECLARATIONS.has(node.name)) {
+      declares ||= node.name !== 'Comment' && node.name !== 'PassStatement';
+      continue;
+    }
     const only = node.firstChild;
     const inert = node.name === 'ExpressionStatement' && only !== null && only.nextSibling === null;
     if (!inert || !INERT_EXPRESSIONS.has(only.name)) return false;
   }
-  return true;
+  return declares;
 }
 
 /** Whether a TypeScript statement only declares: a type, an interface, or a value with `declare` and no body. */
@@ -45,7 +49,6 @@ function declaresOnly(ts: typeof TypeScript, statement: TypeScript.Statement): b
     case ts.SyntaxKind.TypeAliasDeclaration:
     case ts.SyntaxKind.ImportDeclaration:
     case ts.SyntaxKind.ExportDeclaration:
-    case ts.SyntaxKind.EmptyStatement:
       return true;
     case ts.SyntaxKind.FunctionDeclaration:
       return (statement as TypeScript.FunctionDeclaration).body === undefined;
@@ -67,13 +70,14 @@ function typescriptDeclaresOnly(code: string): boolean {
     parseDiagnostics?: readonly unknown[];
   };
   if ((source.parseDiagnostics ?? []).length > 0) return false;
-  return source.statements.every((statement) => declaresOnly(ts, statement));
+  const statements = source.statements.filter((statement) => statement.kind !== ts.SyntaxKind.EmptyStatement);
+  return statements.length > 0 && statements.every((statement) => declaresOnly(ts, statement));
 }
 
 /**
  * Whether a fence's code only declares, in its language: types, classes, functions and names a program calls,
  * with no statement that runs (an example program computes, awaits or ends with a value). Code that does not
- * parse declares nothing.
+ * parse, or holds nothing but comments, declares nothing.
  */
 export function holdsOnlyDeclarations(language: Language, code: string): boolean {
   try {

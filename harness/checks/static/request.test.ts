@@ -282,6 +282,16 @@ describe('an SDK file and its run_code function', () => {
     expect(sdkFileSubject(SECTION, 'sdk.md', 'python').section).toBe(SECTION);
     const bare = sdkFileSubject('declare const tools: { a(): Promise<void> };', 'tools-sdk.ts', 'typescript');
     expect(bare.section).toBe('```typescript\ndeclare const tools: { a(): Promise<void> };\n```\n');
+    // A section whose declarations stand in two fences beside an example is read as a request's would be.
+    const split = sdkFileSubject(
+      '```py\nawait a()\n```\n```py\nclass A(TypedDict):\n    x: int\n```\n```py\nasync def a() -> A: ...\n```\n',
+      'sdk.md',
+      'python',
+    );
+    expect(split.source).toBe('sdk.md (the declarations of its fences at lines 4 and 8, joined)');
+    expect(readSdkSection(split.section).block?.body).toBe(
+      'class A(TypedDict):\n    x: int\n\n\nasync def a() -> A: ...\n',
+    );
   });
 
   it('refuses a section with no SDK block, and a run_code file that is not one', () => {

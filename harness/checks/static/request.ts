@@ -258,8 +258,8 @@ export function sdkFileSubject(
   const fences = sectionFences(text);
   const words = SDK_FENCE_WORDS[language];
   const fenced = fences.length === 0 ? `\`\`\`${words[0]}\n${text.endsWith('\n') ? text : `${text}\n`}\`\`\`\n` : text;
-  const section =
-    readSdkSection(fenced).block === undefined ? (joinedDeclarationFences(fenced)?.section ?? fenced) : fenced;
+  const joined = readSdkSection(fenced).block === undefined ? joinedDeclarationFences(fenced) : undefined;
+  const section = joined?.section ?? fenced;
   const read = readSdkSection(section);
   if (read.block === undefined)
     throw new CheckInputError(
@@ -267,7 +267,8 @@ export function sdkFileSubject(
       `the SDK section ${read.problem}`,
       `write one fenced block: \`\`\`${words[0]} … \`\`\``,
     );
-  return { source: file, language, section, ...(runCode === undefined ? {} : { runCode, runCodeSource }) };
+  const source = joined === undefined ? file : `${file}${joinedPlace(joined.lines)}`;
+  return { source, language, section, ...(runCode === undefined ? {} : { runCode, runCodeSource }) };
 }
 
 /**
