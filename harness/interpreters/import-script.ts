@@ -1,6 +1,18 @@
 import { COMPILE_DEFINITIONS } from './compile-script.js';
 
 /**
+ * A line that imports, at the top level of a source (a regular expression read line by line, in JavaScript and in
+ * Python alike): `import a.b`, `from a import b`; a docstring's line that begins "from the …" is none. A source
+ * without one is declarations for a reader: it runs with typing's names bound.
+ */
+const IMPORT_LINE = String.raw`^(?:import[ \t]+[\w.]|from[ \t]+[\w.]+[ \t]+import[ \t])`;
+
+/** Whether a source imports nothing at its top level, and so runs with the names of the interpreter's `typing`. */
+export function importsNothing(source: string): boolean {
+  return !new RegExp(IMPORT_LINE, 'm').test(source);
+}
+
+/**
  * Executes sources as modules (stdlib only, CPython 3.8+ and Pyodide): `import_sources(sources, seconds)`
  * gives one outcome per source, in the shape the compile batch reports. Each source is a fresh module
  * (`<sdk N>`, its own `__name__` in `sys.modules` while it runs), and every module a source imported is
@@ -20,17 +32,6 @@ import { COMPILE_DEFINITIONS } from './compile-script.js';
  * (3.11+ positions), else the name an ImportError could not import, else the first `|` of a failing union,
  * else the statement's first character. A source that does not compile reports its SyntaxError.
  */
-/**
- * A line that imports, at the top level of a source (a regular expression read line by line). A source without
- * one is declarations for a reader: it runs with typing's names bound.
- */
-const IMPORT_LINE = String.raw`^(?:import|from)[ \t]`;
-
-/** Whether a source imports nothing at its top level, and so runs with the names of the interpreter's `typing`. */
-export function importsNothing(source: string): boolean {
-  return !new RegExp(IMPORT_LINE, 'm').test(source);
-}
-
 const DEFINITIONS = String.raw`
 import ast, json, os, re, sys, types
 
