@@ -24,11 +24,14 @@ describe('a fence that only declares', () => {
     const declares = [
       'from typing import Any\nimport json\n"""The tools."""\n...\n# a comment\n',
       'class A(TypedDict):\n    x: int\n\nB = Literal["b"]\nc: int\ntools: Tools\n',
+      'Movie = TypedDict("Movie", {"title": str})\nT = typing.TypeVar("T")\nId = NewType("Id", str)\n',
       '@overload\nasync def f(*, a: int) -> A: ...\ndef g():\n    pass\n',
     ];
     for (const code of declares) expect(holdsOnlyDeclarations('python', code), code).toBe(true);
     const runs = [
       'total = 1 + 1\ntotal\n',
+      'found = await tools.search({"q": "tea"})\n',
+      'found = search(q="tea")\n',
       'await f(a=1)\n',
       'print("hi")\n',
       'if x:\n    pass\n',

@@ -1,3 +1,4 @@
+import type { SyntaxNode } from '@lezer/common';
 import { parser as pythonParser } from '@lezer/python';
 import type TypeScript from 'typescript';
 import { type SectionFence, sectionFences } from '../../../contract/sdk-section.js';
@@ -19,6 +20,23 @@ const PYTHON_DECLARATIONS: ReadonlySet<string> = new Set([
 /** An expression statement that runs nothing: a docstring, or `...`. */
 const INERT_EXPRESSIONS: ReadonlySet<string> = new Set(['String', 'FormatString', 'Ellipsis']);
 
+/** What a declaration may call: typing's constructors of types (`Movie = TypedDict("Movie", {…})`, `T = TypeVar("T")`). */
+const TYPE_CONSTRUCTOR =
+  /^(?:(?:typing|typing_extensions)\.)?(?:TypedDict|NamedTuple|TypeVar|TypeVarTuple|ParamSpec|NewType|TypeAliasType)$/;
+
+/** Whether an assignment only names a type: it awaits nothing and calls nothing but a type constructor. */
+function assignsType(code: string, node: SyntaxNode): boolean {
+  const cursor = node.cursor();
+  while (cursor.next() && cursor.from < node.to) {
+    if (cursor.name === 'AwaitExpression') return false;
+    if (cursor.name === 'CallExpression') {
+      const callee = cursor.node.firstChild;
+      if (callee === null || !TYPE_CONSTRUCTOR.test(code.slice(callee.from, callee.to))) return false;
+    }
+  }
+  return true;
+}
+
 function pythonDeclaresOnly(code: string): boolean {
   const tree = pythonParser.parse(code);
   let broken = false;
@@ -31,6 +49,7 @@ function pythonDeclaresOnly(code: string): boolean {
   if (broken) return false;
   let declares = false;
   for (let node = tree.topNode.firstChild; node !== null; node = node.nextSibling) {
+    if (node.name === 'AssignStatement' && !assignsType(code, node)) return false;
     if (PYTHON_DECLARATIONS.has(node.name)) {
       declares ||= node.name !== 'Comment' && node.name !== 'PassStatement';
       continue;
