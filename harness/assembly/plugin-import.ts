@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type TypeScript from 'typescript';
 import { installCommand, MissingPackageError } from '../../runtimes/seam/optional-package.js';
-import { typescript } from '../../runtimes/seam/typescript.js';
+import { parseErrors, typescript } from '../../runtimes/seam/typescript.js';
 import { InputError } from '../scenario/error.js';
 import type { CompositionEntry, Scenario } from '../scenario/types.js';
 import { sourceExcerpt } from '../scenario/yaml-input.js';
@@ -131,8 +130,7 @@ function firstSyntaxError(file: string): Place | undefined {
   const ts = typescript();
   const kind = isTypeScript(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
-  const [diagnostic] =
-    (source as unknown as { parseDiagnostics: TypeScript.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  const [diagnostic] = parseErrors(source);
   if (!diagnostic) return undefined;
   const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start);
   return {

@@ -13,6 +13,14 @@ export function typescript(): typeof TypeScript {
   return loaded;
 }
 
+/**
+ * The errors the parser met in `source`: the compiler keeps them on the file it returns, under a name its public
+ * types do not list.
+ */
+export function parseErrors(source: TypeScript.SourceFile): readonly TypeScript.DiagnosticWithLocation[] {
+  return (source as { parseDiagnostics?: readonly TypeScript.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+}
+
 let version: string | undefined;
 
 /** The installed compiler's version, read without loading the compiler: what it derives is keyed by it. */

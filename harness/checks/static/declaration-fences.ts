@@ -3,7 +3,8 @@ import { parser as pythonParser } from '@lezer/python';
 import type TypeScript from 'typescript';
 import { type SectionFence, sectionFences } from '../../../contract/sdk-section.js';
 import type { Language } from '../../../runtimes/seam/types.js';
-import { compilerOutOfStack, typescript } from '../../../runtimes/seam/typescript.js';
+import { compilerOutOfStack, parseErrors, typescript } from '../../../runtimes/seam/typescript.js';
+import { parseTypeScript } from './unfenced-declarations.js';
 
 /** Top-level Python statements that declare (names, types, functions) rather than run a program. */
 const PYTHON_DECLARATIONS: ReadonlySet<string> = new Set([
@@ -85,10 +86,8 @@ function declaresOnly(ts: typeof TypeScript, statement: TypeScript.Statement): b
 
 function typescriptDeclaresOnly(code: string): boolean {
   const ts = typescript();
-  const source = ts.createSourceFile('fence.ts', code, ts.ScriptTarget.Latest, false) as TypeScript.SourceFile & {
-    parseDiagnostics?: readonly unknown[];
-  };
-  if ((source.parseDiagnostics ?? []).length > 0) return false;
+  const source = parseTypeScript(code);
+  if (parseErrors(source).length > 0) return false;
   const statements = source.statements.filter((statement) => statement.kind !== ts.SyntaxKind.EmptyStatement);
   return statements.length > 0 && statements.every((statement) => declaresOnly(ts, statement));
 }

@@ -1,6 +1,6 @@
 import type TypeScript from 'typescript';
 import { sectionFences } from '../../../contract/sdk-section.js';
-import { compilerOutOfStack, typescript } from '../../../runtimes/seam/typescript.js';
+import { compilerOutOfStack, parseErrors, typescript } from '../../../runtimes/seam/typescript.js';
 
 /** TypeScript declarations found in prose without a fence, and the prose around them, exactly. */
 export interface UnfencedDeclarations {
@@ -16,8 +16,6 @@ const TOOLS_DECLARATION = /^declare\s+(?:const|let|var)\s/;
 /** What a line of declarations (or a line inside one) may start with; anything else at column 0 is prose. */
 const DECLARATION_LINE =
   /^(?:$|\s|\/\/|\/\*|\*|[}\])|&]|(?:declare|type|interface|export|namespace|enum|import|abstract|class|function)\b)/;
-
-type ParsedSource = TypeScript.SourceFile & { parseDiagnostics?: readonly TypeScript.DiagnosticWithLocation[] };
 
 /** Why declarations a text seems to hold were not taken: a place in the text (1-based lines) and what is wrong. */
 export interface DeclarationsProblem {
@@ -53,7 +51,7 @@ function readDeclarations(text: string): UnfencedDeclarations | DeclarationsProb
   const lineStart = (index: number) => lines.slice(0, index).reduce((offset, line) => offset + line.length + 1, 0);
   const start = lineStart(first);
   // The statement's end is the parser's: the prose after it parses as (broken) statements of its own.
-  const rest = parse(text.slice(start));
+  const rest = parseTypeScript(text.slice(start));
   const lastStart = lineStart(last) - start;
   const statement = rest.statements.find((node) => node.getStart(rest) === lastStart);
   const end = statement === undefined ? start + lastStart + lines[last]!.length : start + statement.end;
@@ -62,8 +60,8 @@ function readDeclarations(text: string): UnfencedDeclarations | DeclarationsProb
   const code = text.slice(start, stop);
   // Alone, the lines must parse without an error (a statement cut short by prose, as `{ a: string;` then a
   // sentence, ends where the parser gave up).
-  const parsed = parse(code);
-  const [error] = parsed.parseDiagnostics ?? [];
+  const parsed = parseTypeScript(code);
+  const [error] = parseErrors(parsed);
   if (error !== undefined || statement === undefined) {
     const through = first + code.split('\n').length - (code.endsWith('\n') ? 1 : 0);
     const place = through === first + 1 ? `line ${through}` : `lines ${first + 1}-${through}`;
@@ -74,7 +72,7 @@ function readDeclarations(text: string): UnfencedDeclarations | DeclarationsProb
 
 /** The compiler's first complaint about `parsed`, placed in the text whose line `offset + 1` it starts at. */
 function parseError(
-  parsed: ParsedSource,
+  parsed: TypeScript.SourceFile,
   error: TypeScript.DiagnosticWithLocation | undefined,
   offset: number,
 ): string {
@@ -84,9 +82,10 @@ function parseError(
   return `${message} (line ${offset + at.line + 1}, column ${at.character + 1})`;
 }
 
-function parse(text: string): ParsedSource {
+/** `text` as the compiler parses a TypeScript file (declarations read from prose or a fence). */
+export function parseTypeScript(text: string): TypeScript.SourceFile {
   const ts = typescript();
-  return ts.createSourceFile('description.ts', text, ts.ScriptTarget.Latest, false) as ParsedSource;
+  return ts.createSourceFile('description.ts', text, ts.ScriptTarget.Latest, false);
 }
 
 /**

@@ -21,7 +21,7 @@ function wrap(code: string): string {
  * What stubs that import nothing are read with: the names of `typing`, as the stub checks run such a block (see
  * `importsNothing`). A line before the stubs' first, so their lines are counted back by one.
  */
-const READER_NAMES = 'from typing import *\n';
+const TYPING_NAMES_LINE = 'from typing import *\n';
 
 /**
  * A subscript call `tools["name"](…)` is untyped by design: the stubs list such tools only as comments,
@@ -42,7 +42,7 @@ export async function typecheckPython(
   pythonVersion: string,
 ): Promise<ProgramDiagnostic[]> {
   const stubFile = `${STUB_MODULE}.py`;
-  const before = importsNothing(stubs) ? READER_NAMES : '';
+  const before = importsNothing(stubs) ? TYPING_NAMES_LINE : '';
   const shift = before === '' ? 0 : 1;
   const files = new Map<string, string>([[stubFile, before + stubs]]);
   const names = programs.map((_, i) => `program_${i + 1}.py`);
