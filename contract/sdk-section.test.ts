@@ -29,6 +29,25 @@ describe('reading a tools:sdk section', () => {
   });
 
   it.each([
+    ['CRLF', '\r\n'],
+    ['CR', '\r'],
+  ])('reads a section written with %s line endings as with LF, its prose kept exactly', (_, ending) => {
+    const before = 'Call the tools.\n\n';
+    const after = '\nThat is all.\n';
+    const text = `${before}\`\`\`python\n${STUBS}\`\`\`\n${after}`.replaceAll('\n', ending);
+    const read = readSdkSection(text);
+    expect(read.problem).toBeUndefined();
+    expect(read.block).toMatchObject({
+      line: 3,
+      opening: '```python',
+      closing: '```',
+      body: STUBS,
+      before: before.replaceAll('\n', ending),
+      after: after.replaceAll('\n', ending),
+    });
+  });
+
+  it.each([
     ['typescript', 'typescript'],
     ['ts', 'typescript'],
     ['TS title="sdk.d.ts"', 'typescript'],

@@ -1,4 +1,5 @@
 import type { Language } from '../runtimes/seam/types.js';
+import { textLines } from './text-lines.js';
 
 /**
  * The words an info string may start with to name each language on the fence of the `tools:sdk` block
@@ -57,40 +58,36 @@ export function describeFence(fence: SectionFence): string {
   return `line ${fence.line}: ${shown}${fence.closing === undefined ? ' (never closed)' : ''}`;
 }
 
-/** Every fenced code block of a Markdown text, in order (CommonMark's rules for fences; nothing else parsed). */
+/**
+ * Every fenced code block of a Markdown text, in order (CommonMark's rules for fences; nothing else parsed). A text
+ * written with CRLF or CR line endings reads as with LF: the bodies end their lines in LF, the offsets are the text's.
+ */
 export function sectionFences(text: string): Array<SectionFence & { start: number; end: number }> {
   const fences: Array<SectionFence & { start: number; end: number }> = [];
-  const lines = text.split('\n');
-  // Offsets of each line's start, so a block maps back to the exact text around it.
-  let offset = 0;
-  const starts = lines.map((line) => {
-    const start = offset;
-    offset += line.length + 1;
-    return start;
-  });
+  const lines = textLines(text);
   for (let i = 0; i < lines.length; i++) {
-    const open = OPENING.exec(lines[i]!);
+    const open = OPENING.exec(lines[i]!.text);
     if (open === null) continue;
     const [, indent, marker, rest] = open as unknown as [string, string, string, string];
     // A backtick fence's info string holds no backtick (else the line is inline code).
     if (marker[0] === '`' && rest.includes('`')) continue;
     const closes = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
     let close = i + 1;
-    while (close < lines.length && !closes.test(lines[close]!)) close++;
+    while (close < lines.length && !closes.test(lines[close]!.text)) close++;
     const strip = new RegExp(`^ {0,${indent.length}}`);
-    const bodyLines = lines.slice(i + 1, close).map((line) => line.replace(strip, ''));
+    const bodyLines = lines.slice(i + 1, close).map((line) => line.text.replace(strip, ''));
     const closed = close < lines.length;
     const info = rest.trim();
     const language = languageOf(info);
     fences.push({
       line: i + 1,
-      opening: lines[i]!,
-      ...(closed ? { closing: lines[close]! } : {}),
+      opening: lines[i]!.text,
+      ...(closed ? { closing: lines[close]!.text } : {}),
       info,
       ...(language !== undefined ? { language } : {}),
       body: bodyLines.map((line) => `${line}\n`).join(''),
-      start: starts[i]!,
-      end: closed ? Math.min(text.length, starts[close]! + lines[close]!.length + 1) : text.length,
+      start: lines[i]!.start,
+      end: closed ? lines[close]!.end : text.length,
     });
     i = close;
   }

@@ -84,14 +84,18 @@ describe('an SDK whose tools are bound under another name', () => {
   });
 
   it("checks the SDK a request carries in its code tool's description, as unfenced declarations", async () => {
-    const request = (section: string, code = 'An async arrow function in JavaScript.') => ({
+    const request = (section: string, code = 'An async arrow function in JavaScript.', ending = '\n') => ({
       messages: [{ role: 'user', content: 'Define "idempotent".' }],
       tools: [
         {
           type: 'function',
           function: {
             name: 'codemode',
-            description: `Run code against the glossary.\n\nAvailable:\n${section}\nWrite an async arrow function in JavaScript.`,
+            description:
+              `Run code against the glossary.\n\nAvailable:\n${section}\nWrite an async arrow function in JavaScript.`.replaceAll(
+                '\n',
+                ending,
+              ),
             parameters: {
               type: 'object',
               properties: { code: { type: 'string', description: code } },
@@ -104,10 +108,15 @@ describe('an SDK whose tools are bound under another name', () => {
     const options = { root, session, toolsObject: 'codemode', codeTool: 'codemode', tools: ['lookup'] };
     expect((await checkRequest(request(SECTION), options)).lines).toEqual([]);
     // A fault in the declarations is told at the line of the block.
-    const { lines } = await checkRequest(request(SECTION.replace('word: string', 'word: Word')), options);
-    expect(lines).toEqual([
-      "error typecheck: the SDK block of the request $.tools[0].description does not type-check (tsc): Cannot find name 'Word'. (tools-sdk.ts line 3, column 11)",
-    ]);
+    const faulty = SECTION.replace('word: string', 'word: Word');
+    const typeFault =
+      "error typecheck: the SDK block of the request $.tools[0].description does not type-check (tsc): Cannot find name 'Word'. (tools-sdk.ts line 3, column 11)";
+    expect((await checkRequest(request(faulty), options)).lines).toEqual([typeFault]);
+    // Written with CRLF or CR line endings, the same description reads the same.
+    for (const ending of ['\r\n', '\r']) {
+      expect((await checkRequest(request(SECTION, undefined, ending), options)).lines).toEqual([]);
+      expect((await checkRequest(request(faulty, undefined, ending), options)).lines).toEqual([typeFault]);
+    }
     // The code parameter is named where it is: beside the description, in the tool.
     expect((await checkRequest(request(SECTION, 'The program to run.'), options)).lines).toEqual([
       'error language-agreement: the codemode `code` parameter description in the request $.tools[0] (TypeScript) never names TypeScript or JavaScript',

@@ -246,6 +246,42 @@ describe('a chat request body as concord check reads it', () => {
     );
   });
 
+  it.each([
+    ['CRLF', '\r\n'],
+    ['CR', '\r'],
+  ])('reads a request written with %s line endings as one written with LF', (_, ending) => {
+    const lines = (text: string) => text.replaceAll('\n', ending);
+    const blockOf = (subject: { section: string }) => readSdkSection(subject.section).block?.body;
+    const stubs = 'class Tools:\n    async def a(self, args: dict) -> dict: ...\n\ntools: Tools\n';
+    const inSystem = requestSubject(body([{ role: 'system', content: lines(SECTION) }]), 'r.json');
+    expect([inSystem.source, blockOf(inSystem)]).toEqual(['r.json $.messages[0].content', stubs]);
+    const described = {
+      ...RUN_CODE,
+      function: { ...RUN_CODE.function, description: lines(`Runs Python.\n${SECTION}`) },
+    };
+    const inTool = requestSubject(body([{ role: 'user', content: 'Hi' }], [described]), 'r.json');
+    expect([inTool.source, blockOf(inTool)]).toEqual(['r.json $.tools[0].description', stubs]);
+    // Unfenced TypeScript declarations between prose, and declarations in two fences beside an example.
+    const declarations = 'type A = { id: string };\ndeclare const tools: {\n  a(args: A): Promise<unknown>;\n};\n';
+    const unfenced = {
+      ...RUN_CODE,
+      function: { ...RUN_CODE.function, description: lines(`Types:\n${declarations}Go.`) },
+    };
+    const read = requestSubject(body([{ role: 'user', content: 'Hi' }], [unfenced]), 'r.json');
+    expect([read.language, blockOf(read)]).toEqual(['typescript', declarations]);
+    const prompt = lines(
+      'For example:\n```python\nfound = await a()\n```\n```python\nclass F(TypedDict):\n    id: str\n```\n```python\nasync def a() -> F: ...\n```\n',
+    );
+    const joined = requestSubject(body([{ role: 'system', content: prompt }]), 'r.json');
+    expect([joined.source, blockOf(joined)]).toEqual([
+      'r.json $.messages[0].content (the declarations of its fences at lines 5 and 9, joined)',
+      'class F(TypedDict):\n    id: str\n\n\nasync def a() -> F: ...\n',
+    ]);
+    // An SDK file: a section, or the bare code.
+    expect(blockOf(sdkFileSubject(lines(SECTION), 'sdk.md', 'python'))).toBe(stubs);
+    expect(blockOf(sdkFileSubject(lines(stubs), 'sdk.py', 'python'))).toBe(stubs);
+  });
+
   it('refuses, naming the file and the place: not JSON, no messages, no block, two blocks, an unknown language', () => {
     expect(refusal(() => requestSubject('{"messages": [', 'r.json'))).toMatch(
       /^r\.json: the request is not valid JSON \(line 1, column 15\)/,

@@ -1,11 +1,12 @@
 import type TypeScript from 'typescript';
 import { sectionFences } from '../../../contract/sdk-section.js';
+import { textLines } from '../../../contract/text-lines.js';
 import { compilerOutOfStack, parseErrors, typescript } from '../../../runtimes/seam/typescript.js';
 
 /** TypeScript declarations found in prose without a fence, and the prose around them, exactly. */
 export interface UnfencedDeclarations {
   before: string;
-  /** Whole lines, each ending in a line break. */
+  /** Whole lines, each ending in a line feed (whatever the text's line endings). */
   code: string;
   after: string;
 }
@@ -41,33 +42,36 @@ export function unfencedDeclarations(text: string): UnfencedDeclarations | Decla
 }
 
 function readDeclarations(text: string): UnfencedDeclarations | DeclarationsProblem | undefined {
-  const lines = text.split('\n');
+  const lines = textLines(text);
   let last = -1;
-  for (let i = lines.length - 1; i >= 0 && last < 0; i--) if (TOOLS_DECLARATION.test(lines[i]!)) last = i;
+  for (let i = lines.length - 1; i >= 0 && last < 0; i--) if (TOOLS_DECLARATION.test(lines[i]!.text)) last = i;
   if (last < 0) return undefined;
   let first = last;
-  while (first > 0 && DECLARATION_LINE.test(lines[first - 1]!)) first--;
-  while (first < last && lines[first]!.trim() === '') first++;
-  const lineStart = (index: number) => lines.slice(0, index).reduce((offset, line) => offset + line.length + 1, 0);
-  const start = lineStart(first);
+  while (first > 0 && DECLARATION_LINE.test(lines[first - 1]!.text)) first--;
+  while (first < last && lines[first]!.text.trim() === '') first++;
+  const start = lines[first]!.start;
   // The statement's end is the parser's: the prose after it parses as (broken) statements of its own.
   const rest = parseTypeScript(text.slice(start));
-  const lastStart = lineStart(last) - start;
+  const lastStart = lines[last]!.start - start;
   const statement = rest.statements.find((node) => node.getStart(rest) === lastStart);
-  const end = statement === undefined ? start + lastStart + lines[last]!.length : start + statement.end;
-  const lineEnd = text.indexOf('\n', end);
-  const stop = lineEnd < 0 ? text.length : lineEnd + 1;
-  const code = text.slice(start, stop);
+  const end = statement === undefined ? lines[last]!.start + lines[last]!.text.length : start + statement.end;
+  // The declarations run to the end of the line the statement ends on.
+  let through = last;
+  while (through + 1 < lines.length && lines[through]!.end <= end) through++;
+  const stop = lines[through]!.end;
+  const code = lines
+    .slice(first, through + 1)
+    .map((line) => `${line.text}\n`)
+    .join('');
   // Alone, the lines must parse without an error (a statement cut short by prose, as `{ a: string;` then a
   // sentence, ends where the parser gave up).
   const parsed = parseTypeScript(code);
   const [error] = parseErrors(parsed);
   if (error !== undefined || statement === undefined) {
-    const through = first + code.split('\n').length - (code.endsWith('\n') ? 1 : 0);
-    const place = through === first + 1 ? `line ${through}` : `lines ${first + 1}-${through}`;
+    const place = through === first ? `line ${first + 1}` : `lines ${first + 1}-${through + 1}`;
     return { problem: `TypeScript declarations at ${place} that do not parse: ${parseError(parsed, error, first)}` };
   }
-  return { before: text.slice(0, start), code: code.endsWith('\n') ? code : `${code}\n`, after: text.slice(stop) };
+  return { before: text.slice(0, start), code, after: text.slice(stop) };
 }
 
 /** The compiler's first complaint about `parsed`, placed in the text whose line `offset + 1` it starts at. */
