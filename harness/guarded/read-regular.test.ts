@@ -50,4 +50,22 @@ describe('readRegularFile', () => {
       'is a link that leads round in a loop',
     );
   });
+
+  it("reads a named input's text as an editor wrote it: UTF-8 with or without a byte order mark, or UTF-16 with one", async () => {
+    const text = '{"say": "naïve ✓"}\n';
+    const utf16be = Buffer.from(text, 'utf16le').swap16();
+    const files: Array<[string, Buffer]> = [
+      ['plain.json', Buffer.from(text)],
+      ['utf8-bom.json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])],
+      ['utf16le.json', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])],
+      ['utf16be.json', Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be])],
+    ];
+    for (const [name, bytes] of files) {
+      await writeFile(join(root, name), bytes);
+      expect(await readNamedInput(join(root, name), 'a body'), name).toBe(text);
+    }
+    // A mark that is not at the start is a character of the text.
+    await writeFile(join(root, 'inner.json'), `a\uFEFFb`);
+    expect(await readNamedInput(join(root, 'inner.json'), 'a body')).toBe('a\uFEFFb');
+  });
 });

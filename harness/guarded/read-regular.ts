@@ -6,11 +6,22 @@ import { GuardError } from './folder.js';
 const MAX_NAMED_FILE_BYTES = 64 * 1024 * 1024;
 
 /**
+ * The text of a file's bytes: UTF-8, or UTF-16 when a byte order mark says so (as Windows PowerShell writes files).
+ * The mark itself is no character of the text, as JSON, Python and Markdown read it.
+ */
+function decodeText(bytes: Uint8Array): string {
+  const [first, second] = bytes;
+  const encoding =
+    first === 0xff && second === 0xfe ? 'utf-16le' : first === 0xfe && second === 0xff ? 'utf-16be' : 'utf-8';
+  return new TextDecoder(encoding).decode(bytes);
+}
+
+/**
  * The text of a file the user names as input to a command (a program, a tool list, an SDK, a request body): a
  * regular file or a link to one, of at most `MAX_NAMED_FILE_BYTES`. `what` names it in messages.
  */
 export async function readNamedInput(file: string, what: string): Promise<string> {
-  return (await readRegularFile(file, what, MAX_NAMED_FILE_BYTES, { followLinks: true })).toString('utf8');
+  return decodeText(await readRegularFile(file, what, MAX_NAMED_FILE_BYTES, { followLinks: true }));
 }
 
 interface ReadOptions {
