@@ -139,6 +139,11 @@ describe('TypeScript SDK names, as the type checker resolves them', () => {
       ['method', 'new', 2],
       ['method', 'c', 3],
     ]);
+    // A block written as a module declares the object in `declare global`.
+    const global =
+      'type A = { q: string };\ndeclare global {\n  const tools: {\n    search(args: A): Promise<unknown>;\n  };\n}\nexport {};\n';
+    expect(reached(global)).toEqual([['method', 'search', 4]]);
+    expect(sdkNames('typescript', global).bindings).toEqual(['tools']);
     // An index signature names no tool: a model could not read one off it.
     expect(reached('declare const tools: Record<string, (args: unknown) => Promise<unknown>>;\n')).toEqual([]);
     expect(reached('declare const notTools: { a(): void };\n')).toEqual([]);

@@ -15,7 +15,8 @@ const DUPLICATE_CODES = new Set([2300, 2451, 2393, 2567, 2813, 2814]);
  * The names a TypeScript SDK block declares at its top level, and the tools it offers: the properties of the type
  * of `tools` (or of the `object` the backend's runtime binds the tools under) as the type checker resolves it,
  * whatever the block writes it as (a type literal, an interface that `extends` others, a mapped type over a union of
- * keys, an intersection, a class, a type alias, `declare namespace tools { function … }`, quoted and computed keys).
+ * keys, an intersection, a class, a type alias, `declare namespace tools { function … }`, quoted and computed keys;
+ * in a block written as a module, inside `declare global { … }`).
  * Each property reaches the tool of its name: a member a program can write as `tools.name` is a method, any other is
  * reached as `tools["name"]`. Declarations collide where the compiler says they do (an interface declared twice
  * merges, as TypeScript means it).
@@ -37,7 +38,17 @@ export function typescriptSdkNames(
   const declared: Array<Declared & { start: number }> = [];
   const toolsNames: TypeScript.Identifier[] = [];
   const bindings: string[] = [];
-  for (const statement of source.statements) {
+  // A block written as a module declares its globals in `declare global { … }`: they are read as the top level's.
+  const globalStatements = (statements: Iterable<TypeScript.Statement>): TypeScript.Statement[] =>
+    [...statements].flatMap((statement) =>
+      ts.isModuleDeclaration(statement) &&
+      (statement.flags & ts.NodeFlags.GlobalAugmentation) !== 0 &&
+      statement.body !== undefined &&
+      ts.isModuleBlock(statement.body)
+        ? globalStatements(statement.body.statements)
+        : [statement],
+    );
+  for (const statement of globalStatements(source.statements)) {
     if (ts.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) {
         if (!ts.isIdentifier(declaration.name)) continue;
