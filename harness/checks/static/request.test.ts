@@ -282,6 +282,14 @@ describe('a chat request body as concord check reads it', () => {
     expect(blockOf(sdkFileSubject(lines(stubs), 'sdk.py', 'python'))).toBe(stubs);
   });
 
+  it('reads a text that starts with a byte order mark, as a file an editor wrote and a test read, as without it', () => {
+    const mark = '\uFEFF';
+    const subject = requestSubject(mark + body([{ role: 'system', content: SECTION }]), 'r.json');
+    expect([subject.source, subject.section]).toEqual(['r.json $.messages[0].content', SECTION]);
+    expect(runCodeFile(mark + JSON.stringify(RUN_CODE), 'run_code.json').name).toBe('run_code');
+    expect(sdkFileSubject(mark + SECTION, 'sdk.md', 'python').section).toBe(SECTION);
+  });
+
   it('refuses, naming the file and the place: not JSON, no messages, no block, two blocks, an unknown language', () => {
     expect(refusal(() => requestSubject('{"messages": [', 'r.json'))).toMatch(
       /^r\.json: the request is not valid JSON \(line 1, column 15\)/,

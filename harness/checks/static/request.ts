@@ -167,7 +167,7 @@ function codeToolSdk(
  * alone); the provider's own tools are left out. Anything else is bad input naming the JSON path.
  */
 export function requestSubject(text: string, file: string, codeTool: string = RUN_CODE_TOOL): SdkSubject {
-  const parsed = parseJsonText(text);
+  const parsed = parseJsonText(withoutByteOrderMark(text));
   if ('problem' in parsed) throw new CheckInputError(file, `the request ${parsed.problem}`, REQUEST_HINT);
   const body = parsed.value;
   if (!isObject(body)) throw new CheckInputError(file, '$ is not a JSON object', REQUEST_HINT);
@@ -249,12 +249,13 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
  * read from `runCodeSource`.
  */
 export function sdkFileSubject(
-  text: string,
+  given: string,
   file: string,
   language: Language,
   runCode?: RunCodeFunction,
   runCodeSource?: string,
 ): SdkSubject {
+  const text = withoutByteOrderMark(given);
   const fences = sectionFences(text);
   const words = SDK_FENCE_WORDS[language];
   const fenced = fences.length === 0 ? `\`\`\`${words[0]}\n${text.endsWith('\n') ? text : `${text}\n`}\`\`\`\n` : text;
@@ -276,7 +277,7 @@ export function sdkFileSubject(
  * `{ type: "function", … }`, named `run_code` or the `codeTool` the backend names it.
  */
 export function runCodeFile(text: string, file: string, codeTool: string = RUN_CODE_TOOL): RunCodeFunction {
-  const parsed = parseJsonText(text);
+  const parsed = parseJsonText(withoutByteOrderMark(text));
   if ('problem' in parsed) throw new CheckInputError(file, `the run_code function ${parsed.problem}`, REQUEST_HINT);
   const tool = wireTool(parsed.value);
   if (tool === undefined)
@@ -292,4 +293,12 @@ export function runCodeFile(text: string, file: string, codeTool: string = RUN_C
       `give the function that runs the backend's programs; when it is this one, name it: --code-tool ${JSON.stringify(tool.name)} (codeTool in the API)`,
     );
   return tool;
+}
+
+/**
+ * A text without the byte order mark an editor may start a file with (a test that reads a file as UTF-8 keeps it): the
+ * mark is no character of JSON, Python or Markdown.
+ */
+function withoutByteOrderMark(text: string): string {
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
