@@ -55,10 +55,14 @@ describe('a chat request body as concord check reads it', () => {
       runCode: { name: 'execute_code', description: 'Runs a Python program.' },
       registered: { names: ['a'], complete: false },
     });
-    // Read for `run_code`, it is one more native tool the SDK would have to offer.
-    const unnamed = requestSubject(text, 'r.json');
-    expect(unnamed.runCode).toBeUndefined();
-    expect(unnamed.registered).toEqual({ names: ['execute_code', 'a'], complete: false });
+    // Read for `run_code`, it would be one more native tool the SDK must offer: a function that takes `code` is
+    // refused as the code tool under another name, with the option that names it.
+    expect(refusal(() => requestSubject(text, 'r.json'))).toBe(
+      'r.json: the request has no function named "run_code", the one that runs programs; $.tools[0] "execute_code" takes a `code` string\n  hint: if "execute_code" runs the programs, name it: --code-tool "execute_code" (codeTool in the API and the matcher)',
+    );
+    // Without one, the request's functions are its native tools, and the SDK is read alone.
+    const natives = requestSubject(body([{ role: 'system', content: SECTION }], [native]), 'r.json');
+    expect([natives.runCode, natives.registered]).toEqual([undefined, { names: ['a'], complete: false }]);
   });
 
   it("reads Anthropic Messages' top-level system and the Responses API's instructions and input", () => {

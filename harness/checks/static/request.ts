@@ -178,6 +178,7 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
     return { path, tool: named };
   });
   const code = wire.find(({ tool }) => tool.name === codeTool);
+  if (code === undefined) refuseUnnamedCodeTool(wire, file, codeTool);
   const runCode = code?.tool;
   const native = wire.filter(({ tool }) => tool.name !== codeTool).map(({ tool }) => tool.name);
   const subject = (path: string, section: string, language: Language): SdkSubject => ({
@@ -241,6 +242,30 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
     );
   }
   return subject(only.path, only.text, only.read.block.language);
+}
+
+/**
+ * Without a function of the code tool's name, a function that takes a `code` string is the code tool under another
+ * name: read as a native tool, it would be a tool the SDK must offer (a false "not reachable") and the checks of the
+ * code tool would never run. Bad input naming it and the option, rather than findings about the wrong tool.
+ */
+function refuseUnnamedCodeTool(
+  wire: ReadonlyArray<{ path: string; tool: RunCodeFunction }>,
+  file: string,
+  codeTool: string,
+): void {
+  const takesCode = wire.filter(({ tool }) => {
+    const code = isObject(tool.parameters) && isObject(tool.parameters.properties) && tool.parameters.properties.code;
+    return isObject(code) && (code.type === undefined || code.type === 'string');
+  });
+  const [first] = takesCode;
+  if (first === undefined) return;
+  const named = takesCode.map(({ path, tool }) => `${path} ${JSON.stringify(tool.name)}`).join(', ');
+  throw new CheckInputError(
+    file,
+    `the request has no function named ${JSON.stringify(codeTool)}, the one that runs programs; ${named} take${takesCode.length === 1 ? 's' : ''} a \`code\` string`,
+    `if ${JSON.stringify(first.tool.name)} runs the programs, name it: --code-tool ${JSON.stringify(first.tool.name)} (codeTool in the API and the matcher)`,
+  );
 }
 
 /**
