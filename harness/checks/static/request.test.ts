@@ -130,6 +130,27 @@ describe('a chat request body as concord check reads it', () => {
     );
   });
 
+  it("reads Bedrock Converse's system and toolConfig: the toolSpec, its inputSchema's json, no cache point", () => {
+    const schema = { type: 'object', properties: { code: { type: 'string', description: 'Python source' } } };
+    const converse = JSON.stringify({
+      system: [{ text: 'You keep a glossary.' }, { text: SECTION }, { cachePoint: { type: 'default' } }],
+      messages: [{ role: 'user', content: [{ text: 'Hello' }] }],
+      toolConfig: {
+        tools: [
+          { toolSpec: { name: 'run_code', description: 'Runs a Python program.', inputSchema: { json: schema } } },
+          { toolSpec: { name: 'a', inputSchema: { json: { type: 'object' } } } },
+          { cachePoint: { type: 'default' } },
+        ],
+      },
+    });
+    expect(requestSubject(converse, 'b.json')).toMatchObject({
+      source: 'b.json $.system[1].text',
+      runCode: { name: 'run_code', description: 'Runs a Python program.', parameters: schema },
+      runCodeSource: 'b.json $.toolConfig.tools[0]',
+      registered: { names: ['a'], complete: false },
+    });
+  });
+
   it('reads the call options a model of the AI SDK is given: the prompt, and tools with their inputSchema', () => {
     // What a test double of a model receives from generateText: the system message first in `prompt`.
     const options = JSON.stringify({

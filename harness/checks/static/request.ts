@@ -22,7 +22,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const REQUEST_HINT =
-  'give the body of a chat request: { "messages": [{ "role": "system", "content": "…```python\\n…```" }, …], "tools": [{ "type": "function", "function": { "name": "run_code", … } }] } (or Anthropic\'s top-level "system", the Responses API\'s "instructions" and "input", Gemini\'s "systemInstruction" and "contents", the AI SDK\'s "prompt")';
+  'give the body of a chat request: { "messages": [{ "role": "system", "content": "…```python\\n…```" }, …], "tools": [{ "type": "function", "function": { "name": "run_code", … } }] } (or Anthropic\'s top-level "system", the Responses API\'s "instructions" and "input", Gemini\'s "systemInstruction" and "contents", the AI SDK\'s "prompt", Bedrock Converse\'s "system" and "toolConfig")';
 
 /** The text parts of a message's content: a string, or the `text` of each `{ type: "text" }` part. */
 function textParts(content: unknown, path: string): Array<{ path: string; text: string }> {
@@ -42,6 +42,7 @@ const GEMINI_DECLARATIONS = ['functionDeclarations', 'function_declarations'] as
 const FUNCTION_FIELDS: ReadonlySet<string> = new Set([
   'name',
   'function',
+  'toolSpec',
   'description',
   'parameters',
   'input_schema',
@@ -54,7 +55,7 @@ const TURNS = ['messages', 'input', 'prompt'] as const;
 
 /**
  * Where a request body keeps its system prompt, in each shape the chat APIs write it: Chat Completions' system and
- * developer `messages`, Anthropic Messages' top-level `system`, the Responses API's `instructions` and its system and
+ * developer `messages`, the top-level `system` of Anthropic Messages and Bedrock's Converse API, the Responses API's `instructions` and its system and
  * developer `input` items, Gemini's `systemInstruction`, the system messages of the `prompt` a model of the AI SDK
  * is called with. Each text part with the JSON path it stands at.
  */
@@ -81,19 +82,25 @@ function systemParts(body: Record<string, unknown>, file: string): Array<{ path:
 }
 
 /**
- * The functions of a request's `tools`, each with its JSON path: one per entry, or each of a Gemini entry's
- * declarations. A tool the model's provider runs itself is none of the backend's and is left out.
+ * The functions of a request's `tools` (`toolConfig.tools` in Bedrock's Converse API), each with its JSON path: one
+ * per entry, or each of a Gemini entry's declarations. A tool the model's provider runs itself (or Bedrock's
+ * `cachePoint`) is none of the backend's and is left out.
  */
 function requestTools(body: Record<string, unknown>): Array<{ path: string; tool: unknown }> {
-  if (!Array.isArray(body.tools)) return [];
-  return body.tools.flatMap((tool, i) => {
+  // Bedrock's Converse API keeps them in `toolConfig`.
+  const converse = isObject(body.toolConfig) && Array.isArray(body.toolConfig.tools);
+  const [list, at] = converse
+    ? [(body.toolConfig as Record<string, unknown>).tools, '$.toolConfig.tools']
+    : [body.tools, '$.tools'];
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((tool, i) => {
     const key = isObject(tool) ? GEMINI_DECLARATIONS.find((name) => Array.isArray(tool[name])) : undefined;
     if (key !== undefined)
       return ((tool as Record<string, unknown>)[key] as unknown[]).map((declaration, j) => ({
-        path: `$.tools[${i}].${key}[${j}]`,
+        path: `${at}[${i}].${key}[${j}]`,
         tool: declaration,
       }));
-    return providerTool(tool) ? [] : [{ path: `$.tools[${i}]`, tool }];
+    return providerTool(tool) ? [] : [{ path: `${at}[${i}]`, tool }];
   });
 }
 
@@ -110,18 +117,23 @@ function providerTool(tool: unknown): boolean {
 }
 
 /**
- * A tool of the request as a wire tool: Chat Completions' `{ type: "function", function: {…} }`, or `{ name, … }`
- * itself (the Responses API's, Anthropic's with its `input_schema`, a Gemini declaration, the AI SDK's with its
- * `inputSchema`).
+ * A tool of the request as a wire tool: Chat Completions' `{ type: "function", function: {…} }`, Bedrock Converse's
+ * `{ toolSpec: { name, description, inputSchema: { json } } }`, or `{ name, … }` itself (the Responses API's,
+ * Anthropic's with its `input_schema`, a Gemini declaration, the AI SDK's with its `inputSchema`).
  */
 function wireTool(value: unknown): RunCodeFunction | undefined {
-  const fn = isObject(value) && isObject(value.function) ? value.function : value;
+  const wrapped = isObject(value) ? (value.function ?? value.toolSpec) : undefined;
+  const fn = isObject(wrapped) ? wrapped : value;
   if (!isObject(fn) || typeof fn.name !== 'string') return undefined;
+  const inputSchema = fn.inputSchema;
+  // Bedrock wraps the schema: `{ "json": {…} }`.
+  const bedrock = isObject(inputSchema) && Object.keys(inputSchema).length === 1 && isObject(inputSchema.json);
   // A missing description is kept missing: the language check says so of run_code.
   return {
     name: fn.name,
     ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
-    parameters: fn.parameters ?? fn.input_schema ?? fn.inputSchema ?? fn.parametersJsonSchema,
+    parameters:
+      fn.parameters ?? fn.input_schema ?? (bedrock ? inputSchema.json : inputSchema) ?? fn.parametersJsonSchema,
   };
 }
 

@@ -11,7 +11,7 @@ export function registerCheck(program: Command): void {
     )
     .option(
       '--request <paths...>',
-      'chat request bodies: Chat Completions, Responses, Anthropic Messages or Gemini JSON, or the call options of an AI SDK model (files, or folders of *.json files)',
+      'chat request bodies: Chat Completions, Responses, Anthropic Messages, Gemini or Bedrock Converse JSON, or the call options of an AI SDK model (files, or folders of *.json files)',
     )
     .option('--sdk <file>', 'a tools:sdk section (prose and one fenced block), or the bare code of the SDK')
     .addOption(new Option('--language <language>', 'the language of --sdk').choices(['python', 'typescript']))
