@@ -161,6 +161,16 @@ describe('an SDK whose tools are bound under another name', () => {
     expect(finding).toContain(": NameError at line 3, column 5: name 'NotRequired' is not defined");
   });
 
+  it('says in a note, failing nothing, that a request with no function that runs programs left that function unchecked', async () => {
+    const section = '```ts\ndeclare const tools: { lookup(args: { word: string }): Promise<unknown> };\n```\n';
+    const request = { messages: [{ role: 'system', content: `Write TypeScript.\n${section}` }] };
+    const result = await checkRequest(request, { root, session });
+    expect(result.ok).toBe(true);
+    expect(result.lines).toEqual([
+      'note language-agreement: the request has no function named "run_code", so the code tool\'s description and `code` parameter were not checked; if the function that runs programs has another name, give it: --code-tool NAME (codeTool in the API and the matcher)',
+    ]);
+  });
+
   it('finds a block nested deeper than the compiler reads, once, rather than failing', async () => {
     const deep = `declare const codemode: ${'{ a: '.repeat(5_000)}string${' }'.repeat(5_000)};\n`;
     expect((await check({ toolsObject: 'codemode' }, deep)).lines).toEqual([

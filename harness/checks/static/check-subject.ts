@@ -38,6 +38,8 @@ export async function checkSubject(
     `in ${source}`,
     `in ${subject.runCodeSource ?? source}`,
   ).map((message) => ({ check: 'language-agreement', severity: 'error', message }));
+  for (const message of subject.unchecked ?? [])
+    findings.push({ check: 'language-agreement', severity: 'note', message });
   if (block === undefined || block.language !== language) return { findings, cells: [] };
   const blockName = `the SDK block of ${source}`;
   const error = (check: string, message: string) => findings.push({ check, severity: 'error', message });

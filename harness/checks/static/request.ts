@@ -199,6 +199,13 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
     section,
     ...(code === undefined ? {} : { runCode: code.tool, runCodeSource: `${file} ${code.path}` }),
     ...(native.length > 0 ? { registered: { names: native, complete: false } } : {}),
+    ...(code === undefined
+      ? {
+          unchecked: [
+            `${file} has no function named ${JSON.stringify(codeTool)}, so the code tool's description and \`code\` parameter were not checked; if the function that runs programs has another name, give it: --code-tool NAME (codeTool in the API and the matcher)`,
+          ],
+        }
+      : {}),
   });
   const found = parts.flatMap((part) => {
     const named = sectionFences(part.text).filter((fence) => fence.language !== undefined);

@@ -20,4 +20,6 @@ export interface SdkSubject {
   registered?: Registered | undefined;
   /** The name the backend's runtime binds the tools under in a program, when it is not `tools`. */
   toolsObject?: string | undefined;
+  /** What reading the subject could not check, said as notes (a request with no function that runs programs). */
+  unchecked?: string[] | undefined;
 }
