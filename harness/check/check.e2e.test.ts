@@ -156,7 +156,7 @@ it('concord check --tools-object and --code-tool read a backend that names its t
   const unread = run(bin, 'check', '--request', 'codemode.json');
   expect(unread.status, unread.output).toBe(1);
   expect(unread.output).toContain(
-    'offers no tool: it declares none of `declare const tools: …`, a class or a namespace named `tools`, but binds `codemode`; if your runtime binds the tools under another name, give it: --tools-object codemode',
+    'offers no tool: it declares none of `declare const tools: …`, a class or a namespace named `tools`, or functions of its own, but binds `codemode`; if your runtime binds the tools under another name, give it: --tools-object codemode',
   );
   const read = run(bin, 'check', '--request', 'codemode.json', '--tools-object', 'codemode');
   expect(read.status, read.output).toBe(0);

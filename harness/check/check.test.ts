@@ -41,7 +41,7 @@ describe('an SDK whose tools are bound under another name', () => {
     const result = await check({});
     expect(result.ok).toBe(false);
     expect(result.lines).toEqual([
-      'error sdk-names: the SDK block of the SDK offers no tool: it declares none of `declare const tools: …`, a class or a namespace named `tools`, but binds `codemode`; if your runtime binds the tools under another name, give it: --tools-object codemode (toolsObject in the API and the matcher)',
+      'error sdk-names: the SDK block of the SDK offers no tool: it declares none of `declare const tools: …`, a class or a namespace named `tools`, or functions of its own, but binds `codemode`; if your runtime binds the tools under another name, give it: --tools-object codemode (toolsObject in the API and the matcher)',
     ]);
   });
 
@@ -181,7 +181,7 @@ describe('an SDK whose tools are bound under another name', () => {
   it('says what the block declares when it binds no value at all', async () => {
     const { lines } = await check({ toolsObject: 'codemode' }, 'type LookupInput = { word: string };\n');
     expect(lines).toEqual([
-      'error sdk-names: the SDK block of the SDK offers no tool: it declares none of `declare const codemode: …`, a class or a namespace named `codemode`',
+      'error sdk-names: the SDK block of the SDK offers no tool: it declares none of `declare const codemode: …`, a class or a namespace named `codemode`, or functions of its own',
     ]);
   });
 

@@ -144,6 +144,19 @@ describe('TypeScript SDK names, as the type checker resolves them', () => {
       'type A = { q: string };\ndeclare global {\n  const tools: {\n    search(args: A): Promise<unknown>;\n  };\n}\nexport {};\n';
     expect(reached(global)).toEqual([['method', 'search', 4]]);
     expect(sdkNames('typescript', global).bindings).toEqual(['tools']);
+    // A block that binds no value offers its functions, called by name; overloads are one way in.
+    const functions =
+      'type A = { q: string };\ndeclare function search(args: A): Promise<unknown>;\ndeclare function search(q: string): Promise<unknown>;\ndeclare function fetch_page(args: { id: number }): Promise<string>;\n';
+    expect(reached(functions)).toEqual([
+      ['method', 'search', 2],
+      ['method', 'fetch_page', 4],
+    ]);
+    expect(namingProblems('typescript', sdkNames('typescript', functions), all(['search', 'fetch_page']))).toEqual([]);
+    // One that binds another object is told so, its helper functions no tools.
+    const elsewhere =
+      'declare function sleep(ms: number): Promise<void>;\ndeclare const codemode: { search(): void };\n';
+    expect(reached(elsewhere)).toEqual([]);
+    expect(sdkNames('typescript', elsewhere).bindings).toEqual(['codemode']);
     // An index signature names no tool: a model could not read one off it.
     expect(reached('declare const tools: Record<string, (args: unknown) => Promise<unknown>>;\n')).toEqual([]);
     expect(reached('declare const notTools: { a(): void };\n')).toEqual([]);

@@ -16,7 +16,8 @@ const DUPLICATE_CODES = new Set([2300, 2451, 2393, 2567, 2813, 2814]);
  * of `tools` (or of the `object` the backend's runtime binds the tools under) as the type checker resolves it,
  * whatever the block writes it as (a type literal, an interface that `extends` others, a mapped type over a union of
  * keys, an intersection, a class, a type alias, `declare namespace tools { function … }`, quoted and computed keys;
- * in a block written as a module, inside `declare global { … }`).
+ * in a block written as a module, inside `declare global { … }`). A block that binds no value at all offers its
+ * top-level functions, as for a runtime that binds each tool as a global function a program calls by name.
  * Each property reaches the tool of its name: a member a program can write as `tools.name` is a method, any other is
  * reached as `tools["name"]`. Declarations collide where the compiler says they do (an interface declared twice
  * merges, as TypeScript means it).
@@ -38,6 +39,7 @@ export function typescriptSdkNames(
   const declared: Array<Declared & { start: number }> = [];
   const toolsNames: TypeScript.Identifier[] = [];
   const bindings: string[] = [];
+  const functions: TypeScript.Identifier[] = [];
   // A block written as a module declares its globals in `declare global { … }`: they are read as the top level's.
   const globalStatements = (statements: Iterable<TypeScript.Statement>): TypeScript.Statement[] =>
     [...statements].flatMap((statement) =>
@@ -75,6 +77,7 @@ export function typescriptSdkNames(
       declared.push({ name: statement.name.text, ...where(statement.name), start: statement.name.getStart(source) });
       const isValue = !ts.isTypeAliasDeclaration(statement) && !ts.isInterfaceDeclaration(statement);
       if (ts.isModuleDeclaration(statement)) bindings.push(statement.name.text);
+      if (ts.isFunctionDeclaration(statement)) functions.push(statement.name);
       if (isValue && statement.name.text === object) toolsNames.push(statement.name);
     }
   }
@@ -101,6 +104,16 @@ export function typescriptSdkNames(
         reaches: name,
         ...place,
       });
+    }
+  }
+  if (toolsName === undefined && bindings.length === 0) {
+    // A block that binds no value offers its top-level functions, called by name (overloads are one way in); one
+    // that binds another object is told so, rather than read as functions.
+    const seen = new Set<string>();
+    for (const name of functions) {
+      if (seen.has(name.text)) continue;
+      seen.add(name.text);
+      reaches.push({ spelled: name.text, how: 'method', reaches: name.text, ...where(name) });
     }
   }
   reaches.sort((a, b) => a.line - b.line || a.column - b.column);

@@ -90,7 +90,7 @@ function noToolReason(language: SdkSubject['language'], names: SdkNames, object:
   const ways =
     language === 'python'
       ? `\`${object}: Tools\` with a class \`Tools\`, a class \`${object}\`, or module-level functions`
-      : `\`declare const ${object}: …\`, a class or a namespace named \`${object}\``;
+      : `\`declare const ${object}: …\`, a class or a namespace named \`${object}\`, or functions of its own`;
   const others = [...new Set(names.bindings)].filter((name) => name !== object && name !== 'ToolCallError');
   if (others.length === 0) return `it declares none of ${ways}`;
   return (
