@@ -55,9 +55,9 @@ const TURNS = ['messages', 'input', 'prompt'] as const;
 
 /**
  * Where a request body keeps its system prompt, in each shape the chat APIs write it: Chat Completions' system and
- * developer `messages`, the top-level `system` of Anthropic Messages and Bedrock's Converse API, the Responses API's `instructions` and its system and
- * developer `input` items, Gemini's `systemInstruction`, the system messages of the `prompt` a model of the AI SDK
- * is called with. Each text part with the JSON path it stands at.
+ * developer `messages`, the top-level `system` of Anthropic Messages and of Bedrock's Converse API, the Responses
+ * API's `instructions` and its system and developer `input` items, Gemini's `systemInstruction`, the system messages
+ * of the `prompt` a model of the AI SDK is called with. Each text part with the JSON path it stands at.
  */
 function systemParts(body: Record<string, unknown>, file: string): Array<{ path: string; text: string }> {
   const turns = TURNS.find((key) => Array.isArray(body[key]));
@@ -174,9 +174,10 @@ function codeToolSdk(
  * The SDK a chat request body shows a model, read as `concord check` reads it: the part of the system prompt (see
  * `systemParts`) that holds the `tools:sdk` section (optional prose and one fenced block naming Python or TypeScript),
  * else the description of the function that runs programs when that holds the SDK (see `codeToolSdk`), and that
- * function among `tools` (`run_code`, or the `codeTool` the backend names it). The other
- * functions are the backend's native tools: registered, but not every one (a code-only tool is offered through the SDK
- * alone); the provider's own tools are left out. Anything else is bad input naming the JSON path.
+ * function among `tools` (`run_code`, or the `codeTool` the backend names it; see `refuseUnnamedCodeTool`, and a
+ * request with no such function says in a note that it went unchecked). The other functions are the backend's native
+ * tools: registered, but not every one (a code-only tool is offered through the SDK alone); the provider's own tools
+ * are left out. Anything else is bad input naming the JSON path.
  */
 export function requestSubject(text: string, file: string, codeTool: string = RUN_CODE_TOOL): SdkSubject {
   const parsed = parseJsonText(withoutByteOrderMark(text));
