@@ -65,7 +65,8 @@ const isOverload = (decorators: readonly string[]) =>
  * another name), with those it inherits from the module's other classes (a `Protocol` base included); overloads of
  * one method are one way; a private `__x` is mangled and reaches nothing; `__getitem__`/`__getattr__` offer the names
  * of their `Literal[…]` parameter; a `# tools["…"]` comment in the class body lists a tool whose name is no
- * identifier. A block that binds no `tools` describes the module `tools`: its module-level functions are the ways.
+ * identifier. A block that binds no value at all describes the module `tools`: its module-level functions are the
+ * ways.
  * Method names reach their NFKC form, as the compiler stores identifiers.
  */
 export function pythonSdkNames(sdk: string, toolsObject: string = DEFAULT_TOOLS_OBJECT): SdkNames {
@@ -126,8 +127,9 @@ export function pythonSdkNames(sdk: string, toolsObject: string = DEFAULT_TOOLS_
       const body = node.getChild('Body');
       if (body !== null) collectMembers(body, classComments(node, comments, sdk), listed, inherited, reaches, text, at);
     }
-  } else if (!toolsBound) {
-    // The block is the module `tools` itself: each of its functions is a way in.
+  } else if (!toolsBound && bindings.length === 0) {
+    // The block is the module `tools` itself: each of its functions is a way in. One that binds another object is
+    // told so, rather than read as functions.
     const grouped = new Map<string, Definition[]>();
     for (const f of functions) {
       const normal = text(f.name).normalize('NFKC');

@@ -294,6 +294,9 @@ describe('tools bound under another name', () => {
     // Read off `tools`, the same blocks offer nothing: their values are what a hint can name.
     expect(reached('typescript', typescript)).toEqual([]);
     expect(reached('python', python)).toEqual([]);
+    // A helper function beside them is no tool: the block binds another object.
+    expect(reached('python', `${python}def helper() -> None: ...\n`)).toEqual([]);
+    expect(reached('typescript', `${typescript}declare function helper(): void;\n`)).toEqual([]);
     expect(sdkNames('typescript', typescript).bindings).toEqual(['codemode', 'version']);
     // Aliases and constants are no object a program calls tools on.
     expect(sdkNames('python', python).bindings).toEqual(['codemode', 'client']);
