@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { removeOwnedContainers } from '../../runtimes/seam/owned-containers.js';
 import { removeOwnedTempDirs } from '../../runtimes/seam/owned-temp-dir.js';
-import { WATCHDOG_GRACE_MS, WATCHDOG_STOPPING } from './watchdog.js';
+import { WATCHDOG_GRACE_MS, WATCHDOG_READY, WATCHDOG_STOPPING } from './watchdog.js';
 
 const pid = Number(process.argv[2]);
 const command = process.argv[3] ?? '';
@@ -30,6 +30,10 @@ for (const [signal, code] of Object.entries(EXIT_CODES)) {
     setTimeout(() => judge(signal, code, at), WATCHDOG_GRACE_MS);
   });
 }
+// From here on Ctrl-C reaches the handlers above: the command may run its plugins. (A command that stopped
+// waiting has closed the pipe: that is no reason to end.)
+process.stdout.on('error', () => undefined);
+process.stdout.write(WATCHDOG_READY);
 
 /** After the grace time: a command that stops by itself is left to it; one that beat on never got the signal. */
 function judge(signal: string, code: number, signalledAt: number): void {

@@ -4,6 +4,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
+import { killProcessGroup } from '../../test/process-group.js';
 import { projectWith } from '../../test/project-files.js';
 
 // A plugin's apply that loops without end blocks the command's JavaScript, its signal handlers included: Ctrl-C
@@ -43,14 +44,7 @@ beforeEach(async () => {
   await mkdir(join(root, 'tmp'));
 });
 afterEach(async () => {
-  // Whatever the test left of the command's process group goes (a negative pid names the group).
-  if (child?.pid !== undefined) {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // The group is gone already.
-    }
-  }
+  killProcessGroup(child);
   await rm(root, { recursive: true, force: true });
 });
 

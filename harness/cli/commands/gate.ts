@@ -105,7 +105,8 @@ export function registerGate(program: Command): void {
       '\nIn CI (CI set) nothing under snapshots/ is written; proposed files go to .concord/pending/<run-id>/ for `concord review`.',
     )
     .action(async (flags: GateFlags) => {
-      startWatchdog('gate');
+      // Started at once, awaited before any plugin runs: its start overlaps the command's own.
+      const watchdog = startWatchdog('gate');
       // Bad usage throws a UserError: the command line prints it in one line and exits 2 (cli/fail.ts).
       let endpoint: EndpointOptions | undefined;
       if (flags.live) {
@@ -137,6 +138,7 @@ export function registerGate(program: Command): void {
             }
           : {}),
       };
+      await watchdog;
       if (endpoint)
         return watchDrift(project, selection, endpoint, {
           liveFail: Boolean(flags.liveFail),

@@ -39,12 +39,14 @@ export function registerRecord(program: Command): void {
         'The key (CONCORD_MODEL_API_KEY) is sent as a bearer token and never written or printed.',
     )
     .action(async (flags: RecordFlags) => {
-      startWatchdog('record');
+      // Started at once, awaited before any plugin runs: its start overlaps the command's own.
+      const watchdog = startWatchdog('record');
       // Bad usage throws a UserError: the command line prints it in one line and exits 2 (cli/fail.ts).
       const endpoint = endpointOptions(flags);
       const runtimes = flags.runtime ? parseRuntimes(flags.runtime) : undefined;
       const project = await projectOrExit('record', flags);
       const { record } = await import('../../record/record.js');
+      await watchdog;
       try {
         await record({
           project,

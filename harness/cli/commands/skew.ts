@@ -33,7 +33,8 @@ export function registerSkew(program: Command): void {
         'Example: concord skew --floor 3.9 --scenario exotic-names',
     )
     .action(async (flags: SkewFlags) => {
-      startWatchdog('skew');
+      // Started at once, awaited before any plugin runs: its start overlaps the command's own.
+      const watchdog = startWatchdog('skew');
       const project = await projectOrExit('skew', flags);
       const floor = flags.floor ?? project.config.floor ?? DEFAULT_PYTHON_FLOOR;
       if (!(SUPPORTED_PYTHON_VERSIONS as readonly string[]).includes(floor)) {
@@ -47,6 +48,7 @@ export function registerSkew(program: Command): void {
         import('../../skew/format.js'),
         import('../../skew/project-source.js'),
       ]);
+      await watchdog;
       // The app that renders the SDK and the interpreters that measure it are the session's, stopped once.
       await using session = new Session({
         ...(project.config.pyodide?.versions ? { pyodides: project.config.pyodide.versions } : {}),
