@@ -2,7 +2,7 @@
 // process group: Ctrl-C reaches both. A command whose JavaScript never yields (a plugin's endless loop) cannot run
 // its own signal handler; then this process ends it and removes what it leaves: its child processes, its
 // containers and its temp folders. `node watchdog-process.js <pid> <command>`; the command writes a beat to its
-// stdin every WATCHDOG_BEAT_MS, and `stopping` once it handles a signal itself.
+// stdin every WATCHDOG_BEAT_MS (a line: the time it wrote it), and `stopping` once it handles a signal itself.
 import { readdirSync, readFileSync } from 'node:fs';
 import { removeOwnedContainers } from '../../runtimes/seam/owned-containers.js';
 import { removeOwnedTempDirs } from '../../runtimes/seam/owned-temp-dir.js';
@@ -10,13 +10,18 @@ import { WATCHDOG_GRACE_MS, WATCHDOG_READY, WATCHDOG_STOPPING } from './watchdog
 
 const pid = Number(process.argv[2]);
 const command = process.argv[3] ?? '';
+/** When the command last wrote a beat, by its own account: a beat read after a signal may have been written before. */
 let lastBeat = Date.now();
 let stopping = false;
 let signalled = false;
+let unread = '';
 
 process.stdin.on('data', (chunk: Buffer) => {
-  lastBeat = Date.now();
-  if (chunk.toString('latin1').includes(WATCHDOG_STOPPING)) stopping = true;
+  unread += chunk.toString('latin1');
+  if (unread.includes(WATCHDOG_STOPPING)) stopping = true;
+  const lines = unread.split('\n');
+  unread = lines.pop()!;
+  for (const line of lines) if (/^\d+$/.test(line)) lastBeat = Math.max(lastBeat, Number(line));
 });
 // The command ended (whatever way): nothing is left to watch.
 process.stdin.on('close', () => process.exit(0));
@@ -35,7 +40,10 @@ for (const [signal, code] of Object.entries(EXIT_CODES)) {
 process.stdout.on('error', () => undefined);
 process.stdout.write(WATCHDOG_READY);
 
-/** After the grace time: a command that stops by itself is left to it; one that beat on never got the signal. */
+/**
+ * After the grace time: a command that stops by itself is left to it; one that wrote a beat after the signal never
+ * got it (its JavaScript runs).
+ */
 function judge(signal: string, code: number, signalledAt: number): void {
   if (stopping) return;
   if (lastBeat > signalledAt) process.exit(0);

@@ -57,3 +57,41 @@ it('a command runs on only once its watchdog handles Ctrl-C: a SIGINT the moment
   expect(ended, output).toBe('SIGKILL');
   expect(output).toContain('concord spin: SIGINT got no answer within 3 s');
 });
+
+it('a beat the watchdog reads after Ctrl-C but the command wrote before it does not count as an answer', {
+  timeout: 60_000,
+}, async () => {
+  // The command spins with a handler of its own that never runs: only the watchdog can end it.
+  child = spawn(process.execPath, ['-e', "process.on('SIGINT', () => {}); for (;;) {}"], {
+    stdio: 'ignore',
+    detached: true,
+  });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child!.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
+  const watchdog = spawn(
+    process.execPath,
+    [builtModule('harness/cli/watchdog-process.ts'), String(child.pid), 'spin'],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  let said = '';
+  watchdog.stderr!.on('data', (d: Buffer) => (said += d));
+  await new Promise<void>((resolve) => watchdog.stdout!.once('data', () => resolve()));
+  const watchdogExited = new Promise<number | null>((resolve) => watchdog.once('exit', (code) => resolve(code)));
+  const before = Date.now();
+  process.kill(watchdog.pid!, 'SIGINT');
+  // A beat the command wrote before the signal, which a watchdog on a busy machine reads only after it.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  watchdog.stdin!.write(`${before - 1}\n`);
+  const ended = await Promise.race([
+    exited,
+    new Promise((resolve) => setTimeout(() => resolve('still spinning'), 30_000)),
+  ]);
+  // A watchdog that let the command spin on is ended here, not left to the end of the test run.
+  if (ended !== 'SIGKILL') watchdog.kill('SIGKILL');
+  expect(ended, said).toBe('SIGKILL');
+  expect(await watchdogExited).toBe(130);
+  expect(said).toContain('concord spin: SIGINT got no answer within 3 s');
+});

@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { builtModule } from '../../runtimes/seam/package-root.js';
 
-/** How often a command tells its watchdog it is alive. */
+/**
+ * How often a command tells its watchdog it is alive: a line with the time it wrote it (`Date.now()`), so a beat
+ * the watchdog reads late (a busy machine) still says when the command was last alive.
+ */
 const WATCHDOG_BEAT_MS = 250;
 /** How long after a signal the watchdog waits for the command to answer it before ending it. */
 export const WATCHDOG_GRACE_MS = 3000;
@@ -34,7 +37,7 @@ export function startWatchdog(command: string): Promise<void> {
   child.stdin?.on('error', () => undefined);
   child.unref();
   (child.stdin as unknown as { unref?(): void } | null)?.unref?.();
-  const beat = setInterval(() => child.stdin?.write('.'), WATCHDOG_BEAT_MS);
+  const beat = setInterval(() => child.stdin?.write(`${Date.now()}\n`), WATCHDOG_BEAT_MS);
   beat.unref();
   watchdog = child;
   return new Promise((resolve) => {
