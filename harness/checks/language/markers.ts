@@ -30,7 +30,8 @@ const PROSE_MARKERS: Readonly<Record<Language, readonly Marker[]>> = {
     },
     { label: 'an arrow `=>`', pattern: /=>/ },
     { label: 'a TypeScript type annotation', pattern: /:\s*(?:string|number|boolean|unknown|never|void)\b/ },
-    { label: '`undefined`', pattern: /\bundefined\b/ },
+    // A value, not the English word ("the order is undefined"): in backticks, compared, in a union, or returned.
+    { label: '`undefined`', pattern: /`undefined`|(?:===?|!==?|\||\?\?)\s*undefined\b|\breturns?\s+undefined\b/ },
     { label: 'an object spread `{ ...`', pattern: /\{\s*\.\.\.[A-Za-z_$]/ },
     { label: 'strict equality `===`/`!==`', pattern: /[=!]==/ },
     { label: 'a TypeScript generic type', pattern: /\b(?:Record|Array|ReadonlyArray|Partial|Required)</ },
