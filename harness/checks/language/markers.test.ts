@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { proseMarkersOf } from './markers.js';
 
-const undefinedMarkers = (text: string) =>
-  proseMarkersOf('typescript', text).filter((m) => m.startsWith('`undefined`'));
+/** The TypeScript markers of `text` whose label starts with `label`. */
+const markersOf = (label: string) => (text: string) =>
+  proseMarkersOf('typescript', text).filter((marker) => marker.startsWith(label));
+const undefinedMarkers = markersOf('`undefined`');
+const annotations = markersOf('a TypeScript type annotation');
 
 describe('the TypeScript markers of prose', () => {
   it('take `undefined` as a value, never the English word', () => {
@@ -20,5 +23,19 @@ describe('the TypeScript markers of prose', () => {
       'Fields left undefined by the tool are omitted.',
     ])
       expect(undefinedMarkers(english), english).toEqual([]);
+  });
+
+  it('take a type annotation followed by code, never a colon in a sentence', () => {
+    for (const code of [
+      '`(city: string) => lookup(city)`',
+      'An argument `{ path: string }`.',
+      '`const n: number = 1`',
+      'A list `names: string[]`.',
+      'A `note: string | null` field.',
+      '`let ok: boolean;`',
+    ])
+      expect(annotations(code), code).toHaveLength(1);
+    for (const english of ['Returns: number of matches.', 'Type: string, UTF-8.', 'Output: boolean flag per city.'])
+      expect(annotations(english), english).toEqual([]);
   });
 });

@@ -29,7 +29,11 @@ const PROSE_MARKERS: Readonly<Record<Language, readonly Marker[]>> = {
       pattern: /\bdeclare\s+(?:const|let|var|class|function|namespace|module|global|type|enum)\b/,
     },
     { label: 'an arrow `=>`', pattern: /=>/ },
-    { label: 'a TypeScript type annotation', pattern: /:\s*(?:string|number|boolean|unknown|never|void)\b/ },
+    // Followed by code (`(city: string) =>`, `{ path: string }`, `n: number = 1`), not by words ("Returns: number of").
+    {
+      label: 'a TypeScript type annotation',
+      pattern: /:\s*(?:string|number|boolean|unknown|never|void)\b(?=\s*(?:[;)}\]|=>]|\[\]))/,
+    },
     // A value, not the English word ("the order is undefined"): in backticks, compared, in a union, or returned.
     { label: '`undefined`', pattern: /`undefined`|(?:===?|!==?|\||\?\?)\s*undefined\b|\breturns?\s+undefined\b/ },
     { label: 'an object spread `{ ...`', pattern: /\{\s*\.\.\.[A-Za-z_$]/ },
