@@ -70,6 +70,21 @@ describe('reading a tools:sdk section', () => {
     });
   });
 
+  it('ends a block at a closing fence followed by a stop marker, as code agents write `<end_code>`', () => {
+    const text =
+      'Answer like this:\n```py\ntotal = 2 + 2\nsay(total)\n```<end_code>\nYour functions:\n```python\n' +
+      STUBS +
+      '```\n';
+    const read = readSdkSection(text);
+    expect(read.fences.map((f) => [f.line, f.info, f.closing])).toEqual([
+      [2, 'py', '```<end_code>'],
+      [7, 'python', '```'],
+    ]);
+    expect(read.fences[0]!.body).toBe('total = 2 + 2\nsay(total)\n');
+    // Anything else after the backticks is no closing fence: the block runs on.
+    expect(readSdkSection('```python\nx = 1\n```end\ny = 2\n```\n').block?.body).toBe('x = 1\n```end\ny = 2\n');
+  });
+
   it('takes a longer closing fence, and a shorter one as code', () => {
     const read = readSdkSection('````python\nx = """\n```\n"""\n`````\n');
     expect(read.block?.body).toBe('x = """\n```\n"""\n');

@@ -71,7 +71,8 @@ export function sectionFences(text: string): Array<SectionFence & { start: numbe
     const [, indent, marker, rest] = open as unknown as [string, string, string, string];
     // A backtick fence's info string holds no backtick (else the line is inline code).
     if (marker[0] === '`' && rest.includes('`')) continue;
-    const closes = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
+    // A stop marker after the closing fence (```<end_code>), as code agents' prompts end a program, still closes it.
+    const closes = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}(?:<[^<>]*>)?[ \\t]*$`);
     let close = i + 1;
     while (close < lines.length && !closes.test(lines[close]!.text)) close++;
     const strip = new RegExp(`^ {0,${indent.length}}`);

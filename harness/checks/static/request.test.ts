@@ -315,6 +315,21 @@ describe('a chat request body as concord check reads it', () => {
     expect(sdkFileSubject(mark + SECTION, 'sdk.md', 'python').section).toBe(SECTION);
   });
 
+  it("reads the functions of a code agent's prompt whose example blocks end in a stop marker", () => {
+    const prompt = [
+      'Think, then write code. For instance:',
+      '```py\nlouder = shout("hi")\nfinish(louder)\n```<end_code>',
+      'The functions you may call:',
+      '```python\ndef shout(text: str) -> str:\n    """Upper-cases text."""\n\ndef finish(answer: object) -> object:\n    """Ends the task."""\n```',
+      'End every program with ```<end_code>.',
+    ].join('\n');
+    const subject = requestSubject(body([{ role: 'system', content: prompt }], []), 'agent.json');
+    expect(subject.source).toBe('agent.json $.messages[0].content (the declarations of its fence at line 7)');
+    expect(readSdkSection(subject.section).block?.body).toBe(
+      'def shout(text: str) -> str:\n    """Upper-cases text."""\n\ndef finish(answer: object) -> object:\n    """Ends the task."""\n',
+    );
+  });
+
   it('refuses, naming the file and the place: not JSON, no messages, no block, two blocks, an unknown language', () => {
     expect(refusal(() => requestSubject('{"messages": [', 'r.json'))).toMatch(
       /^r\.json: the request is not valid JSON \(line 1, column 15\)/,
