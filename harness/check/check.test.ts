@@ -171,6 +171,28 @@ describe('an SDK whose tools are bound under another name', () => {
     ]);
   });
 
+  it('judges the description of a code tool that takes the program as its whole input, and no code parameter', async () => {
+    // A custom tool of the Responses API: free-form text, no arguments.
+    const section = '```ts\ndeclare const tools: { lookup(args: { word: string }): Promise<unknown> };\n```\n';
+    const request = (tool: object) => ({
+      instructions: section,
+      input: [{ role: 'user', content: 'Hi' }],
+      tools: [tool],
+    });
+    const custom = { type: 'custom', name: 'run_code', description: 'Runs the TypeScript program it is sent.' };
+    expect((await checkRequest(request(custom), { root, session })).lines).toEqual([]);
+    expect(
+      (await checkRequest(request({ ...custom, description: 'Runs a program.' }), { root, session })).lines,
+    ).toEqual([
+      'error language-agreement: the run_code description in the request $.tools[0] (TypeScript) never names TypeScript or JavaScript',
+    ]);
+    // A function is sent arguments: without a `code` parameter, it still lacks its description.
+    const fn = { type: 'function', name: 'run_code', description: custom.description };
+    expect((await checkRequest(request(fn), { root, session })).lines).toEqual([
+      'error language-agreement: the run_code `code` parameter description in the request $.tools[0] (TypeScript) is missing',
+    ]);
+  });
+
   it('finds a block nested deeper than the compiler reads, once, rather than failing', async () => {
     const deep = `declare const codemode: ${'{ a: '.repeat(5_000)}string${' }'.repeat(5_000)};\n`;
     expect((await check({ toolsObject: 'codemode' }, deep)).lines).toEqual([

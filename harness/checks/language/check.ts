@@ -46,6 +46,8 @@ export interface RunCodeFunction {
   name: string;
   description?: string | undefined;
   parameters?: unknown;
+  /** The program is the tool's whole input (an OpenAI custom tool, free-form text): it has no `code` parameter. */
+  freeform?: boolean | undefined;
 }
 
 /**
@@ -95,10 +97,16 @@ export function languageProblems(
 
   const { runCode } = surfaces;
   if (runCode !== undefined) {
-    const code = codeParameterDescription(runCode.parameters);
     const surfaces: Array<[string, string | undefined]> = [
       [`the ${runCode.name} description ${runCodeWhere}`, runCode.description],
-      [`the ${runCode.name} \`code\` parameter description ${runCodeWhere}`, code],
+      ...(runCode.freeform
+        ? []
+        : ([
+            [
+              `the ${runCode.name} \`code\` parameter description ${runCodeWhere}`,
+              codeParameterDescription(runCode.parameters),
+            ],
+          ] as Array<[string, string | undefined]>)),
     ];
     for (const [surface, text] of surfaces) {
       if (text === undefined) {

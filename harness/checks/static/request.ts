@@ -118,8 +118,9 @@ function providerTool(tool: unknown): boolean {
 
 /**
  * A tool of the request as a wire tool: Chat Completions' `{ type: "function", function: {…} }`, Bedrock Converse's
- * `{ toolSpec: { name, description, inputSchema: { json } } }`, or `{ name, … }` itself (the Responses API's,
- * Anthropic's with its `input_schema`, a Gemini declaration, the AI SDK's with its `inputSchema`).
+ * `{ toolSpec: { name, description, inputSchema: { json } } }`, or `{ name, … }` itself (the Responses API's, and its
+ * custom tools of free-form text, Anthropic's with its `input_schema`, a Gemini declaration, the AI SDK's with its
+ * `inputSchema`).
  */
 function wireTool(value: unknown): RunCodeFunction | undefined {
   const wrapped = isObject(value) ? (value.function ?? value.toolSpec) : undefined;
@@ -128,12 +129,16 @@ function wireTool(value: unknown): RunCodeFunction | undefined {
   const inputSchema = fn.inputSchema;
   // Bedrock wraps the schema: `{ "json": {…} }`.
   const bedrock = isObject(inputSchema) && Object.keys(inputSchema).length === 1 && isObject(inputSchema.json);
+  const parameters =
+    fn.parameters ?? fn.input_schema ?? (bedrock ? inputSchema.json : inputSchema) ?? fn.parametersJsonSchema;
+  // An OpenAI custom tool takes free-form text (its `format`), no arguments: a program is its whole input.
+  const freeform = fn.type === 'custom' && parameters === undefined;
   // A missing description is kept missing: the language check says so of run_code.
   return {
     name: fn.name,
     ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
-    parameters:
-      fn.parameters ?? fn.input_schema ?? (bedrock ? inputSchema.json : inputSchema) ?? fn.parametersJsonSchema,
+    parameters,
+    ...(freeform ? { freeform } : {}),
   };
 }
 
