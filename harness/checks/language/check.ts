@@ -99,15 +99,15 @@ export function languageProblems(
   if (runCode !== undefined) {
     const surfaces: Array<[string, string | undefined]> = [
       [`the ${runCode.name} description ${runCodeWhere}`, runCode.description],
-      ...(runCode.freeform
-        ? []
-        : ([
-            [
-              `the ${runCode.name} \`code\` parameter description ${runCodeWhere}`,
-              codeParameterDescription(runCode.parameters),
-            ],
-          ] as Array<[string, string | undefined]>)),
     ];
+    // A tool whose whole input is the program has no `code` parameter to describe it.
+    if (!runCode.freeform) {
+      const code = codeParameter(runCode.parameters)?.description;
+      surfaces.push([
+        `the ${runCode.name} \`code\` parameter description ${runCodeWhere}`,
+        typeof code === 'string' ? code : undefined,
+      ]);
+    }
     for (const [surface, text] of surfaces) {
       if (text === undefined) {
         problems.push(`${surface} is missing`);
@@ -130,7 +130,8 @@ const NAMING: Readonly<Record<Language, { pattern: RegExp; names: string }>> = {
   python: { pattern: /\bPython\b/, names: 'Python' },
 };
 
-function codeParameterDescription(parameters: unknown): string | undefined {
-  const code = (parameters as { properties?: { code?: { description?: unknown } } } | null)?.properties?.code;
-  return typeof code?.description === 'string' ? code.description : undefined;
+/** The schema of the `code` parameter a function's parameters declare, when they declare one as an object. */
+export function codeParameter(parameters: unknown): { type?: unknown; description?: unknown } | undefined {
+  const code = (parameters as { properties?: { code?: unknown } } | null)?.properties?.code;
+  return typeof code === 'object' && code !== null && !Array.isArray(code) ? code : undefined;
 }

@@ -3,7 +3,7 @@ import { describeFence, readSdkSection, SDK_FENCE_WORDS, sectionFences } from '.
 import type { Language } from '../../../runtimes/seam/types.js';
 import { parseJsonText, printable } from '../../guarded/json-input.js';
 import { UserError } from '../../user-error.js';
-import type { RunCodeFunction } from '../language/check.js';
+import { codeParameter, type RunCodeFunction } from '../language/check.js';
 import { joinedDeclarationFences, joinedPlace } from './declaration-fences.js';
 import type { SdkSubject } from './subject.js';
 import { declarationsSection } from './unfenced-declarations.js';
@@ -217,8 +217,9 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
     const named = sectionFences(part.text).filter((fence) => fence.language !== undefined);
     if (named.length === 0) return [];
     // Declarations in several fences beside example programs are one SDK, read as such.
-    const joined = readSdkSection(part.text).block === undefined ? joinedDeclarationFences(part.text) : undefined;
-    if (joined === undefined) return [{ ...part, read: readSdkSection(part.text), named }];
+    const read = readSdkSection(part.text);
+    const joined = read.block === undefined ? joinedDeclarationFences(part.text) : undefined;
+    if (joined === undefined) return [{ ...part, read, named }];
     const text = joined.section;
     const fences = sectionFences(text).filter((fence) => fence.language !== undefined);
     return [
@@ -280,8 +281,8 @@ function refuseUnnamedCodeTool(
   codeTool: string,
 ): void {
   const takesCode = wire.filter(({ tool }) => {
-    const code = isObject(tool.parameters) && isObject(tool.parameters.properties) && tool.parameters.properties.code;
-    return isObject(code) && (code.type === undefined || code.type === 'string');
+    const code = codeParameter(tool.parameters);
+    return code !== undefined && (code.type === undefined || code.type === 'string');
   });
   const [first] = takesCode;
   if (first === undefined) return;
@@ -309,9 +310,10 @@ export function sdkFileSubject(
   const fences = sectionFences(text);
   const words = SDK_FENCE_WORDS[language];
   const fenced = fences.length === 0 ? `\`\`\`${words[0]}\n${text.endsWith('\n') ? text : `${text}\n`}\`\`\`\n` : text;
-  const joined = readSdkSection(fenced).block === undefined ? joinedDeclarationFences(fenced) : undefined;
+  const asWritten = readSdkSection(fenced);
+  const joined = asWritten.block === undefined ? joinedDeclarationFences(fenced) : undefined;
   const section = joined?.section ?? fenced;
-  const read = readSdkSection(section);
+  const read = joined === undefined ? asWritten : readSdkSection(section);
   if (read.block === undefined)
     throw new CheckInputError(
       file,
