@@ -35,6 +35,11 @@ async function committed(language: Language): Promise<CheckInput[]> {
   return inputs;
 }
 
+/** The committed scenario `name`'s run in `language`. */
+async function committedInput(language: Language, name: string): Promise<CheckInput> {
+  return (await committed(language)).find((input) => input.scenario.name === name)!;
+}
+
 /** The scenario with the program of its `call`-th run_code step in `language` replaced. */
 function withProgram(scenario: Scenario, call: number, language: Language, code: string): Scenario {
   let seen = 0;
@@ -57,7 +62,7 @@ describe.each(['typescript', 'python'] as const)('type-checked %s programs', (la
   });
 
   it('notes, without failing, a subscript call the stubs leave untyped by design', { timeout: 120_000 }, async () => {
-    const input = (await committed(language)).find((i) => i.scenario.name === 'unicode-past-floor')!;
+    const input = await committedInput(language, 'unicode-past-floor');
     const findings = await typecheckProgramsCheck.run(input);
     expect(findings).toEqual(
       language === 'typescript'
@@ -75,7 +80,7 @@ describe.each(['typescript', 'python'] as const)('type-checked %s programs', (la
   });
 
   it('fail a program that uses a wrong field name, at its own line and column', { timeout: 120_000 }, async () => {
-    const input = (await committed(language)).find((i) => i.scenario.name === 'nested-reads')!;
+    const input = await committedInput(language, 'nested-reads');
     const code =
       language === 'typescript'
         ? "const forecast = await tools.get_forecast({ city: 'Lisbon', days: 3 });\nreturn forecast.days.map((d) => d.temperature.hgh);\n"
@@ -92,7 +97,7 @@ describe.each(['typescript', 'python'] as const)('type-checked %s programs', (la
   });
 
   it('fail a program that passes a wrong argument name', { timeout: 120_000 }, async () => {
-    const input = (await committed(language)).find((i) => i.scenario.name === 'nested-reads')!;
+    const input = await committedInput(language, 'nested-reads');
     const code =
       language === 'typescript'
         ? "return await tools.get_forecast({ city: 'Lisbon', dayz: 3 });\n"
@@ -107,7 +112,7 @@ describe.each(['typescript', 'python'] as const)('type-checked %s programs', (la
   });
 
   it('fail a program that names an SDK type as a value', { timeout: 120_000 }, async () => {
-    const input = (await committed(language)).find((i) => i.scenario.name === 'nested-reads')!;
+    const input = await committedInput(language, 'nested-reads');
     const code = language === 'typescript' ? 'return GetForecastArgs;\n' : 'return GetForecastArgs\n';
     const errors = await errorsOf({ ...input, scenario: withProgram(input.scenario, 1, language, code) });
     expect(errors).toEqual([
@@ -124,7 +129,7 @@ describe('pyright checks for the floor', () => {
   it('fails a program using syntax the floor lacks (`match` at 3.9) at its own line, and passes it at 3.10', {
     timeout: 120_000,
   }, async () => {
-    const input = (await committed('python')).find((i) => i.scenario.name === 'nested-reads')!;
+    const input = await committedInput('python', 'nested-reads');
     const code =
       'forecast = await tools.get_forecast({"city": "Lisbon", "days": 3})\nmatch forecast["days"]:\n    case []:\n        return None\n    case _:\n        return forecast["days"][0]\n';
     const scenario = withProgram(input.scenario, 1, 'python', code);
@@ -140,7 +145,7 @@ describe('pyright checks for the floor', () => {
   it('fails stubs using what the floor lacks at their own line: `NotRequired` and `|` at 3.9', {
     timeout: 120_000,
   }, async () => {
-    const input = (await committed('python')).find((i) => i.scenario.name === 'nested-reads')!;
+    const input = await committedInput('python', 'nested-reads');
     const sdk =
       'from typing import NotRequired, TypedDict\n\nclass A(TypedDict):\n    x: NotRequired[int | str]\n\nclass Tools:\n    pass\n\nclass ToolCallError(Exception):\n    pass\n\ntools: Tools\n';
     const errors = await errorsOf({ ...input, files: new Map([...input.files, ['tools-sdk.py', sdk]]), floor: '3.9' });
@@ -159,7 +164,7 @@ describe('pyright checks for the floor', () => {
   it("reads stubs that import nothing with typing's names, as the stub checks run them", {
     timeout: 120_000,
   }, async () => {
-    const input = (await committed('python')).find((i) => i.scenario.name === 'nested-reads')!;
+    const input = await committedInput('python', 'nested-reads');
     const body =
       'class A(TypedDict):\n    x: NotRequired[int]\n\nclass Tools:\n    async def get_forecast(self, args: Any) -> A: ...\n\nclass ToolCallError(Exception):\n    pass\n\ntools: Tools\n';
     // What pyright says of the stubs themselves (the scenario's programs call tools these stubs lack).
