@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSdkSection } from './sdk-section.js';
+import { fencedBlock, readSdkSection } from './sdk-section.js';
 
 const STUBS = 'from typing import TypedDict\n\n\nclass Tools:\n    pass\n';
 
@@ -119,5 +119,18 @@ describe('reading a tools:sdk section', () => {
 
   it('does not take inline code with backticks in its info string as a fence', () => {
     expect(readSdkSection('```not `a` fence```\n```ts\nlet x = 1;\n```').block?.line).toBe(2);
+  });
+});
+
+describe('fencing a block', () => {
+  it('writes a fence no backtick run inside the text can close, which reads back as the text', () => {
+    expect(fencedBlock('a = 1', 'python')).toBe('```python\na = 1\n```');
+    expect(fencedBlock('a = 1\n', 'python')).toBe('```python\na = 1\n```');
+    // A description's own fence, indented as a doc comment indents it, would close a fence of three.
+    const code = 'declare const tools: {\n  /** Example:\n  ```json\n  {}\n  ```\n  */\n  a(): Promise<void>;\n};\n';
+    const section = fencedBlock(code, 'ts');
+    expect(section.split('\n')[0]).toBe('````ts');
+    expect(readSdkSection(section).block?.body).toBe(code);
+    expect(fencedBlock('`x` and ``y`` and `````z`````', 'text').startsWith('``````text\n')).toBe(true);
   });
 });

@@ -52,6 +52,17 @@ function languageOf(info: string): Language | undefined {
   return (Object.keys(SDK_FENCE_WORDS) as Language[]).find((language) => SDK_FENCE_WORDS[language].includes(word));
 }
 
+/**
+ * `text` in a fenced block that no run of backticks inside it can close early (a description may hold fences of its
+ * own): the fence is one backtick longer than the longest run, and at least three.
+ */
+export function fencedBlock(text: string, info: string): string {
+  let longest = 0;
+  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${info}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
+}
+
 /** `line 3: ```python`, `line 9: ``` (no info string)`: a fence as a finding names it. */
 export function describeFence(fence: SectionFence): string {
   const shown = fence.info === '' ? `${fence.opening.trim()} (no info string)` : fence.opening.trim();

@@ -1,3 +1,4 @@
+import { fencedBlock } from '../../contract/sdk-section.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { renderPythonSdk } from '../sdk/python/index.js';
 import { renderTypeScriptSdk } from '../sdk/typescript/index.js';
@@ -31,13 +32,5 @@ export function renderSdkSection(
   options?: SdkOptions,
 ): string {
   const info = languageEntry(FENCE_INFO, language, 'tools:sdk');
-  const body = renderSdk(language, tools, options);
-  const fence = '`'.repeat(Math.max(3, longestBacktickRun(body) + 1));
-  return `${fence}${info}\n${body}${fence}`;
-}
-
-function longestBacktickRun(text: string): number {
-  let longest = 0;
-  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
-  return longest;
+  return fencedBlock(renderSdk(language, tools, options), info);
 }

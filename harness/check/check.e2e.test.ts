@@ -191,6 +191,38 @@ it('concord check --tools-object and --code-tool read a backend that names its t
   expect(described.output).toContain('✓ in-description.json $.tools[0].description (typescript): no finding');
 });
 
+it("concord check --sdk reads back what concord sdk writes, fenced or bare, its language told by the file's name or fences", {
+  timeout: 120_000,
+}, async () => {
+  // A description with an example in a fence of its own: in the bare TypeScript file it is a fence to Markdown.
+  const tools = [
+    {
+      name: 'glossary_lookup',
+      description: 'Looks a word up.\n\nFor example:\n```json\n{"word": "insular"}\n```\nReturns its meaning.',
+      parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+    },
+  ];
+  await writeFile(join(root, 'glossary-tools.json'), JSON.stringify(tools));
+  const written = (...args: string[]) => {
+    const sdk = run(bin, 'sdk', '--language', 'typescript', '--tools', 'glossary-tools.json', ...args);
+    expect(sdk.status, sdk.output).toBe(0);
+    return sdk.output;
+  };
+  await writeFile(join(root, 'glossary.d.ts'), written('--no-fence'));
+  await writeFile(join(root, 'glossary.md'), written());
+  for (const file of ['glossary.d.ts', 'glossary.md']) {
+    const checked = run(bin, 'check', '--sdk', file, '--tools', 'glossary-tools.json');
+    expect(checked.status, checked.output).toBe(0);
+    expect(checked.output).toContain(`✓ ${file} (typescript): no finding`);
+  }
+  // Named as neither, bare code with no fence does not say its language.
+  await writeFile(join(root, 'glossary.txt'), 'declare const tools: {};\n');
+  const unsaid = run(bin, 'check', '--sdk', 'glossary.txt');
+  expect(unsaid.status, unsaid.output).toBe(2);
+  expect(unsaid.output).toContain('glossary.txt: neither its name nor its fences say which language the SDK is in');
+  expect(unsaid.output).toContain('--language python or --language typescript');
+});
+
 // The floor's own interpreter must judge: CPython 3.9 is the floor image (CI provides it).
 (await Host.with('docker')).describe('concord check and concord/vitest in a project of its own', () => {
   it('concord check: the mapped-type SDK passes; NotRequired and X | None fail at floor 3.9 naming interpreter, line and column, and pass at 3.11', {

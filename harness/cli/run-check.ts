@@ -1,6 +1,13 @@
 import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { CheckInputError, checkSubjects, requestSubject, runCodeFile, sdkFileSubject } from '../check/check.js';
+import {
+  CheckInputError,
+  checkSubjects,
+  requestSubject,
+  runCodeFile,
+  sdkFileLanguage,
+  sdkFileSubject,
+} from '../check/check.js';
 import type { SdkSubject } from '../checks/static/subject.js';
 import { parseJsonText } from '../guarded/json-input.js';
 import { readNamedInput } from '../guarded/read-regular.js';
@@ -54,13 +61,12 @@ export async function runCheck(flags: CheckFlags, out: (line: string) => void): 
 async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
   const requests = flags.request ?? [];
   if (requests.length === 0 && flags.sdk === undefined)
-    throw new UserError('name what to check: --request FILE… (chat request bodies) or --sdk FILE --language LANGUAGE', {
-      hint: 'concord check --help shows both',
-    });
-  if (flags.sdk !== undefined && flags.language === undefined)
-    throw new UserError('--sdk needs --language python or --language typescript', {
-      hint: 'say which language the SDK is in',
-    });
+    throw new UserError(
+      'name what to check: --request FILE… (chat request bodies) or --sdk FILE (an SDK file or section)',
+      {
+        hint: 'concord check --help shows both',
+      },
+    );
   if (flags.runCode !== undefined && flags.sdk === undefined)
     throw new UserError('--run-code goes with --sdk', {
       hint: 'a request body carries its run_code function in its tools',
@@ -73,11 +79,19 @@ async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
       flags.runCode === undefined
         ? undefined
         : runCodeFile(await readNamedInput(flags.runCode, 'a run_code function'), shown(flags.runCode), flags.codeTool);
+    const sdk = await readNamedInput(flags.sdk, 'an SDK file');
+    const language = flags.language ?? sdkFileLanguage(flags.sdk, sdk);
+    if (language === undefined)
+      throw new CheckInputError(
+        shown(flags.sdk),
+        'neither its name nor its fences say which language the SDK is in',
+        'say it: --language python or --language typescript (or name the file .py or .ts)',
+      );
     subjects.push(
       sdkFileSubject(
-        await readNamedInput(flags.sdk, 'an SDK file'),
+        sdk,
         shown(flags.sdk),
-        flags.language!,
+        language,
         runCode,
         flags.runCode === undefined ? undefined : shown(flags.runCode),
       ),

@@ -1,3 +1,4 @@
+import { fencedBlock } from '../../contract/sdk-section.js';
 import { COVERAGE_HINT, coverageSentences } from '../checks/tool-coverage.js';
 import type { Finding } from '../checks/types.js';
 import { groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
@@ -12,13 +13,6 @@ const MARK = { ok: '✓', rejected: '✗', 'import-failed': '✗ import', unavai
 /** Text safe inside one table cell. */
 function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
-
-/** A fenced block that no backtick run inside `text` can close early. */
-export function fenced(text: string, info = 'text'): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${info}\n${text}\n${fence}`;
 }
 
 /**
@@ -45,7 +39,7 @@ export function changesSection(
     if (!g.diff) continue;
     const diff = renderDiff(g.diff, false).split('\n');
     const cut = options.maxLines !== undefined && diff.length > options.maxLines;
-    lines.push(fenced((cut ? diff.slice(0, options.maxLines) : diff).join('\n'), 'diff'), '');
+    lines.push(fencedBlock((cut ? diff.slice(0, options.maxLines) : diff).join('\n'), 'diff'), '');
     if (cut)
       lines.push(`… ${diff.length - options.maxLines!} more line(s) in ${options.rest ?? 'the HTML report'}`, '');
   }
@@ -102,7 +96,7 @@ export function matrixSection(input: ReportInput): string[] {
         const error = errors.get(key) ?? {
           number: errors.size + 1,
           pairs: [],
-          text: `${on}:\n\n${fenced(found.error).replace(/^/gm, '   ')}`,
+          text: `${on}:\n\n${fencedBlock(found.error, 'text').replace(/^/gm, '   ')}`,
         };
         errors.set(key, error);
         error.pairs.push(`**${found.scenario} × ${found.runtime}**`);
@@ -192,7 +186,7 @@ function interpretersSection(input: ReportInput): string[] {
 function finding(f: Finding): string {
   const [first, ...rest] = f.message.split('\n');
   const head = `- **${f.severity}** \`${f.check}\`: ${first}`;
-  return rest.length === 0 ? head : `${head}\n\n${fenced(rest.join('\n')).replace(/^/gm, '  ')}\n`;
+  return rest.length === 0 ? head : `${head}\n\n${fencedBlock(rest.join('\n'), 'text').replace(/^/gm, '  ')}\n`;
 }
 
 function findingsSection(input: ReportInput): string[] {
@@ -202,11 +196,15 @@ function findingsSection(input: ReportInput): string[] {
   if (noted.length === 0 && (input.runFindings ?? []).length === 0) lines.push('No check found anything.', '');
   // Pairs with the same status, reason and findings (a note every Python runtime gives alike) are said once.
   const said = (pair: ReportPair) =>
-    [pair.status, pair.reason === undefined ? '' : fenced(pair.reason), ...pair.findings.map(finding)].join('\n\n');
+    [
+      pair.status,
+      pair.reason === undefined ? '' : fencedBlock(pair.reason, 'text'),
+      ...pair.findings.map(finding),
+    ].join('\n\n');
   for (const { pairs, names } of pairGroups(noted, said)) {
     const [pair] = pairs as [ReportPair];
     lines.push(`### ${names}: ${pair.status}`, '');
-    if (pair.reason !== undefined) lines.push(fenced(pair.reason), '');
+    if (pair.reason !== undefined) lines.push(fencedBlock(pair.reason, 'text'), '');
     lines.push(...pair.findings.map(finding), '');
   }
   return lines;

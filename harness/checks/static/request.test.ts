@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readSdkSection } from '../../../contract/sdk-section.js';
-import { CheckInputError, requestSubject, runCodeFile, sdkFileSubject } from './request.js';
+import { CheckInputError, requestSubject, runCodeFile, sdkFileLanguage, sdkFileSubject } from './request.js';
 
 const RUN_CODE = {
   type: 'function',
@@ -24,6 +24,9 @@ function refusal(read: () => unknown): string {
   }
   throw new Error('the input was read');
 }
+
+/** The code of a subject's SDK block. */
+const blockOf = (subject: { section: string }) => readSdkSection(subject.section).block?.body;
 
 describe('a chat request body as concord check reads it', () => {
   it('takes the system message holding the fenced block, the run_code function and the native tools', () => {
@@ -276,7 +279,6 @@ describe('a chat request body as concord check reads it', () => {
     ['CR', '\r'],
   ])('reads a request written with %s line endings as one written with LF', (_, ending) => {
     const lines = (text: string) => text.replaceAll('\n', ending);
-    const blockOf = (subject: { section: string }) => readSdkSection(subject.section).block?.body;
     const stubs = 'class Tools:\n    async def a(self, args: dict) -> dict: ...\n\ntools: Tools\n';
     const inSystem = requestSubject(body([{ role: 'system', content: lines(SECTION) }]), 'r.json');
     expect([inSystem.source, blockOf(inSystem)]).toEqual(['r.json $.messages[0].content', stubs]);
@@ -376,6 +378,62 @@ describe('an SDK file and its run_code function', () => {
     expect(readSdkSection(split.section).block?.body).toBe(
       'class A(TypedDict):\n    x: int\n\n\nasync def a() -> A: ...\n',
     );
+  });
+
+  it('reads bare code whose doc comments hold fences (a description with an example) as bare code', () => {
+    // A TypeScript description indented two spaces: its fences are fences to Markdown, and one of them names `ts`.
+    const typescript = [
+      'type FetchArgs = { url: string };',
+      'declare const tools: {',
+      '  /** Fetch a page.',
+      '  ```json',
+      '  {"url": "https://example.org"}',
+      '  ```',
+      '  ```ts',
+      '  await tools.fetch({ url })',
+      '  ```',
+      '  */',
+      '  fetch(args: FetchArgs): Promise<string>;',
+      '};',
+      '',
+    ].join('\n');
+    for (const file of ['sdk.ts', 'sdk.txt', 'the SDK']) {
+      const subject = sdkFileSubject(typescript, file, 'typescript');
+      expect([subject.source, blockOf(subject)]).toEqual([file, typescript]);
+    }
+    // A module docstring at the left margin: its fences, even one naming python, are no SDK block.
+    const python =
+      '"""Stubs.\n\n```python\nawait tools.fetch({"url": u})\n```\n"""\nclass Tools:\n    async def fetch(self, args: dict) -> str: ...\n\ntools: Tools\n';
+    expect(blockOf(sdkFileSubject(python, 'stubs', 'python'))).toBe(python);
+    // Named as code, a file is its bare code even where it does not parse (the checks then say where it breaks).
+    const broken = typescript.replace('url: string', 'url: string,,').replace(/ {2}```ts\n.*\n {2}```\n/, '');
+    expect(blockOf(sdkFileSubject(broken, 'tools.d.ts', 'typescript'))).toBe(broken);
+    expect(refusal(() => sdkFileSubject(broken, 'tools.txt', 'typescript'))).toMatch(/^tools\.txt: the SDK section /);
+    // A section is still a section: prose, or a block alone, never reads as declarations.
+    expect(sdkFileSubject(SECTION, 'sdk.md', 'python').section).toBe(SECTION);
+    const alone = '```ts\ndeclare const tools: { a(): Promise<void> };\n```\n';
+    expect(sdkFileSubject(alone, 'sdk.md', 'typescript').section).toBe(alone);
+  });
+
+  it("knows an SDK file's language by its name, else by the language its fences name", () => {
+    expect(['sdk.py', 'sdk.pyi', 'SDK.PY', 'tools.d.ts', 'a.mts', 'a.cts'].map((f) => sdkFileLanguage(f, ''))).toEqual([
+      'python',
+      'python',
+      'python',
+      'typescript',
+      'typescript',
+      'typescript',
+    ]);
+    expect(sdkFileLanguage('sdk.md', SECTION)).toBe('python');
+    expect(
+      sdkFileLanguage(
+        'sdk.md',
+        'Types:\n```ts\ntype A = 1;\n```\nTools:\n```typescript\ndeclare const tools: {};\n```\n',
+      ),
+    ).toBe('typescript');
+    expect(sdkFileLanguage('sdk.md', 'Ex:\n```ts\nx\n```\n```python\ny\n```\n')).toBeUndefined();
+    expect(sdkFileLanguage('sdk.txt', 'declare const tools: {};')).toBeUndefined();
+    expect(sdkFileLanguage('sdk.tsx', '')).toBeUndefined();
   });
 
   it('refuses a section with no SDK block, and a run_code file that is not one', () => {

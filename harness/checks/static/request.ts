@@ -1,10 +1,16 @@
 import { RUN_CODE_TOOL } from '../../../contract/backend.js';
-import { describeFence, readSdkSection, SDK_FENCE_WORDS, sectionFences } from '../../../contract/sdk-section.js';
+import {
+  describeFence,
+  fencedBlock,
+  readSdkSection,
+  SDK_FENCE_WORDS,
+  sectionFences,
+} from '../../../contract/sdk-section.js';
 import type { Language } from '../../../runtimes/seam/types.js';
 import { parseJsonText, printable } from '../../guarded/json-input.js';
 import { UserError } from '../../user-error.js';
 import { codeParameter, type RunCodeFunction } from '../language/check.js';
-import { joinedDeclarationFences, joinedPlace } from './declaration-fences.js';
+import { holdsOnlyDeclarations, joinedDeclarationFences, joinedPlace } from './declaration-fences.js';
 import type { SdkSubject } from './subject.js';
 import { declarationsSection } from './unfenced-declarations.js';
 
@@ -294,10 +300,27 @@ function refuseUnnamedCodeTool(
   );
 }
 
+/** The names of a file of code in each language: a compiler reads it whole, so it is the bare code of the SDK. */
+const CODE_FILE: Readonly<Record<Language, RegExp>> = { python: /\.pyi?$/i, typescript: /\.[cm]?ts$/i };
+
+/**
+ * The language of an SDK file: by its name (`sdk.py`, `tools.d.ts`), else by its fences when the ones that name a
+ * language all name the same one. Undefined when neither says.
+ */
+export function sdkFileLanguage(file: string, given: string): Language | undefined {
+  const languages = Object.keys(CODE_FILE) as Language[];
+  const named = languages.find((language) => CODE_FILE[language].test(file));
+  if (named !== undefined) return named;
+  const fenced = new Set(sectionFences(withoutByteOrderMark(given)).flatMap((fence) => fence.language ?? []));
+  return fenced.size === 1 ? [...fenced][0] : undefined;
+}
+
 /**
  * An SDK file as `concord check --sdk` reads it: a `tools:sdk` section (prose and one fenced block), or the bare code
- * of the block (a file without fences), in `language`; `runCode` the run_code function's JSON beside it, if given,
- * read from `runCodeSource`.
+ * of the block, in `language`; `runCode` the run_code function's JSON beside it, if given, read from `runCodeSource`.
+ * A text is bare code when `file` is named as code of the language (`sdk.py`, `sdk.d.ts`), when it has no fence, or
+ * when it reads as a whole as declarations of the language: then its fences are in its doc comments (a description's
+ * example), and none of them is the SDK's.
  */
 export function sdkFileSubject(
   given: string,
@@ -307,9 +330,10 @@ export function sdkFileSubject(
   runCodeSource?: string,
 ): SdkSubject {
   const text = withoutByteOrderMark(given);
-  const fences = sectionFences(text);
   const words = SDK_FENCE_WORDS[language];
-  const fenced = fences.length === 0 ? `\`\`\`${words[0]}\n${text.endsWith('\n') ? text : `${text}\n`}\`\`\`\n` : text;
+  const bare =
+    CODE_FILE[language].test(file) || sectionFences(text).length === 0 || holdsOnlyDeclarations(language, text);
+  const fenced = bare ? `${fencedBlock(text, words[0]!)}\n` : text;
   const asWritten = readSdkSection(fenced);
   const joined = asWritten.block === undefined ? joinedDeclarationFences(fenced) : undefined;
   const section = joined?.section ?? fenced;

@@ -14,7 +14,12 @@ export function registerCheck(program: Command): void {
       'chat request bodies: Chat Completions, Responses, Anthropic Messages, Gemini or Bedrock Converse JSON, or the call options of an AI SDK model (files, or folders of *.json files)',
     )
     .option('--sdk <file>', 'a tools:sdk section (prose and one fenced block), or the bare code of the SDK')
-    .addOption(new Option('--language <language>', 'the language of --sdk').choices(['python', 'typescript']))
+    .addOption(
+      new Option(
+        '--language <language>',
+        'the language of --sdk (default: .py/.pyi files are Python, .ts files TypeScript, else the language its fences name)',
+      ).choices(['python', 'typescript']),
+    )
     .option(
       '--run-code <file>',
       'with --sdk: the function that runs programs (run_code) as JSON ({ name, description, parameters })',
@@ -44,8 +49,8 @@ export function registerCheck(program: Command): void {
         'TypeScript: the block type-checked by the compiler.\n' +
         'Exit codes: 0 no finding; 1 findings; 2 bad input (not JSON, no or two fenced SDK blocks, an unknown language).\n' +
         'Examples: concord check --request test/requests/\n' +
-        '          concord check --sdk tools-sdk.py --language python --run-code run_code.json --floor 3.9\n' +
-        '          concord check --sdk sdk.d.ts --language typescript --run-code codemode.json --code-tool codemode --tools-object codemode',
+        '          concord check --sdk tools-sdk.py --run-code run_code.json --floor 3.9\n' +
+        '          concord check --sdk sdk.d.ts --run-code codemode.json --code-tool codemode --tools-object codemode',
     )
     .action(async (flags: CheckFlags) => {
       const { runCheck } = await import('../run-check.js');
