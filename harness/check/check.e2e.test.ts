@@ -223,6 +223,51 @@ it("concord check --sdk reads back what concord sdk writes, fenced or bare, its 
   expect(unsaid.output).toContain('--language python or --language typescript');
 });
 
+it("concord check --request reads the request bodies a team's suite snapshots with toMatchSnapshot()", {
+  timeout: 120_000,
+}, async () => {
+  await mkdir(join(root, 'snapped'));
+  await writeFile(
+    join(root, 'snapped', 'agent.test.ts'),
+    `import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+
+const request = (name: string) => JSON.parse(readFileSync(\`\${name}.json\`, 'utf8'));
+it('sends the glossary SDK', () => {
+  expect(request('requests/mapped')).toMatchSnapshot();
+  expect(JSON.stringify(request('requests/mapped'), null, 2)).toMatchSnapshot();
+});
+it('sends the SDK of its codemode object', () => {
+  expect(request('codemode')).toMatchSnapshot();
+});
+it('answers', () => {
+  expect({ answer: 'insular', at: new Date(0) }).toMatchSnapshot();
+});
+`,
+  );
+  const suite = run(join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'snapped/agent.test.ts');
+  expect(suite.status, suite.output).toBe(0);
+  const snap = join('snapped', '__snapshots__', 'agent.test.ts.snap');
+  // Three snapshots of bodies (one its JSON text), one of an answer, left out; the codemode SDK's finding is found.
+  const checked = run(bin, 'check', '--request', join('snapped', '__snapshots__'));
+  expect(checked.status, checked.output).toBe(1);
+  expect(checked.output).toContain(
+    `✓ ${snap} "sends the glossary SDK 1" $.messages[0].content (typescript): no finding`,
+  );
+  expect(checked.output).toContain(
+    `✓ ${snap} "sends the glossary SDK 2" $.messages[0].content (typescript): no finding`,
+  );
+  expect(checked.output).toContain(
+    `✗ ${snap} "sends the SDK of its codemode object 1" $.messages[0].content (typescript): 1 finding(s)`,
+  );
+  expect(checked.output).toContain('offers no tool');
+  expect(checked.output).toContain('concord check: 3 SDK(s), 1 with findings: FAILED');
+  const named = run(bin, 'check', '--request', snap, '--tools-object', 'codemode');
+  expect(named.output).toContain(
+    `✓ ${snap} "sends the SDK of its codemode object 1" $.messages[0].content (typescript): no finding`,
+  );
+});
+
 // The floor's own interpreter must judge: CPython 3.9 is the floor image (CI provides it).
 (await Host.with('docker')).describe('concord check and concord/vitest in a project of its own', () => {
   it('concord check: the mapped-type SDK passes; NotRequired and X | None fail at floor 3.9 naming interpreter, line and column, and pass at 3.11', {

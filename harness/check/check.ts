@@ -8,7 +8,9 @@ import {
   runCodeFile,
   sdkFileLanguage,
   sdkFileSubject,
+  snapshotSubjects,
 } from '../checks/static/request.js';
+import { isSnapshotFile } from '../checks/static/snapshot-file.js';
 import type { SdkSubject } from '../checks/static/subject.js';
 import type { Finding } from '../checks/types.js';
 import { openProject, type Project } from '../project/root.js';
@@ -146,4 +148,12 @@ function floorOf(flag: string | undefined, project: Project): PythonVersion {
 }
 
 export type { SdkSubject };
-export { CheckInputError, requestSubject, runCodeFile, sdkFileLanguage, sdkFileSubject };
+export {
+  CheckInputError,
+  isSnapshotFile,
+  requestSubject,
+  runCodeFile,
+  sdkFileLanguage,
+  sdkFileSubject,
+  snapshotSubjects,
+};

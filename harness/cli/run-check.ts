@@ -3,10 +3,12 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   CheckInputError,
   checkSubjects,
+  isSnapshotFile,
   requestSubject,
   runCodeFile,
   sdkFileLanguage,
   sdkFileSubject,
+  snapshotSubjects,
 } from '../check/check.js';
 import type { SdkSubject } from '../checks/static/subject.js';
 import { parseJsonText } from '../guarded/json-input.js';
@@ -72,8 +74,23 @@ async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
       hint: 'a request body carries its run_code function in its tools',
     });
   const subjects: SdkSubject[] = [];
-  for (const file of requestFiles(requests))
-    subjects.push(requestSubject(await readNamedInput(file, 'a chat request body'), shown(file), flags.codeTool));
+  for (const path of requests) {
+    const listed = statSync(path).isDirectory();
+    const files = listed ? folderFiles(path) : [path];
+    const found: SdkSubject[] = [];
+    for (const file of files) {
+      const text = await readNamedInput(file, 'a chat request body');
+      if (isSnapshotFile(file, text)) found.push(...snapshotSubjects(text, shown(file), flags.codeTool, listed));
+      else found.push(requestSubject(text, shown(file), flags.codeTool));
+    }
+    if (listed && found.length === 0)
+      throw new CheckInputError(
+        path,
+        'holds no chat request body: no .json file, and no snapshot of one in a .snap file',
+        FOLDER_HINT,
+      );
+    subjects.push(...found);
+  }
   if (flags.sdk !== undefined) {
     const runCode =
       flags.runCode === undefined
@@ -100,19 +117,15 @@ async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
   return subjects;
 }
 
-/** Each named file, and the `*.json` files of each named folder (sorted). */
-function requestFiles(paths: readonly string[]): string[] {
-  return paths.flatMap((path) => {
-    const stats = statSync(path);
-    if (!stats.isDirectory()) return [path];
-    const files = readdirSync(path)
-      .filter((name) => name.endsWith('.json'))
-      .sort()
-      .map((name) => join(path, name));
-    if (files.length === 0)
-      throw new CheckInputError(path, 'holds no .json file', 'put the request bodies your tests keep there as *.json');
-    return files;
-  });
+const FOLDER_HINT =
+  'put the request bodies your tests keep there as *.json, or name the folder of the .snap files your suite writes with expect(body).toMatchSnapshot()';
+
+/** The `*.json` and `*.snap` files of a folder, sorted. */
+function folderFiles(path: string): string[] {
+  return readdirSync(path)
+    .filter((name) => name.endsWith('.json') || name.endsWith('.snap'))
+    .sort()
+    .map((name) => join(path, name));
 }
 
 /** A file as findings name it: from the working directory when it lies below it, else as it was given. */

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { readSdkSection } from '../../../contract/sdk-section.js';
-import { CheckInputError, requestSubject, runCodeFile, sdkFileLanguage, sdkFileSubject } from './request.js';
+import {
+  CheckInputError,
+  requestSubject,
+  runCodeFile,
+  sdkFileLanguage,
+  sdkFileSubject,
+  snapshotSubjects,
+} from './request.js';
 
 const RUN_CODE = {
   type: 'function',
@@ -461,5 +468,60 @@ describe('an SDK file and its run_code function', () => {
     expect(refusal(() => runCodeFile(JSON.stringify(RUN_CODE), 'rc.json', 'codemode'))).toMatch(
       /^rc\.json: \$\.name is "run_code", not "codemode"/,
     );
+  });
+});
+
+describe('the request bodies of a snapshot file', () => {
+  /** A snapshot file as a suite's toMatchSnapshot() leaves it, written out by hand in pretty-format's shape. */
+  const SNAP = [
+    '// Vitest Snapshot v1, https://vitest.dev/guide/snapshot.html',
+    '',
+    'exports[`agent > answers in one number 1`] = `42`;',
+    '',
+    'exports[`agent > sends the SDK 1`] = `',
+    '{',
+    '  "messages": [',
+    '    {',
+    `      "content": "${SECTION.replace(/[`\\]|\$\{/g, '\\$&')}",`,
+    '      "role": "system",',
+    '    },',
+    '  ],',
+    '  "tools": [],',
+    '}',
+    '`;',
+    '',
+    'exports[`agent > sends the SDK as JSON 1`] = `"' +
+      body([{ role: 'system', content: SECTION }], []).replace(/[`\\]|\$\{/g, '\\$&') +
+      '"`;',
+    '',
+    'exports[`agent > logs when 1`] = `',
+    '{',
+    '  "at": 2026-12-06T00:00:00.000Z,',
+    '}',
+    '`;',
+    '',
+  ].join('\n');
+
+  it('reads each snapshot of a request body, or of its JSON text, named by the snapshot; the others are left out', () => {
+    const subjects = snapshotSubjects(SNAP, 'agent.test.ts.snap');
+    expect(subjects.map((subject) => [subject.source, blockOf(subject)])).toEqual([
+      ['agent.test.ts.snap "agent > sends the SDK 1" $.messages[0].content', blockOf({ section: SECTION })],
+      ['agent.test.ts.snap "agent > sends the SDK as JSON 1" $.messages[0].content', blockOf({ section: SECTION })],
+    ]);
+  });
+
+  it('refuses a file with no request among its snapshots, saying how many it holds and what it could not read', () => {
+    const none = SNAP.replace(/exports\[`agent > sends[\s\S]*?`;\n/g, '');
+    expect(refusal(() => snapshotSubjects(none, 'a.snap'))).toMatch(
+      /^a\.snap: none of its 2 snapshot\(s\) is a chat request body; not read back: "agent > logs when 1" \(line \d+\): a value JSON does not have .* at line 2 of the snapshot\n {2}hint: snapshot the JSON text of the body/,
+    );
+    expect(snapshotSubjects(none, 'a.snap', 'run_code', true)).toEqual([]);
+    // A request body it cannot read back is refused, in a folder too, rather than left out.
+    const shaped = SNAP.replace('"tools": [],', '"system": "Answer like this:\n{\n  "a": 1\n}",\n  "tools": [],');
+    for (const orNone of [false, true])
+      expect(refusal(() => snapshotSubjects(shaped, 'c.snap', 'run_code', orNone))).toMatch(
+        /^c\.snap: snapshot "agent > sends the SDK 1" \(line 5\) holds a chat request body that cannot be read back: a string that holds text shaped as an entry/,
+      );
+    expect(refusal(() => snapshotSubjects('// Vitest Snapshot v1\n', 'b.snap'))).toMatch(/^b\.snap: holds no snapshot/);
   });
 });

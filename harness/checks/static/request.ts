@@ -11,6 +11,7 @@ import { parseJsonText, printable } from '../../guarded/json-input.js';
 import { UserError } from '../../user-error.js';
 import { codeParameter, type RunCodeFunction } from '../language/check.js';
 import { holdsOnlyDeclarations, joinedDeclarationFences, joinedPlace } from './declaration-fences.js';
+import { snapshotEntries } from './snapshot-file.js';
 import type { SdkSubject } from './subject.js';
 import { declarationsSection } from './unfenced-declarations.js';
 
@@ -59,6 +60,14 @@ const FUNCTION_FIELDS: ReadonlySet<string> = new Set([
 /** Where a request keeps its turns: Chat Completions' `messages`, the Responses API's `input`, the AI SDK's `prompt`. */
 const TURNS = ['messages', 'input', 'prompt'] as const;
 
+/** Whether a value is shaped as a chat request body: it holds the conversation in one of the places the APIs keep it. */
+export function isRequestBody(value: unknown): value is Record<string, unknown> {
+  return (
+    isObject(value) &&
+    (TURNS.some((key) => Array.isArray(value[key])) || typeof value.input === 'string' || Array.isArray(value.contents))
+  );
+}
+
 /**
  * Where a request body keeps its system prompt, in each shape the chat APIs write it: Chat Completions' system and
  * developer `messages`, the top-level `system` of Anthropic Messages and of Bedrock's Converse API, the Responses
@@ -67,7 +76,7 @@ const TURNS = ['messages', 'input', 'prompt'] as const;
  */
 function systemParts(body: Record<string, unknown>, file: string): Array<{ path: string; text: string }> {
   const turns = TURNS.find((key) => Array.isArray(body[key]));
-  if (turns === undefined && typeof body.input !== 'string' && !Array.isArray(body.contents))
+  if (!isRequestBody(body))
     throw new CheckInputError(
       file,
       '$.messages is missing or not a list (and so are $.input, $.prompt and $.contents)',
@@ -346,6 +355,63 @@ export function sdkFileSubject(
     );
   const source = joined === undefined ? file : `${file}${joinedPlace(joined.lines)}`;
   return { source, language, section, ...(runCode === undefined ? {} : { runCode, runCodeSource }) };
+}
+
+/**
+ * The request bodies a vitest (or Jest) snapshot file holds, each read as `requestSubject` reads a body: a snapshot of
+ * the body itself, or of its JSON text. Snapshots of anything else are left out; a file with no request among them is
+ * bad input, saying how many snapshots it holds and why any could not be read back (`orNone`: none, as one file of a
+ * folder may hold none).
+ */
+export function snapshotSubjects(
+  text: string,
+  file: string,
+  codeTool: string = RUN_CODE_TOOL,
+  orNone = false,
+): SdkSubject[] {
+  const entries = snapshotEntries(withoutByteOrderMark(text));
+  if (entries === undefined)
+    throw new CheckInputError(file, 'holds no snapshot (exports[`name`] = `…`;)', SNAPSHOT_HINT);
+  const subjects = entries.flatMap((entry) => {
+    if (!('value' in entry)) {
+      // A body that cannot be read back is bad input, not a snapshot of something else to leave out.
+      if (entry.printed !== undefined && PRINTED_REQUEST.test(entry.printed))
+        throw new CheckInputError(
+          file,
+          `snapshot ${JSON.stringify(entry.name)} (line ${entry.line}) holds a chat request body that cannot be read back: ${entry.problem}`,
+          SNAPSHOT_HINT,
+        );
+      return [];
+    }
+    const body = typeof entry.value === 'string' ? jsonObject(entry.value) : entry.value;
+    return isRequestBody(body)
+      ? [requestSubject(JSON.stringify(body), `${file} ${JSON.stringify(entry.name)}`, codeTool)]
+      : [];
+  });
+  if (subjects.length === 0 && !orNone) {
+    const unread = entries.filter((entry) => 'problem' in entry);
+    const why = unread.map(
+      (entry) => `${JSON.stringify(entry.name)} (line ${entry.line}): ${'problem' in entry ? entry.problem : ''}`,
+    );
+    throw new CheckInputError(
+      file,
+      `none of its ${entries.length} snapshot(s) is a chat request body${why.length === 0 ? '' : `; not read back: ${why.slice(0, 3).join('; ')}${why.length > 3 ? ` and ${why.length - 3} more` : ''}`}`,
+      SNAPSHOT_HINT,
+    );
+  }
+  return subjects;
+}
+
+/** A printed object whose own keys hold a conversation where a request body does. */
+const PRINTED_REQUEST = /^(?:(?:Object )?\{\n)?\s{2}"(?:messages|input|prompt|contents)": /m;
+
+const SNAPSHOT_HINT =
+  'snapshot the JSON text of the body your backend sends its model, which reads back exactly: expect(JSON.stringify(body, null, 2)).toMatchSnapshot(), or to a file: .toMatchFileSnapshot("requests/name.json")';
+
+/** The object a JSON text holds, or undefined. */
+function jsonObject(text: string): unknown {
+  const parsed = parseJsonText(text);
+  return 'problem' in parsed ? undefined : parsed.value;
 }
 
 /**

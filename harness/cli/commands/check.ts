@@ -11,7 +11,7 @@ export function registerCheck(program: Command): void {
     )
     .option(
       '--request <paths...>',
-      'chat request bodies: Chat Completions, Responses, Anthropic Messages, Gemini or Bedrock Converse JSON, or the call options of an AI SDK model (files, or folders of *.json files)',
+      'chat request bodies: Chat Completions, Responses, Anthropic Messages, Gemini or Bedrock Converse JSON, or the call options of an AI SDK model (files, or folders of *.json files), and the vitest or Jest snapshot files (*.snap) that hold them',
     )
     .option('--sdk <file>', 'a tools:sdk section (prose and one fenced block), or the bare code of the SDK')
     .addOption(
@@ -49,6 +49,7 @@ export function registerCheck(program: Command): void {
         'TypeScript: the block type-checked by the compiler.\n' +
         'Exit codes: 0 no finding; 1 findings; 2 bad input (not JSON, no or two fenced SDK blocks, an unknown language).\n' +
         'Examples: concord check --request test/requests/\n' +
+        '          concord check --request test/__snapshots__/agent.test.ts.snap\n' +
         '          concord check --sdk tools-sdk.py --run-code run_code.json --floor 3.9\n' +
         '          concord check --sdk sdk.d.ts --run-code codemode.json --code-tool codemode --tools-object codemode',
     )
