@@ -402,8 +402,8 @@ export function snapshotSubjects(
   return subjects;
 }
 
-/** A printed object whose own keys hold a conversation where a request body does. */
-const PRINTED_REQUEST = /^(?:(?:Object )?\{\n)?\s{2}"(?:messages|input|prompt|contents)": /m;
+/** A printed object whose own keys (two spaces in) hold a conversation where a request body does. */
+const PRINTED_REQUEST = /^ {2}"(?:messages|input|prompt|contents)": /m;
 
 const SNAPSHOT_HINT =
   'snapshot the JSON text of the body your backend sends its model, which reads back exactly: expect(JSON.stringify(body, null, 2)).toMatchSnapshot(), or to a file: .toMatchFileSnapshot("requests/name.json")';
