@@ -26,8 +26,12 @@ export function isSnapshotFile(file: string, text: string): boolean {
 export function snapshotEntries(text: string): SnapshotEntry[] | undefined {
   const entries: SnapshotEntry[] = [];
   const opening = /^exports\[`/gm;
+  // Lines are counted on from the entry before, so a file of many entries is read in one pass.
+  let line = 1;
+  let counted = 0;
   for (let match = opening.exec(text); match !== null; match = opening.exec(text)) {
-    const line = lineAt(text, match.index);
+    for (let i = text.indexOf('\n', counted); i !== -1 && i < match.index; i = text.indexOf('\n', i + 1)) line++;
+    counted = match.index;
     const name = templateString(text, match.index + 'exports['.length);
     if (name === undefined || !text.startsWith('] = ', name.end)) {
       entries.push({ name: '?', line, problem: 'its name is not a closed template string' });
@@ -44,12 +48,6 @@ export function snapshotEntries(text: string): SnapshotEntry[] | undefined {
     entries.push({ name: name.text, line, ...read, ...('problem' in read ? { printed: shown } : {}) });
   }
   return entries.length === 0 ? undefined : entries;
-}
-
-function lineAt(text: string, index: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
-  return line;
 }
 
 /** The template string that opens at `start` (a backtick), unescaped, and the index after its closing backtick. */
