@@ -79,6 +79,11 @@ describe('reading a snapshot file back', () => {
   it('refuses a string shaped as entries rather than read it one of the ways it reads', () => {
     const [read] = snapshotEntries(snapFile({ 'a 1': ENTRY_SHAPED }))!;
     expect(read).toMatchObject({ problem: expect.stringMatching(/^a string that holds text shaped as an entry/) });
+    // A compact example whose entry ends a line: cut there, the rest reads as a key of the body's own, in order.
+    const compact = { system: 'Reply as {"q": "x",\n  "zy": "y"}', zz: 1 };
+    expect(snapshotEntries(snapFile({ 'b 1': compact }))![0]).toMatchObject({
+      problem: expect.stringMatching(/^a string that holds text shaped as an entry/),
+    });
     // As the JSON text of the body it reads exactly.
     expect(valuesOf(snapFile({ 'a 1': JSON.stringify(ENTRY_SHAPED, null, 2) }))).toEqual([
       JSON.stringify(ENTRY_SHAPED, null, 2),

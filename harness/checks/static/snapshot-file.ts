@@ -73,18 +73,30 @@ function withoutExtraLineBreaks(printed: string): string {
 class Unreadable extends Error {}
 
 /**
- * Text in a string shaped as pretty-format's own entries: a quote and a comma at a line's end, or a line `"key": `.
- * Printed unescaped, such a string could have ended there (and what follows read as entries), so a snapshot whose
- * reading holds one reads more than one way.
+ * Whether a string read up to a quote that the structure goes on after could be a longer string cut short there: its
+ * last line ends in a key and the start of a string value (`"type": "object`, a JSON example's entry whose `",` was
+ * taken for the end), or one of its lines begins with a key at the string's own indentation (as the entry after such
+ * a cut would). Printed unescaped, either reads more than one way.
  */
-const ENTRY_SHAPED = /",\n|^ *"[^"\n]*": /m;
+function entryShaped(text: string, indent: number): boolean {
+  const last = text.slice(text.lastIndexOf('\n') + 1);
+  if (/"[^"\n]*": "/.test(last)) return true;
+  return text.includes('\n') && keyAt(indent).test(text);
+}
+
+const keyLines = new Map<number, RegExp>();
+function keyAt(indent: number): RegExp {
+  let pattern = keyLines.get(indent);
+  if (pattern === undefined) keyLines.set(indent, (pattern = new RegExp(`^ {${indent}}"[^"\\n]*": `, 'm')));
+  return pattern;
+}
 
 /**
  * The value pretty-format printed, or why it cannot be read back: a type JSON does not have, a shape it never writes,
  * or strings whose text is shaped as its entries. A string ends at the first quote after which the structure goes on
  * as printed, and keys come in the order pretty-format sorts them; a reading is taken only when no string it reads
- * holds text shaped as an entry. Only a string that ends in a whole entry of its own, at its own indentation and in
- * key order, could still read otherwise.
+ * is shaped as one cut short (see `entryShaped`). A string whose text mimics whole entries of the structure around
+ * it, unlike any JSON example's, could still read otherwise.
  */
 function readPrinted(printed: string): { value: unknown } | { problem: string } {
   const reader = new PrettyReader(printed);
@@ -200,8 +212,8 @@ class PrettyReader {
     if (end === undefined) return this.fail('the end of a string expected');
     const text = this.text.slice(start, end);
     // At the top the string runs to the end of the text: nothing in it can end it early.
-    if (closer !== undefined && ENTRY_SHAPED.test(text))
-      this.fail('a string that holds text shaped as an entry (`",` at a line\'s end, or a line `"key": `)');
+    if (closer !== undefined && entryShaped(text, indent))
+      this.fail('a string that holds text shaped as an entry (`"key": ` on its last line, or at its own indentation)');
     this.at = end + 1;
     return text;
   }
