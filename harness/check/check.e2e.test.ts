@@ -215,6 +215,16 @@ it("concord check --sdk reads back what concord sdk writes, fenced or bare, its 
     expect(checked.status, checked.output).toBe(0);
     expect(checked.output).toContain(`✓ ${file} (typescript): no finding`);
   }
+  // Several at once, as files or as a folder of them, each in the language its name or fences say.
+  await mkdir(join(root, 'sdks'));
+  await writeFile(join(root, 'sdks', 'glossary.d.ts'), written('--no-fence'));
+  await writeFile(join(root, 'sdks', 'glossary.md'), written());
+  await writeFile(join(root, 'sdks', 'notes.json'), '{}');
+  for (const paths of [['glossary.d.ts', 'glossary.md'], ['sdks']]) {
+    const both = run(bin, 'check', '--sdk', ...paths, '--tools', 'glossary-tools.json');
+    expect(both.status, both.output).toBe(0);
+    expect(both.output).toContain('concord check: 2 SDK(s), no finding');
+  }
   // Named as neither, bare code with no fence does not say its language.
   await writeFile(join(root, 'glossary.txt'), 'declare const tools: {};\n');
   const unsaid = run(bin, 'check', '--sdk', 'glossary.txt');

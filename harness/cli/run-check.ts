@@ -19,7 +19,7 @@ import { exitWith } from './exit.js';
 /** The options of `concord check`. */
 export interface CheckFlags {
   request?: string[];
-  sdk?: string;
+  sdk?: string[];
   language?: 'python' | 'typescript';
   runCode?: string;
   floor?: string;
@@ -62,23 +62,21 @@ export async function runCheck(flags: CheckFlags, out: (line: string) => void): 
 
 async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
   const requests = flags.request ?? [];
-  if (requests.length === 0 && flags.sdk === undefined)
+  const sdks = flags.sdk ?? [];
+  if (requests.length === 0 && sdks.length === 0)
     throw new UserError(
-      'name what to check: --request FILE… (chat request bodies) or --sdk FILE (an SDK file or section)',
-      {
-        hint: 'concord check --help shows both',
-      },
+      'name what to check: --request FILE… (chat request bodies) or --sdk FILE… (SDK files or sections)',
+      { hint: 'concord check --help shows both' },
     );
-  if (flags.runCode !== undefined && flags.sdk === undefined)
+  if (flags.runCode !== undefined && sdks.length === 0)
     throw new UserError('--run-code goes with --sdk', {
       hint: 'a request body carries its run_code function in its tools',
     });
   const subjects: SdkSubject[] = [];
   for (const path of requests) {
-    const listed = statSync(path).isDirectory();
-    const files = listed ? folderFiles(path) : [path];
     const found: SdkSubject[] = [];
-    for (const file of files) {
+    const listed = statSync(path).isDirectory();
+    for (const file of listed ? folderFiles(path, REQUEST_FILE) : [path]) {
       const text = await readNamedInput(file, 'a chat request body');
       if (isSnapshotFile(file, text)) found.push(...snapshotSubjects(text, shown(file), flags.codeTool, listed));
       else found.push(requestSubject(text, shown(file), flags.codeTool));
@@ -87,43 +85,62 @@ async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
       throw new CheckInputError(
         path,
         'holds no chat request body: no .json file, and no snapshot of one in a .snap file',
-        FOLDER_HINT,
+        'put the request bodies your tests keep there as *.json, or name the folder of the .snap files your suite writes with expect(body).toMatchSnapshot()',
       );
     subjects.push(...found);
   }
-  if (flags.sdk !== undefined) {
-    const runCode =
-      flags.runCode === undefined
-        ? undefined
-        : runCodeFile(await readNamedInput(flags.runCode, 'a run_code function'), shown(flags.runCode), flags.codeTool);
-    const sdk = await readNamedInput(flags.sdk, 'an SDK file');
-    const language = flags.language ?? sdkFileLanguage(flags.sdk, sdk);
-    if (language === undefined)
+  if (sdks.length > 0) subjects.push(...(await sdkSubjects(sdks, flags)));
+  return subjects;
+}
+
+/** The names of request bodies, and of the snapshot files that hold them, in a folder given to `--request`. */
+const REQUEST_FILE = /\.(?:json|snap)$/;
+/** The names of SDK sections and SDK code in a folder given to `--sdk`. */
+const SDK_FILE = /\.(?:md|markdown|txt|pyi?|[cm]?ts)$/;
+
+/** `--sdk`: each file, and each SDK file of each folder, in its language, beside the one `--run-code`. */
+async function sdkSubjects(paths: readonly string[], flags: CheckFlags): Promise<SdkSubject[]> {
+  const runCode =
+    flags.runCode === undefined
+      ? undefined
+      : runCodeFile(await readNamedInput(flags.runCode, 'a run_code function'), shown(flags.runCode), flags.codeTool);
+  const subjects: SdkSubject[] = [];
+  for (const path of paths) {
+    const listed = statSync(path).isDirectory();
+    const files = listed ? folderFiles(path, SDK_FILE) : [path];
+    if (files.length === 0)
       throw new CheckInputError(
-        shown(flags.sdk),
-        'neither its name nor its fences say which language the SDK is in',
-        'say it: --language python or --language typescript (or name the file .py or .ts)',
+        path,
+        'holds no SDK file (.md, .txt, .py, .pyi, .ts)',
+        'put the SDK sections or files your tests keep there',
       );
-    subjects.push(
-      sdkFileSubject(
-        sdk,
-        shown(flags.sdk),
-        language,
-        runCode,
-        flags.runCode === undefined ? undefined : shown(flags.runCode),
-      ),
-    );
+    for (const file of files) {
+      const sdk = await readNamedInput(file, 'an SDK file');
+      const language = flags.language ?? sdkFileLanguage(file, sdk);
+      if (language === undefined)
+        throw new CheckInputError(
+          shown(file),
+          'neither its name nor its fences say which language the SDK is in',
+          'say it: --language python or --language typescript (or name the file .py or .ts)',
+        );
+      subjects.push(
+        sdkFileSubject(
+          sdk,
+          shown(file),
+          language,
+          runCode,
+          flags.runCode === undefined ? undefined : shown(flags.runCode),
+        ),
+      );
+    }
   }
   return subjects;
 }
 
-const FOLDER_HINT =
-  'put the request bodies your tests keep there as *.json, or name the folder of the .snap files your suite writes with expect(body).toMatchSnapshot()';
-
-/** The `*.json` and `*.snap` files of a folder, sorted. */
-function folderFiles(path: string): string[] {
+/** The files of a folder whose names `wanted` matches, sorted. */
+function folderFiles(path: string, wanted: RegExp): string[] {
   return readdirSync(path)
-    .filter((name) => name.endsWith('.json') || name.endsWith('.snap'))
+    .filter((name) => wanted.test(name))
     .sort()
     .map((name) => join(path, name));
 }

@@ -13,16 +13,19 @@ export function registerCheck(program: Command): void {
       '--request <paths...>',
       'chat request bodies: Chat Completions, Responses, Anthropic Messages, Gemini or Bedrock Converse JSON, or the call options of an AI SDK model (files, or folders of *.json files), and the vitest or Jest snapshot files (*.snap) that hold them',
     )
-    .option('--sdk <file>', 'a tools:sdk section (prose and one fenced block), or the bare code of the SDK')
+    .option(
+      '--sdk <paths...>',
+      'tools:sdk sections (prose and one fenced block) or the bare code of SDKs (files, or folders of .md, .txt, .py, .pyi and .ts files)',
+    )
     .addOption(
       new Option(
         '--language <language>',
-        'the language of --sdk (default: .py/.pyi files are Python, .ts files TypeScript, else the language its fences name)',
+        'the language of every --sdk file (default: .py/.pyi files are Python, .ts files TypeScript, else the language the fences name)',
       ).choices(['python', 'typescript']),
     )
     .option(
       '--run-code <file>',
-      'with --sdk: the function that runs programs (run_code) as JSON ({ name, description, parameters })',
+      'with --sdk: the function that runs programs (run_code) as JSON ({ name, description, parameters }), beside every SDK',
     )
     .option(
       '--floor <version>',
