@@ -45,6 +45,20 @@ describe('an SDK whose tools are bound under another name', () => {
     ]);
   });
 
+  it('says a `tools` typed to name no tool is declared, and what hides the tools: an index signature, a bare __getattr__', {
+    timeout: 60_000,
+  }, async () => {
+    const catchAll = 'declare const tools: Record<string, (args: Record<string, unknown>) => Promise<unknown>>;\n';
+    expect((await check({ tools: ['lookup'] }, catchAll)).lines).toEqual([
+      "error sdk-names: the SDK block of the SDK offers no tool: `tools` is declared, but its type names no tool: an empty type, or an index signature such as `Record<string, …>`, shows the model no tool's name, arguments or result; declare each tool as a member of its type",
+    ]);
+    const python =
+      'from typing import Any\n\n\nclass Tools:\n    def __getattr__(self, name: str) -> Any: ...\n\n\ntools: Tools\n';
+    expect((await checkSdk({ section: python, language: 'python' }, { root, session })).lines).toEqual([
+      "error sdk-names: the SDK block of the SDK offers no tool: `tools` is declared, but its class names no tool: an empty class, or a `__getattr__` that lists no names, shows the model no tool's name, arguments or result; declare each tool as a method of the class",
+    ]);
+  });
+
   it('passes read off `codemode`, its tools reachable; a tool it lacks is still a finding', async () => {
     expect((await check({ toolsObject: 'codemode', tools: ['lookup'] })).lines).toEqual([]);
     expect((await check({ toolsObject: 'codemode', tools: ['lookup', 'define'] })).lines).toEqual([

@@ -91,6 +91,11 @@ function noToolReason(language: SdkSubject['language'], names: SdkNames, object:
     language === 'python'
       ? `\`${object}: Tools\` with a class \`Tools\`, a class \`${object}\`, or module-level functions`
       : `\`declare const ${object}: …\`, a class or a namespace named \`${object}\`, or functions of its own`;
+  // Bound, but typed so that no name is one: an empty type, or a catch-all that reaches any name and shows none.
+  if (names.bindings.includes(object))
+    return language === 'python'
+      ? `\`${object}\` is declared, but its class names no tool: an empty class, or a \`__getattr__\` that lists no names, shows the model no tool's name, arguments or result; declare each tool as a method of the class`
+      : `\`${object}\` is declared, but its type names no tool: an empty type, or an index signature such as \`Record<string, …>\`, shows the model no tool's name, arguments or result; declare each tool as a member of its type`;
   const others = [...new Set(names.bindings)].filter((name) => name !== object && name !== 'ToolCallError');
   if (others.length === 0) return `it declares none of ${ways}`;
   return (
