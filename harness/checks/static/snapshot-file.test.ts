@@ -129,6 +129,14 @@ describe('reading a snapshot file back', () => {
     expect(fn).toMatchObject({ name: 'b 1', problem: expect.stringMatching(/^a value JSON does not have/) });
   });
 
+  it('says a value nested deeper than it can read is too deep, and does not fail with it', () => {
+    const depth = 5000;
+    const open = Array.from({ length: depth }, (_, i) => `[\n${' '.repeat(2 * (i + 1))}`).join('');
+    const close = Array.from({ length: depth }, (_, i) => `,\n${' '.repeat(2 * (depth - 1 - i))}]`).join('');
+    const [read] = snapshotEntries(`exports[\`deep 1\`] = \`\n${open}1${close}\n\`;\n`)!;
+    expect(read).toMatchObject({ name: 'deep 1', problem: 'it nests too deeply to read back' });
+  });
+
   it('knows a snapshot file by its header or its name, and finds no entry in other text', () => {
     expect(isSnapshotFile('a.test.ts.snap', '')).toBe(true);
     expect(isSnapshotFile('body.json', '// Jest Snapshot v1, https://goo.gl/fbAQLP\n')).toBe(true);

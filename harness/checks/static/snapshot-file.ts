@@ -5,6 +5,8 @@
  * `escapeString: false`). The file is read as text, never run.
  */
 
+import { compilerOutOfStack } from '../../../runtimes/seam/typescript.js';
+
 /** One snapshot: its name (`agent > sends the SDK 1`) and the value it prints, or why that could not be read back. */
 export type SnapshotEntry = { name: string; line: number } & (
   | { value: unknown }
@@ -53,14 +55,18 @@ export function snapshotEntries(text: string): SnapshotEntry[] | undefined {
 /** The template string that opens at `start` (a backtick), unescaped, and the index after its closing backtick. */
 function templateString(text: string, start: number): { text: string; end: number } | undefined {
   if (text[start] !== '`') return undefined;
-  let out = '';
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '`') return { text: out, end: i + 1 };
-    if (c === '\\' && i + 1 < text.length) {
-      out += text[i + 1];
-      i++;
-    } else out += c;
+  const special = /[`\\]/g;
+  const parts: string[] = [];
+  let from = start + 1;
+  special.lastIndex = from;
+  for (let found = special.exec(text); found !== null; found = special.exec(text)) {
+    parts.push(text.slice(from, found.index));
+    if (found[0] === '`') return { text: parts.join(''), end: found.index + 1 };
+    // A backslash keeps the character after it, whatever it is.
+    if (found.index + 1 >= text.length) return undefined;
+    parts.push(text[found.index + 1]!);
+    from = found.index + 2;
+    special.lastIndex = from;
   }
   return undefined;
 }
@@ -106,6 +112,8 @@ function readPrinted(printed: string): { value: unknown } | { problem: string } 
     return { value };
   } catch (thrown) {
     if (thrown instanceof Unreadable) return { problem: thrown.message };
+    // A value nested deeper than the reader's stack reaches is no request a backend sends.
+    if (compilerOutOfStack(thrown)) return { problem: 'it nests too deeply to read back' };
     throw thrown;
   }
 }
