@@ -64,6 +64,11 @@ describe('reading a snapshot file back', () => {
     expect(valuesOf(file)).toEqual([TRICKY, JSON.stringify(TRICKY)]);
   });
 
+  it('reads a file checked out with CRLF line endings as the LF one the writer wrote', () => {
+    const file = snapFile({ 'agent > sends the SDK 1': TRICKY });
+    expect(valuesOf(file.replace(/\n/g, '\r\n'))).toEqual([TRICKY]);
+  });
+
   it('reads what Jest prints (Object {, Array [) as what vitest prints; keys a suite keeps unsorted are refused', () => {
     expect(valuesOf(snapFile({ 'a 1': TRICKY }, JEST))).toEqual([TRICKY]);
     // Sorted keys are what rule out most other readings of unescaped strings.

@@ -25,7 +25,9 @@ export function isSnapshotFile(file: string, text: string): boolean {
  * Every `exports[`name`] = `…`;` of a snapshot file, in order; undefined when the text holds none. The template
  * strings are unescaped as the file's writer escaped them (every backslash, backtick and `${`).
  */
-export function snapshotEntries(text: string): SnapshotEntry[] | undefined {
+export function snapshotEntries(written: string): SnapshotEntry[] | undefined {
+  // The writer ends every line in LF (it normalizes the values too): a CR is a checkout's (git's autocrlf), not a value's.
+  const text = written.replace(/\r\n?/g, '\n');
   const entries: SnapshotEntry[] = [];
   const opening = /^exports\[`/gm;
   // Lines are counted on from the entry before, so a file of many entries is read in one pass.
