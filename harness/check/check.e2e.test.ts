@@ -253,6 +253,9 @@ it('sends the SDK of its codemode object', () => {
 it('answers', () => {
   expect({ answer: 'insular', at: new Date(0) }).toMatchSnapshot();
 });
+it('prompts', () => {
+  expect(request('requests/mapped').messages[0].content).toMatchSnapshot();
+});
 `,
   );
   const suite = run(join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'snapped/agent.test.ts');
@@ -276,6 +279,11 @@ it('answers', () => {
   expect(named.output).toContain(
     `✓ ${snap} "sends the SDK of its codemode object 1" $.messages[0].content (typescript): no finding`,
   );
+  // The system prompt it snapshots as text is an SDK section to --sdk; the bodies are not.
+  const prompt = run(bin, 'check', '--sdk', snap);
+  expect(prompt.status, prompt.output).toBe(0);
+  expect(prompt.output).toContain(`✓ ${snap} "prompts 1" (typescript): no finding`);
+  expect(prompt.output).toContain('concord check: 1 SDK(s), no finding');
 });
 
 // The floor's own interpreter must judge: CPython 3.9 is the floor image (CI provides it).

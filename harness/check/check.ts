@@ -8,6 +8,7 @@ import {
   runCodeFile,
   sdkFileLanguage,
   sdkFileSubject,
+  snapshotSectionSubjects,
   snapshotSubjects,
 } from '../checks/static/request.js';
 import { isSnapshotFile } from '../checks/static/snapshot-file.js';
@@ -155,5 +156,6 @@ export {
   runCodeFile,
   sdkFileLanguage,
   sdkFileSubject,
+  snapshotSectionSubjects,
   snapshotSubjects,
 };

@@ -8,6 +8,7 @@ import {
   runCodeFile,
   sdkFileLanguage,
   sdkFileSubject,
+  snapshotSectionSubjects,
   snapshotSubjects,
 } from '../check/check.js';
 import type { SdkSubject } from '../checks/static/subject.js';
@@ -95,8 +96,8 @@ async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
 
 /** The names of request bodies, and of the snapshot files that hold them, in a folder given to `--request`. */
 const REQUEST_FILE = /\.(?:json|snap)$/;
-/** The names of SDK sections and SDK code in a folder given to `--sdk`. */
-const SDK_FILE = /\.(?:md|markdown|txt|pyi?|[cm]?ts)$/;
+/** The names of SDK sections, SDK code and snapshot files of sections in a folder given to `--sdk`. */
+const SDK_FILE = /\.(?:md|markdown|txt|pyi?|[cm]?ts|snap)$/;
 
 /** `--sdk`: each file, and each SDK file of each folder, in its language, beside the one `--run-code`. */
 async function sdkSubjects(paths: readonly string[], flags: CheckFlags): Promise<SdkSubject[]> {
@@ -111,11 +112,16 @@ async function sdkSubjects(paths: readonly string[], flags: CheckFlags): Promise
     if (files.length === 0)
       throw new CheckInputError(
         path,
-        'holds no SDK file (.md, .txt, .py, .pyi, .ts)',
+        'holds no SDK file (.md, .txt, .py, .pyi, .ts, .snap)',
         'put the SDK sections or files your tests keep there',
       );
     for (const file of files) {
       const sdk = await readNamedInput(file, 'an SDK file');
+      if (isSnapshotFile(file, sdk)) {
+        const source = flags.runCode === undefined ? undefined : shown(flags.runCode);
+        subjects.push(...snapshotSectionSubjects(sdk, shown(file), flags.language, runCode, source, listed));
+        continue;
+      }
       const language = flags.language ?? sdkFileLanguage(file, sdk);
       if (language === undefined)
         throw new CheckInputError(

@@ -6,6 +6,7 @@ import {
   runCodeFile,
   sdkFileLanguage,
   sdkFileSubject,
+  snapshotSectionSubjects,
   snapshotSubjects,
 } from './request.js';
 
@@ -508,6 +509,33 @@ describe('the request bodies of a snapshot file', () => {
       ['agent.test.ts.snap "agent > sends the SDK 1" $.messages[0].content', blockOf({ section: SECTION })],
       ['agent.test.ts.snap "agent > sends the SDK as JSON 1" $.messages[0].content', blockOf({ section: SECTION })],
     ]);
+  });
+
+  it('reads each snapshot of a text holding an SDK block as a section, in the language its fences name', () => {
+    const prompts = [
+      '// Vitest Snapshot v1, https://vitest.dev/guide/snapshot.html',
+      '',
+      `exports[\`agent > its prompt 1\`] = \`"${SECTION.replace(/[`\\]|\$\{/g, '\\$&')}"\`;`,
+      '',
+      'exports[`agent > its greeting 1`] = `"Hello."`;',
+      '',
+    ].join('\n');
+    const [only, ...rest] = snapshotSectionSubjects(prompts, 'agent.test.ts.snap', undefined);
+    expect(rest).toEqual([]);
+    expect([only!.source, only!.language, blockOf(only!)]).toEqual([
+      'agent.test.ts.snap "agent > its prompt 1"',
+      'python',
+      blockOf({ section: SECTION }),
+    ]);
+    // The request bodies of SNAP are no texts: none of its snapshots is a section.
+    expect(refusal(() => snapshotSectionSubjects(SNAP, 'a.snap', undefined))).toMatch(
+      /^a\.snap: none of its 4 snapshot\(s\) is a text holding a fenced SDK block/,
+    );
+    expect(snapshotSectionSubjects(SNAP, 'a.snap', undefined, undefined, undefined, true)).toEqual([]);
+    const both = prompts.replace('"Hello."', '"Say:\n```ts\nx\n```\nor:\n```python\ny\n```"'.replace(/`/g, '\\`'));
+    expect(refusal(() => snapshotSectionSubjects(both, 'b.snap', undefined))).toMatch(
+      /^b\.snap "agent > its greeting 1": its fences name both languages/,
+    );
   });
 
   it('refuses a file with no request among its snapshots, saying how many it holds and what it could not read', () => {

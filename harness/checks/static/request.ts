@@ -11,7 +11,7 @@ import { parseJsonText, printable } from '../../guarded/json-input.js';
 import { UserError } from '../../user-error.js';
 import { codeParameter, type RunCodeFunction } from '../language/check.js';
 import { holdsOnlyDeclarations, joinedDeclarationFences, joinedPlace } from './declaration-fences.js';
-import { snapshotEntries } from './snapshot-file.js';
+import { type SnapshotEntry, snapshotEntries } from './snapshot-file.js';
 import type { SdkSubject } from './subject.js';
 import { declarationsSection } from './unfenced-declarations.js';
 
@@ -369,9 +369,7 @@ export function snapshotSubjects(
   codeTool: string = RUN_CODE_TOOL,
   orNone = false,
 ): SdkSubject[] {
-  const entries = snapshotEntries(withoutByteOrderMark(text));
-  if (entries === undefined)
-    throw new CheckInputError(file, 'holds no snapshot (exports[`name`] = `…`;)', SNAPSHOT_HINT);
+  const entries = snapshotsOf(text, file, SNAPSHOT_HINT);
   const subjects = entries.flatMap((entry) => {
     if (!('value' in entry)) {
       // A body that cannot be read back is bad input, not a snapshot of something else to leave out.
@@ -402,11 +400,59 @@ export function snapshotSubjects(
   return subjects;
 }
 
+/**
+ * The SDK sections a vitest (or Jest) snapshot file holds: each snapshot of a text with a fenced block naming a
+ * language (a suite's `expect(systemPrompt).toMatchSnapshot()`), read as `sdkFileSubject` reads a section, in
+ * `language` or the one its fences name. Snapshots of anything else are left out; a file with none is bad input
+ * (`orNone`: none, as one file of a folder may hold none).
+ */
+export function snapshotSectionSubjects(
+  text: string,
+  file: string,
+  language: Language | undefined,
+  runCode?: RunCodeFunction,
+  runCodeSource?: string,
+  orNone = false,
+): SdkSubject[] {
+  const entries = snapshotsOf(text, file, SECTION_HINT);
+  const subjects = entries.flatMap((entry) => {
+    if (!('value' in entry) || typeof entry.value !== 'string') return [];
+    const section = entry.value;
+    if (!sectionFences(section).some((fence) => fence.language !== undefined)) return [];
+    const source = `${file} ${JSON.stringify(entry.name)}`;
+    const read = language ?? sdkFileLanguage('', section);
+    if (read === undefined)
+      throw new CheckInputError(
+        source,
+        'its fences name both languages',
+        'say which the SDK is in: --language python or --language typescript',
+      );
+    return [sdkFileSubject(section, source, read, runCode, runCodeSource)];
+  });
+  if (subjects.length === 0 && !orNone)
+    throw new CheckInputError(
+      file,
+      `none of its ${entries.length} snapshot(s) is a text holding a fenced SDK block (\`\`\`python or \`\`\`ts)`,
+      SECTION_HINT,
+    );
+  return subjects;
+}
+
+const SECTION_HINT =
+  'snapshot the system prompt your backend sends, which holds the tools:sdk section: expect(systemPrompt).toMatchSnapshot(); a snapshot of the whole request body is read by --request';
+
 /** A printed object whose own keys (two spaces in) hold a conversation where a request body does. */
 const PRINTED_REQUEST = /^ {2}"(?:messages|input|prompt|contents)": /m;
 
 const SNAPSHOT_HINT =
   'snapshot the JSON text of the body your backend sends its model, which reads back exactly: expect(JSON.stringify(body, null, 2)).toMatchSnapshot(), or to a file: .toMatchFileSnapshot("requests/name.json")';
+
+/** The entries of a snapshot file; one with none is bad input. */
+function snapshotsOf(text: string, file: string, hint: string): SnapshotEntry[] {
+  const entries = snapshotEntries(withoutByteOrderMark(text));
+  if (entries === undefined) throw new CheckInputError(file, 'holds no snapshot (exports[`name`] = `…`;)', hint);
+  return entries;
+}
 
 /** The object a JSON text holds, or undefined. */
 function jsonObject(text: string): unknown {

@@ -15,7 +15,7 @@ export function registerCheck(program: Command): void {
     )
     .option(
       '--sdk <paths...>',
-      'tools:sdk sections (prose and one fenced block) or the bare code of SDKs (files, or folders of .md, .txt, .py, .pyi and .ts files)',
+      'tools:sdk sections (prose and one fenced block) or the bare code of SDKs (files, or folders of .md, .txt, .py, .pyi and .ts files), and the snapshot files (*.snap) of the system prompts that hold them',
     )
     .addOption(
       new Option(
