@@ -8,10 +8,9 @@ import {
   runCodeFile,
   sdkFileLanguage,
   sdkFileSubject,
-  snapshotSectionSubjects,
-  snapshotSubjects,
 } from '../checks/static/request.js';
 import { isSnapshotFile } from '../checks/static/snapshot-file.js';
+import { snapshotSectionSubjects, snapshotSubjects } from '../checks/static/snapshot-subjects.js';
 import type { SdkSubject } from '../checks/static/subject.js';
 import type { Finding } from '../checks/types.js';
 import { openProject, type Project } from '../project/root.js';

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readSdkSection } from '../../../contract/sdk-section.js';
-import {
-  CheckInputError,
-  requestSubject,
-  runCodeFile,
-  sdkFileLanguage,
-  sdkFileSubject,
-  snapshotSectionSubjects,
-  snapshotSubjects,
-} from './request.js';
+import { CheckInputError, requestSubject, runCodeFile, sdkFileLanguage, sdkFileSubject } from './request.js';
+import { snapshotSectionSubjects, snapshotSubjects } from './snapshot-subjects.js';
 
 const RUN_CODE = {
   type: 'function',

@@ -27,7 +27,7 @@ export function isSnapshotFile(file: string, text: string): boolean {
  */
 export function snapshotEntries(written: string): SnapshotEntry[] | undefined {
   // The writer ends every line in LF (it normalizes the values too): a CR is a checkout's (git's autocrlf), not a value's.
-  const text = written.replace(/\r\n?/g, '\n');
+  const text = written.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const entries: SnapshotEntry[] = [];
   const opening = /^exports\[`/gm;
   // Lines are counted on from the entry before, so a file of many entries is read in one pass.
