@@ -225,6 +225,15 @@ it("concord check --sdk reads back what concord sdk writes, fenced or bare, its 
     expect(both.status, both.output).toBe(0);
     expect(both.output).toContain('concord check: 2 SDK(s), no finding');
   }
+  // A folder with no SDK in it, not even a snapshot of a prompt, is bad input, never "0 SDK(s), no finding".
+  await mkdir(join(root, 'no-sdk'));
+  await writeFile(
+    join(root, 'no-sdk', 'a.test.ts.snap'),
+    '// Vitest Snapshot v1, https://vitest.dev/guide/snapshot.html\n\nexports[`a 1`] = `"Hello."`;\n',
+  );
+  const none = run(bin, 'check', '--sdk', 'no-sdk');
+  expect(none.status, none.output).toBe(2);
+  expect(none.output).toContain('no-sdk: holds no SDK: no .md, .txt, .py, .pyi or .ts file');
   // Named as neither, bare code with no fence does not say its language.
   await writeFile(join(root, 'glossary.txt'), 'declare const tools: {};\n');
   const unsaid = run(bin, 'check', '--sdk', 'glossary.txt');

@@ -108,14 +108,8 @@ async function sdkSubjects(paths: readonly string[], flags: CheckFlags): Promise
   const subjects: SdkSubject[] = [];
   for (const path of paths) {
     const listed = statSync(path).isDirectory();
-    const files = listed ? folderFiles(path, SDK_FILE) : [path];
-    if (files.length === 0)
-      throw new CheckInputError(
-        path,
-        'holds no SDK file (.md, .txt, .py, .pyi, .ts, .snap)',
-        'put the SDK sections or files your tests keep there',
-      );
-    for (const file of files) {
+    const before = subjects.length;
+    for (const file of listed ? folderFiles(path, SDK_FILE) : [path]) {
       const sdk = await readNamedInput(file, 'an SDK file');
       if (isSnapshotFile(file, sdk)) {
         const source = flags.runCode === undefined ? undefined : shown(flags.runCode);
@@ -139,6 +133,12 @@ async function sdkSubjects(paths: readonly string[], flags: CheckFlags): Promise
         ),
       );
     }
+    if (listed && subjects.length === before)
+      throw new CheckInputError(
+        path,
+        'holds no SDK: no .md, .txt, .py, .pyi or .ts file, and no snapshot of a system prompt in a .snap file',
+        'put the SDK sections or files your tests keep there, or name the folder of the .snap files your suite writes with expect(systemPrompt).toMatchSnapshot()',
+      );
   }
   return subjects;
 }
