@@ -2,8 +2,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CheckInputError } from '../checks/static/request.js';
 import { Session } from '../session.js';
-import { CheckInputError, checkRequest, checkSdk } from './check.js';
+import { checkRequest, checkSdk } from './check.js';
 
 // A backend whose runtime binds the tools as `codemode` (programs call `codemode.lookup(…)`), and its SDK written
 // as such renderers write theirs: one input type per tool, function-typed properties, JSDoc above each.

@@ -2,15 +2,7 @@ import { DEFAULT_PYTHON_FLOOR, isPythonVersion, type PythonVersion } from '../..
 import { PYTHON_HARD_KEYWORDS } from '../../runtimes/seam/python-keywords.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { checkSubject } from '../checks/static/check-subject.js';
-import {
-  CheckInputError,
-  requestSubject,
-  runCodeFile,
-  sdkFileLanguage,
-  sdkFileSubject,
-} from '../checks/static/request.js';
-import { isSnapshotFile } from '../checks/static/snapshot-file.js';
-import { snapshotSectionSubjects, snapshotSubjects } from '../checks/static/snapshot-subjects.js';
+import { CheckInputError, requestSubject, runCodeFile, sdkFileSubject } from '../checks/static/request.js';
 import type { SdkSubject } from '../checks/static/subject.js';
 import type { Finding } from '../checks/types.js';
 import { openProject, type Project } from '../project/root.js';
@@ -148,13 +140,3 @@ function floorOf(flag: string | undefined, project: Project): PythonVersion {
 }
 
 export type { SdkSubject };
-export {
-  CheckInputError,
-  isSnapshotFile,
-  requestSubject,
-  runCodeFile,
-  sdkFileLanguage,
-  sdkFileSubject,
-  snapshotSectionSubjects,
-  snapshotSubjects,
-};

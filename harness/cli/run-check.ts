@@ -1,16 +1,15 @@
 import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { checkSubjects } from '../check/check.js';
 import {
   CheckInputError,
-  checkSubjects,
-  isSnapshotFile,
   requestSubject,
   runCodeFile,
   sdkFileLanguage,
   sdkFileSubject,
-  snapshotSectionSubjects,
-  snapshotSubjects,
-} from '../check/check.js';
+} from '../checks/static/request.js';
+import { isSnapshotFile } from '../checks/static/snapshot-file.js';
+import { snapshotSectionSubjects, snapshotSubjects } from '../checks/static/snapshot-subjects.js';
 import type { SdkSubject } from '../checks/static/subject.js';
 import { parseJsonText } from '../guarded/json-input.js';
 import { readNamedInput } from '../guarded/read-regular.js';
@@ -73,82 +72,81 @@ async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
     throw new UserError('--run-code goes with --sdk', {
       hint: 'a request body carries its run_code function in its tools',
     });
-  const subjects: SdkSubject[] = [];
-  for (const path of requests) {
-    const found: SdkSubject[] = [];
-    const listed = statSync(path).isDirectory();
-    for (const file of listed ? folderFiles(path, REQUEST_FILE) : [path]) {
-      const text = await readNamedInput(file, 'a chat request body');
-      if (isSnapshotFile(file, text)) found.push(...snapshotSubjects(text, shown(file), flags.codeTool, listed));
-      else found.push(requestSubject(text, shown(file), flags.codeTool));
-    }
-    if (listed && found.length === 0)
-      throw new CheckInputError(
-        path,
-        'holds no chat request body: no .json file, and no snapshot of one in a .snap file',
-        'put the request bodies your tests keep there as *.json, or name the folder of the .snap files your suite writes with expect(body).toMatchSnapshot()',
-      );
-    subjects.push(...found);
-  }
-  if (sdks.length > 0) subjects.push(...(await sdkSubjects(sdks, flags)));
-  return subjects;
-}
-
-/** The names of request bodies, and of the snapshot files that hold them, in a folder given to `--request`. */
-const REQUEST_FILE = /\.(?:json|snap)$/;
-/** The names of SDK sections, SDK code and snapshot files of sections in a folder given to `--sdk`. */
-const SDK_FILE = /\.(?:md|markdown|txt|pyi?|[cm]?ts|snap)$/;
-
-/** `--sdk`: each file, and each SDK file of each folder, in its language, beside the one `--run-code`. */
-async function sdkSubjects(paths: readonly string[], flags: CheckFlags): Promise<SdkSubject[]> {
+  const subjects = await subjectsOf(requests, REQUESTS, (text, file, listed) =>
+    isSnapshotFile(file, text)
+      ? snapshotSubjects(text, shown(file), flags.codeTool, listed)
+      : [requestSubject(text, shown(file), flags.codeTool)],
+  );
+  if (sdks.length === 0) return subjects;
+  const runCodeSource = flags.runCode === undefined ? undefined : shown(flags.runCode);
   const runCode =
     flags.runCode === undefined
       ? undefined
       : runCodeFile(await readNamedInput(flags.runCode, 'a run_code function'), shown(flags.runCode), flags.codeTool);
+  const sdkSubjects = await subjectsOf(sdks, SDKS, (sdk, file, listed) => {
+    if (isSnapshotFile(file, sdk))
+      return snapshotSectionSubjects(sdk, shown(file), flags.language, runCode, runCodeSource, listed);
+    const language = flags.language ?? sdkFileLanguage(file, sdk);
+    if (language === undefined)
+      throw new CheckInputError(
+        shown(file),
+        'neither its name nor its fences say which language the SDK is in',
+        'say it: --language python or --language typescript (or name the file .py or .ts)',
+      );
+    return [sdkFileSubject(sdk, shown(file), language, runCode, runCodeSource)];
+  });
+  return [...subjects, ...sdkSubjects];
+}
+
+/** What `concord check` takes as files, or folders of them: what a file is, which names a folder's files have. */
+interface InputKind {
+  what: string;
+  files: RegExp;
+  /** What a folder that yields nothing is told. */
+  none: { problem: string; hint: string };
+}
+
+const REQUESTS: InputKind = {
+  what: 'a chat request body',
+  files: /\.(?:json|snap)$/,
+  none: {
+    problem: 'holds no chat request body: no .json file, and no snapshot of one in a .snap file',
+    hint: 'put the request bodies your tests keep there as *.json, or name the folder of the .snap files your suite writes with expect(body).toMatchSnapshot()',
+  },
+};
+
+const SDKS: InputKind = {
+  what: 'an SDK file',
+  files: /\.(?:md|markdown|txt|pyi?|[cm]?ts|snap)$/,
+  none: {
+    problem: 'holds no SDK: no .md, .txt, .py, .pyi or .ts file, and no snapshot of a system prompt in a .snap file',
+    hint: 'put the SDK sections or files your tests keep there, or name the folder of the .snap files your suite writes with expect(systemPrompt).toMatchSnapshot()',
+  },
+};
+
+/**
+ * The subjects `read` finds in each path: a file, or each file of a folder that `kind` names (sorted). `listed` says
+ * the file was found in a folder, where it may hold none; a folder whose files all hold none is bad input.
+ */
+async function subjectsOf(
+  paths: readonly string[],
+  kind: InputKind,
+  read: (text: string, file: string, listed: boolean) => SdkSubject[],
+): Promise<SdkSubject[]> {
   const subjects: SdkSubject[] = [];
   for (const path of paths) {
     const listed = statSync(path).isDirectory();
+    const files = listed
+      ? readdirSync(path)
+          .filter((name) => kind.files.test(name))
+          .sort()
+          .map((name) => join(path, name))
+      : [path];
     const before = subjects.length;
-    for (const file of listed ? folderFiles(path, SDK_FILE) : [path]) {
-      const sdk = await readNamedInput(file, 'an SDK file');
-      if (isSnapshotFile(file, sdk)) {
-        const source = flags.runCode === undefined ? undefined : shown(flags.runCode);
-        subjects.push(...snapshotSectionSubjects(sdk, shown(file), flags.language, runCode, source, listed));
-        continue;
-      }
-      const language = flags.language ?? sdkFileLanguage(file, sdk);
-      if (language === undefined)
-        throw new CheckInputError(
-          shown(file),
-          'neither its name nor its fences say which language the SDK is in',
-          'say it: --language python or --language typescript (or name the file .py or .ts)',
-        );
-      subjects.push(
-        sdkFileSubject(
-          sdk,
-          shown(file),
-          language,
-          runCode,
-          flags.runCode === undefined ? undefined : shown(flags.runCode),
-        ),
-      );
-    }
-    if (listed && subjects.length === before)
-      throw new CheckInputError(
-        path,
-        'holds no SDK: no .md, .txt, .py, .pyi or .ts file, and no snapshot of a system prompt in a .snap file',
-        'put the SDK sections or files your tests keep there, or name the folder of the .snap files your suite writes with expect(systemPrompt).toMatchSnapshot()',
-      );
+    for (const file of files) subjects.push(...read(await readNamedInput(file, kind.what), file, listed));
+    if (listed && subjects.length === before) throw new CheckInputError(path, kind.none.problem, kind.none.hint);
   }
   return subjects;
-}
-
-/** The files of a folder whose names `wanted` matches, sorted. */
-function folderFiles(path: string, wanted: RegExp): string[] {
-  return readdirSync(path)
-    .filter((name) => wanted.test(name))
-    .sort()
-    .map((name) => join(path, name));
 }
 
 /** A file as findings name it: from the working directory when it lies below it, else as it was given. */
