@@ -22,3 +22,11 @@ export function textLines(text: string): TextLine[] {
     if (LINE.lastIndex >= text.length) return lines;
   }
 }
+
+/**
+ * A text without the byte order mark an editor may start a file with (a test that reads a file as UTF-8 keeps it): the
+ * mark is no character of JSON, Python or Markdown.
+ */
+export function withoutByteOrderMark(text: string): string {
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+}

@@ -6,6 +6,7 @@ import {
   SDK_FENCE_WORDS,
   sectionFences,
 } from '../../../contract/sdk-section.js';
+import { withoutByteOrderMark } from '../../../contract/text-lines.js';
 import type { Language } from '../../../runtimes/seam/types.js';
 import { parseJsonText, printable } from '../../guarded/json-input.js';
 import { UserError } from '../../user-error.js';
@@ -319,8 +320,13 @@ export function sdkFileLanguage(file: string, given: string): Language | undefin
   const languages = Object.keys(CODE_FILE) as Language[];
   const named = languages.find((language) => CODE_FILE[language].test(file));
   if (named !== undefined) return named;
-  const fenced = new Set(sectionFences(withoutByteOrderMark(given)).flatMap((fence) => fence.language ?? []));
+  const fenced = fencedLanguages(given);
   return fenced.size === 1 ? [...fenced][0] : undefined;
+}
+
+/** The languages a text's fences name (none for a text without an SDK fence). */
+export function fencedLanguages(given: string): Set<Language> {
+  return new Set(sectionFences(withoutByteOrderMark(given)).flatMap((fence) => fence.language ?? []));
 }
 
 /**
@@ -339,10 +345,10 @@ export function sdkFileSubject(
 ): SdkSubject {
   const text = withoutByteOrderMark(given);
   const words = SDK_FENCE_WORDS[language];
-  const bare =
-    CODE_FILE[language].test(file) || sectionFences(text).length === 0 || holdsOnlyDeclarations(language, text);
+  const asText = CODE_FILE[language].test(file) ? undefined : readSdkSection(text);
+  const bare = asText === undefined || asText.fences.length === 0 || holdsOnlyDeclarations(language, text);
   const fenced = bare ? `${fencedBlock(text, words[0]!)}\n` : text;
-  const asWritten = readSdkSection(fenced);
+  const asWritten = bare ? readSdkSection(fenced) : asText;
   const joined = asWritten.block === undefined ? joinedDeclarationFences(fenced) : undefined;
   const section = joined?.section ?? fenced;
   const read = joined === undefined ? asWritten : readSdkSection(section);
@@ -377,12 +383,4 @@ export function runCodeFile(text: string, file: string, codeTool: string = RUN_C
       `give the function that runs the backend's programs; when it is this one, name it: --code-tool ${JSON.stringify(tool.name)} (codeTool in the API)`,
     );
   return tool;
-}
-
-/**
- * A text without the byte order mark an editor may start a file with (a test that reads a file as UTF-8 keeps it): the
- * mark is no character of JSON, Python or Markdown.
- */
-function withoutByteOrderMark(text: string): string {
-  return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }

@@ -5,6 +5,7 @@
  * `escapeString: false`). The file is read as text, never run.
  */
 
+import { withoutByteOrderMark } from '../../../contract/text-lines.js';
 import { compilerOutOfStack } from '../../../runtimes/seam/typescript.js';
 
 /** One snapshot: its name (`agent > sends the SDK 1`) and the value it prints, or why that could not be read back. */
@@ -27,7 +28,7 @@ export function isSnapshotFile(file: string, text: string): boolean {
  */
 export function snapshotEntries(written: string): SnapshotEntry[] | undefined {
   // The writer ends every line in LF (it normalizes the values too): a CR is a checkout's (git's autocrlf), not a value's.
-  const text = written.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const text = withoutByteOrderMark(written).replace(/\r\n?/g, '\n');
   const entries: SnapshotEntry[] = [];
   const opening = /^exports\[`/gm;
   // Lines are counted on from the entry before, so a file of many entries is read in one pass.

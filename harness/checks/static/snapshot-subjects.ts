@@ -1,9 +1,8 @@
 import { RUN_CODE_TOOL } from '../../../contract/backend.js';
-import { sectionFences } from '../../../contract/sdk-section.js';
 import type { Language } from '../../../runtimes/seam/types.js';
 import { parseJsonText } from '../../guarded/json-input.js';
 import type { RunCodeFunction } from '../language/check.js';
-import { CheckInputError, isRequestBody, requestSubject, sdkFileLanguage, sdkFileSubject } from './request.js';
+import { CheckInputError, fencedLanguages, isRequestBody, requestSubject, sdkFileSubject } from './request.js';
 import { type SnapshotEntry, snapshotEntries } from './snapshot-file.js';
 import type { SdkSubject } from './subject.js';
 
@@ -70,9 +69,10 @@ export function snapshotSectionSubjects(
   const subjects = entries.flatMap((entry) => {
     if (!('value' in entry) || typeof entry.value !== 'string') return [];
     const section = entry.value;
-    if (!sectionFences(section).some((fence) => fence.language !== undefined)) return [];
+    const named = fencedLanguages(section);
+    if (named.size === 0) return [];
     const source = `${file} ${JSON.stringify(entry.name)}`;
-    const read = language ?? sdkFileLanguage('', section);
+    const read = language ?? (named.size === 1 ? [...named][0] : undefined);
     if (read === undefined)
       throw new CheckInputError(
         source,
