@@ -105,6 +105,8 @@ describe('a project without the optional peers', () => {
     expect(lines[0]).toBe(
       `typescript SDK of 2 tools: ${lines[0]!.match(/[\d,]+ bytes, [\d,]+ bytes per tool/)![0]} (tokens not counted: the SDK cost in tokens needs js-tiktoken, which is not installed: run \`${installCommand('js-tiktoken')}\`)`,
     );
-    expect(lines.slice(3).map((line) => line.trim().split(/\s+/).at(-1))).toEqual(['echo', 'ping']);
+    // Without tokens, what the descriptions cost is in bytes too.
+    expect(lines[1]).toMatch(/^ {2}described \(the tools' own descriptions\): [\d,]+ bytes; /);
+    expect(lines.slice(4).map((line) => line.trim().split(/\s+/).at(-1))).toEqual(['echo', 'ping']);
   });
 });

@@ -16,6 +16,7 @@ const { renderTypeScriptSdk } = await built('codemode/sdk/typescript/index.js');
 const { renderPythonSdk } = await built('codemode/sdk/python/index.js');
 const { loadCorpus } = await built('codemode/schema/corpus/load.js');
 const { TokenCounter } = await built('harness/cache/token-counter.js');
+const { withoutDescriptions } = await built('harness/cli/sdk-stats.js');
 
 /** The renderers the ratios are against: the project as it was before SDK structures were written once. */
 const BASELINE_COMMIT = '546d331e2a407a237b867f26b46418d948a65e8b';
@@ -43,17 +44,8 @@ function corpusTools(n) {
   });
 }
 
-/** The corpus with every description left out (the tools' and their fields'). */
-const UNDESCRIBED = CORPUS.map((tool) => ({ ...withoutDescriptions(tool), name: tool.name }));
-function withoutDescriptions(value) {
-  if (Array.isArray(value)) return value.map(withoutDescriptions);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key, child]) => !(key === 'description' && typeof child === 'string'))
-      .map(([key, child]) => [key, withoutDescriptions(child)]),
-  );
-}
+/** The corpus with every description left out (the tools' and their fields'), as `concord sdk --stats` counts it. */
+const UNDESCRIBED = CORPUS.map(withoutDescriptions);
 
 /** A tool whose arguments are nested objects, arrays, enums and unions, varied by index. */
 function nestedTool(index) {

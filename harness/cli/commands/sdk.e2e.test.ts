@@ -45,9 +45,12 @@ describe('concord sdk', () => {
     expect(lines[0]).toMatch(
       /^python SDK of 2 tools: [\d,]+ o200k_base tokens · [\d,]+ bytes, [\d,]+ tokens per tool$/,
     );
-    expect(lines[1]).toMatch(/^ {2}the SDK with no tool \(usage and ToolCallError\): [\d,]+ tokens · [\d,]+ bytes$/);
+    expect(lines[1]).toMatch(
+      /^ {2}described \(the tools' own descriptions\): [\d,]+ tokens; the types, signatures and names the SDK writes: [\d,]+$/,
+    );
+    expect(lines[2]).toMatch(/^ {2}the SDK with no tool \(usage and ToolCallError\): [\d,]+ tokens · [\d,]+ bytes$/);
     // lookup's description and its TypedDict make it the costlier one.
-    expect(lines.slice(3).map((line) => line.trim().split(/\s+/)[2])).toEqual(['lookup', 'add']);
+    expect(lines.slice(4).map((line) => line.trim().split(/\s+/)[3])).toEqual(['lookup', 'add']);
     expect(stdout).not.toContain('class Tools');
   });
 
