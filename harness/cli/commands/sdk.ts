@@ -15,7 +15,10 @@ export function registerSdk(program: Command): void {
     .option('--floor <version>', 'oldest CPython the Python stubs must compile on', DEFAULT_PYTHON_FLOOR)
     .option('--strict', 'report every schema part that cannot be typed, with its JSON path and why, and exit 1')
     .option('--no-fence', 'print the bare SDK file instead of the fenced prompt section')
-    .option('--stats', 'print what the SDK costs (o200k tokens and bytes) in all and for each tool, instead of the SDK')
+    .option(
+      '--stats',
+      "print what the SDK costs (o200k tokens and bytes) in all and for each tool, and how much of it is the tools' own descriptions, instead of the SDK",
+    )
     .addHelpText(
       'after',
       '\nExit codes: 0 printed; 1 schema parts with no type under --strict; 2 unreadable or malformed input.\n' +
