@@ -31,6 +31,7 @@ const tools = (): ToolDefinition[] => [
   },
 ];
 
+const obj = (properties: Record<string, unknown>) => ({ type: 'object', properties });
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
 
 describe('an object schema that appears more than once', () => {
@@ -46,6 +47,43 @@ describe('an object schema that appears more than once', () => {
     // Equal arguments are one class too.
     expect(sdk).toContain('async def track(self, args: QuoteArgs) -> Any:');
     expect(sdk).not.toContain('TrackArgs');
+  });
+
+  it('is a Python class written before every class that names it, wherever it was met first', () => {
+    const point = () => ({
+      type: 'object',
+      properties: { x: { type: 'integer' }, y: { type: 'integer' } },
+      required: ['x', 'y'],
+    });
+    // The point is met first as the items of `points`, then as a field of the class of `view`, which was queued
+    // before the point's own class: CPython would read `origin: PlotPointsItem` before the class exists.
+    const sdk = renderPythonSdk(
+      [
+        {
+          name: 'plot',
+          description: 'Plots points.',
+          parameters: {
+            type: 'object',
+            properties: {
+              points: { type: 'array', items: point() },
+              view: { type: 'object', properties: { origin: point(), label: obj({ text: { type: 'string' } }) } },
+            },
+          },
+        },
+      ],
+      { pythonFloor: '3.9' },
+    );
+    expect(sdk.match(/^class \w+/gm)).toEqual([
+      'class PlotLabel',
+      'class PlotPointsItem',
+      'class PlotView',
+      'class PlotArgs',
+      'class ToolCallError',
+      'class Tools',
+    ]);
+    expect(sdk).toContain(
+      'class PlotView(TypedDict, total=False):\n    label: PlotLabel\n    origin: PlotPointsItem\n',
+    );
   });
 
   it('is one TypeScript type wherever it appears, declared where it first appears', () => {

@@ -5,6 +5,7 @@ import { DEFAULT_PYTHON_FLOOR, isDunderName, type PythonNameRules, pythonNameRul
 import { sharedDefinitions } from '../shared-definitions.js';
 import { toolDescription } from '../tool-description.js';
 import { ClassNames, exactHint } from './class-names.js';
+import { namedClassesFirst, type WrittenClass } from './class-order.js';
 import { pythonCommentLines, pythonDocstring, pythonStringLiteral } from './escape.js';
 import { type PythonIdioms, pythonIdioms } from './idioms.js';
 import { type ClassJob, definitionName, isClassDefinition, TypeExpressionWriter } from './type-expressions.js';
@@ -219,10 +220,16 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
   const writer = new TypeExpressionWriter(names, idioms);
   let nextJob = 0;
   const writePendingClasses = (): string[][] => {
-    const blocks: string[][] = [];
-    while (nextJob < writer.jobs.length) blocks.push(writeClass(writer.jobs[nextJob++]!, writer, names, idioms));
-    // Jobs are queued parent first; a class reads best after the classes its fields name.
-    return blocks.reverse();
+    const written: WrittenClass[] = [];
+    writer.takeReferences();
+    while (nextJob < writer.jobs.length) {
+      const job = writer.jobs[nextJob++]!;
+      const lines = writeClass(job, writer, names, idioms);
+      written.push({ token: job.token, lines, names: writer.takeReferences() });
+    }
+    // Jobs are queued parent first; a class reads best after the classes its fields name, and must come after
+    // every class it names.
+    return namedClassesFirst(written.reverse());
   };
 
   const roots = ordered.flatMap((tool) =>

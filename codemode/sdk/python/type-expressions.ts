@@ -114,10 +114,22 @@ export class TypeExpressionWriter {
   /** How each lowered root's nodes are numbered (by its definitions): what its references name, what it numbered. */
   readonly #numbering = new WeakMap<object, NumberingScope>();
   #scopes = 0;
+  /** Tokens of the classes named outright (not as forward references) since the last `takeReferences`. */
+  #references = new Set<string>();
 
   constructor(names: ClassNames, idioms: PythonIdioms) {
     this.#names = names;
     this.#idioms = idioms;
+  }
+
+  /**
+   * The classes the expressions written since the last call name outright: a class statement that names one
+   * must come after it, where a forward reference (a quoted name) may come anywhere.
+   */
+  takeReferences(): Set<string> {
+    const references = this.#references;
+    this.#references = new Set();
+    return references;
   }
 
   /**
@@ -197,7 +209,7 @@ export class TypeExpressionWriter {
       }
       const structure = this.#structureOf(schema);
       const written = this.#classOf.get(structure);
-      if (written !== undefined) return void results.push(written);
+      if (written !== undefined) return void results.push(this.#named(written));
       if (this.#classDepth >= MAX_TYPE_DEPTH) return void results.push(`${this.#idioms.dict}[str, Any]`);
       // A definition written in place (a discriminated union's arm) is named after it, within its owner.
       const own = typeof schema.name === 'string' ? this.#names.pascalCase(schema.name) : '';
@@ -213,7 +225,7 @@ export class TypeExpressionWriter {
         documented: schema !== this.#fieldValue,
         depth: this.#classDepth + 1,
       });
-      return void results.push(token);
+      return void results.push(this.#named(token));
     }
     results.push('Any');
   }
@@ -255,7 +267,13 @@ export class TypeExpressionWriter {
       });
     }
     // A class name needs no escaping: the quotes make it a forward reference.
-    return definition.recursive ? `"${token}"` : token;
+    return definition.recursive ? `"${token}"` : this.#named(token);
+  }
+
+  /** `token`, recorded as named outright. */
+  #named(token: string): string {
+    this.#references.add(token);
+    return token;
   }
 
   /** Records that `schema`, read in `scope`, is written as the class `token` (a definition every tool shares). */

@@ -126,3 +126,47 @@ export function hostileToolSet(): ToolDefinition[] {
 export function randomToolSets(count: number): ToolDefinition[][] {
   return fc.sample(toolSetArbitrary({ maxTools: 6, maxDepth: 4 }), { numRuns: count, seed: 20_260_815 });
 }
+
+/** Objects a tool set holds more than once: each is written once, as one class, wherever it is met. */
+const REPEATED_OBJECTS = [
+  obj({ x: { type: 'integer' }, y: { type: 'integer' } }, ['x', 'y']),
+  obj({ street: { type: 'string' }, city: { type: 'string' } }, ['city']),
+  obj({ kind: { const: 'note' }, text: { type: 'string' } }, ['kind']),
+];
+
+/** A schema that holds the repeated objects at any depth: as fields, list items, union arms, and in objects of its own. */
+const holdingRepeats: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    // A fresh copy each time: equal structures, never the same object.
+    fc.constantFrom(...REPEATED_OBJECTS).map((schema) => structuredClone(schema)),
+    fc.constant({ type: 'string' }),
+    fc
+      .dictionary(fc.constantFrom('a', 'points', 'view', 'origin', 'z', 'Zed', '_b'), tie('node'), {
+        minKeys: 1,
+        maxKeys: 4,
+      })
+      .map((properties) => obj(properties)),
+    tie('node').map((items) => ({ type: 'array', items })),
+    fc.array(tie('node'), { minLength: 2, maxLength: 3 }).map((oneOf) => ({ oneOf })),
+  ),
+})).node;
+
+/**
+ * Tool sets whose arguments and outputs meet the same objects in many places, in every order: the classes an
+ * SDK writes for them must each come after every class they name.
+ */
+export function repeatedObjectToolSets(count: number): ToolDefinition[][] {
+  const tool = fc.record({
+    name: fc.constantFrom('plot', 'ship', 'note', 'trace'),
+    description: fc.constant(''),
+    parameters: fc
+      .dictionary(fc.constantFrom('points', 'view', 'a', 'z'), holdingRepeats, { minKeys: 1, maxKeys: 4 })
+      .map((p) => obj(p)),
+    output: holdingRepeats,
+  });
+  return fc.sample(fc.uniqueArray(tool, { selector: (t) => t.name, minLength: 1, maxLength: 3 }), {
+    numRuns: count,
+    seed: 20_261_206,
+  });
+}
