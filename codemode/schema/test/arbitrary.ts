@@ -56,6 +56,64 @@ export const awkwardTextArbitrary: fc.Arbitrary<string> = fc
   )
   .map((fragments) => fragments.join(''));
 
+/**
+ * What tool authors write that reads like something else: fences opening at a line's start (for JSON, for either
+ * SDK language, none), code of both languages, calls on `tools`, Markdown, and plain prose between them. A
+ * reader of an SDK must never take a description's words for the SDK's own.
+ */
+const CODE_LIKE_FRAGMENTS = [
+  '\n```json\n{"q": "x", "limit": 3}\n```\n',
+  '\n```\n',
+  '\n```ts\n',
+  '\n```typescript\nconst hits = await tools.search({ q: "x" });\n```\n',
+  '\n```python\nhits = await tools.search({"q": "x"})\n```\n',
+  '\n~~~\n',
+  '```',
+  '=>',
+  'Promise<string>',
+  'def f(x):',
+  'None',
+  ' -> ',
+  'async function f() {}',
+  'interface X {}',
+  'const x: string = 1;',
+  'declare const tools: {};',
+  'import json',
+  'from typing import Any',
+  'class Tools:',
+  'Optional[str]',
+  'string | null',
+  'x: str',
+  'await tools["a-b"]({})',
+  'raise ToolCallError',
+  'print(x)',
+  'console.log(x)',
+  'eval("1")',
+  'import os',
+  '\n',
+  ' ',
+  'Returns the matches. ',
+  'e.g. ',
+  '(optional)',
+  '- item\n',
+  '1. step\n',
+  '    indented\n',
+  '# Heading\n',
+  '**bold**',
+  '`code`',
+  '<b>',
+  '{',
+  '}',
+  ':',
+  ';',
+  '|',
+];
+
+/** Text a tool author might write, made of code-like fragments and prose. */
+export const codeLikeTextArbitrary: fc.Arbitrary<string> = fc
+  .array(fc.constantFrom(...CODE_LIKE_FRAGMENTS), { maxLength: 14 })
+  .map((fragments) => fragments.join(''));
+
 /** Names that collide after case folding or normalization, keywords of both languages, and reserved keys. */
 const AWKWARD_NAMES = [
   'search',
