@@ -134,12 +134,26 @@ const REPEATED_OBJECTS = [
   obj({ kind: { const: 'note' }, text: { type: 'string' } }, ['kind']),
 ];
 
-/** A schema that holds the repeated objects at any depth: as fields, list items, union arms, and in objects of its own. */
+/**
+ * Definitions beside them: one with the structure of a repeated object, one that names it and holds a copy of it,
+ * and one that reaches itself.
+ */
+const REPEATED_DEFINITIONS = {
+  Point: REPEATED_OBJECTS[0],
+  Box: obj({ min: { $ref: '#/$defs/Point' }, max: REPEATED_OBJECTS[0] }),
+  Tree: obj({ at: REPEATED_OBJECTS[0], kids: { type: 'array', items: { $ref: '#/$defs/Tree' } } }),
+};
+
+/**
+ * A schema that holds the repeated objects at any depth, written out or by reference: as fields, list items,
+ * union arms, and in objects of its own.
+ */
 const holdingRepeats: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     // A fresh copy each time: equal structures, never the same object.
     fc.constantFrom(...REPEATED_OBJECTS).map((schema) => structuredClone(schema)),
+    fc.constantFrom(...Object.keys(REPEATED_DEFINITIONS)).map((name) => ({ $ref: `#/$defs/${name}` })),
     fc.constant({ type: 'string' }),
     fc
       .dictionary(fc.constantFrom('a', 'points', 'view', 'origin', 'z', 'Zed', '_b'), tie('node'), {
@@ -152,18 +166,24 @@ const holdingRepeats: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie)
   ),
 })).node;
 
+/** A root holding repeats, with the definitions its references name. */
+const repeatsRoot = (properties: Record<string, unknown>) => ({
+  ...obj(properties),
+  $defs: structuredClone(REPEATED_DEFINITIONS),
+});
+
 /**
  * Tool sets whose arguments and outputs meet the same objects in many places, in every order: the classes an
  * SDK writes for them must each come after every class they name.
  */
 export function repeatedObjectToolSets(count: number): ToolDefinition[][] {
+  const fields = (names: string[]) =>
+    fc.dictionary(fc.constantFrom(...names), holdingRepeats, { minKeys: 1, maxKeys: 4 }).map(repeatsRoot);
   const tool = fc.record({
     name: fc.constantFrom('plot', 'ship', 'note', 'trace'),
     description: fc.constant(''),
-    parameters: fc
-      .dictionary(fc.constantFrom('points', 'view', 'a', 'z'), holdingRepeats, { minKeys: 1, maxKeys: 4 })
-      .map((p) => obj(p)),
-    output: holdingRepeats,
+    parameters: fields(['points', 'view', 'a', 'z']),
+    output: fields(['result', 'b']),
   });
   return fc.sample(fc.uniqueArray(tool, { selector: (t) => t.name, minLength: 1, maxLength: 3 }), {
     numRuns: count,
