@@ -216,4 +216,30 @@ describe('the description of a code tool of another name', () => {
       ),
     ).toEqual(['the codemode description in body.json $.tools[2] (TypeScript) never names TypeScript or JavaScript']);
   });
+
+  it('passes a language named only to rule it out, and does not take that for naming the language', () => {
+    const python = tool('Runs a Python program (not JavaScript) in a sandbox.', 'Python source. Never TypeScript.');
+    expect(languageProblems({ runCode: python }, 'python', 'in body.json')).toEqual([]);
+    const section = [
+      'You write Python programs.',
+      '',
+      '```python',
+      'class Tools:',
+      '    async def lookup(self, args: dict) -> dict: ...',
+      '',
+      '',
+      'tools: Tools',
+      '```',
+      '',
+      'Write Python, never JavaScript or TypeScript: the runtime is CPython.',
+    ].join('\n');
+    expect(languageProblems({ section, runCode: python }, 'python', 'in body.json')).toEqual([]);
+    // A Python runtime's tool that names Python only to rule it out never says to write it.
+    expect(
+      languageProblems({ runCode: tool('Runs a program, not Python.', 'No Python.') }, 'python', 'in body.json'),
+    ).toEqual([
+      'the codemode description in body.json (Python) never names Python',
+      'the codemode `code` parameter description in body.json (Python) never names Python',
+    ]);
+  });
 });

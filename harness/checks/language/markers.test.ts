@@ -39,3 +39,35 @@ describe('the TypeScript markers of prose', () => {
       expect(annotations(english), english).toEqual([]);
   });
 });
+
+describe('a language named only to rule it out', () => {
+  const names = (speaker: 'python' | 'typescript', text: string) =>
+    proseMarkersOf(speaker, text).filter((marker) => marker.startsWith('the name'));
+
+  it('is not spoken: a backend steering its model away from it speaks its own language', () => {
+    for (const text of [
+      'Write Python, not JavaScript.',
+      'Write Python, never JavaScript or TypeScript: the runtime is CPython.',
+      'Python source code. Not TypeScript.',
+      'Runs a Python program (no JavaScript) in a sandbox.',
+      "Don't use TypeScript syntax here; do not write JavaScript either.",
+      'Use Python instead of JavaScript, rather than TypeScript.',
+      'JavaScript is not available; TypeScript isn’t either.',
+      'Python, unlike JavaScript, awaits inside the module.',
+    ])
+      expect(names('typescript', text), text).toEqual([]);
+    for (const text of ['Write JavaScript, not Python.', 'An async arrow function; no Python, no Pyodide.'])
+      expect(names('python', text), text).toEqual([]);
+  });
+
+  it('is spoken wherever it is named without being ruled out', () => {
+    for (const text of [
+      'Write JavaScript.',
+      'Write Python or JavaScript.',
+      'Not only Python: JavaScript runs too.',
+      'Python for the logic, TypeScript for the types.',
+      'There is no need for JavaScript.',
+    ])
+      expect(names('typescript', text), text).toHaveLength(1);
+  });
+});

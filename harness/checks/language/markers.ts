@@ -101,8 +101,28 @@ function found(markers: readonly Marker[], text: string): string[] {
   });
 }
 
-/** Markers of `speaker` in prose. */
-export const proseMarkersOf = (speaker: Language, text: string): string[] => found(PROSE_MARKERS[speaker], text);
+/** The names of the two languages and their runtimes, as prose says them. */
+const NAMES = String.raw`(?:TypeScript|JavaScript|C?Python|Pyodide)\b`;
+/** A list of names after the first: `, TypeScript`, `or Python`, `/ JavaScript`. */
+const MORE_NAMES = String.raw`(?:\s*(?:,|/|\bor\b|\bnor\b|\band\b)\s*${NAMES})*`;
+/**
+ * A language named only to rule it out: "Write Python, not JavaScript", "never TypeScript or JavaScript",
+ * "instead of Python", "don't use JavaScript", "JavaScript is not supported". Backends say so to steer the model,
+ * and a description that does speaks its own language.
+ */
+const RULED_OUT = new RegExp(
+  String.raw`\b(?:not|never|no|nor|without|cannot|(?:don|doesn|can|won)['’]t|instead\s+of|rather\s+than|unlike)\s+` +
+    String.raw`(?:(?:a|an|the|in|as|any|plain|write|use|using|writing|with)\s+){0,3}${NAMES}${MORE_NAMES}` +
+    String.raw`|\b${NAMES}${MORE_NAMES}\s+(?:(?:is|are)\s+(?:not|never)\b|(?:isn|aren)['’]t\b)`,
+  'gi',
+);
+
+/** `text` with every language it names only to rule out left out: what it says it speaks. */
+export const withoutRuledOutLanguages = (text: string): string => text.replace(RULED_OUT, ' ');
+
+/** Markers of `speaker` in prose; a mention of its name that rules it out is none. */
+export const proseMarkersOf = (speaker: Language, text: string): string[] =>
+  found(PROSE_MARKERS[speaker], withoutRuledOutLanguages(text));
 
 /** Markers of `speaker` in code whose comments and strings were removed. */
 export const codeMarkersOf = (speaker: Language, code: string): string[] => found(CODE_MARKERS[speaker], code);
