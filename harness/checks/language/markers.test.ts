@@ -60,6 +60,15 @@ describe('a language named only to rule it out', () => {
       expect(names('python', text), text).toEqual([]);
   });
 
+  it('rules out a list of up to five names, the first and four more', () => {
+    const list = (count: number) =>
+      Array.from({ length: count }, (_, i) => (i % 2 === 0 ? 'JavaScript' : 'TypeScript')).join(', ');
+    expect(names('typescript', `Python, never ${list(4)}.`)).toEqual([]);
+    expect(names('typescript', `Python, never ${list(5)}.`)).toEqual([]);
+    // A sixth name is past the list: spoken, as in "never A, B, C, D, E, and then TypeScript".
+    expect(names('typescript', `Python, never ${list(6)}.`)).toEqual(['the name TypeScript/JavaScript ("TypeScript")']);
+  });
+
   it('is spoken wherever it is named without being ruled out', () => {
     for (const text of [
       'Write JavaScript.',

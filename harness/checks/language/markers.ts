@@ -20,7 +20,9 @@ const PROSE_MARKERS: Readonly<Record<Language, readonly Marker[]>> = {
     { label: 'an `interface` declaration', pattern: /\binterface\s+[A-Za-z_$][\w$]*\s*(?:\{|<|extends\b)/ },
     {
       label: 'a `tools` call ended by `;`',
-      pattern: /\bawait\s+tools\s*(?:\.\s*[\p{ID_Start}_$][\p{ID_Continue}$]*|\[[^\]\n]*\])\s*\([^;\n`]*\)\s*;/u,
+      // Bounded spans: unbounded, a line of thousands of unclosed calls is read again from each (quadratic time).
+      pattern:
+        /\bawait\s+tools\s*(?:\.\s*[\p{ID_Start}_$][\p{ID_Continue}$]*|\[[^\]\n]{0,200}\])\s*\([^;\n`]{0,1000}\)\s*;/u,
     },
     { label: '`console.`', pattern: /\bconsole\.[A-Za-z]+/ },
     { label: 'a `const`/`let`/`var` declaration', pattern: /\b(?:const|let|var)\s+(?:[A-Za-z_$][\w$]*\s*[:=]|[{[])/ },
@@ -103,8 +105,11 @@ function found(markers: readonly Marker[], text: string): string[] {
 
 /** The names of the two languages and their runtimes, as prose says them. */
 const NAMES = String.raw`(?:TypeScript|JavaScript|C?Python|Pyodide)\b`;
-/** A list of names after the first: `, TypeScript`, `or Python`, `/ JavaScript`. */
-const MORE_NAMES = String.raw`(?:\s*(?:,|/|\bor\b|\bnor\b|\band\b)\s*${NAMES})*`;
+/**
+ * A list of names after the first: `, TypeScript`, `or Python`, `/ JavaScript`. A few at most: unbounded, a text
+ * listing thousands of names would be read again from each of them (quadratic time).
+ */
+const MORE_NAMES = String.raw`(?:\s*(?:,|/|\bor\b|\bnor\b|\band\b)\s*${NAMES}){0,4}`;
 /**
  * A language named only to rule it out: "Write Python, not JavaScript", "never TypeScript or JavaScript",
  * "instead of Python", "don't use JavaScript", "JavaScript is not supported". Backends say so to steer the model,
