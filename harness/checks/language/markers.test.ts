@@ -40,6 +40,21 @@ describe('the TypeScript markers of prose', () => {
   });
 });
 
+describe('the `tools` call marker', () => {
+  const calls = markersOf('a `tools` call ended by `;`');
+
+  it('reads up to 1,000 characters of arguments and 200 of a bracketed name, the spans it is bounded to', () => {
+    const args = (length: number) => `await tools.search(${'q'.repeat(length)});`;
+    expect(calls(args(999))).toHaveLength(1);
+    expect(calls(args(1000))).toHaveLength(1);
+    expect(calls(args(1001))).toEqual([]);
+    const name = (length: number) => `await tools["${'n'.repeat(length - 2)}"]({});`;
+    expect(calls(name(199))).toHaveLength(1);
+    expect(calls(name(200))).toHaveLength(1);
+    expect(calls(name(201))).toEqual([]);
+  });
+});
+
 describe('a language named only to rule it out', () => {
   const names = (speaker: 'python' | 'typescript', text: string) =>
     proseMarkersOf(speaker, text).filter((marker) => marker.startsWith('the name'));
