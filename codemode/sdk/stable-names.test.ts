@@ -115,6 +115,24 @@ describe('adding a tool that shares a structure', () => {
       expect(added!.join('\n')).not.toMatch(/TrackOutput/);
     });
 
+    it(`that ends in the word all their names end in adds its own lines to the ${language} SDK`, () => {
+      const orders = [tool('get_order'), tool('refund_order')];
+      const added = addedLines(render(orders), render([...orders, tool('track_order')]));
+      expect(added).toBeDefined();
+      expect(added!.join('\n')).toContain('OrderOutput');
+      expect(added!.join('\n')).not.toContain('TrackOrderOutput');
+    });
+
+    it(`that changes what their names share renames the shared ${language} type: the diff shows it`, () => {
+      const orders = [tool('get_order'), tool('refund_order')];
+      expect(render(orders)).toContain('OrderOutput');
+      expect(render(orders)).not.toContain('GetOrderOutput');
+      // `lookup` does not end in `order`: the type is named after the first tool that returns it, as any other.
+      const after = render([...orders, tool('lookup')]);
+      expect(addedLines(render(orders), after)).toBeUndefined();
+      expect(after).toContain('GetOrderOutput');
+    });
+
     it(`before them gives the shared ${language} type its own name: the diff renames it`, () => {
       const after = render([tool('cancel'), ...before]);
       // Not only added lines: the type the others return is now named after the tool that sorts first.

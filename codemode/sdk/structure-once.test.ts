@@ -44,9 +44,10 @@ describe('an object schema that appears more than once', () => {
     expect(sdk).toMatch(/^ {8}"from": QuoteTo,$/m);
     // The fields that hold it say what it is; the class does not say it again.
     expect(count(sdk, /Where to deliver\./g)).toBe(4);
-    // Equal arguments are one class too.
-    expect(sdk).toContain('async def track(self, args: QuoteArgs) -> Any:');
-    expect(sdk).not.toContain('TrackArgs');
+    // Equal arguments are one class too, named after their one field (neither tool's own).
+    expect(sdk).toContain('async def quote(self, args: ToArgs) -> Any:');
+    expect(sdk).toContain('async def track(self, args: ToArgs) -> Any:');
+    expect(sdk).not.toMatch(/QuoteArgs|TrackArgs/);
   });
 
   it('is a Python class written before every class that names it, wherever it was met first', () => {
@@ -93,7 +94,8 @@ describe('an object schema that appears more than once', () => {
     expect(sdk).toMatch(/^ {2}to: Quote_To;$/m);
     expect(sdk).toMatch(/^ {2}from\?: Quote_To;$/m);
     expect(sdk).toMatch(/^ {2}delivered_to\?: Quote_To;$/m);
-    expect(sdk).toContain('  track(args: QuoteArgs): Promise<unknown>;');
+    expect(sdk).toContain('  quote(args: ToArgs): Promise<unknown>;');
+    expect(sdk).toContain('  track(args: ToArgs): Promise<unknown>;');
     // The field keeps the description; the shared type does not repeat it.
     expect(count(sdk, /Where to deliver\./g)).toBe(4);
   });

@@ -6,7 +6,14 @@ import { runSnapshots } from '../../runtimes/test/pyodide-snapshots.js';
 import { adversarialTools } from '../probe/adversarial-tools.js';
 import { describeRejection } from './describe.js';
 import { InterpreterInventory } from './inventory.js';
-import { hostileToolSet, NEWER_THAN_13, obj, randomToolSets, repeatedObjectToolSets } from './test/tool-sets.js';
+import {
+  hostileToolSet,
+  NEWER_THAN_13,
+  obj,
+  randomToolSets,
+  repeatedObjectToolSets,
+  sharedRootToolSets,
+} from './test/tool-sets.js';
 import { compareVersions } from './types.js';
 
 // concord's own stubs, executed (not only compiled) as modules on every CPython here from the floor up:
@@ -35,6 +42,8 @@ const toolSets: Array<{ name: string; tools: ToolDefinition[] }> = [
   ...randomToolSets(60).map((tools, i) => ({ name: `random set ${i}`, tools })),
   // One object met in several places is one class: written before every class that names it.
   ...repeatedObjectToolSets(40).map((tools, i) => ({ name: `repeated objects ${i}`, tools })),
+  // Roots several tools share, named after what they share, beside names that own those names already.
+  ...sharedRootToolSets(30).map((tools, i) => ({ name: `shared roots ${i}`, tools })),
 ];
 const rendered = FLOORS.flatMap((floor) =>
   toolSets.map((set) => ({ floor, name: set.name, source: renderPythonSdk(set.tools, { pythonFloor: floor }) })),

@@ -3,6 +3,7 @@ import { SchemaLowerings } from '../../schema/lower.js';
 import type { SdkRenderer, ToolDefinition } from '../../tools/types.js';
 import { DEFAULT_PYTHON_FLOOR, isDunderName, type PythonNameRules, pythonNameRules } from '../identifiers/index.js';
 import { sharedDefinitions } from '../shared-definitions.js';
+import { rootUses, sharedRootNames } from '../shared-roots.js';
 import { toolDescription } from '../tool-description.js';
 import { ClassNames, exactHint } from './class-names.js';
 import { namedClassesFirst, type WrittenClass } from './class-order.js';
@@ -201,8 +202,9 @@ function writeClass(job: ClassJob, writer: TypeExpressionWriter, names: ClassNam
  * The same tool set in any order gives the same bytes.
  *
  * Names are stable: a `$defs` definition with one structure wherever its name appears is one class named
- * after it, written once before the tools' classes; every other class is named after its own tool and
- * path. Adding, removing or renaming a tool changes only its own lines, unless it brings a real collision
+ * after it, written once before the tools' classes; the whole arguments or result of several tools is named
+ * after what is true of each of them (`OrderOutput`, `PathArgs`); every other class is named after its own tool
+ * and path. Adding, removing or renaming a tool changes only its own lines, unless it brings a real collision
  * (a definition name with another structure, two tools deriving one name), which the colliding classes
  * settle with a suffix derived from their own tool.
  * Throws only for an unsupported `pythonFloor` (a configuration error, not a tool-set one).
@@ -262,6 +264,23 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
     blocks.push(...writePendingClasses());
   }
 
+  // A structure that is the whole arguments or result of several tools is named after what they share.
+  const rootStructure = (lowered: LoweredSchema) => writer.rootStructure(lowered, tokensOf(lowered));
+  const uses = rootUses(ordered, (tool) => names.toolBase(tool.name), rootStructure);
+  const sharedRootName = sharedRootNames(
+    uses,
+    (word, role) => {
+      const base = names.pascalCase(word);
+      const first = base.codePointAt(0);
+      return first !== undefined && rules.isNameStart(first) ? `${base}${role}` : undefined;
+    },
+    new Set(shared.definitions.map(({ name }) => name)),
+  );
+  const rootHint = (lowered: LoweredSchema, own: string) => {
+    const structure = rootStructure(lowered);
+    return exactHint((structure !== undefined && sharedRootName.get(structure)) || own);
+  };
+
   const members: string[][] = [];
   for (const tool of ordered) {
     const base = names.toolBase(tool.name);
@@ -283,7 +302,7 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
     // `async def name(self, args: T)`: one bracket is open around the argument type.
     const argsType = writer.write(
       rootSchema(tool.parameters),
-      exactHint(`${base}Args`),
+      rootHint(tool.parameters, `${base}Args`),
       1,
       scopeOf(tool.parameters, `${base}Args`),
     );
@@ -291,7 +310,12 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
     const outputType =
       tool.output === undefined
         ? 'Any'
-        : writer.write(rootSchema(tool.output), exactHint(`${base}Output`), 0, scopeOf(tool.output, `${base}Output`));
+        : writer.write(
+            rootSchema(tool.output),
+            rootHint(tool.output, `${base}Output`),
+            0,
+            scopeOf(tool.output, `${base}Output`),
+          );
     blocks.push(...writePendingClasses());
     if (isMethodName(tool.name)) {
       const body = tool.description === '' ? '...' : pythonDocstring(tool.description, INDENT + INDENT);

@@ -1,4 +1,4 @@
-import type { CoreDefinition } from '../../schema/core.js';
+import type { CoreDefinition, LoweredSchema } from '../../schema/core.js';
 import type { NumberingScope } from '../../schema/structure-ids.js';
 import { MAX_TYPE_DEPTH } from '../depth.js';
 import { hasFields, typeStructures } from '../written-types.js';
@@ -283,12 +283,20 @@ export class TypeExpressionWriter {
   }
 
   /**
-   * The structure number of `schema` in the current scope: a reference to a definition every tool shares reads as
-   * that definition, any other reference as its root's own (never equal to another root's). Numbered once per
-   * lowered root (by its definitions), whichever tools it is the root of.
+   * The structure of the root of `lowered` when the root is a class of its own (an object with fields, not referring
+   * to itself), its references to definitions every tool shares read as `shared` names them; else undefined.
    */
-  #structureOf(schema: Record<string, unknown>): number {
-    const scope = this.#scope;
+  rootStructure(lowered: LoweredSchema, shared: ReadonlyMap<string, string>): number | undefined {
+    if (lowered.definitions.has('#') || !hasFields(lowered.schema)) return undefined;
+    return this.#structureOf(lowered.schema as Record<string, unknown>, { definitions: lowered.definitions, shared });
+  }
+
+  /**
+   * The structure number of `schema` in `scope` (the current one): a reference to a definition every tool shares
+   * reads as that definition, any other reference as its root's own (never equal to another root's). Numbered once
+   * per lowered root (by its definitions), whichever tools it is the root of.
+   */
+  #structureOf(schema: Record<string, unknown>, scope: Pick<RefScope, 'definitions' | 'shared'> = this.#scope): number {
     let numbering = this.#numbering.get(scope.definitions);
     if (numbering === undefined) {
       const own = this.#scopes++;

@@ -104,6 +104,15 @@ export class TypeDeclarations {
     return text;
   }
 
+  /**
+   * The structure of the root of `lowered` when the root is a type of its own (an object with fields, not referring
+   * to itself), as `root` reads it; else undefined.
+   */
+  rootStructure(lowered: LoweredSchema, shared: ReadonlyMap<string, string>): number | undefined {
+    if (lowered.definitions.has('#') || !hasFields(lowered.schema)) return undefined;
+    return this.#structures.ofOrUnique(lowered.schema as Record<string, unknown>, this.#scopeOf(lowered, shared));
+  }
+
   /** Declares one shared definition under `name`, its references read in the root it came from. */
   definition(lowered: LoweredSchema, key: string, name: string, names: RootNames): void {
     const context = this.#context(lowered, names);

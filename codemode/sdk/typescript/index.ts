@@ -3,11 +3,12 @@ import { SchemaLowerings } from '../../schema/lower.js';
 import type { SdkRenderer, ToolDefinition } from '../../tools/types.js';
 import { declaredNames } from '../disambiguate.js';
 import { sharedDefinitions } from '../shared-definitions.js';
+import { rootUses, sharedRootNames } from '../shared-roots.js';
 import { toolDescription } from '../tool-description.js';
 import { TypeDeclarations } from './declarations.js';
 import { docComment, propertyName } from './escape.js';
 import { TYPESCRIPT_GLOBAL_TYPES } from './globals.js';
-import { pascalBase, toolBases } from './names.js';
+import { MAX_BASE_LENGTH, pascalBase, pascalWords, toolBases } from './names.js';
 import { TYPESCRIPT_SDK_USAGE } from './usage.js';
 
 const INDENT = '  ';
@@ -64,7 +65,8 @@ const TOOL_CALL_ERROR = [
  *
  * Each structure is written once: a `$defs` definition with one structure wherever its name appears is one
  * type named after it; an object with fields that appears again (in another tool, in the output, in another
- * field) is the type declared where it first appeared, in tool order. A root that is one line (`string`,
+ * field) is the type declared where it first appeared, in tool order; the whole arguments or result of several tools
+ * is named after what is true of each of them (`OrderOutput`, `PathArgs`). A root that is one line (`string`,
  * `Record<string, unknown>`) is written in the signature.
  */
 export const renderTypeScriptSdk: SdkRenderer = (tools) => {
@@ -104,12 +106,28 @@ export const renderTypeScriptSdk: SdkRenderer = (tools) => {
   for (const { lowered, shared: keys, key, name } of sharedRoots)
     declarations.definition(lowered, key, name, { base: name, taken: new Set(), shared: keys });
 
+  // A structure that is the whole arguments or result of several tools is named after what they share.
+  const rootStructure = (lowered: LoweredSchema) => declarations.rootStructure(lowered, sharedOf(lowered));
+  const uses = rootUses(ordered, (_, index) => bases[index]!, rootStructure);
+  const sharedRootName = sharedRootNames(
+    uses,
+    (word, role) => {
+      const base = pascalWords(word);
+      return /^[A-Za-z]/.test(base) ? `${base.slice(0, MAX_BASE_LENGTH)}${role}` : undefined;
+    },
+    new Set([...TYPESCRIPT_GLOBAL_TYPES, 'ToolCallError', ...sharedNames.values()]),
+  );
+  const rootName = (lowered: LoweredSchema, own: string) => {
+    const structure = rootStructure(lowered);
+    return (structure !== undefined && sharedRootName.get(structure)) || own;
+  };
+
   const members: string[] = [];
   for (const [index, tool] of ordered.entries()) {
     const base = bases[index]!;
     const taken = new Set<string>();
     const argsName = `${base}Args`;
-    const args = declarations.root(tool.parameters, argsName, {
+    const args = declarations.root(tool.parameters, rootName(tool.parameters, argsName), {
       base,
       taken,
       shared: sharedOf(tool.parameters),
@@ -119,7 +137,12 @@ export const renderTypeScriptSdk: SdkRenderer = (tools) => {
     const output =
       tool.output === undefined
         ? 'unknown'
-        : declarations.root(tool.output, outputName, { base, taken, shared: sharedOf(tool.output), self: outputName });
+        : declarations.root(tool.output, rootName(tool.output, outputName), {
+            base,
+            taken,
+            shared: sharedOf(tool.output),
+            self: outputName,
+          });
     // `new(...)` in a type literal would declare a construct signature, not a method named "new".
     const key = tool.name === 'new' ? `"new"` : propertyName(tool.name);
     members.push(...docComment(tool.description, INDENT), `${INDENT}${key}(args: ${args}): Promise<${output}>;`);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { listChain, objectChain, oneOfChain } from '../../schema/deep-schemas.js';
 import { toolSetArbitrary } from '../../schema/test/arbitrary.js';
 import type { ToolDefinition } from '../../tools/types.js';
+import { sharedRootToolSetArbitrary } from '../test/shared-root-tools.js';
 import { renderTypeScriptSdk } from './index.js';
 import { diagnose } from './test/compile.js';
 
@@ -168,6 +169,15 @@ describe('the rendered TypeScript SDK under the TypeScript compiler', () => {
     // Each run builds a whole program; a few dozen keep the file fast on a shared machine.
     fc.assert(
       fc.property(toolSetArbitrary({ maxTools: 6 }), (tools) => {
+        expect(diagnose(renderTypeScriptSdk(tools), 'export {};\n')).toEqual([]);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('accepts the SDK of tool sets that share their roots under names that collide', () => {
+    fc.assert(
+      fc.property(sharedRootToolSetArbitrary(), (tools) => {
         expect(diagnose(renderTypeScriptSdk(tools), 'export {};\n')).toEqual([]);
       }),
       { numRuns: 25 },

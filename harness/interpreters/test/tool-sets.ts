@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { listChain, objectChain, oneOfChain } from '../../../codemode/schema/deep-schemas.js';
 import { toolSetArbitrary } from '../../../codemode/schema/test/arbitrary.js';
+import { sharedRootToolSetArbitrary } from '../../../codemode/sdk/test/shared-root-tools.js';
 import type { ToolDefinition } from '../../../codemode/tools/types.js';
 
 // Tool sets the Python SDK tests render and hand to every interpreter here: one hostile set that pushes every
@@ -189,4 +190,9 @@ export function repeatedObjectToolSets(count: number): ToolDefinition[][] {
     numRuns: count,
     seed: 20_261_206,
   });
+}
+
+/** Tool sets that take and return a few roots over and over, under names that share words and names that collide. */
+export function sharedRootToolSets(count: number): ToolDefinition[][] {
+  return fc.sample(sharedRootToolSetArbitrary(), { numRuns: count, seed: 20_261_207 });
 }

@@ -5,12 +5,12 @@
 from typing import Any, Literal, Optional, TypedDict, Union
 
 
-class Tool2faVerifyArgs(TypedDict):
+class TextArgs(TypedDict):
     text: str
 
 
 class Tool2faVerifyOutput(TypedDict):
-    args: Tool2faVerifyArgs
+    args: TextArgs
     tool: str
 
 
@@ -21,16 +21,16 @@ class ToolCallError(Exception):
 
 
 class Tools:
-    # await tools["2fa.verify"](args: Tool2faVerifyArgs) -> Tool2faVerifyOutput
+    # await tools["2fa.verify"](args: TextArgs) -> Tool2faVerifyOutput
     #   Starts with a digit and holds a dot.
 
-    # await tools["__proto__"](args: Tool2faVerifyArgs) -> Tool2faVerifyOutput
+    # await tools["__proto__"](args: TextArgs) -> Tool2faVerifyOutput
     #   A name JavaScript objects treat specially.
 
-    # await tools["class"](args: Tool2faVerifyArgs) -> Tool2faVerifyOutput
+    # await tools["class"](args: TextArgs) -> Tool2faVerifyOutput
     #   A keyword in Python.
 
-    # await tools["weather-alerts"](args: Tool2faVerifyArgs) -> Tool2faVerifyOutput
+    # await tools["weather-alerts"](args: TextArgs) -> Tool2faVerifyOutput
     #   A dashed name.
     pass
 

@@ -8,22 +8,22 @@ declare class ToolCallError extends Error {
   readonly data?: unknown;
 }
 
-type Tool2faVerifyArgs = {
+type TextArgs = {
   text: string;
 };
 
 type Tool2faVerifyOutput = {
   tool: string;
-  args: Tool2faVerifyArgs;
+  args: TextArgs;
 };
 
 declare const tools: {
   /** Starts with a digit and holds a dot. */
-  "2fa.verify"(args: Tool2faVerifyArgs): Promise<Tool2faVerifyOutput>;
+  "2fa.verify"(args: TextArgs): Promise<Tool2faVerifyOutput>;
   /** A name JavaScript objects treat specially. */
-  __proto__(args: Tool2faVerifyArgs): Promise<Tool2faVerifyOutput>;
+  __proto__(args: TextArgs): Promise<Tool2faVerifyOutput>;
   /** A keyword in Python. */
-  class(args: Tool2faVerifyArgs): Promise<Tool2faVerifyOutput>;
+  class(args: TextArgs): Promise<Tool2faVerifyOutput>;
   /** A dashed name. */
-  "weather-alerts"(args: Tool2faVerifyArgs): Promise<Tool2faVerifyOutput>;
+  "weather-alerts"(args: TextArgs): Promise<Tool2faVerifyOutput>;
 };

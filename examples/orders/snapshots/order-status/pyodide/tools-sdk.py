@@ -16,7 +16,7 @@ class CancelOrderArgs(TypedDict):
     id: str
 
 
-class CancelOrderOutput(TypedDict):
+class OrderOutput(TypedDict):
     id: str
     refunded: Money
     status: Literal["open", "shipped", "cancelled"]
@@ -67,10 +67,10 @@ class ToolCallError(Exception):
 
 
 class Tools:
-    async def cancel_order(self, args: CancelOrderArgs) -> CancelOrderOutput:
+    async def cancel_order(self, args: CancelOrderArgs) -> OrderOutput:
         """Cancels an open order; a shipped one must be refunded instead."""
 
-    async def get_order(self, args: GetOrderArgs) -> CancelOrderOutput:
+    async def get_order(self, args: GetOrderArgs) -> OrderOutput:
         """One order by its id."""
 
     async def list_orders(self, args: ListOrdersArgs) -> ListOrdersOutput:
@@ -79,7 +79,7 @@ class Tools:
     async def place_order(self, args: PlaceOrderArgs) -> PlaceOrderOutput:
         """Places an order for one product and returns it."""
 
-    async def refund_order(self, args: RefundOrderArgs) -> CancelOrderOutput:
+    async def refund_order(self, args: RefundOrderArgs) -> OrderOutput:
         """Refunds part or all of a shipped order."""
 
 

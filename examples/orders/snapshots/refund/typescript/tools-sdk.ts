@@ -19,7 +19,7 @@ type CancelOrderArgs = {
   id: string;
 };
 
-type CancelOrderOutput = {
+type OrderOutput = {
   id: string;
   status: "open" | "shipped" | "cancelled";
   total: Money;
@@ -63,13 +63,13 @@ type RefundOrderArgs = {
 
 declare const tools: {
   /** Cancels an open order; a shipped one must be refunded instead. */
-  cancel_order(args: CancelOrderArgs): Promise<CancelOrderOutput>;
+  cancel_order(args: CancelOrderArgs): Promise<OrderOutput>;
   /** One order by its id. */
-  get_order(args: GetOrderArgs): Promise<CancelOrderOutput>;
+  get_order(args: GetOrderArgs): Promise<OrderOutput>;
   /** Every order, newest last, optionally only those at or above a total. */
   list_orders(args: ListOrdersArgs): Promise<ListOrdersOutput>;
   /** Places an order for one product and returns it. */
   place_order(args: PlaceOrderArgs): Promise<PlaceOrderOutput>;
   /** Refunds part or all of a shipped order. */
-  refund_order(args: RefundOrderArgs): Promise<CancelOrderOutput>;
+  refund_order(args: RefundOrderArgs): Promise<OrderOutput>;
 };
