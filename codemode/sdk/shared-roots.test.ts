@@ -98,7 +98,7 @@ describe('sharedRootNames', () => {
     structure,
     fields,
   });
-  const name = (word: string, role: string) => `${word[0]!.toUpperCase()}${word.slice(1)}${role}`;
+  const name = (word: string) => `${word[0]!.toUpperCase()}${word.slice(1)}`;
 
   it('names only structures two or more roots share', () => {
     expect(sharedRootNames([use('get_order', 1), use('cancel_order', 2)], name, new Set())).toEqual(new Map());
@@ -121,6 +121,11 @@ describe('sharedRootNames', () => {
     const uses = [use('get_order', 1), use('cancel_order', 1), use('refund_order', 2), use('ship_order', 2)];
     expect(sharedRootNames(uses, name, new Set())).toEqual(new Map([[1, 'OrderOutput']]));
     expect(sharedRootNames(uses, name, new Set(['OrderOutput']))).toEqual(new Map());
+  });
+
+  it('says the role once when the word is the role', () => {
+    const uses = [use('read', 1, ['output']), use('lookup', 1, ['output'])];
+    expect(sharedRootNames(uses, name, new Set()).get(1)).toBe('Output');
   });
 
   it('leaves a structure alone when the language cannot make a name of the word', () => {

@@ -50,14 +50,14 @@ export function rootUses(
  * what is true of every one of them: the last word all their names end in (`OrderOutput` for get_order, cancel_order
  * and refund_order), else its one field (`PathArgs` for the `{ path }` that create_directory and list_directory
  * take). Named after the first of them, the type would tell a model that `get_order` returns what `cancel_order` does
- * (`CancelOrderOutput`). `typeName` makes the name of a word and a role in the SDK's language (undefined when the
- * word cannot start one). A structure some tools take and others return, one with neither (`search` and `lookup`
+ * (`CancelOrderOutput`). `typeBase` makes a word a name in the SDK's language (undefined when the word cannot start
+ * one), which the role follows (`OrderOutput`; `Output` alone for a `{ output }` several tools return). A structure some tools take and others return, one with neither (`search` and `lookup`
  * returning `{ hits, total }`), or one whose name another type has (one in `taken`, another tool's own, an earlier
  * shared root's) keeps the name of the first tool it is a root of.
  */
 export function sharedRootNames(
   uses: readonly RootUse[],
-  typeName: (word: string, role: RootUse['role']) => string | undefined,
+  typeBase: (word: string) => string | undefined,
   taken: ReadonlySet<string>,
 ): Map<number, string> {
   const groups = new Map<number, RootUse[]>();
@@ -76,7 +76,8 @@ export function sharedRootNames(
     if (group.some((use) => use.role !== role)) continue;
     const { fields } = group[0]!;
     const word = sharedLastWord(group) ?? (fields.length === 1 && startsWithLetter(fields[0]!) ? fields[0] : undefined);
-    const name = word === undefined ? undefined : typeName(word, role);
+    const base = word === undefined ? undefined : typeBase(word);
+    const name = base === undefined || base === role ? base : `${base}${role}`;
     if (name === undefined || taken.has(name) || chosen.has(name)) continue;
     if (ownNames.has(name) && !group.some((use) => use.ownName === name)) continue;
     chosen.add(name);

@@ -269,10 +269,10 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
   const uses = rootUses(ordered, (tool) => names.toolBase(tool.name), rootStructure);
   const sharedRootName = sharedRootNames(
     uses,
-    (word, role) => {
+    (word) => {
       const base = names.pascalCase(word);
       const first = base.codePointAt(0);
-      return first !== undefined && rules.isNameStart(first) ? `${base}${role}` : undefined;
+      return first !== undefined && rules.isNameStart(first) ? base : undefined;
     },
     new Set(shared.definitions.map(({ name }) => name)),
   );

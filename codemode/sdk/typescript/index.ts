@@ -111,9 +111,9 @@ export const renderTypeScriptSdk: SdkRenderer = (tools) => {
   const uses = rootUses(ordered, (_, index) => bases[index]!, rootStructure);
   const sharedRootName = sharedRootNames(
     uses,
-    (word, role) => {
+    (word) => {
       const base = pascalWords(word);
-      return /^[A-Za-z]/.test(base) ? `${base.slice(0, MAX_BASE_LENGTH)}${role}` : undefined;
+      return /^[A-Za-z]/.test(base) ? base.slice(0, MAX_BASE_LENGTH) : undefined;
     },
     new Set([...TYPESCRIPT_GLOBAL_TYPES, 'ToolCallError', ...sharedNames.values()]),
   );
