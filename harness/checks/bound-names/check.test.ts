@@ -51,8 +51,9 @@ describe('bound names', () => {
 
   it('reads the declared names out of both SDKs', { timeout: 120_000 }, async () => {
     expect(pythonClassNames((await exoticNames('python')).files.get('tools-sdk.py')!)).toEqual([
-      // The four tools take and return one structure: its classes are written once, named after the first tool.
-      'Tool2faVerifyArgs',
+      // The four tools take one structure and return another: each is written once, the arguments named after
+      // their one field, the result after the first tool (the tools' names share no last word).
+      'TextArgs',
       'Tool2faVerifyOutput',
       'ToolCallError',
       'Tools',
@@ -62,7 +63,7 @@ describe('bound names', () => {
         new TypeScriptCompiler(),
         (await exoticNames('typescript')).files.get('tools-sdk.ts')!,
       ).declared.map((d) => d.name),
-    ).toEqual(['ToolCallError', 'Tool2faVerifyArgs', 'Tool2faVerifyOutput', 'tools']);
+    ).toEqual(['ToolCallError', 'TextArgs', 'Tool2faVerifyOutput', 'tools']);
   });
 
   it.each(['python', 'pyodide'] as const)(
@@ -87,10 +88,10 @@ describe('bound names', () => {
     expect(await messagesOf(input, boundNamesCheck({ wrap: extraBinding }))).toEqual([
       'the program receives 3 bound values; expected 2 (tools, ToolCallError) on the typescript runtime',
     ]);
-    const leak = prelude('(globalThis as any).Tool2faVerifyArgs = {}; (globalThis as any).inspector = 1;');
+    const leak = prelude('(globalThis as any).TextArgs = {}; (globalThis as any).inspector = 1;');
     expect(await messagesOf(input, boundNamesCheck({ wrap: leak }))).toEqual([
-      'SDK type names reachable as values: Tool2faVerifyArgs (typeof object) on the typescript runtime',
-      'globals beyond the JavaScript and Node built-ins: Tool2faVerifyArgs, inspector on the typescript runtime',
+      'SDK type names reachable as values: TextArgs (typeof object) on the typescript runtime',
+      'globals beyond the JavaScript and Node built-ins: TextArgs, inspector on the typescript runtime',
     ]);
   });
 });
