@@ -96,7 +96,11 @@ describe('sharedRootNames', () => {
     role: 'Output',
     ownName: `${toolName}Output`,
     structure,
-    fields,
+    root: {
+      schema: { type: 'object', properties: Object.fromEntries(fields.map((field) => [field, {}])) },
+      definitions: new Map(),
+      degradations: [],
+    },
   });
   const name = (word: string) => `${word[0]!.toUpperCase()}${word.slice(1)}`;
 

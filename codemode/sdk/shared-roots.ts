@@ -8,8 +8,7 @@ export interface RootUse {
   ownName: string;
   /** The structure number of the root, when it is an object with fields (a type of its own); else undefined. */
   structure: number | undefined;
-  /** The root's field names. */
-  fields: readonly string[];
+  root: LoweredSchema;
 }
 
 /** A tool as both renderers hold it: its name and its lowered roots. */
@@ -30,16 +29,13 @@ export function rootUses(
 ): RootUse[] {
   return tools.flatMap((tool, index): RootUse[] => {
     const base = ownBase(tool, index);
-    const use = (lowered: LoweredSchema, role: RootUse['role']): RootUse => {
-      const properties = (lowered.schema as { properties?: unknown }).properties;
-      return {
-        toolName: tool.name,
-        role,
-        ownName: `${base}${role}`,
-        structure: structureOf(lowered),
-        fields: typeof properties === 'object' && properties !== null ? Object.keys(properties) : [],
-      };
-    };
+    const use = (root: LoweredSchema, role: RootUse['role']): RootUse => ({
+      toolName: tool.name,
+      role,
+      ownName: `${base}${role}`,
+      structure: structureOf(root),
+      root,
+    });
     const args = use(tool.parameters, 'Args');
     return tool.output === undefined ? [args] : [args, use(tool.output, 'Output')];
   });
@@ -74,8 +70,7 @@ export function sharedRootNames(
     if (group.length < 2) continue;
     const role = group[0]!.role;
     if (group.some((use) => use.role !== role)) continue;
-    const { fields } = group[0]!;
-    const word = sharedLastWord(group) ?? (fields.length === 1 && startsWithLetter(fields[0]!) ? fields[0] : undefined);
+    const word = sharedLastWord(group) ?? soleField(group[0]!.root);
     const base = word === undefined ? undefined : typeBase(word);
     const name = base === undefined || base === role ? base : `${base}${role}`;
     if (name === undefined || taken.has(name) || chosen.has(name)) continue;
@@ -93,6 +88,12 @@ function sharedLastWord(group: readonly RootUse[]): string | undefined {
 }
 
 const startsWithLetter = (text: string): boolean => /^\p{L}/u.test(text);
+
+/** The root's one field, when it has exactly one and it starts with a letter. */
+function soleField(root: LoweredSchema): string | undefined {
+  const fields = Object.keys((root.schema as { properties: object }).properties);
+  return fields.length === 1 && startsWithLetter(fields[0]!) ? fields[0] : undefined;
+}
 
 /**
  * The last word of a tool name, lower-cased: `order` in `get_order`, `getOrder` and `API-get-order`; none when it does

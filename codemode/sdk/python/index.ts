@@ -265,7 +265,11 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
   }
 
   // A structure that is the whole arguments or result of several tools is named after what they share.
-  const rootStructure = (lowered: LoweredSchema) => writer.rootStructure(lowered, tokensOf(lowered));
+  const structures = new Map<LoweredSchema, number | undefined>();
+  const rootStructure = (lowered: LoweredSchema) => {
+    if (!structures.has(lowered)) structures.set(lowered, writer.rootStructure(lowered, tokensOf(lowered)));
+    return structures.get(lowered);
+  };
   const uses = rootUses(ordered, (tool) => names.toolBase(tool.name), rootStructure);
   const sharedRootName = sharedRootNames(
     uses,

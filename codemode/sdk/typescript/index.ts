@@ -107,7 +107,11 @@ export const renderTypeScriptSdk: SdkRenderer = (tools) => {
     declarations.definition(lowered, key, name, { base: name, taken: new Set(), shared: keys });
 
   // A structure that is the whole arguments or result of several tools is named after what they share.
-  const rootStructure = (lowered: LoweredSchema) => declarations.rootStructure(lowered, sharedOf(lowered));
+  const structures = new Map<LoweredSchema, number | undefined>();
+  const rootStructure = (lowered: LoweredSchema) => {
+    if (!structures.has(lowered)) structures.set(lowered, declarations.rootStructure(lowered, sharedOf(lowered)));
+    return structures.get(lowered);
+  };
   const uses = rootUses(ordered, (_, index) => bases[index]!, rootStructure);
   const sharedRootName = sharedRootNames(
     uses,
