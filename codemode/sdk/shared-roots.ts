@@ -47,9 +47,10 @@ export function rootUses(
  * and refund_order), else its one field (`PathArgs` for the `{ path }` that create_directory and list_directory
  * take). Named after the first of them, the type would tell a model that `get_order` returns what `cancel_order` does
  * (`CancelOrderOutput`). `typeBase` makes a word a name in the SDK's language (undefined when the word cannot start
- * one), which the role follows (`OrderOutput`; `Output` alone for a `{ output }` several tools return). A structure some tools take and others return, one with neither (`search` and `lookup`
- * returning `{ hits, total }`), or one whose name another type has (one in `taken`, another tool's own, an earlier
- * shared root's) keeps the name of the first tool it is a root of.
+ * one), which the role follows (`OrderOutput`; `Output` alone for a `{ output }` several tools return). A structure
+ * some tools take and others return, one with neither (`search` and `lookup` returning `{ hits, total }`), or one
+ * whose name another type has (one in `taken`, another tool's own, an earlier shared root's) keeps the name of the
+ * first tool it is a root of.
  */
 export function sharedRootNames(
   uses: readonly RootUse[],
@@ -72,8 +73,9 @@ export function sharedRootNames(
     if (group.some((use) => use.role !== role)) continue;
     const word = sharedLastWord(group) ?? soleField(group[0]!.root);
     const base = word === undefined ? undefined : typeBase(word);
-    const name = base === undefined || base === role ? base : `${base}${role}`;
-    if (name === undefined || taken.has(name) || chosen.has(name)) continue;
+    if (base === undefined) continue;
+    const name = base === role ? base : `${base}${role}`;
+    if (taken.has(name) || chosen.has(name)) continue;
     if (ownNames.has(name) && !group.some((use) => use.ownName === name)) continue;
     chosen.add(name);
     named.set(structure, name);

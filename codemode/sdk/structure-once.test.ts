@@ -38,10 +38,11 @@ describe('an object schema that appears more than once', () => {
   it('is one Python class wherever it appears: arguments, output, other tools', () => {
     const sdk = renderPythonSdk(tools(), { pythonFloor: '3.9' });
     expect(count(sdk, /^ {4}street: str$/gm)).toBe(1);
-    // Named where it first appears (quote sorts first), in tool order.
-    expect(sdk).toContain('class _QuoteToRequired(TypedDict):\n    city: str\n');
-    expect(sdk).toMatch(/^ {4}delivered_to: QuoteTo$/m);
-    expect(sdk).toMatch(/^ {8}"from": QuoteTo,$/m);
+    // Named where it first appears, in tool order: the `to` of the arguments quote (which sorts first) and track
+    // both take, named after their one field.
+    expect(sdk).toContain('class _ToArgsToRequired(TypedDict):\n    city: str\n');
+    expect(sdk).toMatch(/^ {4}delivered_to: ToArgsTo$/m);
+    expect(sdk).toMatch(/^ {8}"from": ToArgsTo,$/m);
     // The fields that hold it say what it is; the class does not say it again.
     expect(count(sdk, /Where to deliver\./g)).toBe(4);
     // Equal arguments are one class too, named after their one field (neither tool's own).
@@ -90,10 +91,10 @@ describe('an object schema that appears more than once', () => {
   it('is one TypeScript type wherever it appears, declared where it first appears', () => {
     const sdk = renderTypeScriptSdk(tools());
     expect(count(sdk, /^ {2}street\?: string;$/gm)).toBe(1);
-    expect(sdk).toContain('type Quote_To = {\n  street?: string;\n  city: string;\n};');
-    expect(sdk).toMatch(/^ {2}to: Quote_To;$/m);
-    expect(sdk).toMatch(/^ {2}from\?: Quote_To;$/m);
-    expect(sdk).toMatch(/^ {2}delivered_to\?: Quote_To;$/m);
+    expect(sdk).toContain('type ToArgs_To = {\n  street?: string;\n  city: string;\n};');
+    expect(sdk).toMatch(/^ {2}to: ToArgs_To;$/m);
+    expect(sdk).toMatch(/^ {2}from\?: ToArgs_To;$/m);
+    expect(sdk).toMatch(/^ {2}delivered_to\?: ToArgs_To;$/m);
     expect(sdk).toContain('  quote(args: ToArgs): Promise<unknown>;');
     expect(sdk).toContain('  track(args: ToArgs): Promise<unknown>;');
     // The field keeps the description; the shared type does not repeat it.

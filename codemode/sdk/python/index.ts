@@ -280,9 +280,9 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
     },
     new Set(shared.definitions.map(({ name }) => name)),
   );
-  const rootHint = (lowered: LoweredSchema, own: string) => {
+  const sharedRootOf = (lowered: LoweredSchema) => {
     const structure = rootStructure(lowered);
-    return exactHint((structure !== undefined && sharedRootName.get(structure)) || own);
+    return structure === undefined ? undefined : sharedRootName.get(structure);
   };
 
   const members: string[][] = [];
@@ -294,32 +294,24 @@ export const renderPythonSdk: SdkRenderer = (tools, options) => {
       tool.output === undefined ? [tool.parameters] : [tool.parameters, tool.output],
       (definition) => definitionName(names, definition),
     );
-    const scopeOf = (lowered: LoweredSchema, rootHint: string) => ({
-      definitions: lowered.definitions,
-      names: written,
-      merged: own.byRoot.get(lowered)!,
-      shared: tokensOf(lowered),
-      rootHint,
-      prefix: base,
-      namer,
-    });
+    // A root several tools share is named after what they share, and the classes nested in it after its name.
+    const writeRoot = (lowered: LoweredSchema, role: 'Args' | 'Output', depth: number) => {
+      const sharedRoot = sharedRootOf(lowered);
+      const scope = {
+        definitions: lowered.definitions,
+        names: written,
+        merged: own.byRoot.get(lowered)!,
+        shared: tokensOf(lowered),
+        rootHint: `${base}${role}`,
+        prefix: sharedRoot ?? base,
+        namer,
+      };
+      return writer.write(rootSchema(lowered), exactHint(sharedRoot ?? `${base}${role}`), depth, scope);
+    };
     // `async def name(self, args: T)`: one bracket is open around the argument type.
-    const argsType = writer.write(
-      rootSchema(tool.parameters),
-      rootHint(tool.parameters, `${base}Args`),
-      1,
-      scopeOf(tool.parameters, `${base}Args`),
-    );
+    const argsType = writeRoot(tool.parameters, 'Args', 1);
     blocks.push(...writePendingClasses());
-    const outputType =
-      tool.output === undefined
-        ? 'Any'
-        : writer.write(
-            rootSchema(tool.output),
-            rootHint(tool.output, `${base}Output`),
-            0,
-            scopeOf(tool.output, `${base}Output`),
-          );
+    const outputType = tool.output === undefined ? 'Any' : writeRoot(tool.output, 'Output', 0);
     blocks.push(...writePendingClasses());
     if (isMethodName(tool.name)) {
       const body = tool.description === '' ? '...' : pythonDocstring(tool.description, INDENT + INDENT);

@@ -29,9 +29,12 @@ const NAMES = [
 
 /**
  * Roots several tools take or return: with one field (named like a type, a keyword, a runtime name), with several,
- * with a nested object whose class a tool would name `OrderOutput`, with a definition named like a shared root, and
- * one that refers to itself.
+ * with a nested object whose class a tool would name `OrderOutput`, with a definition named like a shared root, one
+ * that refers to itself, and one holding an object twice, as it is and in a definition named like a tool (`order`).
  */
+/** An object a root holds twice, so an SDK declares it once under its root's base and its path (`Order_A`). */
+const pair = () => object({ p: { type: 'string' }, q: { type: 'integer' } });
+
 const ROOTS: ReadonlyArray<() => unknown> = [
   () => object({ id: { type: 'string' }, status: { enum: ['open', 'shipped'] } }, ['id']),
   () => object({ path: { type: 'string' } }, ['path']),
@@ -46,6 +49,11 @@ const ROOTS: ReadonlyArray<() => unknown> = [
     $defs: { OrderOutput: object({ cents: { type: 'integer' } }, ['cents']) },
   }),
   () => ({ ...object({ next: { $ref: '#' } }) }),
+  () => object({ a: pair(), b: pair() }),
+  () => ({
+    ...object({ m: { $ref: '#/$defs/Order' } }),
+    $defs: { Order: object({ a: pair(), b: pair() }) },
+  }),
   () => ({ type: 'string' }),
 ];
 

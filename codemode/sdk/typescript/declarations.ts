@@ -12,7 +12,7 @@ const MAX_PATH_NAME_LENGTH = 64;
 export interface RootNames {
   /** Prefix of the types its own definitions and repeated objects are declared as (`Tool` in `Tool_Money`). */
   base: string;
-  /** Type names already used by its tool (never shared between the tool's two roots). */
+  /** The `base_part` names declared so far: one set per base for the whole SDK (a tool and a definition may share one). */
   taken: Set<string>;
   /** The root's definition keys that are declared once for every tool, to the type name. */
   shared: ReadonlyMap<string, string>;
@@ -211,7 +211,7 @@ export class TypeDeclarations {
     return name;
   }
 
-  /** `base_part`, with a counter when the tool has that name already. */
+  /** `base_part`, with a counter when that name is taken already. */
   #unique(names: RootNames, part: string): string {
     const wanted = `${names.base}_${part}`;
     let name = wanted;

@@ -103,8 +103,17 @@ export const renderTypeScriptSdk: SdkRenderer = (tools) => {
   const declarations = new TypeDeclarations();
   for (const { lowered, shared: keys, key } of sharedRoots) declarations.count(lowered, keys, key);
   for (const root of roots) declarations.count(root, sharedOf(root));
+  // Types nested in a tool's roots or in a shared definition are named after its base (`GetOrder_Ship`,
+  // `Money_Amount`); a tool and a definition may have one base (`money`, `$defs.Money`), so the names each base took
+  // are one set for the whole SDK.
+  const takenByBase = new Map<string, Set<string>>();
+  const takenOf = (base: string) => {
+    let taken = takenByBase.get(base);
+    if (taken === undefined) takenByBase.set(base, (taken = new Set()));
+    return taken;
+  };
   for (const { lowered, shared: keys, key, name } of sharedRoots)
-    declarations.definition(lowered, key, name, { base: name, taken: new Set(), shared: keys });
+    declarations.definition(lowered, key, name, { base: name, taken: takenOf(name), shared: keys });
 
   // A structure that is the whole arguments or result of several tools is named after what they share.
   const structures = new Map<LoweredSchema, number | undefined>();
@@ -121,32 +130,24 @@ export const renderTypeScriptSdk: SdkRenderer = (tools) => {
     },
     new Set([...TYPESCRIPT_GLOBAL_TYPES, 'ToolCallError', ...sharedNames.values()]),
   );
-  const rootName = (lowered: LoweredSchema, own: string) => {
+  // A shared root's nested types are named after it (`OrderOutput_Ship`).
+  const rootNames = (lowered: LoweredSchema, role: 'Args' | 'Output', base: string) => {
+    const own = `${base}${role}`;
     const structure = rootStructure(lowered);
-    return (structure !== undefined && sharedRootName.get(structure)) || own;
+    const name = (structure !== undefined && sharedRootName.get(structure)) || own;
+    const nestedBase = name === own ? base : name;
+    return { name, names: { base: nestedBase, taken: takenOf(nestedBase), shared: sharedOf(lowered), self: own } };
   };
 
   const members: string[] = [];
   for (const [index, tool] of ordered.entries()) {
     const base = bases[index]!;
-    const taken = new Set<string>();
-    const argsName = `${base}Args`;
-    const args = declarations.root(tool.parameters, rootName(tool.parameters, argsName), {
-      base,
-      taken,
-      shared: sharedOf(tool.parameters),
-      self: argsName,
-    });
-    const outputName = `${base}Output`;
-    const output =
-      tool.output === undefined
-        ? 'unknown'
-        : declarations.root(tool.output, rootName(tool.output, outputName), {
-            base,
-            taken,
-            shared: sharedOf(tool.output),
-            self: outputName,
-          });
+    const writeRoot = (lowered: LoweredSchema, role: 'Args' | 'Output') => {
+      const { name, names } = rootNames(lowered, role, base);
+      return declarations.root(lowered, name, names);
+    };
+    const args = writeRoot(tool.parameters, 'Args');
+    const output = tool.output === undefined ? 'unknown' : writeRoot(tool.output, 'Output');
     // `new(...)` in a type literal would declare a construct signature, not a method named "new".
     const key = tool.name === 'new' ? `"new"` : propertyName(tool.name);
     members.push(...docComment(tool.description, INDENT), `${INDENT}${key}(args: ${args}): Promise<${output}>;`);

@@ -175,6 +175,26 @@ describe('the rendered TypeScript SDK under the TypeScript compiler', () => {
     );
   });
 
+  it('names apart the types nested in a tool and in a shared definition with one base', () => {
+    // `money`'s arguments and the `Money` definition each hold an object twice, at the same path: both would be
+    // `Money_A`.
+    const pair = () => object({ p: { type: 'string' }, q: { type: 'integer' } });
+    const holder = () => object({ a: pair(), b: pair(), c: { type: 'string' } });
+    const byMoney = (name: string): ToolDefinition => ({
+      name,
+      description: '',
+      parameters: { ...object({ m: { $ref: '#/$defs/Money' } }), $defs: { Money: holder() } },
+    });
+    const twice = object({ z: { type: 'boolean' }, w: { type: 'boolean' } });
+    const sdk = renderTypeScriptSdk([
+      { name: 'money', description: '', parameters: object({ a: twice, b: structuredClone(twice) }) },
+      byMoney('pay'),
+      byMoney('refund'),
+    ]);
+    expect(sdk.match(/^type Money_A\d* =/gm)).toEqual(['type Money_A =', 'type Money_A2 =']);
+    expect(diagnose(sdk, 'export {};\n')).toEqual([]);
+  });
+
   it('accepts the SDK of tool sets that share their roots under names that collide', () => {
     fc.assert(
       fc.property(sharedRootToolSetArbitrary(), (tools) => {
