@@ -7,6 +7,7 @@ import { adversarialTools } from '../probe/adversarial-tools.js';
 import { describeRejection } from './describe.js';
 import { InterpreterInventory } from './inventory.js';
 import {
+  collidingBaseToolSets,
   hostileToolSet,
   NEWER_THAN_13,
   obj,
@@ -44,6 +45,7 @@ const toolSets: Array<{ name: string; tools: ToolDefinition[] }> = [
   ...repeatedObjectToolSets(40).map((tools, i) => ({ name: `repeated objects ${i}`, tools })),
   // Roots several tools share, named after what they share, beside names that own those names already.
   ...sharedRootToolSets(30).map((tools, i) => ({ name: `shared roots ${i}`, tools })),
+  ...collidingBaseToolSets(20).map((tools, i) => ({ name: `colliding bases ${i}`, tools })),
 ];
 const rendered = FLOORS.flatMap((floor) =>
   toolSets.map((set) => ({ floor, name: set.name, source: renderPythonSdk(set.tools, { pythonFloor: floor }) })),

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { listChain, objectChain, oneOfChain } from '../../../codemode/schema/deep-schemas.js';
 import { toolSetArbitrary } from '../../../codemode/schema/test/arbitrary.js';
+import { collidingBaseToolSetArbitrary } from '../../../codemode/sdk/test/colliding-bases.js';
 import { sharedRootToolSetArbitrary } from '../../../codemode/sdk/test/shared-root-tools.js';
 import type { ToolDefinition } from '../../../codemode/tools/types.js';
 
@@ -195,4 +196,9 @@ export function repeatedObjectToolSets(count: number): ToolDefinition[][] {
 /** Tool sets that take and return a few roots over and over, under names that share words and names that collide. */
 export function sharedRootToolSets(count: number): ToolDefinition[][] {
   return fc.sample(sharedRootToolSetArbitrary(), { numRuns: count, seed: 20_261_207 });
+}
+
+/** Tool sets whose tools, definitions and repeated objects would make one class name in several places. */
+export function collidingBaseToolSets(count: number): ToolDefinition[][] {
+  return fc.sample(collidingBaseToolSetArbitrary(), { numRuns: count, seed: 20_261_208 });
 }
