@@ -40,6 +40,19 @@ const toolSets: Array<{ name: string; tools: ToolDefinition[] }> = [
       parameters: obj({ [`y${char}`]: { type: 'string' } }),
     })),
   },
+  // Two tools whose names end in a word starting with such a letter (`get_𐕰z`, `put_𐕰z`), taking and returning the
+  // same: the shared types are named after the word as the floor spells it (`ZArgs` at 3.9, `𐕰zArgs` at 3.13).
+  {
+    name: 'shared roots named by words newer than Unicode 13.0',
+    tools: NEWER_THAN_13.flatMap((char) =>
+      ['get', 'put'].map((verb) => ({
+        name: `${verb}_${char}z`,
+        description: '',
+        parameters: obj({ [`${char}w`]: { type: 'string' } }),
+        output: obj({ [`${char}a`]: { type: 'string' }, b: { type: 'integer' } }),
+      })),
+    ),
+  },
   ...randomToolSets(60).map((tools, i) => ({ name: `random set ${i}`, tools })),
   // One object met in several places is one class: written before every class that names it.
   ...repeatedObjectToolSets(40).map((tools, i) => ({ name: `repeated objects ${i}`, tools })),
