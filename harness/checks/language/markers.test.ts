@@ -40,6 +40,39 @@ describe('the TypeScript markers of prose', () => {
   });
 });
 
+describe('the Python markers of prose', () => {
+  const pythonMarkers = (label: string) => (text: string) =>
+    proseMarkersOf('python', text).filter((marker) => marker.startsWith(label));
+  const none = pythonMarkers('`None`');
+  const lambda = pythonMarkers('`elif`/`lambda`');
+
+  it('take `None` as the value, never the English pronoun', () => {
+    for (const value of [
+      'It returns None when nothing matches.',
+      'A `None` field is left out.',
+      'Pass city=None for every city.',
+      'None is returned for a missing key.',
+      'Compare with `is None`.',
+    ])
+      expect(none(value), value).toHaveLength(1);
+    for (const english of [
+      'None of the tools write files.',
+      'None are returned twice.',
+      'None were found: try a wider query.',
+      'None have side effects, and none match a deleted record.',
+      'None at all.',
+    ])
+      expect(none(english), english).toEqual([]);
+  });
+
+  it('take a `lambda` expression, never the word', () => {
+    for (const code of ['Sort with key=lambda r: r.id.', 'A callback `lambda: 0`.', 'lambda a, b: a + b', 'a `lambda`'])
+      expect(lambda(code), code).toHaveLength(1);
+    for (const english of ['Runs in an AWS lambda function.', 'Deploy it as a lambda; it scales to zero.'])
+      expect(lambda(english), english).toEqual([]);
+  });
+});
+
 describe('the `tools` call marker', () => {
   const calls = markersOf('a `tools` call ended by `;`');
 

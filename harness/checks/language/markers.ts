@@ -51,12 +51,20 @@ const PROSE_MARKERS: Readonly<Record<Language, readonly Marker[]>> = {
     { label: '`asyncio`', pattern: /\basyncio\b/ },
     { label: 'a Python subscripted type', pattern: /\b(?:Literal|Optional|Union|List|Dict|dict|list|tuple)\[/ },
     { label: '`print(`', pattern: /\bprint\(/ },
-    { label: '`None`', pattern: /\bNone\b(?!\s+of\b)/ },
+    // The value, not the English pronoun: "None of the", "None are returned", "None were found" say no Python.
+    {
+      label: '`None`',
+      pattern: /\bNone\b(?!\s+(?:of|are|were|have|match|matched|exist|existed|remain|whatsoever|at\s+all)\b)/,
+    },
     { label: 'a `raise` of an exception', pattern: /\braise\s+[A-Z][A-Za-z]*(?:Error|Exception)\b/ },
     { label: 'an `except` clause', pattern: /\bexcept\s+[A-Z]\w*|\bexcept\s*:/ },
     { label: 'a `from … import`', pattern: /\bfrom\s+[\w.]+\s+import\b/ },
     { label: 'a return annotation `) ->`', pattern: /\)\s*->/ },
-    { label: '`elif`/`lambda`', pattern: /\b(?:elif|lambda)\b/ },
+    // A `lambda` expression (`lambda x: x.id`, `lambda: 0`), not the word ("an AWS lambda function").
+    {
+      label: '`elif`/`lambda`',
+      pattern: /\belif\b|`lambda`|\blambda(?:\s+[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*){0,20})?\s*:/,
+    },
     { label: '`self.`', pattern: /\bself\./ },
   ],
 };
