@@ -8,6 +8,7 @@ export interface RootUse {
   ownName: string;
   /** The structure number of the root, when it is an object with fields (a type of its own); else undefined. */
   structure: number | undefined;
+  /** The lowered root (its fields name a shared root that has one). */
   root: LoweredSchema;
 }
 
