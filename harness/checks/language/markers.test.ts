@@ -65,6 +65,23 @@ describe('the Python markers of prose', () => {
       expect(none(english), english).toEqual([]);
   });
 
+  it('take a return annotation, never an arrow in a sentence', () => {
+    const annotation = pythonMarkers('a return annotation');
+    for (const code of [
+      'def search(query: str) -> list[Hit]:',
+      'Signature: `lookup(city) -> Weather`',
+      'It is declared `async def f(self) -> None:` in the stubs.',
+      'total(items) -> int',
+    ])
+      expect(annotation(code), code).toHaveLength(1);
+    for (const english of [
+      'Call tools.search(q) -> a list of hits, newest first.',
+      'tools.get(id) -> the order, or an error.',
+      'Pipeline: fetch(url) -> parse -> store.',
+    ])
+      expect(annotation(english), english).toEqual([]);
+  });
+
   it('take a `lambda` expression, never the word', () => {
     for (const code of ['Sort with key=lambda r: r.id.', 'A callback `lambda: 0`.', 'lambda a, b: a + b', 'a `lambda`'])
       expect(lambda(code), code).toHaveLength(1);

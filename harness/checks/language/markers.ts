@@ -59,7 +59,13 @@ const PROSE_MARKERS: Readonly<Record<Language, readonly Marker[]>> = {
     { label: 'a `raise` of an exception', pattern: /\braise\s+[A-Z][A-Za-z]*(?:Error|Exception)\b/ },
     { label: 'an `except` clause', pattern: /\bexcept\s+[A-Z]\w*|\bexcept\s*:/ },
     { label: 'a `from … import`', pattern: /\bfrom\s+[\w.]+\s+import\b/ },
-    { label: 'a return annotation `) ->`', pattern: /\)\s*->/ },
+    // A signature's return type (`) -> str:`, `) -> list[Hit]` at a line's end), not an arrow in a sentence
+    // ("tools.search(q) -> a list of hits").
+    {
+      label: 'a return annotation `) ->`',
+      pattern:
+        /\)\s*->\s*(?:None|Any|str|int|float|bool|bytes|dict|list|tuple|set|[A-Z]\w*)(?:\[[^\]\n]{0,200}\])?\s*(?::|`|$)/m,
+    },
     // A `lambda` expression (`lambda x: x.id`, `lambda: 0`), not the word ("an AWS lambda function").
     {
       label: '`elif`/`lambda`',
