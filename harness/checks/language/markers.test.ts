@@ -1,97 +1,101 @@
 import { describe, expect, it } from 'vitest';
+import type { Language } from '../../../runtimes/seam/types.js';
 import { proseMarkersOf } from './markers.js';
 
-/** The TypeScript markers of `text` whose label starts with `label`. */
-const markersOf = (label: string) => (text: string) =>
-  proseMarkersOf('typescript', text).filter((marker) => marker.startsWith(label));
-const undefinedMarkers = markersOf('`undefined`');
-const annotations = markersOf('a TypeScript type annotation');
+/** The markers of `speaker` in `text` whose label starts with `label`. */
+const markersOf = (speaker: Language, label: string) => (text: string) =>
+  proseMarkersOf(speaker, text).filter((marker) => marker.startsWith(label));
+
+/** Each text of `marked` meets the marker once; no text of `english` meets it. */
+function expectMarker(markers: (text: string) => string[], marked: string[], english: string[]): void {
+  for (const text of marked) expect(markers(text), text).toHaveLength(1);
+  for (const text of english) expect(markers(text), text).toEqual([]);
+}
 
 describe('the TypeScript markers of prose', () => {
   it('take `undefined` as a value, never the English word', () => {
-    for (const value of [
-      'A missing key reads as `undefined`.',
-      'Check `city === undefined` first.',
-      'A `string | undefined` field.',
-      'It returns undefined when nothing matches.',
-      'Fall back with value ?? undefined.',
-    ])
-      expect(undefinedMarkers(value), value).toHaveLength(1);
-    for (const english of [
-      'The order of concurrent calls is undefined; sort the results.',
-      'Undefined behaviour follows a malformed argument.',
-      'Fields left undefined by the tool are omitted.',
-    ])
-      expect(undefinedMarkers(english), english).toEqual([]);
+    expectMarker(
+      markersOf('typescript', '`undefined`'),
+      [
+        'A missing key reads as `undefined`.',
+        'Check `city === undefined` first.',
+        'A `string | undefined` field.',
+        'It returns undefined when nothing matches.',
+        'Fall back with value ?? undefined.',
+      ],
+      [
+        'The order of concurrent calls is undefined; sort the results.',
+        'Undefined behaviour follows a malformed argument.',
+        'Fields left undefined by the tool are omitted.',
+      ],
+    );
   });
 
   it('take a type annotation followed by code, never a colon in a sentence', () => {
-    for (const code of [
-      '`(city: string) => lookup(city)`',
-      'An argument `{ path: string }`.',
-      '`const n: number = 1`',
-      'A list `names: string[]`.',
-      'A `note: string | null` field.',
-      '`let ok: boolean;`',
-    ])
-      expect(annotations(code), code).toHaveLength(1);
-    for (const english of ['Returns: number of matches.', 'Type: string, UTF-8.', 'Output: boolean flag per city.'])
-      expect(annotations(english), english).toEqual([]);
+    expectMarker(
+      markersOf('typescript', 'a TypeScript type annotation'),
+      [
+        '`(city: string) => lookup(city)`',
+        'An argument `{ path: string }`.',
+        '`const n: number = 1`',
+        'A list `names: string[]`.',
+        'A `note: string | null` field.',
+        '`let ok: boolean;`',
+      ],
+      ['Returns: number of matches.', 'Type: string, UTF-8.', 'Output: boolean flag per city.'],
+    );
   });
 });
 
 describe('the Python markers of prose', () => {
-  const pythonMarkers = (label: string) => (text: string) =>
-    proseMarkersOf('python', text).filter((marker) => marker.startsWith(label));
-  const none = pythonMarkers('`None`');
-  const lambda = pythonMarkers('`elif`/`lambda`');
-
   it('take `None` as the value, never the English pronoun', () => {
-    for (const value of [
-      'It returns None when nothing matches.',
-      'A `None` field is left out.',
-      'Pass city=None for every city.',
-      'None is returned for a missing key.',
-      'Compare with `is None`.',
-    ])
-      expect(none(value), value).toHaveLength(1);
-    for (const english of [
-      'None of the tools write files.',
-      'None are returned twice.',
-      'None were found: try a wider query.',
-      'None have side effects, and none match a deleted record.',
-      'None at all.',
-    ])
-      expect(none(english), english).toEqual([]);
+    expectMarker(
+      markersOf('python', '`None`'),
+      [
+        'It returns None when nothing matches.',
+        'A `None` field is left out.',
+        'Pass city=None for every city.',
+        'None is returned for a missing key.',
+        'Compare with `is None`.',
+      ],
+      [
+        'None of the tools write files.',
+        'None are returned twice.',
+        'None were found: try a wider query.',
+        'None have side effects, and none match a deleted record.',
+        'None at all.',
+      ],
+    );
   });
 
   it('take a return annotation, never an arrow in a sentence', () => {
-    const annotation = pythonMarkers('a return annotation');
-    for (const code of [
-      'def search(query: str) -> list[Hit]:',
-      'Signature: `lookup(city) -> Weather`',
-      'It is declared `async def f(self) -> None:` in the stubs.',
-      'total(items) -> int',
-    ])
-      expect(annotation(code), code).toHaveLength(1);
-    for (const english of [
-      'Call tools.search(q) -> a list of hits, newest first.',
-      'tools.get(id) -> the order, or an error.',
-      'Pipeline: fetch(url) -> parse -> store.',
-    ])
-      expect(annotation(english), english).toEqual([]);
+    expectMarker(
+      markersOf('python', 'a return annotation'),
+      [
+        'def search(query: str) -> list[Hit]:',
+        'Signature: `lookup(city) -> Weather`',
+        'It is declared `async def f(self) -> None:` in the stubs.',
+        'total(items) -> int',
+      ],
+      [
+        'Call tools.search(q) -> a list of hits, newest first.',
+        'tools.get(id) -> the order, or an error.',
+        'Pipeline: fetch(url) -> parse -> store.',
+      ],
+    );
   });
 
   it('take a `lambda` expression, never the word', () => {
-    for (const code of ['Sort with key=lambda r: r.id.', 'A callback `lambda: 0`.', 'lambda a, b: a + b', 'a `lambda`'])
-      expect(lambda(code), code).toHaveLength(1);
-    for (const english of ['Runs in an AWS lambda function.', 'Deploy it as a lambda; it scales to zero.'])
-      expect(lambda(english), english).toEqual([]);
+    expectMarker(
+      markersOf('python', '`elif`/`lambda`'),
+      ['Sort with key=lambda r: r.id.', 'A callback `lambda: 0`.', 'lambda a, b: a + b', 'a `lambda`'],
+      ['Runs in an AWS lambda function.', 'Deploy it as a lambda; it scales to zero.'],
+    );
   });
 });
 
 describe('the `tools` call marker', () => {
-  const calls = markersOf('a `tools` call ended by `;`');
+  const calls = markersOf('typescript', 'a `tools` call ended by `;`');
 
   it('reads up to 1,000 characters of arguments and 200 of a bracketed name, the spans it is bounded to', () => {
     const args = (length: number) => `await tools.search(${'q'.repeat(length)});`;
@@ -106,8 +110,7 @@ describe('the `tools` call marker', () => {
 });
 
 describe('a language named only to rule it out', () => {
-  const names = (speaker: 'python' | 'typescript', text: string) =>
-    proseMarkersOf(speaker, text).filter((marker) => marker.startsWith('the name'));
+  const names = (speaker: Language, text: string) => markersOf(speaker, 'the name')(text);
 
   it('is not spoken: a backend steering its model away from it speaks its own language', () => {
     for (const text of [
