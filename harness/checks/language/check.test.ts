@@ -119,7 +119,7 @@ describe('language agreement detectors', () => {
       renderSdkSection('python', TOOLS) +
       '\nErrors are thrown; use catch (error) => {}.';
     expect(await messagesOf(recordWith('python', section))).toEqual([
-      'the tools:sdk prose around the block on the python runtime (Python) speaks TypeScript: a `tools` call ended by `;` ("await tools.lint({ path });"), `console.` ("console.log"), a `const`/`let`/`var` declaration ("const city ="), an arrow `=>` ("=>"), `catch (` ("catch ("); expected Python only',
+      'the tools:sdk prose around the block on the python runtime (Python) speaks TypeScript: a `tools` call ended by `;` ("await tools.lint({ path });"), `console.` ("console.log"), a `const`/`let`/`var` declaration ("const city ="), an arrow `=>` ("(error) =>"), `catch (` ("catch ("); expected Python only',
     ]);
   });
 

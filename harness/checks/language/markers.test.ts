@@ -45,6 +45,26 @@ describe('the TypeScript markers of prose', () => {
       ['Returns: number of matches.', 'Type: string, UTF-8.', 'Output: boolean flag per city.'],
     );
   });
+
+  it('take an arrow function, never an arrow between two words', () => {
+    expectMarker(
+      markersOf('typescript', 'an arrow `=>`'),
+      [
+        'Sort with results.sort((a, b) => a.rank - b.rank).',
+        'Keep the good ones: hits.filter(x => x.ok).',
+        'Wrap the calls in async () => { … }.',
+        'Map each row with row => format(row).',
+        'Pass a callback such as `row => row`.',
+        'It ends with .then(() => ({ ok: true })).',
+      ],
+      [
+        'Results map name => value.',
+        'Status codes: 200 => found, 404 => missing.',
+        'Call tools.search(q) => hits, newest first.',
+        'An order moves draft => review => shipped.',
+      ],
+    );
+  });
 });
 
 describe('the Python markers of prose', () => {
@@ -109,6 +129,21 @@ describe('the `tools` call marker', () => {
   });
 });
 
+describe('the arrow marker', () => {
+  const arrows = markersOf('typescript', 'an arrow `=>`');
+
+  it('reads up to 200 characters of a parameter list and of backticked code before the arrow, the spans it is bounded to', () => {
+    const parameters = (length: number) => `(${'a'.repeat(length)}) => 1`;
+    expect(arrows(parameters(199))).toHaveLength(1);
+    expect(arrows(parameters(200))).toHaveLength(1);
+    expect(arrows(parameters(201))).toEqual([]);
+    const backticked = (length: number) => `\`${'a'.repeat(length)}=>b\``;
+    expect(arrows(backticked(199))).toHaveLength(1);
+    expect(arrows(backticked(200))).toHaveLength(1);
+    expect(arrows(backticked(201))).toEqual([]);
+  });
+});
+
 describe('a language named only to rule it out', () => {
   const names = (speaker: Language, text: string) => markersOf(speaker, 'the name')(text);
 
@@ -122,6 +157,8 @@ describe('a language named only to rule it out', () => {
       'Use Python instead of JavaScript, rather than TypeScript.',
       'JavaScript is not available; TypeScript isn’t either.',
       'Python, unlike JavaScript, awaits inside the module.',
+      'There is no need for JavaScript.',
+      'You do not need to write any TypeScript.',
     ])
       expect(names('typescript', text), text).toEqual([]);
     for (const text of ['Write JavaScript, not Python.', 'An async arrow function; no Python, no Pyodide.'])
@@ -137,13 +174,21 @@ describe('a language named only to rule it out', () => {
     expect(names('typescript', `Python, never ${list(6)}.`)).toEqual(['the name TypeScript/JavaScript ("TypeScript")']);
   });
 
+  it('rules out a name up to four words after the negation, and no further', () => {
+    const words = ['write', 'any', 'plain', 'a', 'plain'];
+    const negated = (count: number) => `Python; never ${words.slice(0, count).join(' ')} JavaScript.`;
+    expect(names('typescript', negated(3))).toEqual([]);
+    expect(names('typescript', negated(4))).toEqual([]);
+    expect(names('typescript', negated(5))).toEqual(['the name TypeScript/JavaScript ("JavaScript")']);
+  });
+
   it('is spoken wherever it is named without being ruled out', () => {
     for (const text of [
       'Write JavaScript.',
       'Write Python or JavaScript.',
       'Not only Python: JavaScript runs too.',
       'Python for the logic, TypeScript for the types.',
-      'There is no need for JavaScript.',
+      'No Python here: the worker runs JavaScript.',
     ])
       expect(names('typescript', text), text).toHaveLength(1);
   });

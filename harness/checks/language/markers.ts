@@ -30,7 +30,14 @@ const PROSE_MARKERS: Readonly<Record<Language, readonly Marker[]>> = {
       label: 'a `declare` statement',
       pattern: /\bdeclare\s+(?:const|let|var|class|function|namespace|module|global|type|enum)\b/,
     },
-    { label: 'an arrow `=>`', pattern: /=>/ },
+    // An arrow function (`(a, b) =>`, `x => x.id`, `=> {`, one in backticks), not an arrow between two words, which
+    // English writes too ("name => value"). A call before it (`search(q) => hits`) is no parameter list. Spans are
+    // bounded, and the one before an arrow in backticks stops at the first arrow, so a line is read in linear time.
+    {
+      label: 'an arrow `=>`',
+      pattern:
+        /(?<![\w$])\([^()\n]{0,200}\)\s*=>|=>\s*(?:\{|\(\s*\{)|[\w$]\s*=>\s*[\w$]+(?:\.[A-Za-z_$]|\(|\[)|`(?:[^`\n=]|=(?!>)){0,200}=>[^`\n]{0,200}`/,
+    },
     // Followed by code (`(city: string) =>`, `{ path: string }`, `n: number = 1`), not by words ("Returns: number of").
     {
       label: 'a TypeScript type annotation',
@@ -126,12 +133,13 @@ const NAMES = String.raw`(?:TypeScript|JavaScript|C?Python|Pyodide)\b`;
 const MORE_NAMES = String.raw`(?:\s*(?:,|/|\bor\b|\bnor\b|\band\b)\s*${NAMES}){0,4}`;
 /**
  * A language named only to rule it out: "Write Python, not JavaScript", "never TypeScript or JavaScript",
- * "instead of Python", "don't use JavaScript", "JavaScript is not supported". Backends say so to steer the model,
+ * "instead of Python", "don't use JavaScript", "there is no need to write any JavaScript", "JavaScript is not
+ * supported". Backends say so to steer the model,
  * and a description that does speaks its own language.
  */
 const RULED_OUT = new RegExp(
   String.raw`\b(?:not|never|no|nor|without|cannot|(?:don|doesn|can|won)['’]t|instead\s+of|rather\s+than|unlike)\s+` +
-    String.raw`(?:(?:a|an|the|in|as|any|plain|write|use|using|writing|with)\s+){0,3}${NAMES}${MORE_NAMES}` +
+    String.raw`(?:(?:a|an|the|in|as|any|plain|write|use|using|writing|with|need|needs|needed|for|to)\s+){0,4}${NAMES}${MORE_NAMES}` +
     String.raw`|\b${NAMES}${MORE_NAMES}\s+(?:(?:is|are)\s+(?:not|never)\b|(?:isn|aren)['’]t\b)`,
   'gi',
 );
