@@ -2,7 +2,7 @@ import { RUN_CODE_TOOL, TOOLS_SDK_SECTION as SDK_SECTION } from '../../../contra
 import { readSdkSection, SDK_FENCE_WORDS } from '../../../contract/sdk-section.js';
 import type { Language } from '../../../runtimes/seam/types.js';
 import type { Check, CheckInput, Finding } from '../types.js';
-import { codeMarkersOf, LANGUAGE_NAME, otherLanguage, proseMarkersOf, withoutRuledOutLanguages } from './markers.js';
+import { codeMarkersOf, LANGUAGE_NAME, otherLanguage, proseMarkersOf, withoutRuledOut } from './markers.js';
 import { sdkParts } from './sdk-parts.js';
 
 const ID = 'language-agreement';
@@ -114,7 +114,7 @@ export function languageProblems(
         continue;
       }
       const naming = NAMING[expected];
-      if (!naming.pattern.test(withoutRuledOutLanguages(text))) problems.push(`${surface} never names ${naming.names}`);
+      if (!naming.pattern.test(withoutRuledOut(text))) problems.push(`${surface} never names ${naming.names}`);
       speaksForeign(surface, proseMarkersOf(foreign, text));
     }
   }

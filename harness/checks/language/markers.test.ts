@@ -193,3 +193,33 @@ describe('a language named only to rule it out', () => {
       expect(names('typescript', text), text).toHaveLength(1);
   });
 });
+
+describe('code named only to rule it out', () => {
+  it('is not spoken: "print with print(), not console.log"', () => {
+    for (const text of [
+      'Print with print(), not console.log.',
+      'Use print(x) instead of console.log(x).',
+      'Do not write `const hits = await tools.search(q);` here.',
+      '`console.log` is not captured; return the value.',
+      'Avoid `=>`: write a def.',
+    ])
+      expect(proseMarkersOf('typescript', text), text).toEqual([]);
+    for (const text of [
+      'Log with console.log, not print().',
+      "Don't call print(); nothing reads it.",
+      'A callback, never `lambda r: r.id`.',
+      'Never use `async def` or `elif`: write a function.',
+    ])
+      expect(proseMarkersOf('python', text), text).toEqual([]);
+  });
+
+  it('is spoken wherever it is shown without being ruled out', () => {
+    for (const [speaker, text] of [
+      ['typescript', 'Log with console.log(x).'],
+      ['typescript', 'Not only print(): console.log works too.'],
+      ['python', 'Print with print(x); the output is returned.'],
+      ['python', 'Do not forget: print(x) is how you log.'],
+    ] as const)
+      expect(proseMarkersOf(speaker, text), text).toHaveLength(1);
+  });
+});

@@ -126,30 +126,36 @@ function found(markers: readonly Marker[], text: string): string[] {
 
 /** The names of the two languages and their runtimes, as prose says them. */
 const NAMES = String.raw`(?:TypeScript|JavaScript|C?Python|Pyodide)\b`;
+const IDENTIFIER = String.raw`[\p{ID_Start}_$][\p{ID_Continue}$]{0,100}`;
 /**
- * A list of names after the first: `, TypeScript`, `or Python`, `/ JavaScript`. A few at most: unbounded, a text
- * listing thousands of names would be read again from each of them (quadratic time).
+ * A piece of code as prose names it: in backticks (`` `console.log` ``, `` `async def` ``), a call (`print()`,
+ * `console.log(x)`) or a member (`console.log`, `self.name`).
  */
-const MORE_NAMES = String.raw`(?:\s*(?:,|/|\bor\b|\bnor\b|\band\b)\s*${NAMES}){0,4}`;
+const CODE = String.raw`(?:\x60[^\x60\n]{1,200}\x60|${IDENTIFIER}(?:(?:\.${IDENTIFIER}){1,4}(?:\([^()\n]{0,100}\))?|\([^()\n]{0,100}\)))`;
 /**
- * A language named only to rule it out: "Write Python, not JavaScript", "never TypeScript or JavaScript",
- * "instead of Python", "don't use JavaScript", "there is no need to write any JavaScript", "JavaScript is not
- * supported". Backends say so to steer the model,
- * and a description that does speaks its own language.
+ * Names or code, and a list of them after the first: `, TypeScript`, `or Python`, `/ JavaScript`, `or print()`. A
+ * few at most: unbounded, a text listing thousands of names would be read again from each of them (quadratic time).
+ */
+const MENTIONS = String.raw`(?:${NAMES}|${CODE})(?:\s*(?:,|/|\bor\b|\bnor\b|\band\b)\s*(?:${NAMES}|${CODE})){0,4}`;
+/**
+ * A language, or a piece of its code, named only to rule it out: "Write Python, not JavaScript", "never TypeScript
+ * or JavaScript", "instead of Python", "don't use JavaScript", "there is no need to write any JavaScript",
+ * "JavaScript is not supported", "print with print(), not console.log", "don't call `print()`". Backends say so to
+ * steer the model, and a text that does speaks its own language.
  */
 const RULED_OUT = new RegExp(
-  String.raw`\b(?:not|never|no|nor|without|cannot|(?:don|doesn|can|won)['’]t|instead\s+of|rather\s+than|unlike)\s+` +
-    String.raw`(?:(?:a|an|the|in|as|any|plain|write|use|using|writing|with|need|needs|needed|for|to)\s+){0,4}${NAMES}${MORE_NAMES}` +
-    String.raw`|\b${NAMES}${MORE_NAMES}\s+(?:(?:is|are)\s+(?:not|never)\b|(?:isn|aren)['’]t\b)`,
-  'gi',
+  String.raw`\b(?:not|never|no|nor|without|cannot|avoid|(?:don|doesn|can|won)['’]t|instead\s+of|rather\s+than|unlike)\s+` +
+    String.raw`(?:(?:a|an|the|in|as|any|plain|write|use|using|writing|with|need|needs|needed|for|to|call|calling)\s+){0,4}` +
+    String.raw`${MENTIONS}|(?<![\w$.])${MENTIONS}\s+(?:(?:is|are)\s+(?:not|never)\b|(?:isn|aren)['’]t\b)`,
+  'giu',
 );
 
-/** `text` with every language it names only to rule out left out: what it says it speaks. */
-export const withoutRuledOutLanguages = (text: string): string => text.replace(RULED_OUT, ' ');
+/** `text` with every language, and piece of code, it names only to rule out left out: what it says it speaks. */
+export const withoutRuledOut = (text: string): string => text.replace(RULED_OUT, ' ');
 
-/** Markers of `speaker` in prose; a mention of its name that rules it out is none. */
+/** Markers of `speaker` in prose; a mention of its name or code that rules it out is none. */
 export const proseMarkersOf = (speaker: Language, text: string): string[] =>
-  found(PROSE_MARKERS[speaker], withoutRuledOutLanguages(text));
+  found(PROSE_MARKERS[speaker], withoutRuledOut(text));
 
 /** Markers of `speaker` in code whose comments and strings were removed. */
 export const codeMarkersOf = (speaker: Language, code: string): string[] => found(CODE_MARKERS[speaker], code);
