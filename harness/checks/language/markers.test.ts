@@ -144,6 +144,17 @@ describe('the arrow marker', () => {
   });
 });
 
+describe('`not None`', () => {
+  const none = markersOf('python', '`None`');
+
+  it("is Python's test after `is` up to 20 spaces back, the span it is bounded to, and ruled out past it", () => {
+    const test = (spaces: number) => `Keep it if it is${' '.repeat(spaces)}not None.`;
+    expect(none(test(19))).toHaveLength(1);
+    expect(none(test(20))).toHaveLength(1);
+    expect(none(test(21))).toEqual([]);
+  });
+});
+
 describe('a language named only to rule it out', () => {
   const names = (speaker: Language, text: string) => markersOf(speaker, 'the name')(text);
 
@@ -209,6 +220,8 @@ describe('code named only to rule it out', () => {
       "Don't call print(); nothing reads it.",
       'A callback, never `lambda r: r.id`.',
       'Never use `async def` or `elif`: write a function.',
+      'A missing field is null, not None.',
+      'Return undefined instead of None.',
     ])
       expect(proseMarkersOf('python', text), text).toEqual([]);
   });
@@ -219,6 +232,8 @@ describe('code named only to rule it out', () => {
       ['typescript', 'Not only print(): console.log works too.'],
       ['python', 'Print with print(x); the output is returned.'],
       ['python', 'Do not forget: print(x) is how you log.'],
+      ['python', 'Keep a row when row is not None.'],
+      ['python', 'Check `value is not None` first.'],
     ] as const)
       expect(proseMarkersOf(speaker, text), text).toHaveLength(1);
   });

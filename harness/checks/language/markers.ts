@@ -140,13 +140,16 @@ const MENTIONS = String.raw`(?:${NAMES}|${CODE})(?:\s*(?:,|/|\bor\b|\bnor\b|\ban
 /**
  * A language, or a piece of its code, named only to rule it out: "Write Python, not JavaScript", "never TypeScript
  * or JavaScript", "instead of Python", "don't use JavaScript", "there is no need to write any JavaScript",
- * "JavaScript is not supported", "print with print(), not console.log", "don't call `print()`". Backends say so to
- * steer the model, and a text that does speaks its own language.
+ * "JavaScript is not supported", "print with print(), not console.log", "don't call `print()`", "null, not None".
+ * Backends say so to steer the model, and a text that does speaks its own language.
  */
 const RULED_OUT = new RegExp(
   String.raw`\b(?:not|never|no|nor|without|cannot|avoid|(?:don|doesn|can|won)['’]t|instead\s+of|rather\s+than|unlike)\s+` +
     String.raw`(?:(?:a|an|the|in|as|any|plain|write|use|using|writing|with|need|needs|needed|for|to|call|calling)\s+){0,4}` +
-    String.raw`${MENTIONS}|(?<![\w$.])${MENTIONS}\s+(?:(?:is|are)\s+(?:not|never)\b|(?:isn|aren)['’]t\b)`,
+    String.raw`${MENTIONS}|(?<![\w$.])${MENTIONS}\s+(?:(?:is|are)\s+(?:not|never)\b|(?:isn|aren)['’]t\b)` +
+    // Python's value named to rule it out ("null, not None"), never Python's own test `is not None`. The look back is
+    // bounded and made only at a word's start: unbounded, a long run of spaces is read again from each of them.
+    String.raw`|\b(?<!\bis\s{1,20})(?:not|never|instead\s+of|rather\s+than)\s+None\b`,
   'giu',
 );
 
