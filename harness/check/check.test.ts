@@ -132,9 +132,10 @@ describe('an SDK whose tools are bound under another name', () => {
       expect((await checkRequest(request(SECTION, undefined, ending), options)).lines).toEqual([]);
       expect((await checkRequest(request(faulty, undefined, ending), options)).lines).toEqual([typeFault]);
     }
-    // The code parameter is named where it is: beside the description, in the tool.
+    // The code parameter is named where it is: beside the description, in the tool. Silent on the language while
+    // the tool's description says it, it is a note.
     expect((await checkRequest(request(SECTION, 'The program to run.'), options)).lines).toEqual([
-      'error language-agreement: the codemode `code` parameter description in the request $.tools[0] (TypeScript) never names TypeScript or JavaScript',
+      'note language-agreement: the codemode `code` parameter description in the request $.tools[0] (TypeScript) never names TypeScript or JavaScript: the model is told the language by the codemode description alone',
     ]);
   });
 

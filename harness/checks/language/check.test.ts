@@ -183,6 +183,10 @@ describe('language agreement detectors', () => {
   });
 });
 
+/** The problems `languageProblems` finds: an error as its message, a note after `note: `. */
+const problemsOf = (...args: Parameters<typeof languageProblems>) =>
+  languageProblems(...args).map(({ severity, message }) => (severity === 'error' ? message : `note: ${message}`));
+
 describe('the description of a code tool of another name', () => {
   const tool = (description: string, code: string) => ({
     name: 'codemode',
@@ -192,15 +196,13 @@ describe('the description of a code tool of another name', () => {
 
   it('names JavaScript rightly for the TypeScript family, and is judged under its own name', () => {
     const javascript = tool('Write an async arrow function in JavaScript.', 'A JavaScript arrow function.');
-    expect(languageProblems({ runCode: javascript }, 'typescript', 'in body.json')).toEqual([]);
-    expect(
-      languageProblems({ runCode: tool('Write a program.', 'The program.') }, 'typescript', 'in body.json'),
-    ).toEqual([
+    expect(problemsOf({ runCode: javascript }, 'typescript', 'in body.json')).toEqual([]);
+    expect(problemsOf({ runCode: tool('Write a program.', 'The program.') }, 'typescript', 'in body.json')).toEqual([
       'the codemode description in body.json (TypeScript) never names TypeScript or JavaScript',
       'the codemode `code` parameter description in body.json (TypeScript) never names TypeScript or JavaScript',
     ]);
     // JavaScript names no Python: a Python runtime told to write it is told the wrong language.
-    expect(languageProblems({ runCode: javascript }, 'python', 'in body.json')).toEqual([
+    expect(problemsOf({ runCode: javascript }, 'python', 'in body.json')).toEqual([
       'the codemode description in body.json (Python) never names Python',
       'the codemode description in body.json (Python) speaks TypeScript: the name TypeScript/JavaScript ("JavaScript"); expected Python only',
       'the codemode `code` parameter description in body.json (Python) never names Python',
@@ -208,7 +210,7 @@ describe('the description of a code tool of another name', () => {
     ]);
     // Met apart from the SDK, the tool is named at its own place.
     expect(
-      languageProblems(
+      problemsOf(
         { runCode: tool('Write a program.', 'An async arrow function in JavaScript.') },
         'typescript',
         'in body.json $.system',
@@ -217,9 +219,37 @@ describe('the description of a code tool of another name', () => {
     ).toEqual(['the codemode description in body.json $.tools[2] (TypeScript) never names TypeScript or JavaScript']);
   });
 
+  it('notes a `code` parameter that does not say the language when the tool says it, and fails it when neither does', () => {
+    const python = tool('Runs a Python program in a sandbox.', 'The program to run.');
+    expect(problemsOf({ runCode: python }, 'python', 'in body.json')).toEqual([
+      'note: the codemode `code` parameter description in body.json (Python) never names Python: the model is told the language by the codemode description alone',
+    ]);
+    const undescribed = { ...python, parameters: { type: 'object', properties: { code: { type: 'string' } } } };
+    expect(problemsOf({ runCode: undescribed }, 'python', 'in body.json')).toEqual([
+      'note: the codemode `code` parameter description in body.json (Python) is missing: the model is told the language by the codemode description alone',
+    ]);
+    // Speaking the other language is wrong whatever the tool says.
+    expect(
+      problemsOf({ runCode: tool(python.description, 'A JavaScript function.') }, 'python', 'in body.json'),
+    ).toEqual([
+      'note: the codemode `code` parameter description in body.json (Python) never names Python: the model is told the language by the codemode description alone',
+      'the codemode `code` parameter description in body.json (Python) speaks TypeScript: the name TypeScript/JavaScript ("JavaScript"); expected Python only',
+    ]);
+    // Neither says it, or there is no `code` parameter to send the program in: errors.
+    expect(
+      problemsOf({ runCode: { ...undescribed, description: 'Runs a program.' } }, 'python', 'in body.json'),
+    ).toEqual([
+      'the codemode description in body.json (Python) never names Python',
+      'the codemode `code` parameter description in body.json (Python) is missing',
+    ]);
+    expect(problemsOf({ runCode: { ...python, parameters: { type: 'object' } } }, 'python', 'in body.json')).toEqual([
+      'the codemode `code` parameter description in body.json (Python) is missing',
+    ]);
+  });
+
   it('passes a language named only to rule it out, and does not take that for naming the language', () => {
     const python = tool('Runs a Python program (not JavaScript) in a sandbox.', 'Python source. Never TypeScript.');
-    expect(languageProblems({ runCode: python }, 'python', 'in body.json')).toEqual([]);
+    expect(problemsOf({ runCode: python }, 'python', 'in body.json')).toEqual([]);
     const section = [
       'You write Python programs.',
       '',
@@ -233,10 +263,10 @@ describe('the description of a code tool of another name', () => {
       '',
       'Write Python, never JavaScript or TypeScript: the runtime is CPython.',
     ].join('\n');
-    expect(languageProblems({ section, runCode: python }, 'python', 'in body.json')).toEqual([]);
+    expect(problemsOf({ section, runCode: python }, 'python', 'in body.json')).toEqual([]);
     // A Python runtime's tool that names Python only to rule it out never says to write it.
     expect(
-      languageProblems({ runCode: tool('Runs a program, not Python.', 'No Python.') }, 'python', 'in body.json'),
+      problemsOf({ runCode: tool('Runs a program, not Python.', 'No Python.') }, 'python', 'in body.json'),
     ).toEqual([
       'the codemode description in body.json (Python) never names Python',
       'the codemode `code` parameter description in body.json (Python) never names Python',

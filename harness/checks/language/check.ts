@@ -17,11 +17,11 @@ export const languageAgreementCheck: Check = {
   id: ID,
   run({ record }: CheckInput): Finding[] {
     const expected = record.language;
-    const problems = new Set<string>();
+    // By message: requests that repeat the same surfaces say the same thing once.
+    const problems = new Map<string, LanguageProblem>();
     if (record.seamLanguage !== undefined && record.seamLanguage !== expected) {
-      problems.add(
-        `the mounted code runtime (ctx.codeRuntime) speaks ${record.seamLanguage}, but the ${record.runtime} runtime should speak ${expected}`,
-      );
+      const message = `the mounted code runtime (ctx.codeRuntime) speaks ${record.seamLanguage}, but the ${record.runtime} runtime should speak ${expected}`;
+      problems.set(message, { severity: 'error', message });
     }
     for (const { request } of record.exchanges) {
       const surfaces = {
@@ -29,11 +29,17 @@ export const languageAgreementCheck: Check = {
         runCode: request.tools.find((t) => t.name === RUN_CODE_TOOL),
       };
       for (const problem of languageProblems(surfaces, expected, `on the ${record.runtime} runtime`))
-        problems.add(problem);
+        problems.set(problem.message, problem);
     }
-    return [...problems].map((message) => ({ check: ID, severity: 'error', message }));
+    return [...problems.values()].map((problem) => ({ check: ID, ...problem }));
   },
 };
+
+/** Something a surface says wrong (an error), or leaves unsaid where another surface says it (a note). */
+export interface LanguageProblem {
+  severity: 'error' | 'note';
+  message: string;
+}
 
 /** What a model reads of the language it writes in: the `tools:sdk` section and the `run_code` tool, each if sent. */
 export interface LanguageSurfaces {
@@ -61,8 +67,9 @@ export function languageProblems(
   expected: Language,
   context: string,
   runCodeContext: string = context,
-): string[] {
-  const problems: string[] = [];
+): LanguageProblem[] {
+  const problems: LanguageProblem[] = [];
+  const error = (message: string) => problems.push({ severity: 'error', message });
   const name = LANGUAGE_NAME[expected];
   const foreign = otherLanguage(expected);
   // A surface is named with the place it was met and the language expected there: `the run_code description in
@@ -71,19 +78,19 @@ export function languageProblems(
   const runCodeWhere = `${runCodeContext} (${name})`;
   const speaksForeign = (surface: string, markers: string[]) => {
     if (markers.length > 0)
-      problems.push(`${surface} speaks ${LANGUAGE_NAME[foreign]}: ${markers.join(', ')}; expected ${name} only`);
+      error(`${surface} speaks ${LANGUAGE_NAME[foreign]}: ${markers.join(', ')}; expected ${name} only`);
   };
 
   const section = surfaces.section;
   if (section !== undefined) {
     const read = readSdkSection(section);
     if (read.block === undefined) {
-      problems.push(`the ${SDK_SECTION} section ${where} ${read.problem}, so its language cannot be read`);
+      error(`the ${SDK_SECTION} section ${where} ${read.problem}, so its language cannot be read`);
     } else {
       const { block } = read;
       const fenceWords = SDK_FENCE_WORDS[expected].map((w) => JSON.stringify(w)).join(' or ');
       if (block.language !== expected)
-        problems.push(`the ${SDK_SECTION} fence ${where} says ${JSON.stringify(block.info)}; expected ${fenceWords}`);
+        error(`the ${SDK_SECTION} fence ${where} says ${JSON.stringify(block.info)}; expected ${fenceWords}`);
       // The prose around the block is the backend's own guide to writing programs: judged like a description.
       speaksForeign(
         `the ${SDK_SECTION} prose around the block ${where}`,
@@ -97,25 +104,29 @@ export function languageProblems(
 
   const { runCode } = surfaces;
   if (runCode !== undefined) {
-    const surfaces: Array<[string, string | undefined]> = [
-      [`the ${runCode.name} description ${runCodeWhere}`, runCode.description],
-    ];
+    const naming = NAMING[expected];
+    const names = (text: string | undefined) => text !== undefined && naming.pattern.test(withoutRuledOut(text));
+    const toolSurface = `the ${runCode.name} description ${runCodeWhere}`;
+    if (runCode.description === undefined) error(`${toolSurface} is missing`);
+    else {
+      if (!names(runCode.description)) error(`${toolSurface} never names ${naming.names}`);
+      speaksForeign(toolSurface, proseMarkersOf(foreign, runCode.description));
+    }
     // A tool whose whole input is the program has no `code` parameter to describe it.
     if (!runCode.freeform) {
-      const code = codeParameter(runCode.parameters)?.description;
-      surfaces.push([
-        `the ${runCode.name} \`code\` parameter description ${runCodeWhere}`,
-        typeof code === 'string' ? code : undefined,
-      ]);
-    }
-    for (const [surface, text] of surfaces) {
-      if (text === undefined) {
-        problems.push(`${surface} is missing`);
-        continue;
-      }
-      const naming = NAMING[expected];
-      if (!naming.pattern.test(withoutRuledOut(text))) problems.push(`${surface} never names ${naming.names}`);
-      speaksForeign(surface, proseMarkersOf(foreign, text));
+      const parameter = codeParameter(runCode.parameters);
+      const code = typeof parameter?.description === 'string' ? parameter.description : undefined;
+      const surface = `the ${runCode.name} \`code\` parameter description ${runCodeWhere}`;
+      const unsaid = code === undefined ? 'is missing' : names(code) ? undefined : `never names ${naming.names}`;
+      // A `code` parameter that does not say the language tells the model nothing wrong: when the tool's own
+      // description says it, that is a note (a function with no `code` parameter has nowhere to put the program).
+      if (unsaid !== undefined && parameter !== undefined && names(runCode.description))
+        problems.push({
+          severity: 'note',
+          message: `${surface} ${unsaid}: the model is told the language by the ${runCode.name} description alone`,
+        });
+      else if (unsaid !== undefined) error(`${surface} ${unsaid}`);
+      if (code !== undefined) speaksForeign(surface, proseMarkersOf(foreign, code));
     }
   }
   return problems;

@@ -37,7 +37,7 @@ export async function checkSubject(
     language,
     `in ${source}`,
     `in ${subject.runCodeSource ?? source}`,
-  ).map((message) => ({ check: 'language-agreement', severity: 'error', message }));
+  ).map((problem) => ({ check: 'language-agreement', ...problem }));
   for (const message of subject.unchecked ?? [])
     findings.push({ check: 'language-agreement', severity: 'note', message });
   if (block === undefined || block.language !== language) return { findings, cells: [] };
