@@ -6,6 +6,13 @@ import { proseMarkersOf } from './markers.js';
 const markersOf = (speaker: Language, label: string) => (text: string) =>
   proseMarkersOf(speaker, text).filter((marker) => marker.startsWith(label));
 
+/** The text `at(length)` meets the marker at `cap − 1` and `cap`, and not past `cap`: the span it is bounded to. */
+function expectBoundedAt(markers: (text: string) => string[], at: (length: number) => string, cap: number): void {
+  expect(markers(at(cap - 1))).toHaveLength(1);
+  expect(markers(at(cap))).toHaveLength(1);
+  expect(markers(at(cap + 1))).toEqual([]);
+}
+
 /** Each text of `marked` meets the marker once; no text of `english` meets it. */
 function expectMarker(markers: (text: string) => string[], marked: string[], english: string[]): void {
   for (const text of marked) expect(markers(text), text).toHaveLength(1);
@@ -118,14 +125,8 @@ describe('the `tools` call marker', () => {
   const calls = markersOf('typescript', 'a `tools` call ended by `;`');
 
   it('reads up to 1,000 characters of arguments and 200 of a bracketed name, the spans it is bounded to', () => {
-    const args = (length: number) => `await tools.search(${'q'.repeat(length)});`;
-    expect(calls(args(999))).toHaveLength(1);
-    expect(calls(args(1000))).toHaveLength(1);
-    expect(calls(args(1001))).toEqual([]);
-    const name = (length: number) => `await tools["${'n'.repeat(length - 2)}"]({});`;
-    expect(calls(name(199))).toHaveLength(1);
-    expect(calls(name(200))).toHaveLength(1);
-    expect(calls(name(201))).toEqual([]);
+    expectBoundedAt(calls, (length) => `await tools.search(${'q'.repeat(length)});`, 1000);
+    expectBoundedAt(calls, (length) => `await tools["${'n'.repeat(length - 2)}"]({});`, 200);
   });
 });
 
@@ -133,14 +134,8 @@ describe('the arrow marker', () => {
   const arrows = markersOf('typescript', 'an arrow `=>`');
 
   it('reads up to 200 characters of a parameter list and of backticked code before the arrow, the spans it is bounded to', () => {
-    const parameters = (length: number) => `(${'a'.repeat(length)}) => 1`;
-    expect(arrows(parameters(199))).toHaveLength(1);
-    expect(arrows(parameters(200))).toHaveLength(1);
-    expect(arrows(parameters(201))).toEqual([]);
-    const backticked = (length: number) => `\`${'a'.repeat(length)}=>b\``;
-    expect(arrows(backticked(199))).toHaveLength(1);
-    expect(arrows(backticked(200))).toHaveLength(1);
-    expect(arrows(backticked(201))).toEqual([]);
+    expectBoundedAt(arrows, (length) => `(${'a'.repeat(length)}) => 1`, 200);
+    expectBoundedAt(arrows, (length) => `\`${'a'.repeat(length)}=>b\``, 200);
   });
 });
 
@@ -148,10 +143,7 @@ describe('`not None`', () => {
   const none = markersOf('python', '`None`');
 
   it("is Python's test after `is` up to 20 spaces back, the span it is bounded to, and ruled out past it", () => {
-    const test = (spaces: number) => `Keep it if it is${' '.repeat(spaces)}not None.`;
-    expect(none(test(19))).toHaveLength(1);
-    expect(none(test(20))).toHaveLength(1);
-    expect(none(test(21))).toEqual([]);
+    expectBoundedAt(none, (spaces) => `Keep it if it is${' '.repeat(spaces)}not None.`, 20);
   });
 });
 

@@ -132,11 +132,12 @@ const IDENTIFIER = String.raw`[\p{ID_Start}_$][\p{ID_Continue}$]{0,100}`;
  * `console.log(x)`) or a member (`console.log`, `self.name`).
  */
 const CODE = String.raw`(?:\x60[^\x60\n]{1,200}\x60|${IDENTIFIER}(?:(?:\.${IDENTIFIER}){1,4}(?:\([^()\n]{0,100}\))?|\([^()\n]{0,100}\)))`;
+const MENTION = String.raw`(?:${NAMES}|${CODE})`;
 /**
  * Names or code, and a list of them after the first: `, TypeScript`, `or Python`, `/ JavaScript`, `or print()`. A
  * few at most: unbounded, a text listing thousands of names would be read again from each of them (quadratic time).
  */
-const MENTIONS = String.raw`(?:${NAMES}|${CODE})(?:\s*(?:,|/|\bor\b|\bnor\b|\band\b)\s*(?:${NAMES}|${CODE})){0,4}`;
+const MENTIONS = String.raw`${MENTION}(?:\s*(?:,|/|\bor\b|\bnor\b|\band\b)\s*${MENTION}){0,4}`;
 /**
  * A language, or a piece of its code, named only to rule it out: "Write Python, not JavaScript", "never TypeScript
  * or JavaScript", "instead of Python", "don't use JavaScript", "there is no need to write any JavaScript",
