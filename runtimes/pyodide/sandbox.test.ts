@@ -10,7 +10,7 @@ import { builtModule, packageRoot } from '../seam/package-root.js';
 import type { RunResult } from '../seam/types.js';
 import { runSnapshots } from '../test/pyodide-snapshots.js';
 import { createPyodideRuntime, type PyodideRuntime } from './runtime.js';
-import { dieWithHost, sandboxNetwork, UNPRIVILEGED_IDS } from './sandbox.js';
+import { dieWithHost, permissionFlag, sandboxNetwork, UNPRIVILEGED_IDS } from './sandbox.js';
 
 // A program in Pyodide reaches JavaScript (`import js`, any function's `constructor`, dynamic import), so
 // the boundary is the worker process. These programs try to get out of it by every route a program has.
@@ -37,7 +37,10 @@ function probe(attempts: string[]): string {
   ].join('\n');
 }
 
-const DENIED = 'refused: Error: Access to this API has been restricted';
+/** The permission model's refusal; Node 24 and later add which flag would grant it. */
+const DENIED = expect.stringMatching(
+  /^refused: Error: Access to this API has been restricted(?:\. Use --allow-[a-z-]+ to manage permissions\.)?$/,
+);
 
 describe('pyodide runtime: the worker process is a sandbox', () => {
   let runtime: PyodideRuntime;
@@ -160,7 +163,10 @@ describe('pyodide runtime: the worker process is a sandbox', () => {
       const result = await run(
         probe([`await attempt("loopback", lambda: js.eval(${JSON.stringify(connect)})(${port}))`]),
       );
-      expect(result.value).toEqual({ loopback: expect.stringMatching(/^refused: .*(ENETUNREACH|ECONNREFUSED)/) });
+      // Node 26 and later also refuse the connection under the permission model (ERR_ACCESS_DENIED).
+      expect(result.value).toEqual({
+        loopback: expect.stringMatching(/^refused: .*(ENETUNREACH|ECONNREFUSED|ERR_ACCESS_DENIED)/),
+      });
       expect(connections).toBe(0);
     } finally {
       await new Promise((resolve) => server.close(resolve));
@@ -233,5 +239,14 @@ describe('pyodide worker process lifetime', () => {
       // A worker that outlived its host would spin forever.
       if (!gone(pid)) process.kill(pid, 'SIGKILL');
     }
+  });
+});
+
+describe('the permission flag', () => {
+  it('is spelled as the running Node accepts it: only the old spelling on 20, the new one from 22 on', () => {
+    expect(permissionFlag(new Set(['--experimental-permission']))).toBe('--experimental-permission');
+    expect(permissionFlag(new Set(['--experimental-permission', '--permission']))).toBe('--permission');
+    expect(permissionFlag(new Set(['--permission']))).toBe('--permission');
+    expect(process.allowedNodeEnvironmentFlags.has(permissionFlag())).toBe(true);
   });
 });

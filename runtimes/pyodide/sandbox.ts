@@ -118,11 +118,19 @@ export function pyodideUnavailable(packageDir: string): string | undefined {
   return unreadableSandboxFiles(packageDir, { otherUser: isRoot() });
 }
 
+/**
+ * The flag that turns on Node's permission model, as the running Node spells it: Node 20 knows only
+ * `--experimental-permission`, 22 both, 24 and later only `--permission` (the old spelling is a bad option there).
+ */
+export function permissionFlag(flags: ReadonlySet<string> = process.allowedNodeEnvironmentFlags): string {
+  return flags.has('--permission') ? '--permission' : '--experimental-permission';
+}
+
 /** The command and options that start one worker process for the Pyodide package in `packageDir`. */
 export function sandboxLaunch(packageDir: string): SandboxLaunch {
   const files = sandboxFiles(packageDir, { otherUser: isRoot() });
   const nodeArgs = [
-    '--experimental-permission',
+    permissionFlag(),
     ...files.readable.map((path) => `--allow-fs-read=${path}`),
     // The permission model is experimental in Node 20 and says so on every start.
     '--disable-warning=ExperimentalWarning',
