@@ -2,8 +2,8 @@
 // gated backend implements.
 
 export * from '../contract/index.js';
-export { type CheckOptions, type CheckResult, checkRequest, checkSdk, type SdkInput } from './check/check.js';
-export type { Finding } from './checks/types.js';
+export { type CheckOptions, type CheckResult, checkRequest, checkSdk, type SdkInput } from './check-command/check.js';
+export type { Finding } from './findings.js';
 export { type GateOptions, type GateResult, runGate } from './gate/gate.js';
 export { findProjectRoot, openProject, type Project } from './project/root.js';
 export type { PairResult } from './report/outcome.js';

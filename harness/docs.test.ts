@@ -3,7 +3,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../runtimes/seam/package-root.js';
-import { COMMANDS } from './cli/commands/index.js';
+import { COMMANDS } from './cli/commands/all.js';
 
 const read = (path: string) => readFileSync(join(packageRoot(), path), 'utf8');
 

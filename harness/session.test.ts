@@ -7,7 +7,7 @@ import { createCpythonRuntime } from '../runtimes/cpython/runtime.js';
 import { liveChildProcesses } from '../test/child-processes.js';
 import { runtimeTarget } from './assembly/runtimes.js';
 import { committedScenarios } from './checks/test/run-pair.js';
-import { TYPESCRIPT_COMPILER } from './checks/typescript-compiler.js';
+import { TYPESCRIPT_COMPILER } from './languages/typescript/compiler.js';
 import { runOne } from './pairs/run-one.js';
 import type { Scenario } from './scenario/types.js';
 import { Session } from './session.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CheckInputError } from '../checks/static/request.js';
+import { CheckInputError } from '../readers/request.js';
 import { Session } from '../session.js';
 import { checkRequest, checkSdk } from './check.js';
 
@@ -125,7 +125,7 @@ describe('an SDK whose tools are bound under another name', () => {
     // A fault in the declarations is told at the line of the block.
     const faulty = SECTION.replace('word: string', 'word: Word');
     const typeFault =
-      "error typecheck: the SDK block of the request $.tools[0].description does not type-check (tsc): Cannot find name 'Word'. (tools-sdk.ts line 3, column 11)";
+      "error typecheck-programs: the SDK block of the request $.tools[0].description does not type-check (tsc): Cannot find name 'Word'. (tools-sdk.ts line 3, column 11)";
     expect((await checkRequest(request(faulty), options)).lines).toEqual([typeFault]);
     // Written with CRLF or CR line endings, the same description reads the same.
     for (const ending of ['\r\n', '\r']) {
@@ -212,7 +212,7 @@ describe('an SDK whose tools are bound under another name', () => {
   it('finds a block nested deeper than the compiler reads, once, rather than failing', async () => {
     const deep = `declare const codemode: ${'{ a: '.repeat(5_000)}string${' }'.repeat(5_000)};\n`;
     expect((await check({ toolsObject: 'codemode' }, deep)).lines).toEqual([
-      'error typecheck: the SDK block of the SDK nests too deeply for the TypeScript compiler to read (it ran out of stack)',
+      'error typecheck-programs: the SDK block of the SDK nests too deeply for the TypeScript compiler to read (it ran out of stack)',
     ]);
   });
 

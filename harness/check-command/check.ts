@@ -1,11 +1,10 @@
 import { DEFAULT_PYTHON_FLOOR, isPythonVersion, type PythonVersion } from '../../codemode/index.js';
-import { PYTHON_HARD_KEYWORDS } from '../../runtimes/seam/python-keywords.js';
 import type { Language } from '../../runtimes/seam/types.js';
-import { checkSubject } from '../checks/static/check-subject.js';
-import { CheckInputError, requestSubject, runCodeFile, sdkFileSubject } from '../checks/static/request.js';
-import type { SdkSubject } from '../checks/static/subject.js';
-import type { Finding } from '../checks/types.js';
+import { type Finding, runChecks, type SkippedCheck } from '../checks/index.js';
+import { LANGUAGE_PACKS } from '../languages/index.js';
 import { openProject, type Project } from '../project/root.js';
+import type { ModelView } from '../readers/model-view.js';
+import { CheckInputError, requestView, runCodeFile, sdkFileView } from '../readers/request.js';
 import { Session } from '../session.js';
 
 export interface CheckOptions {
@@ -35,6 +34,8 @@ export interface CheckResult {
   findings: Finding[];
   /** The findings as `concord check` and the gate print them: `error sdk-names: …`. */
   lines: string[];
+  /** The checks that need what only a gate has (a scenario, its runs, a booted app), and why: run by `concord gate`. */
+  skipped: SkippedCheck[];
 }
 
 /** The SDK of `checkSdk`: a `tools:sdk` section (or the bare code of its block) in one language, and its run_code. */
@@ -55,7 +56,7 @@ export const findingLine = (f: Finding): string => `${f.severity} ${f.check}: ${
  */
 export async function checkRequest(request: string | object, options: CheckOptions = {}): Promise<CheckResult> {
   const text = typeof request === 'string' ? request : JSON.stringify(request);
-  return checkSubjects([requestSubject(text, 'the request', options.codeTool)], options);
+  return checkViews([requestView(text, 'the request', options.codeTool)], options);
 }
 
 /** `checkRequest` for an SDK section (or file) and the run_code function, without a request around them. */
@@ -63,42 +64,45 @@ export async function checkSdk(input: SdkInput, options: CheckOptions = {}): Pro
   const source = 'the run_code function';
   const runCode =
     input.runCode === undefined ? undefined : runCodeFile(JSON.stringify(input.runCode), source, options.codeTool);
-  return checkSubjects([sdkFileSubject(input.section, 'the SDK', input.language, runCode, source)], options);
+  return checkViews([sdkFileView(input.section, 'the SDK', input.language, runCode, source)], options);
 }
 
-/** The findings of each subject, in order, on one session and one floor. */
-export async function checkSubjects(
-  subjects: readonly SdkSubject[],
+/** The findings of each view, in order, on one session and one floor: the checks the gate runs, on what it was shown. */
+export async function checkViews(
+  views: readonly ModelView[],
   options: CheckOptions,
-  each?: (subject: SdkSubject, result: CheckResult) => void,
+  each?: (view: ModelView, result: CheckResult) => void,
 ): Promise<CheckResult> {
   const project = await openProject(options.root === undefined ? {} : { root: options.root });
   const floor = floorOf(options.floor, project);
   const session = options.session ?? newSession(project);
   const findings: Finding[] = [];
+  const skipped = new Map<string, SkippedCheck>();
   try {
-    for (const subject of subjects) {
-      const withTools: SdkSubject = {
-        ...subject,
+    for (const given of views) {
+      const view: ModelView = {
+        ...given,
         ...(options.tools === undefined ? {} : { registered: { names: options.tools, complete: true } }),
         ...(options.toolsObject === undefined
           ? {}
-          : { toolsObject: toolsObjectOf(options.toolsObject, subject.language) }),
+          : { toolsObject: toolsObjectOf(options.toolsObject, given.language) }),
       };
-      const verdict = await checkSubject(withTools, { floor, session });
-      findings.push(...verdict.findings);
-      each?.(subject, resultOf(verdict.findings));
+      const outcome = await runChecks({ view, floor, session });
+      findings.push(...outcome.findings);
+      for (const skip of outcome.skipped) skipped.set(skip.check, skip);
+      each?.(view, resultOf(outcome.findings, outcome.skipped));
     }
   } finally {
     if (options.session === undefined) await session.dispose();
   }
-  return resultOf(findings);
+  return resultOf(findings, [...skipped.values()]);
 }
 
-const resultOf = (findings: Finding[]): CheckResult => ({
+const resultOf = (findings: Finding[], skipped: SkippedCheck[]): CheckResult => ({
   ok: !findings.some((f) => f.severity === 'error'),
   findings,
   lines: findings.map(findingLine),
+  skipped,
 });
 
 /** A session for checks of `project`: its verdict cache and the Pyodide releases its config names. */
@@ -107,22 +111,13 @@ export function newSession(project: Project): Session {
   return new Session({ cacheRoot: project.root, ...(pyodides === undefined ? {} : { pyodides }) });
 }
 
-/** An identifier (ECMAScript's IdentifierName): what a TypeScript program can bind the tools under. */
-const TYPESCRIPT_NAME = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200c\u200d]*$/u;
-/** An identifier as CPython reads it (after NFKC), which is what a Python program can bind the tools under. */
-const PYTHON_NAME = /^[\p{XID_Start}_][\p{XID_Continue}]*$/u;
-
 /** `--tools-object` when a program in `language` can call tools on it, else a CheckInputError saying why. */
 function toolsObjectOf(name: string, language: Language): string {
-  const python = name.normalize('NFKC');
-  const valid =
-    language === 'python'
-      ? PYTHON_NAME.test(python) && !PYTHON_HARD_KEYWORDS.includes(python)
-      : TYPESCRIPT_NAME.test(name);
-  if (!valid)
+  const pack = LANGUAGE_PACKS[language];
+  if (!pack.isBindableName(name))
     throw new CheckInputError(
       '--tools-object',
-      `${JSON.stringify(name)} is no name a ${language === 'python' ? 'Python' : 'TypeScript'} program can bind the tools under`,
+      `${JSON.stringify(name)} is no name a ${pack.name} program can bind the tools under`,
       'give the identifier your runtime binds the tools under, such as codemode',
     );
   return name;
@@ -139,4 +134,4 @@ function floorOf(flag: string | undefined, project: Project): PythonVersion {
   return flag;
 }
 
-export type { SdkSubject };
+export type { ModelView };

@@ -4,6 +4,7 @@
 //   import { concordMatchers } from 'concord/vitest';
 //   expect.extend(concordMatchers);
 //   await expect(request).toPassConcordChecks({ floor: '3.9' });
+import { LANGUAGES } from '../languages/index.js';
 import { type CheckOptions, type CheckResult, checkRequest, checkSdk, type SdkInput } from './check.js';
 
 /** What the matcher accepts: a chat request body (object or JSON text), or an SDK section and its language. */
@@ -13,8 +14,7 @@ const isSdkInput = (value: unknown): value is SdkInput =>
   typeof value === 'object' &&
   value !== null &&
   typeof (value as { section?: unknown }).section === 'string' &&
-  ((value as { language?: unknown }).language === 'python' ||
-    (value as { language?: unknown }).language === 'typescript');
+  (LANGUAGES as readonly unknown[]).includes((value as { language?: unknown }).language);
 
 /** The lines a failing expectation shows: the findings as `concord check` prints them. */
 function said(result: CheckResult): string {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { environmentSecrets } from '../guarded/environment-secrets.js';
 import { committedSecretsCheck } from './committed-secrets.js';
-import type { CheckInput } from './types.js';
+import type { CheckInput, PairRun } from './types.js';
 
 const TOKEN = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
 
@@ -44,10 +44,8 @@ describe('the committed-secrets check', () => {
   });
   const input = (files: Record<string, string>) =>
     ({
-      files: new Map(Object.entries(files)),
-      scenario: { name: 'checkout' },
-      runtime: { name: 'python' },
-    }) as unknown as CheckInput;
+      pair: { files: new Map(Object.entries(files)), scenario: { name: 'checkout' }, runtime: { name: 'python' } },
+    }) as unknown as CheckInput & { pair: PairRun };
 
   it('names the file, the line and the variable of a secret as given or base64-encoded, never its value', async () => {
     process.env.ORDERS_API_TOKEN = TOKEN;

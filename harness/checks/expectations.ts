@@ -1,11 +1,13 @@
-import type { Check, Finding } from './types.js';
+import { EXPECTATIONS, type Finding } from '../findings.js';
+import type { PairCheck } from './types.js';
 
 /** The scenario's own `expect:` block: the outcome of each run_code call and words of the final answer. */
-export const expectationsCheck: Check = {
-  id: 'expectations',
-  run({ scenario, record }) {
+export const expectationsCheck: PairCheck = {
+  id: EXPECTATIONS,
+  needsPair: "it compares a scenario's runs with its `expect:`",
+  run({ pair: { scenario, record } }) {
     const findings: Finding[] = [];
-    const fail = (message: string) => findings.push({ check: 'expectations', severity: 'error', message });
+    const fail = (message: string) => findings.push({ check: EXPECTATIONS, severity: 'error', message });
     const { runs, finalIncludes } = scenario.expect;
     if (runs) {
       const actual = record.programs.map((p) => p.result.error?.kind ?? 'ok');

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderSdk } from '../../codemode/run-code/sdk-section.js';
 import type { PythonVersion, ToolDefinition } from '../../codemode/tools/types.js';
+import { fencedBlock } from '../../contract/sdk-section.js';
 import { cpythonImage } from '../../runtimes/cpython/images.js';
 import { packageRoot } from '../../runtimes/seam/package-root.js';
 import { Host } from '../../test/host-requirements.js';
@@ -14,6 +15,7 @@ import { Session } from '../session.js';
 import { type RunRecord, snapshotFiles } from '../snapshot/transcript.js';
 import { stubMatrix, stubValidityCheck } from './stub-validity.js';
 import type { CheckInput } from './types.js';
+import { viewOfRecord } from './view-of-record.js';
 
 const LOOKUP: ToolDefinition = {
   name: 'lookup',
@@ -54,9 +56,27 @@ function input(name: string, runtime: RuntimeName, sdk: string | undefined, floo
     expect: {},
   } satisfies Scenario;
   const target = runtimeTarget(runtime, {});
-  const file = target.language === 'python' ? 'tools-sdk.py' : 'tools-sdk.ts';
-  const files = new Map(sdk === undefined ? [] : [[file, sdk]]);
-  return { scenario, runtime: target, record: {} as RunRecord, files, floor, session };
+  const record: RunRecord = {
+    scenario: name,
+    runtime,
+    language: target.language,
+    isolation: undefined,
+    entries: [],
+    exchanges:
+      sdk === undefined
+        ? []
+        : [
+            {
+              request: {
+                system: [{ id: 'tools:sdk', text: fencedBlock(sdk, target.language) }],
+                tools: [],
+                messages: [],
+              },
+            },
+          ],
+    programs: [],
+  };
+  return { view: viewOfRecord(record), floor, session, pair: { scenario, runtime: target, record, files: new Map() } };
 }
 
 /** The valid SDK with the colon of the `lookup` method removed. */
@@ -130,7 +150,7 @@ describe('stub validity with Pyodide alone', () => {
     };
     const files = snapshotFiles(record, packageRoot());
     expect(files.get('tools-sdk.py')).toBe(text);
-    const findings = await check.run({ ...input('prose', 'pyodide', undefined), files });
+    const findings = await check.run({ ...input('prose', 'pyodide', undefined), view: viewOfRecord(record) });
     expect(findings.map((f) => f.check)).toEqual(['stub-import']);
     expect(findings[0]!.message).toContain(`ImportError at line ${line}, column 20`);
   });

@@ -1,11 +1,11 @@
 import { RUN_CODE_TOOL } from '../../contract/backend.js';
 import type { Language } from '../../runtimes/seam/types.js';
+import { DEFAULT_TOOLS_OBJECT, LANGUAGE_PACKS, LANGUAGES } from '../languages/index.js';
 import type { CoverageLevel } from '../project/config.js';
 import { isRuntimeName, runtimeLanguage } from '../runtime-names.js';
 import type { Session } from '../session.js';
 import { type RunRecord, sdkBlockOf } from '../snapshot/transcript.js';
-import { registeredTools } from './sdk-names/check.js';
-import { cachedSdkNames } from './sdk-names/index.js';
+import { registeredTools } from './view-of-record.js';
 
 /** The tools one pair's app registered, and the ones its programs (or the model, for native tools) called. */
 export interface PairTools {
@@ -20,10 +20,12 @@ export async function pairTools(record: RunRecord, session: Pick<Session, 'cache
   const first = record.exchanges[0]?.request;
   const sdk = sdkBlockOf(first)?.body;
   const registered =
-    registeredTools({ record })?.names ??
+    registeredTools(record)?.names ??
     (sdk === undefined
       ? []
-      : (await cachedSdkNames(record.language, sdk, session)).reaches.flatMap((r) => r.reaches ?? []));
+      : (await LANGUAGE_PACKS[record.language].readNames(sdk, session, DEFAULT_TOOLS_OBJECT)).reaches.flatMap(
+          (r) => r.reaches ?? [],
+        ));
   const known = new Set(registered);
   const called = new Set<string>();
   for (const program of record.programs)
@@ -57,7 +59,7 @@ export function toolCoverage(
   level: CoverageLevel = 'warn',
 ): ToolCoverage {
   const uncalled: UncalledTools[] = [];
-  for (const language of ['typescript', 'python'] as const) {
+  for (const language of LANGUAGES) {
     const mine = pairs.filter(
       (p) => p.tools !== undefined && isRuntimeName(p.runtime) && runtimeLanguage(p.runtime) === language,
     );

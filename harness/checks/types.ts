@@ -1,38 +1,51 @@
 import type { PythonVersion } from '../../codemode/index.js';
 import type { RuntimeTarget } from '../assembly/runtimes.js';
+import type { Finding } from '../findings.js';
+import type { ModelView } from '../readers/model-view.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
 import type { RunRecord, SnapshotFiles } from '../snapshot/transcript.js';
 
-/** Something a check found wrong (or worth saying) about one scenario × runtime. */
-export interface Finding {
-  check: string;
-  /** Errors fail the gate; notes are printed only. */
-  severity: 'error' | 'note';
-  message: string;
-  /**
-   * Set when the check could not run at all (a note then): why, with the command that makes it run. A run
-   * that skipped a check does not report that everything agrees.
-   */
-  skipped?: string;
-}
+export type { Finding };
 
-/**
- * What every check receives: the scenario, the runtime it ran on, the raw record, the snapshot files and
- * the session of the command (its verdict cache, pyright, interpreters, and what it computed once).
- */
-export interface CheckInput {
+/** What only a gate's scenario × runtime has: the scenario, the runtime it ran on, what ran, the snapshot files. */
+export interface PairRun {
   scenario: Scenario;
   runtime: RuntimeTarget;
+  /** Everything that crossed the seams, before normalizing: the runs as well as the requests. */
   record: RunRecord;
   files: SnapshotFiles;
-  /** The oldest CPython the Python SDK must serve (the gate's `--floor`); default 3.9. */
-  floor?: PythonVersion;
-  session: Session;
 }
 
-/** A check runs after each scenario × runtime; it must not throw for a finding (return it instead). */
-export interface Check {
+/** What every check reads: what the model was shown, the floor, the command's session, and (in a gate) the pair. */
+export interface CheckInput {
+  view: ModelView;
+  /** The oldest CPython the Python SDK must serve. */
+  floor: PythonVersion;
+  session: Session;
+  /** Absent in `concord check`, `checkRequest`, `checkSdk` and the matcher. */
+  pair?: PairRun | undefined;
+}
+
+/** A check on what a model was shown; it must not throw for a finding (return it instead). */
+export interface ViewCheck {
   id: string;
+  needsPair?: undefined;
   run(input: CheckInput): Promise<Finding[]> | Finding[];
+}
+
+/** A check that reads what only a gate's pair has; elsewhere it skips, saying `needsPair` once. */
+export interface PairCheck {
+  id: string;
+  /** Why it needs the pair, as the skip says it: `it boots the app to run a probe program`. */
+  needsPair: string;
+  run(input: CheckInput & { pair: PairRun }): Promise<Finding[]> | Finding[];
+}
+
+export type Check = ViewCheck | PairCheck;
+
+/** A check a caller could not run, and why. */
+export interface SkippedCheck {
+  check: string;
+  why: string;
 }

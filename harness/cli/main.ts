@@ -3,7 +3,7 @@ import { environmentSecrets } from '../guarded/environment-secrets.js';
 import { holdSecret, scrubPrintedOutput, takeModelKey } from '../guarded/secret.js';
 import { holdWorkflowCommands } from '../report/workflow-commands.js';
 import { concordVersion } from '../version.js';
-import { COMMANDS } from './commands/index.js';
+import { COMMANDS } from './commands/all.js';
 import { exitWith, finished, refuseUndecidedExits } from './exit.js';
 import { failAndExit } from './fail.js';
 import { exitOnSignals } from './signals.js';

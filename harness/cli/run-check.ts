@@ -1,18 +1,13 @@
 import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { checkSubjects } from '../check/check.js';
-import {
-  CheckInputError,
-  requestSubject,
-  runCodeFile,
-  sdkFileLanguage,
-  sdkFileSubject,
-} from '../checks/static/request.js';
-import { isSnapshotFile } from '../checks/static/snapshot-file.js';
-import { snapshotSectionSubjects, snapshotSubjects } from '../checks/static/snapshot-subjects.js';
-import type { SdkSubject } from '../checks/static/subject.js';
+import type { Language } from '../../runtimes/seam/types.js';
+import { checkViews } from '../check-command/check.js';
 import { parseJsonText } from '../guarded/json-input.js';
 import { readNamedInput } from '../guarded/read-regular.js';
+import type { ModelView } from '../readers/model-view.js';
+import { CheckInputError, requestView, runCodeFile, sdkFileLanguage, sdkFileView } from '../readers/request.js';
+import { isSnapshotFile } from '../readers/snapshot-file.js';
+import { snapshotSectionViews, snapshotViews } from '../readers/snapshot-views.js';
 import { UserError } from '../user-error.js';
 import { exitWith } from './exit.js';
 
@@ -20,7 +15,7 @@ import { exitWith } from './exit.js';
 export interface CheckFlags {
   request?: string[];
   sdk?: string[];
-  language?: 'python' | 'typescript';
+  language?: Language;
   runCode?: string;
   floor?: string;
   tools?: string;
@@ -34,7 +29,7 @@ export async function runCheck(flags: CheckFlags, out: (line: string) => void): 
   const subjects = await readSubjects(flags);
   const tools = flags.tools === undefined ? undefined : await readToolNames(flags.tools);
   let failing = 0;
-  const result = await checkSubjects(
+  const result = await checkViews(
     subjects,
     {
       ...(flags.floor === undefined ? {} : { floor: flags.floor }),
@@ -52,6 +47,10 @@ export async function runCheck(flags: CheckFlags, out: (line: string) => void): 
     },
   );
   out('');
+  if (result.skipped.length > 0)
+    out(
+      `not run on files: ${result.skipped.map((skip) => `${skip.check} (${skip.why})`).join(', ')}; concord gate runs them`,
+    );
   out(
     result.ok
       ? `concord check: ${subjects.length} SDK(s), no finding`
@@ -60,7 +59,7 @@ export async function runCheck(flags: CheckFlags, out: (line: string) => void): 
   exitWith(result.ok ? 0 : 1);
 }
 
-async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
+async function readSubjects(flags: CheckFlags): Promise<ModelView[]> {
   const requests = flags.request ?? [];
   const sdks = flags.sdk ?? [];
   if (requests.length === 0 && sdks.length === 0)
@@ -74,8 +73,8 @@ async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
     });
   const subjects = await subjectsOf(requests, REQUESTS, (text, file, listed) =>
     isSnapshotFile(file, text)
-      ? snapshotSubjects(text, shown(file), flags.codeTool, listed)
-      : [requestSubject(text, shown(file), flags.codeTool)],
+      ? snapshotViews(text, shown(file), flags.codeTool, listed)
+      : [requestView(text, shown(file), flags.codeTool)],
   );
   if (sdks.length === 0) return subjects;
   const runCodeSource = flags.runCode === undefined ? undefined : shown(flags.runCode);
@@ -85,7 +84,7 @@ async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
       : runCodeFile(await readNamedInput(flags.runCode, 'a run_code function'), shown(flags.runCode), flags.codeTool);
   const sdkSubjects = await subjectsOf(sdks, SDKS, (sdk, file, listed) => {
     if (isSnapshotFile(file, sdk))
-      return snapshotSectionSubjects(sdk, shown(file), flags.language, runCode, runCodeSource, listed);
+      return snapshotSectionViews(sdk, shown(file), flags.language, runCode, runCodeSource, listed);
     const language = flags.language ?? sdkFileLanguage(file, sdk);
     if (language === undefined)
       throw new CheckInputError(
@@ -93,7 +92,7 @@ async function readSubjects(flags: CheckFlags): Promise<SdkSubject[]> {
         'neither its name nor its fences say which language the SDK is in',
         'say it: --language python or --language typescript (or name the file .py or .ts)',
       );
-    return [sdkFileSubject(sdk, shown(file), language, runCode, runCodeSource)];
+    return [sdkFileView(sdk, shown(file), language, runCode, runCodeSource)];
   });
   return [...subjects, ...sdkSubjects];
 }
@@ -131,9 +130,9 @@ const SDKS: InputKind = {
 async function subjectsOf(
   paths: readonly string[],
   kind: InputKind,
-  read: (text: string, file: string, listed: boolean) => SdkSubject[],
-): Promise<SdkSubject[]> {
-  const subjects: SdkSubject[] = [];
+  read: (text: string, file: string, listed: boolean) => ModelView[],
+): Promise<ModelView[]> {
+  const subjects: ModelView[] = [];
   for (const path of paths) {
     const listed = statSync(path).isDirectory();
     const files = listed

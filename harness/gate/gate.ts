@@ -3,11 +3,11 @@ import { importPlugins } from '../assembly/plugin-import.js';
 import type { RuntimeTarget } from '../assembly/runtimes.js';
 import type { SdkSize } from '../cache/token-counter.js';
 import { cacheLine } from '../cache/verdict-cache.js';
-import { runChecks } from '../checks/index.js';
+import { runChecks, viewOfRecord } from '../checks/index.js';
 import { stubMatrix } from '../checks/stub-validity.js';
 import { pairTools, toolCoverage } from '../checks/tool-coverage.js';
-import type { Finding } from '../checks/types.js';
 import { GuardedFolder } from '../guarded/folder.js';
+import { usesInterpreters } from '../languages/index.js';
 import { drivePairs, loadPairs } from '../pairs/drive.js';
 import { runOne } from '../pairs/run-one.js';
 import { inSelection, type Pair, type Selection, selectPairs } from '../pairs/select.js';
@@ -232,7 +232,7 @@ async function runPairs(
   });
   const { cache } = session;
   // The interpreters of the stub matrix start (the Pyodide one boots) while the first pairs run.
-  if (plan.pairs.some((p) => !plan.notRun.has(p.runtime) && runtimeLanguage(p.runtime) === 'python'))
+  if (plan.pairs.some((p) => !plan.notRun.has(p.runtime) && usesInterpreters(runtimeLanguage(p.runtime))))
     await session.startInterpreters();
   const run: PairRunContext = {
     session,
@@ -293,7 +293,7 @@ async function runPairs(
   const cells = stubMatrix(session);
   const matrix = pairs.flatMap((r) => cells.filter((c) => c.scenario === r.scenario && c.runtime === r.runtime));
   const inventory =
-    matrix.length > 0 || steps.probes.some((p) => p.language === 'python') ? await session.inventory() : undefined;
+    matrix.length > 0 || steps.probes.some((p) => usesInterpreters(p.language)) ? await session.inventory() : undefined;
   return {
     pairs,
     coverage: toolCoverage(pairs, config.coverage?.uncalled),
@@ -363,14 +363,15 @@ async function runPair(
   const { record, times } = one;
   const tools = await pairTools(record, session);
   const files = snapshotFiles(record, root, redactions);
-  if (target.language === 'python') {
+  if (usesInterpreters(target.language)) {
     // Waiting for the interpreters the session started is their boot, not this pair's checks.
     const waiting = performance.now();
     await session.interpretersReady();
     times.boot = (times.boot ?? 0) + (performance.now() - waiting);
   }
   const started = performance.now();
-  const findings: Finding[] = await runChecks({ scenario, runtime: target, record, files, floor, session });
+  const pair = { scenario, runtime: target, record, files };
+  const { findings } = await runChecks({ view: viewOfRecord(record), floor, session, pair });
   times.checks = performance.now() - started;
 
   const errors = findings.filter((f) => f.severity === 'error');

@@ -1,14 +1,13 @@
 import type { PythonVersion } from '../../codemode/index.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { type ProbeTarget, probeTarget } from '../assembly/probe-targets.js';
+import { LANGUAGES } from '../languages/index.js';
 import { type ProbeVerdict, runProbe } from '../probe/adversarial.js';
 import type { RunSteps } from '../report/outcome.js';
 import { type RuntimeName, runtimeLanguage } from '../runtime-names.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
 import { rendererFloorFindings } from '../skew/renderer-floor.js';
-
-const LANGUAGES: readonly Language[] = ['typescript', 'python'];
 
 /**
  * The steps of a gate run that judge renderers rather than pairs: the renderer floor on each selected

@@ -39,3 +39,37 @@ export interface SdkNames {
   /** The language's own identifier normalization: NFKC for Python, none for TypeScript. */
   normalize(name: string): string;
 }
+
+/** Whether a stored value has the shape of `SdkNames` (without its function): a cache entry to trust. */
+export function isSdkNames(value: unknown): value is Omit<SdkNames, 'normalize'> {
+  if (value === null || typeof value !== 'object') return false;
+  const place = (v: Record<string, unknown>) => Number.isSafeInteger(v.line) && Number.isSafeInteger(v.column);
+  const isDeclared = (d: Record<string, unknown>) => typeof d?.name === 'string' && place(d);
+  const { declared, reaches, collisions, bindings } = value as Record<string, unknown>;
+  return (
+    Array.isArray(bindings) &&
+    bindings.every((b) => typeof b === 'string') &&
+    Array.isArray(declared) &&
+    declared.every(isDeclared) &&
+    Array.isArray(collisions) &&
+    collisions.every(
+      (c: Record<string, unknown>) =>
+        typeof c?.key === 'string' && Array.isArray(c.declarations) && c.declarations.every(isDeclared),
+    ) &&
+    Array.isArray(reaches) &&
+    reaches.every(
+      (r: Record<string, unknown>) =>
+        typeof r?.spelled === 'string' &&
+        (r.how === 'method' || r.how === 'subscript') &&
+        (r.reaches === undefined || typeof r.reaches === 'string') &&
+        place(r),
+    )
+  );
+}
+
+/** The tools a backend registers, when known (its native tools, the tools a program was given, the names a team gave). */
+export interface Registered {
+  names: readonly string[];
+  /** Whether `names` is every registered tool (then an offered name no tool has is a problem too). */
+  complete: boolean;
+}

@@ -1,20 +1,17 @@
-import type { PythonVersion } from '../../codemode/index.js';
+import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import type { ToolDefinition } from '../../contract/backend.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { AppProbe, type ProbeView } from '../assembly/app-probe.js';
 import type { ProbeTarget } from '../assembly/probe-targets.js';
-import { cachedSdkNames, namingProblems } from '../checks/sdk-names/index.js';
-import { checkWithTsc } from '../checks/typecheck/cached-tsc.js';
-import type { Finding } from '../checks/types.js';
+import { namingProblems } from '../checks/sdk-names/naming.js';
+import { type Finding, PROBE } from '../findings.js';
 import { compileFromFloor, type FloorCell, interpreterName, rejectionPlace } from '../interpreters/from-floor.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
+import { DEFAULT_TOOLS_OBJECT, LANGUAGE_PACKS, type ScriptedProgram, type SdkNames } from '../languages/index.js';
 import type { Session } from '../session.js';
 import { exposure, windowTools } from '../skew/windows.js';
-import { SDK_FILE } from '../snapshot/transcript.js';
 import { nameList } from '../text/name-list.js';
 import { adversarialTools } from './adversarial-tools.js';
-
-const ID = 'probe';
 
 /** The probe's verdict for one language: which app rendered it, how each judge took it, how long it took. */
 export interface ProbeVerdict {
@@ -41,7 +38,11 @@ const TSC = { interpreter: 'tsc', version: 'TypeScript', detail: 'the TypeScript
  * and one whose object fields are named with them (class names are built from field names).
  */
 export function probeTools(language: Language, floor: PythonVersion): ToolDefinition[] {
-  if (language !== 'python') return adversarialTools();
+  return LANGUAGE_PROBES[language].tools(floor);
+}
+
+/** The Python probe's tools: the adversarial set, the letters past the floor, and fields named with them. */
+function pythonProbeTools(floor: PythonVersion): ToolDefinition[] {
   const windows = windowTools(exposure(floor));
   const leaf = { type: 'object', properties: { leaf: { type: 'string' } } };
   const fields: ToolDefinition = {
@@ -70,14 +71,14 @@ export async function runProbe(
   targets: readonly ProbeTarget[],
   floor: PythonVersion,
   inventory: () => Promise<InterpreterInventory>,
-  session: Pick<Session, 'cache' | 'slot'>,
+  session: Session,
 ): Promise<ProbeVerdict | undefined> {
   const [first] = targets;
   if (first === undefined) return undefined;
   const started = performance.now();
   const language = first.runtime.language;
   const tools = probeTools(language, floor);
-  const file = SDK_FILE[language];
+  const pack = LANGUAGE_PACKS[language];
   const verdict: ProbeVerdict = {
     language,
     scenario: first.scenario.name,
@@ -91,7 +92,7 @@ export async function runProbe(
   };
   const fail = (message: string) =>
     verdict.findings.push({
-      check: ID,
+      check: PROBE,
       severity: 'error',
       message: `${language} (the app of ${verdict.scenario} on ${verdict.runtime}): ${message}`,
     });
@@ -115,19 +116,14 @@ export async function runProbe(
     const sdk = view.sdk!;
     const refused = new Set(view.refused.map((r) => r.name));
     verdict.refused = view.refused.map((r) => r.name);
-    const names = await cachedSdkNames(language, sdk, session);
-    verdict.naming = namingProblems(language, names, {
+    const names = await pack.readNames(sdk, session, DEFAULT_TOOLS_OBJECT);
+    verdict.naming = namingProblems(pack, names, {
       names: tools.filter((t) => !refused.has(t.name)).map((t) => t.name),
       complete: false,
     });
-    for (const problem of verdict.naming) fail(`${file}: ${problem}`);
+    for (const problem of verdict.naming) fail(`${pack.sdkFile}: ${problem}`);
     const solo = soloRenders(probe!, tools);
-    if (language === 'python') await judgePython(sdk, floor, await inventory(), solo, verdict, fail);
-    else {
-      // A tool the SDK does not name at all is the naming problem above: the compiler would only say it again.
-      const named = new Set(names.reaches.flatMap((r) => r.reaches ?? []));
-      await judgeTypeScript(sdk, tools, named, solo, verdict, fail, session);
-    }
+    await LANGUAGE_PROBES[language].judge({ sdk, tools, names, floor, inventory, solo, verdict, fail, session });
   } catch (error) {
     fail(`the probe could not run: ${(error as Error).message}`);
   } finally {
@@ -198,14 +194,30 @@ function culpritsOf(culprits: readonly string[]): string {
   return culprits.length === 1 ? `the tool ${culprits[0]}` : `the tools ${nameList(culprits)}`;
 }
 
-async function judgePython(
-  sdk: string,
-  floor: PythonVersion,
-  inventory: InterpreterInventory,
-  solo: () => Promise<Array<{ tool: string; sdk: string }>>,
-  verdict: ProbeVerdict,
-  fail: (message: string) => void,
-): Promise<void> {
+/** What a language's judge of the probe's SDK is given. */
+interface ProbeJudging {
+  sdk: string;
+  tools: readonly ToolDefinition[];
+  names: SdkNames;
+  floor: PythonVersion;
+  inventory: () => Promise<InterpreterInventory>;
+  /** Each tool's SDK rendered alone, to pin a failure of the whole set on the tools that fail alone. */
+  solo: () => Promise<Array<{ tool: string; sdk: string }>>;
+  verdict: ProbeVerdict;
+  fail: (message: string) => void;
+  session: Session;
+}
+
+/** How the probe's SDK is judged in each language: the interpreters from the floor up, or the compiler. */
+const LANGUAGE_PROBES: {
+  readonly [L in Language]: { tools(floor: PythonVersion): ToolDefinition[]; judge(j: ProbeJudging): Promise<void> };
+} = {
+  typescript: { tools: () => adversarialTools(), judge: judgeTypeScript },
+  python: { tools: pythonProbeTools, judge: judgePython },
+};
+
+async function judgePython({ sdk, floor, inventory: inventoryOf, solo, verdict, fail }: ProbeJudging): Promise<void> {
+  const inventory = await inventoryOf();
   const [cells = []] = await compileFromFloor(inventory, floor, [sdk]);
   verdict.cells = cells;
   if (cells.length === 0)
@@ -236,17 +248,13 @@ async function judgePython(
   }
 }
 
-async function judgeTypeScript(
-  sdk: string,
-  tools: readonly ToolDefinition[],
-  named: ReadonlySet<string>,
-  solo: () => Promise<Array<{ tool: string; sdk: string }>>,
-  verdict: ProbeVerdict,
-  fail: (message: string) => void,
-  session: Pick<Session, 'cache' | 'slot'>,
-): Promise<void> {
+async function judgeTypeScript({ sdk, tools, names, solo, verdict, fail, session }: ProbeJudging): Promise<void> {
+  // A tool the SDK does not name at all is a naming problem: the compiler would only say it again.
+  const named = new Set(names.reaches.flatMap((r) => r.reaches ?? []));
   const program = { call: 1, line: 1, code: reachEveryTool(tools) };
-  const errors = (await checkWithTsc(session, sdk, [program])).filter((d) => d.severity === 'error');
+  const check = (code: string, programs: ScriptedProgram[]) =>
+    LANGUAGE_PACKS.typescript.typeChecker.check(session, code, programs, DEFAULT_PYTHON_FLOOR);
+  const errors = (await check(sdk, [program])).filter((d) => d.severity === 'error');
   verdict.cells = [
     {
       ...TSC,
@@ -277,8 +285,7 @@ async function judgeTypeScript(
     if (reachedOnLine.some((u) => u.error === error)) continue;
     const culprits: string[] = [];
     for (const s of alone)
-      if ((await checkWithTsc(session, s.sdk, [])).some((d) => d.severity === 'error'))
-        culprits.push(JSON.stringify(s.tool));
+      if ((await check(s.sdk, [])).some((d) => d.severity === 'error')) culprits.push(JSON.stringify(s.tool));
     fail(`tools-sdk.ts does not type-check (tsc): ${flat(error.message)}; it fails for ${culpritsOf(culprits)}`);
   }
 }

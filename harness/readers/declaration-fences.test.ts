@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSdkSection } from '../../../contract/sdk-section.js';
+import { readSdkSection } from '../../contract/sdk-section.js';
 import { holdsOnlyDeclarations, joinedDeclarationFences, joinedPlace } from './declaration-fences.js';
 
 const fence = (info: string, ...lines: string[]) => [`\`\`\`${info}`, ...lines, '```'].join('\n');

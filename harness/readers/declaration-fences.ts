@@ -1,96 +1,7 @@
-import type { SyntaxNode } from '@lezer/common';
-import { parser as pythonParser } from '@lezer/python';
-import type TypeScript from 'typescript';
-import { type SectionFence, sectionFences } from '../../../contract/sdk-section.js';
-import type { Language } from '../../../runtimes/seam/types.js';
-import { compilerOutOfStack, parseErrors, typescript } from '../../../runtimes/seam/typescript.js';
-import { parseTypeScript } from './unfenced-declarations.js';
-
-/** Top-level Python statements that declare (names, types, functions) rather than run a program. */
-const PYTHON_DECLARATIONS: ReadonlySet<string> = new Set([
-  'ImportStatement',
-  'ClassDefinition',
-  'FunctionDefinition',
-  'DecoratedStatement',
-  'AssignStatement',
-  'TypeDefinition',
-  'PassStatement',
-  'Comment',
-]);
-
-/** An expression statement that runs nothing: a docstring, or `...`. */
-const INERT_EXPRESSIONS: ReadonlySet<string> = new Set(['String', 'FormatString', 'Ellipsis']);
-
-/** What a declaration may call: typing's constructors of types (`Movie = TypedDict("Movie", {…})`, `T = TypeVar("T")`). */
-const TYPE_CONSTRUCTOR =
-  /^(?:(?:typing|typing_extensions)\.)?(?:TypedDict|NamedTuple|TypeVar|TypeVarTuple|ParamSpec|NewType|TypeAliasType)$/;
-
-/** Whether an assignment only names a type: it awaits nothing and calls nothing but a type constructor. */
-function assignsType(code: string, node: SyntaxNode): boolean {
-  const cursor = node.cursor();
-  while (cursor.next() && cursor.from < node.to) {
-    if (cursor.name === 'AwaitExpression') return false;
-    if (cursor.name === 'CallExpression') {
-      const callee = cursor.node.firstChild;
-      if (callee === null || !TYPE_CONSTRUCTOR.test(code.slice(callee.from, callee.to))) return false;
-    }
-  }
-  return true;
-}
-
-function pythonDeclaresOnly(code: string): boolean {
-  const tree = pythonParser.parse(code);
-  let broken = false;
-  tree.iterate({
-    enter: (node) => {
-      if (node.type.isError) broken = true;
-      return !broken;
-    },
-  });
-  if (broken) return false;
-  let declares = false;
-  for (let node = tree.topNode.firstChild; node !== null; node = node.nextSibling) {
-    if (node.name === 'AssignStatement' && !assignsType(code, node)) return false;
-    if (PYTHON_DECLARATIONS.has(node.name)) {
-      declares ||= node.name !== 'Comment' && node.name !== 'PassStatement';
-      continue;
-    }
-    const only = node.firstChild;
-    const inert = node.name === 'ExpressionStatement' && only !== null && only.nextSibling === null;
-    if (!inert || !INERT_EXPRESSIONS.has(only.name)) return false;
-  }
-  return declares;
-}
-
-/** Whether a TypeScript statement only declares: a type, an interface, or a value with `declare` and no body. */
-function declaresOnly(ts: typeof TypeScript, statement: TypeScript.Statement): boolean {
-  switch (statement.kind) {
-    case ts.SyntaxKind.InterfaceDeclaration:
-    case ts.SyntaxKind.TypeAliasDeclaration:
-    case ts.SyntaxKind.ImportDeclaration:
-    case ts.SyntaxKind.ExportDeclaration:
-      return true;
-    case ts.SyntaxKind.FunctionDeclaration:
-      return (statement as TypeScript.FunctionDeclaration).body === undefined;
-    case ts.SyntaxKind.ModuleDeclaration:
-    case ts.SyntaxKind.ClassDeclaration:
-    case ts.SyntaxKind.EnumDeclaration:
-    case ts.SyntaxKind.VariableStatement:
-      return (ts.getModifiers(statement as TypeScript.HasModifiers) ?? []).some(
-        (modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword,
-      );
-    default:
-      return false;
-  }
-}
-
-function typescriptDeclaresOnly(code: string): boolean {
-  const ts = typescript();
-  const source = parseTypeScript(code);
-  if (parseErrors(source).length > 0) return false;
-  const statements = source.statements.filter((statement) => statement.kind !== ts.SyntaxKind.EmptyStatement);
-  return statements.length > 0 && statements.every((statement) => declaresOnly(ts, statement));
-}
+import { type SectionFence, sectionFences } from '../../contract/sdk-section.js';
+import type { Language } from '../../runtimes/seam/types.js';
+import { compilerOutOfStack } from '../../runtimes/seam/typescript.js';
+import { LANGUAGE_PACKS } from '../languages/index.js';
 
 /**
  * Whether a fence's code only declares, in its language: types, classes, functions and names a program calls,
@@ -99,7 +10,7 @@ function typescriptDeclaresOnly(code: string): boolean {
  */
 export function holdsOnlyDeclarations(language: Language, code: string): boolean {
   try {
-    return language === 'python' ? pythonDeclaresOnly(code) : typescriptDeclaresOnly(code);
+    return LANGUAGE_PACKS[language].declaresOnly(code);
   } catch (thrown) {
     // A parser that runs out of stack on deeply nested code reads nothing of it.
     if (compilerOutOfStack(thrown)) return false;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { readSdkSection } from '../../../contract/sdk-section.js';
-import { CheckInputError, requestSubject, runCodeFile, sdkFileLanguage, sdkFileSubject } from './request.js';
-import { snapshotSectionSubjects, snapshotSubjects } from './snapshot-subjects.js';
+import { readSdkSection } from '../../contract/sdk-section.js';
+import { codeToolOf, type ModelView } from './model-view.js';
+import { CheckInputError, requestView, runCodeFile, sdkFileLanguage, sdkFileView } from './request.js';
+import { snapshotSectionViews, snapshotViews } from './snapshot-views.js';
 
 const RUN_CODE = {
   type: 'function',
@@ -25,6 +26,22 @@ function refusal(read: () => unknown): string {
   }
   throw new Error('the input was read');
 }
+
+/** What a view says of its one request: the section, the code tool and where each was met, the tools and notes. */
+function subjectOf(view: ModelView) {
+  const request = view.requests[0]!;
+  return {
+    source: view.source,
+    language: view.language,
+    section: request.sdkSection!,
+    runCode: codeToolOf(view, request),
+    runCodeSource: view.codeToolPlace?.replace(/^in /, ''),
+    registered: view.registered,
+    unchecked: view.notes.length === 0 ? undefined : view.notes,
+  };
+}
+const requestSubject = (...args: Parameters<typeof requestView>) => subjectOf(requestView(...args));
+const sdkFileSubject = (...args: Parameters<typeof sdkFileView>) => subjectOf(sdkFileView(...args));
 
 /** The code of a subject's SDK block. */
 const blockOf = (subject: { section: string }) => readSdkSection(subject.section).block?.body;
@@ -497,8 +514,8 @@ describe('the request bodies of a snapshot file', () => {
   ].join('\n');
 
   it('reads each snapshot of a request body, or of its JSON text, named by the snapshot; the others are left out', () => {
-    const subjects = snapshotSubjects(SNAP, 'agent.test.ts.snap');
-    expect(subjects.map((subject) => [subject.source, blockOf(subject)])).toEqual([
+    const subjects = snapshotViews(SNAP, 'agent.test.ts.snap');
+    expect(subjects.map((subject) => [subject.source, blockOf(subjectOf(subject))])).toEqual([
       ['agent.test.ts.snap "agent > sends the SDK 1" $.messages[0].content', blockOf({ section: SECTION })],
       ['agent.test.ts.snap "agent > sends the SDK as JSON 1" $.messages[0].content', blockOf({ section: SECTION })],
     ]);
@@ -513,36 +530,36 @@ describe('the request bodies of a snapshot file', () => {
       'exports[`agent > its greeting 1`] = `"Hello."`;',
       '',
     ].join('\n');
-    const [only, ...rest] = snapshotSectionSubjects(prompts, 'agent.test.ts.snap', undefined);
+    const [only, ...rest] = snapshotSectionViews(prompts, 'agent.test.ts.snap', undefined);
     expect(rest).toEqual([]);
-    expect([only!.source, only!.language, blockOf(only!)]).toEqual([
+    expect([only!.source, only!.language, blockOf(subjectOf(only!))]).toEqual([
       'agent.test.ts.snap "agent > its prompt 1"',
       'python',
       blockOf({ section: SECTION }),
     ]);
     // The request bodies of SNAP are no texts: none of its snapshots is a section.
-    expect(refusal(() => snapshotSectionSubjects(SNAP, 'a.snap', undefined))).toMatch(
+    expect(refusal(() => snapshotSectionViews(SNAP, 'a.snap', undefined))).toMatch(
       /^a\.snap: none of its 4 snapshot\(s\) is a text holding a fenced SDK block/,
     );
-    expect(snapshotSectionSubjects(SNAP, 'a.snap', undefined, undefined, undefined, true)).toEqual([]);
+    expect(snapshotSectionViews(SNAP, 'a.snap', undefined, undefined, undefined, true)).toEqual([]);
     const both = prompts.replace('"Hello."', '"Say:\n```ts\nx\n```\nor:\n```python\ny\n```"'.replace(/`/g, '\\`'));
-    expect(refusal(() => snapshotSectionSubjects(both, 'b.snap', undefined))).toMatch(
+    expect(refusal(() => snapshotSectionViews(both, 'b.snap', undefined))).toMatch(
       /^b\.snap "agent > its greeting 1": its fences name both languages/,
     );
   });
 
   it('refuses a file with no request among its snapshots, saying how many it holds and what it could not read', () => {
     const none = SNAP.replace(/exports\[`agent > sends[\s\S]*?`;\n/g, '');
-    expect(refusal(() => snapshotSubjects(none, 'a.snap'))).toMatch(
+    expect(refusal(() => snapshotViews(none, 'a.snap'))).toMatch(
       /^a\.snap: none of its 2 snapshot\(s\) is a chat request body; not read back: "agent > logs when 1" \(line \d+\): a value JSON does not have .* at line 2 of the snapshot\n {2}hint: snapshot the JSON text of the body/,
     );
-    expect(snapshotSubjects(none, 'a.snap', 'run_code', true)).toEqual([]);
+    expect(snapshotViews(none, 'a.snap', 'run_code', true)).toEqual([]);
     // A request body it cannot read back is refused, in a folder too, rather than left out.
     const shaped = SNAP.replace('"tools": [],', '"system": "Answer like this:\n{\n  "a": 1\n}",\n  "tools": [],');
     for (const orNone of [false, true])
-      expect(refusal(() => snapshotSubjects(shaped, 'c.snap', 'run_code', orNone))).toMatch(
+      expect(refusal(() => snapshotViews(shaped, 'c.snap', 'run_code', orNone))).toMatch(
         /^c\.snap: snapshot "agent > sends the SDK 1" \(line 5\) holds a chat request body that cannot be read back: a string that holds text shaped as an entry/,
       );
-    expect(refusal(() => snapshotSubjects('// Vitest Snapshot v1\n', 'b.snap'))).toMatch(/^b\.snap: holds no snapshot/);
+    expect(refusal(() => snapshotViews('// Vitest Snapshot v1\n', 'b.snap'))).toMatch(/^b\.snap: holds no snapshot/);
   });
 });

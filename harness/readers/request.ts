@@ -1,19 +1,18 @@
-import { RUN_CODE_TOOL } from '../../../contract/backend.js';
+import { RUN_CODE_TOOL } from '../../contract/backend.js';
 import {
   describeFence,
   fencedBlock,
   readSdkSection,
   SDK_FENCE_WORDS,
   sectionFences,
-} from '../../../contract/sdk-section.js';
-import { withoutByteOrderMark } from '../../../contract/text-lines.js';
-import type { Language } from '../../../runtimes/seam/types.js';
-import { parseJsonText, printable } from '../../guarded/json-input.js';
-import { UserError } from '../../user-error.js';
-import { codeParameter, type RunCodeFunction } from '../language/check.js';
+} from '../../contract/sdk-section.js';
+import { withoutByteOrderMark } from '../../contract/text-lines.js';
+import type { Language } from '../../runtimes/seam/types.js';
+import { parseJsonText, printable } from '../guarded/json-input.js';
+import { LANGUAGE_PACKS, LANGUAGES } from '../languages/index.js';
+import { UserError } from '../user-error.js';
 import { holdsOnlyDeclarations, joinedDeclarationFences, joinedPlace } from './declaration-fences.js';
-import type { SdkSubject } from './subject.js';
-import { declarationsSection } from './unfenced-declarations.js';
+import { codeParameter, fileView, type ModelView, type ShownFunction } from './model-view.js';
 
 /** Input `concord check` cannot read as a model-visible request or SDK: exit 2, naming the file and the place. */
 export class CheckInputError extends UserError {
@@ -137,7 +136,7 @@ function providerTool(tool: unknown): boolean {
  * custom tools of free-form text, Anthropic's with its `input_schema`, a Gemini declaration, the AI SDK's with its
  * `inputSchema`).
  */
-function wireTool(value: unknown): RunCodeFunction | undefined {
+function wireTool(value: unknown): ShownFunction | undefined {
   const wrapped = isObject(value) ? (value.function ?? value.toolSpec) : undefined;
   const fn = isObject(wrapped) ? wrapped : value;
   if (!isObject(fn) || typeof fn.name !== 'string') return undefined;
@@ -157,6 +156,15 @@ function wireTool(value: unknown): RunCodeFunction | undefined {
   };
 }
 
+/** The SDK a text holds without a fence naming its language, in the first language whose pack reads one there. */
+function unfencedSection(text: string): { section: string } | { problem: string } | undefined {
+  for (const language of LANGUAGES) {
+    const found = LANGUAGE_PACKS[language].unfencedSection?.(text);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /**
  * The SDK a backend writes into its code tool's description rather than the system prompt, as a `tools:sdk` section:
  * the description itself when it holds one fenced block naming a language, or with its TypeScript declarations
@@ -166,14 +174,14 @@ function wireTool(value: unknown): RunCodeFunction | undefined {
  * description holds no code.
  */
 function codeToolSdk(
-  runCode: RunCodeFunction | undefined,
+  runCode: ShownFunction | undefined,
   path: string,
 ): { section: string; path: string } | { problem: string; hint: string } | undefined {
   const description = runCode?.description;
   if (runCode === undefined || description === undefined) return undefined;
   const fences = sectionFences(description).filter((fence) => fence.info !== '');
   if (fences.length === 0) {
-    const found = declarationsSection(description);
+    const found = unfencedSection(description);
     if (found === undefined) return undefined;
     if ('section' in found) return { section: found.section, path: `${path}.description` };
     return {
@@ -199,7 +207,7 @@ function codeToolSdk(
  * tools: registered, but not every one (a code-only tool is offered through the SDK alone); the provider's own tools
  * are left out. Anything else is bad input naming the JSON path.
  */
-export function requestSubject(text: string, file: string, codeTool: string = RUN_CODE_TOOL): SdkSubject {
+export function requestView(text: string, file: string, codeTool: string = RUN_CODE_TOOL): ModelView {
   const parsed = parseJsonText(withoutByteOrderMark(text));
   if ('problem' in parsed) throw new CheckInputError(file, `the request ${parsed.problem}`, REQUEST_HINT);
   const body = parsed.value;
@@ -214,20 +222,23 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
   if (code === undefined) refuseUnnamedCodeTool(wire, file, codeTool);
   const runCode = code?.tool;
   const native = wire.filter(({ tool }) => tool.name !== codeTool).map(({ tool }) => tool.name);
-  const subject = (path: string, section: string, language: Language): SdkSubject => ({
-    source: `${file} ${path}`,
-    language,
-    section,
-    ...(code === undefined ? {} : { runCode: code.tool, runCodeSource: `${file} ${code.path}` }),
-    ...(native.length > 0 ? { registered: { names: native, complete: false } } : {}),
-    ...(code === undefined
-      ? {
-          unchecked: [
-            `${file} has no function named ${JSON.stringify(codeTool)}, so the code tool's description and \`code\` parameter were not checked; if the function that runs programs has another name, give it: --code-tool NAME (codeTool in the API and the matcher)`,
-          ],
-        }
-      : {}),
-  });
+  const subject = (path: string, section: string, language: Language): ModelView =>
+    fileView({
+      source: `${file} ${path}`,
+      language,
+      section,
+      tools: wire.map(({ tool }) => tool),
+      codeTool,
+      ...(code === undefined ? {} : { codeToolSource: `${file} ${code.path}` }),
+      ...(native.length > 0 ? { registered: { names: native, complete: false } } : {}),
+      ...(code === undefined
+        ? {
+            notes: [
+              `${file} has no function named ${JSON.stringify(codeTool)}, so the code tool's description and \`code\` parameter were not checked; if the function that runs programs has another name, give it: --code-tool NAME (codeTool in the API and the matcher)`,
+            ],
+          }
+        : {}),
+    });
   const found = parts.flatMap((part) => {
     const named = sectionFences(part.text).filter((fence) => fence.language !== undefined);
     if (named.length === 0) return [];
@@ -291,7 +302,7 @@ export function requestSubject(text: string, file: string, codeTool: string = RU
  * code tool would never run. Bad input naming it and the option, rather than findings about the wrong tool.
  */
 function refuseUnnamedCodeTool(
-  wire: ReadonlyArray<{ path: string; tool: RunCodeFunction }>,
+  wire: ReadonlyArray<{ path: string; tool: ShownFunction }>,
   file: string,
   codeTool: string,
 ): void {
@@ -309,16 +320,12 @@ function refuseUnnamedCodeTool(
   );
 }
 
-/** The names of a file of code in each language: a compiler reads it whole, so it is the bare code of the SDK. */
-const CODE_FILE: Readonly<Record<Language, RegExp>> = { python: /\.pyi?$/i, typescript: /\.[cm]?ts$/i };
-
 /**
  * The language of an SDK file: by its name (`sdk.py`, `tools.d.ts`), else by its fences when the ones that name a
  * language all name the same one. Undefined when neither says.
  */
 export function sdkFileLanguage(file: string, given: string): Language | undefined {
-  const languages = Object.keys(CODE_FILE) as Language[];
-  const named = languages.find((language) => CODE_FILE[language].test(file));
+  const named = LANGUAGES.find((language) => LANGUAGE_PACKS[language].codeFile.test(file));
   if (named !== undefined) return named;
   const fenced = fencedLanguages(given);
   return fenced.size === 1 ? [...fenced][0] : undefined;
@@ -336,16 +343,17 @@ export function fencedLanguages(given: string): Set<Language> {
  * when it reads as a whole as declarations of the language: then its fences are in its doc comments (a description's
  * example), and none of them is the SDK's.
  */
-export function sdkFileSubject(
+export function sdkFileView(
   given: string,
   file: string,
   language: Language,
-  runCode?: RunCodeFunction,
+  runCode?: ShownFunction,
   runCodeSource?: string,
-): SdkSubject {
+  codeTool: string = RUN_CODE_TOOL,
+): ModelView {
   const text = withoutByteOrderMark(given);
   const words = SDK_FENCE_WORDS[language];
-  const asText = CODE_FILE[language].test(file) ? undefined : readSdkSection(text);
+  const asText = LANGUAGE_PACKS[language].codeFile.test(file) ? undefined : readSdkSection(text);
   const bare = asText === undefined || asText.fences.length === 0 || holdsOnlyDeclarations(language, text);
   const fenced = bare ? `${fencedBlock(text, words[0]!)}\n` : text;
   const asWritten = bare ? readSdkSection(fenced) : asText;
@@ -359,14 +367,21 @@ export function sdkFileSubject(
       `write one fenced block: \`\`\`${words[0]} … \`\`\``,
     );
   const source = joined === undefined ? file : `${file}${joinedPlace(joined.lines)}`;
-  return { source, language, section, ...(runCode === undefined ? {} : { runCode, runCodeSource }) };
+  return fileView({
+    source,
+    language,
+    section,
+    tools: runCode === undefined ? [] : [runCode],
+    codeTool: runCode?.name ?? codeTool,
+    codeToolSource: runCodeSource,
+  });
 }
 
 /**
  * The function that runs programs, as `concord check --run-code FILE` reads it: a wire tool, or OpenAI's
  * `{ type: "function", … }`, named `run_code` or the `codeTool` the backend names it.
  */
-export function runCodeFile(text: string, file: string, codeTool: string = RUN_CODE_TOOL): RunCodeFunction {
+export function runCodeFile(text: string, file: string, codeTool: string = RUN_CODE_TOOL): ShownFunction {
   const parsed = parseJsonText(withoutByteOrderMark(text));
   if ('problem' in parsed) throw new CheckInputError(file, `the run_code function ${parsed.problem}`, REQUEST_HINT);
   const tool = wireTool(parsed.value);

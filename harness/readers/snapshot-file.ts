@@ -5,8 +5,8 @@
  * `escapeString: false`). The file is read as text, never run.
  */
 
-import { withoutByteOrderMark } from '../../../contract/text-lines.js';
-import { compilerOutOfStack } from '../../../runtimes/seam/typescript.js';
+import { withoutByteOrderMark } from '../../contract/text-lines.js';
+import { compilerOutOfStack } from '../../runtimes/seam/typescript.js';
 
 /** One snapshot: its name (`agent > sends the SDK 1`) and the value it prints, or why that could not be read back. */
 export type SnapshotEntry = { name: string; line: number } & (

@@ -1,25 +1,24 @@
-import { RUN_CODE_TOOL } from '../../../contract/backend.js';
-import type { Language } from '../../../runtimes/seam/types.js';
-import { parseJsonText } from '../../guarded/json-input.js';
-import type { RunCodeFunction } from '../language/check.js';
-import { CheckInputError, fencedLanguages, isRequestBody, requestSubject, sdkFileSubject } from './request.js';
+import { RUN_CODE_TOOL } from '../../contract/backend.js';
+import type { Language } from '../../runtimes/seam/types.js';
+import { parseJsonText } from '../guarded/json-input.js';
+import type { ModelView, ShownFunction } from './model-view.js';
+import { CheckInputError, fencedLanguages, isRequestBody, requestView, sdkFileView } from './request.js';
 import { type SnapshotEntry, snapshotEntries } from './snapshot-file.js';
-import type { SdkSubject } from './subject.js';
 
 // What a suite's snapshot files hold, as concord check reads them: request bodies (--request) and system prompts (--sdk).
 
 /**
- * The request bodies a vitest (or Jest) snapshot file holds, each read as `requestSubject` reads a body: a snapshot of
+ * The request bodies a vitest (or Jest) snapshot file holds, each read as `requestView` reads a body: a snapshot of
  * the body itself, or of its JSON text. Snapshots of anything else are left out; a file with no request among them is
  * bad input, saying how many snapshots it holds and why any could not be read back (`orNone`: none, as one file of a
  * folder may hold none).
  */
-export function snapshotSubjects(
+export function snapshotViews(
   text: string,
   file: string,
   codeTool: string = RUN_CODE_TOOL,
   orNone = false,
-): SdkSubject[] {
+): ModelView[] {
   const entries = snapshotsOf(text, file, SNAPSHOT_HINT);
   const subjects = entries.flatMap((entry) => {
     if (!('value' in entry)) {
@@ -34,7 +33,7 @@ export function snapshotSubjects(
     }
     const body = typeof entry.value === 'string' ? jsonObject(entry.value) : entry.value;
     return isRequestBody(body)
-      ? [requestSubject(JSON.stringify(body), `${file} ${JSON.stringify(entry.name)}`, codeTool)]
+      ? [requestView(JSON.stringify(body), `${file} ${JSON.stringify(entry.name)}`, codeTool)]
       : [];
   });
   if (subjects.length === 0 && !orNone) {
@@ -53,18 +52,18 @@ export function snapshotSubjects(
 
 /**
  * The SDK sections a vitest (or Jest) snapshot file holds: each snapshot of a text with a fenced block naming a
- * language (a suite's `expect(systemPrompt).toMatchSnapshot()`), read as `sdkFileSubject` reads a section, in
+ * language (a suite's `expect(systemPrompt).toMatchSnapshot()`), read as `sdkFileView` reads a section, in
  * `language` or the one its fences name. Snapshots of anything else are left out; a file with none is bad input
  * (`orNone`: none, as one file of a folder may hold none).
  */
-export function snapshotSectionSubjects(
+export function snapshotSectionViews(
   text: string,
   file: string,
   language: Language | undefined,
-  runCode?: RunCodeFunction,
+  runCode?: ShownFunction,
   runCodeSource?: string,
   orNone = false,
-): SdkSubject[] {
+): ModelView[] {
   const entries = snapshotsOf(text, file, SECTION_HINT);
   const subjects = entries.flatMap((entry) => {
     if (!('value' in entry) || typeof entry.value !== 'string') return [];
@@ -79,7 +78,7 @@ export function snapshotSectionSubjects(
         'its fences name both languages',
         'say which the SDK is in: --language python or --language typescript',
       );
-    return [sdkFileSubject(section, source, read, runCode, runCodeSource)];
+    return [sdkFileView(section, source, read, runCode, runCodeSource)];
   });
   if (subjects.length === 0 && !orNone)
     throw new CheckInputError(

@@ -3,6 +3,7 @@ import { diffWordsWithSpace } from 'diff';
 import type { Language } from '../../runtimes/seam/types.js';
 import { COVERAGE_HINT, coverageSentences } from '../checks/tool-coverage.js';
 import type { Finding } from '../checks/types.js';
+import { LANGUAGE_PACKS, LANGUAGES } from '../languages/index.js';
 import { isRuntimeName, runtimeLanguage } from '../runtime-names.js';
 import { type ChangeGroup, groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
@@ -172,10 +173,16 @@ function sdkSection(input: ReportInput): Html | string {
       );
       return sdkOf(pair, SDK_FILE[language]);
     };
-    const ts = ofLanguage('typescript');
-    const py = ofLanguage('python');
-    if (ts === undefined || py === undefined) continue;
-    return html`<section><h2>The SDK the model read: ${scenario}</h2><div class="side-by-side"><figure><figcaption>TypeScript (${SDK_FILE.typescript})</figcaption><pre>${ts}</pre></figure><figure><figcaption>Python (${SDK_FILE.python})</figcaption><pre>${py}</pre></figure></div></section>`;
+    const sdks = LANGUAGES.flatMap((language) => {
+      const sdk = ofLanguage(language);
+      return sdk === undefined ? [] : [{ pack: LANGUAGE_PACKS[language], sdk }];
+    });
+    if (sdks.length < 2) continue;
+    const figures = sdks.map(
+      ({ pack, sdk }) =>
+        html`<figure><figcaption>${pack.name} (${pack.sdkFile})</figcaption><pre>${sdk}</pre></figure>`,
+    );
+    return html`<section><h2>The SDK the model read: ${scenario}</h2><div class="side-by-side">${figures}</div></section>`;
   }
   return '';
 }

@@ -24,6 +24,15 @@ export const RESERVED_ENTRY_IDS = ['runtime', 'model'] as const;
 
 const text: Shape = { kind: 'string', nonEmpty: true };
 
+/** Where a program of each language runs, as the scenario schema says it. */
+const RUNTIMES_OF: Readonly<Record<Language, string>> = {
+  typescript: 'the TypeScript runtime',
+  python: 'the Python runtimes',
+};
+
+/** The languages a hand-written step gives its program in: every one a runtime speaks. */
+const SCRIPT_LANGUAGES = Object.keys(RUNTIMES_OF) as Language[];
+
 /**
  * A script step. A hand-written step gives its program in both languages; a recorded step only in the
  * language it was recorded in.
@@ -39,7 +48,7 @@ export function scriptStepShape(languages: readonly Language[]): Shape {
       {
         shape: {
           ...text,
-          description: `The program run on ${language === 'typescript' ? 'the TypeScript runtime' : 'the Python runtimes'}: the body of an async function (top-level await and return work).`,
+          description: `The program run on ${RUNTIMES_OF[language]}: the body of an async function (top-level await and return work).`,
         },
         required: true,
         hint,
@@ -169,7 +178,7 @@ export const SCENARIO_SHAPE: Shape = {
         min: 1,
         description:
           'The conversation the keyless model replays: a user turn, assistant turns calling run_code, a final answer. Only the user turn: the rest is recorded by concord record.',
-        of: scriptStepShape(['typescript', 'python']),
+        of: scriptStepShape(SCRIPT_LANGUAGES),
       },
       required: true,
       hint: 'script the conversation: a user turn, assistant turns calling run_code, a final answer; or only the user turn, then run concord record',
@@ -291,7 +300,7 @@ export function toScriptStep(step: Record<string, any>, line: number): ScriptSte
   if ('final' in step) return { kind: 'final', text: step.final as string, line };
   const a = step.assistant as Record<string, any>;
   const programs: Partial<Record<Language, string>> = {};
-  for (const language of ['typescript', 'python'] as const)
+  for (const language of SCRIPT_LANGUAGES)
     if (typeof a.run_code[language] === 'string') programs[language] = a.run_code[language];
   return {
     kind: 'assistant',

@@ -1,10 +1,10 @@
 import type { PythonVersion } from '../../codemode/index.js';
 import type { ToolDefinition } from '../../contract/backend.js';
-import { pythonSdkNames } from '../checks/sdk-names/python.js';
 import { describeRejection } from '../interpreters/describe.js';
 import { compileFromFloor, type FloorCell } from '../interpreters/from-floor.js';
 import type { InterpreterInventory } from '../interpreters/inventory.js';
 import { compareVersions, type PythonInterpreter } from '../interpreters/types.js';
+import { pythonSdkNames } from '../languages/python/names.js';
 import { nameList } from '../text/name-list.js';
 import { type Exposure, exposure, windowTools } from './windows.js';
 

@@ -14,6 +14,7 @@ import { nestsDeeperThan, toJsonText } from '../../runtimes/seam/json.js';
 import type { Isolation, JsonValue, Language } from '../../runtimes/seam/types.js';
 import { cordisYaml } from '../assembly/cordis-yaml.js';
 import type { ObservedCall, ObservedRun } from '../assembly/seam-recorder.js';
+import { LANGUAGE_PACKS, LANGUAGES } from '../languages/index.js';
 import type { RuntimeName } from '../scenario/types.js';
 import { yamlText } from '../text/yaml-text.js';
 import { Normalizer } from './normalize.js';
@@ -41,8 +42,10 @@ export interface RunRecord {
 /** The snapshot files of one scenario × runtime: file name → text. */
 export type SnapshotFiles = Map<string, string>;
 
-/** The snapshot file holding the SDK block of each language; checks find the SDK under this name. */
-export const SDK_FILE: Readonly<Record<Language, string>> = { python: 'tools-sdk.py', typescript: 'tools-sdk.ts' };
+/** The snapshot file holding the SDK block of each language, as its pack names it. */
+export const SDK_FILE = Object.fromEntries(
+  LANGUAGES.map((language) => [language, LANGUAGE_PACKS[language].sdkFile]),
+) as Readonly<Record<Language, string>>;
 export const RUN_CODE_FILE = 'run_code.json';
 export const TRANSCRIPT_FILE = 'transcript.yaml';
 export const CORDIS_FILE = 'cordis.yml';
@@ -53,8 +56,7 @@ export const CORDIS_FILE = 'cordis.yml';
  */
 export const SNAPSHOT_FILE_NAMES: ReadonlySet<string> = new Set([
   CORDIS_FILE,
-  SDK_FILE.python,
-  SDK_FILE.typescript,
+  ...Object.values(SDK_FILE),
   RUN_CODE_FILE,
   TRANSCRIPT_FILE,
 ]);

@@ -1,22 +1,21 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunRequest, RunResult } from '../../../runtimes/seam/types.js';
 import { Host } from '../../../test/host-requirements.js';
+import { LANGUAGE_PACKS } from '../../languages/index.js';
 import type { RuntimeName } from '../../scenario/types.js';
 import { Session } from '../../session.js';
-import { typescriptSdkNames } from '../sdk-names/typescript.js';
 import { committedScenarios, runPair } from '../test/run-pair.js';
-import type { CheckInput } from '../types.js';
-import { TypeScriptCompiler } from '../typescript-compiler.js';
+import type { CheckInput, PairRun } from '../types.js';
 import { boundNamesCheck } from './check.js';
-import { pythonClassNames } from './declared-names.js';
 
 const session = new Session();
 afterAll(() => session.dispose());
 
 const docker = await Host.with('docker');
 
-const inputs = new Map<RuntimeName, CheckInput>();
-async function exoticNames(runtime: RuntimeName): Promise<CheckInput> {
+type PairInput = CheckInput & { pair: PairRun };
+const inputs = new Map<RuntimeName, PairInput>();
+async function exoticNames(runtime: RuntimeName): Promise<PairInput> {
   if (!inputs.has(runtime)) {
     const scenario = (await committedScenarios()).find((s) => s.name === 'exotic-names')!;
     inputs.set(runtime, await runPair(scenario, runtime, session));
@@ -34,7 +33,7 @@ const extraBinding = (request: RunRequest, run: Run) =>
 const prelude = (code: string) => (request: RunRequest, run: Run) =>
   run({ ...request, program: `${code}\n${request.program}` });
 
-const messagesOf = async (input: CheckInput, check = boundNamesCheck()) =>
+const messagesOf = async (input: PairInput, check = boundNamesCheck()) =>
   (await check.run(input)).map((f) => f.message);
 
 const boundExactly = async (runtime: RuntimeName) => expect(await messagesOf(await exoticNames(runtime))).toEqual([]);
@@ -50,20 +49,16 @@ describe('bound names', () => {
   );
 
   it('reads the declared names out of both SDKs', { timeout: 120_000 }, async () => {
-    expect(pythonClassNames((await exoticNames('python')).files.get('tools-sdk.py')!)).toEqual([
-      // The four tools take one structure and return another: each is written once, the arguments named after
-      // their one field, the result after the first tool (the tools' names share no last word).
-      'TextArgs',
-      'Tool2faVerifyOutput',
-      'ToolCallError',
-      'Tools',
-    ]);
-    expect(
-      typescriptSdkNames(
-        new TypeScriptCompiler(),
-        (await exoticNames('typescript')).files.get('tools-sdk.ts')!,
-      ).declared.map((d) => d.name),
-    ).toEqual(['ToolCallError', 'TextArgs', 'Tool2faVerifyOutput', 'tools']);
+    const declared = async (runtime: 'python' | 'typescript') =>
+      LANGUAGE_PACKS[runtime].probe.declared(
+        (await exoticNames(runtime)).pair.files.get(`tools-sdk.${runtime === 'python' ? 'py' : 'ts'}`)!,
+        session,
+      );
+    // The four tools take one structure and return another: each is written once, the arguments named after
+    // their one field, the result after the first tool (the tools' names share no last word). The error class is
+    // bound, so the Python probe does not look it up.
+    expect(await declared('python')).toEqual(['TextArgs', 'Tool2faVerifyOutput', 'Tools']);
+    expect(await declared('typescript')).toEqual(['ToolCallError', 'TextArgs', 'Tool2faVerifyOutput', 'tools']);
   });
 
   it.each(['python', 'pyodide'] as const)(

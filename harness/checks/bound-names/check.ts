@@ -2,14 +2,11 @@ import { type AgentService, RUN_CODE_TOOL } from '../../../contract/backend.js';
 import { observeRuns } from '../../../runtimes/seam/observe.js';
 import type { CodeRuntime, RunRequest, RunResult } from '../../../runtimes/seam/types.js';
 import { assemble, bootAssembly, CANNED_MODEL_PLUGIN, composeWithModel } from '../../assembly/assemble.js';
-import { SDK_FILE } from '../../snapshot/transcript.js';
-import { cachedSdkNames } from '../sdk-names/index.js';
-import type { Check, CheckInput, Finding } from '../types.js';
-import { pythonClassNames } from './declared-names.js';
-import { platformGlobals } from './js-globals.js';
-import { BOUND, type ProbeReport, pythonProbe, readProbeReport, typescriptProbe } from './probes.js';
+import { BOUND_NAMES, type Finding } from '../../findings.js';
+import { LANGUAGE_PACKS } from '../../languages/index.js';
+import { firstSdkBlock } from '../stub-validity.js';
+import type { PairCheck, PairRun } from '../types.js';
 
-const ID = 'bound-names';
 /** The probe's own time budget: a scenario may shrink the runtime's budget to test timeouts. */
 const PROBE_TIMEOUT_MS = 30_000;
 
@@ -18,59 +15,71 @@ export interface BoundNamesOptions {
   wrap?: (request: RunRequest, run: (request: RunRequest) => Promise<RunResult>) => Promise<RunResult>;
 }
 
+/** What one probe run gave: the run as it crossed the runtime seam, or why none did. */
+interface ProbeRun {
+  run?: RunResult;
+  failure?: string;
+}
+
 /**
- * Boots the scenario's composition on its runtime (the gate's runtimes are pooled, so this is the very
- * runtime the scenario ran on) with a model that asks for one `run_code` call holding a probe program, so
- * the probe takes the backend's own path from its agent to `ctx.codeRuntime`; the result is read at the
- * runtime seam. Python: the globals are exactly `tools` and `ToolCallError`, and each class the SDK declares
- * is a NameError. TypeScript: the program receives exactly those two values, no SDK type name is reachable
- * as a value, and the global object holds nothing beyond a fresh worker thread's globals.
+ * Boots the scenario's composition on its runtime (the gate's runtimes are pooled, so this is the very runtime the
+ * scenario ran on) with a model that asks for one `run_code` call holding the language's probe program, so the probe
+ * takes the backend's own path from its agent to `ctx.codeRuntime`; the result is read at the runtime seam.
  */
-export function boundNamesCheck(options: BoundNamesOptions = {}): Check {
+async function runProbe(pair: PairRun, code: string, options: BoundNamesOptions): Promise<ProbeRun> {
+  const responses = [
+    {
+      content: '',
+      toolCalls: [{ id: 'probe-1', name: RUN_CODE_TOOL, arguments: { code, description: 'bound-names probe' } }],
+    },
+    { content: 'probe done', toolCalls: [] },
+  ];
+  const { scenario, runtime } = pair;
+  const app = await bootAssembly(
+    await assemble(composeWithModel(scenario, runtime, { plugin: CANNED_MODEL_PLUGIN, config: { responses } })),
+    runtime.session,
+  );
+  const probe: ProbeRun = {};
+  try {
+    const stop = observeRuns(app.service<CodeRuntime>('codeRuntime'), async (request, next) => {
+      const budgeted = { ...request, timeoutMs: PROBE_TIMEOUT_MS };
+      probe.run = await (options.wrap ? options.wrap(budgeted, next) : next(budgeted));
+      return probe.run;
+    });
+    try {
+      await app.service<AgentService>('agent').run('Run the bound-names probe.');
+    } catch (error) {
+      probe.failure = error instanceof Error ? error.message : String(error);
+    } finally {
+      stop();
+    }
+  } finally {
+    await app.dispose();
+  }
+  return probe;
+}
+
+/**
+ * A program sees exactly `tools` and `ToolCallError` at run time, and none of the names the SDK declares as types:
+ * the language's probe reports what it can reach (Python: the globals, and each declared class a NameError;
+ * TypeScript: the values it receives, the global object, `typeof` of each declared name).
+ */
+export function boundNamesCheck(options: BoundNamesOptions = {}): PairCheck {
   return {
-    id: ID,
-    async run({ scenario, runtime, files, session }: CheckInput): Promise<Finding[]> {
-      const language = runtime.language;
-      const sdk = files.get(SDK_FILE[language]);
+    id: BOUND_NAMES,
+    needsPair: "it boots the app and runs a probe program on the pair's runtime",
+    async run({ view, pair, session }): Promise<Finding[]> {
+      const sdk = firstSdkBlock({ view });
       if (sdk === undefined) return [];
-      const declared =
-        language === 'python'
-          ? pythonClassNames(sdk).filter((n) => n !== 'ToolCallError')
-          : (await cachedSdkNames(language, sdk, session)).declared.map((d) => d.name);
-      const code = language === 'python' ? pythonProbe(declared) : typescriptProbe(declared);
-      const responses = [
-        {
-          content: '',
-          toolCalls: [{ id: 'probe-1', name: RUN_CODE_TOOL, arguments: { code, description: 'bound-names probe' } }],
-        },
-        { content: 'probe done', toolCalls: [] },
-      ];
-
-      const app = await bootAssembly(
-        await assemble(composeWithModel(scenario, runtime, { plugin: CANNED_MODEL_PLUGIN, config: { responses } })),
-        runtime.session,
-      );
-      let run: RunResult | undefined;
-      let failure: string | undefined;
-      try {
-        const stop = observeRuns(app.service<CodeRuntime>('codeRuntime'), async (request, next) => {
-          const budgeted = { ...request, timeoutMs: PROBE_TIMEOUT_MS };
-          run = await (options.wrap ? options.wrap(budgeted, next) : next(budgeted));
-          return run;
-        });
-        try {
-          await app.service<AgentService>('agent').run('Run the bound-names probe.');
-        } catch (error) {
-          failure = error instanceof Error ? error.message : String(error);
-        } finally {
-          stop();
-        }
-      } finally {
-        await app.dispose();
-      }
-
-      const where = `on the ${runtime.name} runtime`;
-      const error = (message: string): Finding => ({ check: ID, severity: 'error', message: `${message} ${where}` });
+      const { probe } = LANGUAGE_PACKS[view.language];
+      const declared = await probe.declared(sdk, session);
+      const { run, failure } = await runProbe(pair, probe.program(declared), options);
+      const where = `on the ${pair.runtime.name} runtime`;
+      const error = (message: string): Finding => ({
+        check: BOUND_NAMES,
+        severity: 'error',
+        message: `${message} ${where}`,
+      });
       if (run === undefined)
         return [
           error(
@@ -79,52 +88,12 @@ export function boundNamesCheck(options: BoundNamesOptions = {}): Check {
         ];
       if (run.error)
         return [error(`the probe program failed (${run.error.kind}: ${run.error.message.split('\n').at(-1)})`)];
-      const report = readProbeReport(language, run.value);
+      const report = probe.read(run.value);
       if (report === undefined)
         return [error(`the probe program returned something unexpected (${JSON.stringify(run.value)})`)];
-      const problems =
-        language === 'python' ? pythonProblems(report, declared) : await typescriptProblems(report, declared);
-      return problems.map(error);
+      return (await probe.problems(report, declared)).map(error);
     },
   };
-}
-
-function pythonProblems(report: ProbeReport, declared: readonly string[]): string[] {
-  const problems: string[] = [];
-  const extra = report.globals.filter((name) => !(BOUND as readonly string[]).includes(name));
-  const missing = BOUND.filter((name) => !report.globals.includes(name));
-  if (extra.length > 0) problems.push(`globals beyond tools and ToolCallError are bound: ${extra.join(', ')}`);
-  if (missing.length > 0) problems.push(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not bound`);
-  if (!missing.includes('ToolCallError') && !report.errorClass)
-    problems.push('ToolCallError is not an Exception class');
-  const resolved = declared.filter((name) => report.names[name] !== 'NameError');
-  if (resolved.length > 0) {
-    problems.push(
-      `SDK classes that must raise NameError resolve: ${resolved.map((name) => `${name} (${report.names[name] ?? 'not tried'})`).join(', ')}`,
-    );
-  }
-  return problems;
-}
-
-async function typescriptProblems(report: ProbeReport, declared: readonly string[]): Promise<string[]> {
-  const problems: string[] = [];
-  if (report.received !== BOUND.length)
-    problems.push(
-      `the program receives ${report.received} bound values; expected ${BOUND.length} (tools, ToolCallError)`,
-    );
-  if (report.tools !== 'object') problems.push(`typeof tools is ${JSON.stringify(report.tools)}; expected "object"`);
-  if (!report.errorClass) problems.push('ToolCallError is not an Error class');
-  const reachable = declared.filter(
-    (name) => !(BOUND as readonly string[]).includes(name) && report.names[name] !== 'undefined',
-  );
-  if (reachable.length > 0)
-    problems.push(
-      `SDK type names reachable as values: ${reachable.map((name) => `${name} (typeof ${report.names[name]})`).join(', ')}`,
-    );
-  const platform = await platformGlobals();
-  const extra = report.globals.filter((name) => !platform.has(name));
-  if (extra.length > 0) problems.push(`globals beyond the JavaScript and Node built-ins: ${extra.join(', ')}`);
-  return problems;
 }
 
 /** The instance the gate runs (see index.ts). */

@@ -8,6 +8,7 @@ import { Session } from '../../session.js';
 import type { RunRecord } from '../../snapshot/transcript.js';
 import { committedScenarios, runPair, withToolsConfig } from '../test/run-pair.js';
 import type { CheckInput } from '../types.js';
+import { viewOfRecord } from '../view-of-record.js';
 import { languageAgreementCheck, languageProblems } from './check.js';
 
 const session = new Session();
@@ -26,7 +27,7 @@ function recordWith(language: Language, sdkSection: string, runCode = runCodeWir
     exchanges: [{ request: { system: [{ id: 'tools:sdk', text: sdkSection }], tools: [runCode], messages: [] } }],
     programs: [],
   };
-  return { record } as CheckInput;
+  return { view: viewOfRecord(record) } as CheckInput;
 }
 
 // Descriptions that talk about the other language must not count: they are the tool authors' words.

@@ -1,37 +1,46 @@
-import { RUN_CODE_TOOL } from '../../../contract/backend.js';
-import { SDK_FILE, sdkBlockOf } from '../../snapshot/transcript.js';
-import type { Check, CheckInput, Finding } from '../types.js';
-import { cachedSdkNames, namingProblems, type Registered } from './index.js';
-
-const ID = 'sdk-names';
-
-/**
- * The tools the app registered, as seen at the gate's seams: the `tools` namespace of the first program
- * that crossed the runtime seam, else the native tools offered next to `run_code`; unknown otherwise.
- */
-export function registeredTools({ record }: Pick<CheckInput, 'record'>): Registered | undefined {
-  const bound = record.programs[0]?.tools;
-  if (bound !== undefined) return { names: bound, complete: true };
-  const native = record.exchanges[0]?.request.tools.filter((t) => t.name !== RUN_CODE_TOOL).map((t) => t.name) ?? [];
-  return native.length > 0 ? { names: native, complete: true } : undefined;
-}
+import { readSdkSection } from '../../../contract/sdk-section.js';
+import { type Finding, SDK_NAMES } from '../../findings.js';
+import { LANGUAGE_PACKS, type LanguagePack, type SdkNames } from '../../languages/index.js';
+import { nameList } from '../../text/name-list.js';
+import type { CheckInput, ViewCheck } from '../types.js';
+import { namingProblems } from './naming.js';
 
 /**
  * Every name the SDK declares is unique after the language's normalization, and every registered tool is
- * reachable from it exactly once: a renderer that drops, merges or shadows a tool fails with the names.
+ * reachable from it exactly once: a renderer that drops, merges or shadows a tool fails with the names. A block that
+ * offers no tool at all is one fault, said once, not as every registered tool left unreachable.
  */
-export const sdkNamesCheck: Check = {
-  id: ID,
-  async run(input: CheckInput): Promise<Finding[]> {
-    const file = SDK_FILE[input.runtime.language];
-    // The block as the model read it, before the snapshot's normalizing.
-    const sdk = sdkBlockOf(input.record.exchanges[0]?.request)?.body;
-    if (sdk === undefined) return [];
-    const names = await cachedSdkNames(input.runtime.language, sdk, input.session);
-    return namingProblems(input.runtime.language, names, registeredTools(input)).map((problem) => ({
-      check: ID,
-      severity: 'error',
-      message: `${file}: ${problem}`,
-    }));
+export const sdkNamesCheck: ViewCheck = {
+  id: SDK_NAMES,
+  async run({ view, session }: CheckInput): Promise<Finding[]> {
+    const section = view.requests[0]?.sdkSection;
+    const block = section === undefined ? undefined : readSdkSection(section).block;
+    if (block === undefined) return [];
+    const pack = LANGUAGE_PACKS[view.language];
+    const names = await pack.readNames(block.body, session, view.toolsObject);
+    const { registered } = view;
+    // A registry known to hold no tool is offered none rightly.
+    const offersNone = names.reaches.length === 0 && (registered === undefined || registered.names.length > 0);
+    const messages = namingProblems(pack, names, offersNone ? undefined : registered).map(
+      (problem) => `${view.sdkName}: ${problem}`,
+    );
+    if (offersNone) messages.push(`${view.sdkName} offers no tool: ${noToolReason(pack, names, view.toolsObject)}`);
+    return messages.map((message) => ({ check: SDK_NAMES, severity: 'error', message }));
   },
 };
+
+/**
+ * What a block that offers no tool declares instead of the tools object, and, when it binds other values, the way to
+ * read the tools off one of them: a runtime may bind the tools under its own name (`codemode.name(…)`).
+ */
+function noToolReason(pack: LanguagePack, names: SdkNames, object: string): string {
+  // Bound, but typed so that no name is one: an empty type, or a catch-all that reaches any name and shows none.
+  if (names.bindings.includes(object)) return pack.noTool.emptyObject(object);
+  const ways = pack.noTool.ways(object);
+  const others = [...new Set(names.bindings)].filter((name) => name !== object && name !== 'ToolCallError');
+  if (others.length === 0) return `it declares none of ${ways}`;
+  return (
+    `it declares none of ${ways}, but binds ${nameList(others.map((name) => `\`${name}\``))}; if your runtime binds ` +
+    `the tools under another name, give it: --tools-object ${others[0]} (toolsObject in the API and the matcher)`
+  );
+}

@@ -3,18 +3,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderSdk } from '../../../codemode/run-code/sdk-section.js';
+import { LANGUAGE_PACKS, type Registered, type SdkNames } from '../../languages/index.js';
+import { decodePythonString, pythonSdkNames } from '../../languages/python/names.js';
+import { TypeScriptCompiler } from '../../languages/typescript/compiler.js';
+import { readTypeScriptNames, typescriptSdkNames } from '../../languages/typescript/names.js';
 import { adversarialTools } from '../../probe/adversarial-tools.js';
 import { Session } from '../../session.js';
 import { committedScenarios, runPair } from '../test/run-pair.js';
-import { TypeScriptCompiler } from '../typescript-compiler.js';
-import { registeredTools, sdkNamesCheck } from './check.js';
-import { cachedSdkNames, sdkNames as namesOf, namingProblems } from './index.js';
-import { decodePythonString } from './python.js';
+import { registeredTools } from '../view-of-record.js';
+import { sdkNamesCheck } from './check.js';
+import { namingProblems as problemsOf } from './naming.js';
 
 const all = (names: string[]) => ({ names, complete: true });
 const compiler = new TypeScriptCompiler();
-const sdkNames = (language: 'python' | 'typescript', sdk: string, object?: string) =>
-  namesOf(language, sdk, () => compiler, object);
+/** The names of an SDK block, read at once (no session, no cache). */
+const sdkNames = (language: 'python' | 'typescript', sdk: string, object = 'tools') =>
+  language === 'python' ? pythonSdkNames(sdk, object) : typescriptSdkNames(compiler, sdk, object);
+const namingProblems = (language: 'python' | 'typescript', names: SdkNames, registered?: Registered) =>
+  problemsOf(LANGUAGE_PACKS[language], names, registered);
 
 describe('Python SDK names', () => {
   const sdk = [
@@ -334,15 +340,12 @@ describe('the sdk-names check on a real run', () => {
   }, async () => {
     const scenario = (await committedScenarios()).find((s) => s.name === 'exotic-names')!;
     const input = await runPair(scenario, 'typescript', session);
-    expect(registeredTools(input)).toEqual({
+    expect(registeredTools(input.pair.record)).toEqual({
       names: ['2fa.verify', '__proto__', 'class', 'weather-alerts'],
       complete: true,
     });
     expect(await sdkNamesCheck.run(input)).toEqual([]);
-    const extra = {
-      ...input,
-      record: { ...input.record, programs: input.record.programs.map((p) => ({ ...p, tools: [...p.tools, 'ghost'] })) },
-    };
+    const extra = { ...input, view: { ...input.view, registered: all([...input.view.registered!.names, 'ghost']) } };
     expect(await sdkNamesCheck.run(extra)).toEqual([
       {
         check: 'sdk-names',
@@ -369,7 +372,7 @@ describe('the names of a TypeScript SDK with a verdict cache', () => {
     root = await mkdtemp(join(tmpdir(), 'concord-sdk-names-cache-'));
     const fresh = sdkNames('typescript', sdk);
     await using first = new Session({ cacheRoot: root });
-    const kept = await cachedSdkNames('typescript', sdk, first);
+    const kept = await readTypeScriptNames(sdk, first, 'tools');
     expect({ declared: kept.declared, reaches: kept.reaches }).toEqual({
       declared: fresh.declared,
       reaches: fresh.reaches,
@@ -377,7 +380,7 @@ describe('the names of a TypeScript SDK with a verdict cache', () => {
     expect(first.cache!.stats).toMatchObject({ hits: 0, misses: 1, stored: 1 });
 
     await using second = new Session({ cacheRoot: root });
-    const again = await cachedSdkNames('typescript', sdk, second);
+    const again = await readTypeScriptNames(sdk, second, 'tools');
     expect(second.cache!.stats).toMatchObject({ hits: 1, misses: 0, stored: 0 });
     expect({ declared: again.declared, reaches: again.reaches }).toEqual({
       declared: fresh.declared,
@@ -394,7 +397,7 @@ describe('the names of a TypeScript SDK with a verdict cache', () => {
     entry.value = { declared: [], reaches: [{ spelled: 'a', how: 'method', reaches: 'a', column: 3 }] };
     await writeFile(join(folder, shard!, file!), JSON.stringify(entry));
     await using third = new Session({ cacheRoot: root });
-    const reread = await cachedSdkNames('typescript', sdk, third);
+    const reread = await readTypeScriptNames(sdk, third, 'tools');
     expect(third.cache!.stats).toMatchObject({ hits: 0, misses: 1, stored: 1 });
     expect(reread.reaches).toEqual(fresh.reaches);
   });
@@ -403,15 +406,15 @@ describe('the names of a TypeScript SDK with a verdict cache', () => {
     const cacheRoot = await mkdtemp(join(tmpdir(), 'concord-sdk-names-cache-'));
     try {
       await using session = new Session({ cacheRoot });
-      expect((await cachedSdkNames('typescript', sdk, session)).reaches).toHaveLength(2);
+      expect((await readTypeScriptNames(sdk, session, 'tools')).reaches).toHaveLength(2);
       // The block read off `codemode` offers nothing: what was kept for `tools` does not answer it.
-      const elsewhere = await cachedSdkNames('typescript', sdk, session, 'codemode');
+      const elsewhere = await readTypeScriptNames(sdk, session, 'codemode');
       expect(elsewhere.reaches).toEqual([]);
       expect(elsewhere.bindings).toEqual(['tools']);
       expect(session.cache!.stats).toMatchObject({ hits: 0, misses: 2, stored: 2 });
       await using next = new Session({ cacheRoot });
-      expect((await cachedSdkNames('typescript', sdk, next, 'codemode')).bindings).toEqual(['tools']);
-      expect((await cachedSdkNames('typescript', sdk, next)).reaches).toHaveLength(2);
+      expect((await readTypeScriptNames(sdk, next, 'codemode')).bindings).toEqual(['tools']);
+      expect((await readTypeScriptNames(sdk, next, 'tools')).reaches).toHaveLength(2);
       expect(next.cache!.stats).toMatchObject({ hits: 2, misses: 0, stored: 0 });
     } finally {
       await rm(cacheRoot, { recursive: true, force: true });
@@ -422,7 +425,11 @@ describe('the names of a TypeScript SDK with a verdict cache', () => {
     const cacheRoot = await mkdtemp(join(tmpdir(), 'concord-sdk-names-cache-'));
     try {
       await using session = new Session({ cacheRoot });
-      await cachedSdkNames('python', 'class Tools:\n    async def a(self, args: dict) -> dict: ...\n', session);
+      await LANGUAGE_PACKS.python.readNames(
+        'class Tools:\n    async def a(self, args: dict) -> dict: ...\n',
+        session,
+        'tools',
+      );
       expect(session.cache!.stats).toMatchObject({ hits: 0, misses: 0, stored: 0 });
     } finally {
       await rm(cacheRoot, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DEFAULT_PYTHON_FLOOR } from '../../../codemode/index.js';
 import { packageRoot } from '../../../runtimes/seam/package-root.js';
 import { runtimeTarget } from '../../assembly/runtimes.js';
 import { runOne } from '../../pairs/run-one.js';
@@ -6,7 +7,8 @@ import { loadScenarios } from '../../scenario/discover.js';
 import type { RuntimeName, Scenario } from '../../scenario/types.js';
 import type { Session } from '../../session.js';
 import { snapshotFiles } from '../../snapshot/transcript.js';
-import type { CheckInput } from '../types.js';
+import type { CheckInput, PairRun } from '../types.js';
+import { viewOfRecord } from '../view-of-record.js';
 
 /** The committed scenarios. */
 export const committedScenarios = (): Promise<Scenario[]> => loadScenarios(join(packageRoot(), 'scenarios'));
@@ -16,12 +18,17 @@ export const committedScenarios = (): Promise<Scenario[]> => loadScenarios(join(
  * short still gives the checks the requests the model saw (its outcome is the expectations check's affair),
  * but one without a single request has nothing to check.
  */
-export async function runPair(scenario: Scenario, runtime: RuntimeName, session: Session): Promise<CheckInput> {
+export async function runPair(
+  scenario: Scenario,
+  runtime: RuntimeName,
+  session: Session,
+): Promise<CheckInput & { pair: PairRun }> {
   const target = runtimeTarget(runtime, scenario.runtimeConfig, session);
   const { record } = await runOne(scenario, target);
   if (record.exchanges.length === 0)
     throw new Error(`${scenario.name} × ${runtime} reached no model request: ${record.failure ?? 'no reason given'}`);
-  return { scenario, runtime: target, record, files: snapshotFiles(record, packageRoot()), session };
+  const pair = { scenario, runtime: target, record, files: snapshotFiles(record, packageRoot()) };
+  return { view: viewOfRecord(record), floor: DEFAULT_PYTHON_FLOOR, session, pair };
 }
 
 /** The scenario with the `tools` entry's config replaced by `config(old)`. */

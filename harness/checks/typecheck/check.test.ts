@@ -3,8 +3,27 @@ import type { Language } from '../../../runtimes/seam/types.js';
 import type { Scenario } from '../../scenario/types.js';
 import { Session } from '../../session.js';
 import { committedScenarios, runPair } from '../test/run-pair.js';
-import type { CheckInput } from '../types.js';
+import type { CheckInput, PairRun } from '../types.js';
 import { typecheckProgramsCheck } from './check.js';
+
+type PairInput = CheckInput & { pair: PairRun };
+
+/** The input with the pair's scenario replaced (its programs are what the check reads of it). */
+const withScenario = (input: PairInput, scenario: Scenario): PairInput => ({
+  ...input,
+  pair: { ...input.pair, scenario },
+});
+
+/** The input with the SDK block of the first request replaced by `sdk`. */
+const withSdk = (input: PairInput, sdk: string): PairInput => ({
+  ...input,
+  view: {
+    ...input.view,
+    requests: input.view.requests.map((request, i) =>
+      i === 0 ? { ...request, sdkSection: `\`\`\`python\n${sdk}\`\`\`\n` } : request,
+    ),
+  },
+});
 
 const session = new Session();
 afterAll(() => session.dispose());
@@ -20,24 +39,27 @@ const shortBudget = (scenario: Scenario): Scenario =>
     ? scenario
     : { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs: SHORT_BUDGET_MS } };
 
-const runs = new Map<string, CheckInput>();
-async function committed(language: Language): Promise<CheckInput[]> {
-  const inputs: CheckInput[] = [];
+const runs = new Map<string, PairInput>();
+async function committed(language: Language): Promise<PairInput[]> {
+  const inputs: PairInput[] = [];
   for (const scenario of await committedScenarios()) {
     const key = `${scenario.name}/${language}`;
     if (!runs.has(key))
-      runs.set(key, {
-        ...(await runPair(shortBudget(scenario), language === 'python' ? 'python' : 'typescript', session)),
-        scenario,
-      });
+      runs.set(
+        key,
+        withScenario(
+          await runPair(shortBudget(scenario), language === 'python' ? 'python' : 'typescript', session),
+          scenario,
+        ),
+      );
     inputs.push(runs.get(key)!);
   }
   return inputs;
 }
 
 /** The committed scenario `name`'s run in `language`. */
-async function committedInput(language: Language, name: string): Promise<CheckInput> {
-  return (await committed(language)).find((input) => input.scenario.name === name)!;
+async function committedInput(language: Language, name: string): Promise<PairInput> {
+  return (await committed(language)).find((input) => input.pair.scenario.name === name)!;
 }
 
 /** The scenario with the program of its `call`-th run_code step in `language` replaced. */
@@ -58,7 +80,7 @@ const errorsOf = async (input: CheckInput) =>
 describe.each(['typescript', 'python'] as const)('type-checked %s programs', (language) => {
   it('pass on every committed scenario', { timeout: 240_000 }, async () => {
     for (const input of await committed(language))
-      expect([input.scenario.name, await errorsOf(input)]).toEqual([input.scenario.name, []]);
+      expect([input.pair.scenario.name, await errorsOf(input)]).toEqual([input.pair.scenario.name, []]);
   });
 
   it('notes, without failing, a subscript call the stubs leave untyped by design', { timeout: 120_000 }, async () => {
@@ -85,9 +107,9 @@ describe.each(['typescript', 'python'] as const)('type-checked %s programs', (la
       language === 'typescript'
         ? "const forecast = await tools.get_forecast({ city: 'Lisbon', days: 3 });\nreturn forecast.days.map((d) => d.temperature.hgh);\n"
         : 'forecast = await tools.get_forecast({"city": "Lisbon", "days": 3})\nreturn [d["temperature"]["hgh"] for d in forecast["days"]]\n';
-    const scenario = withProgram(input.scenario, 2, language, code);
+    const scenario = withProgram(input.pair.scenario, 2, language, code);
     const step = scenario.script.filter((s) => s.kind === 'assistant')[1]!;
-    const errors = await errorsOf({ ...input, scenario });
+    const errors = await errorsOf(withScenario(input, scenario));
     const where = `scenarios/nested-reads.yml:${step.line} run_code call 2 (${language}), line 2`;
     expect(errors).toEqual([
       language === 'typescript'
@@ -102,7 +124,7 @@ describe.each(['typescript', 'python'] as const)('type-checked %s programs', (la
       language === 'typescript'
         ? "return await tools.get_forecast({ city: 'Lisbon', dayz: 3 });\n"
         : 'return await tools.get_forecast({"city": "Lisbon", "dayz": 3})\n';
-    const errors = await errorsOf({ ...input, scenario: withProgram(input.scenario, 1, language, code) });
+    const errors = await errorsOf(withScenario(input, withProgram(input.pair.scenario, 1, language, code)));
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(
       language === 'typescript'
@@ -114,7 +136,7 @@ describe.each(['typescript', 'python'] as const)('type-checked %s programs', (la
   it('fail a program that names an SDK type as a value', { timeout: 120_000 }, async () => {
     const input = await committedInput(language, 'nested-reads');
     const code = language === 'typescript' ? 'return GetForecastArgs;\n' : 'return GetForecastArgs\n';
-    const errors = await errorsOf({ ...input, scenario: withProgram(input.scenario, 1, language, code) });
+    const errors = await errorsOf(withScenario(input, withProgram(input.pair.scenario, 1, language, code)));
     expect(errors).toEqual([
       expect.stringMatching(
         language === 'typescript'
@@ -132,14 +154,14 @@ describe('pyright checks for the floor', () => {
     const input = await committedInput('python', 'nested-reads');
     const code =
       'forecast = await tools.get_forecast({"city": "Lisbon", "days": 3})\nmatch forecast["days"]:\n    case []:\n        return None\n    case _:\n        return forecast["days"][0]\n';
-    const scenario = withProgram(input.scenario, 1, 'python', code);
-    const errors = await errorsOf({ ...input, scenario, floor: '3.9' });
+    const scenario = withProgram(input.pair.scenario, 1, 'python', code);
+    const errors = await errorsOf({ ...withScenario(input, scenario), floor: '3.9' });
     expect(errors).toEqual([
       expect.stringMatching(
         /run_code call 1 \(python\), line 2, column 1: Match statements require Python 3\.10 or newer/,
       ),
     ]);
-    expect(await errorsOf({ ...input, scenario, floor: '3.10' })).toEqual([]);
+    expect(await errorsOf({ ...withScenario(input, scenario), floor: '3.10' })).toEqual([]);
   });
 
   it('fails stubs using what the floor lacks at their own line: `NotRequired` and `|` at 3.9', {
@@ -148,14 +170,14 @@ describe('pyright checks for the floor', () => {
     const input = await committedInput('python', 'nested-reads');
     const sdk =
       'from typing import NotRequired, TypedDict\n\nclass A(TypedDict):\n    x: NotRequired[int | str]\n\nclass Tools:\n    pass\n\nclass ToolCallError(Exception):\n    pass\n\ntools: Tools\n';
-    const errors = await errorsOf({ ...input, files: new Map([...input.files, ['tools-sdk.py', sdk]]), floor: '3.9' });
+    const errors = await errorsOf({ ...withSdk(input, sdk), floor: '3.9' });
     expect(errors).toEqual(
       expect.arrayContaining([
         expect.stringMatching(
-          /^pyright: tools-sdk\.py, line 1, column 20 \(for Python 3\.9\): "NotRequired" is unknown import symbol/,
+          /^tools-sdk\.py does not type-check \(pyright for Python 3\.9\), line 1, column 20: "NotRequired" is unknown import symbol/,
         ),
         expect.stringMatching(
-          /^pyright: tools-sdk\.py, line 4, column 24 \(for Python 3\.9\): Alternative syntax for unions requires Python 3\.10 or newer/,
+          /^tools-sdk\.py does not type-check \(pyright for Python 3\.9\), line 4, column 24: Alternative syntax for unions requires Python 3\.10 or newer/,
         ),
       ]),
     );
@@ -169,22 +191,22 @@ describe('pyright checks for the floor', () => {
       'class A(TypedDict):\n    x: NotRequired[int]\n\nclass Tools:\n    async def get_forecast(self, args: Any) -> A: ...\n\nclass ToolCallError(Exception):\n    pass\n\ntools: Tools\n';
     // What pyright says of the stubs themselves (the scenario's programs call tools these stubs lack).
     const withStubs = async (sdk: string, floor: '3.9' | '3.11') =>
-      (await errorsOf({ ...input, files: new Map([...input.files, ['tools-sdk.py', sdk]]), floor })).filter((message) =>
-        message.startsWith('pyright: tools-sdk.py'),
+      (await errorsOf({ ...withSdk(input, sdk), floor })).filter((message) =>
+        message.startsWith('tools-sdk.py does not type-check'),
       );
     expect(await withStubs(body, '3.11')).toEqual([]);
     // The typing of 3.9 has no NotRequired; a block that imports runs as written, a name it forgot unbound.
     expect(await withStubs(body, '3.9')).toEqual([
       expect.stringMatching(
-        /^pyright: tools-sdk\.py, line 2, column 8 \(for Python 3\.9\): "NotRequired" is not defined/,
+        /^tools-sdk\.py does not type-check \(pyright for Python 3\.9\), line 2, column 8: "NotRequired" is not defined/,
       ),
     ]);
     expect(await withStubs(`from typing import Any\n${body}`, '3.11')).toEqual([
       expect.stringMatching(
-        /^pyright: tools-sdk\.py, line 2, column 9 \(for Python 3\.11\): "TypedDict" is not defined/,
+        /^tools-sdk\.py does not type-check \(pyright for Python 3\.11\), line 2, column 9: "TypedDict" is not defined/,
       ),
       expect.stringMatching(
-        /^pyright: tools-sdk\.py, line 3, column 8 \(for Python 3\.11\): "NotRequired" is not defined/,
+        /^tools-sdk\.py does not type-check \(pyright for Python 3\.11\), line 3, column 8: "NotRequired" is not defined/,
       ),
     ]);
   });

@@ -1,7 +1,7 @@
 import type { SyntaxNode } from '@lezer/common';
 import { parser } from '@lezer/python';
 import { literalPattern } from '../../text/literal-pattern.js';
-import { type Collision, DEFAULT_TOOLS_OBJECT, type Declared, type Reach, type SdkNames } from './types.js';
+import { type Collision, DEFAULT_TOOLS_OBJECT, type Declared, type Reach, type SdkNames } from '../sdk-names.js';
 
 /**
  * Methods a class has for Python's own machinery, never a tool's way in: a program does not call

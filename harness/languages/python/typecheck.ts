@@ -1,6 +1,6 @@
 import { importsNothing } from '../../interpreters/import-script.js';
+import type { ProgramDiagnostic, ScriptedProgram } from '../typecheck.js';
 import { checkWithPyright, type PyrightHost } from './cached-pyright.js';
-import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
 
 const STUB_MODULE = 'tools_sdk';
 const INDENT = '    ';

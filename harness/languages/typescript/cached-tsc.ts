@@ -1,8 +1,8 @@
 import { typescriptVersion } from '../../../runtimes/seam/typescript.js';
 import { sha256 } from '../../cache/verdict-cache.js';
 import type { Session } from '../../session.js';
-import { TYPESCRIPT_COMPILER } from '../typescript-compiler.js';
-import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
+import type { ProgramDiagnostic, ScriptedProgram } from '../typecheck.js';
+import { TYPESCRIPT_COMPILER } from './compiler.js';
 
 /** A diagnostic as kept in the cache: its program by index into the programs it was computed for. */
 interface StoredDiagnostic {
@@ -50,7 +50,7 @@ export async function checkWithTsc(
   const cached = await cache?.get('tsc', parts, isStored(programs.length));
   const stored =
     cached ??
-    (await import('./typescript.js')).typecheckTypeScript(session.slot(TYPESCRIPT_COMPILER), sdk, programs).map(
+    (await import('./typecheck.js')).typecheckTypeScript(session.slot(TYPESCRIPT_COMPILER), sdk, programs).map(
       ({ program, ...rest }): StoredDiagnostic => ({
         ...rest,
         ...(program === undefined ? {} : { program: programs.indexOf(program) }),

@@ -1,6 +1,6 @@
 import type TypeScript from 'typescript';
-import { typescript } from '../../runtimes/seam/typescript.js';
-import type { SessionSlot } from '../session.js';
+import { typescript } from '../../../runtimes/seam/typescript.js';
+import type { SessionSlot } from '../../session.js';
 
 /** The options every in-memory program of an SDK is checked with: strict, ES2023, no module resolution. */
 function compilerOptions(ts: typeof TypeScript): TypeScript.CompilerOptions {

@@ -1,6 +1,16 @@
 import type TypeScript from 'typescript';
-import type { TypeScriptCompiler } from '../typescript-compiler.js';
-import { type Collision, DEFAULT_TOOLS_OBJECT, type Declared, type Reach, type SdkNames } from './types.js';
+import { typescriptVersion } from '../../../runtimes/seam/typescript.js';
+import { sha256 } from '../../cache/verdict-cache.js';
+import type { Session } from '../../session.js';
+import {
+  type Collision,
+  DEFAULT_TOOLS_OBJECT,
+  type Declared,
+  isSdkNames,
+  type Reach,
+  type SdkNames,
+} from '../sdk-names.js';
+import { TYPESCRIPT_COMPILER, type TypeScriptCompiler } from './compiler.js';
 
 /** The SDK block as a script of its own: its declarations are global, as the `run_code` description promises. */
 const SDK_PATH = '/concord-sdk-names/tools-sdk.ts';
@@ -152,4 +162,29 @@ function isIdentifierName(ts: typeof TypeScript, name: string): boolean {
     ts.isIdentifierStart(points[0]!, ts.ScriptTarget.ES2022) &&
     points.slice(1).every((point) => ts.isIdentifierPart(point, ts.ScriptTarget.ES2022))
   );
+}
+
+/**
+ * The names of a TypeScript SDK block, taken from the session's verdict cache when an earlier run read the same block
+ * off the same object with the same compiler: the compiler (about half a second of CPU to load) is then not loaded.
+ */
+export async function readTypeScriptNames(
+  sdk: string,
+  session: Pick<Session, 'cache' | 'slot'>,
+  object: string,
+): Promise<SdkNames> {
+  const { cache } = session;
+  const read = () => typescriptSdkNames(session.slot(TYPESCRIPT_COMPILER), sdk, object);
+  if (cache === undefined) return read();
+  const parts = [`typescript ${typescriptVersion()}`, 'checker', `object ${object}`, sha256(sdk)];
+  const kept = await cache.get('sdk-names', parts, isSdkNames);
+  if (kept !== undefined) return { ...kept, normalize: (name) => name };
+  const names = read();
+  await cache.put('sdk-names', parts, {
+    declared: names.declared,
+    reaches: names.reaches,
+    collisions: names.collisions,
+    bindings: names.bindings,
+  });
+  return names;
 }

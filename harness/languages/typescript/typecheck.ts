@@ -1,9 +1,11 @@
-import { SDK_FILE } from '../../snapshot/transcript.js';
-import type { TypeScriptCompiler } from '../typescript-compiler.js';
-import type { ProgramDiagnostic, ScriptedProgram } from './types.js';
+import type { ProgramDiagnostic, ScriptedProgram } from '../typecheck.js';
+import type { TypeScriptCompiler } from './compiler.js';
+
+/** The snapshot file that holds the TypeScript `tools:sdk` block. */
+export const TYPESCRIPT_SDK_FILE = 'tools-sdk.ts';
 
 const DIR = '/concord-typecheck';
-const SDK_PATH = `${DIR}/${SDK_FILE.typescript}`;
+const SDK_PATH = `${DIR}/${TYPESCRIPT_SDK_FILE}`;
 const GLOBALS_FILE = `${DIR}/runtime-globals.d.ts`;
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { declarationsSection, unfencedDeclarations } from './unfenced-declarations.js';
+import { declarationsSection, unfencedDeclarations } from './unfenced.js';
 
 describe('unfenced TypeScript declarations in prose', () => {
   it('takes the lines from the first declaration to the end of the last declare statement', () => {

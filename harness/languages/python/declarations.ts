@@ -1,0 +1,62 @@
+import type { SyntaxNode } from '@lezer/common';
+import { parser as pythonParser } from '@lezer/python';
+
+/** Top-level Python statements that declare (names, types, functions) rather than run a program. */
+const PYTHON_DECLARATIONS: ReadonlySet<string> = new Set([
+  'ImportStatement',
+  'ClassDefinition',
+  'FunctionDefinition',
+  'DecoratedStatement',
+  'AssignStatement',
+  'TypeDefinition',
+  'PassStatement',
+  'Comment',
+]);
+
+/** An expression statement that runs nothing: a docstring, or `...`. */
+const INERT_EXPRESSIONS: ReadonlySet<string> = new Set(['String', 'FormatString', 'Ellipsis']);
+
+/** What a declaration may call: typing's constructors of types (`Movie = TypedDict("Movie", {…})`, `T = TypeVar("T")`). */
+const TYPE_CONSTRUCTOR =
+  /^(?:(?:typing|typing_extensions)\.)?(?:TypedDict|NamedTuple|TypeVar|TypeVarTuple|ParamSpec|NewType|TypeAliasType)$/;
+
+/** Whether an assignment only names a type: it awaits nothing and calls nothing but a type constructor. */
+function assignsType(code: string, node: SyntaxNode): boolean {
+  const cursor = node.cursor();
+  while (cursor.next() && cursor.from < node.to) {
+    if (cursor.name === 'AwaitExpression') return false;
+    if (cursor.name === 'CallExpression') {
+      const callee = cursor.node.firstChild;
+      if (callee === null || !TYPE_CONSTRUCTOR.test(code.slice(callee.from, callee.to))) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether Python code only declares: classes, functions, imports and names bound to types, with no statement that
+ * runs. Code that does not parse, or holds nothing but comments, declares nothing.
+ */
+export function pythonDeclaresOnly(code: string): boolean {
+  const tree = pythonParser.parse(code);
+  let broken = false;
+  tree.iterate({
+    enter: (node) => {
+      if (node.type.isError) broken = true;
+      return !broken;
+    },
+  });
+  if (broken) return false;
+  let declares = false;
+  for (let node = tree.topNode.firstChild; node !== null; node = node.nextSibling) {
+    if (node.name === 'AssignStatement' && !assignsType(code, node)) return false;
+    if (PYTHON_DECLARATIONS.has(node.name)) {
+      declares ||= node.name !== 'Comment' && node.name !== 'PassStatement';
+      continue;
+    }
+    const only = node.firstChild;
+    const inert = node.name === 'ExpressionStatement' && only !== null && only.nextSibling === null;
+    if (!inert || !INERT_EXPRESSIONS.has(only.name)) return false;
+  }
+  return declares;
+}
