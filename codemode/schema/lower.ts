@@ -281,40 +281,7 @@ class Lowering {
       return this.#allOf(arms, path, doc, false);
     }
     const armsKey = Array.isArray(node.anyOf) ? 'anyOf' : Array.isArray(node.oneOf) ? 'oneOf' : undefined;
-    if (armsKey !== undefined) {
-      const arms = node[armsKey] as unknown[];
-      const base = pick(node, STRUCTURE_KEYWORDS.concat(['nullable']));
-      const baseHasShape = hasShape(base);
-      const tags: ({ tag: string; name: string } | undefined)[] = [];
-      const children = arms.map((arm, index) => {
-        const armPath = `${at(armsKey)}[${index}]`;
-        const tagged = this.#taggedArm(node.discriminator, arm, armPath);
-        tags.push(tagged);
-        return child(tagged === undefined ? arm : tagged.target, armPath);
-      });
-      const tagName = isPlainObject(node.discriminator) ? node.discriminator.propertyName : undefined;
-      if (baseHasShape) children.unshift(child(base, path));
-      return {
-        children,
-        build: (all) => {
-          const offset = baseHasShape ? 1 : 0;
-          const cores = all.map((core, i) =>
-            i < offset || tags[i - offset] === undefined
-              ? core
-              : withTag(core, tagName as string, tags[i - offset]!.tag, tags[i - offset]!.name),
-          );
-          if (!baseHasShape)
-            return withDoc(
-              arms.length === 0 ? this.degrade(at(armsKey), `${armsKey} lists no schema`) : union(cores),
-              doc,
-            );
-          const [baseCore, ...armCores] = cores as [CoreSchema, ...CoreSchema[]];
-          // Arms that only constrain (`{required: [...]}`) leave the shape beside them as it is.
-          if (armCores.every(isAny)) return withDoc(baseCore, doc);
-          return withDoc(union(armCores.map((arm) => this.#merge([baseCore, arm], path) ?? arm)), doc);
-        },
-      };
-    }
+    if (armsKey !== undefined) return this.#union(node, armsKey, path, doc);
     if (node.nullable === true) {
       const rest = pick(node, STRUCTURE_KEYWORDS);
       return { children: [child(rest, path)], build: ([core]) => withDoc(union([core!, { type: 'null' }]), doc) };
@@ -350,6 +317,43 @@ class Lowering {
       type === 'array' || (type === undefined && ['items', 'prefixItems'].some((key) => Object.hasOwn(node, key)));
     if (isArray) return this.#array(node, path, doc);
     return leaf(type === undefined ? ANY : { type: type as SchemaTypeName });
+  }
+
+  /** `anyOf` or `oneOf`: a union of its arms (tagged where a discriminator pins them), each beside the shape around it. */
+  #union(node: Record<string, unknown>, armsKey: 'anyOf' | 'oneOf', path: string, doc: string): Plan {
+    const at = (key: string) => memberPath(path, key);
+    const arms = node[armsKey] as unknown[];
+    const base = pick(node, STRUCTURE_KEYWORDS.concat(['nullable']));
+    const baseHasShape = hasShape(base);
+    const tags: ({ tag: string; name: string } | undefined)[] = [];
+    const children = arms.map((arm, index) => {
+      const armPath = `${at(armsKey)}[${index}]`;
+      const tagged = this.#taggedArm(node.discriminator, arm, armPath);
+      tags.push(tagged);
+      return child(tagged === undefined ? arm : tagged.target, armPath);
+    });
+    const tagName = isPlainObject(node.discriminator) ? node.discriminator.propertyName : undefined;
+    if (baseHasShape) children.unshift(child(base, path));
+    return {
+      children,
+      build: (all) => {
+        const offset = baseHasShape ? 1 : 0;
+        const cores = all.map((core, i) =>
+          i < offset || tags[i - offset] === undefined
+            ? core
+            : withTag(core, tagName as string, tags[i - offset]!.tag, tags[i - offset]!.name),
+        );
+        if (!baseHasShape)
+          return withDoc(
+            arms.length === 0 ? this.degrade(at(armsKey), `${armsKey} lists no schema`) : union(cores),
+            doc,
+          );
+        const [baseCore, ...armCores] = cores as [CoreSchema, ...CoreSchema[]];
+        // Arms that only constrain (`{required: [...]}`) leave the shape beside them as it is.
+        if (armCores.every(isAny)) return withDoc(baseCore, doc);
+        return withDoc(union(armCores.map((arm) => this.#merge([baseCore, arm], path) ?? arm)), doc);
+      },
+    };
   }
 
   /**

@@ -54,6 +54,39 @@ export function sharedDefinitions(
   roots: readonly LoweredSchema[],
   nameOf: (definition: CoreDefinition) => string,
 ): SharedDefinitions {
+  const { byName, blocked } = definitionsByName(roots, nameOf);
+  blockDependents(byName, blocked);
+  const byRoot = new Map<LoweredSchema, Map<string, string>>();
+  for (const root of roots) byRoot.set(root, new Map());
+  for (const [name, instances] of byName) {
+    if (blocked.has(name)) continue;
+    for (const instance of instances) byRoot.get(instance.root)!.set(instance.key, name);
+  }
+  const shared = [...byName.keys()].filter((name) => !blocked.has(name));
+  const level = referenceLevels(shared, byName);
+  shared.sort((a, b) => level.get(a)! - level.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    definitions: shared.map((name) => {
+      const instance = byName.get(name)![0]!;
+      return {
+        name,
+        definition: instance.definition,
+        definitions: instance.root.definitions,
+        shared: byRoot.get(instance.root)!,
+      };
+    }),
+    byRoot,
+  };
+}
+
+/**
+ * Every definition of `roots` under its name, and the names that stay with their tools: one with two structures, or
+ * one that refers to its tool's root.
+ */
+function definitionsByName(
+  roots: readonly LoweredSchema[],
+  nameOf: (definition: CoreDefinition) => string,
+): { byName: Map<string, Instance[]>; blocked: Set<string> } {
   const byName = new Map<string, Instance[]>();
   const structures = new Map<string, Set<string>>();
   const blocked = new Set<string>();
@@ -84,8 +117,11 @@ export function sharedDefinitions(
     }
   }
   for (const [name, shapes] of structures) if (shapes.size > 1) blocked.add(name);
+  return { byName, blocked };
+}
 
-  // A definition naming one that stays with its tools stays with its tools too.
+/** A definition naming one that stays with its tools stays with its tools too: `blocked` grows to hold them. */
+function blockDependents(byName: ReadonlyMap<string, Instance[]>, blocked: Set<string>): void {
   const dependents = new Map<string, Set<string>>();
   for (const [name, instances] of byName) {
     for (const dep of instances[0]!.deps) {
@@ -103,17 +139,11 @@ export function sharedDefinitions(
       }
     }
   }
+}
 
-  const byRoot = new Map<LoweredSchema, Map<string, string>>();
-  for (const root of roots) byRoot.set(root, new Map());
-  for (const [name, instances] of byName) {
-    if (blocked.has(name)) continue;
-    for (const instance of instances) byRoot.get(instance.root)!.set(instance.key, name);
-  }
-
-  // Depth in the graph of unquoted references (a recursive definition is always named as a string).
+/** Each shared name's depth in the graph of unquoted references (a recursive definition is always named as a string). */
+function referenceLevels(shared: readonly string[], byName: ReadonlyMap<string, Instance[]>): Map<string, number> {
   const level = new Map<string, number>();
-  const shared = [...byName.keys()].filter((name) => !blocked.has(name));
   for (const start of shared) {
     const stack: { name: string; expanded: boolean }[] = [{ name: start, expanded: false }];
     while (stack.length > 0) {
@@ -133,17 +163,5 @@ export function sharedDefinitions(
       }
     }
   }
-  shared.sort((a, b) => level.get(a)! - level.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
-  return {
-    definitions: shared.map((name) => {
-      const instance = byName.get(name)![0]!;
-      return {
-        name,
-        definition: instance.definition,
-        definitions: instance.root.definitions,
-        shared: byRoot.get(instance.root)!,
-      };
-    }),
-    byRoot,
-  };
+  return level;
 }

@@ -3,13 +3,13 @@ import { importPlugins } from '../assembly/plugin-import.js';
 import type { RuntimeTarget } from '../assembly/runtimes.js';
 import type { SdkSize } from '../cache/token-counter.js';
 import { cacheLine } from '../cache/verdict-cache.js';
-import { runChecks, viewOfRecord } from '../checks/index.js';
+import { type Finding, type PairRun, runChecks, viewOfRecord } from '../checks/index.js';
 import { stubMatrix } from '../checks/stub-validity.js';
 import { pairTools, toolCoverage } from '../checks/tool-coverage.js';
 import { GuardedFolder } from '../guarded/folder.js';
 import { usesInterpreters } from '../languages/index.js';
 import { drivePairs, loadPairs } from '../pairs/drive.js';
-import { runOne } from '../pairs/run-one.js';
+import { type OneRun, type PhaseTimes, runOne } from '../pairs/run-one.js';
 import { inSelection, type Pair, type Selection, selectPairs } from '../pairs/select.js';
 import type { ProbeVerdict } from '../probe/adversarial.js';
 import type { Project } from '../project/root.js';
@@ -243,13 +243,48 @@ async function runPairs(
     floor: plan.floor,
     redactions: config.redactions ?? [],
   };
-  // Pairs run side by side on the shared runtimes. Each pair's proposals join the run's as it finishes, so a
-  // failure keeps them; once all are done they are put in pair order, so the output and every file written
-  // are the same as a serial run's.
+  const pairs = await drivePairsOf(options, plan, run, proposals);
+  // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
+  const steps = await runSteps(plan.pairs, new Set(plan.notRun.keys()), plan.floor, session);
+  steps.findings.push(...sdkBudgetFindings(sdkCost(pairs), config.sdkBudget, session.tokens.missing));
+  out(stepsLine(steps, color));
+  if (cache) {
+    await cache.prune();
+    out(cacheLine(cache));
+  }
+  // The report reads the inventory's interpreters: they are taken before the inventory is disposed.
+  // In pair order, whatever order the pairs finished in (--jobs): the reports read the same on every run.
+  const cells = stubMatrix(session);
+  const matrix = pairs.flatMap((r) => cells.filter((c) => c.scenario === r.scenario && c.runtime === r.runtime));
+  const inventory =
+    matrix.length > 0 || steps.probes.some((p) => usesInterpreters(p.language)) ? await session.inventory() : undefined;
+  return {
+    pairs,
+    coverage: toolCoverage(pairs, config.coverage?.uncalled),
+    matrix,
+    ...(inventory ? { interpreters: inventory.interpreters, absent: inventory.absent } : {}),
+    runFindings: steps.findings,
+    probes: steps.probes,
+    stepTimes: steps.times,
+    ...(session.tokens.missing !== undefined ? { sdkTokensMissing: session.tokens.missing } : {}),
+  };
+}
+
+/**
+ * Every pair of the plan, side by side on the shared runtimes. Each pair's proposals join the run's as it finishes,
+ * so a failure keeps them; once all are done they are put in pair order, so the output and every file written are
+ * the same as a serial run's.
+ */
+async function drivePairsOf(
+  { out, color, jobs }: GateOptions,
+  plan: RunPlan,
+  run: PairRunContext,
+  proposals: RunProposals,
+): Promise<PairResult[]> {
   const finished = await drivePairs({
-    session,
+    session: run.session,
     pairs: plan.pairs,
-    jobs: options.jobs ?? 1,
+    jobs: jobs ?? 1,
     notRun: {
       runtimes: plan.notRun,
       result: ({ scenario, runtime }, notRun): DrivenPair => ({
@@ -280,30 +315,7 @@ async function runPairs(
   const pairs = finished.map((f) => f.result);
   proposals.list.splice(0, proposals.list.length, ...finished.flatMap((f) => f.own));
   proposals.judged(pairs);
-  // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
-  const steps = await runSteps(plan.pairs, new Set(plan.notRun.keys()), plan.floor, session);
-  steps.findings.push(...sdkBudgetFindings(sdkCost(pairs), config.sdkBudget, session.tokens.missing));
-  out(stepsLine(steps, color));
-  if (cache) {
-    await cache.prune();
-    out(cacheLine(cache));
-  }
-  // The report reads the inventory's interpreters: they are taken before the inventory is disposed.
-  // In pair order, whatever order the pairs finished in (--jobs): the reports read the same on every run.
-  const cells = stubMatrix(session);
-  const matrix = pairs.flatMap((r) => cells.filter((c) => c.scenario === r.scenario && c.runtime === r.runtime));
-  const inventory =
-    matrix.length > 0 || steps.probes.some((p) => usesInterpreters(p.language)) ? await session.inventory() : undefined;
-  return {
-    pairs,
-    coverage: toolCoverage(pairs, config.coverage?.uncalled),
-    matrix,
-    ...(inventory ? { interpreters: inventory.interpreters, absent: inventory.absent } : {}),
-    runFindings: steps.findings,
-    probes: steps.probes,
-    stepTimes: steps.times,
-    ...(session.tokens.missing !== undefined ? { sdkTokensMissing: session.tokens.missing } : {}),
-  };
+  return pairs;
 }
 
 /** Obsolete folders of the selection: removed when the run writes everything, else proposed for deletion. */
@@ -342,11 +354,12 @@ interface PairRunContext {
 
 /** Runs one pair, checks it, compares it with its snapshots and writes or proposes the differences (into `proposals`). */
 async function runPair(
-  { session, snapshotsDir, root, policy, rerun, floor, redactions }: PairRunContext,
+  run: PairRunContext,
   scenario: Scenario,
   target: RuntimeTarget,
   proposals: Proposal[],
 ): Promise<PairResult> {
+  const { session, snapshotsDir, root, policy, redactions } = run;
   const runtime = target.name;
   const base = { scenario: scenario.name, runtime } as const;
   let one;
@@ -363,84 +376,28 @@ async function runPair(
   const { record, times } = one;
   const tools = await pairTools(record, session);
   const files = snapshotFiles(record, root, redactions);
-  if (usesInterpreters(target.language)) {
-    // Waiting for the interpreters the session started is their boot, not this pair's checks.
-    const waiting = performance.now();
-    await session.interpretersReady();
-    times.boot = (times.boot ?? 0) + (performance.now() - waiting);
-  }
-  const started = performance.now();
-  const pair = { scenario, runtime: target, record, files };
-  const { findings } = await runChecks({ view: viewOfRecord(record), floor, session, pair });
-  times.checks = performance.now() - started;
-
+  const findings = await checkPair(run, { scenario, runtime: target, record, files }, times);
   const errors = findings.filter((f) => f.severity === 'error');
   const problems = [record.failure, ...errors.map((f) => `${f.check}: ${f.message}`)].filter(Boolean).join('\n');
   const folder = `${scenario.name}/${runtime}`;
   const verdicts = await compareFolder(snapshotsDir, folder, files);
   // Before anything is written or proposed, the pair runs once more: a transcript that two runs do not agree
   // on would be blessed only to fail the next run. Pairs that agree with their snapshots do not pay for this.
-  if (rerun && !problems && verdicts.some((v) => decide(v.status, policy) !== 'keep')) {
-    let again;
-    try {
-      again = await runOne(scenario, target);
-    } catch (error) {
-      return {
-        ...base,
-        status: 'failed',
-        times,
-        verdicts,
-        findings,
-        tools,
-        reason: `the second run (made before writing or proposing) failed: ${(error as Error).message}`,
-      };
-    }
-    for (const phase of ['assembly', 'model', 'runtime'] as const) times[phase] += again.times[phase];
-    const difference = firstDifference(files, snapshotFiles(again.record, root, redactions));
-    if (difference) {
-      const timeoutMs = scenario.runtimeConfig.timeoutMs;
-      const hint = instabilityHint(record, again.record, typeof timeoutMs === 'number' ? timeoutMs : undefined);
-      return {
-        ...base,
-        status: 'unstable',
-        times,
-        verdicts: [],
-        findings,
-        tools,
-        reason: unstableReason(difference, hint),
-      };
-    }
+  if (run.rerun && !problems && verdicts.some((v) => decide(v.status, policy) !== 'keep')) {
+    const unsettled = await runAgain(run, scenario, target, one, files);
+    if (unsettled !== undefined)
+      return { ...base, ...unsettled, times, verdicts: unsettled.status === 'failed' ? verdicts : [], findings, tools };
   }
   // Measured before anything is written: the committed snapshot is the baseline.
   const measured = await sdkSize(snapshotsDir, folder, target.language, files, verdicts, session);
   const sdk = measured && tools.registered.length > 0 ? { ...measured, tools: tools.registered.length } : measured;
   // A run that failed is never written or proposed: its transcript must not become the expected one.
-  const written = (v: FileVerdict) => !problems && decide(v.status, policy) === 'write';
-  const propose = async (v: FileVerdict) =>
-    proposals.push({
-      path: v.path,
-      action: v.proposed === undefined ? 'delete' : 'write',
-      status: v.status,
-      base: await snapshotFingerprint(snapshotsDir, v.path),
-      ...(v.proposed !== undefined ? { proposed: v.proposed } : {}),
-    });
-  const toWrite = verdicts.filter(written);
-  // Proposed before anything is written: a write that fails leaves every change of the pair proposed.
-  for (const v of verdicts) if (!problems && decide(v.status, policy) === 'propose') await propose(v);
-  if (toWrite.length > 0) await sweepFolder(snapshotsDir, folder);
-  for (const [i, v] of toWrite.entries()) {
-    try {
-      await applyVerdict(snapshotsDir, v);
-    } catch (error) {
-      for (const rest of toWrite.slice(i)) await propose(rest);
-      throw error;
-    }
-  }
+  const written = problems ? [] : await settleVerdicts(run, folder, verdicts, proposals);
   const status = problems
     ? 'failed'
     : verdicts.every((v) => v.status === 'same')
       ? 'pass'
-      : verdicts.every((v) => v.status === 'same' || written(v))
+      : verdicts.every((v) => v.status === 'same' || written.includes(v))
         ? 'updated'
         : 'mismatch';
   return {
@@ -453,6 +410,80 @@ async function runPair(
     ...(problems ? { reason: problems } : {}),
     ...(sdk ? { sdk } : {}),
   };
+}
+
+/** Every check on one pair's run, timed as its checks phase (a wait for the session's interpreters as its boot). */
+async function checkPair({ session, floor }: PairRunContext, pair: PairRun, times: PhaseTimes): Promise<Finding[]> {
+  if (usesInterpreters(pair.runtime.language)) {
+    // Waiting for the interpreters the session started is their boot, not this pair's checks.
+    const waiting = performance.now();
+    await session.interpretersReady();
+    times.boot = (times.boot ?? 0) + (performance.now() - waiting);
+  }
+  const started = performance.now();
+  const { findings } = await runChecks({ view: viewOfRecord(pair.record), floor, session, pair });
+  times.checks = performance.now() - started;
+  return findings;
+}
+
+/**
+ * The pair run a second time, before anything of it is written or proposed: undefined when both runs agree, else the
+ * pair's status (`failed` when the second run could not run, `unstable` when it differs) and why.
+ */
+async function runAgain(
+  { root, redactions }: PairRunContext,
+  scenario: Scenario,
+  target: RuntimeTarget,
+  first: OneRun,
+  files: SnapshotFiles,
+): Promise<{ status: 'failed' | 'unstable'; reason: string } | undefined> {
+  let again: OneRun;
+  try {
+    again = await runOne(scenario, target);
+  } catch (error) {
+    return {
+      status: 'failed',
+      reason: `the second run (made before writing or proposing) failed: ${(error as Error).message}`,
+    };
+  }
+  for (const phase of ['assembly', 'model', 'runtime'] as const) first.times[phase] += again.times[phase];
+  const difference = firstDifference(files, snapshotFiles(again.record, root, redactions));
+  if (!difference) return undefined;
+  const timeoutMs = scenario.runtimeConfig.timeoutMs;
+  const hint = instabilityHint(first.record, again.record, typeof timeoutMs === 'number' ? timeoutMs : undefined);
+  return { status: 'unstable', reason: unstableReason(difference, hint) };
+}
+
+/**
+ * Writes what the policy writes and proposes what it proposes of a pair that passed its checks; returns the verdicts
+ * written. Everything is proposed before anything is written: a write that fails leaves every change proposed.
+ */
+async function settleVerdicts(
+  { snapshotsDir, policy }: PairRunContext,
+  folder: string,
+  verdicts: readonly FileVerdict[],
+  proposals: Proposal[],
+): Promise<FileVerdict[]> {
+  const propose = async (v: FileVerdict) =>
+    proposals.push({
+      path: v.path,
+      action: v.proposed === undefined ? 'delete' : 'write',
+      status: v.status,
+      base: await snapshotFingerprint(snapshotsDir, v.path),
+      ...(v.proposed !== undefined ? { proposed: v.proposed } : {}),
+    });
+  const toWrite = verdicts.filter((v) => decide(v.status, policy) === 'write');
+  for (const v of verdicts) if (decide(v.status, policy) === 'propose') await propose(v);
+  if (toWrite.length > 0) await sweepFolder(snapshotsDir, folder);
+  for (const [i, v] of toWrite.entries()) {
+    try {
+      await applyVerdict(snapshotsDir, v);
+    } catch (error) {
+      for (const rest of toWrite.slice(i)) await propose(rest);
+      throw error;
+    }
+  }
+  return toWrite;
 }
 
 /** The size of the pair's SDK block and of its committed snapshot, when the model read one. */

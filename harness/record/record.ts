@@ -68,6 +68,42 @@ export async function record(options: RecordOptions): Promise<void> {
     );
     return;
   }
+  await refuseToStart(jobs, options, shown);
+  out(`recording from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}`);
+  let recorded: Array<Job & { recording: Recording; ms: number }>;
+  {
+    await using session = new Session();
+    recorded = await drivePairs({
+      session,
+      pairs: jobs,
+      run: async (ready) => {
+        const started = performance.now();
+        const recording = await recordOne(ready, options, session);
+        return { ...ready.pair, recording, ms: performance.now() - started };
+      },
+      settled: ({ scenario, runtime, language, recording, ms }) => {
+        const calls = recording.script.filter((s) => s.kind === 'assistant').length;
+        out(
+          `✓ ${scenario.name} × ${runtime} (${language}): ${calls} run_code call(s) and a final answer, ${Math.round(ms)} ms`,
+        );
+      },
+    });
+  }
+
+  await writeRecordings(recorded, out, shown);
+  const names = [...new Set(recorded.map((r) => r.scenario.name))];
+  out(`next: concord gate --scenario ${names.join(' ')} --update=new, then commit the scenario folder and snapshots/`);
+}
+
+/**
+ * Why the recording must not start, as a RecordError: a file it would replace without --force, a model key that the
+ * selected runtimes could expose, or a runtime that cannot run here (naming one of its language that can).
+ */
+async function refuseToStart(
+  jobs: readonly Job[],
+  options: RecordOptions,
+  shown: (file: string) => string,
+): Promise<void> {
   const replaced = await whatWouldBeReplaced(jobs, shown);
   if (replaced.length > 0 && !options.force) {
     throw new RecordError(
@@ -94,28 +130,17 @@ export async function record(options: RecordOptions): Promise<void> {
       2,
     );
   }
+}
 
-  out(`recording from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}`);
-  let recorded: Array<Job & { recording: Recording; ms: number }>;
-  {
-    await using session = new Session();
-    recorded = await drivePairs({
-      session,
-      pairs: jobs,
-      run: async (ready) => {
-        const started = performance.now();
-        const recording = await recordOne(ready, options, session);
-        return { ...ready.pair, recording, ms: performance.now() - started };
-      },
-      settled: ({ scenario, runtime, language, recording, ms }) => {
-        const calls = recording.script.filter((s) => s.kind === 'assistant').length;
-        out(
-          `✓ ${scenario.name} × ${runtime} (${language}): ${calls} run_code call(s) and a final answer, ${Math.round(ms)} ms`,
-        );
-      },
-    });
-  }
-
+/**
+ * Writes every recording once all are made, the model key scrubbed from them (a recording that would still hold it is
+ * refused, and nothing is written), each scenario kept to its user turn.
+ */
+async function writeRecordings(
+  recorded: ReadonlyArray<Job & { recording: Recording }>,
+  out: (line: string) => void,
+  shown: (file: string) => string,
+): Promise<void> {
   const texts = recorded.map(({ scenario, language, recording }) => ({
     file: recordingPath(scenario.file, language),
     ...withoutSecrets(scenario, language, recording),
@@ -148,8 +173,6 @@ export async function record(options: RecordOptions): Promise<void> {
       );
     }
   }
-  const names = [...new Set(recorded.map((r) => r.scenario.name))];
-  out(`next: concord gate --scenario ${names.join(' ')} --update=new, then commit the scenario folder and snapshots/`);
 }
 
 /**

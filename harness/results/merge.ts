@@ -70,6 +70,36 @@ export function mergeResults(files: ReadonlyArray<{ file: string; results: GateR
     throw new MergeError(
       'no results files given; pass the files written by `concord gate --results FILE` in each shard',
     );
+  const [first] = files;
+  refuseMismatchedShards(files);
+
+  const pairs = files.flatMap((f) => f.results.pairs).sort(pairOrder);
+  const index = new Map(pairs.map((p, i) => [pairKey(p), i]));
+  const rank = (path: string) => index.get(path.split('/').slice(0, 2).join('/')) ?? pairs.length;
+  const unique = <T>(items: T[]) =>
+    items.filter((item, i) => items.findIndex((other) => isDeepStrictEqual(other, item)) === i);
+  return {
+    ...first!.results,
+    shard: null,
+    runId: files.map((f) => f.results.runId).sort()[0]!,
+    pairs,
+    obsolete: [...new Set(files.flatMap((f) => f.results.obsolete))].sort(),
+    runFindings: unique(files.flatMap((f) => f.results.runFindings)),
+    matrix: files
+      .flatMap((f) => f.results.matrix)
+      .sort((a, b) => pairOrder(a, b) || (a.interpreter < b.interpreter ? -1 : a.interpreter > b.interpreter ? 1 : 0)),
+    interpreters: unique(files.flatMap((f) => f.results.interpreters)),
+    absent: [...new Set(files.flatMap((f) => f.results.absent))],
+    proposals: files
+      .flatMap((f) => f.results.proposals)
+      .map((p, i) => ({ p, i }))
+      .sort((a, b) => rank(a.p.path) - rank(b.p.path) || a.i - b.i)
+      .map(({ p }) => p),
+  };
+}
+
+/** Shards of different commits or configurations, or shards that overlap: their merge would not be one run. */
+function refuseMismatchedShards(files: ReadonlyArray<{ file: string; results: GateResults }>): void {
   const [first, ...rest] = files;
   for (const other of rest) {
     if (other.results.commit !== first!.results.commit) {
@@ -96,6 +126,11 @@ export function mergeResults(files: ReadonlyArray<{ file: string; results: GateR
       owner.set(pairKey(pair), file);
     }
   }
+  refuseMissingShards(files);
+}
+
+/** A split with a shard missing or given twice: the merged verdict would not be the whole run's. */
+function refuseMissingShards(files: ReadonlyArray<{ file: string; results: GateResults }>): void {
   const shards = files.map((f) => f.results.shard);
   if (shards.some((s) => s !== null)) {
     const count = shards.find((s) => s !== null)!.count;
@@ -121,28 +156,4 @@ export function mergeResults(files: ReadonlyArray<{ file: string; results: GateR
         `shard ${named} missing: the merged verdict would not be the whole run's; pass every shard's results`,
       );
   }
-
-  const pairs = files.flatMap((f) => f.results.pairs).sort(pairOrder);
-  const index = new Map(pairs.map((p, i) => [pairKey(p), i]));
-  const rank = (path: string) => index.get(path.split('/').slice(0, 2).join('/')) ?? pairs.length;
-  const unique = <T>(items: T[]) =>
-    items.filter((item, i) => items.findIndex((other) => isDeepStrictEqual(other, item)) === i);
-  return {
-    ...first!.results,
-    shard: null,
-    runId: files.map((f) => f.results.runId).sort()[0]!,
-    pairs,
-    obsolete: [...new Set(files.flatMap((f) => f.results.obsolete))].sort(),
-    runFindings: unique(files.flatMap((f) => f.results.runFindings)),
-    matrix: files
-      .flatMap((f) => f.results.matrix)
-      .sort((a, b) => pairOrder(a, b) || (a.interpreter < b.interpreter ? -1 : a.interpreter > b.interpreter ? 1 : 0)),
-    interpreters: unique(files.flatMap((f) => f.results.interpreters)),
-    absent: [...new Set(files.flatMap((f) => f.results.absent))],
-    proposals: files
-      .flatMap((f) => f.results.proposals)
-      .map((p, i) => ({ p, i }))
-      .sort((a, b) => rank(a.p.path) - rank(b.p.path) || a.i - b.i)
-      .map(({ p }) => p),
-  };
 }

@@ -232,35 +232,7 @@ export function parseScenario(file: string, source: string): Scenario {
     );
   }
 
-  const compositionNode = nodeOf('composition') as YAMLSeq;
-  const composition: CompositionEntry[] = [];
-  const ids = new Set<string>();
-  (data.composition as Array<Record<string, unknown>>).forEach((entry, i) => {
-    const node = compositionNode.items[i] as YAMLMap;
-    const id = entry.id as string;
-    if ((RESERVED_ENTRY_IDS as readonly string[]).includes(id)) {
-      throw loc.error(
-        node.get('id', true) as Node,
-        `entry id ${JSON.stringify(id)} is reserved`,
-        'the gate fills in the "runtime" and "model" entries itself; choose another id',
-      );
-    }
-    if (ids.has(id))
-      throw loc.error(
-        node.get('id', true) as Node,
-        `entry id ${JSON.stringify(id)} is used twice`,
-        'give every composition entry its own id',
-      );
-    ids.add(id);
-    composition.push({
-      id,
-      plugin: entry.plugin as string,
-      ...('config' in entry ? { config: entry.config } : {}),
-      line: loc.line(node),
-      pluginAt: loc.position(node.get('plugin', true) as Node),
-      configAt: loc.position((node.get('config', true) as Node | undefined) ?? node),
-    });
-  });
+  const composition = compositionOf(loc, nodeOf('composition') as YAMLSeq, data.composition);
 
   const scriptNode = nodeOf('script') as YAMLSeq;
   const script: ScriptStep[] = (data.script as Array<Record<string, any>>).map((step, i) =>
@@ -292,6 +264,43 @@ export function parseScenario(file: string, source: string): Scenario {
     script,
     expect,
   };
+}
+
+/** The composition entries, each with its place; an id the gate reserves, or one used twice, is refused. */
+function compositionOf(
+  loc: Locator,
+  compositionNode: YAMLSeq,
+  entries: Array<Record<string, unknown>>,
+): CompositionEntry[] {
+  const composition: CompositionEntry[] = [];
+  const ids = new Set<string>();
+  entries.forEach((entry, i) => {
+    const node = compositionNode.items[i] as YAMLMap;
+    const id = entry.id as string;
+    if ((RESERVED_ENTRY_IDS as readonly string[]).includes(id)) {
+      throw loc.error(
+        node.get('id', true) as Node,
+        `entry id ${JSON.stringify(id)} is reserved`,
+        'the gate fills in the "runtime" and "model" entries itself; choose another id',
+      );
+    }
+    if (ids.has(id))
+      throw loc.error(
+        node.get('id', true) as Node,
+        `entry id ${JSON.stringify(id)} is used twice`,
+        'give every composition entry its own id',
+      );
+    ids.add(id);
+    composition.push({
+      id,
+      plugin: entry.plugin as string,
+      ...('config' in entry ? { config: entry.config } : {}),
+      line: loc.line(node),
+      pluginAt: loc.position(node.get('plugin', true) as Node),
+      configAt: loc.position((node.get('config', true) as Node | undefined) ?? node),
+    });
+  });
+  return composition;
 }
 
 /** One validated script step (a hand-written or a recorded one) as the model replays it. */

@@ -75,123 +75,136 @@ export function check(loc: Locator, node: Node | null, shape: Shape, where: stri
     return check(loc, target, shape, where);
   }
   switch (shape.kind) {
-    case 'string': {
-      if (!isScalar(node) || typeof node.value !== 'string') {
-        throw loc.error(
-          node,
-          `${where} must be a string, found ${describe(node)}`,
-          'quote the value or use a block scalar (|) for several lines',
-        );
-      }
-      if (shape.nonEmpty && node.value.trim() === '')
-        throw loc.error(node, `${where} must not be empty`, 'write some text');
-      if (shape.pattern && !shape.pattern.test(node.value)) {
-        throw loc.error(
-          node,
-          `${where} ${JSON.stringify(node.value)} is not allowed`,
-          shape.patternHint ?? `match ${shape.pattern}`,
-        );
-      }
-      return;
-    }
-    case 'number': {
-      const value = isScalar(node) ? node.value : undefined;
-      if (
-        typeof value !== 'number' ||
-        !Number.isFinite(value) ||
-        (shape.integer && !Number.isInteger(value)) ||
-        value < (shape.min ?? -Infinity) ||
-        value > (shape.max ?? Infinity)
-      ) {
-        const bounds =
-          shape.min !== undefined && shape.max !== undefined
-            ? ` from ${shape.min} to ${shape.max}`
-            : shape.min !== undefined
-              ? ` ≥ ${shape.min}`
-              : shape.max !== undefined
-                ? ` ≤ ${shape.max}`
-                : '';
-        throw loc.error(
-          node,
-          `${where} must be ${shape.integer ? 'a whole number' : 'a number'}${bounds}, found ${describe(node)}`,
-          'write a plain number such as 2000',
-        );
-      }
-      return;
-    }
+    case 'string':
+      return checkString(loc, node, shape, where);
+    case 'number':
+      return checkNumber(loc, node, shape, where);
     case 'enum':
-      if (!isScalar(node) || typeof node.value !== 'string' || !shape.values.includes(node.value)) {
-        throw loc.error(
-          node,
-          `${where} must be one of ${shape.values.join(', ')}; found ${describe(node)}`,
-          `pick one of: ${shape.values.join(', ')}`,
-        );
-      }
-      return;
-    case 'list': {
-      if (!isSeq(node))
-        throw loc.error(
-          node,
-          `${where} must be a list, found ${describe(node)}`,
-          'write one item per line, each starting with "- "',
-        );
-      if (node.items.length < (shape.min ?? 0))
-        throw loc.error(node, `${where} needs at least ${shape.min} item(s)`, 'add the missing items');
-      node.items.forEach((item, i) => check(loc, item as Node, shape.of, `${where}[${i}]`));
-      return;
-    }
-    case 'map': {
-      if (!isMap(node))
-        throw loc.error(
-          node,
-          `${where} must be a mapping, found ${describe(node)}`,
-          `write "key: value" lines; known keys: ${Object.keys(shape.fields).join(', ')}`,
-        );
-      const seen = new Set<string>();
-      for (const pair of node.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : '';
-        const field = Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined;
-        if (!field) {
-          throw loc.error(
-            pair,
-            `unknown key ${JSON.stringify(key)} in ${where}`,
-            `known keys: ${Object.keys(shape.fields).join(', ')}`,
-          );
-        }
-        seen.add(key);
-        check(loc, pair.value as Node, field.shape, `${where}.${key}`);
-      }
-      for (const [key, field] of Object.entries(shape.fields)) {
-        if (field.required && !seen.has(key)) {
-          throw loc.error(
-            node,
-            `${where} is missing the required key ${JSON.stringify(key)}`,
-            field.hint ?? `add "${key}:"`,
-          );
-        }
-      }
-      return;
-    }
-    case 'choice': {
-      const keys = Object.keys(shape.options).join(', ');
-      if (!isMap(node) || node.items.length === 0)
-        throw loc.error(node, `${where} must be a mapping with one of: ${keys}`, `write ${shape.what}`);
-      const [first, ...rest] = node.items;
-      const key = isScalar(first!.key) ? String(first!.key.value) : '';
-      const option = Object.hasOwn(shape.options, key) ? shape.options[key] : undefined;
-      if (!option) throw loc.error(first, `unknown key ${JSON.stringify(key)} in ${where}`, `known keys: ${keys}`);
-      if (rest.length > 0) {
-        const extra = isScalar(rest[0]!.key) ? String(rest[0]!.key.value) : '?';
-        throw loc.error(
-          rest[0],
-          `${where} has ${JSON.stringify(extra)} beside ${JSON.stringify(key)}`,
-          `one key per step; indent ${JSON.stringify(extra)} under ${JSON.stringify(key)} if it belongs to it`,
-        );
-      }
-      check(loc, first!.value as Node, option, `${where}.${key}`);
-      return;
-    }
+      return checkEnum(loc, node, shape, where);
+    case 'list':
+      return checkList(loc, node, shape, where);
+    case 'map':
+      return checkMap(loc, node, shape, where);
+    case 'choice':
+      return checkChoice(loc, node, shape, where);
     case 'json':
       return;
   }
+}
+
+function checkString(loc: Locator, node: Node | null, shape: Extract<Shape, { kind: 'string' }>, where: string): void {
+  if (!isScalar(node) || typeof node.value !== 'string') {
+    throw loc.error(
+      node,
+      `${where} must be a string, found ${describe(node)}`,
+      'quote the value or use a block scalar (|) for several lines',
+    );
+  }
+  if (shape.nonEmpty && node.value.trim() === '')
+    throw loc.error(node, `${where} must not be empty`, 'write some text');
+  if (shape.pattern && !shape.pattern.test(node.value)) {
+    throw loc.error(
+      node,
+      `${where} ${JSON.stringify(node.value)} is not allowed`,
+      shape.patternHint ?? `match ${shape.pattern}`,
+    );
+  }
+}
+
+function checkNumber(loc: Locator, node: Node | null, shape: Extract<Shape, { kind: 'number' }>, where: string): void {
+  const value = isScalar(node) ? node.value : undefined;
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    (shape.integer && !Number.isInteger(value)) ||
+    value < (shape.min ?? -Infinity) ||
+    value > (shape.max ?? Infinity)
+  ) {
+    const bounds =
+      shape.min !== undefined && shape.max !== undefined
+        ? ` from ${shape.min} to ${shape.max}`
+        : shape.min !== undefined
+          ? ` ≥ ${shape.min}`
+          : shape.max !== undefined
+            ? ` ≤ ${shape.max}`
+            : '';
+    throw loc.error(
+      node,
+      `${where} must be ${shape.integer ? 'a whole number' : 'a number'}${bounds}, found ${describe(node)}`,
+      'write a plain number such as 2000',
+    );
+  }
+}
+
+function checkEnum(loc: Locator, node: Node | null, shape: Extract<Shape, { kind: 'enum' }>, where: string): void {
+  if (!isScalar(node) || typeof node.value !== 'string' || !shape.values.includes(node.value)) {
+    throw loc.error(
+      node,
+      `${where} must be one of ${shape.values.join(', ')}; found ${describe(node)}`,
+      `pick one of: ${shape.values.join(', ')}`,
+    );
+  }
+}
+
+function checkList(loc: Locator, node: Node | null, shape: Extract<Shape, { kind: 'list' }>, where: string): void {
+  if (!isSeq(node))
+    throw loc.error(
+      node,
+      `${where} must be a list, found ${describe(node)}`,
+      'write one item per line, each starting with "- "',
+    );
+  if (node.items.length < (shape.min ?? 0))
+    throw loc.error(node, `${where} needs at least ${shape.min} item(s)`, 'add the missing items');
+  node.items.forEach((item, i) => check(loc, item as Node, shape.of, `${where}[${i}]`));
+}
+
+function checkMap(loc: Locator, node: Node | null, shape: Extract<Shape, { kind: 'map' }>, where: string): void {
+  if (!isMap(node))
+    throw loc.error(
+      node,
+      `${where} must be a mapping, found ${describe(node)}`,
+      `write "key: value" lines; known keys: ${Object.keys(shape.fields).join(', ')}`,
+    );
+  const seen = new Set<string>();
+  for (const pair of node.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : '';
+    const field = Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined;
+    if (!field) {
+      throw loc.error(
+        pair,
+        `unknown key ${JSON.stringify(key)} in ${where}`,
+        `known keys: ${Object.keys(shape.fields).join(', ')}`,
+      );
+    }
+    seen.add(key);
+    check(loc, pair.value as Node, field.shape, `${where}.${key}`);
+  }
+  for (const [key, field] of Object.entries(shape.fields)) {
+    if (field.required && !seen.has(key)) {
+      throw loc.error(
+        node,
+        `${where} is missing the required key ${JSON.stringify(key)}`,
+        field.hint ?? `add "${key}:"`,
+      );
+    }
+  }
+}
+
+function checkChoice(loc: Locator, node: Node | null, shape: Extract<Shape, { kind: 'choice' }>, where: string): void {
+  const keys = Object.keys(shape.options).join(', ');
+  if (!isMap(node) || node.items.length === 0)
+    throw loc.error(node, `${where} must be a mapping with one of: ${keys}`, `write ${shape.what}`);
+  const [first, ...rest] = node.items;
+  const key = isScalar(first!.key) ? String(first!.key.value) : '';
+  const option = Object.hasOwn(shape.options, key) ? shape.options[key] : undefined;
+  if (!option) throw loc.error(first, `unknown key ${JSON.stringify(key)} in ${where}`, `known keys: ${keys}`);
+  if (rest.length > 0) {
+    const extra = isScalar(rest[0]!.key) ? String(rest[0]!.key.value) : '?';
+    throw loc.error(
+      rest[0],
+      `${where} has ${JSON.stringify(extra)} beside ${JSON.stringify(key)}`,
+      `one key per step; indent ${JSON.stringify(extra)} under ${JSON.stringify(key)} if it belongs to it`,
+    );
+  }
+  check(loc, first!.value as Node, option, `${where}.${key}`);
 }

@@ -1,4 +1,14 @@
-import { isPair, isScalar, isSeq, type LineCounter, type Node, parseDocument, visit, type YAMLError } from 'yaml';
+import {
+  type Document,
+  isPair,
+  isScalar,
+  isSeq,
+  type LineCounter,
+  type Node,
+  parseDocument,
+  visit,
+  type YAMLError,
+} from 'yaml';
 import { maskControls } from '../text/visible.js';
 import { InputError } from './error.js';
 import { JS_EXPR_TAG } from './js-expr.js';
@@ -79,55 +89,8 @@ export function readYamlInput<T>(
     uniqueKeys: true,
     ...(jsExpressions ? { customTags: [JS_EXPR_TAG] } : {}),
   });
-  const [syntax] = doc.errors;
-  if (syntax) {
-    const { line, col } = syntaxErrorPlace(source, loc.lines, syntax);
-    // The parser recurses once per level: lists or maps nested thousands deep exhaust its stack.
-    const tooDeep = syntax.code === 'RESOURCE_EXHAUSTION';
-    const problem = tooDeep
-      ? 'nested too deeply to read (the parser ran out of stack here)'
-      : `not valid YAML: ${syntax.message.split('\n')[0]}`;
-    throw new InputError(
-      file,
-      line,
-      col,
-      `${problem}\n${sourceExcerpt(source, line, col)}`,
-      tooDeep ? 'nest lists and maps a few levels deep, not thousands' : options.hint,
-    );
-  }
-  // A tag yaml does not know would be read as a plain string without a word: the value would silently differ
-  // from what the author meant.
-  const unknownTag = doc.warnings.find((warning) => warning.code === 'TAG_RESOLVE_FAILED');
-  if (unknownTag) {
-    const { line, col } = loc.lines.linePos(unknownTag.pos[0]);
-    const tag = /tag: (\S+)/.exec(unknownTag.message)?.[1] ?? 'a tag';
-    const js = jsExpressions
-      ? `; !!js (an expression cordis's loader evaluates) is read in ${jsExpressions.where}`
-      : '';
-    throw new InputError(
-      file,
-      line,
-      col,
-      `unknown tag ${tag}: a ${where} is plain YAML${js}\n${sourceExcerpt(source, line, col)}`,
-      'remove the tag and write the value itself',
-    );
-  }
-  if (jsExpressions) {
-    visit(doc, {
-      Scalar(key, node, path) {
-        if (node.tag !== JS_EXPR_TAG.tag) return;
-        if (key !== 'key' && jsExpressions.allowed(keysTo(path, node))) return;
-        const { line, col } = loc.lines.linePos(node.range?.[0] ?? 0);
-        throw new InputError(
-          file,
-          line,
-          col,
-          `!!js is read only in ${jsExpressions.where}: cordis's loader evaluates it there as the app starts\n${sourceExcerpt(source, line, col)}`,
-          'write the value itself here',
-        );
-      },
-    });
-  }
+  refuseSyntaxError(file, source, loc, doc, options.hint);
+  refuseUnknownTags(file, source, loc, doc, where, jsExpressions);
   loc.document = doc;
   const root = doc.contents as Node | null;
   if (root === null && options.allowEmpty) return { loc, root, data: {} as T };
@@ -144,6 +107,69 @@ export function readYamlInput<T>(
       'write the repeated parts out, or use fewer aliases',
     );
   }
+}
+
+/** A syntax error of `doc` at its real line and column, with the source line and a caret. */
+function refuseSyntaxError(file: string, source: string, loc: Locator, doc: Document, hint: string): void {
+  const [syntax] = doc.errors;
+  if (!syntax) return;
+  const { line, col } = syntaxErrorPlace(source, loc.lines, syntax);
+  // The parser recurses once per level: lists or maps nested thousands deep exhaust its stack.
+  const tooDeep = syntax.code === 'RESOURCE_EXHAUSTION';
+  const problem = tooDeep
+    ? 'nested too deeply to read (the parser ran out of stack here)'
+    : `not valid YAML: ${syntax.message.split('\n')[0]}`;
+  throw new InputError(
+    file,
+    line,
+    col,
+    `${problem}\n${sourceExcerpt(source, line, col)}`,
+    tooDeep ? 'nest lists and maps a few levels deep, not thousands' : hint,
+  );
+}
+
+/**
+ * A tag yaml does not know would be read as a plain string without a word: the value would silently differ from what
+ * the author meant. `!!js` is read only where `jsExpressions` allows it (cordis's loader evaluates it there).
+ */
+function refuseUnknownTags(
+  file: string,
+  source: string,
+  loc: Locator,
+  doc: Document,
+  where: string,
+  jsExpressions: { allowed: (keys: readonly (string | number)[]) => boolean; where: string } | undefined,
+): void {
+  const unknownTag = doc.warnings.find((warning) => warning.code === 'TAG_RESOLVE_FAILED');
+  if (unknownTag) {
+    const { line, col } = loc.lines.linePos(unknownTag.pos[0]);
+    const tag = /tag: (\S+)/.exec(unknownTag.message)?.[1] ?? 'a tag';
+    const js = jsExpressions
+      ? `; !!js (an expression cordis's loader evaluates) is read in ${jsExpressions.where}`
+      : '';
+    throw new InputError(
+      file,
+      line,
+      col,
+      `unknown tag ${tag}: a ${where} is plain YAML${js}\n${sourceExcerpt(source, line, col)}`,
+      'remove the tag and write the value itself',
+    );
+  }
+  if (!jsExpressions) return;
+  visit(doc, {
+    Scalar(key, node, path) {
+      if (node.tag !== JS_EXPR_TAG.tag) return;
+      if (key !== 'key' && jsExpressions.allowed(keysTo(path, node))) return;
+      const { line, col } = loc.lines.linePos(node.range?.[0] ?? 0);
+      throw new InputError(
+        file,
+        line,
+        col,
+        `!!js is read only in ${jsExpressions.where}: cordis's loader evaluates it there as the app starts\n${sourceExcerpt(source, line, col)}`,
+        'write the value itself here',
+      );
+    },
+  });
 }
 
 /** The keys and indexes from the document's root down to `node`, from the ancestors `visit` hands over. */

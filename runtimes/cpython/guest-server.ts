@@ -14,6 +14,7 @@ import {
   encodeReplyFrame,
   encodeRunFrame,
   type GuestFrame,
+  type RunChannelAddress,
   type RunLimits,
 } from './frames.js';
 import type { RunChannelListener } from './run-channel.js';
@@ -55,15 +56,25 @@ const ABORT_GRACE_MS = 5_000;
  */
 const CHANNEL_DRAIN_MS = 2_000;
 
-interface ActiveRun {
-  /** `replies` is where the answer to a call frame goes: the way the call came in. */
-  onFrame(frame: GuestFrame, replies: Writable): void;
-  onExit(status: string): void;
+/** What one run reaches of the server it runs on. */
+interface RunHost {
+  readonly transport: GuestTransport;
+  kill(runGroup?: number, runUid?: number): Promise<void>;
+  /** Whether `run` is still the server's run: a late reply or channel must never reach the next one. */
+  isActive(run: GuestRun): boolean;
+  /** The run is over: the server is free for the next. */
+  ended(run: GuestRun): void;
+  answer(
+    run: GuestRun,
+    frame: Extract<GuestFrame, { type: 'call' }>,
+    bindings: readonly BindingNamespace[],
+    replies: Writable,
+  ): Promise<void>;
 }
 
 /** One guest server: a pre-fork interpreter that runs each program in a fresh child, one run at a time. */
 export class GuestServer {
-  private active: ActiveRun | undefined;
+  private active: GuestRun | undefined;
   private dead = false;
 
   private constructor(
@@ -135,133 +146,28 @@ export class GuestServer {
       });
     }
     return new Promise<RunResult>((resolve) => {
-      const logs: string[] = [];
-      const output = new OutputBudget(settings.outputLimitBytes);
-      let outcome: { value: JsonValue } | { error: RunError } | undefined;
-      let stopped: RunError | undefined;
-      let backstop: NodeJS.Timeout | undefined;
-      let runGroup: number | undefined;
-      let runUid: number | undefined;
-
-      // The run's own connection, when its child took the run channel the host offered.
-      let channel: Socket | undefined;
-      let channelClosed: Promise<void> = Promise.resolve();
-      let finished = false;
-      let overBudget: RunError | undefined;
-      const finish = (exitStatus: string, serverGone: boolean): void => {
-        if (finished) return;
-        finished = true;
-        cancelBudget();
-        clearTimeout(backstop);
-        signal?.removeEventListener('abort', onAbort);
-        offer?.withdraw();
-        channel?.destroy();
-        this.active = undefined;
-        if (stopped !== undefined) resolve({ logs, error: stopped });
-        else if (!serverGone && overBudget !== undefined) resolve({ logs, error: overBudget });
-        else if (!serverGone && output.exceeded) {
-          // Bytes written to fds 1 and 2 are all counted once the server reports the end.
-          resolve({ logs, error: runMessages.outputLimit(settings.outputLimitBytes) });
-        } else if (serverGone) {
-          // Only the server vouches that a run is over and nothing of it still runs: a result that came
-          // over the run channel while the server died (killed by the program, say) is not trusted.
-          const message = `the Python guest server ended (${exitStatus}) before the run did.${stderrNote(this.transport)}`;
-          resolve({ logs, error: { kind: 'worker-exit', message } });
-        } else if (outcome !== undefined) resolve({ logs, ...outcome });
-        else {
-          const message = `the Python process running the program ended (${exitStatus}) before the program returned a result`;
-          resolve({ logs, error: { kind: 'worker-exit', message } });
-        }
-      };
-      /** The run's processes are gone: read what they left on the run channel, then finish. */
-      const finishAfterChannel = (exitStatus: string): void => {
-        if (channel === undefined) {
-          finish(exitStatus, false);
-          return;
-        }
-        let drainTimer: NodeJS.Timeout | undefined;
-        const drainCut = new Promise<void>((done) => {
-          drainTimer = setTimeout(done, CHANNEL_DRAIN_MS);
-        });
-        void Promise.race([channelClosed, drainCut]).then(() => {
-          clearTimeout(drainTimer);
-          finish(exitStatus, false);
-        });
-      };
-      const stop = (error: RunError): void => {
-        if (stopped !== undefined || outcome !== undefined) return;
-        stopped = error;
-        this.transport.input.write(ABORT_FRAME);
-        backstop = setTimeout(() => void this.kill(runGroup, runUid), ABORT_GRACE_MS);
-      };
-      const overLimit = (): void => stop(runMessages.outputLimit(settings.outputLimitBytes));
-      const onAbort = (): void => stop(runMessages.aborted());
-      const cancelBudget = startBudget(settings.timeoutMs, () => stop(runMessages.timeout(settings.timeoutMs)));
-      signal?.addEventListener('abort', onAbort, { once: true });
-
-      const run: ActiveRun = {
-        onFrame: (frame, replies) => {
-          switch (frame.type) {
-            case 'call':
-              if (stopped === undefined) void this.answer(run, frame, bindings, replies);
-              return;
-            case 'log':
-              if (stopped !== undefined) return;
-              if (output.log(frame.line)) logs.push(frame.line);
-              else overLimit();
-              return;
-            case 'result':
-              if (outcome !== undefined || stopped !== undefined) return;
-              if ('error' in frame) {
-                if (frame.error.kind === 'output-limit') overLimit();
-                else outcome = { error: frame.error };
-                return;
-              }
-              if (output.value(toJsonText(frame.value))) outcome = { value: frame.value };
-              else overLimit();
-              return;
-            case 'written':
-              if (stopped === undefined && !output.bytes(frame.bytes) && outcome === undefined) overLimit();
-              return;
-            case 'started':
-              runGroup ??= frame.group;
-              runUid ??= frame.uid;
-              return;
-            case 'ended':
-              if (frame.limit === 'memory')
-                overBudget = runMessages.memoryLimit((settings.limits.memoryBytes ?? 0) / (1024 * 1024));
-              else if (frame.limit === 'disk') overBudget = runMessages.diskLimit(settings.diskMb ?? 0);
-              finishAfterChannel(frame.status);
-              return;
-            case 'ready':
-              return;
-          }
-        },
-        onExit: (status) => finish(status, true),
-      };
+      const run = new GuestRun(this.runHost, bindings, settings, signal, resolve);
       this.active = run;
-      const offer = this.transport.runChannel?.offer((socket) => {
-        if (this.active !== run || channel !== undefined) {
-          socket.destroy();
-          return;
-        }
-        channel = socket;
-        channelClosed = new Promise((closed) => socket.once('close', () => closed()));
-        // Only call, log and result frames are the run's to send; anything else on its channel is junk.
-        const splitter = new LineSplitter(MAX_FRAME_BYTES);
-        socket.on('data', (chunk: Buffer) => {
-          for (const line of splitter.push(chunk)) {
-            const frame = decodeRunFrame(line);
-            if (frame !== undefined && this.active === run) run.onFrame(frame, socket);
-          }
-        });
-      });
-      this.transport.input.write(encodeRunFrame(program, bindings, settings.limits, offer?.channel));
+      run.offerChannel();
+      this.transport.input.write(encodeRunFrame(program, bindings, settings.limits, run.offeredChannel));
     });
   }
 
+  /** What a run reaches of its server. */
+  private get runHost(): RunHost {
+    return {
+      transport: this.transport,
+      kill: (runGroup, runUid) => this.kill(runGroup, runUid),
+      isActive: (run) => this.active === run,
+      ended: (run) => {
+        if (this.active === run) this.active = undefined;
+      },
+      answer: (run, frame, bindings, replies) => this.answer(run, frame, bindings, replies),
+    };
+  }
+
   private async answer(
-    run: ActiveRun,
+    run: GuestRun,
     frame: Extract<GuestFrame, { type: 'call' }>,
     bindings: readonly BindingNamespace[],
     replies: Writable,
@@ -269,6 +175,169 @@ export class GuestServer {
     const answer = await answerCall(bindings, frame.namespace, frame.member, frame.args);
     // A reply that arrives after its run ended must not reach the next run.
     if (this.active === run) replies.write(encodeReplyFrame(frame.call, answer));
+  }
+}
+
+/**
+ * One run on a guest server, from its run frame to its result: its logs and output budget, its time budget and abort,
+ * the frames of the server and of its own run channel, and how it ends. Only the server vouches that a run is over.
+ */
+class GuestRun {
+  private readonly logs: string[] = [];
+  private readonly output: OutputBudget;
+  private outcome: { value: JsonValue } | { error: RunError } | undefined;
+  private stopped: RunError | undefined;
+  private overBudget: RunError | undefined;
+  private backstop: NodeJS.Timeout | undefined;
+  private runGroup: number | undefined;
+  private runUid: number | undefined;
+  /** The run's own connection, when its child took the run channel the host offered. */
+  private channel: Socket | undefined;
+  private channelClosed: Promise<void> = Promise.resolve();
+  private offer: ReturnType<RunChannelListener['offer']> | undefined;
+  private finished = false;
+  private readonly cancelBudget: () => void;
+  private readonly onAbort = (): void => this.stop(runMessages.aborted());
+
+  constructor(
+    private readonly host: RunHost,
+    private readonly bindings: readonly BindingNamespace[],
+    private readonly settings: RunSettings,
+    private readonly signal: AbortSignal | undefined,
+    private readonly resolve: (result: RunResult) => void,
+  ) {
+    this.output = new OutputBudget(settings.outputLimitBytes);
+    this.cancelBudget = startBudget(settings.timeoutMs, () => this.stop(runMessages.timeout(settings.timeoutMs)));
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** The channel the run frame names, where the host offers the run a connection of its own. */
+  get offeredChannel(): RunChannelAddress | undefined {
+    return this.offer?.channel;
+  }
+
+  /** Offers the run's child a channel straight to the host; only call, log and result frames are the run's to send. */
+  offerChannel(): void {
+    this.offer = this.host.transport.runChannel?.offer((socket) => {
+      if (!this.host.isActive(this) || this.channel !== undefined) {
+        socket.destroy();
+        return;
+      }
+      this.channel = socket;
+      this.channelClosed = new Promise((closed) => socket.once('close', () => closed()));
+      // Anything else on its channel is junk.
+      const splitter = new LineSplitter(MAX_FRAME_BYTES);
+      socket.on('data', (chunk: Buffer) => {
+        for (const line of splitter.push(chunk)) {
+          const frame = decodeRunFrame(line);
+          if (frame !== undefined && this.host.isActive(this)) this.onFrame(frame, socket);
+        }
+      });
+    });
+  }
+
+  /** `replies` is where the answer to a call frame goes: the way the call came in. */
+  onFrame(frame: GuestFrame, replies: Writable): void {
+    const { output, settings } = this;
+    switch (frame.type) {
+      case 'call':
+        if (this.stopped === undefined) void this.host.answer(this, frame, this.bindings, replies);
+        return;
+      case 'log':
+        if (this.stopped !== undefined) return;
+        if (output.log(frame.line)) this.logs.push(frame.line);
+        else this.overLimit();
+        return;
+      case 'result':
+        return this.onResult(frame);
+      case 'written':
+        if (this.stopped === undefined && !output.bytes(frame.bytes) && this.outcome === undefined) this.overLimit();
+        return;
+      case 'started':
+        this.runGroup ??= frame.group;
+        this.runUid ??= frame.uid;
+        return;
+      case 'ended':
+        if (frame.limit === 'memory')
+          this.overBudget = runMessages.memoryLimit((settings.limits.memoryBytes ?? 0) / (1024 * 1024));
+        else if (frame.limit === 'disk') this.overBudget = runMessages.diskLimit(settings.diskMb ?? 0);
+        this.finishAfterChannel(frame.status);
+        return;
+      case 'ready':
+        return;
+    }
+  }
+
+  onExit(status: string): void {
+    this.finish(status, true);
+  }
+
+  private onResult(frame: Extract<GuestFrame, { type: 'result' }>): void {
+    if (this.outcome !== undefined || this.stopped !== undefined) return;
+    if ('error' in frame) {
+      if (frame.error.kind === 'output-limit') this.overLimit();
+      else this.outcome = { error: frame.error };
+      return;
+    }
+    if (this.output.value(toJsonText(frame.value))) this.outcome = { value: frame.value };
+    else this.overLimit();
+  }
+
+  private overLimit(): void {
+    this.stop(runMessages.outputLimit(this.settings.outputLimitBytes));
+  }
+
+  private stop(error: RunError): void {
+    if (this.stopped !== undefined || this.outcome !== undefined) return;
+    this.stopped = error;
+    this.host.transport.input.write(ABORT_FRAME);
+    this.backstop = setTimeout(() => void this.host.kill(this.runGroup, this.runUid), ABORT_GRACE_MS);
+  }
+
+  /** The run's processes are gone: read what they left on the run channel, then finish. */
+  private finishAfterChannel(exitStatus: string): void {
+    if (this.channel === undefined) {
+      this.finish(exitStatus, false);
+      return;
+    }
+    let drainTimer: NodeJS.Timeout | undefined;
+    const drainCut = new Promise<void>((done) => {
+      drainTimer = setTimeout(done, CHANNEL_DRAIN_MS);
+    });
+    void Promise.race([this.channelClosed, drainCut]).then(() => {
+      clearTimeout(drainTimer);
+      this.finish(exitStatus, false);
+    });
+  }
+
+  private finish(exitStatus: string, serverGone: boolean): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.cancelBudget();
+    clearTimeout(this.backstop);
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.offer?.withdraw();
+    this.channel?.destroy();
+    this.host.ended(this);
+    this.resolve(this.result(exitStatus, serverGone));
+  }
+
+  private result(exitStatus: string, serverGone: boolean): RunResult {
+    const { logs, stopped, overBudget, outcome } = this;
+    if (stopped !== undefined) return { logs, error: stopped };
+    if (!serverGone && overBudget !== undefined) return { logs, error: overBudget };
+    // Bytes written to fds 1 and 2 are all counted once the server reports the end.
+    if (!serverGone && this.output.exceeded)
+      return { logs, error: runMessages.outputLimit(this.settings.outputLimitBytes) };
+    if (serverGone) {
+      // Only the server vouches that a run is over and nothing of it still runs: a result that came over the run
+      // channel while the server died (killed by the program, say) is not trusted.
+      const message = `the Python guest server ended (${exitStatus}) before the run did.${stderrNote(this.host.transport)}`;
+      return { logs, error: { kind: 'worker-exit', message } };
+    }
+    if (outcome !== undefined) return { logs, ...outcome };
+    const message = `the Python process running the program ended (${exitStatus}) before the program returned a result`;
+    return { logs, error: { kind: 'worker-exit', message } };
   }
 }
 

@@ -72,45 +72,85 @@ function decodeGuestResult(text: string): ReturnType<typeof readGuestResult> & o
  * replacement starts booting at once, so the next run finds it warm or nearly so.
  */
 export function createPyodideRuntime(config: PyodideRuntimeConfig = {}, host: RuntimeHost = {}): PyodideRuntime {
-  const {
-    version = PYODIDE_DEFAULTS.version,
-    timeoutMs = PYODIDE_DEFAULTS.timeoutMs,
-    outputLimitBytes = PYODIDE_DEFAULTS.outputLimitBytes,
-    memoryLimitBytes = PYODIDE_DEFAULTS.memoryLimitBytes,
-  } = parsePyodideConfig(config);
-
-  let instance: PyodideInstance | undefined;
-  let disposed = false;
-  /** A worker that cannot boot will not boot next time either: later runs fail fast with the same error. */
-  let bootFailure: Error | undefined;
+  const limits = parsePyodideConfig(config);
+  const workers = new PyodideWorkers(limits, host);
   const queue = new RunQueue();
-
-  const current = (): PyodideInstance => {
-    if (instance === undefined || instance.dead)
-      instance = new PyodideInstance(version, memoryLimitBytes, host.snapshots);
-    return instance;
+  const timeoutMs = limits.timeoutMs ?? PYODIDE_DEFAULTS.timeoutMs;
+  return {
+    language: 'python',
+    isolation: 'wasm',
+    version: workers.version,
+    warm: () => workers.warm(),
+    async start() {
+      // A boot that fails is reported by the first run, as without a start.
+      await this.warm().catch(() => {});
+    },
+    async run(request) {
+      if (workers.disposed) throw runMessages.disposed('Pyodide');
+      assertValidBindings(request.bindings);
+      const budget = runTimeoutMs(request.timeoutMs, timeoutMs);
+      return queue.run(() => workers.run(request, budget));
+    },
+    dispose: () => workers.dispose(),
   };
+}
+
+/** The runtime's worker process: one warm at a time, replaced (and the next booting) whenever a run spends it. */
+class PyodideWorkers {
+  readonly version: PyodidePythonVersion;
+  private readonly outputLimitBytes: number;
+  private readonly memoryLimitBytes: number;
+  private instance: PyodideInstance | undefined;
+  disposed = false;
+  /** A worker that cannot boot will not boot next time either: later runs fail fast with the same error. */
+  private bootFailure: Error | undefined;
+
+  constructor(
+    config: PyodideRuntimeConfig,
+    private readonly host: RuntimeHost,
+  ) {
+    this.version = config.version ?? PYODIDE_DEFAULTS.version;
+    this.outputLimitBytes = config.outputLimitBytes ?? PYODIDE_DEFAULTS.outputLimitBytes;
+    this.memoryLimitBytes = config.memoryLimitBytes ?? PYODIDE_DEFAULTS.memoryLimitBytes;
+  }
+
+  private current(): PyodideInstance {
+    if (this.instance === undefined || this.instance.dead)
+      this.instance = new PyodideInstance(this.version, this.memoryLimitBytes, this.host.snapshots);
+    return this.instance;
+  }
+
   /** Kills the worker process and starts booting its successor. */
-  const replace = (spent: PyodideInstance): void => {
-    if (instance === spent) instance = undefined;
+  private replace(spent: PyodideInstance): void {
+    if (this.instance === spent) this.instance = undefined;
     void spent.terminate();
-    if (!disposed) current();
-  };
+    if (!this.disposed) this.current();
+  }
 
-  const runNow = async (request: RunRequest, budget: number): Promise<RunResult> => {
-    if (disposed) throw runMessages.disposed('Pyodide');
-    if (request.signal?.aborted) return { logs: [], error: runMessages.abortedBeforeStart() };
-    if (bootFailure !== undefined) throw bootFailure;
-    const worker = current();
+  async warm(): Promise<{ python: string; unicode: string }> {
+    if (this.disposed) throw runMessages.disposed('Pyodide');
+    const worker = this.current();
     worker.hold();
     try {
-      return await runOn(worker, request, budget);
+      return await worker.ready;
     } finally {
       worker.release();
     }
-  };
+  }
 
-  const runOn = async (worker: PyodideInstance, request: RunRequest, budget: number): Promise<RunResult> => {
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const last = this.instance;
+    this.instance = undefined;
+    await last?.terminate();
+  }
+
+  async run(request: RunRequest, budget: number): Promise<RunResult> {
+    if (this.disposed) throw runMessages.disposed('Pyodide');
+    if (request.signal?.aborted) return { logs: [], error: runMessages.abortedBeforeStart() };
+    if (this.bootFailure !== undefined) throw this.bootFailure;
+    const worker = this.current();
+    worker.hold();
     const signal = request.signal;
     let onAbort = (): void => {};
     const aborted = new Promise<'aborted'>((resolve) => {
@@ -118,37 +158,73 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}, host: Ru
       signal?.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      return await runWhenReady(worker, request, budget, aborted);
+      return await this.runWhenReady(worker, request, budget, aborted);
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      worker.release();
     }
-  };
+  }
 
-  const runWhenReady = async (
+  private async runWhenReady(
     worker: PyodideInstance,
     request: RunRequest,
     budget: number,
     aborted: Promise<'aborted'>,
-  ): Promise<RunResult> => {
+  ): Promise<RunResult> {
     const booted = worker.ready.catch((error: Error) => {
-      bootFailure = new Error(`pyodide runtime: the Python ${version} interpreter did not start: ${error.message}`);
-      throw bootFailure;
+      this.bootFailure = new Error(
+        `pyodide runtime: the Python ${this.version} interpreter did not start: ${error.message}`,
+      );
+      throw this.bootFailure;
     });
     if ((await Promise.race([booted, aborted])) === 'aborted') {
       return { logs: [], error: { kind: 'abort', message: 'the run was aborted while the interpreter was starting' } };
     }
     const logs: string[] = [];
-    const output = new OutputBudget(outputLimitBytes);
+    const output = new OutputBudget(this.outputLimitBytes);
+    const ending = await this.ending(worker, request, budget, aborted, (line) => {
+      if (output.log(line)) logs.push(line);
+    });
+    if (ending.kind === 'stopped') {
+      this.replace(worker);
+      return { logs, error: ending.error };
+    }
+    if (ending.kind === 'gone') {
+      this.replace(worker);
+      return { logs, error: { kind: 'worker-exit', message: ending.message } };
+    }
+    const outcome = decodeDriverOutcome(ending.outcome.outcomeJson);
+    if (outcome === undefined) {
+      this.replace(worker);
+      return { logs, error: { kind: 'worker-exit', message: 'the Pyodide worker sent an unreadable outcome' } };
+    }
+    // Also replaced: a worker whose heap grew past half the cap would keep that memory while it idles.
+    if (outcome.taint !== null || ending.outcome.heapBytes > this.memoryLimitBytes / 2) this.replace(worker);
+    const overCap = { logs, error: runMessages.outputLimit(this.outputLimitBytes) };
+    if (outcome.outputExceeded || !output.bytes(outcome.writtenBytes)) return overCap;
+    const result = decodeGuestResult(outcome.result);
+    if ('error' in result && result.error.kind === 'output-limit') return overCap;
+    if ('value' in result && !output.value(toJsonText(result.value))) return overCap;
+    return { logs, ...result };
+  }
+
+  /** How a program's run on `worker` ends: it finishes, its time runs out or it is aborted, or the worker dies. */
+  private async ending(
+    worker: PyodideInstance,
+    request: RunRequest,
+    budget: number,
+    aborted: Promise<'aborted'>,
+    onLog: (line: string) => void,
+  ): Promise<Ending> {
     const { bindings } = request;
-    const { runId, done } = worker.run(request.program, JSON.stringify(namespaceShapes(bindings)), outputLimitBytes, {
+    const shapes = JSON.stringify(namespaceShapes(bindings));
+    const { runId, done } = worker.run(request.program, shapes, this.outputLimitBytes, {
       onCall: (callId, namespace, member, argsJson) => {
         void answerCallText(bindings, namespace, member, argsJson).then((answer) =>
           worker.reply(runId, callId, 'okJson' in answer ? `{"ok":${answer.okJson}}` : failureJson(answer)),
         );
       },
-      onLog: (line) => {
-        if (output.log(line)) logs.push(line);
-      },
+      onLog,
     });
     let cancelBudget: (() => void) | undefined;
     const ending = await Promise.race<Ending>([
@@ -162,58 +238,6 @@ export function createPyodideRuntime(config: PyodideRuntimeConfig = {}, host: Ru
       aborted.then((): Ending => ({ kind: 'stopped', error: runMessages.aborted() })),
     ]);
     cancelBudget?.();
-    if (ending.kind === 'stopped') {
-      replace(worker);
-      return { logs, error: ending.error };
-    }
-    if (ending.kind === 'gone') {
-      replace(worker);
-      return { logs, error: { kind: 'worker-exit', message: ending.message } };
-    }
-    const outcome = decodeDriverOutcome(ending.outcome.outcomeJson);
-    if (outcome === undefined) {
-      replace(worker);
-      return { logs, error: { kind: 'worker-exit', message: 'the Pyodide worker sent an unreadable outcome' } };
-    }
-    // Also replaced: a worker whose heap grew past half the cap would keep that memory while it idles.
-    if (outcome.taint !== null || ending.outcome.heapBytes > memoryLimitBytes / 2) replace(worker);
-    const overCap = { logs, error: runMessages.outputLimit(outputLimitBytes) };
-    if (outcome.outputExceeded || !output.bytes(outcome.writtenBytes)) return overCap;
-    const result = decodeGuestResult(outcome.result);
-    if ('error' in result && result.error.kind === 'output-limit') return overCap;
-    if ('value' in result && !output.value(toJsonText(result.value))) return overCap;
-    return { logs, ...result };
-  };
-
-  return {
-    language: 'python',
-    isolation: 'wasm',
-    version,
-    async warm() {
-      if (disposed) throw runMessages.disposed('Pyodide');
-      const worker = current();
-      worker.hold();
-      try {
-        return await worker.ready;
-      } finally {
-        worker.release();
-      }
-    },
-    async start() {
-      // A boot that fails is reported by the first run, as without a start.
-      await this.warm().catch(() => {});
-    },
-    async run(request) {
-      if (disposed) throw runMessages.disposed('Pyodide');
-      assertValidBindings(request.bindings);
-      const budget = runTimeoutMs(request.timeoutMs, timeoutMs);
-      return queue.run(() => runNow(request, budget));
-    },
-    async dispose() {
-      disposed = true;
-      const last = instance;
-      instance = undefined;
-      await last?.terminate();
-    },
-  };
+    return ending;
+  }
 }

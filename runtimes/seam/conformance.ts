@@ -269,6 +269,10 @@ function printing(logBytes: number, lineChars: number): Programs {
   };
 }
 
+/**
+ * Declares the conformance suite of one backend. One function by design: its tests share the runtime it makes, the
+ * limits and the helpers in its closure, and a backend's author reads the whole contract, edge by edge, in one place.
+ */
 export function describeConformance(
   label: string,
   makeRuntime: (limits: ConformanceLimits) => CodeRuntime | Promise<CodeRuntime>,

@@ -25,6 +25,9 @@
  *   log(text) · call(namespace, member, argsJson) → promise of "o"+json | "e"+message ·
  *   sleep(id, ms) → promise of "fired" · cancel(id) · result(json) · failure(kind, name, message).
  * A revoked bridge (the run is over) answers "closed" and a call or sleep never settles.
+ *
+ * One function by design: it is serialized and evaluated inside the realm, so it may close over nothing outside it,
+ * and every builtin it uses must be captured in its own scope before the program can touch the realm.
  */
 export function realmBootstrap(
   bridge: (...request: string[]) => unknown,

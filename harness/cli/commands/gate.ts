@@ -46,6 +46,11 @@ function parseJobs(text: string): number {
 }
 
 export function registerGate(program: Command): void {
+  gateOptions(program).action(runGateCommand);
+}
+
+/** The `gate` command and its options. */
+function gateOptions(program: Command): Command {
   const command = program
     .command('gate')
     .description(
@@ -99,96 +104,101 @@ export function registerGate(program: Command): void {
     )
     .option('--live-fail', 'with --live: exit 1 when a conversation drifted (default: report only)');
   for (const option of modelOptions()) command.addOption(option);
-  command
-    .addHelpText(
-      'after',
-      '\nIn CI (CI set) nothing under snapshots/ is written; proposed files go to .concord/pending/<run-id>/ for `concord review`.',
-    )
-    .action(async (flags: GateFlags) => {
-      // Started at once, awaited before any plugin runs: its start overlaps the command's own.
-      const watchdog = startWatchdog('gate');
-      // Bad usage throws a UserError: the command line prints it in one line and exits 2 (cli/fail.ts).
-      let endpoint: EndpointOptions | undefined;
-      if (flags.live) {
-        if (flags.update !== undefined || flags.reporter !== 'default')
-          throw new UserError('--live compares with the recordings only; it takes neither --update nor --reporter');
-        endpoint = endpointOptions(flags);
-      } else if (flags.liveFail) {
-        throw new UserError('--live-fail goes with --live');
-      }
-      const project = await projectOrExit('gate', flags);
-      const { floor } = flags;
-      if (floor !== undefined && (!isPythonVersion(floor) || !SUPPORTED_PYTHON_VERSIONS.includes(floor))) {
-        throw new UserError(
-          `--floor ${floor}: unsupported CPython version (supported: ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`,
-        );
-      }
-      if (flags.shardDurations && !flags.shard)
-        throw new UserError('--shard-durations needs --shard i/n or --shard auto');
-      const skipRuntimes = parseRuntimes(flags.skipRuntime ?? [], '--skip-runtime');
-      const selection: Selection = {
-        ...(flags.scenario ? { scenarios: flags.scenario } : {}),
-        ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : {}),
-        ...(flags.shard
-          ? {
-              shard: {
-                ...(flags.shard === 'auto' ? shardFromEnvironment() : parseShard(flags.shard)),
-                ...(flags.shardDurations ? { durations: await pairDurations(flags.shardDurations) } : {}),
-              },
-            }
-          : {}),
-      };
-      await watchdog;
-      if (endpoint)
-        return watchDrift(project, selection, endpoint, {
-          liveFail: Boolean(flags.liveFail),
-          allowKeyExposure: Boolean(flags.allowKeyExposure),
-        });
-      const update: UpdateMode = flags.update === undefined ? 'none' : flags.update === true ? 'all' : flags.update;
-      const ci = ciIsSet();
-      const [{ runGate }, { junitTarget }] = await Promise.all([
-        import('../../gate/gate.js'),
-        import('../../report/write.js'),
-      ]);
-      // Every finished run ends in process.exit below. Node also exits, with 0, when its event loop empties
-      // while the gate awaits a promise nothing can settle any more: such a run must fail, and say so.
-      let lastLine = '';
-      process.once('beforeExit', () => {
-        console.error(
-          `concord gate: the run stopped before its summary: nothing was left to wait on while a step was still pending (last line printed: ${JSON.stringify(lastLine)}). This is a bug in concord or a runtime.`,
-        );
-        exitWith(1);
-      });
-      try {
-        // Checked before any scenario runs: a bad target would otherwise fail only after the whole run.
-        const junit = flags.reporter === 'junit' ? await junitTarget(project.root, flags.junitFile) : undefined;
-        const cache = flags.cache && !cacheDisabledByEnvironment();
-        if (cache) cacheMaxBytes();
-        const result = await runGate({
-          project,
-          selection,
-          skipRuntimes,
-          ...(floor !== undefined ? { floor } : {}),
-          update,
-          jobs: flags.jobs ?? availableParallelism(),
-          ci,
-          cache,
-          ...(flags.results ? { resultsFile: flags.results } : {}),
-          ...(junit ? { junit } : {}),
-          github: true,
-          color: colorWanted(),
-          out: (line) => {
-            if (line !== '') lastLine = line;
-            console.log(line);
+  return command.addHelpText(
+    'after',
+    '\nIn CI (CI set) nothing under snapshots/ is written; proposed files go to .concord/pending/<run-id>/ for `concord review`.',
+  );
+}
+
+/** The pairs `--scenario`, `--runtime`, `--shard` and `--shard-durations` select. */
+async function selectionOf(flags: GateFlags): Promise<Selection> {
+  if (flags.shardDurations && !flags.shard) throw new UserError('--shard-durations needs --shard i/n or --shard auto');
+  return {
+    ...(flags.scenario ? { scenarios: flags.scenario } : {}),
+    ...(flags.runtime ? { runtimes: parseRuntimes(flags.runtime) } : {}),
+    ...(flags.shard
+      ? {
+          shard: {
+            ...(flags.shard === 'auto' ? shardFromEnvironment() : parseShard(flags.shard)),
+            ...(flags.shardDurations ? { durations: await pairDurations(flags.shardDurations) } : {}),
           },
-        });
-        // The gate owns this process and has disposed every runtime it started: exit now rather than wait
-        // on handles a library may keep open (sockets kept alive, timers).
-        exitWith(result.ok ? 0 : 1);
-      } catch (error) {
-        failAndExit('gate', error);
-      }
+        }
+      : {}),
+  };
+}
+
+/** What `concord gate` does once its options are parsed: a gate run (or a drift watch) that ends the process. */
+async function runGateCommand(flags: GateFlags): Promise<void> {
+  // Started at once, awaited before any plugin runs: its start overlaps the command's own.
+  const watchdog = startWatchdog('gate');
+  // Bad usage throws a UserError: the command line prints it in one line and exits 2 (cli/fail.ts).
+  let endpoint: EndpointOptions | undefined;
+  if (flags.live) {
+    if (flags.update !== undefined || flags.reporter !== 'default')
+      throw new UserError('--live compares with the recordings only; it takes neither --update nor --reporter');
+    endpoint = endpointOptions(flags);
+  } else if (flags.liveFail) {
+    throw new UserError('--live-fail goes with --live');
+  }
+  const project = await projectOrExit('gate', flags);
+  const { floor } = flags;
+  if (floor !== undefined && (!isPythonVersion(floor) || !SUPPORTED_PYTHON_VERSIONS.includes(floor))) {
+    throw new UserError(
+      `--floor ${floor}: unsupported CPython version (supported: ${SUPPORTED_PYTHON_VERSIONS.join(', ')})`,
+    );
+  }
+  const skipRuntimes = parseRuntimes(flags.skipRuntime ?? [], '--skip-runtime');
+  const selection = await selectionOf(flags);
+  await watchdog;
+  if (endpoint)
+    return watchDrift(project, selection, endpoint, {
+      liveFail: Boolean(flags.liveFail),
+      allowKeyExposure: Boolean(flags.allowKeyExposure),
     });
+  const update: UpdateMode = flags.update === undefined ? 'none' : flags.update === true ? 'all' : flags.update;
+  const ci = ciIsSet();
+  const [{ runGate }, { junitTarget }] = await Promise.all([
+    import('../../gate/gate.js'),
+    import('../../report/write.js'),
+  ]);
+  // Every finished run ends in process.exit below. Node also exits, with 0, when its event loop empties
+  // while the gate awaits a promise nothing can settle any more: such a run must fail, and say so.
+  let lastLine = '';
+  process.once('beforeExit', () => {
+    console.error(
+      `concord gate: the run stopped before its summary: nothing was left to wait on while a step was still pending (last line printed: ${JSON.stringify(lastLine)}). This is a bug in concord or a runtime.`,
+    );
+    exitWith(1);
+  });
+  try {
+    // Checked before any scenario runs: a bad target would otherwise fail only after the whole run.
+    const junit = flags.reporter === 'junit' ? await junitTarget(project.root, flags.junitFile) : undefined;
+    const cache = flags.cache && !cacheDisabledByEnvironment();
+    if (cache) cacheMaxBytes();
+    const result = await runGate({
+      project,
+      selection,
+      skipRuntimes,
+      ...(floor !== undefined ? { floor } : {}),
+      update,
+      jobs: flags.jobs ?? availableParallelism(),
+      ci,
+      cache,
+      ...(flags.results ? { resultsFile: flags.results } : {}),
+      ...(junit ? { junit } : {}),
+      github: true,
+      color: colorWanted(),
+      out: (line) => {
+        if (line !== '') lastLine = line;
+        console.log(line);
+      },
+    });
+    // The gate owns this process and has disposed every runtime it started: exit now rather than wait
+    // on handles a library may keep open (sockets kept alive, timers).
+    exitWith(result.ok ? 0 : 1);
+  } catch (error) {
+    failAndExit('gate', error);
+  }
 }
 
 /** `gate --live`: exit 1 when a pair could not be judged, or drifted under --live-fail; 0 otherwise. */

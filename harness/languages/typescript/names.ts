@@ -37,19 +37,49 @@ export function typescriptSdkNames(
   sdk: string,
   object: string = DEFAULT_TOOLS_OBJECT,
 ): SdkNames {
-  const { ts } = compiler;
   const program = compiler.program(new Map([[SDK_PATH, sdk]]));
   const source = program.getSourceFile(SDK_PATH)!;
-  const checker = program.getTypeChecker();
-  const where = (node: TypeScript.Node) => {
-    const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));
-    return { line: line + 1, column: character + 1 };
+  const block = { ts: compiler.ts, source, checker: program.getTypeChecker() };
+  const top = topLevel(block, object);
+  const toolsName = top.toolsNames[0];
+  const reaches =
+    toolsName !== undefined
+      ? propertyReaches(block, toolsName)
+      : top.bindings.length === 0
+        ? functionReaches(block, top.functions)
+        : [];
+  reaches.sort((a, b) => a.line - b.line || a.column - b.column);
+  return {
+    declared: top.declared.map(({ start: _, ...d }) => d),
+    reaches,
+    collisions: collisionsOf(program, source, top.declared),
+    bindings: top.bindings,
+    normalize: (name) => name,
   };
+}
 
+/** An SDK block as the compiler read it. */
+interface ReadBlock {
+  ts: typeof TypeScript;
+  source: TypeScript.SourceFile;
+  checker: TypeScript.TypeChecker;
+}
+
+/** Where a node of the block starts (1-based). */
+function where({ source }: ReadBlock, node: TypeScript.Node): { line: number; column: number } {
+  const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));
+  return { line: line + 1, column: character + 1 };
+}
+
+/** What the block's top level declares: names, the declarations of `object`, the values it binds, its functions. */
+function topLevel(block: ReadBlock, object: string) {
+  const { ts, source } = block;
   const declared: Array<Declared & { start: number }> = [];
   const toolsNames: TypeScript.Identifier[] = [];
   const bindings: string[] = [];
   const functions: TypeScript.Identifier[] = [];
+  const declare = (name: TypeScript.Identifier) =>
+    declared.push({ name: name.text, ...where(block, name), start: name.getStart(source) });
   // A block written as a module declares its globals in `declare global { … }`: they are read as the top level's.
   const globalStatements = (statements: Iterable<TypeScript.Statement>): TypeScript.Statement[] =>
     [...statements].flatMap((statement) =>
@@ -64,11 +94,7 @@ export function typescriptSdkNames(
     if (ts.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) {
         if (!ts.isIdentifier(declaration.name)) continue;
-        declared.push({
-          name: declaration.name.text,
-          ...where(declaration.name),
-          start: declaration.name.getStart(source),
-        });
+        declare(declaration.name);
         bindings.push(declaration.name.text);
         if (declaration.name.text === object) toolsNames.push(declaration.name);
       }
@@ -84,56 +110,56 @@ export function typescriptSdkNames(
       statement.name !== undefined &&
       ts.isIdentifier(statement.name)
     ) {
-      declared.push({ name: statement.name.text, ...where(statement.name), start: statement.name.getStart(source) });
+      declare(statement.name);
       const isValue = !ts.isTypeAliasDeclaration(statement) && !ts.isInterfaceDeclaration(statement);
       if (ts.isModuleDeclaration(statement)) bindings.push(statement.name.text);
       if (ts.isFunctionDeclaration(statement)) functions.push(statement.name);
       if (isValue && statement.name.text === object) toolsNames.push(statement.name);
     }
   }
+  return { declared, toolsNames, bindings, functions };
+}
 
+/** Each property of the tools object's type, as the checker resolves it, reaching the tool of its name. */
+function propertyReaches(block: ReadBlock, toolsName: TypeScript.Identifier): Reach[] {
+  const { ts, source, checker } = block;
+  const symbol = checker.getSymbolAtLocation(toolsName);
+  if (symbol === undefined) return [];
   const reaches: Reach[] = [];
-  const toolsName = toolsNames[0];
-  const symbol = toolsName === undefined ? undefined : checker.getSymbolAtLocation(toolsName);
-  if (toolsName !== undefined && symbol !== undefined) {
-    const type = checker.getTypeOfSymbolAtLocation(symbol, toolsName);
-    for (const property of checker.getPropertiesOfType(type)) {
-      const name = ts.symbolName(property);
-      // A class's `#private` member, and what a class or function value has of its own, are no tools.
-      if (name.startsWith('#') || property.escapedName.toString().startsWith('__#')) continue;
-      const ownDeclaration = property.declarations?.find((d) => d.getSourceFile() === source);
-      if (property.declarations !== undefined && property.declarations.length > 0 && ownDeclaration === undefined)
-        continue;
-      const named =
-        ownDeclaration === undefined ? undefined : (ts.getNameOfDeclaration(ownDeclaration) ?? ownDeclaration);
-      const place = where(named ?? toolsName);
-      const bare = isIdentifierName(ts, name);
-      reaches.push({
-        spelled: bare ? name : JSON.stringify(name),
-        how: bare ? 'method' : 'subscript',
-        reaches: name,
-        ...place,
-      });
-    }
+  const type = checker.getTypeOfSymbolAtLocation(symbol, toolsName);
+  for (const property of checker.getPropertiesOfType(type)) {
+    const name = ts.symbolName(property);
+    // A class's `#private` member, and what a class or function value has of its own, are no tools.
+    if (name.startsWith('#') || property.escapedName.toString().startsWith('__#')) continue;
+    const ownDeclaration = property.declarations?.find((d) => d.getSourceFile() === source);
+    if (property.declarations !== undefined && property.declarations.length > 0 && ownDeclaration === undefined)
+      continue;
+    const named =
+      ownDeclaration === undefined ? undefined : (ts.getNameOfDeclaration(ownDeclaration) ?? ownDeclaration);
+    const bare = isIdentifierName(ts, name);
+    reaches.push({
+      spelled: bare ? name : JSON.stringify(name),
+      how: bare ? 'method' : 'subscript',
+      reaches: name,
+      ...where(block, named ?? toolsName),
+    });
   }
-  if (toolsName === undefined && bindings.length === 0) {
-    // A block that binds no value offers its top-level functions, called by name (overloads are one way in); one
-    // that binds another object is told so, rather than read as functions.
-    const seen = new Set<string>();
-    for (const name of functions) {
-      if (seen.has(name.text)) continue;
-      seen.add(name.text);
-      reaches.push({ spelled: name.text, how: 'method', reaches: name.text, ...where(name) });
-    }
+  return reaches;
+}
+
+/**
+ * A block that binds no value offers its top-level functions, called by name (overloads are one way in); one that
+ * binds another object is told so, rather than read as functions.
+ */
+function functionReaches(block: ReadBlock, functions: readonly TypeScript.Identifier[]): Reach[] {
+  const seen = new Set<string>();
+  const reaches: Reach[] = [];
+  for (const name of functions) {
+    if (seen.has(name.text)) continue;
+    seen.add(name.text);
+    reaches.push({ spelled: name.text, how: 'method', reaches: name.text, ...where(block, name) });
   }
-  reaches.sort((a, b) => a.line - b.line || a.column - b.column);
-  return {
-    declared: declared.map(({ start: _, ...d }) => d),
-    reaches,
-    collisions: collisionsOf(program, source, declared),
-    bindings,
-    normalize: (name) => name,
-  };
+  return reaches;
 }
 
 /** The top-level declarations the compiler finds duplicated, grouped by name. */
