@@ -208,16 +208,7 @@ function codeToolSdk(
  * are left out. Anything else is bad input naming the JSON path.
  */
 export function requestView(text: string, file: string, codeTool: string = RUN_CODE_TOOL): ModelView {
-  const parsed = parseJsonText(withoutByteOrderMark(text));
-  if ('problem' in parsed) throw new CheckInputError(file, `the request ${parsed.problem}`, REQUEST_HINT);
-  const body = parsed.value;
-  if (!isObject(body)) throw new CheckInputError(file, '$ is not a JSON object', REQUEST_HINT);
-  const parts = systemParts(body, file);
-  const wire = requestTools(body).map(({ path, tool }) => {
-    const named = wireTool(tool);
-    if (named === undefined) throw new CheckInputError(file, `${path} names no function`, REQUEST_HINT);
-    return { path, tool: named };
-  });
+  const { parts, wire } = parseRequest(text, file);
   const code = wire.find(({ tool }) => tool.name === codeTool);
   if (code === undefined) refuseUnnamedCodeTool(wire, file, codeTool);
   const runCode = code?.tool;
@@ -239,19 +230,7 @@ export function requestView(text: string, file: string, codeTool: string = RUN_C
           }
         : {}),
     });
-  const found = parts.flatMap((part) => {
-    const named = sectionFences(part.text).filter((fence) => fence.language !== undefined);
-    if (named.length === 0) return [];
-    // Declarations in several fences beside example programs are one SDK, read as such.
-    const read = readSdkSection(part.text);
-    const joined = read.block === undefined ? joinedDeclarationFences(part.text) : undefined;
-    if (joined === undefined) return [{ ...part, read, named }];
-    const text = joined.section;
-    const fences = sectionFences(text).filter((fence) => fence.language !== undefined);
-    return [
-      { ...part, path: `${part.path}${joinedPlace(joined.lines)}`, text, read: readSdkSection(text), named: fences },
-    ];
-  });
+  const found = sdkParts(parts);
   // A system prompt with an SDK block is read first; without one, the code tool's description may hold the SDK.
   const inCodeTool = found.length === 0 ? codeToolSdk(runCode, code?.path ?? '') : undefined;
   if (inCodeTool !== undefined && 'section' in inCodeTool) {
@@ -294,6 +273,43 @@ export function requestView(text: string, file: string, codeTool: string = RUN_C
     );
   }
   return subject(only.path, only.text, only.read.block.language);
+}
+
+/** A request body's text parts of the system prompt and its functions, each with its JSON path; bad input throws. */
+function parseRequest(
+  text: string,
+  file: string,
+): { parts: Array<{ path: string; text: string }>; wire: Array<{ path: string; tool: ShownFunction }> } {
+  const parsed = parseJsonText(withoutByteOrderMark(text));
+  if ('problem' in parsed) throw new CheckInputError(file, `the request ${parsed.problem}`, REQUEST_HINT);
+  const body = parsed.value;
+  if (!isObject(body)) throw new CheckInputError(file, '$ is not a JSON object', REQUEST_HINT);
+  const parts = systemParts(body, file);
+  const wire = requestTools(body).map(({ path, tool }) => {
+    const named = wireTool(tool);
+    if (named === undefined) throw new CheckInputError(file, `${path} names no function`, REQUEST_HINT);
+    return { path, tool: named };
+  });
+  return { parts, wire };
+}
+
+/**
+ * The text parts holding fences that name a language, each read as a `tools:sdk` section: declarations in several
+ * fences beside example programs are one SDK, read as such.
+ */
+function sdkParts(parts: ReadonlyArray<{ path: string; text: string }>) {
+  return parts.flatMap((part) => {
+    const named = sectionFences(part.text).filter((fence) => fence.language !== undefined);
+    if (named.length === 0) return [];
+    const read = readSdkSection(part.text);
+    const joined = read.block === undefined ? joinedDeclarationFences(part.text) : undefined;
+    if (joined === undefined) return [{ ...part, read, named }];
+    const text = joined.section;
+    const fences = sectionFences(text).filter((fence) => fence.language !== undefined);
+    return [
+      { ...part, path: `${part.path}${joinedPlace(joined.lines)}`, text, read: readSdkSection(text), named: fences },
+    ];
+  });
 }
 
 /**
