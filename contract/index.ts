@@ -3,6 +3,7 @@
 export type * from '../runtimes/seam/types.js';
 export * from './backend.js';
 export * from './define-tool.js';
+export type * from './host.js';
 export type * from './model.js';
 export * from './sdk-section.js';
 export * from './tool-error.js';

@@ -26,3 +26,5 @@ export const TYPECHECK_PROGRAMS = 'typecheck-programs';
 export const PROBE = 'probe';
 /** The SDK's size against the project's budget (a run-level step). */
 export const SDK_BUDGET = 'sdk-budget';
+/** The project's known findings (`known:` in concord.config.yml) that a run no longer met. */
+export const KNOWN = 'known';

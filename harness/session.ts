@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Host } from '../contract/host.js';
 import type { Model } from '../contract/model.js';
 import { DEFAULT_PYODIDE_VERSION, type PyodidePythonVersion } from '../runtimes/pyodide/versions.js';
 import type { ByteStore } from '../runtimes/seam/byte-store.js';
@@ -31,6 +32,19 @@ export interface SessionOptions {
   pyodides?: readonly PyodidePythonVersion[];
   /** How long a pyright job may wait for its answer (tests make pyright impatient). */
   pyrightTimeoutMs?: number;
+  /** The host that boots the project's apps (`host:` in concord.config.yml); none: concord assembles them. */
+  host?: ProjectHost;
+}
+
+/** A project's host, and where it came from (messages name it). */
+export interface ProjectHost {
+  host: Host;
+  /** The host module as the project names it (`./concord-host.mjs`). */
+  ref: string;
+  /** The module's real path. */
+  file: string;
+  /** The project root the host boots its apps in. */
+  root: string;
 }
 
 /**
@@ -48,6 +62,8 @@ export interface SessionOptions {
 export class Session {
   readonly cache: VerdictCache | undefined;
   readonly runtimes: RuntimePool;
+  /** The host that boots the project's apps; none: concord assembles them. */
+  readonly host: ProjectHost | undefined;
   readonly pyright: PyrightServers;
   /** The SDK's tokens, counted once per text for this command. */
   readonly tokens: TokenCounter;
@@ -68,6 +84,7 @@ export class Session {
   readonly neverStarted = new Map<string, string>();
 
   constructor(options: SessionOptions = {}) {
+    this.host = options.host;
     const cache =
       options.cacheRoot === undefined
         ? undefined

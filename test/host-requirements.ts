@@ -8,6 +8,7 @@ import { findInterpreters } from '../harness/interpreters/local.js';
 import { CPYTHON_IMAGES } from '../runtimes/cpython/images.js';
 import { processContainment } from '../runtimes/cpython/process-launcher.js';
 import { containerUnavailable } from '../runtimes/seam/docker-engine.js';
+import { installNode } from './node-binaries.js';
 
 /** Debian's Chromium, which `.ci/run` installs. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -92,6 +93,10 @@ const REQUIREMENTS = {
       ? undefined
       : `npm ping failed: ${(ping.stderr || ping.error?.message || '').trim().split('\n')[0]}`;
   },
+  /** Node binaries of the releases teams run, from the npm registry (kept between runs). */
+  'node 22': () => installNode(22),
+  'node 24': () => installNode(24),
+  'node 26': () => installNode(26),
   /** `python3` on PATH. */
   python3: () => (spawnSync('python3', ['--version']).status === 0 ? undefined : 'no python3 on PATH'),
   /** A local CPython 3.9, the floor (pyenv or PATH). */

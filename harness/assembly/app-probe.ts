@@ -1,18 +1,10 @@
-import {
-  type AgentService,
-  type RegisteredTool,
-  RUN_CODE_TOOL,
-  TOOLS_SDK_SECTION,
-  type ToolDefinition,
-  type ToolRegistryService,
-} from '../../contract/backend.js';
+import { type RegisteredTool, RUN_CODE_TOOL, TOOLS_SDK_SECTION, type ToolDefinition } from '../../contract/backend.js';
 import type { ModelRequest, WireTool } from '../../contract/model.js';
 import { readSdkSection } from '../../contract/sdk-section.js';
 import type { JsonValue } from '../../runtimes/seam/types.js';
-import type CannedModel from '../model/canned.js';
+import { cannedAnswers, GateModel } from '../model/keyless.js';
 import type { Scenario } from '../scenario/types.js';
-import { assemble, bootAssembly, CANNED_MODEL_PLUGIN, composeWithModel } from './assemble.js';
-import type { BootedApp } from './boot.js';
+import { bootApp, type GateApp } from './hosted.js';
 import type { RuntimeTarget } from './runtimes.js';
 
 /** The user turn of a probe: the model answers it at once, so only the first request matters. */
@@ -48,18 +40,15 @@ export class AppProbe {
   private constructor(
     readonly scenario: Scenario,
     readonly runtime: RuntimeTarget,
-    private readonly app: BootedApp,
+    private readonly app: GateApp,
+    private readonly model: GateModel,
   ) {}
 
-  /** Assembles and boots the scenario's composition on `runtime`; throws what the boot throws. */
+  /** Boots the scenario's app on `runtime` (as its pairs are booted); throws what the boot throws. */
   static async boot(scenario: Scenario, runtime: RuntimeTarget): Promise<AppProbe> {
-    const assembly = await assemble(
-      composeWithModel(scenario, runtime, {
-        plugin: CANNED_MODEL_PLUGIN,
-        config: { responses: [], otherwise: { content: PROBE_ANSWER, toolCalls: [] } },
-      }),
-    );
-    return new AppProbe(scenario, runtime, await bootAssembly(assembly, runtime.session));
+    const model = new GateModel(cannedAnswers([], { content: PROBE_ANSWER, toolCalls: [] }));
+    const modelConfig = { scenario: scenario.file, language: runtime.language };
+    return new AppProbe(scenario, runtime, await bootApp({ scenario, runtime, model, modelConfig }), model);
   }
 
   /**
@@ -68,9 +57,7 @@ export class AppProbe {
    * app has one of that name) is left out and reported.
    */
   async view(tools: readonly ToolDefinition[]): Promise<ProbeView> {
-    const registry = this.app.service<ToolRegistryService>('tools');
-    const agent = this.app.service<AgentService>('agent');
-    const model = this.app.service<CannedModel>('model');
+    const { app, model } = this;
     const removers: Array<() => void> = [];
     const before = model.exchanges.length;
     const refused: ProbeView['refused'] = [];
@@ -78,12 +65,12 @@ export class AppProbe {
       for (const tool of tools) {
         const registered: RegisteredTool = { ...tool, execute: async (args: JsonValue) => args };
         try {
-          removers.push(registry.register(registered));
+          removers.push(app.registerTool(registered));
         } catch (error) {
           refused.push({ name: tool.name, reason: error instanceof Error ? error.message : String(error) });
         }
       }
-      await agent.run(PROBE_USER_TEXT);
+      await app.converse(PROBE_USER_TEXT);
     } finally {
       for (const remove of removers.reverse()) remove();
     }

@@ -11,8 +11,6 @@ import type { RuntimeTarget } from './runtimes.js';
 
 /** Where the keyless model plugin lives. */
 export const MODEL_PLUGIN = 'harness/model/plugin';
-/** The model of the gate's probes: fixed answers (see `harness/model/canned.ts`). */
-export const CANNED_MODEL_PLUGIN = 'harness/model/canned';
 
 export interface CordisEntry {
   id: string;
@@ -29,24 +27,7 @@ export interface Assembly {
   entries: CordisEntry[];
 }
 
-export interface ModelEntryConfig {
-  scenario: string;
-  language: string;
-  /** The token of a live model registered in this process; absent, the script answers. */
-  live?: string;
-}
-
-/** The entries of a scenario × runtime: the runtime and the keyless model first, then the scenario's own. */
-export function composeEntries(
-  scenario: Scenario,
-  runtime: RuntimeTarget,
-  model: Partial<ModelEntryConfig> = {},
-): CordisEntry[] {
-  const modelConfig: ModelEntryConfig = { scenario: scenario.file, language: runtime.language, ...model };
-  return composeWithModel(scenario, runtime, { plugin: MODEL_PLUGIN, config: modelConfig });
-}
-
-/** The entries of a scenario × runtime with another model in place of the keyless one (the gate's probes). */
+/** The entries of a scenario × runtime: the runtime and the model first, then the scenario's own. */
 export function composeWithModel(
   scenario: Scenario,
   runtime: RuntimeTarget,
@@ -94,11 +75,25 @@ export async function assemble(entries: CordisEntry[]): Promise<Assembly> {
   return { dir, cordisYml, entries };
 }
 
-/** Boots an assembly within `session` (see `bootComposition`); disposing the app also removes its directory. */
-export async function bootAssembly(assembly: Assembly, session?: Session): Promise<BootedApp> {
+/**
+ * Boots an assembly within `session`, with `provided` set on the app's root context (see `bootComposition`); disposing
+ * the app also removes its directory.
+ */
+export async function bootAssembly(
+  assembly: Assembly,
+  session?: Session,
+  provided: Readonly<Record<string, unknown>> = {},
+): Promise<BootedApp> {
   let app: BootedApp;
   try {
-    app = await bootComposition(join(assembly.dir, 'cordis.yml'), assembly.dir, assembly.entries, session);
+    app = await bootComposition(
+      join(assembly.dir, 'cordis.yml'),
+      assembly.dir,
+      assembly.entries,
+      session,
+      undefined,
+      provided,
+    );
   } catch (error) {
     await rm(assembly.dir, { recursive: true, force: true });
     throw error;

@@ -8,7 +8,7 @@ import type { CodeRuntime } from '../../runtimes/seam/types.js';
 import { loadScenario } from '../scenario/load.js';
 import { resolveComposition } from '../scenario/plugins.js';
 import { Session } from '../session.js';
-import { assemble, bootAssembly, composeEntries } from './assemble.js';
+import { assemble, bootAssembly, composeWithModel, MODEL_PLUGIN } from './assemble.js';
 import { type BootedApp, bootComposition } from './boot.js';
 import { runtimeTarget } from './runtimes.js';
 
@@ -17,7 +17,12 @@ afterAll(() => disposeSharedRuntimes());
 describe('assembly', () => {
   it('writes a real cordis.yml, boots it with the loader and disposes it cleanly', async () => {
     const scenario = resolveComposition(await loadScenario(sourceAsset('scenarios/nested-reads.yml')), packageRoot());
-    const assembly = await assemble(composeEntries(scenario, runtimeTarget('typescript', {})));
+    const assembly = await assemble(
+      composeWithModel(scenario, runtimeTarget('typescript', {}), {
+        plugin: MODEL_PLUGIN,
+        config: { scenario: scenario.file, language: 'typescript' },
+      }),
+    );
     const written = await readFile(join(assembly.dir, 'cordis.yml'), 'utf8');
     expect(written).toBe(assembly.cordisYml);
     expect(assembly.entries.map((e) => e.id)).toEqual(['runtime', 'model', 'tools', 'weather', 'agent']);
@@ -53,7 +58,14 @@ describe('assembly', () => {
     try {
       const scenario = resolveComposition(await loadScenario(sourceAsset('scenarios/nested-reads.yml')), packageRoot());
       for (let round = 0; round < 5; round++) {
-        const app = await bootAssembly(await assemble(composeEntries(scenario, runtimeTarget('typescript', {}))));
+        const app = await bootAssembly(
+          await assemble(
+            composeWithModel(scenario, runtimeTarget('typescript', {}), {
+              plugin: MODEL_PLUGIN,
+              config: { scenario: scenario.file, language: 'typescript' },
+            }),
+          ),
+        );
         const loader = app.ctx.get('loader') as unknown as {
           file: { write(config: unknown): void };
           root: { data: unknown };

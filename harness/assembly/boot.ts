@@ -31,7 +31,8 @@ export interface BootedApp {
 const LOADING = 1;
 const ACTIVE = 2;
 const FAILED = 3;
-const SETTLE_TIMEOUT_MS = 120_000;
+/** How long an app may take to start (every plugin's apply, or a host's boot) before the pair fails. */
+export const SETTLE_TIMEOUT_MS = 120_000;
 
 // cordis prints plugin errors through its logger; the gate collects them from `internal/error` and reports
 // them with the entry that caused them, so the console stays readable.
@@ -64,6 +65,7 @@ export async function bootComposition(
   entries: ReadonlyArray<{ id: string; name: string }>,
   session?: Session,
   settleTimeoutMs = SETTLE_TIMEOUT_MS,
+  provided: Readonly<Record<string, unknown>> = {},
 ): Promise<BootedApp> {
   const bootDir = join(workDir, 'boot');
   await mkdir(bootDir, { recursive: true });
@@ -75,6 +77,8 @@ export async function bootComposition(
     ctx.set(SESSION_SERVICE, session);
     ctx.set(RUNTIME_POOL_SERVICE, session.runtimes);
   }
+  // What the gate hands the app itself (its model), before any entry loads.
+  for (const [name, value] of Object.entries(provided)) ctx.set(name, value);
   const errors: string[] = [];
   ctx.on('internal/error', (error: unknown) => void errors.push(describe(error)));
   const loaderFork = ctx.plugin(GateLoader, { name: 'cordis', filename: copy }) as ForkScope;

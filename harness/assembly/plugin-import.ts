@@ -10,7 +10,7 @@ import { literalPattern } from '../text/literal-pattern.js';
 import { importPluginModule, isTypeScript } from './typescript-plugins.js';
 
 /** Where an import failed in the plugin's own source, when the error says (or a parse of the file shows). */
-interface Place {
+export interface Place {
   file: string;
   line: number;
   column: number;
@@ -78,7 +78,8 @@ function firstLine(text: string): string {
   return text.split('\n')[0]!.trim();
 }
 
-function placeOf(error: unknown, file: string): Place | undefined {
+/** Where an import of `file`, or a call into it, failed in its own source: the place and the problem. */
+export function placeOf(error: unknown, file: string): Place | undefined {
   // esbuild (TypeScript plugins): a structured location, 1-based line and 0-based column.
   const located = (
     error as { errors?: Array<{ text?: string; location?: { file?: string; line?: number; column?: number } | null }> }

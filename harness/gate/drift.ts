@@ -1,5 +1,6 @@
 import { Document } from 'yaml';
 import type { Language } from '../../runtimes/seam/types.js';
+import { loadProjectHost } from '../assembly/project-host.js';
 import { unavailableRuntimes } from '../assembly/runtimes.js';
 import { keyExposure } from '../model/key-exposure.js';
 import { LiveModel } from '../model/live.js';
@@ -65,7 +66,8 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult[]> {
   );
   let results: DriftResult[];
   {
-    await using session = new Session();
+    const host = await loadProjectHost(options.project);
+    await using session = new Session(host === undefined ? {} : { host });
     results = await drivePairs({
       session,
       pairs,

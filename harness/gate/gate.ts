@@ -1,11 +1,14 @@
 import { DEFAULT_PYTHON_FLOOR, type PythonVersion } from '../../codemode/index.js';
 import { importPlugins } from '../assembly/plugin-import.js';
+import { loadProjectHost } from '../assembly/project-host.js';
 import type { RuntimeTarget } from '../assembly/runtimes.js';
 import type { SdkSize } from '../cache/token-counter.js';
 import { cacheLine } from '../cache/verdict-cache.js';
 import { type Finding, type PairRun, runChecks, viewOfRecord } from '../checks/index.js';
+import { KnownFindings } from '../checks/known.js';
 import { stubMatrix } from '../checks/stub-validity.js';
 import { pairTools, toolCoverage } from '../checks/tool-coverage.js';
+import { KNOWN } from '../findings.js';
 import { GuardedFolder } from '../guarded/folder.js';
 import { usesInterpreters } from '../languages/index.js';
 import { drivePairs, loadPairs } from '../pairs/drive.js';
@@ -20,7 +23,7 @@ import { concordFolder } from '../report/write.js';
 import { type RuntimeName, runtimeLanguage } from '../runtime-names.js';
 import { scenarioForLanguage } from '../scenario/recording.js';
 import type { Scenario } from '../scenario/types.js';
-import { Session } from '../session.js';
+import { type ProjectHost, Session } from '../session.js';
 import { decide, type UpdateMode, type WritePolicy } from '../snapshot/decide.js';
 import { newRunId } from '../snapshot/pending.js';
 import type { Redaction } from '../snapshot/redactions.js';
@@ -114,6 +117,8 @@ interface RunPlan {
   pairs: Pair[];
   floor: PythonVersion;
   notRun: Map<RuntimeName, NotRun>;
+  /** The host that boots the project's apps; none: concord assembles them. */
+  host: ProjectHost | undefined;
 }
 
 /**
@@ -181,8 +186,9 @@ async function planRun(options: GateOptions, paths: GatePaths): Promise<RunPlan>
   ])
     await folder.check();
   const { scenarios, pairs, selection } = await loadPairs(project, options.selection, paths.scenariosDir);
-  // A plugin that cannot be imported is the user's input to fix: one error at its place, before any pair runs.
+  // A plugin or host that cannot be imported is the user's input to fix: one error at its place, before any pair runs.
   await importPlugins([...new Set(pairs.map((p) => p.scenario))]);
+  const host = await loadProjectHost(project);
   const { shard } = selection;
   if (shard && pairs.length === 0) {
     const whole = selectPairs(scenarios, { ...selection, shard: undefined }).length;
@@ -199,7 +205,7 @@ async function planRun(options: GateOptions, paths: GatePaths): Promise<RunPlan>
     snapshotsDir: paths.snapshotsDir,
     out,
   });
-  return { scenarios, selection, pairs, floor, notRun };
+  return { scenarios, selection, pairs, floor, notRun, host };
 }
 
 type RunPairs = Pick<RunOutcome, 'pairs' | 'runFindings' | 'coverage' | 'matrix' | 'interpreters' | 'absent'> &
@@ -229,6 +235,7 @@ async function runPairs(
   await using session = new Session({
     ...(options.cache ? { cacheRoot: options.cacheRoot ?? project.root } : {}),
     ...(config.pyodide?.versions ? { pyodides: config.pyodide.versions } : {}),
+    ...(plan.host ? { host: plan.host } : {}),
   });
   const { cache } = session;
   // The interpreters of the stub matrix start (the Pyodide one boots) while the first pairs run.
@@ -242,11 +249,14 @@ async function runPairs(
     rerun: options.stabilityRerun !== false,
     floor: plan.floor,
     redactions: config.redactions ?? [],
+    known: new KnownFindings(config.known),
   };
   const pairs = await drivePairsOf(options, plan, run, proposals);
   // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
   const steps = await runSteps(plan.pairs, new Set(plan.notRun.keys()), plan.floor, session);
   steps.findings.push(...sdkBudgetFindings(sdkCost(pairs), config.sdkBudget, session.tokens.missing));
+  steps.findings = [...run.known.apply(steps.findings), ...run.known.unmet(KNOWN)];
+  for (const probe of steps.probes) probe.findings = run.known.apply(probe.findings);
   out(stepsLine(steps, color));
   if (cache) {
     await cache.prune();
@@ -350,6 +360,8 @@ interface PairRunContext {
   rerun: boolean;
   floor: PythonVersion;
   redactions: readonly Redaction[];
+  /** The findings the project knows of: notes, not failures. */
+  known: KnownFindings;
 }
 
 /** Runs one pair, checks it, compares it with its snapshots and writes or proposes the differences (into `proposals`). */
@@ -376,7 +388,7 @@ async function runPair(
   const { record, times } = one;
   const tools = await pairTools(record, session);
   const files = snapshotFiles(record, root, redactions);
-  const findings = await checkPair(run, { scenario, runtime: target, record, files }, times);
+  const findings = run.known.apply(await checkPair(run, { scenario, runtime: target, record, files }, times));
   const errors = findings.filter((f) => f.severity === 'error');
   const problems = [record.failure, ...errors.map((f) => `${f.check}: ${f.message}`)].filter(Boolean).join('\n');
   const folder = `${scenario.name}/${runtime}`;

@@ -11,8 +11,9 @@ export interface ProbeReport {
   /** Declared name → how it resolved (`NameError`/`bound` in Python, its `typeof` in TypeScript). */
   names: Record<string, string>;
   errorClass: boolean;
-  /** TypeScript only: how many values the program's function received. */
+  /** TypeScript only: how many values the program's function received, and what each is in its scope. */
   received?: number;
+  receivedKinds?: string[];
   tools?: string;
 }
 
@@ -23,17 +24,19 @@ export interface ProbeReport {
  */
 export function readProbeReport(value: JsonValue | undefined, counts: boolean): ProbeReport | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { globals, names, errorClass, received, tools } = value;
+  const { globals, names, errorClass, received, receivedKinds, tools } = value;
   const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
   const table = (v: unknown): v is Record<string, string> =>
     typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
   if (!strings(globals) || !table(names) || typeof errorClass !== 'boolean') return undefined;
-  if (counts && (typeof received !== 'number' || typeof tools !== 'string')) return undefined;
+  if (counts && (typeof received !== 'number' || typeof tools !== 'string' || !strings(receivedKinds)))
+    return undefined;
   return {
     globals,
     names,
     errorClass,
     ...(typeof received === 'number' ? { received } : {}),
+    ...(strings(receivedKinds) ? { receivedKinds } : {}),
     ...(typeof tools === 'string' ? { tools } : {}),
   };
 }

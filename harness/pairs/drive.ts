@@ -5,6 +5,7 @@ import { type RuntimeTarget, runtimeTarget } from '../assembly/runtimes.js';
 import type { Project } from '../project/root.js';
 import type { RuntimeName } from '../runtime-names.js';
 import { loadScenarios } from '../scenario/discover.js';
+import { InputError } from '../scenario/error.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
 import { inOrder } from './concurrent.js';
@@ -16,6 +17,16 @@ import { type Pair, type Selection, selectPairs } from './select.js';
  */
 export async function loadProjectScenarios(project: Project, scenariosDir = project.scenariosDir): Promise<Scenario[]> {
   const scenarios = await loadScenarios(scenariosDir, project.root);
+  // concord assembles an app from its scenario's composition, unless the project's host boots it.
+  const bare = project.config.host === undefined ? scenarios.find((s) => s.composition.length === 0) : undefined;
+  if (bare !== undefined)
+    throw new InputError(
+      bare.file,
+      1,
+      1,
+      'the scenario has no composition, and concord assembles its app from one',
+      "list the app's cordis entries under composition: (the tool registry, your tool plugins, the agent), or name the host that boots your app your own way: host: ./concord-host.mjs in concord.config.yml",
+    );
   return scenarios.map((scenario) => withDefaultTimeout(scenario, project.config.timeoutMs));
 }
 

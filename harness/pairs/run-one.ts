@@ -1,10 +1,9 @@
-import type { AgentService } from '../../contract/backend.js';
 import type { CodeRuntime } from '../../runtimes/seam/types.js';
-import { assemble, bootAssembly, composeEntries, type ModelEntryConfig } from '../assembly/assemble.js';
-import type { BootedApp } from '../assembly/boot.js';
+import { bootApp } from '../assembly/hosted.js';
 import type { RuntimeTarget } from '../assembly/runtimes.js';
 import { recordRuntimeSeam } from '../assembly/seam-recorder.js';
-import type KeylessModel from '../model/plugin.js';
+import { type KeylessModelConfig, keylessAnswers } from '../model/answers.js';
+import { GateModel } from '../model/keyless.js';
 import type { Scenario } from '../scenario/types.js';
 import type { RunRecord } from '../snapshot/transcript.js';
 
@@ -27,27 +26,24 @@ export interface OneRun {
 }
 
 /**
- * Assembles and boots one scenario × runtime, drives the agent with the keyless model, and returns what
- * happened (a live model given by `model.live` answers instead of the script). Failures of the run itself (a script
- * mismatch, a turn limit) end up in `record.failure`;
- * failures to assemble or boot are thrown.
+ * Boots one scenario × runtime (through the project's host, or concord's own assembly), drives the conversation with
+ * the keyless model, and returns what happened (a live model given by `model.live` answers instead of the script).
+ * Failures of the run itself (a script mismatch, a turn limit) end up in `record.failure`; failures to boot are thrown.
  */
 export async function runOne(
   scenario: Scenario,
   runtime: RuntimeTarget,
-  model: Partial<ModelEntryConfig> = {},
+  answering: { live?: string } = {},
 ): Promise<OneRun> {
   const times: PhaseTimes = { assembly: 0, model: 0, runtime: 0, checks: 0 };
   let started = performance.now();
-  const assembly = await assemble(composeEntries(scenario, runtime, model));
+  const modelConfig: KeylessModelConfig = { scenario: scenario.file, language: runtime.language, ...answering };
   runtime.session?.handOver(scenario, runtime.language);
-  const app: BootedApp = await bootAssembly(assembly, runtime.session);
+  const model = new GateModel(keylessAnswers(modelConfig, runtime.session));
+  const app = await bootApp({ scenario, runtime, model, modelConfig: { ...modelConfig } });
   times.assembly = performance.now() - started;
   try {
-    const keyless = app.service<KeylessModel>('model');
-    const agent = app.service<AgentService>('agent');
-    const codeRuntime = app.service<CodeRuntime>('codeRuntime');
-    const user = scenario.script[0]!.text;
+    const { codeRuntime } = app;
     // Everything recorded comes from the two seams the gate owns: the model's requests and the runtime's runs.
     if (codeRuntime.start) {
       started = performance.now();
@@ -58,38 +54,50 @@ export async function runOne(
     started = performance.now();
     let failure: string | undefined;
     try {
-      await agent.run(user);
-      if (!keyless.finished) failure = 'the agent stopped before the script reached its final answer';
+      await app.converse(scenario.script[0]!.text);
+      if (!model.finished) failure = 'the agent stopped before the script reached its final answer';
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
     } finally {
       seam.stop();
     }
     const total = performance.now() - started;
-    times.model = keyless.elapsedMs;
+    times.model = model.elapsedMs;
     // The agent's own bookkeeping is negligible: what is not the model is the runtime and the tools.
-    times.runtime = Math.max(0, total - keyless.elapsedMs);
-    if (app.errors.length > 0)
+    times.runtime = Math.max(0, total - model.elapsedMs);
+    if (app.errors !== undefined && app.errors.length > 0)
       failure = [failure, `cordis reported: ${app.errors.join('; ')}`].filter(Boolean).join('; ');
-    // The final answer is the model's last response, when it called no tool: seen at the model seam.
-    const last = keyless.exchanges.at(-1)?.response;
-    const answer = last && last.toolCalls.length === 0 ? last.content : undefined;
-    const record: RunRecord = {
-      scenario: scenario.name,
-      runtime: runtime.name,
-      language: runtime.language,
-      isolation: codeRuntime.isolation,
-      seamLanguage: codeRuntime.language,
-      entries: assembly.entries,
-      exchanges: keyless.exchanges,
-      programs: seam.runs,
-      ...(answer !== undefined ? { answer } : {}),
-      ...(failure !== undefined ? { failure } : {}),
-    };
-    return { record, times };
+    return { record: recordOf(scenario, runtime, codeRuntime, app.assembly, model, seam.runs, failure), times };
   } finally {
     started = performance.now();
     await app.dispose();
     times.assembly += performance.now() - started;
   }
+}
+
+/** The record of one run: what crossed the model seam and the runtime seam, and why it stopped short if it did. */
+function recordOf(
+  scenario: Scenario,
+  runtime: RuntimeTarget,
+  codeRuntime: CodeRuntime,
+  entries: readonly unknown[],
+  model: GateModel,
+  programs: RunRecord['programs'],
+  failure: string | undefined,
+): RunRecord {
+  // The final answer is the model's last response, when it called no tool: seen at the model seam.
+  const last = model.exchanges.at(-1)?.response;
+  const answer = last && last.toolCalls.length === 0 ? last.content : undefined;
+  return {
+    scenario: scenario.name,
+    runtime: runtime.name,
+    language: runtime.language,
+    isolation: codeRuntime.isolation,
+    seamLanguage: codeRuntime.language,
+    entries,
+    exchanges: model.exchanges,
+    programs,
+    ...(answer !== undefined ? { answer } : {}),
+    ...(failure !== undefined ? { failure } : {}),
+  };
 }

@@ -39,6 +39,13 @@ export interface SdkBudget {
   maxGrowthPercent?: number;
 }
 
+/** A finding the team knows of: its check, a piece of its message, and why it is known rather than fixed. */
+export interface KnownFinding {
+  check: string;
+  says: string;
+  why: string;
+}
+
 /** `concord.config.yml`: defaults for every command run in the project. Every field is optional. */
 export interface ProjectConfig {
   /** The oldest CPython the Python SDK must serve (`--floor` overrides it). */
@@ -57,6 +64,16 @@ export interface ProjectConfig {
    * must be installed. Default: the one concord installs (DEFAULT_PYODIDE_VERSION).
    */
   pyodide?: { versions: PyodidePythonVersion[] };
+  /**
+   * Findings the team knows of and does not fail the gate on yet (a defect of a renderer it does not own): each turns an
+   * error of its check whose message holds `says` into a note that says `why`.
+   */
+  known?: KnownFinding[];
+  /**
+   * The module that boots the project's app when concord does not assemble it (`./concord-host.mjs`, a path from the
+   * project root): its default export is a `Host` (concord/contract).
+   */
+  host?: string;
 }
 
 type RawConfig = Omit<ProjectConfig, 'redactions'> & { redactions?: RedactionEntry[] };
@@ -102,6 +119,38 @@ const CONFIG: Shape = {
       },
     },
     coverage: { shape: { kind: 'map', fields: { uncalled: { shape: { kind: 'enum', values: ['warn', 'error'] } } } } },
+    known: {
+      shape: {
+        kind: 'list',
+        of: {
+          kind: 'map',
+          fields: {
+            check: {
+              shape: { kind: 'string', nonEmpty: true },
+              required: true,
+              hint: 'add check: the id of the check, as findings name it (renderer-floor, probe, stub-import, …)',
+            },
+            says: {
+              shape: { kind: 'string', nonEmpty: true },
+              required: true,
+              hint: "add says: a piece of the finding's text, such as invalid non-printable character",
+            },
+            why: {
+              shape: { kind: 'string', nonEmpty: true },
+              required: true,
+              hint: 'add why: the reason it is known rather than fixed, which every report prints beside it',
+            },
+          },
+        },
+      },
+    },
+    host: {
+      shape: {
+        kind: 'string',
+        pattern: /^\.\/[^\0]+$/,
+        patternHint: 'a path from the project root that starts with ./, such as ./concord-host.mjs',
+      },
+    },
     sdkBudget: {
       shape: {
         kind: 'map',

@@ -13,6 +13,7 @@ import { LANGUAGE_PACKS, LANGUAGES } from '../languages/index.js';
 import { UserError } from '../user-error.js';
 import { holdsOnlyDeclarations, joinedDeclarationFences, joinedPlace } from './declaration-fences.js';
 import { codeParameter, fileView, type ModelView, type ShownFunction } from './model-view.js';
+import { systemTextSdk } from './system-text.js';
 
 /** Input `concord check` cannot read as a model-visible request or SDK: exit 2, naming the file and the place. */
 export class CheckInputError extends UserError {
@@ -299,16 +300,9 @@ function parseRequest(
  */
 function sdkParts(parts: ReadonlyArray<{ path: string; text: string }>) {
   return parts.flatMap((part) => {
-    const named = sectionFences(part.text).filter((fence) => fence.language !== undefined);
-    if (named.length === 0) return [];
-    const read = readSdkSection(part.text);
-    const joined = read.block === undefined ? joinedDeclarationFences(part.text) : undefined;
-    if (joined === undefined) return [{ ...part, read, named }];
-    const text = joined.section;
-    const fences = sectionFences(text).filter((fence) => fence.language !== undefined);
-    return [
-      { ...part, path: `${part.path}${joinedPlace(joined.lines)}`, text, read: readSdkSection(text), named: fences },
-    ];
+    const sdk = systemTextSdk(part.text);
+    if (sdk === undefined) return [];
+    return [{ path: `${part.path}${sdk.place}`, text: sdk.section, read: sdk.read, named: sdk.named }];
   });
 }
 

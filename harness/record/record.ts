@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { type Node, parseDocument, type YAMLSeq } from 'yaml';
 import type { Language } from '../../runtimes/seam/types.js';
+import { loadProjectHost } from '../assembly/project-host.js';
 import { unavailableRuntimes } from '../assembly/runtimes.js';
 import { writeFileAtomic } from '../guarded/atomic.js';
 import { countSecrets, scrubSecrets } from '../guarded/secret.js';
@@ -72,7 +73,8 @@ export async function record(options: RecordOptions): Promise<void> {
   out(`recording from ${options.endpoint.model} at ${describeEndpoint(options.endpoint.baseUrl)}`);
   let recorded: Array<Job & { recording: Recording; ms: number }>;
   {
-    await using session = new Session();
+    const host = await loadProjectHost(project);
+    await using session = new Session(host === undefined ? {} : { host });
     recorded = await drivePairs({
       session,
       pairs: jobs,

@@ -142,7 +142,8 @@ export const SCENARIO_SHAPE: Shape = {
       shape: {
         kind: 'list',
         min: 1,
-        description: 'The cordis entries of the app, in order; the gate adds the runtime and model entries.',
+        description:
+          'The cordis entries of the app, in order; the gate adds the runtime and model entries. Required unless concord.config.yml names a host, which boots the app its own way.',
         of: {
           kind: 'map',
           fields: {
@@ -169,7 +170,6 @@ export const SCENARIO_SHAPE: Shape = {
           },
         },
       },
-      required: true,
       hint: 'list the cordis entries: the tool registry, fixture tool plugins and the agent',
     },
     script: {
@@ -232,7 +232,8 @@ export function parseScenario(file: string, source: string): Scenario {
     );
   }
 
-  const composition = compositionOf(loc, nodeOf('composition') as YAMLSeq, data.composition);
+  const composition =
+    data.composition === undefined ? [] : compositionOf(loc, nodeOf('composition') as YAMLSeq, data.composition);
 
   const scriptNode = nodeOf('script') as YAMLSeq;
   const script: ScriptStep[] = (data.script as Array<Record<string, any>>).map((step, i) =>

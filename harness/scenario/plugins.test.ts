@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtModule } from '../../runtimes/seam/package-root.js';
 import { disposeSharedRuntimes } from '../../runtimes/seam/pool.js';
-import { assemble, bootAssembly, composeEntries } from '../assembly/assemble.js';
+import { assemble, bootAssembly, composeWithModel, MODEL_PLUGIN } from '../assembly/assemble.js';
 import { runtimeTarget } from '../assembly/runtimes.js';
 import { loadScenarios } from './discover.js';
 import { InputError } from './error.js';
@@ -155,7 +155,14 @@ describe('plugin references', () => {
 
   it('boots a TypeScript plugin of the project with no build step', { timeout: 60_000 }, async () => {
     const [loaded] = await load(scenario('../src/plugins/inventory.ts'));
-    const app = await bootAssembly(await assemble(composeEntries(loaded!, runtimeTarget('typescript', {}))));
+    const app = await bootAssembly(
+      await assemble(
+        composeWithModel(loaded!, runtimeTarget('typescript', {}), {
+          plugin: MODEL_PLUGIN,
+          config: { scenario: loaded!.file, language: 'typescript' },
+        }),
+      ),
+    );
     try {
       const tools = app.service<{ list(): Array<{ name: string }> }>('tools');
       expect(tools.list().map((t) => t.name)).toEqual(['stock']);

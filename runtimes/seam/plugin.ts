@@ -60,6 +60,11 @@ export interface RuntimePlugin<C extends SharedRuntimeConfig> {
    * gets it as its own.
    */
   prewarm(pool: RuntimePool, raw: unknown): Promise<void>;
+  /**
+   * The runtime an app whose entry has config `raw` (with `shared: true`) would borrow from `pool`, outside any app: a
+   * host that boots an app of its own hands it over. The pool owns it; disposing the result releases nothing.
+   */
+  borrow(pool: RuntimePool, raw: unknown): Promise<CodeRuntime>;
 }
 
 /** A stable text for a config: keys sorted at every level, `shared` left out (it is not part of identity). */
@@ -122,6 +127,11 @@ export function runtimePlugin<C extends SharedRuntimeConfig>(definition: Runtime
           () => undefined,
           () => undefined,
         );
+    },
+    async borrow(pool: RuntimePool, raw: unknown): Promise<CodeRuntime> {
+      const config = parse(raw ?? {});
+      const key = definition.key?.(config) ?? configKey(definition.name, config);
+      return serviceFacade(await pool.shared(key, () => definition.create(config, pool.host)), false);
     },
     async apply(ctx: Context, config: C): Promise<void> {
       const pool = (ctx.get(RUNTIME_POOL_SERVICE) as RuntimePool | undefined) ?? defaultRuntimePool();

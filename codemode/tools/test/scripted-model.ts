@@ -7,7 +7,8 @@ export function scriptedModel(responses: ModelResponse[]): Model & { requests: M
   return {
     requests,
     async complete(request) {
-      requests.push(structuredClone(request));
+      // concord's own agent sends its system prompt in sections and chat messages: the form the tests read.
+      requests.push(structuredClone(request) as ModelRequest);
       const response = responses[next++];
       if (response === undefined) throw new Error(`scripted model: no response left for request ${next}`);
       return response;

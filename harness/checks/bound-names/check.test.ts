@@ -81,7 +81,7 @@ describe('bound names', () => {
   it('fails a typescript runtime that passes an extra value or sets a global', { timeout: 120_000 }, async () => {
     const input = await exoticNames('typescript');
     expect(await messagesOf(input, boundNamesCheck({ wrap: extraBinding }))).toEqual([
-      'the program receives 3 bound values; expected 2 (tools, ToolCallError) on the typescript runtime',
+      'the program receives 3 bound values (tools, ToolCallError, object); expected tools and ToolCallError only on the typescript runtime',
     ]);
     const leak = prelude('(globalThis as any).TextArgs = {}; (globalThis as any).inspector = 1;');
     expect(await messagesOf(input, boundNamesCheck({ wrap: leak }))).toEqual([

@@ -1,9 +1,10 @@
-import { type AgentService, RUN_CODE_TOOL } from '../../../contract/backend.js';
+import { RUN_CODE_TOOL } from '../../../contract/backend.js';
 import { observeRuns } from '../../../runtimes/seam/observe.js';
-import type { CodeRuntime, RunRequest, RunResult } from '../../../runtimes/seam/types.js';
-import { assemble, bootAssembly, CANNED_MODEL_PLUGIN, composeWithModel } from '../../assembly/assemble.js';
+import type { RunRequest, RunResult } from '../../../runtimes/seam/types.js';
+import { bootApp } from '../../assembly/hosted.js';
 import { BOUND_NAMES, type Finding } from '../../findings.js';
 import { LANGUAGE_PACKS } from '../../languages/index.js';
+import { cannedAnswers, GateModel } from '../../model/keyless.js';
 import { firstSdkBlock } from '../stub-validity.js';
 import type { PairCheck, PairRun } from '../types.js';
 
@@ -35,19 +36,18 @@ async function runProbe(pair: PairRun, code: string, options: BoundNamesOptions)
     { content: 'probe done', toolCalls: [] },
   ];
   const { scenario, runtime } = pair;
-  const app = await bootAssembly(
-    await assemble(composeWithModel(scenario, runtime, { plugin: CANNED_MODEL_PLUGIN, config: { responses } })),
-    runtime.session,
-  );
+  const model = new GateModel(cannedAnswers(responses));
+  const modelConfig = { scenario: scenario.file, language: runtime.language };
+  const app = await bootApp({ scenario, runtime, model, modelConfig });
   const probe: ProbeRun = {};
   try {
-    const stop = observeRuns(app.service<CodeRuntime>('codeRuntime'), async (request, next) => {
+    const stop = observeRuns(app.codeRuntime, async (request, next) => {
       const budgeted = { ...request, timeoutMs: PROBE_TIMEOUT_MS };
       probe.run = await (options.wrap ? options.wrap(budgeted, next) : next(budgeted));
       return probe.run;
     });
     try {
-      await app.service<AgentService>('agent').run('Run the bound-names probe.');
+      await app.converse('Run the bound-names probe.');
     } catch (error) {
       probe.failure = error instanceof Error ? error.message : String(error);
     } finally {

@@ -42,16 +42,20 @@ export function registerSkew(program: Command): void {
           `--floor: expected one of ${SUPPORTED_PYTHON_VERSIONS.join(', ')}, got ${JSON.stringify(floor)}`,
         );
       }
-      const [{ Session }, { measureSkew }, { formatSkew }, { projectSdkSource }] = await Promise.all([
-        import('../../session.js'),
-        import('../../skew/measure-skew.js'),
-        import('../../skew/format.js'),
-        import('../../skew/project-source.js'),
-      ]);
+      const [{ Session }, { measureSkew }, { formatSkew }, { projectSdkSource }, { loadProjectHost }] =
+        await Promise.all([
+          import('../../session.js'),
+          import('../../skew/measure-skew.js'),
+          import('../../skew/format.js'),
+          import('../../skew/project-source.js'),
+          import('../../assembly/project-host.js'),
+        ]);
+      const host = await loadProjectHost(project);
       await watchdog;
       // The app that renders the SDK and the interpreters that measure it are the session's, stopped once.
       await using session = new Session({
         ...(project.config.pyodide?.versions ? { pyodides: project.config.pyodide.versions } : {}),
+        ...(host === undefined ? {} : { host }),
       });
       const source = await projectSdkSource(session, project, flags.scenario);
       if (typeof source === 'string') throw new UserError(source);

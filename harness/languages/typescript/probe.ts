@@ -5,8 +5,10 @@ import { platformGlobals } from './js-globals.js';
 import { readTypeScriptNames } from './names.js';
 
 /**
- * A TypeScript program reporting what it can reach: how many values its function received (the runtime
- * passes bindings as parameters), the global object's own properties, and `typeof` of each declared name.
+ * A TypeScript program reporting what it can reach: the values its function received (a runtime may pass its bindings
+ * as parameters), each told by what it is in the program's scope (`tools`, `ToolCallError`, or `console` when the
+ * runtime captures logs with a console of its own), the global object's own properties, and `typeof` of each
+ * declared name.
  */
 function program(declaredNames: readonly string[]): string {
   const lookups = declaredNames.map((name) => `  [${JSON.stringify(name)}, typeof ${name}],`);
@@ -14,8 +16,11 @@ function program(declaredNames: readonly string[]): string {
     'const names: Array<[string, string]> = [',
     ...lookups,
     '];',
+    'const kind = (value: unknown) =>',
+    `  value === tools ? 'tools' : value === ${ERROR_CLASS} ? '${ERROR_CLASS}' : value === console ? 'console' : typeof value;`,
     'return {',
     '  received: arguments.length,',
+    '  receivedKinds: Array.from(arguments, kind),',
     '  tools: typeof tools,',
     `  errorClass: typeof ${ERROR_CLASS} === 'function' && ${ERROR_CLASS}.prototype instanceof Error,`,
     '  globals: Object.getOwnPropertyNames(globalThis),',
@@ -24,14 +29,21 @@ function program(declaredNames: readonly string[]): string {
   ].join('\n');
 }
 
+/** What a runtime may hand a program as a value: the bindings, and a console of its own that captures the logs. */
+const RECEIVABLE: ReadonlySet<string> = new Set([...BOUND, 'console']);
+
 /**
- * The program receives exactly `tools` and `ToolCallError` (an Error class), no SDK type name is a value, and the
- * global object holds nothing beyond a fresh worker thread's globals.
+ * The program receives nothing beyond `tools` and `ToolCallError` (an Error class) and a console of the runtime's, no
+ * SDK type name is a value, and the global object holds nothing beyond a fresh worker thread's globals and the two
+ * bindings (a runtime may bind them as globals instead of parameters).
  */
 async function problems(report: ProbeReport, declared: readonly string[]): Promise<string[]> {
   const found: string[] = [];
-  if (report.received !== BOUND.length)
-    found.push(`the program receives ${report.received} bound values; expected ${BOUND.length} (tools, ToolCallError)`);
+  const kinds = report.receivedKinds ?? [];
+  if (kinds.some((kind) => !RECEIVABLE.has(kind)))
+    found.push(
+      `the program receives ${report.received} bound values (${kinds.join(', ')}); expected tools and ToolCallError only`,
+    );
   if (report.tools !== 'object') found.push(`typeof tools is ${JSON.stringify(report.tools)}; expected "object"`);
   if (!report.errorClass) found.push('ToolCallError is not an Error class');
   const reachable = declared.filter(
@@ -42,7 +54,7 @@ async function problems(report: ProbeReport, declared: readonly string[]): Promi
       `SDK type names reachable as values: ${reachable.map((name) => `${name} (typeof ${report.names[name]})`).join(', ')}`,
     );
   const platform = await platformGlobals();
-  const extra = report.globals.filter((name) => !platform.has(name));
+  const extra = report.globals.filter((name) => !platform.has(name) && !(BOUND as readonly string[]).includes(name));
   if (extra.length > 0) found.push(`globals beyond the JavaScript and Node built-ins: ${extra.join(', ')}`);
   return found;
 }
