@@ -3,7 +3,6 @@ import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Host } from '../../contract/host.js';
 import { inside } from '../guarded/inside.js';
-import type { Project } from '../project/root.js';
 import { InputError } from '../scenario/error.js';
 import { isFile } from '../scenario/plugins.js';
 import type { ProjectHost } from '../session.js';
@@ -18,7 +17,11 @@ const SHAPE_HINT =
  * inside it (after links), a module that imports, and a default export shaped as a Host. Anything else is bad input
  * naming the file, the line and the fix. Undefined when the project names none: concord assembles its apps itself.
  */
-export async function loadProjectHost(project: Project): Promise<ProjectHost | undefined> {
+export async function loadProjectHost(project: {
+  root: string;
+  configFile?: string;
+  config: { host?: string };
+}): Promise<ProjectHost | undefined> {
   const ref = project.config.host;
   if (ref === undefined) return undefined;
   const configFile = project.configFile ?? resolve(project.root, 'concord.config.yml');
