@@ -169,13 +169,15 @@ it('concord check --tools-object and --code-tool read a backend that names its t
 
   // The function that runs programs is named `codemode` too, and speaks of JavaScript.
   const sdk = ['check', '--sdk', 'codemode.d.ts', '--language', 'typescript', '--run-code', 'codemode-tool.json'];
-  const unnamed = run(bin, ...sdk, '--tools-object', 'codemode');
-  expect(unnamed.status, unnamed.output).toBe(2);
-  expect(unnamed.output).toContain('codemode-tool.json: $.name is "codemode", not "run_code"');
-  expect(unnamed.output).toContain('--code-tool "codemode"');
-  const named = run(bin, ...sdk, '--tools-object', 'codemode', '--code-tool', 'codemode');
-  expect(named.status, named.output).toBe(0);
-  expect(named.output).toContain('✓ codemode.d.ts (typescript): no finding');
+  // It takes a `code` string: found unnamed, and named alike; a name it lacks is bad input.
+  for (const named of [[], ['--code-tool', 'codemode']]) {
+    const read = run(bin, ...sdk, '--tools-object', 'codemode', ...named);
+    expect(read.status, read.output).toBe(0);
+    expect(read.output).toContain('✓ codemode.d.ts (typescript): no finding');
+  }
+  const misnamed = run(bin, ...sdk, '--tools-object', 'codemode', '--code-tool', 'search,execute');
+  expect(misnamed.status, misnamed.output).toBe(2);
+  expect(misnamed.output).toContain('codemode-tool.json: the request has no function named "search" or "execute"');
 
   const described = run(
     bin,
@@ -233,13 +235,13 @@ it("concord check --sdk reads back what concord sdk writes, fenced or bare, its 
   );
   const none = run(bin, 'check', '--sdk', 'no-sdk');
   expect(none.status, none.output).toBe(2);
-  expect(none.output).toContain('no-sdk: holds no SDK: no .md, .txt, .py, .pyi or .ts file');
-  // Named as neither, bare code with no fence does not say its language.
-  await writeFile(join(root, 'glossary.txt'), 'declare const tools: {};\n');
-  const unsaid = run(bin, 'check', '--sdk', 'glossary.txt');
-  expect(unsaid.status, unsaid.output).toBe(2);
-  expect(unsaid.output).toContain('glossary.txt: neither its name nor its fences say which language the SDK is in');
-  expect(unsaid.output).toContain('--language python or --language typescript');
+  expect(none.output).toContain('no-sdk/a.test.ts.snap shows no SDK: no code block');
+  // Prose is never made code, whatever --language says.
+  await writeFile(join(root, 'prompt.txt'), 'You keep a glossary. Answer briefly, and cite the entry.\n');
+  const prose = run(bin, 'check', '--sdk', 'prompt.txt', '--language', 'typescript');
+  expect(prose.status, prose.output).toBe(2);
+  expect(prose.output).toContain('prompt.txt shows no SDK: no code block');
+  expect(prose.output).not.toContain('typecheck');
 });
 
 it("concord check --request reads the request bodies a team's suite snapshots with toMatchSnapshot()", {
@@ -270,7 +272,8 @@ it('prompts', () => {
   const suite = run(join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'snapped/agent.test.ts');
   expect(suite.status, suite.output).toBe(0);
   const snap = join('snapped', '__snapshots__', 'agent.test.ts.snap');
-  // Three snapshots of bodies (one its JSON text), one of an answer, left out; the codemode SDK's finding is found.
+  // Three snapshots of bodies (one its JSON text) and one of a prompt; one of an answer is no SDK. The codemode SDK's
+  // finding is found.
   const checked = run(bin, 'check', '--request', join('snapped', '__snapshots__'));
   expect(checked.status, checked.output).toBe(1);
   expect(checked.output).toContain(
@@ -282,17 +285,18 @@ it('prompts', () => {
   expect(checked.output).toContain(
     `✗ ${snap} "sends the SDK of its codemode object 1" $.messages[0].content (typescript): 1 finding(s)`,
   );
+  expect(checked.output).toContain(`✓ ${snap} "prompts 1" (typescript): no finding`);
   expect(checked.output).toContain('offers no tool');
-  expect(checked.output).toContain('concord check: 3 SDK(s), 1 with findings: FAILED');
+  expect(checked.output).toContain('concord check: 4 SDK(s), 1 with findings: FAILED');
   const named = run(bin, 'check', '--request', snap, '--tools-object', 'codemode');
   expect(named.output).toContain(
     `✓ ${snap} "sends the SDK of its codemode object 1" $.messages[0].content (typescript): no finding`,
   );
-  // The system prompt it snapshots as text is an SDK section to --sdk; the bodies are not.
+  // A snapshot file is read for what each snapshot holds, whichever option names it.
   const prompt = run(bin, 'check', '--sdk', snap);
-  expect(prompt.status, prompt.output).toBe(0);
+  expect(prompt.status, prompt.output).toBe(1);
   expect(prompt.output).toContain(`✓ ${snap} "prompts 1" (typescript): no finding`);
-  expect(prompt.output).toContain('concord check: 1 SDK(s), no finding');
+  expect(prompt.output).toContain('concord check: 4 SDK(s), 1 with findings: FAILED');
 });
 
 // The floor's own interpreter must judge: CPython 3.9 is the floor image (CI provides it).
@@ -331,7 +335,7 @@ it('prompts', () => {
     expect(spawnSync('mkfifo', [join(root, 'piped', 'body.json')]).status).toBe(0);
     const piped = run(bin, 'check', '--request', 'piped');
     expect(piped.status, piped.output).toBe(2);
-    expect(piped.output).toContain('body.json: is not a regular file, not a chat request body');
+    expect(piped.output).toContain('nothing given shows an SDK; not read: 1 × a pipe, socket or device');
   });
 
   it('concord/vitest: toPassConcordChecks in the team’s own suite, .not included; a failure lists the findings', {

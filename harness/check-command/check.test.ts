@@ -2,9 +2,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CheckInputError } from '../readers/request.js';
+import { CheckInputError } from '../readers/input-error.js';
 import { Session } from '../session.js';
 import { checkRequest, checkSdk } from './check.js';
+import { concordMatchers } from './vitest.js';
 
 // A backend whose runtime binds the tools as `codemode` (programs call `codemode.lookup(…)`), and its SDK written
 // as such renderers write theirs: one input type per tool, function-typed properties, JSDoc above each.
@@ -93,8 +94,11 @@ describe('an SDK whose tools are bound under another name', () => {
     const input = { section: SECTION, language: 'typescript' as const, runCode };
     const named = await checkSdk(input, { root, session, toolsObject: 'codemode', codeTool: 'codemode' });
     expect(named.lines).toEqual([]);
-    await expect(checkSdk(input, { root, session, toolsObject: 'codemode' })).rejects.toThrow(
-      '$.name is "codemode", not "run_code"',
+    // Unnamed, it is found by the `code` string it takes.
+    expect((await checkSdk(input, { root, session, toolsObject: 'codemode' })).lines).toEqual([]);
+    const { parameters: _, ...noCode } = runCode.function;
+    await expect(checkSdk({ ...input, runCode: noCode }, { root, session, toolsObject: 'codemode' })).rejects.toThrow(
+      'no function here runs programs: "codemode" takes no `code` string',
     );
   });
 
@@ -183,7 +187,7 @@ describe('an SDK whose tools are bound under another name', () => {
     const result = await checkRequest(request, { root, session });
     expect(result.ok).toBe(true);
     expect(result.lines).toEqual([
-      'note language-agreement: the request has no function named "run_code", so the code tool\'s description and `code` parameter were not checked; if the function that runs programs has another name, give it: --code-tool NAME (codeTool in the API and the matcher)',
+      "note language-agreement: the request has no function that runs programs (run_code, or one that takes a `code` string), so no code tool's description or `code` parameter was checked; if it has one under another name, give it: --code-tool NAME (codeTool in the API and the matcher)",
     ]);
   });
 
@@ -240,5 +244,24 @@ describe('an SDK whose tools are bound under another name', () => {
     ).rejects.toThrow(CheckInputError);
     // Nothing was written in the project.
     expect(await readdir(root)).toEqual([]);
+  });
+});
+
+describe('an SDK given without its language', () => {
+  it('takes the language its block names, in the API and the matcher; prose is refused, saying why', async () => {
+    const section = `Write TypeScript.\n\`\`\`ts\n${SECTION}\`\`\`\n`;
+    const options = { root, session, toolsObject: 'codemode' };
+    expect((await checkSdk({ section }, options)).lines).toEqual([]);
+    const matched = await concordMatchers.toPassConcordChecks({ section }, options);
+    expect(matched.pass).toBe(true);
+    await expect(checkSdk({ section: 'Answer briefly.' }, options)).rejects.toThrow(
+      'the SDK: shows no SDK (no code block): it is not a Code Mode prompt',
+    );
+    await expect(checkSdk({ section, language: 'ruby' as 'python' }, options)).rejects.toThrow(
+      'the language "ruby" is none concord reads',
+    );
+    await expect(checkRequest({ messages: [{ role: 'system', content: 'Answer briefly.' }] }, options)).rejects.toThrow(
+      'the request: shows no SDK (no SDK block): it is not a Code Mode prompt',
+    );
   });
 });

@@ -1,10 +1,13 @@
 import { DEFAULT_PYTHON_FLOOR, isPythonVersion, type PythonVersion } from '../../codemode/index.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { type Finding, runChecks, type SkippedCheck } from '../checks/index.js';
-import { LANGUAGE_PACKS } from '../languages/index.js';
+import { LANGUAGE_PACKS, LANGUAGES } from '../languages/index.js';
 import { openProject, type Project } from '../project/root.js';
+import { CheckInputError } from '../readers/input-error.js';
+import { viewsOrRefuse } from '../readers/material.js';
 import type { ModelView } from '../readers/model-view.js';
-import { CheckInputError, requestView, runCodeFile, sdkFileView } from '../readers/request.js';
+import { readRequest } from '../readers/request-views.js';
+import { codeToolFile, sdkFileView } from '../readers/sdk-file.js';
 import { Session } from '../session.js';
 
 export interface CheckOptions {
@@ -17,8 +20,11 @@ export interface CheckOptions {
    * must declare its tools there. Default `tools`.
    */
   toolsObject?: string;
-  /** The name of the function that runs programs (`codemode`, `execute_code`): default `run_code`. */
-  codeTool?: string;
+  /**
+   * The functions that run programs, by name (`codemode`, or several: `['search', 'execute']`): default `run_code` and
+   * every function that takes a `code` string.
+   */
+  codeTool?: string | readonly string[];
   /** The project whose concord.config.yml and `.concord/cache/` serve the check: default found from the cwd. */
   root?: string;
   /**
@@ -38,34 +44,55 @@ export interface CheckResult {
   skipped: SkippedCheck[];
 }
 
-/** The SDK of `checkSdk`: a `tools:sdk` section (or the bare code of its block) in one language, and its run_code. */
+/** The SDK of `checkSdk`: a `tools:sdk` section (or the bare code of its block), and the function that runs programs. */
 export interface SdkInput {
   section: string;
-  language: Language;
-  /** The run_code function: `{ name, description, parameters }`, or OpenAI's `{ type: "function", function }`. */
+  /** The language programs are written in: by default the one the section's block names. */
+  language?: Language;
+  /**
+   * The function that runs programs (`{ name, description, parameters }`, or OpenAI's `{ type: "function", function }`),
+   * or the list of tools it is offered in.
+   */
   runCode?: unknown;
 }
 
 /** A finding as the gate and `concord check` print it. */
 export const findingLine = (f: Finding): string => `${f.severity} ${f.check}: ${f.message}`;
 
+/** The names `codeTool` gives, as a list. */
+const codeToolsOf = (options: CheckOptions): readonly string[] | undefined =>
+  typeof options.codeTool === 'string' ? [options.codeTool] : options.codeTool;
+
 /**
  * Runs every check concord runs on what a model is shown (language agreement, names, stubs from the floor up,
- * the floor's Unicode tables, the TypeScript type check) on the SDK a chat request body carries: the body as JSON
- * text or as the object a test built. Bad input throws a UserError naming the JSON path.
+ * the floor's Unicode tables, the TypeScript type check) on the SDKs a chat request body carries: the body as JSON
+ * text or as the object a test built. Bad input, and a request that shows no SDK, throw a UserError naming the place.
  */
 export async function checkRequest(request: string | object, options: CheckOptions = {}): Promise<CheckResult> {
   const text = typeof request === 'string' ? request : JSON.stringify(request);
-  return checkViews([requestView(text, 'the request', options.codeTool)], options);
+  const source = 'the request';
+  const reading = readRequest(text, source, { codeTools: codeToolsOf(options) });
+  return checkViews(viewsOrRefuse(reading, source, SHOW_AN_SDK), options);
 }
 
-/** `checkRequest` for an SDK section (or file) and the run_code function, without a request around them. */
+/** `checkRequest` for an SDK section (or file) and the function that runs programs, without a request around them. */
 export async function checkSdk(input: SdkInput, options: CheckOptions = {}): Promise<CheckResult> {
-  const source = 'the run_code function';
-  const runCode =
-    input.runCode === undefined ? undefined : runCodeFile(JSON.stringify(input.runCode), source, options.codeTool);
-  return checkViews([sdkFileView(input.section, 'the SDK', input.language, runCode, source)], options);
+  const source = 'the SDK';
+  if (input.language !== undefined && !(LANGUAGES as readonly unknown[]).includes(input.language))
+    throw new CheckInputError(
+      source,
+      `the language ${JSON.stringify(input.language)} is none concord reads`,
+      `say one of ${LANGUAGES.join(', ')}, or leave it out to take the one the SDK block names`,
+    );
+  const codeTools = codeToolsOf(options);
+  const wire =
+    input.runCode === undefined ? undefined : codeToolFile(JSON.stringify(input.runCode), 'the code tool', codeTools);
+  const reading = sdkFileView(input.section, source, { language: input.language, wire, codeTools, isSdk: true });
+  return checkViews(viewsOrRefuse(reading, source, SHOW_AN_SDK), options);
 }
+
+const SHOW_AN_SDK =
+  'give what the model is shown: a system prompt or code tool description holding the SDK in a block that names its language (```python or ```ts), or the SDK file itself';
 
 /** The findings of each view, in order, on one session and one floor: the checks the gate runs, on what it was shown. */
 export async function checkViews(

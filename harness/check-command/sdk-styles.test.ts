@@ -16,7 +16,7 @@ import {
 } from '../../examples/sdk-styles/src/typescript-styles.js';
 import { type Finding, runChecks } from '../checks/index.js';
 import type { ModelView } from '../readers/model-view.js';
-import { sdkFileView } from '../readers/request.js';
+import { sdkFileView } from '../readers/sdk-file.js';
 import { Session } from '../session.js';
 
 // The SDK shapes real renderers write, from examples/sdk-styles (a backend that is not concord's): every check of
@@ -52,10 +52,12 @@ const names = GLOSSARY_TOOLS.map((tool) => tool.name);
 function subject(language: 'python' | 'typescript', style: string, tools = GLOSSARY_TOOLS): ModelView {
   const config = language === 'python' ? { python: style as PythonStyle } : { typescript: style as TypeScriptStyle };
   const source = `${language} ${style}`;
-  return {
-    ...sdkFileView(sdkSection(tools, language, config), source, language, RUN_CODE[language], source),
-    registered: { names: tools.map((t) => t.name), complete: true },
-  };
+  const read = sdkFileView(sdkSection(tools, language, config), source, {
+    language,
+    wire: [{ place: source, tool: RUN_CODE[language] }],
+  });
+  if (!('views' in read)) throw new Error(`${source} shows no SDK: ${read.none}`);
+  return { ...read.views[0]!, registered: { names: tools.map((t) => t.name), complete: true } };
 }
 
 /** Every check concord runs on what a model is shown, on one subject. */

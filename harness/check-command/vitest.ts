@@ -4,17 +4,14 @@
 //   import { concordMatchers } from 'concord/vitest';
 //   expect.extend(concordMatchers);
 //   await expect(request).toPassConcordChecks({ floor: '3.9' });
-import { LANGUAGES } from '../languages/index.js';
 import { type CheckOptions, type CheckResult, checkRequest, checkSdk, type SdkInput } from './check.js';
 
-/** What the matcher accepts: a chat request body (object or JSON text), or an SDK section and its language. */
+/** What the matcher accepts: a chat request body (object or JSON text), or an SDK section (its language optional). */
 export type ConcordSubject = string | object | SdkInput;
 
+/** An SDK given as `{ section }`: no request body has a `section` (its language, when given, is checked by checkSdk). */
 const isSdkInput = (value: unknown): value is SdkInput =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as { section?: unknown }).section === 'string' &&
-  (LANGUAGES as readonly unknown[]).includes((value as { language?: unknown }).language);
+  typeof value === 'object' && value !== null && typeof (value as { section?: unknown }).section === 'string';
 
 /** The lines a failing expectation shows: the findings as `concord check` prints them. */
 function said(result: CheckResult): string {
@@ -24,7 +21,8 @@ function said(result: CheckResult): string {
 export const concordMatchers = {
   /**
    * Passes when concord's checks find no error in what `received` shows a model: the SDK section of a request (or an
-   * `{ section, language, runCode? }`), the run_code function, the stubs from the floor up. A failure lists the
+   * `{ section, language?, runCode? }`, its language by default the one its block names), the functions that run
+   * programs, the stubs from the floor up. A failure lists the
    * findings; `.not` passes when there is one.
    */
   async toPassConcordChecks(received: unknown, options: CheckOptions = {}) {
@@ -44,7 +42,7 @@ export const concordMatchers = {
 
 declare module 'vitest' {
   interface Matchers<T = any> {
-    /** concord's checks on a chat request body, or on `{ section, language, runCode? }`: see `concord check`. */
+    /** concord's checks on a chat request body, or on `{ section, language?, runCode? }`: see `concord check`. */
     toPassConcordChecks(options?: CheckOptions): Promise<T>;
   }
 }

@@ -26,7 +26,7 @@ export function viewOfRecord(record: RunRecord): ModelView {
     })),
     sdkName: LANGUAGE_PACKS[record.language].sdkFile,
     place: `on the ${record.runtime} runtime`,
-    codeTool: RUN_CODE_TOOL,
+    codeTools: [RUN_CODE_TOOL],
     ...(registered === undefined ? {} : { registered }),
     toolsObject: DEFAULT_TOOLS_OBJECT,
     notes: [],

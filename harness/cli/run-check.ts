@@ -1,13 +1,12 @@
-import { readdirSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Language } from '../../runtimes/seam/types.js';
 import { checkViews } from '../check-command/check.js';
+import { readCheckInputs } from '../check-command/inputs.js';
 import { parseJsonText } from '../guarded/json-input.js';
 import { readNamedInput } from '../guarded/read-regular.js';
+import { CheckInputError } from '../readers/input-error.js';
 import type { ModelView } from '../readers/model-view.js';
-import { CheckInputError, requestView, runCodeFile, sdkFileLanguage, sdkFileView } from '../readers/request.js';
-import { isSnapshotFile } from '../readers/snapshot-file.js';
-import { snapshotSectionViews, snapshotViews } from '../readers/snapshot-views.js';
+import { toolsDocument } from '../readers/tools-document.js';
 import { UserError } from '../user-error.js';
 import { exitWith } from './exit.js';
 
@@ -26,7 +25,7 @@ export interface CheckFlags {
 
 /** What `concord check` does once its options are parsed (the command is declared in `commands/check.ts`). */
 export async function runCheck(flags: CheckFlags, out: (line: string) => void): Promise<void> {
-  const subjects = await readSubjects(flags);
+  const subjects = await readSubjects(flags, out);
   const tools = flags.tools === undefined ? undefined : await readToolNames(flags.tools);
   let failing = 0;
   const result = await checkViews(
@@ -59,93 +58,75 @@ export async function runCheck(flags: CheckFlags, out: (line: string) => void): 
   exitWith(result.ok ? 0 : 1);
 }
 
-async function readSubjects(flags: CheckFlags): Promise<ModelView[]> {
+/**
+ * What `concord check` was given, read; nothing that shows an SDK is bad input, saying what was found instead. Each
+ * file that shows none, or is no material concord reads, is counted in a line of its own kind.
+ */
+async function readSubjects(flags: CheckFlags, out: (line: string) => void): Promise<ModelView[]> {
   const requests = flags.request ?? [];
   const sdks = flags.sdk ?? [];
   if (requests.length === 0 && sdks.length === 0)
     throw new UserError(
-      'name what to check: --request FILE… (chat request bodies) or --sdk FILE… (SDK files or sections)',
+      'name what to check: --request FILE… (chat request bodies) or --sdk FILE… (SDK files or prompts), or a folder of either',
       { hint: 'concord check --help shows both' },
     );
   if (flags.runCode !== undefined && sdks.length === 0)
     throw new UserError('--run-code goes with --sdk', {
-      hint: 'a request body carries its run_code function in its tools',
+      hint: 'a request body carries its code tool in its tools',
     });
-  const subjects = await subjectsOf(requests, REQUESTS, (text, file, listed) =>
-    isSnapshotFile(file, text)
-      ? snapshotViews(text, shown(file), flags.codeTool, listed)
-      : [requestView(text, shown(file), flags.codeTool)],
-  );
-  if (sdks.length === 0) return subjects;
-  const runCodeSource = flags.runCode === undefined ? undefined : shown(flags.runCode);
-  const runCode =
-    flags.runCode === undefined
-      ? undefined
-      : runCodeFile(await readNamedInput(flags.runCode, 'a run_code function'), shown(flags.runCode), flags.codeTool);
-  const sdkSubjects = await subjectsOf(sdks, SDKS, (sdk, file, listed) => {
-    if (isSnapshotFile(file, sdk))
-      return snapshotSectionViews(sdk, shown(file), flags.language, runCode, runCodeSource, listed);
-    const language = flags.language ?? sdkFileLanguage(file, sdk);
-    if (language === undefined)
-      throw new CheckInputError(
-        shown(file),
-        'neither its name nor its fences say which language the SDK is in',
-        'say it: --language python or --language typescript (or name the file .py or .ts)',
-      );
-    return [sdkFileView(sdk, shown(file), language, runCode, runCodeSource)];
+  const read = await readCheckInputs({
+    requests,
+    sdks,
+    language: flags.language,
+    runCode: flags.runCode,
+    codeTools: codeToolNames(flags.codeTool),
+    shown,
   });
-  return [...subjects, ...sdkSubjects];
-}
-
-/** What `concord check` takes as files, or folders of them: what a file is, which names a folder's files have. */
-interface InputKind {
-  what: string;
-  files: RegExp;
-  /** What a folder that yields nothing is told. */
-  none: { problem: string; hint: string };
-}
-
-const REQUESTS: InputKind = {
-  what: 'a chat request body',
-  files: /\.(?:json|snap)$/,
-  none: {
-    problem: 'holds no chat request body: no .json file, and no snapshot of one in a .snap file',
-    hint: 'put the request bodies your tests keep there as *.json, or name the folder of the .snap files your suite writes with expect(body).toMatchSnapshot()',
-  },
-};
-
-const SDKS: InputKind = {
-  what: 'an SDK file',
-  files: /\.(?:md|markdown|txt|pyi?|[cm]?ts|snap)$/,
-  none: {
-    problem: 'holds no SDK: no .md, .txt, .py, .pyi or .ts file, and no snapshot of a system prompt in a .snap file',
-    hint: 'put the SDK sections or files your tests keep there, or name the folder of the .snap files your suite writes with expect(systemPrompt).toMatchSnapshot()',
-  },
-};
-
-/**
- * The subjects `read` finds in each path: a file, or each file of a folder that `kind` names (sorted). `listed` says
- * the file was found in a folder, where it may hold none; a folder whose files all hold none is bad input.
- */
-async function subjectsOf(
-  paths: readonly string[],
-  kind: InputKind,
-  read: (text: string, file: string, listed: boolean) => ModelView[],
-): Promise<ModelView[]> {
-  const subjects: ModelView[] = [];
-  for (const path of paths) {
-    const listed = statSync(path).isDirectory();
-    const files = listed
-      ? readdirSync(path)
-          .filter((name) => kind.files.test(name))
-          .sort()
-          .map((name) => join(path, name))
-      : [path];
-    const before = subjects.length;
-    for (const file of files) subjects.push(...read(await readNamedInput(file, kind.what), file, listed));
-    if (listed && subjects.length === before) throw new CheckInputError(path, kind.none.problem, kind.none.hint);
+  const said = [
+    ...(read.noSdk.length === 0 ? [] : [`no SDK in ${counted(read.noSdk)}: not Code Mode prompts`]),
+    ...(read.notRead.length === 0 ? [] : [`not read: ${kindsOf(read.notRead)}`]),
+  ];
+  if (read.views.length === 0) {
+    const only = read.noSdk.length === 1 && read.notRead.length === 0 ? read.noSdk[0] : undefined;
+    throw new UserError(
+      only !== undefined
+        ? `${only.file} shows no SDK: ${only.why}`
+        : `nothing given shows an SDK${said.length === 0 ? '' : `; ${said.join('; ')}`}`,
+      {
+        hint: 'give what a Code Mode model is shown: a request body, system prompt or code tool description holding the SDK in a block that names its language (```python or ```ts), or the SDK file itself',
+      },
+    );
   }
-  return subjects;
+  for (const line of said) out(line);
+  if (said.length > 0) out('');
+  return read.views;
+}
+
+/** `--code-tool a,b`: the names, each trimmed; none empty. */
+function codeToolNames(flag: string | undefined): string[] | undefined {
+  if (flag === undefined) return undefined;
+  const names = flag.split(',').map((name) => name.trim());
+  if (names.some((name) => name === ''))
+    throw new CheckInputError(
+      '--code-tool',
+      `${JSON.stringify(flag)} holds an empty name`,
+      'give names: --code-tool search,execute',
+    );
+  return names;
+}
+
+/** `3 file(s) (a.md, b.md, c.md)`, or the first three and how many more. */
+function counted(files: ReadonlyArray<{ file: string }>): string {
+  const names = files.slice(0, 3).map(({ file }) => file);
+  const more = files.length > 3 ? ` and ${files.length - 3} more` : '';
+  return `${files.length} file(s) (${names.join(', ')}${more})`;
+}
+
+/** The files not read, counted by what they are: `3 a .jsonl file, 1 JSON that is …`. */
+function kindsOf(files: ReadonlyArray<{ file: string; what: string }>): string {
+  const kinds = new Map<string, number>();
+  for (const { what } of files) kinds.set(what, (kinds.get(what) ?? 0) + 1);
+  return [...kinds].map(([what, count]) => `${count} × ${what}`).join(', ');
 }
 
 /** A file as findings name it: from the working directory when it lies below it, else as it was given. */
@@ -154,16 +135,15 @@ function shown(file: string): string {
   return below === '' || below === '..' || below.startsWith(`..${sep}`) || isAbsolute(below) ? file : below;
 }
 
-/** `--tools FILE`: a JSON list of names, or of tool definitions with a `name`. */
+/** `--tools FILE`: a JSON list of names, or the tools the backend registers (a list, `{ tools }`, `{ initial }`). */
 async function readToolNames(file: string): Promise<string[]> {
   const parsed = parseJsonText(await readNamedInput(file, 'a tool list'));
-  const hint = 'give a JSON list of tool names, or the tool definitions the backend registers';
+  const hint =
+    'give a JSON list of tool names, or the tool definitions the backend registers (a list, { "tools": [...] } or { "initial": [...] })';
   if ('problem' in parsed) throw new CheckInputError(shown(file), `the tool list ${parsed.problem}`, hint);
-  if (!Array.isArray(parsed.value)) throw new CheckInputError(shown(file), '$ is not a list', hint);
-  return parsed.value.map((item, i) => {
-    const name = typeof item === 'string' ? item : (item as { name?: unknown } | null)?.name;
-    if (typeof name !== 'string')
-      throw new CheckInputError(shown(file), `$[${i}] is neither a name nor a tool with a name`, hint);
-    return name;
-  });
+  const { value } = parsed;
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value as string[];
+  const listed = toolsDocument(value, shown(file));
+  if (listed === undefined) throw new CheckInputError(shown(file), '$ is no list of tools or of names', hint);
+  return listed.map(({ tool }) => tool.name);
 }

@@ -18,7 +18,8 @@ export function importsNothing(source: string): boolean {
  * (`<sdk N>`, its own `__name__` in `sys.modules` while it runs), and every module a source imported is
  * dropped from `sys.modules` after it. A source with no import line at its top level is declarations written for a
  * reader, who takes `TypedDict`, `Any` or `Literal` as known: it runs with the names of the interpreter's `typing`
- * bound. Where the interpreter can fork, the sources run in an executor: a
+ * bound. A source that imports from the sandbox's `tools` package (a catalog of its modules) finds it: each module it
+ * names, each name a stand-in. Where the interpreter can fork, the sources run in an executor: a
  * child of the caller that runs one module after another, killed when one takes longer than `seconds`. A
  * fork costs far more than a stub takes to run, so one is not spent per module; instead the executor
  * records, as it starts, the state a module could leave behind for the next (every loaded module's
@@ -83,6 +84,50 @@ def _reader_names():
     import typing
     return {name: getattr(typing, name) for name in getattr(typing, "__all__", ()) if hasattr(typing, name)}
 
+_TOOLS_IMPORT = re.compile(r"^(?:from|import)[ \t]+tools\b", re.M)
+
+class _ToolsName(object):
+    # A name of the sandbox's tools package while stubs that import it run: it stands in for the tool, and is never
+    # called by a stub.
+    def __init__(self, name):
+        self.__name__ = name
+    def __call__(self, *args, **kwargs):
+        return None
+    def __getattr__(self, name):
+        return _ToolsName(self.__name__ + "." + name)
+
+def _tools_package(source):
+    # The sandbox's tools package, as stubs that import from it (from tools.notes import add_note) find it there:
+    # each module they name, every name of it a stand-in. Nothing when the source imports none of it.
+    if _TOOLS_IMPORT.search(source) is None:
+        return {}
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    named = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            named.add(node.module)
+        elif isinstance(node, ast.Import):
+            named.update(alias.name for alias in node.names)
+    modules = {}
+    for name in sorted(named):
+        parts = name.split(".")
+        if parts[0] != "tools":
+            continue
+        for end in range(1, len(parts) + 1):
+            full = ".".join(parts[:end])
+            if full in modules:
+                continue
+            module = types.ModuleType(full)
+            module.__path__ = []
+            module.__getattr__ = lambda attribute, full=full: _ToolsName(full + "." + attribute)
+            modules[full] = module
+            if end > 1:
+                setattr(modules[".".join(parts[:end - 1])], parts[end - 1], module)
+    return modules
+
 def _execute(source, index, code=None):
     # A code object compiled beforehand (from this very source) is executed as it is: compiled once.
     filename = "<sdk %d>" % index if code is None else code.co_filename
@@ -93,6 +138,8 @@ def _execute(source, index, code=None):
     # names bound; a source that imports anything runs exactly as written.
     if _IMPORT_LINE.search(source) is None:
         module.__dict__.update(_reader_names())
+    provided = {name: package for name, package in _tools_package(source).items() if name not in sys.modules}
+    sys.modules.update(provided)
     sys.modules[name] = module
     try:
         exec(code if code is not None else compile(source, filename, "exec", dont_inherit=True), module.__dict__)
@@ -101,6 +148,8 @@ def _execute(source, index, code=None):
         return _outcome(source, filename, error)
     finally:
         sys.modules.pop(name, None)
+        for provided_name in provided:
+            sys.modules.pop(provided_name, None)
 
 def _failed(name, message):
     """The outcome of a module that failed where no line of it can be named."""

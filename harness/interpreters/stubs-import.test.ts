@@ -142,6 +142,29 @@ describe('concord stubs import on every CPython from their floor up', () => {
     expect(kinds.size).toBeGreaterThan(0);
   });
 
+  it("gives stubs that import from the sandbox's tools package that package, and no other missing one", {
+    timeout: 300_000,
+  }, async () => {
+    const catalog =
+      'from tools.notes import add_note\nimport tools.calendar.week\n\ndef add_note(text: str) -> dict: ...\n\nweek = tools.calendar.week.first\n';
+    const kinds = new Set<string>();
+    for (const interpreter of interpreters) {
+      if (kinds.has(interpreter.kind)) continue;
+      kinds.add(interpreter.kind);
+      const { imports } = await inventory.verifyOn(interpreter, [catalog, 'from toolbox import add_note\n', catalog]);
+      expect([interpreter.label, imports]).toEqual([
+        interpreter.label,
+        [
+          { ok: true },
+          expect.objectContaining({ ok: false, name: 'ModuleNotFoundError', line: 1 }),
+          // Provided for one module only: the next finds it again, not left behind by the first.
+          { ok: true },
+        ],
+      ]);
+    }
+    expect(kinds.size).toBeGreaterThan(0);
+  });
+
   it('the import check can fail on Pyodide too: a source that does not compile, one that raises where it is executed', {
     timeout: 300_000,
   }, async () => {

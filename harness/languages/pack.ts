@@ -89,6 +89,8 @@ export interface LanguagePack {
   noTool: { ways(object: string): string; emptyObject(object: string): string };
   /** Whether a piece of code only declares (types, functions, a tools object) rather than running a program. */
   declaresOnly(code: string): boolean;
+  /** Whether a piece of code declares anything a program could call or name: what tells an SDK from an example. */
+  declaresSome(code: string): boolean;
   typeChecker: TypeChecker;
   /**
    * The SDK a text holds in this language without a fence naming it (declarations between prose, as some renderers

@@ -3,19 +3,28 @@ import type { Language } from '../../runtimes/seam/types.js';
 import { compilerOutOfStack } from '../../runtimes/seam/typescript.js';
 import { LANGUAGE_PACKS } from '../languages/index.js';
 
+/** What a parser reads of code, or false when it runs out of stack on deeply nested code (it reads nothing of it). */
+function readWithin(read: () => boolean): boolean {
+  try {
+    return read();
+  } catch (thrown) {
+    if (compilerOutOfStack(thrown)) return false;
+    throw thrown;
+  }
+}
+
 /**
  * Whether a fence's code only declares, in its language: types, classes, functions and names a program calls,
  * with no statement that runs (an example program computes, awaits or ends with a value). Code that does not
  * parse, or holds nothing but comments, declares nothing.
  */
 export function holdsOnlyDeclarations(language: Language, code: string): boolean {
-  try {
-    return LANGUAGE_PACKS[language].declaresOnly(code);
-  } catch (thrown) {
-    // A parser that runs out of stack on deeply nested code reads nothing of it.
-    if (compilerOutOfStack(thrown)) return false;
-    throw thrown;
-  }
+  return readWithin(() => LANGUAGE_PACKS[language].declaresOnly(code));
+}
+
+/** Whether code declares anything a program could call or name, in its language: an SDK does, an example does not. */
+export function declaresSome(language: Language, code: string): boolean {
+  return readWithin(() => LANGUAGE_PACKS[language].declaresSome(code));
 }
 
 /** An SDK that stands in several fences of a text, joined as one `tools:sdk` section. */

@@ -33,10 +33,10 @@ export interface ModelView {
   sdkName: string;
   /** Where the section was met, as a finding says it: `on the python runtime`, `in body.json $.system`. */
   place: string;
-  /** Where the function that runs programs was met, when that is another place (`in body.json $.tools[0]`). */
-  codeToolPlace?: string | undefined;
-  /** The name of the function that runs programs: `run_code`, or the one the backend gives it. */
-  codeTool: string;
+  /** The functions that run programs: `run_code`, the ones the backend names, or the ones that take code. */
+  codeTools: readonly string[];
+  /** Where each function was met, when that is another place than the section's (`in body.json $.tools[0]`). */
+  toolPlaces?: ReadonlyMap<string, string> | undefined;
   /** The tools the backend registers, when known: then every one must be reachable from the SDK. */
   registered?: Registered | undefined;
   /** The name the backend's runtime binds the tools under in a program: `tools`, or the one it gives. */
@@ -45,9 +45,9 @@ export interface ModelView {
   notes: readonly string[];
 }
 
-/** The function that runs programs in a request, when it offers one. */
-export const codeToolOf = (view: ModelView, request: ShownRequest | undefined): ShownFunction | undefined =>
-  request?.tools.find((tool) => tool.name === view.codeTool);
+/** The functions that run programs in a request, in the order it offers them. */
+export const codeToolsOf = (view: ModelView, request: ShownRequest | undefined): ShownFunction[] =>
+  request?.tools.filter((tool) => view.codeTools.includes(tool.name)) ?? [];
 
 /** The schema of the `code` parameter a function's parameters declare, when they declare one as an object. */
 export function codeParameter(parameters: unknown): { type?: unknown; description?: unknown } | undefined {
@@ -56,16 +56,17 @@ export function codeParameter(parameters: unknown): { type?: unknown; descriptio
 }
 
 /**
- * A view of one request read from a file: the section found at `sectionPath`, the functions offered, the code tool
- * met at `codeToolPath` when it is elsewhere. Findings name the block `the SDK block of <source>`.
+ * A view of one request read from a file: the section found at `source`, the functions offered, and where each was
+ * met. Findings name the block `the SDK block of <source>`.
  */
 export function fileView(parts: {
   source: string;
   language: Language;
   section: string;
   tools: readonly ShownFunction[];
-  codeTool: string;
-  codeToolSource?: string | undefined;
+  codeTools: readonly string[];
+  /** Where each function was met, as a finding names it (`body.json $.tools[0]`). */
+  toolSources?: ReadonlyMap<string, string> | undefined;
   registered?: Registered | undefined;
   notes?: readonly string[];
 }): ModelView {
@@ -75,10 +76,22 @@ export function fileView(parts: {
     requests: [{ sdkSection: parts.section, tools: parts.tools }],
     sdkName: `the SDK block of ${parts.source}`,
     place: `in ${parts.source}`,
-    ...(parts.codeToolSource === undefined ? {} : { codeToolPlace: `in ${parts.codeToolSource}` }),
-    codeTool: parts.codeTool,
+    codeTools: parts.codeTools,
+    ...(parts.toolSources === undefined
+      ? {}
+      : { toolPlaces: new Map([...parts.toolSources].map(([name, source]) => [name, `in ${source}`])) }),
     ...(parts.registered === undefined ? {} : { registered: parts.registered }),
     toolsObject: DEFAULT_TOOLS_OBJECT,
     notes: parts.notes ?? [],
   };
+}
+
+/**
+ * Whether a function runs programs: it takes a `code` string (or names no type for it), or it is a custom tool whose
+ * whole input is free-form text.
+ */
+export function takesCode(tool: ShownFunction): boolean {
+  if (tool.freeform) return true;
+  const code = codeParameter(tool.parameters);
+  return code !== undefined && (code.type === undefined || code.type === 'string');
 }

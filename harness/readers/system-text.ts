@@ -1,5 +1,6 @@
-import { readSdkSection, sectionFences } from '../../contract/sdk-section.js';
-import { joinedDeclarationFences, joinedPlace } from './declaration-fences.js';
+import { readSdkSection, SDK_FENCE_WORDS, sectionFences } from '../../contract/sdk-section.js';
+import { declaresSome, joinedDeclarationFences, joinedPlace } from './declaration-fences.js';
+import { tagsAsFences } from './tag-blocks.js';
 
 /** A text of the system prompt read for its SDK: the fences naming a language, and the text as a `tools:sdk` section. */
 export interface SystemTextSdk {
@@ -14,12 +15,16 @@ export interface SystemTextSdk {
 
 /**
  * The SDK a text of the system prompt holds, read the way `concord check` and the gate's model seam both read one: the
- * text as a `tools:sdk` section when one of its fences names a language; declarations in several fences beside
- * example programs are one SDK, joined as such. Undefined when no fence of it names a language.
+ * text as a `tools:sdk` section when one of its fences names a language, a block between tags on lines of their own
+ * that only declares read as a fence of its language; declarations in several blocks beside example programs are one
+ * SDK, joined as such. Undefined when no block of it names a language and declares anything: a prompt whose code is
+ * all example programs shows no SDK.
  */
-export function systemTextSdk(text: string): SystemTextSdk | undefined {
+export function systemTextSdk(given: string): SystemTextSdk | undefined {
+  // Code between tags on lines of their own (`<code>`, a module catalog's `<tools-package>`) reads as fences do.
+  const text = tagsAsFences(given) ?? given;
   const named = sectionFences(text).filter((fence) => fence.language !== undefined);
-  if (named.length === 0) return undefined;
+  if (!named.some((fence) => declaresSome(fence.language!, fence.body))) return undefined;
   const read = readSdkSection(text);
   const joined = read.block === undefined ? joinedDeclarationFences(text) : undefined;
   if (joined === undefined) return { section: text, place: '', named, read };
@@ -30,4 +35,14 @@ export function systemTextSdk(text: string): SystemTextSdk | undefined {
     named: sectionFences(section).filter((fence) => fence.language !== undefined),
     read: readSdkSection(section),
   };
+}
+
+/** Why texts whose code blocks show no SDK show none, when they hold code blocks: examples, or no language read. */
+export function codeBlocksWithoutSdk(texts: readonly string[]): string | undefined {
+  const fences = texts.flatMap((text) => sectionFences(text));
+  if (fences.some((fence) => fence.language !== undefined))
+    return 'its code blocks are example programs: none declares a tool';
+  if (fences.length > 0)
+    return `its code blocks name no language concord reads (${Object.values(SDK_FENCE_WORDS).flat().join(', ')})`;
+  return undefined;
 }

@@ -217,7 +217,9 @@ describe('the description of a code tool of another name', () => {
         'in body.json $.system',
         'in body.json $.tools[2]',
       ),
-    ).toEqual(['the codemode description in body.json $.tools[2] (TypeScript) never names TypeScript or JavaScript']);
+    ).toEqual([
+      'note: the codemode description in body.json $.tools[2] (TypeScript) never names TypeScript or JavaScript: the model is told the language by its `code` parameter alone',
+    ]);
   });
 
   it('notes a `code` parameter that does not say the language when the tool says it, and fails it when neither does', () => {

@@ -10,7 +10,7 @@ import {
   sdkParts,
   withoutRuledOut,
 } from '../../languages/index.js';
-import { codeParameter, codeToolOf, type ShownFunction } from '../../readers/model-view.js';
+import { codeParameter, codeToolsOf, type ShownFunction } from '../../readers/model-view.js';
 import type { CheckInput, ViewCheck } from '../types.js';
 
 /**
@@ -30,9 +30,16 @@ export const languageAgreementCheck: ViewCheck = {
       problems.set(message, { severity: 'error', message });
     }
     for (const request of view.requests) {
-      const surfaces = { section: request.sdkSection, runCode: codeToolOf(view, request) };
-      for (const problem of languageProblems(surfaces, expected, view.place, view.codeToolPlace))
-        problems.set(problem.message, problem);
+      const surfaces: Array<[LanguageSurfaces, string | undefined]> = [
+        [{ section: request.sdkSection }, undefined],
+        ...codeToolsOf(view, request).map((tool): [LanguageSurfaces, string | undefined] => [
+          { runCode: tool },
+          view.toolPlaces?.get(tool.name),
+        ]),
+      ];
+      for (const [surface, place] of surfaces)
+        for (const problem of languageProblems(surface, expected, view.place, place))
+          problems.set(problem.message, problem);
     }
     for (const message of view.notes) problems.set(message, { severity: 'note', message });
     return [...problems.values()].map((problem) => ({ check: LANGUAGE_AGREEMENT, ...problem }));
@@ -71,13 +78,8 @@ export function languageProblems(
   // body.json $.tools[0] (Python)`.
   const where = `${context} (${pack.name})`;
   const runCodeWhere = `${runCodeContext} (${pack.name})`;
-  const speaksForeign = (surface: string, markersOf: (other: LanguagePack) => string[]) => {
-    for (const other of others) {
-      const markers = markersOf(other);
-      if (markers.length > 0)
-        error(`${surface} speaks ${other.name}: ${markers.join(', ')}; expected ${pack.name} only`);
-    }
-  };
+  const speaksForeign = (surface: string, markersOf: (other: LanguagePack) => string[]) =>
+    problems.push(...foreignSpeech(surface, markersOf, pack, others));
 
   const section = surfaces.section;
   if (section !== undefined) {
@@ -98,32 +100,73 @@ export function languageProblems(
     }
   }
 
-  const { runCode } = surfaces;
-  if (runCode !== undefined) {
-    const names = (text: string | undefined) => text !== undefined && pack.naming.pattern.test(withoutRuledOut(text));
-    const toolSurface = `the ${runCode.name} description ${runCodeWhere}`;
-    if (runCode.description === undefined) error(`${toolSurface} is missing`);
-    else {
-      if (!names(runCode.description)) error(`${toolSurface} never names ${pack.naming.names}`);
-      const description = runCode.description;
-      speaksForeign(toolSurface, (other) => proseMarkersOf(other, description));
-    }
-    // A tool whose whole input is the program has no `code` parameter to describe it.
-    if (!runCode.freeform) {
-      const parameter = codeParameter(runCode.parameters);
-      const code = typeof parameter?.description === 'string' ? parameter.description : undefined;
-      const surface = `the ${runCode.name} \`code\` parameter description ${runCodeWhere}`;
-      const unsaid = code === undefined ? 'is missing' : names(code) ? undefined : `never names ${pack.naming.names}`;
-      // A `code` parameter that does not say the language tells the model nothing wrong: when the tool's own
-      // description says it, that is a note (a function with no `code` parameter has nowhere to put the program).
-      if (unsaid !== undefined && parameter !== undefined && names(runCode.description))
-        problems.push({
-          severity: 'note',
-          message: `${surface} ${unsaid}: the model is told the language by the ${runCode.name} description alone`,
-        });
-      else if (unsaid !== undefined) error(`${surface} ${unsaid}`);
-      if (code !== undefined) speaksForeign(surface, (other) => proseMarkersOf(other, code));
-    }
+  if (surfaces.runCode !== undefined) problems.push(...codeToolProblems(surfaces.runCode, pack, others, runCodeWhere));
+  return problems;
+}
+
+/** What `surface` says in each of `others` (an error per language it speaks), as `markersOf` finds it. */
+function foreignSpeech(
+  surface: string,
+  markersOf: (other: LanguagePack) => string[],
+  pack: LanguagePack,
+  others: readonly LanguagePack[],
+): LanguageProblem[] {
+  return others.flatMap((other) => {
+    const markers = markersOf(other);
+    return markers.length === 0
+      ? []
+      : [
+          {
+            severity: 'error',
+            message: `${surface} speaks ${other.name}: ${markers.join(', ')}; expected ${pack.name} only`,
+          },
+        ];
+  });
+}
+
+/**
+ * What a function that runs programs says of the language, on its description and its `code` parameter's: each must
+ * speak no other language, and the model must be told the language by one of them. The one that does not name it is
+ * a note when the other does; an error when neither does, or when the function has no `code` parameter at all (nowhere
+ * to send the program). A tool whose whole input is the program has no `code` parameter to describe it.
+ */
+function codeToolProblems(
+  runCode: ShownFunction,
+  pack: LanguagePack,
+  others: readonly LanguagePack[],
+  where: string,
+): LanguageProblem[] {
+  const problems: LanguageProblem[] = [];
+  const error = (message: string) => problems.push({ severity: 'error', message });
+  const names = (text: string | undefined) => text !== undefined && pack.naming.pattern.test(withoutRuledOut(text));
+  const toolSurface = `the ${runCode.name} description ${where}`;
+  const parameter = runCode.freeform ? undefined : codeParameter(runCode.parameters);
+  const code = typeof parameter?.description === 'string' ? parameter.description : undefined;
+  const codeSurface = `the ${runCode.name} \`code\` parameter description ${where}`;
+  const toolNames = names(runCode.description);
+  const codeNames = names(code);
+  if (runCode.description === undefined) error(`${toolSurface} is missing`);
+  else {
+    if (!toolNames && codeNames)
+      problems.push({
+        severity: 'note',
+        message: `${toolSurface} never names ${pack.naming.names}: the model is told the language by its \`code\` parameter alone`,
+      });
+    else if (!toolNames) error(`${toolSurface} never names ${pack.naming.names}`);
+    const description = runCode.description;
+    problems.push(...foreignSpeech(toolSurface, (other) => proseMarkersOf(other, description), pack, others));
   }
+  if (runCode.freeform) return problems;
+  const unsaid = code === undefined ? 'is missing' : codeNames ? undefined : `never names ${pack.naming.names}`;
+  // A `code` parameter that does not say the language tells the model nothing wrong when the tool's description says
+  // it (a function with no `code` parameter has nowhere to put the program).
+  if (unsaid !== undefined && parameter !== undefined && toolNames)
+    problems.push({
+      severity: 'note',
+      message: `${codeSurface} ${unsaid}: the model is told the language by the ${runCode.name} description alone`,
+    });
+  else if (unsaid !== undefined) error(`${codeSurface} ${unsaid}`);
+  if (code !== undefined)
+    problems.push(...foreignSpeech(codeSurface, (other) => proseMarkersOf(other, code), pack, others));
   return problems;
 }

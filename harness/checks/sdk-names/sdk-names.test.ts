@@ -226,6 +226,22 @@ describe('Python SDK names, as a Python grammar reads them', () => {
       'class B:\n    async def a(self): ...\nclass Tools(B):\n    async def a(self, x): ...\ntools: Tools\n';
     expect(reached(overridden)).toEqual([['method', 'a', 4]]);
   });
+
+  it('lets a module catalog import a function from the tools package and then declare it, but not import one twice', () => {
+    const catalog =
+      'from tools.notes import add_note\nfrom tools import busy\n\ndef add_note(text: str) -> dict: ...\n\ndef busy(day: str) -> bool: ...\n';
+    const names = pythonSdkNames(catalog);
+    expect([names.collisions, names.reaches.map((r) => r.reaches)]).toEqual([[], ['add_note', 'busy']]);
+    // Imported from two modules, the later import shadows the earlier; a name from elsewhere shadows the stub.
+    expect(pythonSdkNames('from tools.a import f\nfrom tools.b import f\n').collisions.map((c) => c.key)).toEqual([
+      'f',
+    ]);
+    expect(pythonSdkNames('from helpers import f\n\ndef f() -> None: ...\n').collisions.map((c) => c.key)).toEqual([
+      'f',
+    ]);
+    // Under another tools object, its package is the one a catalog imports from.
+    expect(pythonSdkNames('from codemode.x import f\ndef f() -> None: ...\n', 'codemode').collisions).toEqual([]);
+  });
 });
 
 describe('TypeScript SDK names', () => {

@@ -7,25 +7,25 @@ export function registerCheck(program: Command): void {
   program
     .command('check')
     .description(
-      "Run concord's checks on what a model is shown, without assembling an app: the SDK of a chat request body your own tests keep, or an SDK file and its run_code function",
+      "Run concord's checks on what a model is shown, without assembling an app: the SDKs in the request bodies, prompts, tools files and snapshots your own tests keep",
     )
     .option(
       '--request <paths...>',
-      'chat request bodies: Chat Completions, Responses, Anthropic Messages, Gemini or Bedrock Converse JSON, or the call options of an AI SDK model (files, or folders of *.json files), and the vitest or Jest snapshot files (*.snap) that hold them',
+      'chat request bodies: Chat Completions, Responses, Anthropic Messages, Gemini or Bedrock Converse JSON, or the call options of an AI SDK model, and the vitest or Jest snapshot files (*.snap) that hold them; or folders of any material, read recursively',
     )
     .option(
       '--sdk <paths...>',
-      'tools:sdk sections (prose and one fenced block) or the bare code of SDKs (files, or folders of .md, .txt, .py, .pyi and .ts files), and the snapshot files (*.snap) of the system prompts that hold them',
+      'system prompts and tools:sdk sections (.md, .txt), SDK code (.py, .pyi, .ts), tools files (.json: a list, { tools }, an MCP tools/list result, { initial, changes }) and snapshot files; or folders of any material, read recursively (a prompt and the one tools file beside it are one request)',
     )
     .addOption(
       new Option(
         '--language <language>',
-        'the language of every --sdk file (default: .py/.pyi files are Python, .ts files TypeScript, else the language the fences name)',
+        'the language programs are written in, for SDK files (default: .py/.pyi files are Python, .ts files TypeScript, else the language the SDK block names); it never makes prose into code',
       ).choices(['python', 'typescript']),
     )
     .option(
       '--run-code <file>',
-      'with --sdk: the function that runs programs (run_code) as JSON ({ name, description, parameters }), beside every SDK',
+      'with --sdk: the function that runs programs ({ name, description, parameters }) or the tools file it is listed in, beside every SDK',
     )
     .option(
       '--floor <version>',
@@ -36,8 +36,8 @@ export function registerCheck(program: Command): void {
       'every tool the backend registers: a JSON list of names or of tool definitions (then each must be reachable)',
     )
     .option(
-      '--code-tool <name>',
-      'the name of the function that runs programs, in the request bodies and --run-code (default: run_code)',
+      '--code-tool <names>',
+      'the functions that run programs, comma-separated (default: run_code and every function that takes a `code` string)',
     )
     .option(
       '--tools-object <name>',
@@ -50,8 +50,10 @@ export function registerCheck(program: Command): void {
         '(collisions, tools no way reaches), Python: the stubs compiled and executed as a module on every interpreter from\n' +
         "the floor up (local, container where provisioned, Pyodide) and the names against the floor's Unicode tables;\n" +
         'TypeScript: the block type-checked by the compiler.\n' +
-        'Exit codes: 0 no finding; 1 findings; 2 bad input (not JSON, no or two fenced SDK blocks, an unknown language).\n' +
+        'Material that shows no SDK is no Code Mode prompt: counted in one line, and left out.\n' +
+        'Exit codes: 0 no finding; 1 findings; 2 bad input (not JSON, two SDK blocks in one prompt), or nothing given shows an SDK.\n' +
         'Examples: concord check --request test/requests/\n' +
+        '          concord check --sdk tests/snapshots/\n' +
         '          concord check --request test/__snapshots__/agent.test.ts.snap\n' +
         '          concord check --sdk tools-sdk.py --run-code run_code.json --floor 3.9\n' +
         '          concord check --sdk sdk.d.ts --run-code codemode.json --code-tool codemode --tools-object codemode',

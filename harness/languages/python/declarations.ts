@@ -60,3 +60,25 @@ export function pythonDeclaresOnly(code: string): boolean {
   }
   return declares;
 }
+
+/** Top-level Python statements that name something a program calls or a type it uses. */
+const PYTHON_NAMING: ReadonlySet<string> = new Set([
+  'ClassDefinition',
+  'FunctionDefinition',
+  'DecoratedStatement',
+  'TypeDefinition',
+]);
+
+/**
+ * Whether Python code declares anything a program could call or name: a class, a function, a type alias, or an
+ * annotated name (`tools: Tools`). An example program that only runs declares nothing; a stub that does not parse
+ * still declares what it writes, so the judges can say why it fails.
+ */
+export function pythonDeclaresSome(code: string): boolean {
+  const tree = pythonParser.parse(code);
+  for (let node = tree.topNode.firstChild; node !== null; node = node.nextSibling) {
+    if (PYTHON_NAMING.has(node.name)) return true;
+    if (node.name === 'AssignStatement' && node.getChild('TypeDef') !== null) return true;
+  }
+  return false;
+}

@@ -76,7 +76,7 @@ export function pythonSdkNames(sdk: string, toolsObject: string = DEFAULT_TOOLS_
   const where = positions(sdk);
   const at = (node: SyntaxNode) => where(node.from);
 
-  const declared: Array<Declared & { overload: boolean }> = [];
+  const declared: Array<Declared & Kept> = [];
   const classes = new Map<string, SyntaxNode>();
   const functions: Definition[] = [];
   let toolsClass: string | undefined;
@@ -113,7 +113,8 @@ export function pythonSdkNames(sdk: string, toolsObject: string = DEFAULT_TOOLS_
         toolsClass = bound ?? toolsClass;
       }
     } else if (node.name === 'ImportStatement') {
-      for (const name of importedNames(node)) declare(name);
+      const fromTools = importsFromPackage(text(node), object);
+      for (const name of importedNames(node)) declared.push({ name: text(name), ...at(name), overload, fromTools });
     }
   }
 
@@ -140,7 +141,7 @@ export function pythonSdkNames(sdk: string, toolsObject: string = DEFAULT_TOOLS_
   }
   reaches.sort((a, b) => a.line - b.line || a.column - b.column);
   return {
-    declared: declared.map(({ overload: _, ...d }) => d),
+    declared: declared.map(({ overload: _, fromTools: __, ...d }) => d),
     reaches,
     collisions: collisionsOf(declared),
     bindings,
@@ -330,12 +331,30 @@ function literalParameter(
   return found;
 }
 
+/** What a declaration is besides its name and place: what makes two of one name no collision. */
+interface Kept {
+  overload: boolean;
+  /** Imported from the sandbox's tools package (`from tools.notes import add_note`). */
+  fromTools?: boolean;
+}
+
+/**
+ * Whether an import statement imports from the package the tools are bound under (`from tools.notes import …`):
+ * a catalog of modules says so of each function it then declares.
+ */
+function importsFromPackage(statement: string, object: string): boolean {
+  const module = /^from\s+([\w.]+)\s+import\b/u.exec(statement)?.[1]?.normalize('NFKC');
+  return module !== undefined && (module === object || module.startsWith(`${object}.`));
+}
+
 /**
  * Module-level names that are one name after NFKC, declared more than once: the later silently shadows the
- * earlier. A run of `@overload` signatures and the definition after them is one name, as Python means it.
+ * earlier. A run of `@overload` signatures and the definition after them is one name, as Python means it; so is a
+ * name imported from the tools package and the stub the block then writes of it (a catalog of modules says where each
+ * function is imported from, then declares it).
  */
-function collisionsOf(declared: ReadonlyArray<Declared & { overload: boolean }>): Collision[] {
-  const byName = new Map<string, Array<Declared & { overload: boolean }>>();
+function collisionsOf(declared: ReadonlyArray<Declared & Kept>): Collision[] {
+  const byName = new Map<string, Array<Declared & Kept>>();
   for (const d of declared) {
     const key = d.name.normalize('NFKC');
     byName.set(key, [...(byName.get(key) ?? []), d]);
@@ -343,8 +362,10 @@ function collisionsOf(declared: ReadonlyArray<Declared & { overload: boolean }>)
   const collisions: Collision[] = [];
   for (const [key, group] of byName) {
     const definitions = group.filter((d) => !d.overload);
-    if (definitions.length < 2) continue;
-    collisions.push({ key, declarations: definitions.map(({ overload: _, ...d }) => d) });
+    const stubbed = definitions.some((d) => !d.fromTools);
+    const colliding = stubbed ? definitions.filter((d) => !d.fromTools) : definitions;
+    if (colliding.length < 2) continue;
+    collisions.push({ key, declarations: colliding.map(({ overload: _, fromTools: __, ...d }) => d) });
   }
   return collisions;
 }

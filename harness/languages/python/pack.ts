@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { SDK_FENCE_WORDS } from '../../../contract/sdk-section.js';
 import { PYTHON_HARD_KEYWORDS } from '../../../runtimes/seam/python-keywords.js';
 import type { LanguagePack, TypeChecker } from '../pack.js';
-import { pythonDeclaresOnly } from './declarations.js';
+import { pythonDeclaresOnly, pythonDeclaresSome } from './declarations.js';
 import { PYTHON_MARKERS } from './markers.js';
 import { pythonSdkNames } from './names.js';
 import { PYTHON_PROBE } from './probe.js';
@@ -54,6 +54,7 @@ export const PYTHON_PACK: LanguagePack = {
       `\`${object}\` is declared, but its class names no tool: an empty class, or a \`__getattr__\` that lists no names, shows the model no tool's name, arguments or result; declare each tool as a method of the class`,
   },
   declaresOnly: pythonDeclaresOnly,
+  declaresSome: pythonDeclaresSome,
   typeChecker: PYRIGHT,
   stubs: PYTHON_STUBS,
   probe: PYTHON_PROBE,

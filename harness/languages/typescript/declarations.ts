@@ -35,3 +35,25 @@ export function typescriptDeclaresOnly(code: string): boolean {
   const statements = source.statements.filter((statement) => statement.kind !== ts.SyntaxKind.EmptyStatement);
   return statements.length > 0 && statements.every((statement) => declaresOnly(ts, statement));
 }
+
+/**
+ * Whether TypeScript code declares anything a program could call or name: a type, an interface, an enum, a namespace,
+ * or a value with `declare`. An example program declares nothing; declarations that do not parse still declare what
+ * they write, so the checks can say why they fail.
+ */
+export function typescriptDeclaresSome(code: string): boolean {
+  const ts = typescript();
+  const naming: ReadonlySet<TypeScript.SyntaxKind> = new Set([
+    ts.SyntaxKind.InterfaceDeclaration,
+    ts.SyntaxKind.TypeAliasDeclaration,
+    ts.SyntaxKind.EnumDeclaration,
+    ts.SyntaxKind.ModuleDeclaration,
+  ]);
+  return parseTypeScript(code).statements.some(
+    (statement) =>
+      naming.has(statement.kind) ||
+      (statement.kind !== ts.SyntaxKind.ImportDeclaration &&
+        statement.kind !== ts.SyntaxKind.ExportDeclaration &&
+        declaresOnly(ts, statement)),
+  );
+}

@@ -1,7 +1,7 @@
 import { SDK_FENCE_WORDS } from '../../../contract/sdk-section.js';
 import type { LanguagePack } from '../pack.js';
 import { checkWithTsc } from './cached-tsc.js';
-import { typescriptDeclaresOnly } from './declarations.js';
+import { typescriptDeclaresOnly, typescriptDeclaresSome } from './declarations.js';
 import { TYPESCRIPT_MARKERS } from './markers.js';
 import { readTypeScriptNames } from './names.js';
 import { TYPESCRIPT_PROBE } from './probe.js';
@@ -34,6 +34,7 @@ export const TYPESCRIPT_PACK: LanguagePack = {
       `\`${object}\` is declared, but its type names no tool: an empty type, or an index signature such as \`Record<string, …>\`, shows the model no tool's name, arguments or result; declare each tool as a member of its type`,
   },
   declaresOnly: typescriptDeclaresOnly,
+  declaresSome: typescriptDeclaresSome,
   // The compiler checks the SDK itself too, with or without programs.
   typeChecker: {
     name: 'tsc',
