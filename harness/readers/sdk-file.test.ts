@@ -140,3 +140,10 @@ describe('an SDK file and the code tool beside it', () => {
     expect(sdkFileSubject(`\uFEFF${SECTION}`, 'sdk.md', 'python').section).toBe(SECTION);
   });
 });
+
+describe('texts that parse as code but are no SDK', () => {
+  it('a settings file of names and values declares nothing a program calls', () => {
+    for (const text of ['mode=DEBUG\n', 'color: blue\nsize: 3\n', 'tools: Tools\n'])
+      expect(noneOf(sdkFileView(text, 'workspace/settings.txt')), text).toBe('no code block');
+  });
+});

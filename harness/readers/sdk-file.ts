@@ -3,7 +3,7 @@ import { withoutByteOrderMark } from '../../contract/text-lines.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { parseJsonText } from '../guarded/json-input.js';
 import { LANGUAGE_PACKS, LANGUAGES } from '../languages/index.js';
-import { holdsOnlyDeclarations } from './declaration-fences.js';
+import { declaresSome, holdsOnlyDeclarations } from './declaration-fences.js';
 import { CheckInputError } from './input-error.js';
 import { fileView, type ModelView } from './model-view.js';
 import { REQUEST_HINT, type RequestDocument, wireTool } from './request-body.js';
@@ -36,8 +36,9 @@ export function fencedLanguages(given: string): Set<Language> {
 
 /**
  * An SDK file as `concord check --sdk` reads it, or why it holds none. A file named as code of a language (`sdk.py`,
- * `sdk.d.ts`) is the bare code of the SDK; so is a text that reads as a whole as declarations of one language (its
- * fences are then in its doc comments: a description's example, none of them the SDK's). Any other text is a prompt:
+ * `sdk.d.ts`) is the bare code of the SDK; so is a text that reads as a whole as declarations of one language, a
+ * function, a class or a type among them (its fences are then in its doc comments: a description's example, none of
+ * them the SDK's; a settings file of `name: value` lines is none). Any other text is a prompt:
  * its SDK is the block that names a language and declares (a fence, or code between tags), or TypeScript declarations
  * written between prose; a text with none of these shows no SDK, whatever `--language` says.
  */
@@ -53,7 +54,7 @@ export function sdkFileView(given: string, file: string, options: SdkFileOptions
     return view(bare(text, named), named);
   }
   const candidates = options.language === undefined ? LANGUAGES : [options.language];
-  const whole = candidates.filter((language) => holdsOnlyDeclarations(language, text));
+  const whole = candidates.filter((language) => holdsOnlyDeclarations(language, text) && declaresSome(language, text));
   if (whole.length === 1) return view(bare(text, whole[0]!), whole[0]!);
   const sdk = systemTextSdk(text);
   if (sdk !== undefined) {

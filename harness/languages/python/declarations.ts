@@ -70,15 +70,13 @@ const PYTHON_NAMING: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Whether Python code declares anything a program could call or name: a class, a function, a type alias, or an
- * annotated name (`tools: Tools`). An example program that only runs declares nothing; a stub that does not parse
- * still declares what it writes, so the judges can say why it fails.
+ * Whether Python code declares anything a program could call or name: a class, a function or a type alias (every
+ * SDK has one; a name bound alone, `color: blue` in a settings file, is none). An example program that only runs
+ * declares nothing; a stub that does not parse still declares what it writes, so the judges can say why it fails.
  */
 export function pythonDeclaresSome(code: string): boolean {
   const tree = pythonParser.parse(code);
-  for (let node = tree.topNode.firstChild; node !== null; node = node.nextSibling) {
+  for (let node = tree.topNode.firstChild; node !== null; node = node.nextSibling)
     if (PYTHON_NAMING.has(node.name)) return true;
-    if (node.name === 'AssignStatement' && node.getChild('TypeDef') !== null) return true;
-  }
   return false;
 }
