@@ -89,7 +89,7 @@ host.describe('deepseek-harness as it ships, gated through its own host', () => 
           const { status, output } = gate('--runtime', 'typescript');
           expect(status, output).toBe(1);
           expect(output).toContain(
-            'language-agreement: the run_code description on the typescript runtime (TypeScript) never names TypeScript or JavaScript',
+            'language-agreement: the run_code description on the typescript runtime (TypeScript) speaks Python: the name Python/CPython/Pyodide ("Python"); expected TypeScript only',
           );
         },
       ),

@@ -16,7 +16,9 @@ export function registeredTools(record: RunRecord): Registered | undefined {
 
 /** What the model was shown in one scenario × runtime, from the requests that crossed the gate's model seam. */
 export function viewOfRecord(record: RunRecord): ModelView {
-  const registered = registeredTools(record);
+  // Unknown here (no program ran, no tool beside run_code) is no tool known of: an SDK that offers none is not
+  // judged against tools the gate never saw.
+  const registered = registeredTools(record) ?? { names: [], complete: false };
   return {
     source: `${record.scenario} × ${record.runtime}`,
     language: record.language,
@@ -27,7 +29,7 @@ export function viewOfRecord(record: RunRecord): ModelView {
     sdkName: LANGUAGE_PACKS[record.language].sdkFile,
     place: `on the ${record.runtime} runtime`,
     codeTools: [RUN_CODE_TOOL],
-    ...(registered === undefined ? {} : { registered }),
+    registered,
     toolsObject: DEFAULT_TOOLS_OBJECT,
     notes: [],
   };

@@ -76,19 +76,23 @@ const NOT_NORMALIZED: Plant[] = [
 const PEG_PARSER_NOT_KEYWORD: Plant[] = [
   { file: 'dist/runtimes/seam/python-keywords.js', from: " '__peg_parser__',", to: '' },
   {
-    file: 'dist/codemode/sdk/python/index.js',
+    file: 'dist/codemode/sdk/python/render.js',
     from: 'return rules.isBareName(key) && !isDunderName(key);',
     to: 'return rules.isBareName(key);',
   },
 ];
 /** The Python renderer drops the tools it lists for subscript access. */
 const SUBSCRIPT_DROPPED: Plant[] = [
-  { file: 'dist/codemode/sdk/python/index.js', from: '            members.push(lines);', to: '' },
+  {
+    file: 'dist/codemode/sdk/python/render.js',
+    from: 'for (const [index, member] of members.entries()) {',
+    to: "for (const [index, member] of members.filter((lines) => !lines[0].trimStart().startsWith('#')).entries()) {",
+  },
 ];
 /** The TypeScript renderer merges a-b into a_b. */
 const DASH_MERGED: Plant[] = [
   {
-    file: 'dist/codemode/sdk/typescript/index.js',
+    file: 'dist/codemode/sdk/typescript/render.js',
     from: ': propertyName(tool.name);',
     to: ": propertyName(tool.name.replace(/-/g, '_'));",
   },

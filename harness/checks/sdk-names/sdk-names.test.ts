@@ -10,7 +10,7 @@ import { readTypeScriptNames, typescriptSdkNames } from '../../languages/typescr
 import { adversarialTools } from '../../probe/adversarial-tools.js';
 import { Session } from '../../session.js';
 import { committedScenarios, runPair } from '../test/run-pair.js';
-import { registeredTools } from '../view-of-record.js';
+import { registeredTools, viewOfRecord } from '../view-of-record.js';
 import { sdkNamesCheck } from './check.js';
 import { namingProblems as problemsOf } from './naming.js';
 
@@ -369,6 +369,17 @@ describe('the sdk-names check on a real run', () => {
         message: 'tools-sdk.ts: tool "ghost" is not reachable from the SDK: no method and no listed name reaches it',
       },
     ]);
+    // A run that called no tool and was offered none beside run_code shows no registry: an SDK offering no tool is
+    // not judged against tools the gate never saw.
+    const unseen = {
+      ...input.pair.record,
+      programs: [],
+      exchanges: input.pair.record.exchanges.map((e) => ({ ...e, request: { ...e.request, tools: [] } })),
+    };
+    expect(viewOfRecord(unseen).registered).toEqual({ names: [], complete: false });
+    const empty = '```ts\ndeclare const tools: {};\n```\n';
+    const bare = { ...input, view: { ...viewOfRecord(unseen), requests: [{ sdkSection: empty, tools: [] }] } };
+    expect(await sdkNamesCheck.run(bare)).toEqual([]);
   });
 });
 

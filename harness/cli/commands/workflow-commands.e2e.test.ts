@@ -36,7 +36,7 @@ let local = '';
 beforeAll(async () => {
   root = await projectWith('workflow-commands', { 'scenarios/forged.yml': scenario(PERSONA) });
   const recorded = concord({}, 'gate', '--update=new');
-  expect(recorded.status, recorded.stderr).toBe(0);
+  expect(recorded.status, recorded.stdout + recorded.stderr).toBe(0);
   local = recorded.stdout + recorded.stderr;
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
