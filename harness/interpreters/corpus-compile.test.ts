@@ -8,7 +8,7 @@ import { compareVersions, type PythonInterpreter } from './types.js';
 // The real-world corpus (MCP servers, pydantic, OpenAPI) as Python stubs, compiled on every CPython here
 // below 3.9 (pyenv's where present) at the interpreter's own floor. From 3.9 up, local interpreters, the
 // runtime images and each Pyodide release compile and execute the same stubs at floor 3.9 in
-// stubs-import.test.ts.
+// stubs-import.e2e.test.ts.
 const corpus = loadCorpus();
 const interpreters: PythonInterpreter[] = findInterpreters()
   .filter((found) => compareVersions(found.version, '3.9') < 0)
