@@ -6,12 +6,17 @@ import type { ByteStore } from '../runtimes/seam/byte-store.js';
 import { RuntimePool } from '../runtimes/seam/pool.js';
 import type { Language } from '../runtimes/seam/types.js';
 import { TokenCounter } from './cache/token-counter.js';
-import { type BlobKind, cacheMaxBytes, VerdictCache } from './cache/verdict-cache.js';
+import {
+  type BlobKind,
+  cacheDisabledByEnvironment,
+  cacheMaxBytes,
+  judgedBy,
+  VerdictCache,
+} from './cache/verdict-cache.js';
 import { InterpreterInventory } from './interpreters/inventory.js';
 import { PyrightServers } from './interpreters/pyright-server.js';
 import type { StubCell } from './interpreters/types.js';
 import type { Scenario } from './scenario/types.js';
-import { concordVersion } from './version.js';
 
 /** The service name under which the apps a session boots find it (`harness/assembly/boot.ts` sets it). */
 export const SESSION_SERVICE = 'concordSession';
@@ -23,7 +28,10 @@ export interface SessionSlot<T> {
 }
 
 export interface SessionOptions {
-  /** The project root whose `.concord/cache/` keeps verdicts between runs; none: every verdict is computed. */
+  /**
+   * The project root whose `.concord/cache/` keeps verdicts between runs; none (or `CONCORD_NO_CACHE` set): every
+   * verdict is computed.
+   */
   cacheRoot?: string;
   /**
    * The Pyodide releases of the stub matrix (`pyodide.versions` of the project's config); default the one concord
@@ -86,9 +94,9 @@ export class Session {
   constructor(options: SessionOptions = {}) {
     this.host = options.host;
     const cache =
-      options.cacheRoot === undefined
+      options.cacheRoot === undefined || cacheDisabledByEnvironment()
         ? undefined
-        : new VerdictCache(options.cacheRoot, concordVersion(), cacheMaxBytes());
+        : new VerdictCache(options.cacheRoot, judgedBy(), cacheMaxBytes());
     this.cache = cache;
     // Pyodide workers boot from a memory snapshot kept beside the verdicts, where the release supports one; the
     // TypeScript worker reads a program it prepared before from there instead of loading the compiler again.

@@ -3,7 +3,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GuardedFolder } from '../guarded/folder.js';
 import { UserError } from '../user-error.js';
-import { concordVersion } from '../version.js';
+import { concordCodeHash, concordVersion } from '../version.js';
 
 /**
  * What a cached verdict judged: a compile or module run on one interpreter, a pyright or tsc check, an SDK's token
@@ -44,8 +44,16 @@ export interface CacheStats {
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /**
+ * What judged a verdict, as its key says it: concord's version, a hash of its own code (an edited build of one
+ * version judges differently) and the engine it ran on (a verdict made under another Node never answers).
+ */
+export function judgedBy(): string {
+  return `concord ${concordVersion()} code ${concordCodeHash()} node ${process.version}`;
+}
+
+/**
  * Verdicts by content, on disk under `<root>/.concord/cache/`: `<kind>/<2 hex>/<sha256>.json`, where the hash
- * covers the concord version, the kind and the key's parts (the interpreter's identity, the checker's own
+ * covers what judged the verdict (`judgedBy`: concord's version and code, the engine), the kind and the key's parts (the interpreter's identity, the checker's own
  * text, the sha256 of the judged source). An entry repeats its key, and is used only when the key, its
  * layout and its value's shape all check out: anything else is a miss, counted as rejected, and the fresh
  * verdict overwrites it. Every write is atomic and goes through the guarded `.concord` folder (no link is
@@ -60,7 +68,7 @@ export class VerdictCache {
   /** @param maxBytes what `prune` keeps the cache folder's entries within */
   constructor(
     readonly root: string,
-    version: string = concordVersion(),
+    version: string = judgedBy(),
     readonly maxBytes: number = DEFAULT_CACHE_MAX_MB * 1024 * 1024,
   ) {
     this.folder = new GuardedFolder(join(root, '.concord', 'cache'), '.concord/cache');

@@ -265,3 +265,25 @@ describe('an SDK given without its language', () => {
     );
   });
 });
+
+describe('the verdict cache of a check', () => {
+  it('is kept in the project unless --no-cache (cache: false) or CONCORD_NO_CACHE says not to', async () => {
+    const section = `\`\`\`ts\n${SECTION}\`\`\`\n`;
+    const project = await mkdtemp(join(tmpdir(), 'concord-check-cache-'));
+    try {
+      await checkSdk({ section }, { root: project, toolsObject: 'codemode', cache: false });
+      expect(await readdir(project)).toEqual([]);
+      process.env.CONCORD_NO_CACHE = '1';
+      try {
+        await checkSdk({ section }, { root: project, toolsObject: 'codemode' });
+      } finally {
+        delete process.env.CONCORD_NO_CACHE;
+      }
+      expect(await readdir(project)).toEqual([]);
+      await checkSdk({ section }, { root: project, toolsObject: 'codemode' });
+      expect(await readdir(project)).toEqual(['.concord']);
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
+  });
+});

@@ -27,6 +27,8 @@ export interface CheckOptions {
   codeTool?: string | readonly string[];
   /** The project whose concord.config.yml and `.concord/cache/` serve the check: default found from the cwd. */
   root?: string;
+  /** false: compute every verdict afresh, neither reading nor writing `.concord/cache/` (also `CONCORD_NO_CACHE=1`). */
+  cache?: boolean;
   /**
    * A session of the caller's, kept over many checks (its interpreters start once, its verdict cache serves every
    * check); the caller disposes it. Default: one for the call, disposed with it.
@@ -102,7 +104,7 @@ export async function checkViews(
 ): Promise<CheckResult> {
   const project = await openProject(options.root === undefined ? {} : { root: options.root });
   const floor = floorOf(options.floor, project);
-  const session = options.session ?? newSession(project);
+  const session = options.session ?? newSession(project, options.cache !== false);
   const findings: Finding[] = [];
   const skipped = new Map<string, SkippedCheck>();
   try {
@@ -132,10 +134,13 @@ const resultOf = (findings: Finding[], skipped: SkippedCheck[]): CheckResult => 
   skipped,
 });
 
-/** A session for checks of `project`: its verdict cache and the Pyodide releases its config names. */
-export function newSession(project: Project): Session {
+/** A session for checks of `project`: its verdict cache (unless `cache` is false) and the Pyodide releases it names. */
+export function newSession(project: Project, cache = true): Session {
   const pyodides = project.config.pyodide?.versions;
-  return new Session({ cacheRoot: project.root, ...(pyodides === undefined ? {} : { pyodides }) });
+  return new Session({
+    ...(cache ? { cacheRoot: project.root } : {}),
+    ...(pyodides === undefined ? {} : { pyodides }),
+  });
 }
 
 /** `--tools-object` when a program in `language` can call tools on it, else a CheckInputError saying why. */

@@ -21,6 +21,8 @@ export interface CheckFlags {
   toolsObject?: string;
   codeTool?: string;
   root?: string;
+  /** false with --no-cache. */
+  cache?: boolean;
 }
 
 /** What `concord check` does once its options are parsed (the command is declared in `commands/check.ts`). */
@@ -33,6 +35,7 @@ export async function runCheck(flags: CheckFlags, out: (line: string) => void): 
     {
       ...(flags.floor === undefined ? {} : { floor: flags.floor }),
       ...(flags.root === undefined ? {} : { root: flags.root }),
+      ...(flags.cache === false ? { cache: false } : {}),
       ...(tools === undefined ? {} : { tools }),
       ...(flags.toolsObject === undefined ? {} : { toolsObject: flags.toolsObject }),
     },

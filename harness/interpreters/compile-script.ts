@@ -24,5 +24,6 @@ def compile_sources(sources, codes=None):
     return results
 
 def about():
-    return {"python": "%d.%d.%d" % sys.version_info[:3], "unicode": unicodedata.unidata_version}
+    # sys.version names the build (its date and compiler), which the version alone does not.
+    return {"python": "%d.%d.%d" % sys.version_info[:3], "unicode": unicodedata.unidata_version, "build": sys.version}
 `;

@@ -13,7 +13,9 @@ describe('local interpreter discovery', () => {
     expect(await discoverInterpreters()).toEqual(serial);
     for (const found of serial) {
       expect(found.build).toMatch(new RegExp(`^${found.python.replace(/\./g, '\\.')}\\b`));
-      expect(await new LocalInterpreter(found).identity()).toBe(`local ${found.executable} ${found.build}`);
+      const local = new LocalInterpreter(found);
+      expect(await local.identity()).toBe(`local ${found.python} ${found.build} ${found.executable}`);
+      await local.dispose();
     }
   });
 
@@ -61,6 +63,32 @@ describe('local interpreter discovery', () => {
 });
 
 describe('interpreter identity', () => {
+  it('is what a local interpreter says of itself, not where its path led when it was found', async () => {
+    const [older, newer] = [serial[0], serial.at(-1)];
+    if (older === undefined || newer === undefined || older.python === newer.python) return;
+    const dir = await mkdtemp(join(tmpdir(), 'concord-identity-'));
+    try {
+      // A wrapper on PATH, found as the newer interpreter, then pointed at the older one for the next run.
+      const wrapper = join(dir, 'python3');
+      const pointAt = async (to: string) => {
+        await writeFile(wrapper, `#!/bin/sh\nexec '${to}' "$@"\n`);
+        await chmod(wrapper, 0o755);
+      };
+      await pointAt(newer.executable);
+      const before = new LocalInterpreter({ ...newer, executable: wrapper });
+      const first = await before.identity();
+      await before.dispose();
+      await pointAt(older.executable);
+      const after = new LocalInterpreter({ ...newer, executable: wrapper });
+      const second = await after.identity();
+      await after.dispose();
+      expect(first).toContain(`local ${newer.python} `);
+      expect(second).toContain(`local ${older.python} `);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names a Pyodide release with the hash of the driver that compiles in it', async () => {
     expect(await new PyodideInterpreter(DEFAULT_PYODIDE_VERSION).identity()).toMatch(
       /^pyodide Pyodide [\d.]+ \(npm [^)]+\) driver [0-9a-f]{64}$/,

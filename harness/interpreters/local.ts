@@ -272,6 +272,7 @@ export class LocalInterpreter implements PythonInterpreter {
   readonly detail: string;
   readonly unicode: string;
   readonly #checker: Checker;
+  #identity: Promise<string> | undefined;
 
   constructor(private readonly found: Interpreter) {
     this.label = `local ${found.version}`;
@@ -281,8 +282,16 @@ export class LocalInterpreter implements PythonInterpreter {
     this.#checker = new Checker({ who: found.executable, start: () => startChecker(found.executable) });
   }
 
-  async identity(): Promise<string> {
-    return `local ${this.found.executable} ${this.found.build ?? this.found.python}`;
+  /**
+   * What the interpreter says it is, asked once: a path can lead to another interpreter than the one found there
+   * before (a wrapper script re-pointed, a version manager's shim), so its verdicts are keyed on the answer.
+   */
+  identity(): Promise<string> {
+    this.#identity ??= this.compile([]).then(
+      ({ python, build }) => `local ${python} ${build ?? this.found.build ?? ''} ${this.found.executable}`,
+    );
+    this.#identity.catch(() => (this.#identity = undefined));
+    return this.#identity;
   }
 
   /** Starts the checker now, so the first batch does not wait for it. */

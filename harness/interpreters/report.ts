@@ -32,6 +32,7 @@ export function readCompileReport(text: string, count: number, who: string): Com
   return {
     python: value.python,
     unicode: value.unicode,
+    ...(typeof value.build === 'string' ? { build: value.build } : {}),
     results: readOutcomes(JSON.stringify(value.results), count, who),
   };
 }

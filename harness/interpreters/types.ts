@@ -11,6 +11,8 @@ export interface CompileReport {
   python: string;
   /** `unicodedata.unidata_version`: the table the tokenizer reads identifiers with. */
   unicode: string;
+  /** `sys.version`: the version with its build (date, compiler), where the interpreter says it. */
+  build?: string;
   /** One outcome per source, in order. */
   results: CompileOutcome[];
 }
@@ -40,9 +42,9 @@ export interface PythonInterpreter {
    */
   readonly unicode: string;
   /**
-   * What makes a verdict of this interpreter reusable in a later run: its version and build (a local
-   * binary's `sys.version` and path, an image's id, a Pyodide release). Two interpreters with one identity
-   * judge every source alike.
+   * What makes a verdict of this interpreter reusable in a later run: its version and build (what a local
+   * interpreter says of itself when asked, once a run, whatever its path leads to; an image's id; a Pyodide release
+   * and its driver). Two interpreters with one identity judge every source alike.
    */
   identity(): Promise<string>;
   /** Compiles every source as a module (never runs it), all in one process, exec or instance. */

@@ -43,6 +43,10 @@ export function registerCheck(program: Command): void {
       '--tools-object <name>',
       'the name your runtime binds the tools under, when programs call `codemode.name(…)` rather than `tools.name(…)` (default: tools)',
     )
+    .option(
+      '--no-cache',
+      'compute every verdict afresh: neither read nor write .concord/cache/ (also CONCORD_NO_CACHE=1)',
+    )
     .addOption(rootOption())
     .addHelpText(
       'after',
