@@ -6,6 +6,26 @@ import { concordIn } from '../test/concord-cli.js';
 import { projectWith } from '../test/project-files.js';
 
 const TOKEN = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
+/** Secrets of other shapes: quotes, a backslash and markup that JSON, YAML and HTML escape; a PEM key of many lines. */
+const SECRETS = {
+  ORDERS_API_TOKEN: TOKEN,
+  LEDGER_PASSWORD: 'plainpassword123',
+  DB_PASSWORD: 'p"a\\ss&<>word9',
+  SIGNING_KEY: [
+    '-----BEGIN PRIVATE KEY-----',
+    'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj',
+    'MzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu',
+    '-----END PRIVATE KEY-----',
+  ].join('\n'),
+};
+/** What of each secret no file and no line may hold. */
+const TELLTALES = [
+  TOKEN,
+  'plainpassword123',
+  'word9',
+  'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj',
+  'MzEfYyjiWA4R4',
+];
 
 // Through the real CLI: a tool that echoes a token from its environment.
 const SCENARIO = `name: pay
@@ -34,7 +54,8 @@ const PLUGIN = `export default {
   inject: ['tools'],
   apply(ctx) {
     ctx.tools.register({ name: 'payment_link', description: 'A link to pay.', parameters: { type: 'object', properties: {} },
-      execute: async () => ({ url: 'https://pay.example/checkout?key=' + process.env.ORDERS_API_TOKEN }) });
+      execute: async () => ({ url: 'https://pay.example/checkout?key=' + process.env.ORDERS_API_TOKEN,
+        password: process.env.LEDGER_PASSWORD, marked: process.env.DB_PASSWORD, pem: process.env.SIGNING_KEY }) });
   },
 };
 `;
@@ -53,15 +74,30 @@ function filesBelow(dir: string): string[] {
     .map((path) => readFileSync(path, 'latin1'));
 }
 
-it('a gate whose tool echoes a secret of its environment fails naming the variable, and shows or writes the value nowhere', () => {
-  const gate = concordIn(() => root, 60_000)({ ORDERS_API_TOKEN: TOKEN }, 'gate', '--update=new');
+it('a gate whose tool echoes secrets of its environment fails naming each variable, and shows or writes no value anywhere', () => {
+  const gate = concordIn(() => root, 60_000)(
+    { ...SECRETS, CI: 'true' },
+    'gate',
+    '--update=new',
+    '--results',
+    '.concord/results.json',
+    '--reporter',
+    'junit',
+  );
   expect(gate.status, gate.stderr).toBe(1);
   expect(gate.stdout).toContain('committed-secrets: snapshots/pay/typescript/transcript.yaml line ');
-  expect(gate.stdout).toContain('holds the value of the environment variable ORDERS_API_TOKEN');
-  // The report shows the new transcript, the value scrubbed.
+  for (const name of Object.keys(SECRETS))
+    expect(gate.stdout).toContain(`holds the value of the environment variable ${name}`);
+  // The report shows the new transcript, the values scrubbed.
   expect(readFileSync(join(root, '.concord', 'report.html'), 'utf8')).toContain('checkout?key=[redacted]');
-  expect(gate.stdout + gate.stderr).not.toContain(TOKEN);
-  for (const text of filesBelow(root))
-    expect(text.includes(TOKEN) || text.includes(Buffer.from(TOKEN).toString('base64'))).toBe(false);
+  const files = filesBelow(root);
+  for (const telltale of TELLTALES) {
+    expect(gate.stdout + gate.stderr).not.toContain(telltale);
+    for (const text of files)
+      expect(text.includes(telltale) || text.includes(Buffer.from(telltale).toString('base64'))).toBe(false);
+  }
+  expect(readdirSync(join(root, '.concord')).sort()).toEqual(
+    expect.arrayContaining(['junit.xml', 'report.html', 'results.json']),
+  );
   expect(readdirSync(root).sort()).toEqual(['.concord', 'plugins', 'scenarios']);
 });

@@ -28,4 +28,31 @@ describe('held secrets', () => {
     );
     expect(scrubSecrets('nothing secret here')).toBe('nothing secret here');
   });
+
+  it('scrubs a secret as JSON, YAML, HTML and XML escape it, and each long line of one of several lines', () => {
+    const marked = 'p"a\\ss&<>word9';
+    holdSecret(marked);
+    const json = JSON.stringify({ pw: marked });
+    const html = json.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+    expect(scrubSecrets(json)).toBe('{"pw":"[redacted]"}');
+    expect(scrubSecrets(html)).toBe('{&quot;pw&quot;:&quot;[redacted]&quot;}');
+    expect(scrubSecrets(JSON.stringify({ text: json }))).toBe('{"text":"{\\"pw\\":\\"[redacted]\\"}"}');
+    const pem = [
+      '-----BEGIN PRIVATE KEY-----',
+      'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj',
+      'MzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu',
+      'short=line',
+      '-----END PRIVATE KEY-----',
+    ].join('\n');
+    holdSecret(pem);
+    // A YAML block writes the lines one by one, indented; a JSON string keeps them with its `\n` escapes.
+    const block = `key: |-\n${pem
+      .split('\n')
+      .map((line) => `  ${line}`)
+      .join('\n')}\n`;
+    expect(scrubSecrets(block)).toBe(
+      'key: |-\n  -----BEGIN PRIVATE KEY-----\n  [redacted]\n  [redacted]\n  short=line\n  -----END PRIVATE KEY-----\n',
+    );
+    expect(scrubSecrets(JSON.stringify({ key: pem }))).toBe('{"key":"[redacted]"}');
+  });
 });

@@ -1,10 +1,11 @@
 import { literalPattern } from '../text/literal-pattern.js';
 
 /**
- * Secrets this process holds (the model key, credentials in the endpoint URL) and the one scrubber every
- * printed line and every written file passes through. A secret is matched in the forms it commonly takes
- * when something echoes it back: as given, upper or lower case, URL-encoded, and base64 (standard and
- * URL-safe alphabet, at any of the three byte alignments inside a longer encoded text).
+ * Secrets this process holds (the model key, credentials in the endpoint URL, the environment's secrets) and the one
+ * scrubber every printed line and every written file passes through. A secret is matched in the forms it commonly
+ * takes when something echoes it back: as given, escaped as a JSON or YAML string and as HTML or XML text, line by line
+ * when it has several, upper or lower case, URL-encoded, and base64 (standard and URL-safe alphabet, at any of the
+ * three byte alignments inside a longer encoded text).
  */
 
 export const REDACTED = '[redacted]';
@@ -16,9 +17,44 @@ const held = new Set<string>();
 let pattern: RegExp | undefined;
 let bytePattern: RegExp | undefined;
 
+/** A line of a multi-line secret shorter than this is a header or a word (`-----END KEY-----`), not the secret. */
+const MIN_SECRET_LINE = 16;
+
+const MARKUP: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
+
+/**
+ * The texts a secret stands as in what concord writes besides itself: as a JSON or YAML string escapes it (once, or
+ * twice for JSON text kept inside JSON), and each
+ * as HTML and XML escape it (a report shows a snapshot's JSON inside HTML); for a secret of several lines (a PEM key),
+ * each of its long lines too, as a YAML block writes them one by one. (The scrubber matches without case.)
+ */
+function escapedTexts(secret: string): string[] {
+  const lines = secret.split(/\r\n?|\n/).map((line) => line.trim());
+  const pieces = [
+    secret,
+    ...(lines.length > 1 ? lines.filter((line) => line.length >= MIN_SECRET_LINE && !line.startsWith('-----')) : []),
+  ];
+  const texts = new Set<string>();
+  const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
+  // A tool's JSON answer kept as text in a transcript, and that transcript in a results file: escaped twice.
+  for (const piece of pieces)
+    for (const text of [piece, escaped(piece), escaped(escaped(piece))]) {
+      texts.add(text);
+      texts.add(text.replace(/[&<>"'`]/g, (c) => MARKUP[c]!));
+    }
+  return [...texts];
+}
+
 /** Every form of `secret` the scrubber looks for, longest first. */
 export function secretForms(secret: string): string[] {
-  const forms = new Set<string>();
+  const forms = new Set<string>(escapedTexts(secret));
   for (const variant of new Set([secret, secret.toLowerCase(), secret.toUpperCase()])) {
     forms.add(variant);
     forms.add(encodeURIComponent(variant));

@@ -33,7 +33,7 @@ export interface Containment {
    * unshare): runs see only their server's processes, get a fresh IPC namespace each and a private tmpfs
    * of `diskMb` as their folder.
    */
-  namespaces?: { unshare: string };
+  namespaces?: Namespaces;
   /** Set when each run's processes share one memory cgroup of `memoryMb` (root, a memory controller). */
   memoryCgroup?: MemoryCgroupRoot;
   /** One sentence: how runs are contained. */
@@ -86,62 +86,66 @@ function reservedRangeProblem(): string | undefined {
   return undefined;
 }
 
-let namespaceProbe: { unshare: string } | string | undefined;
+/**
+ * How the guest server's namespaces are made: util-linux `unshare`, and whether in a user namespace of its own (where
+ * concord is not root: the account maps to root there, so it may make the others).
+ */
+export interface Namespaces {
+  unshare: string;
+  user: boolean;
+}
 
-/** The unshare command when network, IPC, PID and mount namespaces can be made here, else why not. Tried once. */
-function namespaceSupport(): { unshare: string } | string {
-  if (namespaceProbe !== undefined) return namespaceProbe;
+const namespaceProbes = new Map<boolean, Namespaces | string>();
+
+/**
+ * The unshare command when network, IPC, PID and mount namespaces can be made here (in a user namespace of their own
+ * when `user`), else why not. Tried once each way.
+ */
+function namespaceSupport(user: boolean): Namespaces | string {
+  const known = namespaceProbes.get(user);
+  if (known !== undefined) return known;
+  const probed = probeNamespaces(user);
+  namespaceProbes.set(user, probed);
+  return probed;
+}
+
+function probeNamespaces(user: boolean): Namespaces | string {
   const unshare = onPath('unshare', SYSTEM_PATH);
-  if (unshare === undefined) return (namespaceProbe = 'util-linux unshare is not on PATH');
+  if (unshare === undefined) return 'util-linux unshare is not on PATH';
   const scratch = ownedTempDir('concord-probe');
   try {
-    const trial = spawnSync(unshare, [...namespaceArgs(), 'sh', '-c', MOUNT_SCRIPT, 'sh', scratch, 'true'], {
+    const trial = spawnSync(unshare, [...namespaceArgs(user), 'sh', '-c', MOUNT_SCRIPT, 'sh', scratch, 'true'], {
       cwd: '/',
       env: { PATH: SYSTEM_PATH },
       encoding: 'utf8',
       timeout: 10_000,
     });
-    namespaceProbe =
-      trial.status === 0
-        ? { unshare }
-        : `\`unshare\` failed here (${(trial.stderr ?? '').trim() || trial.error?.message || `status ${trial.status}`})`;
+    return trial.status === 0
+      ? { unshare, user }
+      : `\`unshare\` failed here (${(trial.stderr ?? '').trim() || trial.error?.message || `status ${trial.status}`})`;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  return namespaceProbe;
 }
 
 const SYSTEM_PATH = '/usr/sbin:/usr/bin:/sbin:/bin';
 
-function namespaceArgs(): string[] {
+function namespaceArgs(user: boolean): string[] {
   // --kill-child: the server (pid 1 there, so every run with it) dies with the unshare process the host holds.
-  return ['--net', '--ipc', '--pid', '--kill-child', '--mount', '--propagation', 'private', '--'];
+  const own = ['--net', '--ipc', '--pid', '--kill-child', '--mount', '--propagation', 'private', '--'];
+  return user ? ['--user', '--map-root-user', ...own] : own;
 }
 
 export function processContainment(): Containment {
   const uid = process.getuid?.();
-  if (uid !== 0) {
-    return {
-      reason: `concord runs as uid ${String(uid)}, not root: runs share this account`,
-      notIsolated: [
-        'other runs (they share this account: they can signal and read each other)',
-        'processes (no process limit: RLIMIT_NPROC would count every process of this account)',
-        'network (no namespace of their own)',
-        'the shared /tmp (writable by every run)',
-        'SysV IPC (shared memory, queues and semaphores outlive a run and are seen by others)',
-        "the host's process list",
-        'memory of a process tree (memoryMb binds each process alone)',
-        'bytes written (no budget for the run folder)',
-      ],
-    };
-  }
+  if (uid !== 0) return unprivilegedContainment(uid);
   const rangeProblem = reservedRangeProblem();
   // As root, a run without an account of its own would run as root: refuse rather than pretend.
   if (rangeProblem !== undefined)
     throw new Error(
       `concord: CPython process runs need uids of their own, but ${rangeProblem}. Remove that account or run concord as another user.`,
     );
-  const namespaces = namespaceSupport();
+  const namespaces = namespaceSupport(false);
   const cgroup = memoryCgroupSupport();
   const notIsolated = [
     ...(typeof namespaces === 'string'
@@ -155,6 +159,33 @@ export function processContainment(): Containment {
     ...(typeof cgroup === 'string' ? {} : { memoryCgroup: cgroup }),
     reason: `each run has a uid of its own from ${RUN_UID_BASE} up, with at most ${RUN_PROCESS_LIMIT} processes`,
     notIsolated,
+  };
+}
+
+/**
+ * Where concord is not root, runs share its account: a user namespace of the server's own (where the host allows one)
+ * still gives them their own network, IPC, process list and /proc (the environment of this account's other processes
+ * out of reach) and a private folder; without one, they see all of it.
+ */
+function unprivilegedContainment(uid: number | undefined): Containment {
+  const shared = [
+    'other runs (they share this account: they can signal and read each other)',
+    'processes (no process limit: RLIMIT_NPROC would count every process of this account)',
+    'memory of a process tree (memoryMb binds each process alone)',
+  ];
+  const namespaces = namespaceSupport(true);
+  if (typeof namespaces !== 'string')
+    return {
+      namespaces,
+      reason: `concord runs as uid ${String(uid)}, not root: runs share this account, in namespaces of their own`,
+      notIsolated: shared,
+    };
+  return {
+    reason: `concord runs as uid ${String(uid)}, not root: runs share this account`,
+    notIsolated: [
+      ...shared,
+      `network, the shared /tmp, SysV IPC, bytes written, the host's process list and the environment of this account's processes (/proc/<pid>/environ, the gate's own among them): no namespaces (${namespaces})`,
+    ],
   };
 }
 
@@ -321,7 +352,16 @@ export function launchProcessGuest(
   const [command, ...args] =
     places === undefined || containment?.namespaces === undefined
       ? server
-      : [containment.namespaces.unshare, ...namespaceArgs(), 'sh', '-c', MOUNT_SCRIPT, 'sh', places.scratch, ...server];
+      : [
+          containment.namespaces.unshare,
+          ...namespaceArgs(containment.namespaces.user),
+          'sh',
+          '-c',
+          MOUNT_SCRIPT,
+          'sh',
+          places.scratch,
+          ...server,
+        ];
   const child = spawn(command!, args, {
     cwd: '/',
     // The mount script needs a PATH for `mount`; the server itself is started with -I and ignores it.
