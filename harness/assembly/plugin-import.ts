@@ -21,7 +21,8 @@ export interface Place {
  * Imports every plugin of the scenarios (other than concord's own) once, before anything boots: a plugin
  * that cannot be imported (a syntax error, a missing dependency, a throw at its top level) is bad input,
  * reported as an InputError at the failing place in the plugin (else at the scenario's `plugin:` value),
- * instead of failing every pair it is in. The loader later imports the same module from the module cache.
+ * instead of failing every pair it is in; so is a module that exports nothing cordis can apply (the loader would wait
+ * for it to start until its deadline). The loader later imports the same module from the module cache.
  */
 export async function importPlugins(scenarios: readonly Scenario[]): Promise<void> {
   const seen = new Set<string>();
@@ -30,10 +31,22 @@ export async function importPlugins(scenarios: readonly Scenario[]): Promise<voi
       const file = entry.resolved?.file;
       if (file === undefined || entry.resolved?.concord !== undefined || seen.has(file)) continue;
       seen.add(file);
+      let module: unknown;
       try {
-        await importPluginModule(file, pathToFileURL(file).href);
+        module = await importPluginModule(file, pathToFileURL(file).href);
       } catch (error) {
         throw importError(error, file, entry, scenario);
+      }
+      const problem = pluginShapeProblem(module);
+      if (problem !== undefined) {
+        const at = entry.pluginAt ?? { line: entry.line, column: 1 };
+        throw new InputError(
+          scenario.file,
+          at.line,
+          at.column,
+          `${entry.plugin} exports no plugin cordis can apply: ${problem}`,
+          "export the plugin as the module's default: export default { name, inject, apply(ctx, config) { … } } (or export an apply function)",
+        );
       }
     }
   }
@@ -140,4 +153,32 @@ function firstSyntaxError(file: string): Place | undefined {
     column: character + 1,
     problem: ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '),
   };
+}
+
+/**
+ * Why a plugin module exports nothing cordis can apply, or undefined when it does. The loader takes the module's
+ * default export (else the module itself), and cordis applies a function or an object with an `apply` function.
+ */
+export function pluginShapeProblem(module: unknown): string | undefined {
+  const namespace = (module ?? {}) as Record<string, unknown>;
+  let plugin: unknown = namespace.default ?? namespace;
+  // A CommonJS module compiled from ESM keeps its default one level down.
+  if (isObject(plugin) && plugin.__esModule === true) plugin = plugin.default ?? plugin;
+  if (typeof plugin === 'function' || (isObject(plugin) && typeof plugin.apply === 'function')) return undefined;
+  if (namespace.default !== undefined)
+    return `its default export is ${describeValue(namespace.default)}, not a function or an object with an apply function`;
+  const named = Object.keys(namespace).filter((key) => key !== 'default');
+  return named.length === 0
+    ? 'it exports nothing'
+    : `it has no default export and no apply function; it exports ${named.map((key) => `\`${key}\``).join(', ')}`;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (isObject(value))
+    return `an object without an apply function (keys: ${Object.keys(value).slice(0, 5).join(', ') || 'none'})`;
+  return `a ${typeof value}`;
 }

@@ -1,7 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { Console } from 'node:console';
-import { closeSync, constants as fsConstants } from 'node:fs';
-import { Socket } from 'node:net';
+import { closeSync, createReadStream, constants as fsConstants, fstatSync, writeSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -42,29 +41,38 @@ for (const fd of (process.argv[2] ?? '').split(',')) {
 /**
  * The boot's memory snapshot channel (SNAPSHOT_FD): `received` is what the host sent on it before it ended
  * its side (a snapshot, or nothing); `close` sends ours, if any, and closes it. The boot closes it before the
- * interpreter is handed to anything of the host's, so no program ever holds it.
+ * interpreter is handed to anything of the host's, so no program ever holds it. The descriptor is read and written
+ * with file calls: a socket opened on it is a network API, which Node 26's permission model refuses.
  */
 const snapshotChannel = ((): { received: Promise<Buffer>; close(ours?: Uint8Array): Promise<void> } => {
-  let channel: Socket;
   try {
-    channel = new Socket({ fd: SNAPSHOT_FD, readable: true, writable: true, allowHalfOpen: true });
+    fstatSync(SNAPSHOT_FD);
   } catch {
     return { received: Promise.resolve(Buffer.alloc(0)), close: async () => {} };
   }
-  const chunks: Buffer[] = [];
-  const closed = new Promise<void>((resolve) => channel.once('close', () => resolve()));
-  channel.on('error', () => channel.destroy());
-  channel.on('data', (chunk: Buffer) => void chunks.push(chunk));
+  let open = true;
   const received = new Promise<Buffer>((resolve) => {
-    channel.once('end', () => resolve(Buffer.concat(chunks)));
-    void closed.then(() => resolve(Buffer.concat(chunks)));
+    const chunks: Buffer[] = [];
+    const stream = createReadStream('', { fd: SNAPSHOT_FD, autoClose: false });
+    stream.on('data', (chunk) => void chunks.push(chunk as Buffer));
+    stream.once('end', () => resolve(Buffer.concat(chunks)));
+    stream.once('error', () => resolve(Buffer.concat(chunks)));
   });
   return {
     received,
     close: async (ours) => {
-      if (ours === undefined || channel.destroyed) channel.destroy();
-      else channel.end(ours, () => channel.destroy());
-      await closed;
+      if (!open) return;
+      open = false;
+      try {
+        for (let sent = 0; ours !== undefined && sent < ours.byteLength; ) sent += writeSync(SNAPSHOT_FD, ours, sent);
+      } catch {
+        // The host went: the snapshot is not kept, and nothing else depends on it.
+      }
+      try {
+        closeSync(SNAPSHOT_FD);
+      } catch {
+        // Closed already.
+      }
     },
   };
 })();
