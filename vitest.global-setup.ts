@@ -12,7 +12,7 @@ declare module 'vitest' {
 
 // Workers, cordis plugins and the CLI run from dist/: build once (`npm run build`, from a clean dist/) before any test
 // file loads. This is the only build of a test run, and none at all when dist/ is a build of the sources as they are
-// (after `npm ci`, whose prepare step builds). Each run also gets an empty folder where gates of tests that are not
+// (after `npm run build`). Each run also gets an empty folder where gates of tests that are not
 // about a cold start leave their verdict cache for later ones to start from; it goes with the run, and a run that was
 // killed before its teardown leaves it to the next run, which removes it (it is named after its pid).
 export default function setup(project: TestProject): () => void {

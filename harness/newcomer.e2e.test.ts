@@ -183,6 +183,13 @@ describe('the packed tarball', () => {
       ),
     ).toEqual([]);
   });
+
+  it('runs no script of its own when installed: npm has nothing to build or warn about', () => {
+    const listing = spawnSync('tar', ['-xzOf', packed().tarball, 'package/package.json'], { encoding: 'utf8' });
+    const scripts = Object.keys((JSON.parse(listing.stdout) as { scripts?: Record<string, string> }).scripts ?? {});
+    const install = ['preinstall', 'install', 'postinstall', 'prepare', 'prepublish'];
+    expect(scripts.filter((name) => install.includes(name))).toEqual([]);
+  });
 });
 
 describe('a newcomer gates the inventory backend from the tarball', () => {

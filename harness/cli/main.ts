@@ -1,9 +1,9 @@
-import { Command } from 'commander';
 import { environmentSecrets } from '../guarded/environment-secrets.js';
 import { holdSecret, scrubPrintedOutput, takeModelKey } from '../guarded/secret.js';
 import { holdWorkflowCommands } from '../report/workflow-commands.js';
 import { concordVersion } from '../version.js';
 import { COMMANDS } from './commands/all.js';
+import { ConcordCommand, HELP_HINT } from './concord-command.js';
 import { exitWith, finished, refuseUndecidedExits } from './exit.js';
 import { failAndExit } from './fail.js';
 import { exitOnSignals } from './signals.js';
@@ -23,10 +23,10 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const program = new Command('concord')
+const program = new ConcordCommand('concord')
   .description('A snapshot gate for Code Mode agents')
   .version(concordVersion(), '-V, --version', 'print the version of concord')
-  .showHelpAfterError()
+  .showHelpAfterError(HELP_HINT)
   // Bad usage exits 2, like every other input error of concord.
   .exitOverride((err) => {
     exitWith(err.exitCode === 0 ? 0 : 2);

@@ -4,9 +4,11 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } 
 import { Document, parse } from 'yaml';
 import { DEFAULT_PYTHON_FLOOR } from '../../codemode/index.js';
 import { CPYTHON_IMAGES } from '../../runtimes/cpython/images.js';
+import { unavailableRuntimes } from '../assembly/runtimes.js';
 import { inside } from '../guarded/inside.js';
 import { loadProjectConfig } from '../project/config.js';
 import { CONFIG_FILE } from '../project/root.js';
+import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
 import { isScenarioFile } from '../scenario/load.js';
 import { isFile, isFileBelow, resolvesAsPackage } from '../scenario/plugins.js';
 import { yamlText } from '../text/yaml-text.js';
@@ -102,21 +104,31 @@ export function scenarioNameFor(plugin: string): string {
   return /^[a-z0-9]/.test(name) ? name : 'example';
 }
 
-function configText(): string {
+/**
+ * The config init writes: the runtimes that can run on this machine, so a first gate is plainly green; each that
+ * cannot is a comment saying why and how to add it.
+ */
+function configText(left: ReadonlyMap<RuntimeName, string>): string {
+  const runnable = RUNTIME_NAMES.filter((name) => !left.has(name));
   return [
     '# Marks this folder as the root of the concord gate: scenarios/, snapshots/ and .concord/ live here.',
     '',
     '# The oldest CPython the Python SDK must serve (--floor overrides it).',
     `floor: '${DEFAULT_PYTHON_FLOOR}'`,
     '',
-    '# The runtimes `concord gate` runs when --runtime is not given (default: all of them).',
-    '# runtimes: [typescript, python, pyodide, python-container]',
+    '# The runtimes `concord gate` runs when --runtime is not given: those that run on this machine.',
+    `runtimes: [${runnable.join(', ')}]`,
+    ...[...left].map(
+      ([name, why]) => `# ${name} is left out: ${oneLine(why)}. Add it to runtimes once it can run here.`,
+    ),
     '',
     '# The time budget of one program, for scenarios that set none.',
     '# timeoutMs: 30000',
     '',
   ].join('\n');
 }
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').replace(/[.\s]+$/, '');
 
 /** The composition id of the plugin's entry: the scenario's name, unless the composition already uses it. */
 export function pluginEntryId(name: string): string {
@@ -261,7 +273,7 @@ export async function scaffoldProject(
   await checkInitPaths(root, paths);
   const existing = target === undefined ? undefined : await scenarioNaming(root, target.reference);
   const steps: ScaffoldStep[] = [];
-  await writeNew(root, CONFIG_FILE, configText(), steps);
+  await writeNew(root, CONFIG_FILE, configText(await unavailableRuntimes(RUNTIME_NAMES)), steps);
   let scenario: ScaffoldedScenario | undefined;
   if (target !== undefined) {
     const name = existing?.replace(/\.ya?ml$/, '') ?? freeScenarioName(root, scenarioNameFor(plugin!));

@@ -56,9 +56,14 @@ describe('the project root', () => {
     );
     expect(error('flor: "3.9"\n')).toMatch(/^1:1 unknown key "flor"/);
     expect(error('floor: [\n')).toMatch(/^1:9 not valid YAML/);
+    // An unquoted version is a number to YAML: 3.12 reads right, 3.10 as 3.1; either is told to quote it.
     expect(error('pyodide:\n  versions: [3.12]\n')).toBe(
-      '2:14 concord.config.yml.pyodide.versions[0] must be one of 3.11, 3.12, 3.13, 3.14; found 3.12',
+      '2:14 concord.config.yml.pyodide.versions[0] reads as the number 3.12: YAML takes 3.12 unquoted as a number',
     );
+    expect(error('floor: 3.10\n')).toBe(
+      '1:8 concord.config.yml.floor reads as the number 3.1: YAML takes 3.10 unquoted as a number',
+    );
+    expect(error('floor: 3.1\n')).toMatch(/^1:8 concord\.config\.yml\.floor must be one of 3\.8, 3\.9, 3\.10/);
     expect(error('pyodide: {}\n')).toMatch(/^1:10 .*versions/);
     expect(error('coverage:\n  uncalled: fail\n')).toBe(
       '2:13 concord.config.yml.coverage.uncalled must be one of warn, error; found "fail"',

@@ -75,9 +75,10 @@ describe('the JUnit file', () => {
     const cases = parse(
       junitXml([pair('python', [note, error]), pair('pyodide', [note, error]), pair('python-container', [error])], []),
     );
+    // What failed leads; a below-floor note follows it.
     expect(cases.map((c) => c[3])).toEqual([
-      `stub-validity: ${note.message}\nstub-validity: ${error.message}`,
-      'stub-validity: the same note as in checkout × python\nstub-validity: the same finding as in checkout × python',
+      `stub-validity: ${error.message}\nstub-validity: ${note.message}`,
+      'stub-validity: the same finding as in checkout × python\nstub-validity: the same note as in checkout × python',
       'stub-validity: the same finding as in checkout × python',
     ]);
   });

@@ -59,10 +59,12 @@ export function junitXml(results: readonly PairResult[], obsolete: readonly stri
       if (r.status === 'skipped') return `${open}<skipped message="${xmlAttr(r.reason ?? '')}"/></testcase>`;
       if (!isFailing(r.status)) return `${open}</testcase>`;
       const owner = `${r.scenario} × ${r.runtime}`;
+      // What failed leads: the reason, the errors, the changes; notes (a below-floor interpreter's) come last.
       const details = [
         r.reason,
-        ...r.findings.map((f) => finding(f, owner)),
+        ...r.findings.filter((f) => f.severity !== 'note').map((f) => finding(f, owner)),
         ...r.verdicts.filter((v) => v.status !== 'same').map((v) => change(v, owner)),
+        ...r.findings.filter((f) => f.severity === 'note').map((f) => finding(f, owner)),
       ]
         .filter(Boolean)
         .join('\n');

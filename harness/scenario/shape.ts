@@ -137,6 +137,14 @@ function checkNumber(loc: Locator, node: Node | null, shape: Extract<Shape, { ki
 }
 
 function checkEnum(loc: Locator, node: Node | null, shape: Extract<Shape, { kind: 'enum' }>, where: string): void {
+  // YAML reads an unquoted 3.10 as the number 3.1: said as such, with the quotes that keep it a version.
+  const written = isScalar(node) && typeof node.value === 'number' ? (node as { source?: unknown }).source : undefined;
+  if (typeof written === 'string' && shape.values.includes(written))
+    throw loc.error(
+      node,
+      `${where} reads as the number ${String((node as { value: number }).value)}: YAML takes ${written} unquoted as a number`,
+      `quote it: '${written}'`,
+    );
   if (!isScalar(node) || typeof node.value !== 'string' || !shape.values.includes(node.value)) {
     throw loc.error(
       node,

@@ -102,6 +102,14 @@ describe('colorWanted', () => {
     expect(colorWanted({}, {})).toBe(false);
     expect(colorWanted({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
   });
+
+  it('is on where FORCE_COLOR asks for it (a CI log that shows colors), off with FORCE_COLOR=0 or NO_COLOR', () => {
+    expect(colorWanted({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true);
+    expect(colorWanted({}, { FORCE_COLOR: 'true' })).toBe(true);
+    expect(colorWanted({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(false);
+    expect(colorWanted({ isTTY: false }, { FORCE_COLOR: '' })).toBe(false);
+    expect(colorWanted({ isTTY: false }, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(false);
+  });
 });
 
 describe('renderDiff on long lines', () => {

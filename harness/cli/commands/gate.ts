@@ -91,9 +91,14 @@ function gateOptions(program: Command): Command {
       ).choices(['new', 'all']),
     )
     .addOption(
-      new Option('--reporter <name>', 'also write a report for CI').choices(['default', 'junit']).default('default'),
+      new Option(
+        '--reporter <name>',
+        'also write a report for CI (junit: .concord/junit.xml, written whenever CI is set)',
+      )
+        .choices(['default', 'junit'])
+        .default('default'),
     )
-    .option('--junit-file <path>', 'where --reporter junit writes (default .concord/junit.xml)')
+    .option('--junit-file <path>', 'where the JUnit report is written (default .concord/junit.xml)')
     .option(
       '--no-cache',
       'compute every verdict afresh: neither read nor write .concord/cache/ (also CONCORD_NO_CACHE=1)',
@@ -172,7 +177,8 @@ async function runGateCommand(flags: GateFlags): Promise<void> {
   });
   try {
     // Checked before any scenario runs: a bad target would otherwise fail only after the whole run.
-    const junit = flags.reporter === 'junit' ? await junitTarget(project.root, flags.junitFile) : undefined;
+    // In CI the JUnit report is written whatever the reporter: a pipeline keeps it as a test report.
+    const junit = flags.reporter === 'junit' || ci ? await junitTarget(project.root, flags.junitFile) : undefined;
     const cache = flags.cache && !cacheDisabledByEnvironment();
     if (cache) cacheMaxBytes();
     const result = await runGate({
