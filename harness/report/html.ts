@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { diffWordsWithSpace } from 'diff';
 import type { Language } from '../../runtimes/seam/types.js';
 import { COVERAGE_HINT, coverageSentences } from '../checks/tool-coverage.js';
 import type { Finding } from '../checks/types.js';
@@ -7,7 +6,8 @@ import { LANGUAGE_PACKS, LANGUAGES } from '../languages/index.js';
 import { isRuntimeName, runtimeLanguage } from '../runtime-names.js';
 import { type ChangeGroup, groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
 import { SDK_FILE } from '../snapshot/transcript.js';
-import type { TextDiff } from '../text/diff.js';
+import { boundedWordDiff, type TextDiff } from '../text/diff.js';
+import { elideLine } from '../text/short-line.js';
 import { type Html, html, trusted } from './html-template.js';
 import type { ReportInput, ReportPair } from './outcome.js';
 import { isFailing as failing, type PairStatus, STATUS_MARK } from './outcome.js';
@@ -54,9 +54,11 @@ function counts(pairs: readonly ReportPair[]): Html[] {
   );
 }
 
-/** A changed line pair with just the changed words marked. */
+/** A changed line pair with just the changed words marked (a rewrite, past the word edits worth marking, whole). */
 function wordPair(before: string, after: string): Html[] {
-  const parts = diffWordsWithSpace(before, after);
+  const parts = boundedWordDiff(before, after);
+  if (parts === undefined)
+    return [html`<span class="line del">-${before}</span>`, html`<span class="line ins">+${after}</span>`];
   const side = (keep: 'removed' | 'added') =>
     parts
       .filter((p) => !(keep === 'removed' ? p.added : p.removed))
@@ -73,12 +75,30 @@ function wordPair(before: string, after: string): Html[] {
   ];
 }
 
+/** Lines of one diff a report shows; the snapshot files and the pending proposal hold the rest. */
+const MAX_DIFF_LINES = 2_000;
+/** Characters of one line a report shows whole. */
+const MAX_REPORT_LINE = 2_000;
+/** Characters of a new file's text a report shows. */
+const MAX_REPORT_TEXT = 64 * 1024;
+
+/** A value as a report shows it: whole, or its start and its size and hash, so a report stays a few megabytes. */
+function boundedText(text: string): string {
+  if (text.length <= MAX_REPORT_TEXT) return text;
+  const bytes = Buffer.byteLength(text);
+  const hash = createHash('sha256').update(text).digest('hex');
+  return `${text.slice(0, MAX_REPORT_TEXT)}\n… [the rest is not shown: the whole value is ${bytes.toLocaleString('en-US')} bytes, sha256 ${hash}]`;
+}
+
 function diffBlock(diff: TextDiff): Html {
   const lines: Html[] = [
     html`<span class="line head">--- ${diff.labels.before}</span>`,
     html`<span class="line head">+++ ${diff.labels.after}</span>`,
   ];
+  const shown = diff.hunks.reduce((n, hunk) => n + hunk.lines.length, 0);
+  let budget = MAX_DIFF_LINES;
   for (const hunk of diff.hunks) {
+    if (budget <= 0) break;
     lines.push(
       html`<span class="line hunk">@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</span>`,
     );
@@ -92,7 +112,8 @@ function diffBlock(diff: TextDiff): Html {
       removed = [];
       added = [];
     };
-    for (const line of hunk.lines) {
+    for (const whole of hunk.lines.slice(0, budget)) {
+      const line = elideLine(whole, MAX_REPORT_LINE);
       if (line.startsWith('-')) removed.push(line.slice(1));
       else if (line.startsWith('+')) added.push(line.slice(1));
       else {
@@ -100,8 +121,13 @@ function diffBlock(diff: TextDiff): Html {
         if (!line.startsWith('\\')) lines.push(html`<span class="line">${line}</span>`);
       }
     }
+    budget -= hunk.lines.length;
     flush();
   }
+  if (shown > MAX_DIFF_LINES)
+    lines.push(
+      html`<span class="line hunk">… ${(shown - MAX_DIFF_LINES).toLocaleString('en-US')} more line(s) of this diff: the snapshot files hold them</span>`,
+    );
   return html`<pre class="diff">${lines}</pre>`;
 }
 
@@ -115,7 +141,7 @@ function changesSection(groups: readonly ChangeGroup[]): Html | string {
   const files = groups.reduce((n, g) => n + g.paths.length, 0);
   const items = groups.map(
     (g) =>
-      html`<section class="change" id="change-${g.number}"><h3>change ${g.number}: ${groupHeading(g)}</h3>${g.diff ? diffBlock(g.diff) : g.members[0]?.proposed !== undefined ? html`<pre>${g.members[0].proposed}</pre>` : ''}</section>`,
+      html`<section class="change" id="change-${g.number}"><h3>change ${g.number}: ${groupHeading(g)}</h3>${g.diff ? diffBlock(g.diff) : g.members[0]?.proposed !== undefined ? html`<pre>${boundedText(g.members[0].proposed)}</pre>` : ''}</section>`,
   );
   return html`<section><h2>Changes</h2><p>${groups.length} distinct change(s) in ${files} file(s); each is shown once.</p>${items}</section>`;
 }
@@ -180,7 +206,7 @@ function sdkSection(input: ReportInput): Html | string {
     if (sdks.length < 2) continue;
     const figures = sdks.map(
       ({ pack, sdk }) =>
-        html`<figure><figcaption>${pack.name} (${pack.sdkFile})</figcaption><pre>${sdk}</pre></figure>`,
+        html`<figure><figcaption>${pack.name} (${pack.sdkFile})</figcaption><pre>${boundedText(sdk)}</pre></figure>`,
     );
     return html`<section><h2>The SDK the model read: ${scenario}</h2><div class="side-by-side">${figures}</div></section>`;
   }

@@ -46,11 +46,63 @@ export function textDiff(
   const shownBefore = options.json ? splitJsonStrings(before) : before;
   const shownAfter = options.json ? splitJsonStrings(after) : after;
   const jsonSplit = shownBefore !== before || shownAfter !== after;
-  const { hunks } = structuredPatch(labels.before, labels.after, shownBefore, shownAfter, undefined, undefined, {
-    context: options.context ?? 3,
+  const context = options.context ?? 3;
+  const patch = structuredPatch(labels.before, labels.after, shownBefore, shownAfter, undefined, undefined, {
+    context,
+    maxEditLength: MAX_LINE_EDITS,
   });
-  return { labels, jsonSplit, hunks };
+  return { labels, jsonSplit, hunks: patch?.hunks ?? rewriteHunks(shownBefore, shownAfter, context) };
 }
+
+/**
+ * Line edits a diff may take before it is a rewrite. Finding the fewest edits costs the edits times the lines
+ * (Myers); past this many, the lines both sides share at the start and the end are kept and the rest is shown removed
+ * and added, in time linear in the texts: a value changed throughout says no more with a longer search.
+ */
+export const MAX_LINE_EDITS = 2_000;
+
+/** The lines of a text as a unified diff counts them: a final line break ends the last line, it opens none. */
+function linesOf(text: string): string[] {
+  const lines = text.split('\n');
+  if (text.endsWith('\n')) lines.pop();
+  return lines;
+}
+
+/** One hunk: the lines `before` and `after` share at their start and end kept as context, the middle replaced. */
+function rewriteHunks(before: string, after: string, context: number): StructuredPatchHunk[] {
+  const a = linesOf(before);
+  const b = linesOf(after);
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  if (start === a.length && start === b.length) return [];
+  const from = Math.max(0, start - context);
+  const tail = Math.min(end, context);
+  const lines = [
+    ...a.slice(from, start).map((line) => ` ${line}`),
+    ...a.slice(start, a.length - end).map((line) => `-${line}`),
+    ...b.slice(start, b.length - end).map((line) => `+${line}`),
+    ...a.slice(a.length - end, a.length - end + tail).map((line) => ` ${line}`),
+  ];
+  const shared = start - from + tail;
+  return [
+    {
+      oldStart: from + 1,
+      oldLines: a.length - start - end + shared,
+      newStart: from + 1,
+      newLines: b.length - start - end + shared,
+      lines,
+    },
+  ];
+}
+
+/**
+ * The word-level change of one line pair, or undefined past MAX_WORD_EDITS edits (a rewrite: the lines say it all).
+ * Bounded, the search costs at most that many edits times the words, however long the lines.
+ */
+export const boundedWordDiff = (before: string, after: string) =>
+  diffWordsWithSpace(before, after, { maxEditLength: MAX_WORD_EDITS });
 
 /**
  * A unified diff in which each changed line pair is followed by a `~` line naming just what changed in it,
@@ -111,7 +163,7 @@ export function renderDiff(diff: TextDiff, color: boolean): string {
  * share a start or an end: one long token each).
  */
 function wordLine(before: string, after: string, color: boolean): string | undefined {
-  const changes = diffWordsWithSpace(before, after, { maxEditLength: MAX_WORD_EDITS });
+  const changes = boundedWordDiff(before, after);
   // biome-ignore lint/complexity/useOptionalChain: the check narrows changes for wordSegments below
   const sharesWords = changes !== undefined && changes.some((c) => !c.added && !c.removed && /\S/.test(c.value));
   const long = before.length + after.length > MAX_LINE_CHARS;

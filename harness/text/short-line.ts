@@ -9,10 +9,23 @@ const LINE_TAIL_CHARS = 80;
 
 /** `line` as shown: whole, or its start and end around how many characters are left out. */
 export function shortLine(line: string): string {
-  if (line.length <= MAX_LINE_CHARS) return line;
-  const head = unsplit(line, LINE_HEAD_CHARS);
-  const tail = unsplit(line, line.length - LINE_TAIL_CHARS);
-  return `${line.slice(0, head)}…[${(tail - head).toLocaleString('en-US')} characters]…${line.slice(tail)}`;
+  return elideLine(line, MAX_LINE_CHARS, LINE_HEAD_CHARS, LINE_TAIL_CHARS);
+}
+
+/**
+ * `line` whole when it holds at most `max` characters, else its first `head` and last `tail` around how many are left
+ * out (a report keeps longer lines than a terminal, and still bounds them).
+ */
+export function elideLine(
+  line: string,
+  max: number,
+  head = Math.floor((max * 2) / 3),
+  tail = Math.floor(max / 4),
+): string {
+  if (line.length <= max) return line;
+  const from = unsplit(line, head);
+  const to = unsplit(line, line.length - tail);
+  return `${line.slice(0, from)}…[${(to - from).toLocaleString('en-US')} characters]…${line.slice(to)}`;
 }
 
 /** `at`, or one before it when a cut there would split a surrogate pair. */
