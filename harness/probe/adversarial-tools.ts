@@ -5,7 +5,7 @@ import type { ToolDefinition } from '../../contract/backend.js';
  * surrogates.
  */
 const HOSTILE_TEXT = [
-  `"""triple''' \`back\` */ /* -->`,
+  `"""triple''' \`back\` */ -->`,
   'C:\\path\\to\\ \\x00 \\u2028 \\',
   'line one\nline two\r\nline three\rend',
   'nul:\u0000 surrogates:\ud800 \udfff bell:\u0007 ls:\u2028 ps:\u2029 nel:\u0085 bom:\ufeff rlo:\u202e',
