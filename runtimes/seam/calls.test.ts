@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerCall, answerCallText, callLabel, recordedResult } from './calls.js';
+import { answerCall, answerCallText, BRIDGE_LIMITS, callLabel, recordedResult } from './calls.js';
 import type { BindingFunction, BindingNamespace } from './types.js';
 
 function tools(members: Record<string, () => unknown>): BindingNamespace[] {
@@ -109,5 +109,56 @@ describe('answering a call', () => {
       error: expect.stringMatching(/the arguments of tools\.m/),
     });
     expect(called).toBe(0);
+  });
+});
+
+describe('the bridge bounds', () => {
+  /** A JSON string value whose text is exactly `length` characters. */
+  const stringOfText = (length: number) => `"${'a'.repeat(length - 2)}"`;
+  /** Arrays nested `depth` levels deep. */
+  const nested = (depth: number): unknown => {
+    let value: unknown = 0;
+    for (let i = 0; i < depth; i++) value = [value];
+    return value;
+  };
+  const { bytes, depth } = BRIDGE_LIMITS;
+
+  it('carries arguments up to the byte bound and refuses one character past it, before parsing and calling', async () => {
+    let called = 0;
+    const bindings = tools({ take: async () => ++called });
+    for (const length of [bytes - 1, bytes])
+      expect(await answerCallText(bindings, 'tools', 'take', stringOfText(length))).toHaveProperty('okJson');
+    expect(await answerCallText(bindings, 'tools', 'take', stringOfText(bytes + 1))).toEqual({
+      error: `the arguments of tools.take are ${(bytes + 1).toLocaleString('en-US')} characters of JSON, past the ${bytes.toLocaleString('en-US')} a call may carry`,
+    });
+    expect(called).toBe(2);
+  });
+
+  it('answers results up to the byte bound, and a failed call past it', async () => {
+    for (const length of [bytes - 1, bytes, bytes + 1]) {
+      const answer = await answerCall(tools({ big: async () => 'a'.repeat(length - 2) }), 'tools', 'big', null);
+      if (length <= bytes) expect(answer).toHaveProperty('okJson');
+      else
+        expect(answer).toMatchObject({
+          error: expect.stringMatching(/^the result of tools\.big is [\d,]+ characters of JSON, past/),
+        });
+    }
+  });
+
+  it('carries values nested up to the depth bound each way, and refuses one level more', async () => {
+    for (const levels of [depth - 1, depth]) {
+      expect(await answerCall(tools({ deep: async () => nested(levels) }), 'tools', 'deep', null)).toHaveProperty(
+        'okJson',
+      );
+      expect(
+        await answerCallText(tools({ m: async () => 1 }), 'tools', 'm', JSON.stringify(nested(levels))),
+      ).toHaveProperty('okJson');
+    }
+    expect(await answerCall(tools({ deep: async () => nested(depth + 1) }), 'tools', 'deep', null)).toEqual({
+      error: `the result of tools.deep nests deeper than the ${depth} levels a call may carry`,
+    });
+    expect(await answerCallText(tools({ m: async () => 1 }), 'tools', 'm', JSON.stringify(nested(depth + 1)))).toEqual({
+      error: `the arguments of tools.m nest deeper than the ${depth} levels a call may carry`,
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { JsonValueError, jsonPathStep, parseJsonValue, rebuildJsonValue, toJsonText } from './json.js';
+import { JsonValueError, jsonPathStep, nestsDeeperThan, parseJsonValue, rebuildJsonValue, toJsonText } from './json.js';
 import type { BindingNamespace, JsonValue } from './types.js';
 
 /**
@@ -93,21 +93,50 @@ function thrownFailure(error: unknown, label: string): CallFailure {
   return failure;
 }
 
+/**
+ * What one call may carry across the bridge, each way: the JSON text of its arguments or its result, and how deep
+ * their containers nest. A program that sends a hundred megabytes through a tool, or a tool that answers with them,
+ * would take the host past its heap; a value nested past what every guest's decoder reads (CPython's recurses) would
+ * kill the guest. Past either bound the program gets a failed call naming it at once.
+ */
+export const BRIDGE_LIMITS = { bytes: 16 * 1024 * 1024, depth: 500 } as const;
+
+/** What crosses the bridge, as its bounds name it: a call's arguments, or its result. */
+const crossing = {
+  arguments: (label: string) => ({ what: `the arguments of ${label}`, is: 'are', nests: 'nest' }),
+  result: (label: string) => ({ what: `the result of ${label}`, is: 'is', nests: 'nests' }),
+};
+
+/** Why a value's JSON text is past the bridge's bounds, or undefined within them. */
+function pastBridge(text: string, value: unknown, side: ReturnType<(typeof crossing)['result']>): string | undefined {
+  if (text.length > BRIDGE_LIMITS.bytes)
+    return `${side.what} ${side.is} ${text.length.toLocaleString('en-US')} characters of JSON, past the ${BRIDGE_LIMITS.bytes.toLocaleString('en-US')} a call may carry`;
+  if (nestsDeeperThan(value, BRIDGE_LIMITS.depth))
+    return `${side.what} ${side.nests} deeper than the ${BRIDGE_LIMITS.depth} levels a call may carry`;
+  return undefined;
+}
+
 /** The host function behind `namespace.member`, or undefined; a Map lookup, so `__proto__` is just a name. */
 function findMember(bindings: readonly BindingNamespace[], namespace: string, member: string) {
   return bindings.find((candidate) => candidate.name === namespace)?.functions.get(member);
 }
 
-/** Calls `namespace.member` with arguments already checked as lossless JSON. Never rejects. */
+/**
+ * Calls `namespace.member` with arguments already checked as lossless JSON (`argsText` their JSON text, when the
+ * guest sent it so). Never rejects.
+ */
 export async function answerCall(
   bindings: readonly BindingNamespace[],
   namespace: string,
   member: string,
   args: JsonValue,
+  argsText?: string,
 ): Promise<CallAnswer> {
   const fn = findMember(bindings, namespace, member);
   const label = callLabel(namespace, member);
   if (fn === undefined) return { error: `${namespace} has no member ${JSON.stringify(member)}` };
+  const past = pastBridge(argsText ?? toJsonText(args), args, crossing.arguments(label));
+  if (past !== undefined) return { error: past };
   let result: unknown;
   try {
     result = await fn(args);
@@ -115,7 +144,9 @@ export async function answerCall(
     return thrownFailure(error, label);
   }
   try {
-    return { okJson: toJsonText(result, `the result of ${label}`) };
+    const okJson = toJsonText(result, `the result of ${label}`);
+    const past = pastBridge(okJson, result, crossing.result(label));
+    return past === undefined ? { okJson } : { error: past };
   } catch (error) {
     // A result that is not JSON is the host's fault, but the program still deserves a failed call.
     return { error: notJsonAnswer(error, label) };
@@ -158,11 +189,14 @@ export async function answerCallText(
 ): Promise<CallAnswer> {
   if (findMember(bindings, namespace, member) === undefined)
     return { error: `${namespace} has no member ${JSON.stringify(member)}` };
+  // Measured before it is parsed: a text past the bound is never rebuilt as a value.
+  const label = callLabel(namespace, member);
+  if (argsJson.length > BRIDGE_LIMITS.bytes) return { error: pastBridge(argsJson, null, crossing.arguments(label))! };
   let args: JsonValue;
   try {
-    args = parseJsonValue(argsJson, `the arguments of ${callLabel(namespace, member)}`);
+    args = parseJsonValue(argsJson, `the arguments of ${label}`);
   } catch (error) {
     return { error: thrownMessage(error) };
   }
-  return answerCall(bindings, namespace, member, args);
+  return answerCall(bindings, namespace, member, args, argsJson);
 }
