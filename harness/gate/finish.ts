@@ -26,8 +26,9 @@ export interface FinishOptions {
 }
 
 /**
- * The end of a gate or merge run, the same for both: the report, the verdict and the summary on the console,
- * then the results file, the pull-request annotations and summary, and the JUnit file, each when asked for.
+ * The end of a gate or merge run, the same for both: the report, then the results file, the pull-request
+ * annotations and summary and the JUnit file, each when asked for, then the summary on the console, so that its
+ * last line is the verdict.
  */
 export async function finishRun(
   outcome: RunOutcome,
@@ -37,18 +38,6 @@ export async function finishRun(
   const reportFile = await writeReport(options.reportRoot, outcome);
   const { pairs, obsolete, pendingDir, runFindings, coverage } = outcome;
   const ok = gateVerdict(pairs, obsolete, outcome, runFindings, coverage);
-  printSummary(options, {
-    results: pairs,
-    obsolete,
-    inPlace: writesEverything(outcome),
-    pendingDir,
-    ok,
-    runFindings,
-    reportFile,
-    ci: options.ci,
-    coverage,
-    sdkTokensMissing: outcome.sdkTokensMissing,
-  });
   if (options.results) {
     const [{ gateResults }, { writeFileAtomic }] = await Promise.all([
       import('../results/write.js'),
@@ -76,5 +65,17 @@ export async function finishRun(
     await options.junit.write(junitXml(pairs, obsolete));
     out(`junit report: ${options.junit.path}`);
   }
+  printSummary(options, {
+    results: pairs,
+    obsolete,
+    inPlace: writesEverything(outcome),
+    pendingDir,
+    ok,
+    runFindings,
+    reportFile,
+    ci: options.ci,
+    coverage,
+    sdkTokensMissing: outcome.sdkTokensMissing,
+  });
   return { ok, reportFile };
 }

@@ -1,2 +1,3 @@
 export { type CpythonPluginConfig, type CpythonRuntimeConfig, parseCpythonConfig } from './config.js';
+export { processRunsSeeAccountEnviron } from './process-launcher.js';
 export { CPYTHON_DEFAULTS, type CpythonRuntime, createCpythonRuntime } from './runtime.js';

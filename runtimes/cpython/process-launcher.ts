@@ -189,6 +189,14 @@ function unprivilegedContainment(uid: number | undefined): Containment {
   };
 }
 
+/**
+ * Whether a `python` process run could read the environment of this account's processes (concord's own among them)
+ * from `/proc/<pid>/environ`: only where concord is not root and no user namespace can be made for the runs.
+ */
+export function processRunsSeeAccountEnviron(uid: number | undefined = process.getuid?.()): boolean {
+  return uid !== 0 && typeof namespaceSupport(true) === 'string';
+}
+
 /** The folders that lead to `file`, from `/` down. */
 function foldersOf(file: string): string[] {
   const folders: string[] = [];

@@ -5,10 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../../runtimes/seam/package-root.js';
+import { unavailableRuntimes } from '../../assembly/runtimes.js';
 import { githubWorkflow } from '../../init/github-workflow.js';
 import { SCENARIO_SCHEMA_REFERENCE, scaffoldProject } from '../../init/scaffold.js';
 import { parseProjectConfig } from '../../project/config.js';
 import { stockScenario, writeStockProject } from '../../project/stock-project.js';
+import { RUNTIME_NAMES } from '../../runtime-names.js';
 import { loadScenarios } from '../../scenario/discover.js';
 import { keepCache, seedCache } from '../../test/warm-cache.js';
 import { describeFailure } from '../fail.js';
@@ -86,9 +88,14 @@ describe('concord init', () => {
       `# yaml-language-server: $schema=${SCENARIO_SCHEMA_REFERENCE}`,
     );
     expect(await readFile(join(dir, '.gitignore'), 'utf8')).toBe('.concord/\n');
-    expect(parseProjectConfig('concord.config.yml', await readFile(join(dir, 'concord.config.yml'), 'utf8'))).toEqual({
+    // The runtimes written are those that run here; each left out is a comment saying why.
+    const left = await unavailableRuntimes(RUNTIME_NAMES);
+    const configText = await readFile(join(dir, 'concord.config.yml'), 'utf8');
+    expect(parseProjectConfig('concord.config.yml', configText)).toEqual({
       floor: '3.9',
+      runtimes: RUNTIME_NAMES.filter((name) => !left.has(name)),
     });
+    for (const name of left.keys()) expect(configText).toMatch(new RegExp(`^# ${name} is left out: `, 'm'));
 
     // Valid as written; its plugin reference resolves (relative to the scenario file) once the plugin exists.
     await mkdir(join(dir, 'src', 'plugins'), { recursive: true });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chown, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -594,7 +594,7 @@ describe('the model key is never written or shown', () => {
   });
 
   asNobody.it(
-    'not as root, live mode refuses python runs that could read it from /proc unless --allow-key-exposure',
+    'not as root, python runs get a /proc of their own where user namespaces can be made, else live mode refuses them unless --allow-key-exposure',
     { timeout: 300_000 },
     async () => {
       const model = await standIn();
@@ -609,7 +609,7 @@ describe('the model key is never written or shown', () => {
       ])
         await chown(path, nobody.uid, nobody.gid);
       const env = { CONCORD_MODEL_API_KEY: HOSTILE_KEY, HOME: root, TMPDIR: undefined };
-      const [refused, drift] = await Promise.all([
+      const record = (...more: string[]): Promise<Ran> =>
         cli(
           [
             'record',
@@ -617,6 +617,7 @@ describe('the model key is never written or shown', () => {
             root,
             '--runtime',
             'python',
+            ...more,
             '--model-url',
             model.url('echo-key'),
             '--model',
@@ -624,7 +625,23 @@ describe('the model key is never written or shown', () => {
           ],
           env,
           nobody,
-        ),
+        );
+      const userNamespaces =
+        spawnSync('unshare', ['--user', '--map-root-user', 'true'], { ...nobody, stdio: 'ignore' }).status === 0;
+      if (userNamespaces) {
+        // The runs' own user namespace gives them a /proc of their own: the key is in none they can read.
+        const recorded = await record();
+        expect(recorded.stderr).toMatch(/^concord: CPython process runs are not isolated from: other runs/);
+        expect(recorded.stderr).not.toContain('environ');
+        expect(recorded.status).toBe(0);
+        const text = (await tree(root)).get('scenarios/cities.recorded.python.yml')!;
+        expect(text).toMatch(/"proc": ?0\b/);
+        expect(text).toMatch(/"environ": ?false/);
+        expect(leaks(text + recorded.stdout + recorded.stderr)).toEqual([]);
+        return;
+      }
+      const [refused, drift] = await Promise.all([
+        record(),
         cli(
           [
             'gate',
@@ -643,7 +660,7 @@ describe('the model key is never written or shown', () => {
         ),
       ]);
       expect(refused.stderr).toMatch(
-        /^concord record: python runs share concord's account here \(uid 65534, not root\), so a program could read CONCORD_MODEL_API_KEY from \/proc\/\d+\/environ; .* or pass --allow-key-exposure to accept that risk\n$/,
+        /^concord record: python runs share concord's account here \(uid 65534, not root, and no user namespace can be made\), so a program could read CONCORD_MODEL_API_KEY from \/proc\/\d+\/environ; .* or pass --allow-key-exposure to accept that risk\n$/,
       );
       expect(refused.status).toBe(2);
       expect(drift.stderr).toContain('or pass --allow-key-exposure to accept that risk');
@@ -651,22 +668,7 @@ describe('the model key is never written or shown', () => {
       expect(model.seen).toEqual([]);
 
       // With the flag the run goes ahead and shows the boundary: the program finds the key in concord's /proc environ.
-      const allowed = await cli(
-        [
-          'record',
-          '--root',
-          root,
-          '--runtime',
-          'python',
-          '--allow-key-exposure',
-          '--model-url',
-          model.url('echo-key'),
-          '--model',
-          'stand-in-1',
-        ],
-        env,
-        nobody,
-      );
+      const allowed = await record('--allow-key-exposure');
       expect(allowed.stderr).toMatch(/^concord: CPython process runs are not isolated from: other runs/);
       expect(allowed.status).toBe(0);
       const text = (await tree(root)).get('scenarios/cities.recorded.python.yml')!;
