@@ -9,17 +9,21 @@ export const expectationsCheck: PairCheck = {
     const findings: Finding[] = [];
     const fail = (message: string) => findings.push({ check: EXPECTATIONS, severity: 'error', message });
     const { runs, finalIncludes } = scenario.expect;
+    // A conversation that stopped short (a script mismatch) already fails the pair: the runs it never made and the
+    // final answer it never reached would only repeat that.
+    const stoppedShort = record.failure !== undefined;
     if (runs) {
       const actual = record.programs.map((p) => p.result.error?.kind ?? 'ok');
       runs.forEach((want, i) => {
         const got = actual[i];
+        if (got === undefined && stoppedShort) return;
         if (got !== want)
           fail(
             `run_code call ${i + 1}: expected ${want}, got ${got ?? 'no run'}${record.programs[i]?.result.error ? ` (${record.programs[i]!.result.error!.message.split('\n')[0]})` : ''}`,
           );
       });
     }
-    for (const part of finalIncludes ?? []) {
+    for (const part of stoppedShort ? [] : (finalIncludes ?? [])) {
       if (!(record.answer ?? '').includes(part))
         fail(
           `the final answer should include ${JSON.stringify(part)}; it is ${JSON.stringify(record.answer ?? '(none)')}`,

@@ -100,7 +100,7 @@ async function watchOne(
   const base = { scenario: scenario.name, runtime: target.name };
   let expected: Scenario;
   try {
-    expected = scenarioForLanguage(scenario, target.language);
+    expected = scenarioForLanguage(scenario, target.language, options.project.root);
   } catch (error) {
     return { ...base, status: 'failed', reason: (error as Error).message.split('\n')[0]! };
   }

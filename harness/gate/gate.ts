@@ -378,7 +378,7 @@ async function runPair(
   const assembling = performance.now();
   try {
     // A recorded scenario replays (and is checked against) the recording of this runtime's language.
-    scenario = scenarioForLanguage(scenario, target.language);
+    scenario = scenarioForLanguage(scenario, target.language, root);
     one = await runOne(scenario, target);
   } catch (error) {
     // The time it took to fail is the assembly's: a plugin that never started shows the boot's whole wait.

@@ -38,6 +38,35 @@ describe('why two runs of a pair differ', () => {
     );
   });
 
+  it('names a tool that answered the same call differently, before the calls or the failure that followed from it', () => {
+    // A plugin keeping notes in a module variable: the second run's list has one more, and its script stops short.
+    const notes = (count: number, more: number, failure?: string): RunRecord =>
+      runRecord({
+        programs: [
+          {
+            code: 'x',
+            tools: ['add_note', 'list_notes'],
+            calls: [
+              { tool: 'add_note', args: { text: 'a' }, value: { id: `n${count}` } },
+              { tool: 'list_notes', args: {}, value: { count } },
+              ...Array.from({ length: more }, () => ({ tool: 'list_notes', args: {}, value: { count } })),
+            ],
+            result: { value: count, logs: [] },
+          },
+        ],
+        ...(failure === undefined ? {} : { failure }),
+      });
+    const hint = instabilityHint(notes(1, 0), notes(2, 1, 'the script expected another call'), undefined);
+    expect(hint).toMatch(/^add_note answered the same call \(call 1\) differently in the two runs \(/);
+    expect(hint).toContain('state a plugin module keeps in a variable of its own');
+    expect(hint).toContain('state goes in the app, made in apply');
+    // Called with other arguments, the calls themselves differ: the count is what is said.
+    const other = runRecord({
+      programs: [{ code: 'x', tools: ['t'], calls: [{ tool: 't', args: { n: 2 }, value: 2 }], result: { logs: [] } }],
+    });
+    expect(instabilityHint(run(2), other, undefined)).toMatch(/^the number of calls differs/);
+  });
+
   it('points at the first line where the files part, files in name order', () => {
     const first = new Map([
       ['b.yaml', 'same\nvalue: 1\n'],

@@ -1,6 +1,7 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { GuardError } from './folder.js';
+import { inside } from './inside.js';
 
 /** The most a file named on a command line may hold (tools, an SDK, request bodies, a program): room to spare. */
 const MAX_NAMED_FILE_BYTES = 64 * 1024 * 1024;
@@ -27,6 +28,11 @@ export async function readNamedInput(file: string, what: string): Promise<string
 interface ReadOptions {
   followLinks?: boolean;
   hint?: string;
+  /**
+   * The project root a project file must lie in once its links are followed (a config, a scenario, a recording):
+   * a link leading out of it is refused before a byte of its target is read, so nothing of it reaches a message.
+   */
+  root?: string;
 }
 
 /**
@@ -44,7 +50,7 @@ export async function readRegularFile(
 ): Promise<Buffer> {
   let handle;
   try {
-    handle = await open(file, openFlags(options));
+    handle = await open(pathToOpen(file, what, options), openFlags(options));
   } catch (error) {
     throw openRefusal(error, file, what, options);
   }
@@ -60,7 +66,7 @@ export async function readRegularFile(
 export function readRegularFileSync(file: string, what: string, maxBytes: number, options: ReadOptions = {}): Buffer {
   let fd: number;
   try {
-    fd = openSync(file, openFlags(options));
+    fd = openSync(pathToOpen(file, what, options), openFlags(options));
   } catch (error) {
     throw openRefusal(error, file, what, options);
   }
@@ -70,6 +76,23 @@ export function readRegularFileSync(file: string, what: string, maxBytes: number
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The path to open: `file` itself, or, for a project file, its real path once it is known to lie inside the real
+ * project root (the real path is what is opened, so a link re-pointed in between is not followed out).
+ */
+function pathToOpen(file: string, what: string, { root }: ReadOptions): string {
+  if (root === undefined) return file;
+  const realRoot = realpathSync(root);
+  const realFile = realpathSync(file);
+  if (realFile === realRoot || !inside(realFile, realRoot))
+    throw new GuardError(
+      file,
+      `leads outside the project root ${realRoot} (it resolves to ${realFile})`,
+      `keep ${what} inside the project; copy it in instead of linking to it`,
+    );
+  return realFile;
 }
 
 // Opened without blocking: opening a pipe with no writer would wait for one.

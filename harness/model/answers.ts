@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Model, ModelRequest, ModelResponse } from '../../contract/model.js';
 import type { Language } from '../../runtimes/seam/types.js';
+import { findProjectRoot } from '../project/root.js';
 import { parseScenario } from '../scenario/load.js';
 import { scenarioForLanguage } from '../scenario/recording.js';
 import type { Session } from '../session.js';
@@ -36,7 +38,11 @@ export function keylessAnswers(config: KeylessModelConfig, session?: Session): A
   }
   const scenario =
     session?.scenario(config.scenario, config.language) ??
-    scenarioForLanguage(parseScenario(config.scenario, readFileSync(config.scenario, 'utf8')), config.language);
+    scenarioForLanguage(
+      parseScenario(config.scenario, readFileSync(config.scenario, 'utf8')),
+      config.language,
+      findProjectRoot({ cwd: dirname(config.scenario) }),
+    );
   const script = new ScriptedAnswers(scenario, config.language);
   return {
     complete: (request) => script.answer(request),

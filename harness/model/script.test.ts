@@ -93,9 +93,12 @@ describe('the scripted model', () => {
     const live = request([
       { role: 'user', content: 'Count.' },
       { role: 'assistant', content: '', toolCalls: first.toolCalls },
-      { role: 'tool', toolCallId: 'call-1', content: 'value: 7' },
+      { role: 'tool', toolCallId: 'call-1', content: 'value: {"id":"n5","count":3}\nlogs: (none)\nerror: (none)\n' },
     ]);
-    expect(() => answers.answer(live)).toThrow(/the result of call-1 should include "value: 1"/);
+    // Three lines: the mismatch, what the script wants, the whole result (a progress line cut at six keeps them).
+    expect(() => answers.answer(live)).toThrow(
+      /the result of call-1 should include "value: 1"\n {2}- script: {2}\(text including\) value: 1\n {2}\+ request: value: \{"id":"n5","count":3\} ⏎ logs: \(none\) ⏎ error: \(none\)$/,
+    );
   });
 
   it('refuses to answer past the final answer', () => {

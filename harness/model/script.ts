@@ -97,13 +97,11 @@ export class ScriptedAnswers {
       const content = live?.role === 'tool' ? live.content : '';
       const missing = includes.find((part) => !content.includes(part));
       if (live?.role === 'tool' && missing !== undefined) {
+        // Two lines a terminal always shows whole: what the script wants, and the result on one line (⏎ for its breaks).
         throw new ScriptMismatch(
           `${where} does not fit the script (step at line ${this.turns[i]!.line}): the result of ${scriptedCallId(i)} should include ${JSON.stringify(missing)}\n` +
-            formatDifference({
-              path: `messages[${expected.length - 1}].content`,
-              expected: `(text including) ${missing}`,
-              actual: content,
-            }),
+            `  - script:  (text including) ${missing}\n` +
+            `  + request: ${content.trimEnd().split('\n').join(' ⏎ ')}`,
         );
       }
     }

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { isMap, isSeq, type Node } from 'yaml';
 import { SUPPORTED_PYTHON_VERSIONS } from '../../codemode/index.js';
 import {
@@ -176,10 +177,14 @@ const CONFIG: Shape = {
   },
 };
 
-/** Reads `concord.config.yml`: a regular file, or a link to one (a pipe there would hold every command). */
+/**
+ * Reads `concord.config.yml`: a regular file, or a link to one inside the project (a pipe there would hold every
+ * command; a file outside the project is not the project's to read).
+ */
 export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
   const source = await readRegularFile(file, 'a concord.config.yml', MAX_INPUT_BYTES, {
     followLinks: true,
+    root: dirname(file),
     hint: 'make concord.config.yml a file of settings (an empty one marks the project root)',
   });
   return parseProjectConfig(file, source.toString('utf8'));

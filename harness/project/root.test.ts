@@ -84,4 +84,18 @@ describe('the project root', () => {
     await symlink(join(dir, 'shared.yml'), config);
     expect((await openProject({ cwd: dir })).config).toEqual({ floor: '3.11' });
   });
+
+  it('refuses a concord.config.yml linked to a file outside the project, printing nothing of that file', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'concord-outside-'));
+    try {
+      await writeFile(join(outside, 'secret.yml'), 'password: hunter2-outside\n');
+      await symlink(join(outside, 'secret.yml'), join(dir, 'concord.config.yml'));
+      const refusal = openProject({ cwd: dir });
+      await expect(refusal).rejects.toThrow(/concord\.config\.yml: leads outside the project root/);
+      await expect(refusal).rejects.toThrow(/keep a concord\.config\.yml inside the project/);
+      await expect(refusal).rejects.not.toThrow(/hunter2/);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
 });

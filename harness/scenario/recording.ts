@@ -110,14 +110,16 @@ export function parseRecording(file: string, source: string, language: Language)
 
 /**
  * The scenario as one language replays it: a hand-written script as it is, or for a user-turn-only script
- * the recording of that language (its user turn must still be the scenario's).
+ * the recording of that language (its user turn must still be the scenario's; a link to one outside the
+ * project `root` is refused).
  */
-export function scenarioForLanguage(scenario: Scenario, language: Language): Scenario {
+export function scenarioForLanguage(scenario: Scenario, language: Language, root: string): Scenario {
   if (!isUserTurnOnly(scenario.script)) return scenario;
   const file = recordingPath(scenario.file, language);
   if (!existsSync(file)) throw new NotRecordedError(scenario, language);
   const text = readRegularFileSync(file, 'a recording', MAX_INPUT_BYTES, {
     followLinks: true,
+    root,
     hint: 'record it again with concord record --force',
   });
   const recording = parseRecording(file, text.toString('utf8'), language);

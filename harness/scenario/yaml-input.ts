@@ -10,6 +10,7 @@ import {
   type YAMLError,
 } from 'yaml';
 import { maskControls } from '../text/visible.js';
+import { TEXT_BINARY_TAG } from '../text/yaml-text.js';
 import { InputError } from './error.js';
 import { JS_EXPR_TAG } from './js-expr.js';
 import { check, Locator, type Shape } from './shape.js';
@@ -87,7 +88,7 @@ export function readYamlInput<T>(
     lineCounter: loc.lines,
     prettyErrors: false,
     uniqueKeys: true,
-    ...(jsExpressions ? { customTags: [JS_EXPR_TAG] } : {}),
+    customTags: jsExpressions ? [TEXT_BINARY_TAG, JS_EXPR_TAG] : [TEXT_BINARY_TAG],
   });
   refuseSyntaxError(file, source, loc, doc, options.hint);
   refuseUnknownTags(file, source, loc, doc, where, jsExpressions);

@@ -53,6 +53,36 @@ describe('review', () => {
     ]);
   });
 
+  it('compares and swaps: a snapshot rewritten while its change is on screen is not replaced by accepting it', async () => {
+    await writePending(demo.pendingRoot, 'r1', [
+      await proposal('a.yaml', 'old proposal\n'),
+      await proposal('b.yaml', 'b new\n'),
+    ]);
+    const lines: string[] = [];
+    const summary = await reviewPending({
+      snapshotsDir: demo.snapshotsDir,
+      pendingRoot: demo.pendingRoot,
+      decide: async (change) => {
+        // A gate -u rewrites a.yaml while the reviewer reads its proposal.
+        if (change.path === 'demo/python/a.yaml')
+          await writeFile(join(demo.snapshotsDir, 'demo', 'python', 'a.yaml'), 'rewritten while read\n');
+        return 'accept';
+      },
+      color: false,
+      out: (l) => lines.push(l),
+    });
+    expect(summary.stale).toEqual(['demo/python/a.yaml']);
+    expect(summary.accepted).toBe(1);
+    expect(lines).toContain(
+      'stale: snapshots/demo/python/a.yaml changed since run r1 proposed this; not applied; run the gate again, it replaces or drops this proposal',
+    );
+    expect(await committed('a.yaml')).toBe('rewritten while read\n');
+    expect(await committed('b.yaml')).toBe('b new\n');
+    expect(await listPending({ snapshotsDir: demo.snapshotsDir, pendingRoot: demo.pendingRoot })).toEqual([
+      { run: 'r1', path: 'demo/python/a.yaml', action: 'write', status: 'changed', stale: true },
+    ]);
+  });
+
   it('treats a manifest without base hashes as stale', async () => {
     await writePending(demo.pendingRoot, 'r1', [await proposal('a.yaml', 'x\n')]);
     const manifest = join(demo.pendingRoot, 'r1', 'manifest.json');

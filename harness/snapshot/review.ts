@@ -81,7 +81,8 @@ export async function listPending(
  * Walks the pending proposals group by group: proposals with the same change (the same hunks in several
  * files, or the same new file) are shown once and decided once. Each decision takes effect at once: an
  * accepted proposal is written (atomically) and leaves the pending folder, a rejected one just leaves, a
- * skipped one stays. A proposal whose snapshot changed since it was made is refused and stays. Stopping at
+ * skipped one stays. A proposal whose snapshot changed since it was made (before review began, or while its
+ * change was on screen) is refused when decided and stays, the newer snapshot untouched. Stopping at
  * any point (an error, Ctrl-C) leaves every undecided proposal pending.
  */
 export async function reviewPending(options: ReviewOptions): Promise<ReviewSummary> {
@@ -89,18 +90,18 @@ export async function reviewPending(options: ReviewOptions): Promise<ReviewSumma
   const summary: ReviewSummary = { accepted: 0, rejected: 0, skipped: 0, left: 0, stale: [], text: '' };
   if (ids.length === 0) return { ...summary, text: 'nothing to review: no pending changes' };
   const fresh: Array<{ run: PendingRun; change: PendingChange }> = [];
+  // Stale now, or by the time it is decided (a gate -u while the reviewer reads): said, left pending, not applied.
+  const staleNow = async (run: PendingRun, change: PendingChange): Promise<boolean> => {
+    if (!(await isStale(options.snapshotsDir, change))) return false;
+    summary.stale.push(change.path);
+    options.out(
+      `stale: snapshots/${change.path} changed since run ${run.runId} proposed this; not applied; run the gate again, it replaces or drops this proposal`,
+    );
+    return true;
+  };
   for (const id of ids) {
     const run = await readPending(options.pendingRoot, id);
-    for (const change of run.changes) {
-      if (await isStale(options.snapshotsDir, change)) {
-        summary.stale.push(change.path);
-        options.out(
-          `stale: snapshots/${change.path} changed since run ${id} proposed this; not applied; run the gate again, it replaces or drops this proposal`,
-        );
-      } else {
-        fresh.push({ run, change });
-      }
-    }
+    for (const change of run.changes) if (!(await staleNow(run, change))) fresh.push({ run, change });
   }
   const groups = await reviewGroups(options.snapshotsDir, fresh);
   for (const [index, group] of groups.entries()) {
@@ -115,6 +116,7 @@ export async function reviewPending(options: ReviewOptions): Promise<ReviewSumma
       continue;
     }
     for (const { run, change, proposed } of group.items) {
+      if (await staleNow(run, change)) continue;
       if (decision === 'accept') {
         await applyVerdict(options.snapshotsDir, {
           path: change.path,

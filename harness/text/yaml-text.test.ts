@@ -1,6 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { Document, parse, Scalar, visit } from 'yaml';
-import { yamlText } from './yaml-text.js';
+import { TEXT_BINARY_TAG, yamlText } from './yaml-text.js';
 
 /**
  * YAML 1.2's printable characters (what a stream may hold as it is), without NEL, U+2028 and U+2029, which
@@ -58,4 +59,39 @@ describe('yamlText', () => {
       expect(text(value, blocks)).toContain(char);
     }
   });
+
+  // A lone high or low surrogate, at either end, in a key, in a text of several lines; a pair stays as it is.
+  const lone = { 'key\udfff': 'a\ud800b', start: '\udc00x', end: 'x\udbff', lines: 'one\ud800\ntwo\n', pair: '😀' };
+
+  it('writes a string with a lone surrogate as !!binary of its WTF-8 bytes, its escape in a comment, and reads it back', () => {
+    for (const blocks of [false, true]) {
+      const yaml = text(lone, blocks);
+      expect(yaml).toMatch(READ_BACK_BY_EVERY_READER);
+      expect(yaml).toContain('start: !!binary 7bCAeA== # "\\udc00x"');
+      expect(yaml).toContain('pair: 😀');
+      expect(parse(yaml, { customTags: [TEXT_BINARY_TAG] })).toEqual(lone);
+    }
+  });
+
+  const pyyaml = spawnSync('python3', ['-c', 'import yaml; yaml.CSafeLoader'], { encoding: 'utf8' });
+  it.skipIf(pyyaml.status !== 0)(
+    'gives libyaml (PyYAML CSafeLoader) a file it reads, the text back with surrogatepass',
+    () => {
+      const read = spawnSync(
+        'python3',
+        [
+          '-c',
+          [
+            'import json, sys, yaml',
+            'data = yaml.load(sys.stdin.buffer.read(), Loader=yaml.CSafeLoader)',
+            'text = lambda v: v.decode("utf-8", "surrogatepass") if isinstance(v, bytes) else v',
+            'print(json.dumps({text(k): text(v) for k, v in data.items()}))',
+          ].join('\n'),
+        ],
+        { input: text(lone, true), encoding: 'utf8' },
+      );
+      expect(read.stderr).toBe('');
+      expect(JSON.parse(read.stdout)).toEqual(lone);
+    },
+  );
 });

@@ -1,4 +1,5 @@
-import { type Document, Scalar, type ToStringOptions, visit } from 'yaml';
+import { type Document, Scalar, type ScalarTag, type ToStringOptions, visit } from 'yaml';
+import { LONE_SURROGATE, wtf8Bytes, wtf8Text } from './wtf8.js';
 
 /**
  * Characters yaml prints as they are but not every reader takes back: DEL, the C1 controls and U+FFFE/U+FFFF,
@@ -18,13 +19,31 @@ function escapeOf(char: string): string {
 }
 
 /**
+ * How concord reads `!!binary` back: as the text its bytes hold in WTF-8. A string with a lone surrogate is
+ * written that way, since libyaml (PyYAML's `CSafeLoader`) refuses the `\ud800` escape; every reader takes
+ * `!!binary`, and concord reads the same string back.
+ */
+export const TEXT_BINARY_TAG: ScalarTag = {
+  tag: 'tag:yaml.org,2002:binary',
+  identify: () => false,
+  resolve: (base64: string) => wtf8Text(Buffer.from(base64.replace(/\s+/g, ''), 'base64')),
+};
+
+/**
  * The text of `doc` as every YAML reader reads it back: a string holding an UNPRINTABLE character is written
- * double-quoted with that character escaped. Every YAML file concord writes is printed through here.
+ * double-quoted with that character escaped; one holding a lone surrogate as `!!binary` of its WTF-8 bytes,
+ * its escaped form in a comment beside it for the reviewer. Every YAML file concord writes is printed through here.
  */
 export function yamlText(doc: Document, options: ToStringOptions): string {
   visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && UNPRINTABLE.test(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+      if (typeof node.value !== 'string') return;
+      if (LONE_SURROGATE.test(node.value)) {
+        node.comment = ` ${JSON.stringify(node.value)}`;
+        node.value = Buffer.from(wtf8Bytes(node.value)).toString('base64');
+        node.tag = TEXT_BINARY_TAG.tag;
+        node.type = Scalar.PLAIN;
+      } else if (UNPRINTABLE.test(node.value)) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
   // Only a double-quoted scalar can hold one of these now, where an escape stands for the character (or a
