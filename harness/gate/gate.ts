@@ -16,6 +16,7 @@ import { type OneRun, type PhaseTimes, runOne } from '../pairs/run-one.js';
 import { inSelection, type Pair, type Selection, selectPairs } from '../pairs/select.js';
 import type { ProbeVerdict } from '../probe/adversarial.js';
 import type { Project } from '../project/root.js';
+import { type Activity, type PairActivity, UNWATCHED } from '../report/live-line.js';
 import type { PairResult, Proposal, RunOutcome, RunSteps } from '../report/outcome.js';
 import { notRunLine, progressLine, stepsLine } from '../report/progress.js';
 import { sdkBudgetFindings, sdkCost } from '../report/sdk-cost.js';
@@ -89,6 +90,8 @@ export interface GateOptions {
   github?: boolean;
   color: boolean;
   out(line: string): void;
+  /** Told which pairs run and what each waits for (the CLI's live line on a terminal); by default nobody watches. */
+  activity?: Activity;
 }
 
 /** One gate run, each datum once: what the report, the results file and the summary were made from, and the verdict. */
@@ -286,7 +289,7 @@ async function runPairs(
  * the same as a serial run's.
  */
 async function drivePairsOf(
-  { out, color, jobs }: GateOptions,
+  { out, color, jobs, activity: watching = UNWATCHED }: GateOptions,
   plan: RunPlan,
   run: PairRunContext,
   proposals: RunProposals,
@@ -313,10 +316,13 @@ async function drivePairsOf(
     },
     run: async ({ scenario, target }): Promise<DrivenPair> => {
       const own: Proposal[] = [];
-      const result = await runPair(run, scenario, target, own).catch((error: unknown) => {
-        proposals.list.push(...own);
-        return proposals.rescue(error);
-      });
+      const activity = watching.begin(`${scenario.name} × ${target.name}`);
+      const result = await runPair(run, scenario, target, own, activity)
+        .catch((error: unknown) => {
+          proposals.list.push(...own);
+          return proposals.rescue(error);
+        })
+        .finally(() => activity.end());
       proposals.list.push(...own);
       return { result, own };
     },
@@ -370,6 +376,7 @@ async function runPair(
   scenario: Scenario,
   target: RuntimeTarget,
   proposals: Proposal[],
+  activity: PairActivity,
 ): Promise<PairResult> {
   const { session, snapshotsDir, root, policy, redactions } = run;
   const runtime = target.name;
@@ -379,13 +386,14 @@ async function runPair(
   try {
     // A recorded scenario replays (and is checked against) the recording of this runtime's language.
     scenario = scenarioForLanguage(scenario, target.language, root);
-    one = await runOne(scenario, target);
+    one = await runOne(scenario, target, { phase: activity.phase });
   } catch (error) {
     // The time it took to fail is the assembly's: a plugin that never started shows the boot's whole wait.
     const times = { assembly: performance.now() - assembling, model: 0, runtime: 0, checks: 0 };
     return { ...base, status: 'failed', times, verdicts: [], findings: [], reason: (error as Error).message };
   }
   const { record, times } = one;
+  activity.phase('the checks');
   const tools = await pairTools(record, session);
   const files = snapshotFiles(record, root, redactions);
   const findings = run.known.apply(await checkPair(run, { scenario, runtime: target, record, files }, times));
@@ -396,7 +404,9 @@ async function runPair(
   // Before anything is written or proposed, the pair runs once more: a transcript that two runs do not agree
   // on would be blessed only to fail the next run. Pairs that agree with their snapshots do not pay for this.
   if (run.rerun && !problems && verdicts.some((v) => decide(v.status, policy) !== 'keep')) {
-    const unsettled = await runAgain(run, scenario, target, one, files);
+    const unsettled = await runAgain(run, scenario, target, one, files, (what) =>
+      activity.phase(`the second run (made before writing or proposing): ${what}`),
+    );
     if (unsettled !== undefined)
       return { ...base, ...unsettled, times, verdicts: unsettled.status === 'failed' ? verdicts : [], findings, tools };
   }
@@ -448,10 +458,11 @@ async function runAgain(
   target: RuntimeTarget,
   first: OneRun,
   files: SnapshotFiles,
+  phase: (waitingFor: string) => void,
 ): Promise<{ status: 'failed' | 'unstable'; reason: string } | undefined> {
   let again: OneRun;
   try {
-    again = await runOne(scenario, target);
+    again = await runOne(scenario, target, { phase });
   } catch (error) {
     return {
       status: 'failed',

@@ -25,27 +25,37 @@ export interface OneRun {
   times: PhaseTimes;
 }
 
+export interface RunOneOptions {
+  /** The token of a live model the session holds, which answers instead of the script. */
+  live?: string;
+  /** Told what the run waits for as it enters each phase (for a live line on a terminal). */
+  phase?: (waitingFor: string) => void;
+}
+
 /**
  * Boots one scenario × runtime (through the project's host, or concord's own assembly), drives the conversation with
- * the keyless model, and returns what happened (a live model given by `model.live` answers instead of the script).
+ * the keyless model, and returns what happened (a live model given by `options.live` answers instead of the script).
  * Failures of the run itself (a script mismatch, a turn limit) end up in `record.failure`; failures to boot are thrown.
  */
-export async function runOne(
-  scenario: Scenario,
-  runtime: RuntimeTarget,
-  answering: { live?: string } = {},
-): Promise<OneRun> {
+export async function runOne(scenario: Scenario, runtime: RuntimeTarget, options: RunOneOptions = {}): Promise<OneRun> {
+  const phase = options.phase ?? (() => {});
   const times: PhaseTimes = { assembly: 0, model: 0, runtime: 0, checks: 0 };
   let started = performance.now();
-  const modelConfig: KeylessModelConfig = { scenario: scenario.file, language: runtime.language, ...answering };
+  const modelConfig: KeylessModelConfig = {
+    scenario: scenario.file,
+    language: runtime.language,
+    ...(options.live !== undefined ? { live: options.live } : {}),
+  };
   runtime.session?.handOver(scenario, runtime.language);
   const model = new GateModel(keylessAnswers(modelConfig, runtime.session));
+  phase('the app to boot (its plugins to become active)');
   const app = await bootApp({ scenario, runtime, model, modelConfig: { ...modelConfig } });
   times.assembly = performance.now() - started;
   try {
     const { codeRuntime } = app;
     // Everything recorded comes from the two seams the gate owns: the model's requests and the runtime's runs.
     if (codeRuntime.start) {
+      phase(`the ${runtime.name} runtime to start`);
       started = performance.now();
       await codeRuntime.start();
       times.boot = performance.now() - started;
@@ -53,6 +63,7 @@ export async function runOne(
     const seam = recordRuntimeSeam(codeRuntime);
     started = performance.now();
     let failure: string | undefined;
+    phase("the conversation: the model's answers and the programs they run");
     try {
       await app.converse(scenario.script[0]!.text);
       if (!model.finished) failure = 'the agent stopped before the script reached its final answer';
@@ -69,6 +80,7 @@ export async function runOne(
       failure = [failure, `cordis reported: ${app.errors.join('; ')}`].filter(Boolean).join('; ');
     return { record: recordOf(scenario, runtime, codeRuntime, app.assembly, model, seam.runs, failure), times };
   } finally {
+    phase('the app to stop');
     started = performance.now();
     await app.dispose();
     times.assembly += performance.now() - started;

@@ -6,6 +6,7 @@ import { type EndpointFlags, endpointOptions } from '../../model/endpoint-config
 import type { EndpointOptions } from '../../model/openai.js';
 import { parseRuntimes, parseShard, type Selection, shardFromEnvironment } from '../../pairs/select.js';
 import type { Project } from '../../project/root.js';
+import { liveLine } from '../../report/live-line.js';
 import { pairDurations } from '../../results/durations.js';
 import { RUNTIME_NAMES } from '../../runtime-names.js';
 import type { UpdateMode } from '../../snapshot/decide.js';
@@ -169,7 +170,10 @@ async function runGateCommand(flags: GateFlags): Promise<void> {
   // Every finished run ends in process.exit below. Node also exits, with 0, when its event loop empties
   // while the gate awaits a promise nothing can settle any more: such a run must fail, and say so.
   let lastLine = '';
+  // On a terminal, a line below the output shows the running pairs (in CI a line rewritten in place only clutters).
+  const live = process.stdout.isTTY && !ci ? liveLine(process.stdout) : undefined;
   process.once('beforeExit', () => {
+    live?.stop();
     console.error(
       `concord gate: the run stopped before its summary: nothing was left to wait on while a step was still pending (last line printed: ${JSON.stringify(lastLine)}). This is a bug in concord or a runtime.`,
     );
@@ -196,13 +200,17 @@ async function runGateCommand(flags: GateFlags): Promise<void> {
       color: colorWanted(),
       out: (line) => {
         if (line !== '') lastLine = line;
-        console.log(line);
+        if (live) live.out(line);
+        else console.log(line);
       },
+      ...(live ? { activity: live.activity } : {}),
     });
+    live?.stop();
     // The gate owns this process and has disposed every runtime it started: exit now rather than wait
     // on handles a library may keep open (sockets kept alive, timers).
     exitWith(result.ok ? 0 : 1);
   } catch (error) {
+    live?.stop();
     failAndExit('gate', error);
   }
 }
