@@ -56,6 +56,18 @@ describe('the guarded door below snapshots/ and .concord/', () => {
     await outsideIntact();
   });
 
+  it('removes the folders a removal empties, up to but never snapshots/ itself, and keeps a folder still holding a sibling', async () => {
+    await mkdir(join(snapshots, 'demo', 'python'), { recursive: true });
+    await mkdir(join(snapshots, 'demo', 'typescript'), { recursive: true });
+    await writeFile(join(snapshots, 'demo', 'python', 'a.yaml'), 'a\n');
+    await writeFile(join(snapshots, 'demo', 'typescript', 'a.yaml'), 'a\n');
+    await applyVerdict(snapshots, { path: 'demo/python', status: 'obsolete' });
+    expect(await readdir(join(snapshots, 'demo'))).toEqual(['typescript']);
+    await applyVerdict(snapshots, { path: 'demo/typescript/a.yaml', status: 'garbage' });
+    expect(await readdir(snapshots)).toEqual([]);
+    await outsideIntact();
+  });
+
   it('never writes through a linked folder or a linked file', async () => {
     await symlink(outside, join(snapshots, 'demo'));
     await expect(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { constants, type Dirent, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readdir, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../user-error.js';
 import { sweepTempFiles, TEMP_PREFIX, writeFileAtomic } from './atomic.js';
@@ -75,7 +75,10 @@ export class GuardedFolder {
     await writeFileAtomic(target, content);
   }
 
-  /** Removes the file or folder `rel` (nothing when absent); a link anywhere on the way or inside is an error. */
+  /**
+   * Removes the file or folder `rel` (nothing when absent), then each folder above it that this leaves empty, up to
+   * (never) the guarded folder itself; a link anywhere on the way or inside is an error.
+   */
   async remove(rel: string): Promise<void> {
     const segments = relativeSegments(rel, this.dir);
     const parent = await this.folderOf(segments, false);
@@ -86,6 +89,14 @@ export class GuardedFolder {
     if (stats.isSymbolicLink()) throw new GuardError(target, 'is a symbolic link', NO_LINKS);
     if (stats.isDirectory()) await assertNoLinks(target);
     await rm(target, { recursive: stats.isDirectory(), force: true });
+    // folderOf found each level a real folder; rmdir removes only an empty one, so a sibling keeps its parent.
+    for (let level = segments.length - 1; level > 0; level--) {
+      const emptied = await rmdir(join(this.dir, ...segments.slice(0, level))).then(
+        () => true,
+        () => false,
+      );
+      if (!emptied) return;
+    }
   }
 
   /**

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Model, ModelRequest, ModelResponse } from '../../contract/model.js';
 import type { Language } from '../../runtimes/seam/types.js';
-import { findProjectRoot } from '../project/root.js';
 import { parseScenario } from '../scenario/load.js';
 import { scenarioForLanguage } from '../scenario/recording.js';
 import type { Session } from '../session.js';
@@ -41,7 +40,8 @@ export function keylessAnswers(config: KeylessModelConfig, session?: Session): A
     scenarioForLanguage(
       parseScenario(config.scenario, readFileSync(config.scenario, 'utf8')),
       config.language,
-      findProjectRoot({ cwd: dirname(config.scenario) }),
+      // Without a session no project root was handed over: the scenario's own folder bounds its recordings.
+      dirname(config.scenario),
     );
   const script = new ScriptedAnswers(scenario, config.language);
   return {
