@@ -40,6 +40,7 @@ export const RUNTIMES: Readonly<Record<RuntimeName, RuntimeEntry>> = {
     runsIn: 'local python3',
     plugin: 'runtimes/cpython/plugin',
     config: { isolation: 'process' },
+    unavailable: async () => (await import('../../runtimes/cpython/index.js')).processInterpreterUnavailable(),
     create: async ({ timeoutMs }) =>
       (await import('../../runtimes/cpython/runtime.js')).createCpythonRuntime({
         isolation: 'process',

@@ -43,9 +43,7 @@ describe('the live line', () => {
     t.tick(SAY_WAIT_AFTER_MS - 1);
     expect(t.take()).toBe(`${CLEAR}… notes × python 9 s`);
     t.tick(1);
-    expect(t.take()).toBe(
-      `${CLEAR}… notes × python 10 s: waiting for the app to boot (its plugins to become active)`,
-    );
+    expect(t.take()).toBe(`${CLEAR}… notes × python 10 s: waiting for the app to boot (its plugins to become active)`);
   });
 
   it('prints the command’s lines above it, and leaves the terminal clean when the pairs end and when stopped', () => {

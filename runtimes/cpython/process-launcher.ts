@@ -268,13 +268,22 @@ export async function resolveInterpreter(python: string, runUid: number | undefi
       );
     }
   }
-  const account = user === undefined ? '' : ` for the unprivileged ${user.name} that runs get`;
-  const detail = tried.length === 0 ? `no "${python}" on PATH` : tried.map((line) => `  - ${line}`).join('\n');
+  if (tried.length === 0) throw new Error(noInterpreterOnPath(python));
+  const account = user === undefined ? '' : ` that the account runs use (${user.name}) may run`;
   throw new Error(
-    `concord: no usable CPython interpreter "${python}"${account}:\n${detail}\n` +
-      'Set `python` in the cpython runtime config to an interpreter (3.9 or later) that every user may run, ' +
-      'e.g. python: /usr/bin/python3.',
+    `concord: no CPython "${python}" on PATH${account}:\n${tried.map((line) => `  - ${line}`).join('\n')}\n` +
+      'Install CPython 3.9 or later where every account may run it (/usr/bin/python3), or name one with the `python` option of the runtime entry in cordis.yml.',
   );
+}
+
+/** Why the `python` runtime cannot run here when no `python` is on PATH at all, naming the PATH searched. */
+function noInterpreterOnPath(python: string): string {
+  return `no "${python}" on PATH (${process.env.PATH ?? ''}): install CPython 3.9 or later, or put it on PATH`;
+}
+
+/** Why the `python` runtime cannot run here (no `python3` on PATH), or undefined when an interpreter may be found. */
+export function processInterpreterUnavailable(python = 'python3'): string | undefined {
+  return executablesOnPath(python).length === 0 ? noInterpreterOnPath(python) : undefined;
 }
 
 const STDERR_TAIL_BYTES = 8 * 1024;

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
-import { processContainment, resolveInterpreter } from './process-launcher.js';
+import { processContainment, processInterpreterUnavailable, resolveInterpreter } from './process-launcher.js';
 
 /** A CPython every account may run (outside any home directory). */
 const SYSTEM_PYTHON = ['/usr/bin/python3', '/usr/local/bin/python3'].find((file) => existsSync(file));
@@ -50,4 +50,20 @@ afterEach(async () => {
       expect(await runs()).toBe(1);
     },
   );
+});
+
+describe('a machine with no python3 on PATH', () => {
+  it('makes the python runtime unavailable, in one line naming the PATH searched and the fix', async () => {
+    process.env.PATH = dir;
+    expect(processInterpreterUnavailable()).toBe(
+      `no "python3" on PATH (${dir}): install CPython 3.9 or later, or put it on PATH`,
+    );
+    await expect(resolveInterpreter('python3', undefined)).rejects.toThrow(
+      `no "python3" on PATH (${dir}): install CPython 3.9 or later, or put it on PATH`,
+    );
+    // One there, executable: the runtime may run (whether it does is resolveInterpreter's to say).
+    await writeFile(join(dir, 'python3'), '#!/bin/sh\n');
+    await chmod(join(dir, 'python3'), 0o755);
+    expect(processInterpreterUnavailable()).toBeUndefined();
+  });
 });
