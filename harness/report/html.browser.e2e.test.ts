@@ -30,6 +30,9 @@ afterAll(async () => {
     await cp(sourceAsset('snapshots'), snapshotsDir, { recursive: true });
     const tampered = join(snapshotsDir, 'tool-error-caught/typescript/run_code.json');
     await writeFile(tampered, (await readFile(tampered, 'utf8')).replace('program', 'programme'));
+    // A second failing pair whose diff holds a line of 600 characters with no break: the page must still fit its window.
+    const long = join(snapshotsDir, 'parallel-calls/python/run_code.json');
+    await writeFile(long, `${await readFile(long, 'utf8')}${'x'.repeat(600)}\n`);
     // The page is the point here, not a cold start or every pair: the gate starts from the run's verdict cache and
     // runs two scenarios on both languages, which gives the page a failing pair, passing ones and a stub matrix.
     cacheRoot = await warmCacheRoot();
@@ -93,6 +96,14 @@ afterAll(async () => {
     expect(await page.locator('details.pair:not(.hidden)').count()).toBe(
       result.pairs.filter((r) => r.status === 'mismatch' || r.status === 'failed').length,
     );
+
+    // At 1280 px, with every pair and change open, nothing makes the page scroll sideways (a wide table scrolls in itself).
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.evaluate("for (const details of document.querySelectorAll('details')) details.open = true");
+    const widths = await page.evaluate<{ page: number; window: number }>(
+      '({ page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth })',
+    );
+    expect(widths.page).toBeLessThanOrEqual(widths.window);
 
     const artifacts = join(packageRoot(), '.concord', 'test-artifacts');
     await mkdir(artifacts, { recursive: true });

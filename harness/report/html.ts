@@ -244,7 +244,8 @@ function stubSection(input: ReportInput): Html {
 const STYLE = `
 body{font:15px/1.45 system-ui,sans-serif;margin:1.5rem auto;max-width:78rem;padding:0 1rem;color:#1b1f24;background:#fff}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}h4{margin:.8rem 0 .3rem;font-size:.95rem}
-table.matrix{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #c8ccd1;padding:.3rem .6rem;text-align:left}
+table.matrix{border-collapse:collapse;margin:.5rem 0;display:block;max-width:100%;overflow-x:auto}
+p,li,summary,td,th,figcaption,code{overflow-wrap:anywhere}th,td{border:1px solid #c8ccd1;padding:.3rem .6rem;text-align:left}
 .status.pass,.count.pass,.stub.ok{background:#e6f4ea}.status.updated,.count.updated{background:#e3f0fb}
 .status.mismatch,.status.failed,.status.unstable,.count.mismatch,.count.failed,.count.unstable,.stub.rejected,.stub.import-failed{background:#fde7e9}
 .status.skipped,.count.skipped,.stub.unavailable{background:#fff5d6}.count{padding:.1rem .4rem;border-radius:.3rem;margin-right:.3rem}
@@ -252,7 +253,7 @@ details.pair{border:1px solid #c8ccd1;border-radius:.4rem;margin:.4rem 0;padding
 pre{overflow:auto;background:#f6f8fa;padding:.5rem;border-radius:.3rem;font-size:13px}pre.message{white-space:pre-wrap}
 .diff .line{display:block}.diff .del{background:#fde7e9}.diff .ins{background:#e6f4ea}.diff .hunk,.diff .head{color:#57606a}
 del{background:#f5a3ab;text-decoration:line-through}ins{background:#95dca6;text-decoration:underline}
-.side-by-side{display:grid;grid-template-columns:1fr 1fr;gap:1rem}figure{margin:0}figcaption{font-weight:600}
+.side-by-side{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem}figure{margin:0}figcaption{font-weight:600}
 .filters{display:flex;gap:.5rem;flex-wrap:wrap;margin:.5rem 0}.filters button[aria-pressed=true]{font-weight:700;outline:2px solid #0969da}
 .hidden{display:none}
 @media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}pre{background:#161b22}th,td,details.pair{border-color:#30363d}
