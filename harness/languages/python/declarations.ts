@@ -1,5 +1,5 @@
 import type { SyntaxNode } from '@lezer/common';
-import { parser as pythonParser } from '@lezer/python';
+import { parsePython } from './parse.js';
 
 /** Top-level Python statements that declare (names, types, functions) rather than run a program. */
 const PYTHON_DECLARATIONS: ReadonlySet<string> = new Set([
@@ -38,7 +38,7 @@ function assignsType(code: string, node: SyntaxNode): boolean {
  * runs. Code that does not parse, or holds nothing but comments, declares nothing.
  */
 export function pythonDeclaresOnly(code: string): boolean {
-  const tree = pythonParser.parse(code);
+  const tree = parsePython(code);
   let broken = false;
   tree.iterate({
     enter: (node) => {
@@ -75,7 +75,7 @@ const PYTHON_NAMING: ReadonlySet<string> = new Set([
  * declares nothing; a stub that does not parse still declares what it writes, so the judges can say why it fails.
  */
 export function pythonDeclaresSome(code: string): boolean {
-  const tree = pythonParser.parse(code);
+  const tree = parsePython(code);
   for (let node = tree.topNode.firstChild; node !== null; node = node.nextSibling)
     if (PYTHON_NAMING.has(node.name)) return true;
   return false;

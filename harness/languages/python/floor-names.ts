@@ -1,6 +1,6 @@
-import { parser } from '@lezer/python';
 import { decodeTable, type PythonVersion, unicodeTableOf } from '../../../codemode/index.js';
 import { nameList } from '../../text/name-list.js';
+import { parsePython } from './parse.js';
 
 const UNDERSCORE = 0x5f;
 
@@ -26,7 +26,7 @@ export function pastFloorNames(sdk: string, floor: PythonVersion): PastFloorName
   const found = new Map<string, PastFloorName>();
   const lineStarts = [0];
   for (let i = sdk.indexOf('\n'); i !== -1; i = sdk.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  parser.parse(sdk).iterate({
+  parsePython(sdk).iterate({
     enter(node) {
       if (node.name !== 'VariableName' && node.name !== 'PropertyName') return;
       const name = sdk.slice(node.from, node.to);

@@ -1,7 +1,7 @@
 import type { SyntaxNode } from '@lezer/common';
-import { parser } from '@lezer/python';
 import { literalPattern } from '../../text/literal-pattern.js';
 import { type Collision, DEFAULT_TOOLS_OBJECT, type Declared, type Reach, type SdkNames } from '../sdk-names.js';
+import { parsePython } from './parse.js';
 
 /**
  * Methods a class has for Python's own machinery, never a tool's way in: a program does not call
@@ -71,7 +71,7 @@ const isOverload = (decorators: readonly string[]) =>
  */
 export function pythonSdkNames(sdk: string, toolsObject: string = DEFAULT_TOOLS_OBJECT): SdkNames {
   const object = toolsObject.normalize('NFKC');
-  const tree = parser.parse(sdk);
+  const tree = parsePython(sdk);
   const text = (node: SyntaxNode) => sdk.slice(node.from, node.to);
   const where = positions(sdk);
   const at = (node: SyntaxNode) => where(node.from);
