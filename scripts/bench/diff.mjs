@@ -3,21 +3,13 @@
 // the bounded diff keeps the lines both sides share and shows the rest as removed and added once the search passes
 // MAX_LINE_EDITS. Sizes the baseline takes minutes on are timed for the bounded diff alone, against a target.
 import { diffWordsWithSpace, structuredPatch } from 'diff';
-import { built, median } from './support/built.mjs';
+import { built, medianMs } from './support/built.mjs';
 
 const RUNS = 3;
 /** A changed value of this many lines, diffed and rendered, within this many ms. */
 const TARGET = { lines: 50_000, ms: 10_000 };
 
-const time = (fn) => {
-  const runs = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    fn();
-    runs.push(performance.now() - start);
-  }
-  return median(runs);
-};
+const time = (fn, runs = RUNS) => medianMs(fn, runs);
 
 const changedLines = (n) => [
   Array.from({ length: n }, (_, i) => `  "line ${i}": "alpha ${i}",`).join('\n'),

@@ -3,7 +3,7 @@
 // each its own with error recovery over the whole text, measured in the same run on the same texts (once: it takes
 // minutes).
 import { parser } from '@lezer/python';
-import { built, median } from './support/built.mjs';
+import { built, medianMs } from './support/built.mjs';
 
 const RUNS = 3;
 /** Every reader over a 1 MB SDK of any shape, within this many ms. */
@@ -15,15 +15,7 @@ const SHAPES = {
   'a valid SDK of 16,000 methods': `class tools:\n${Array.from({ length: 16_000 }, (_, i) => `    def tool_${i}(self, city: str, days: int = 3) -> dict: ...\n`).join('')}`,
 };
 
-const time = (fn, count = RUNS) => {
-  const runs = [];
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    fn();
-    runs.push(performance.now() - start);
-  }
-  return median(runs);
-};
+const time = (fn, runs = RUNS) => medianMs(fn, runs);
 
 export default async function bench(log) {
   const [{ pythonSdkNames }, { pastFloorNames }, { pythonDeclaresOnly, pythonDeclaresSome }] = await Promise.all([

@@ -8,3 +8,14 @@ export const built = (relative) => import(new URL(relative, dist).href);
 
 /** The middle value (the upper one of an even count). */
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** The median time in ms of `runs` calls of the synchronous `fn`. */
+export function medianMs(fn, runs) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    fn();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
