@@ -67,6 +67,7 @@ export function memoryCgroupSupport(): MemoryCgroupRoot | string {
     if (typeof found === 'string') return (probe = found);
     const trial = makeCgroupFolder(found);
     removeCgroupFolder(trial);
+    sweepAbandoned(found);
     probe = found;
   } catch (error) {
     probe = `no memory cgroup can be made here (${(error as Error).message})`;
@@ -79,6 +80,34 @@ const made = new Set<string>();
 onHostExit(() => {
   for (const folder of made) removeCgroupFolder(folder);
 });
+
+/** A runtime's folder: `concord-<pid of the host that made it>-<8 hex digits>`. */
+const RUNTIME_FOLDER = /^concord-(\d+)-[0-9a-f]{8}$/;
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Removes the runtime folders that hosts killed before their exit hook ran (kill -9) left under `root`: those whose
+ * host process is gone. A folder whose pid a live process holds again is left for later.
+ */
+export function sweepAbandoned(root: MemoryCgroupRoot): string[] {
+  const swept: string[] = [];
+  for (const entry of readdirSync(root.parent, { withFileTypes: true })) {
+    const pid = RUNTIME_FOLDER.exec(entry.name)?.[1];
+    if (!entry.isDirectory() || pid === undefined || alive(Number(pid))) continue;
+    const folder = join(root.parent, entry.name);
+    removeCgroupFolder(folder);
+    if (!existsSync(folder)) swept.push(folder);
+  }
+  return swept;
+}
 
 /** A fresh folder for one runtime's runs, its limit file proving the controller is there. */
 export function makeCgroupFolder(root: MemoryCgroupRoot): string {
