@@ -97,6 +97,19 @@ const REQUIREMENTS = {
   'node 22': () => installNode(22),
   'node 24': () => installNode(24),
   'node 26': () => installNode(26),
+  /** A small tmpfs can be mounted (root with CAP_SYS_ADMIN): a disk that fills up, made on purpose. */
+  tmpfs: () => {
+    const dir = mkdtempSync(join(tmpdir(), 'concord-tmpfs-probe-'));
+    try {
+      const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', dir], { encoding: 'utf8' });
+      if (mounted.status !== 0)
+        return `cannot mount a tmpfs: ${(mounted.stderr || mounted.error?.message || '').trim()}`;
+      spawnSync('umount', [dir]);
+      return undefined;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
   /** `python3` on PATH. */
   python3: () => (spawnSync('python3', ['--version']).status === 0 ? undefined : 'no python3 on PATH'),
   /** A local CPython 3.9, the floor (pyenv or PATH). */

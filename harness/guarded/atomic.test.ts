@@ -1,10 +1,11 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtModule } from '../../runtimes/seam/package-root.js';
-import { sweepTempFiles, TEMP_PREFIX } from './atomic.js';
+import { Host } from '../../test/host-requirements.js';
+import { sweepTempFiles, TEMP_PREFIX, writeFileAtomic } from './atomic.js';
 
 let dir = '';
 afterEach(() => rm(dir, { recursive: true, force: true }));
@@ -52,3 +53,22 @@ describe('atomic snapshot writes', () => {
     expect((await readdir(dir)).filter((n) => n.startsWith(TEMP_PREFIX))).toEqual([]);
   });
 });
+
+(await Host.with('tmpfs')).it(
+  'on a full disk leaves the old file whole and no temp file, and names the file it could not write',
+  {},
+  async () => {
+    dir = await mkdtemp(join(tmpdir(), 'concord-full-'));
+    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]).status).toBe(0);
+    try {
+      const file = join(dir, 'transcript.yaml');
+      await writeFileAtomic(file, 'old\n');
+      const write = writeFileAtomic(file, 'x'.repeat(256 * 1024));
+      await expect(write).rejects.toMatchObject({ code: 'ENOSPC', path: file });
+      expect(await readFile(file, 'utf8')).toBe('old\n');
+      expect(await readdir(dir)).toEqual(['transcript.yaml']);
+    } finally {
+      spawnSync('umount', [dir]);
+    }
+  },
+);

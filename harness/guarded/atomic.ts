@@ -27,15 +27,19 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
     0o644,
   );
   try {
-    await handle.writeFile(scrubContent(content));
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.writeFile(scrubContent(content));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(temp, path);
   } catch (error) {
+    // A full disk fails the write: nothing half-written stays, and the error names the file (a write on an open
+    // descriptor names none).
     await rm(temp, { force: true });
+    const errno = error as NodeJS.ErrnoException;
+    if (errno.code !== undefined && errno.path === undefined) errno.path = path;
     throw error;
   }
 }

@@ -62,11 +62,17 @@ export async function writePending(
   const pending = pendingFolder(pendingRoot);
   relativeSegments(runId, pendingRoot);
   if (proposals.length > 0) {
-    for (const p of proposals)
-      if (p.action === 'write' && p.proposed !== undefined)
-        await pending.write(`${runId}/${FILES}/${p.path}`, p.proposed);
-    const changes = proposals.map(({ path, action, status, base }) => ({ path, action, status, base }));
-    await pending.write(`${runId}/${MANIFEST}`, manifestText(runId, changes));
+    try {
+      for (const p of proposals)
+        if (p.action === 'write' && p.proposed !== undefined)
+          await pending.write(`${runId}/${FILES}/${p.path}`, p.proposed);
+      const changes = proposals.map(({ path, action, status, base }) => ({ path, action, status, base }));
+      await pending.write(`${runId}/${MANIFEST}`, manifestText(runId, changes));
+    } catch (error) {
+      // A run's proposals are whole or absent: without its manifest (a full disk), what was written goes.
+      await pending.remove(runId).catch(() => undefined);
+      throw error;
+    }
   }
   const fresh = new Set(proposals.map((p) => p.path));
   for (const older of await pendingRunIds(pendingRoot)) {
@@ -84,13 +90,17 @@ export async function writePending(
   return proposals.length > 0 ? join(pendingRoot, runId) : undefined;
 }
 
-/** The pending runs, oldest first. */
+/**
+ * The pending runs, oldest first: the folders holding a manifest. A run still writing its proposals (another gate
+ * now), or cut off before its manifest (killed), proposes nothing yet.
+ */
 export async function pendingRunIds(pendingRoot: string): Promise<string[]> {
-  const entries = await pendingFolder(pendingRoot).list('');
-  return entries
-    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
-    .map((e) => e.name)
-    .sort();
+  const pending = pendingFolder(pendingRoot);
+  const runs = (await pending.list('')).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+  const complete = await Promise.all(
+    runs.map(async (id) => (await pending.list(id)).some((e) => e.name === MANIFEST && e.isFile())),
+  );
+  return runs.filter((_, i) => complete[i]).sort();
 }
 
 let checkers: Map<boolean, (data: unknown) => string | undefined> | undefined;

@@ -7,6 +7,7 @@ import { makeCgroupFolder, memoryCgroupSupport, removeCgroupFolder, sweepAbandon
 
 (await Host.with('root', 'memory cgroup')).it(
   'sweeps the runtime folders of hosts killed before their exit hook, with their run folders, and keeps live ones',
+  {},
   () => {
     const root = memoryCgroupSupport();
     if (typeof root === 'string') throw new Error(root);
