@@ -8,8 +8,12 @@ import {
   type ToolDefinition,
 } from '../../codemode/index.js';
 import { readNamedInput } from '../guarded/read-regular.js';
+import { scenarioSdk } from '../pairs/scenario-sdk.js';
+import type { Project } from '../project/root.js';
+import type { RuntimeName } from '../runtime-names.js';
 import { UserError } from '../user-error.js';
 import { exitWith } from './exit.js';
+import { failAndExit } from './fail.js';
 import { sdkStats } from './sdk-stats.js';
 
 export interface SdkOptions {
@@ -50,6 +54,38 @@ export async function printSdk(options: SdkOptions): Promise<void> {
   }
   const text = sdkOf(tools);
   process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+}
+
+/**
+ * `concord sdk --scenario`: the SDK the scenario's app rendered on one runtime, fenced as the prompt section holds it
+ * (`--no-fence`: the file the gate writes); with `--stats`, its size counted as the gate counts it.
+ */
+export async function printScenarioSdk(
+  project: Project,
+  scenario: string,
+  options: { runtime?: string; stats?: boolean; fence: boolean },
+): Promise<void> {
+  let sdk;
+  try {
+    sdk = await scenarioSdk(project, scenario, options.runtime as RuntimeName | undefined);
+  } catch (error) {
+    failAndExit('sdk', error);
+  }
+  if (options.stats) {
+    const size = sdk.size;
+    const cost =
+      size === undefined
+        ? `${sdk.text.length.toLocaleString('en-US')} characters (install js-tiktoken for tokens and bytes)`
+        : `${size.tokens.toLocaleString('en-US')} tokens · ${size.bytes.toLocaleString('en-US')} bytes`;
+    process.stdout.write(
+      `${sdk.pair}: the ${sdk.language} SDK its app shows the model: ${cost} (as concord gate counts it)\n`,
+    );
+    return;
+  }
+  const text = options.fence
+    ? `\`\`\`${sdk.language}\n${sdk.text}${sdk.text.endsWith('\n') ? '' : '\n'}\`\`\`\n`
+    : sdk.text;
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
 async function readTools(file: string): Promise<ToolDefinition[]> {
