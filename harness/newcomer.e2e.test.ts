@@ -259,7 +259,7 @@ describe('a newcomer gates the inventory backend from the tarball', () => {
 
     const again = await concord('CI=true gate (after review)', dir, ['gate'], { CI: 'true' });
     expect(again.status, again.out).toBe(0);
-    expect(again.stdout).toContain(`report: ${join(dir, '.concord', 'report.md')}`);
+    expect(again.stdout).toContain('report: .concord/report.md (');
 
     await keepCache(dir);
     // concord's install folder was never taken for the project: not one file in it changed or appeared.

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
+import { inside } from '../guarded/inside.js';
 import type { Selection } from '../pairs/select.js';
 import { junitXml } from '../report/junit.js';
 import type { RunOutcome } from '../report/outcome.js';
@@ -35,6 +36,8 @@ export async function finishRun(
   options: FinishOptions,
 ): Promise<{ ok: boolean; reportFile: string }> {
   const { out } = options;
+  // Files of the project are named from its root, so the lines stay short and read the same on every machine.
+  const shown = (file: string) => (inside(file, options.reportRoot) ? relative(options.reportRoot, file) : file);
   const reportFile = await writeReport(options.reportRoot, outcome);
   const { pairs, obsolete, pendingDir, runFindings, coverage } = outcome;
   const ok = gateVerdict(pairs, obsolete, outcome, runFindings, coverage);
@@ -45,7 +48,7 @@ export async function finishRun(
     ]);
     const file = resolve(options.results.file);
     await writeFileAtomic(file, JSON.stringify(gateResults(outcome, options.results), null, 2) + '\n');
-    out(`results: ${file}`);
+    out(`results: ${shown(file)}`);
   }
   if (options.github) {
     const [{ githubAnnotations, onGithubActions }, { printWorkflowCommands }] = await Promise.all([
@@ -63,7 +66,7 @@ export async function finishRun(
   }
   if (options.junit) {
     await options.junit.write(junitXml(pairs, obsolete));
-    out(`junit report: ${options.junit.path}`);
+    out(`junit report: ${shown(options.junit.path)}`);
   }
   printSummary(options, {
     results: pairs,
@@ -72,7 +75,7 @@ export async function finishRun(
     pendingDir,
     ok,
     runFindings,
-    reportFile,
+    reportFile: shown(reportFile),
     ci: options.ci,
     coverage,
     sdkTokensMissing: outcome.sdkTokensMissing,

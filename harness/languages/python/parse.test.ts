@@ -17,7 +17,11 @@ describe('parsePython', () => {
   });
 
   it('recovers from errors over at most RECOVERY_LIMIT characters (limit − 1, limit, limit + 1)', () => {
-    const text = (length: number) => `class tools:\n    ${':'.repeat(length - 18)}\n`;
+    // Valid lines, then one token that does not fit: recovery has little to do, the length is what counts.
+    const text = (length: number) => {
+      const head = 'class tools:\n    def ping(self) -> int: ...\n';
+      return `${head}${'#'.repeat(length - head.length - 3)}\n)\n`;
+    };
     for (const length of [RECOVERY_LIMIT - 1, RECOVERY_LIMIT]) {
       expect(text(length)).toHaveLength(length);
       expect(parsePython(text(length)).length).toBe(length);
