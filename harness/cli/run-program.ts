@@ -1,9 +1,15 @@
 import { NATIVE_DEPTH_LIMIT, nestsDeeperThan, toJsonText } from '../../runtimes/seam/json.js';
 import { RuntimeOptionError } from '../../runtimes/seam/options.js';
-import type { BindingFunction, BindingNamespace, CodeRuntime } from '../../runtimes/seam/types.js';
+import type { BindingFunction, BindingNamespace, CodeRuntime, RunResult } from '../../runtimes/seam/types.js';
+import { loadProjectHost } from '../assembly/project-host.js';
 import { RUNTIMES, type RuntimeEntry } from '../assembly/runtimes.js';
 import { readNamedInput } from '../guarded/read-regular.js';
+import { drivePairs, loadPairs } from '../pairs/drive.js';
+import { runInApp } from '../pairs/run-in-app.js';
+import type { Project } from '../project/root.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
+import { scenarioForLanguage } from '../scenario/recording.js';
+import { Session } from '../session.js';
 import { UserError } from '../user-error.js';
 
 /** What `concord run` does once its options are parsed (the command is declared in `commands/run.ts`). */
@@ -11,6 +17,8 @@ import { UserError } from '../user-error.js';
 export interface RunOptions {
   runtime: string;
   tools?: string;
+  /** Run inside this scenario's app (its assembly or host), with its own tools bound. */
+  scenario?: string;
   timeoutMs?: number;
   root?: string;
 }
@@ -87,18 +95,37 @@ function fixtureTools(names: readonly string[]): BindingNamespace {
   return { name: 'tools', functions, errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } };
 }
 
-/** Runs the program and prints its result, whatever the program did; what stops it from running is thrown. */
-export async function runProgram(programFile: string, options: RunOptions): Promise<void> {
-  // Bad usage throws a UserError: the command line prints it in one line and exits 2 (cli/fail.ts).
-  const runtimeSpec = parseRuntime(options.runtime, (line) => process.stderr.write(`concord run: ${line}\n`));
-  const toolNames = options.tools === undefined ? ['echo', 'fail'] : await readToolNames(options.tools);
-  let program: string;
+async function readProgram(programFile: string): Promise<string> {
   try {
-    program = await readNamedInput(programFile, 'a program file');
+    return await readNamedInput(programFile, 'a program file');
   } catch (error) {
     if (error instanceof UserError) throw error;
     throw new UserError(`${programFile}: cannot read the program file (${(error as Error).message})`);
   }
+}
+
+/** The result as `concord run` prints it: indented where the native serializer can take the value. */
+function printResult(result: RunResult): void {
+  const shown = { value: result.value ?? null, logs: result.logs, error: result.error ?? null };
+  // A value nested deeper goes on one line.
+  const deep = nestsDeeperThan(shown.value, NATIVE_DEPTH_LIMIT);
+  process.stdout.write(`${deep ? toJsonText(shown) : JSON.stringify(shown, null, 2)}\n`);
+}
+
+/** Runs the program and prints its result, whatever the program did; what stops it from running is thrown. */
+export async function runProgram(programFile: string, options: RunOptions, project: Project): Promise<void> {
+  // Bad usage throws a UserError: the command line prints it in one line and exits 2 (cli/fail.ts).
+  const runtimeSpec = parseRuntime(options.runtime, (line) => process.stderr.write(`concord run: ${line}\n`));
+  if (options.scenario !== undefined) {
+    if (options.tools !== undefined)
+      throw new UserError("--scenario binds the tools of the scenario's app: leave out --tools");
+    if (runtimeSpec.version !== undefined)
+      throw new UserError(`--runtime ${options.runtime}: with --scenario, the runtime as the scenario configures it`);
+    const program = await readProgram(programFile);
+    return printResult(await runInScenario(project, options.scenario, runtimeSpec.name, program, options.timeoutMs));
+  }
+  const toolNames = options.tools === undefined ? ['echo', 'fail'] : await readToolNames(options.tools);
+  const program = await readProgram(programFile);
 
   // What the gate says of a runtime that cannot run here, said the same way (the table checks the default
   // version; a version named on the command line is checked by starting it).
@@ -116,12 +143,42 @@ export async function runProgram(programFile: string, options: RunOptions): Prom
     throw new UserError(`cannot start the ${options.runtime} runtime: ${(error as Error).message}`, { exitCode: 1 });
   }
   try {
-    const result = await runtime.run({ program, bindings: [fixtureTools(toolNames)] });
-    const shown = { value: result.value ?? null, logs: result.logs, error: result.error ?? null };
-    // Indented where the native serializer can take the value; a value nested deeper goes on one line.
-    const deep = nestsDeeperThan(shown.value, NATIVE_DEPTH_LIMIT);
-    process.stdout.write(`${deep ? toJsonText(shown) : JSON.stringify(shown, null, 2)}\n`);
+    printResult(await runtime.run({ program, bindings: [fixtureTools(toolNames)] }));
   } finally {
     await runtime.dispose();
   }
+}
+
+/**
+ * Runs `program` inside the scenario's app on `runtime`, through its agent's path to the code runtime, with the app's
+ * own tools bound (as the gate's bound-names probe runs); a run that never reaches the runtime is an error (exit 1).
+ */
+async function runInScenario(
+  project: Project,
+  name: string,
+  runtime: RuntimeName,
+  program: string,
+  timeoutMs: number | undefined,
+): Promise<RunResult> {
+  const { pairs } = await loadPairs(project, { scenarios: [name], runtimes: [runtime] });
+  const [pair] = pairs;
+  if (pair === undefined)
+    throw new UserError(`--scenario ${name} --runtime ${runtime}: the scenario does not run on ${runtime}`);
+  const host = await loadProjectHost(project);
+  await using session = new Session(host === undefined ? {} : { host });
+  const [ran] = await drivePairs({
+    session,
+    pairs: [pair],
+    run: ({ scenario, target }) =>
+      runInApp(scenarioForLanguage(scenario, target.language, project.root), target, program, {
+        description: 'concord run',
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      }),
+  });
+  if (ran?.run === undefined)
+    throw new UserError(
+      `${name} × ${runtime}: the program never reached the code runtime: the app's agent did not run the run_code call it was given${ran?.failure ? ` (${ran.failure.split('\n')[0]})` : ''}`,
+      { exitCode: 1 },
+    );
+  return ran.run;
 }

@@ -1,65 +1,21 @@
-import { RUN_CODE_TOOL } from '../../../contract/backend.js';
-import { observeRuns } from '../../../runtimes/seam/observe.js';
-import type { RunRequest, RunResult } from '../../../runtimes/seam/types.js';
-import { bootApp } from '../../assembly/hosted.js';
 import { BOUND_NAMES, type Finding } from '../../findings.js';
 import { LANGUAGE_PACKS } from '../../languages/index.js';
-import { cannedAnswers, GateModel } from '../../model/keyless.js';
+import { type RunInAppOptions, runInApp } from '../../pairs/run-in-app.js';
 import { firstSdkBlock } from '../stub-validity.js';
-import type { PairCheck, PairRun } from '../types.js';
+import type { PairCheck } from '../types.js';
 
 /** The probe's own time budget: a scenario may shrink the runtime's budget to test timeouts. */
 const PROBE_TIMEOUT_MS = 30_000;
 
 export interface BoundNamesOptions {
   /** Puts something between the booted runtime and the probe (tests use it to build a leaking runtime). */
-  wrap?: (request: RunRequest, run: (request: RunRequest) => Promise<RunResult>) => Promise<RunResult>;
-}
-
-/** What one probe run gave: the run as it crossed the runtime seam, or why none did. */
-interface ProbeRun {
-  run?: RunResult;
-  failure?: string;
+  wrap?: RunInAppOptions['wrap'];
 }
 
 /**
- * Boots the scenario's composition on its runtime (the gate's runtimes are pooled, so this is the very runtime the
- * scenario ran on) with a model that asks for one `run_code` call holding the language's probe program, so the probe
- * takes the backend's own path from its agent to `ctx.codeRuntime`; the result is read at the runtime seam.
- */
-async function runProbe(pair: PairRun, code: string, options: BoundNamesOptions): Promise<ProbeRun> {
-  const responses = [
-    {
-      content: '',
-      toolCalls: [{ id: 'probe-1', name: RUN_CODE_TOOL, arguments: { code, description: 'bound-names probe' } }],
-    },
-    { content: 'probe done', toolCalls: [] },
-  ];
-  const { scenario, runtime } = pair;
-  const model = new GateModel(cannedAnswers(responses));
-  const modelConfig = { scenario: scenario.file, language: runtime.language };
-  const app = await bootApp({ scenario, runtime, model, modelConfig });
-  const probe: ProbeRun = {};
-  try {
-    const stop = observeRuns(app.codeRuntime, async (request, next) => {
-      const budgeted = { ...request, timeoutMs: PROBE_TIMEOUT_MS };
-      probe.run = await (options.wrap ? options.wrap(budgeted, next) : next(budgeted));
-      return probe.run;
-    });
-    try {
-      await app.converse('Run the bound-names probe.');
-    } catch (error) {
-      probe.failure = error instanceof Error ? error.message : String(error);
-    } finally {
-      stop();
-    }
-  } finally {
-    await app.dispose();
-  }
-  return probe;
-}
-
-/**
+ * The probe boots the scenario's composition on its runtime (the gate's runtimes are pooled, so this is the very
+ * runtime the scenario ran on) and runs through the backend's own path from its agent to `ctx.codeRuntime`.
+ *
  * A program sees exactly `tools` and `ToolCallError` at run time, and none of the names the SDK declares as types:
  * the language's probe reports what it can reach (Python: the globals, and each declared class a NameError;
  * TypeScript: the values it receives, the global object, `typeof` of each declared name).
@@ -73,7 +29,11 @@ export function boundNamesCheck(options: BoundNamesOptions = {}): PairCheck {
       if (sdk === undefined) return [];
       const { probe } = LANGUAGE_PACKS[view.language];
       const declared = await probe.declared(sdk, session);
-      const { run, failure } = await runProbe(pair, probe.program(declared), options);
+      const { run, failure } = await runInApp(pair.scenario, pair.runtime, probe.program(declared), {
+        description: 'bound-names probe',
+        timeoutMs: PROBE_TIMEOUT_MS,
+        ...(options.wrap ? { wrap: options.wrap } : {}),
+      });
       const where = `on the ${pair.runtime.name} runtime`;
       const error = (message: string): Finding => ({
         check: BOUND_NAMES,

@@ -36,6 +36,10 @@ export function registerRun(program: Command): void {
       'tools to bind: a JSON array of {name, ...}; each answers with its arguments, or fails when its name starts with "fail" (default: echo and fail)',
     )
     .option(
+      '--scenario <name>',
+      "instead of fixture tools: run the program inside this scenario's app (its assembly or host), through its agent, with the app's own tools bound",
+    )
+    .option(
       '--timeout-ms <N>',
       "time budget of the run in milliseconds (default: timeoutMs of concord.config.yml, else the runtime's)",
       parseTimeout,
@@ -49,6 +53,6 @@ export function registerRun(program: Command): void {
       const project = await projectOrExit('run', options);
       const timeoutMs = options.timeoutMs ?? project.config.timeoutMs;
       const { runProgram } = await import('../run-program.js');
-      await runProgram(programFile, { ...options, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+      await runProgram(programFile, { ...options, ...(timeoutMs === undefined ? {} : { timeoutMs }) }, project);
     });
 }
