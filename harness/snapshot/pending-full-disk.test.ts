@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
@@ -14,6 +14,14 @@ describe('pending runs', () => {
     await mkdir(join(demo.pendingRoot, 'r2', 'files', 'demo', 'python'), { recursive: true });
     expect(await pendingRunIds(demo.pendingRoot)).toEqual(['r1']);
     expect(await pendingPaths()).toEqual(['r1 demo/python/a.yaml']);
+    // A run with a link in it stays a run: reading it names the link, and a gate's writePending leaves it.
+    await mkdir(join(demo.pendingRoot, 'r3'));
+    await symlink('/etc/passwd', join(demo.pendingRoot, 'r3', 'manifest.json'));
+    expect(await pendingRunIds(demo.pendingRoot)).toEqual(['r1', 'r3']);
+    await expect(pendingPaths()).rejects.toThrow('is a symbolic link');
+    // (r4 proposes a.yaml anew, so r1's proposal of it is superseded and r1 goes.)
+    await writePending(demo.pendingRoot, 'r4', [await proposal('a.yaml', 'a4\n')]);
+    expect(await pendingRunIds(demo.pendingRoot)).toEqual(['r3', 'r4']);
   });
 });
 

@@ -92,15 +92,21 @@ export async function writePending(
 
 /**
  * The pending runs, oldest first: the folders holding a manifest. A run still writing its proposals (another gate
- * now), or cut off before its manifest (killed), proposes nothing yet.
+ * now), or cut off before its manifest (killed), proposes nothing yet. A run folder that cannot be listed (a link
+ * in it) stays a run, so that reading it names the problem.
  */
 export async function pendingRunIds(pendingRoot: string): Promise<string[]> {
   const pending = pendingFolder(pendingRoot);
   const runs = (await pending.list('')).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
-  const complete = await Promise.all(
-    runs.map(async (id) => (await pending.list(id)).some((e) => e.name === MANIFEST && e.isFile())),
+  const proposing = await Promise.all(
+    runs.map((id) =>
+      pending.list(id).then(
+        (entries) => entries.some((e) => e.name === MANIFEST && e.isFile()),
+        () => true,
+      ),
+    ),
   );
-  return runs.filter((_, i) => complete[i]).sort();
+  return runs.filter((_, i) => proposing[i]).sort();
 }
 
 let checkers: Map<boolean, (data: unknown) => string | undefined> | undefined;
