@@ -1,4 +1,5 @@
 import { literalPattern } from '../text/literal-pattern.js';
+import { escapeHtml } from '../text/markup.js';
 
 /**
  * Secrets this process holds (the model key, credentials in the endpoint URL, the environment's secrets) and the one
@@ -20,15 +21,6 @@ let bytePattern: RegExp | undefined;
 /** A line of a multi-line secret shorter than this is a header or a word (`-----END KEY-----`), not the secret. */
 const MIN_SECRET_LINE = 16;
 
-const MARKUP: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
 /**
  * The texts a secret stands as in what concord writes besides itself: as a JSON or YAML string escapes it (once, or
  * twice for JSON text kept inside JSON), and each
@@ -47,7 +39,7 @@ function escapedTexts(secret: string): string[] {
   for (const piece of pieces)
     for (const text of [piece, escaped(piece), escaped(escaped(piece))]) {
       texts.add(text);
-      texts.add(text.replace(/[&<>"'`]/g, (c) => MARKUP[c]!));
+      texts.add(escapeHtml(text));
     }
   return [...texts];
 }

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../text/markup.js';
 import { escapeControls } from '../text/visible.js';
 
 /**
@@ -14,20 +15,6 @@ export class Html {
 }
 
 export type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
-
-const ENTITIES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
-/** Text as HTML text or as a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (c) => ENTITIES[c]!);
-}
 
 function render(value: unknown): string {
   if (value instanceof Html) return value.text;

@@ -1,21 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BindingNamespace, JsonValue, RunResult } from '../seam/types.js';
+import type { RunResult } from '../seam/types.js';
+import { fixtureTools } from '../test/fixture-tools.js';
 import { runSnapshots } from '../test/pyodide-snapshots.js';
 import { createPyodideRuntime, type PyodideRuntime } from './runtime.js';
-
-/** `tools.echo` answers its arguments; `tools.fail` rejects. */
-function fixtureTools(): BindingNamespace[] {
-  const functions = new Map<string, (args: JsonValue) => Promise<JsonValue>>([
-    ['echo', async (args) => args],
-    [
-      'fail',
-      async () => {
-        throw new Error('fixture failure');
-      },
-    ],
-  ]);
-  return [{ name: 'tools', functions, errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } }];
-}
 
 const SECRET_NAME = 'CONCORD_PYODIDE_TEST_SECRET';
 /** Every worker these cases start (each replacement too) boots from the run's memory snapshot, as a gate's do. */

@@ -6,7 +6,8 @@ import { Context } from 'cordis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtModule } from '../seam/package-root.js';
 import { disposeSharedRuntimes } from '../seam/pool.js';
-import type { BindingNamespace, CodeRuntime, JsonValue } from '../seam/types.js';
+import type { CodeRuntime } from '../seam/types.js';
+import { fixtureTools } from '../test/fixture-tools.js';
 import { runSnapshots } from '../test/pyodide-snapshots.js';
 import { compileWithPyodide } from './compile.js';
 import { parsePyodideConfig } from './config.js';
@@ -42,19 +43,6 @@ async function xidStart(unicode: string, codePoints: readonly number[]): Promise
   );
 }
 
-function tools(): BindingNamespace[] {
-  const functions = new Map<string, (args: JsonValue) => Promise<JsonValue>>([
-    ['echo', async (args) => args],
-    [
-      'fail',
-      async () => {
-        throw new Error('fixture failure');
-      },
-    ],
-  ]);
-  return [{ name: 'tools', functions, errorClass: { name: 'ToolCallError', memberProperty: 'toolName' } }];
-}
-
 const SMOKE_PROGRAM = [
   'import sys',
   'try:',
@@ -68,7 +56,7 @@ const SMOKE_PROGRAM = [
 async function expectSmoke(runtime: CodeRuntime, version: PyodidePythonVersion): Promise<void> {
   expect(runtime.language).toBe('python');
   expect(runtime.isolation).toBe('wasm');
-  const result = await runtime.run({ program: SMOKE_PROGRAM, bindings: tools() });
+  const result = await runtime.run({ program: SMOKE_PROGRAM, bindings: fixtureTools() });
   const [major, minor] = version.split('.').map(Number);
   expect(result).toEqual({
     logs: ['hello'],
