@@ -1,15 +1,12 @@
 import { NATIVE_DEPTH_LIMIT, nestsDeeperThan, toJsonText } from '../../runtimes/seam/json.js';
 import { RuntimeOptionError } from '../../runtimes/seam/options.js';
 import type { BindingFunction, BindingNamespace, CodeRuntime, RunResult } from '../../runtimes/seam/types.js';
-import { loadProjectHost } from '../assembly/project-host.js';
 import { RUNTIMES, type RuntimeEntry } from '../assembly/runtimes.js';
 import { readNamedInput } from '../guarded/read-regular.js';
-import { drivePairs, loadPairs } from '../pairs/drive.js';
 import { runInApp } from '../pairs/run-in-app.js';
+import { onScenarioPair } from '../pairs/scenario-pair.js';
 import type { Project } from '../project/root.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
-import { scenarioForLanguage } from '../scenario/recording.js';
-import { Session } from '../session.js';
 import { UserError } from '../user-error.js';
 
 /** What `concord run` does once its options are parsed (the command is declared in `commands/run.ts`). */
@@ -160,24 +157,15 @@ async function runInScenario(
   program: string,
   timeoutMs: number | undefined,
 ): Promise<RunResult> {
-  const { pairs } = await loadPairs(project, { scenarios: [name], runtimes: [runtime] });
-  const [pair] = pairs;
-  if (pair === undefined)
-    throw new UserError(`--scenario ${name} --runtime ${runtime}: the scenario does not run on ${runtime}`);
-  const host = await loadProjectHost(project);
-  await using session = new Session(host === undefined ? {} : { host });
-  const [ran] = await drivePairs({
-    session,
-    pairs: [pair],
-    run: ({ scenario, target }) =>
-      runInApp(scenarioForLanguage(scenario, target.language, project.root), target, program, {
-        description: 'concord run',
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      }),
-  });
-  if (ran?.run === undefined)
+  const { result: ran } = await onScenarioPair(project, name, runtime, (scenario, target) =>
+    runInApp(scenario, target, program, {
+      description: 'concord run',
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    }),
+  );
+  if (ran.run === undefined)
     throw new UserError(
-      `${name} × ${runtime}: the program never reached the code runtime: the app's agent did not run the run_code call it was given${ran?.failure ? ` (${ran.failure.split('\n')[0]})` : ''}`,
+      `${name} × ${runtime}: the program never reached the code runtime: the app's agent did not run the run_code call it was given${ran.failure ? ` (${ran.failure.split('\n')[0]})` : ''}`,
       { exitCode: 1 },
     );
   return ran.run;
