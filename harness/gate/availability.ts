@@ -15,22 +15,38 @@ export interface AvailabilityOptions {
   skip: readonly RuntimeName[];
   ci: boolean;
   snapshotsDir: string;
+  /** Runtimes the run asked for by name (`--runtime`, the config's `runtimes:`); a scenario's own list counts too. */
+  named: readonly RuntimeName[] | undefined;
   out(line: string): void;
+}
+
+export interface Availability {
+  notRun: Map<RuntimeName, NotRun>;
+  /**
+   * Runtimes that were only there by default (no list names them, none of their snapshots is committed) and cannot
+   * run here: left out of the run without a word, so a first gate on a machine without them is plainly green.
+   */
+  leftOut: RuntimeName[];
 }
 
 /**
  * The runtimes of the run that will not run, each said once. A runtime that cannot run here while the
  * selection has committed snapshots for it fails the gate in CI (those snapshots would go unchecked) and
- * warns locally; `--skip-runtime` is the explicit way out, and is said as plainly.
+ * warns locally; `--skip-runtime` is the explicit way out, and is said as plainly. One that nothing named and
+ * nothing committed is left out.
  */
-export async function runtimesNotRun(options: AvailabilityOptions): Promise<Map<RuntimeName, NotRun>> {
+export async function runtimesNotRun(options: AvailabilityOptions): Promise<Availability> {
   const { pairs, skip, ci, out } = options;
+  const named = (runtime: RuntimeName) =>
+    options.named?.includes(runtime) === true ||
+    pairs.some((p) => p.runtime === runtime && p.scenario.runtimesListed !== false);
   const wanted = [...new Set(pairs.map((p) => p.runtime))];
   const committed = new Set(await snapshotFolders(options.snapshotsDir));
   const unchecked = (runtime: RuntimeName) =>
     pairs.filter((p) => p.runtime === runtime && committed.has(`${p.scenario.name}/${runtime}`)).length;
   const unavailable = await unavailableRuntimes(wanted.filter((runtime) => !skip.includes(runtime)));
   const notRun = new Map<RuntimeName, NotRun>();
+  const leftOut: RuntimeName[] = [];
   for (const runtime of wanted) {
     const snapshots = unchecked(runtime);
     const left = snapshots > 0 ? `; ${snapshots} committed snapshot folder(s) of it are not checked` : '';
@@ -47,7 +63,9 @@ export async function runtimesNotRun(options: AvailabilityOptions): Promise<Map<
       continue;
     }
     const optOut = `or pass --skip-runtime ${runtime} to leave it out on purpose`;
-    if (snapshots === 0) {
+    if (snapshots === 0 && !named(runtime)) {
+      leftOut.push(runtime);
+    } else if (snapshots === 0) {
       const reason = `${runtime} skipped: ${why}`;
       notRun.set(runtime, { status: 'skipped', reason });
       out(reason);
@@ -61,5 +79,5 @@ export async function runtimesNotRun(options: AvailabilityOptions): Promise<Map<
       out(`warning: ${reason}`);
     }
   }
-  return notRun;
+  return { notRun, leftOut };
 }

@@ -79,6 +79,7 @@ export async function finishRun(
     ci: options.ci,
     coverage,
     sdkTokensMissing: outcome.sdkTokensMissing,
+    leftOut: outcome.leftOut,
   });
   return { ok, reportFile };
 }

@@ -120,6 +120,8 @@ interface RunPlan {
   pairs: Pair[];
   floor: PythonVersion;
   notRun: Map<RuntimeName, NotRun>;
+  /** Runtimes only there by default that cannot run here: not run, not counted, named once in the summary. */
+  leftOut: RuntimeName[];
   /** The host that boots the project's apps; none: concord assembles them. */
   host: ProjectHost | undefined;
 }
@@ -158,6 +160,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     ci,
     proposals: proposals.list,
     ...(pendingDir ? { pendingDir } : {}),
+    ...(plan.leftOut.length > 0 ? { leftOut: plan.leftOut } : {}),
   } satisfies RunOutcome;
   const finished = await finishRun(outcome, {
     reportRoot: paths.reportRoot,
@@ -188,12 +191,13 @@ async function planRun(options: GateOptions, paths: GatePaths): Promise<RunPlan>
     new GuardedFolder(paths.pendingRoot, '.concord/pending'),
   ])
     await folder.check();
-  const { scenarios, pairs, selection } = await loadPairs(project, options.selection, paths.scenariosDir);
+  const loaded = await loadPairs(project, options.selection, paths.scenariosDir);
+  const { scenarios, selection } = loaded;
   // A plugin or host that cannot be imported is the user's input to fix: one error at its place, before any pair runs.
-  await importPlugins([...new Set(pairs.map((p) => p.scenario))]);
+  await importPlugins([...new Set(loaded.pairs.map((p) => p.scenario))]);
   const host = await loadProjectHost(project);
   const { shard } = selection;
-  if (shard && pairs.length === 0) {
+  if (shard && loaded.pairs.length === 0) {
     const whole = selectPairs(scenarios, { ...selection, shard: undefined }).length;
     out(
       `--shard ${shard.index}/${shard.count}: none of the ${whole} scenario × runtime pair(s) of the selection falls in this shard; nothing to run here`,
@@ -201,14 +205,16 @@ async function planRun(options: GateOptions, paths: GatePaths): Promise<RunPlan>
   }
   // The config's floor was checked against the supported versions when it was read.
   const floor = options.floor ?? (project.config.floor as PythonVersion | undefined) ?? DEFAULT_PYTHON_FLOOR;
-  const notRun = await runtimesNotRun({
-    pairs,
+  const { notRun, leftOut } = await runtimesNotRun({
+    pairs: loaded.pairs,
     skip: options.skipRuntimes ?? [],
     ci: options.ci,
     snapshotsDir: paths.snapshotsDir,
+    named: selection.runtimes,
     out,
   });
-  return { scenarios, selection, pairs, floor, notRun, host };
+  const pairs = loaded.pairs.filter((p) => !leftOut.includes(p.runtime));
+  return { scenarios, selection, pairs, floor, notRun, leftOut, host };
 }
 
 type RunPairs = Pick<RunOutcome, 'pairs' | 'runFindings' | 'coverage' | 'matrix' | 'interpreters' | 'absent'> &

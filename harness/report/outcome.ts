@@ -6,6 +6,7 @@ import type { Finding } from '../checks/types.js';
 import type { StubCell } from '../interpreters/types.js';
 import type { PhaseTimes } from '../pairs/run-one.js';
 import type { ProbeVerdict } from '../probe/adversarial.js';
+import type { RuntimeName } from '../runtime-names.js';
 import type { UpdateMode } from '../snapshot/decide.js';
 import type { PendingChange } from '../snapshot/pending.js';
 import type { FileVerdict } from '../snapshot/store.js';
@@ -112,4 +113,6 @@ export interface RunOutcome extends ReportInput {
   pendingDir?: string;
   /** Why the SDK was not measured in tokens (js-tiktoken is not installed), when a pair asked. */
   sdkTokensMissing?: string;
+  /** Runtimes no list named that cannot run here: left out of the run (see `runtimesNotRun`). */
+  leftOut?: RuntimeName[];
 }

@@ -1,6 +1,6 @@
 import { COVERAGE_HINT, coverageFails, coverageSentences, type ToolCoverage } from '../checks/tool-coverage.js';
 import type { Finding } from '../checks/types.js';
-import { RUNTIME_NAMES } from '../runtime-names.js';
+import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
 import { type ChangeGroup, groupHeading, runChangeGroups } from '../snapshot/change-groups.js';
 import { type UpdateMode, writesEverything } from '../snapshot/decide.js';
 import { PENDING_ARTIFACT } from '../snapshot/pending.js';
@@ -46,12 +46,15 @@ export interface Summary {
   coverage?: ToolCoverage;
   /** Why the SDK was not measured in tokens, when it was not. */
   sdkTokensMissing?: string | undefined;
+  /** Runtimes only there by default that cannot run here, left out of the run. */
+  leftOut?: readonly RuntimeName[] | undefined;
 }
 
 /** The end of a gate (or merge) run on the console: the matrix, the diffs, the totals and the verdict. */
 export function printSummary({ out, color }: { out(line: string): void; color: boolean }, summary: Summary): void {
   const { results, obsolete, inPlace, pendingDir, ok, runFindings, reportFile, ci, coverage, sdkTokensMissing } =
     summary;
+  const ran = RUNTIME_NAMES.filter((r) => results.some((x) => x.runtime === r && x.status !== 'skipped'));
   out('');
   const runtimes = RUNTIME_NAMES.filter((r) => results.some((x) => x.runtime === r));
   if (results.length > 0) out(summaryTable(results, runtimes, color));
@@ -85,6 +88,7 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   out(
     `${results.length} run(s): ${count('pass')} pass, ${count('updated')} updated, ${count('mismatch')} mismatch, ${count('unstable')} unstable, ${count('failed')} failed, ${count('skipped')} skipped; ${obsolete.length} obsolete folder(s)`,
   );
+  if (summary.leftOut?.length) out(leftOutLine(ran, summary.leftOut));
   for (const line of skippedRuntimeLines(results)) out(line);
   for (const line of skippedCheckLines(results)) out(line);
   if (pendingDir) {
@@ -96,6 +100,16 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   }
   out(`report: ${reportFile} (the stub-validity matrix, the probe's verdict and every finding)`);
   out(ok ? `gate: everything agrees${notEverythingRan(results)}` : 'gate: FAILED');
+}
+
+/**
+ * What ran, and the runtimes left out because nothing named them and they cannot run here: not a skip (nothing
+ * asked for them), said once so that adding one to `runtimes:` is the known way to have it checked.
+ */
+function leftOutLine(ran: readonly RuntimeName[], leftOut: readonly RuntimeName[]): string {
+  const them = leftOut.join(', ');
+  const on = ran.length > 0 ? `ran on ${ran.join(', ')}; ` : '';
+  return `${on}${them} cannot run here and no runtimes: list names ${leftOut.length > 1 ? 'them' : 'it'}, so ${leftOut.length > 1 ? 'they were' : 'it was'} left out`;
 }
 
 /** Skipped pairs and checks that did not run, counted; empty when everything ran. */

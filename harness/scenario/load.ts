@@ -260,6 +260,7 @@ export function parseScenario(file: string, source: string): Scenario {
     description: data.description as string,
     file,
     runtimes: (data.runtimes as RuntimeName[] | undefined) ?? [...RUNTIME_NAMES],
+    runtimesListed: data.runtimes !== undefined,
     runtimeConfig: (data.runtime as Record<string, unknown> | undefined) ?? {},
     composition,
     script,

@@ -65,6 +65,8 @@ export interface Scenario {
   /** Absolute path of the scenario file. */
   file: string;
   runtimes: RuntimeName[];
+  /** True when the scenario file lists its runtimes; otherwise `runtimes` is every runtime, by default. */
+  runtimesListed?: boolean;
   /** Config of the runtime entry, merged over the gate's defaults (e.g. `timeoutMs`). */
   runtimeConfig: Record<string, unknown>;
   composition: CompositionEntry[];
