@@ -9,9 +9,12 @@ function terminal(columns = 80) {
   let time = 0;
   let draw = () => {};
   let stopped = false;
+  // stderr, on the same terminal as the line.
+  const stderr = { write: (text: string) => (written += text) };
   const line = liveLine(
     { write: (text: string) => (written += text), columns },
     {
+      sharing: [stderr],
       now: () => time,
       every: (fn) => {
         draw = fn;
@@ -21,6 +24,7 @@ function terminal(columns = 80) {
   );
   return {
     line,
+    stderr,
     tick: (ms: number) => {
       time += ms;
       draw();
@@ -60,6 +64,23 @@ describe('the live line', () => {
     expect(t.stopped()).toBe(true);
     t.line.out('gate: everything agrees');
     expect(t.take()).toBe('gate: everything agrees\n');
+  });
+
+  it('moves what others write to the terminal (a notice on stderr, a plugin’s log) above it, and then lets go', () => {
+    const t = terminal();
+    t.line.activity.begin('a × python');
+    t.take();
+    t.stderr.write('concord: python runs in a local process\n');
+    expect(t.take()).toBe(`${CLEAR}concord: python runs in a local process\n… a × python 0 s`);
+    // A line written in two pieces: the live line waits for its end rather than be drawn onto it.
+    t.stderr.write('loading');
+    t.tick(500);
+    t.stderr.write(' done\n');
+    expect(t.take()).toBe(`${CLEAR}loading done\n… a × python 0 s`);
+    t.line.stop();
+    t.take();
+    t.stderr.write('after\n');
+    expect(t.take()).toBe('after\n');
   });
 
   it('stays within the terminal’s width, a column to spare', () => {

@@ -22,8 +22,18 @@ interface Running {
   waitingFor: string | undefined;
 }
 
+/** A stream the line is drawn on, or one that shares its terminal (stderr): what others write there goes above it. */
+interface Writable {
+  write(...args: never[]): unknown;
+}
+
 interface LiveLineOptions {
   now?: () => number;
+  /**
+   * Streams that share the terminal (stderr): while the line is up, whatever anyone writes to them or to the line's
+   * own stream (a plugin's log, a notice) is printed above it rather than into its row.
+   */
+  sharing?: readonly Writable[];
   /** Calls `draw` every `ms` until the returned function is called. */
   every?: (draw: () => void, ms: number) => () => void;
 }
@@ -58,18 +68,26 @@ export function liveLine(
 ): { activity: Activity; out(line: string): void; stop(): void } {
   const now = options.now ?? (() => performance.now());
   const running: Running[] = [];
+  const write = stream.write.bind(stream);
   let shown = false;
+  // Someone else's line is half written: the line waits until it ends, rather than be drawn onto its end.
+  let held = false;
   const clear = () => {
-    if (shown) stream.write(CLEAR);
+    if (shown) write(CLEAR);
     shown = false;
   };
   const draw = () => {
     clear();
-    if (running.length === 0) return;
+    if (running.length === 0 || held) return;
     // A pseudo-terminal may say it has 0 columns.
-    stream.write(liveText(running, now(), (stream.columns || 80) - 1));
+    write(liveText(running, now(), (stream.columns || 80) - 1));
     shown = true;
   };
+  const above = (text: string) => {
+    held = !text.endsWith('\n');
+    draw();
+  };
+  const release = [stream, ...(options.sharing ?? [])].map((shared) => writeAbove(shared, clear, above));
   const stopTimer = (options.every ?? everyInterval)(draw, 500);
   return {
     activity: {
@@ -89,13 +107,32 @@ export function liveLine(
     },
     out(line) {
       clear();
-      stream.write(`${line}\n`);
+      write(`${line}\n`);
       draw();
     },
     stop() {
       stopTimer();
+      for (const restore of release) restore();
       running.length = 0;
       clear();
     },
+  };
+}
+
+/**
+ * Makes every write to `shared` clear the line first, then hands `after` the text written; returns what puts
+ * `shared.write` back.
+ */
+function writeAbove(shared: Writable, clear: () => void, after: (text: string) => void): () => void {
+  const original = shared.write;
+  shared.write = (...args: never[]) => {
+    clear();
+    const written = original.apply(shared, args);
+    const chunk: unknown = args[0];
+    after(typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString() : '');
+    return written;
+  };
+  return () => {
+    shared.write = original;
   };
 }

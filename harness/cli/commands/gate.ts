@@ -171,7 +171,7 @@ async function runGateCommand(flags: GateFlags): Promise<void> {
   // while the gate awaits a promise nothing can settle any more: such a run must fail, and say so.
   let lastLine = '';
   // On a terminal, a line below the output shows the running pairs (in CI a line rewritten in place only clutters).
-  const live = process.stdout.isTTY && !ci ? liveLine(process.stdout) : undefined;
+  const live = process.stdout.isTTY && !ci ? liveLine(process.stdout, { sharing: [process.stderr] }) : undefined;
   process.once('beforeExit', () => {
     live?.stop();
     console.error(
