@@ -39,6 +39,7 @@ import {
   sweepFolder,
 } from '../snapshot/store.js';
 import { SDK_FILE, type SnapshotFiles, snapshotFiles } from '../snapshot/transcript.js';
+import { fromProjectRoot } from '../text/project-paths.js';
 import { type NotRun, runtimesNotRun } from './availability.js';
 import { type FinishOptions, finishRun } from './finish.js';
 import { RunProposals } from './proposals.js';
@@ -261,8 +262,12 @@ async function runPairs(
     known: new KnownFindings(config.known),
   };
   const pairs = await drivePairsOf(options, plan, run, proposals);
-  // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe.
-  const steps = await runSteps(plan.pairs, new Set(plan.notRun.keys()), plan.floor, session);
+  // Once per run, on the runtimes the pairs kept warm: the renderer floor and the adversarial probe, through the
+  // apps that ran (an app that did not start has said why on its pair's line; booting it again says it again).
+  const ran = plan.pairs.filter((p) =>
+    pairs.some((r) => r.scenario === p.scenario.name && r.runtime === p.runtime && r.tools !== undefined),
+  );
+  const steps = await runSteps(ran, new Set(plan.notRun.keys()), plan.floor, session);
   steps.findings.push(...sdkBudgetFindings(sdkCost(pairs), config.sdkBudget, session.tokens.missing));
   steps.findings = [...run.known.apply(steps.findings), ...run.known.unmet(KNOWN)];
   for (const probe of steps.probes) probe.findings = run.known.apply(probe.findings);
@@ -396,7 +401,8 @@ async function runPair(
   } catch (error) {
     // The time it took to fail is the assembly's: a plugin that never started shows the boot's whole wait.
     const times = { assembly: performance.now() - assembling, model: 0, runtime: 0, checks: 0 };
-    return { ...base, status: 'failed', times, verdicts: [], findings: [], reason: (error as Error).message };
+    const reason = fromProjectRoot((error as Error).message, root);
+    return { ...base, status: 'failed', times, verdicts: [], findings: [], reason };
   }
   const { record, times } = one;
   activity.phase('the checks');
@@ -404,7 +410,10 @@ async function runPair(
   const files = snapshotFiles(record, root, redactions);
   const findings = run.known.apply(await checkPair(run, { scenario, runtime: target, record, files }, times));
   const errors = findings.filter((f) => f.severity === 'error');
-  const problems = [record.failure, ...errors.map((f) => `${f.check}: ${f.message}`)].filter(Boolean).join('\n');
+  const problems = fromProjectRoot(
+    [record.failure, ...errors.map((f) => `${f.check}: ${f.message}`)].filter(Boolean).join('\n'),
+    root,
+  );
   const folder = `${scenario.name}/${runtime}`;
   const verdicts = await compareFolder(snapshotsDir, folder, files);
   // Before anything is written or proposed, the pair runs once more: a transcript that two runs do not agree
