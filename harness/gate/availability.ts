@@ -2,7 +2,6 @@ import { RUNTIMES, unavailableRuntimes } from '../assembly/runtimes.js';
 import type { Pair } from '../pairs/select.js';
 import type { RuntimeName } from '../runtime-names.js';
 import { snapshotFolders } from '../snapshot/store.js';
-import { wrapText } from '../text/wrap.js';
 
 /** What becomes of every pair of a runtime that does not run: skipped, or failed (an unchecked snapshot in CI). */
 export interface NotRun {
@@ -37,8 +36,7 @@ export interface Availability {
  * nothing committed is left out.
  */
 export async function runtimesNotRun(options: AvailabilityOptions): Promise<Availability> {
-  const { pairs, skip, ci } = options;
-  const out = (line: string) => options.out(wrapText(line));
+  const { pairs, skip, ci, out } = options;
   const named = (runtime: RuntimeName) =>
     options.named?.includes(runtime) === true ||
     pairs.some((p) => p.runtime === runtime && p.scenario.runtimesListed !== false);

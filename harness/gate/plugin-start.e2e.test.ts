@@ -1,6 +1,9 @@
-import { rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { sourceAsset } from '../../runtimes/seam/package-root.js';
+import { Host } from '../../test/host-requirements.js';
 import { concordIn } from '../test/concord-cli.js';
 import { projectWith } from '../test/project-files.js';
 
@@ -48,8 +51,40 @@ it('an async apply that rejects fails its pair with the entry, the plugin and th
   // The apply waited 400 ms before it rejected: the assembly took at least that long, not the 0 ms of a pair that never
   // ran.
   expect(Number(line![1])).toBeGreaterThanOrEqual(400);
+  // The plugin is named from the project root: shorter, and the same on every machine.
   expect(result.stdout).toContain(
-    `cordis.yml entry "catalog" (plugin ${join(root, 'plugins', 'catalog.mjs')}): failed to start: the catalog database is down`,
+    'cordis.yml entry "catalog" (plugin plugins/catalog.mjs): failed to start: the catalog database is down',
   );
+  expect(result.stdout).not.toContain(root);
   expect(result.stdout).toContain('gate: FAILED');
 });
+
+(await Host.with('script')).it(
+  'on a terminal, every line keeps within 100 columns; the reason is wrapped, not cut',
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    // A reason of about 250 columns: a pipe keeps it on one line, a terminal wraps it.
+    const long = `the catalog database is down (${'tried replica-'.repeat(12)}end)`;
+    await writeFile(join(root, 'plugins', 'catalog.mjs'), PLUGIN.replace('the catalog database is down', long));
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(sourceAsset('bin/concord.mjs'))} gate`;
+    const run = spawnSync('script', ['-qec', command, '/dev/null'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, CI: '', NO_COLOR: '1' },
+    });
+    // What the terminal shows: the live line's redraws and carriage returns taken out.
+    const shown = run.stdout
+      .replace(/\r\x1b\[2K[^\r\n]*(?=\r\x1b\[2K)/g, '')
+      .replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')
+      .split(/\r?\n/)
+      .map((line) => line.replace(/^.*\r/, ''));
+    expect(run.status, run.stdout).toBe(1);
+    for (const line of shown) expect(line.length, line).toBeLessThanOrEqual(100);
+    const joined = shown.map((line) => line.trim()).join(' ');
+    expect(joined).toContain(long);
+    expect(joined).toContain('(plugin plugins/catalog.mjs)');
+  },
+);

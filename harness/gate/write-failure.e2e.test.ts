@@ -64,7 +64,7 @@ describe('a gate whose snapshot write fails', () => {
         ['mode-both/typescript/tools-sdk.ts', 'write', 'new', false],
         ['mode-both/typescript/transcript.yaml', 'write', 'new', false],
       ]);
-      expect(result.stdout).toContain(`the proposals of this run are kept in ${join(root, '.concord', 'pending')}`);
+      expect(result.stdout).toContain(`the proposals of this run are kept in ${join('.concord', 'pending')}`);
       expect(await readdir(snapshotsDir)).toEqual([]);
     },
   );

@@ -1,6 +1,5 @@
 import { COLOR, paint } from '../text/paint.js';
 import { shortLines } from '../text/short-line.js';
-import { wrapLine } from '../text/wrap.js';
 import { type PairResult, type PairStatus, type RunSteps, STATUS_MARK } from './outcome.js';
 
 const STATUS_COLOR: Record<PairStatus, number> = {
@@ -42,8 +41,8 @@ export function progressLine(r: PairResult, color: boolean): string {
     PROGRESS_FILES,
     (left) => `… ${left} more changed file(s) in the report`,
   );
-  const detail = [...reason, ...changed].flatMap((line) => wrapLine(`    ${line}`)).map((line) => `\n${line}`);
-  return `${head} ${r.scenario} × ${r.runtime}${timing}${detail.join('')}`;
+  const detail = [...reason, ...changed].map((line) => `\n    ${line}`).join('');
+  return `${head} ${r.scenario} × ${r.runtime}${timing}${detail}`;
 }
 
 /**

@@ -6,7 +6,6 @@ import { type UpdateMode, writesEverything } from '../snapshot/decide.js';
 import { PENDING_ARTIFACT } from '../snapshot/pending.js';
 import { renderDiff } from '../text/diff.js';
 import { shortLines } from '../text/short-line.js';
-import { wrapLine, wrapText } from '../text/wrap.js';
 import { isFailing, type PairResult } from './outcome.js';
 import { pairGroups } from './pair-groups.js';
 import { capLines, ms, REASON_LINES, summaryTable } from './progress.js';
@@ -55,18 +54,16 @@ export interface Summary {
 export function printSummary({ out, color }: { out(line: string): void; color: boolean }, summary: Summary): void {
   const { results, obsolete, inPlace, pendingDir, ok, runFindings, reportFile, ci, coverage, sdkTokensMissing } =
     summary;
-  // Sentences are wrapped to the terminal's columns; tables and diffs are printed as they are.
-  const say = (text: string) => out(wrapText(text));
   const ran = RUNTIME_NAMES.filter((r) => results.some((x) => x.runtime === r && x.status !== 'skipped'));
   out('');
   const runtimes = RUNTIME_NAMES.filter((r) => results.some((x) => x.runtime === r));
   if (results.length > 0) out(summaryTable(results, runtimes, color));
   for (const folder of obsolete)
-    say(`obsolete snapshot folder: snapshots/${folder} (no scenario declares it)${inPlace ? ' — removed' : ''}`);
+    out(`obsolete snapshot folder: snapshots/${folder} (no scenario declares it)${inPlace ? ' — removed' : ''}`);
   for (const r of results) {
     for (const v of r.verdicts) {
-      if (v.status === 'garbage') say(`\n${v.reason}`);
-      if (v.status === 'obsolete' && !inPlace) say(`obsolete snapshot file: snapshots/${v.path}`);
+      if (v.status === 'garbage') out(`\n${v.reason}`);
+      if (v.status === 'obsolete' && !inPlace) out(`obsolete snapshot file: snapshots/${v.path}`);
     }
   }
   if (!inPlace) for (const line of verdictLines(results, reportFile.replace(/\.md$/, '.html'), color)) out(line);
@@ -74,14 +71,14 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   for (const r of results) for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += r.times[k] ?? 0;
   const cost = sdkCost(results);
   if (cost) for (const line of sdkCostLines(cost)) out(line);
-  else if (sdkTokensMissing !== undefined) say(`\nSDK cost: not measured: ${sdkTokensMissing}`);
-  for (const f of runFindings) say(`\n${f.severity} ${f.check}: ${f.message}`);
+  else if (sdkTokensMissing !== undefined) out(`\nSDK cost: not measured: ${sdkTokensMissing}`);
+  for (const f of runFindings) out(`\n${f.severity} ${f.check}: ${f.message}`);
   const uncalled = coverageSentences(coverage);
   if (uncalled.length > 0) {
     out('');
     for (const sentence of uncalled)
-      say(`${coverage!.level === 'error' ? 'error' : 'warning'} tool-coverage: ${sentence}`);
-    say(`  ${COVERAGE_HINT}`);
+      out(`${coverage!.level === 'error' ? 'error' : 'warning'} tool-coverage: ${sentence}`);
+    out(`  ${COVERAGE_HINT}`);
   }
   const count = (s: string) => results.filter((r) => r.status === s).length;
   out('');
@@ -91,17 +88,17 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   out(
     `${results.length} run(s): ${count('pass')} pass, ${count('updated')} updated, ${count('mismatch')} mismatch, ${count('unstable')} unstable, ${count('failed')} failed, ${count('skipped')} skipped; ${obsolete.length} obsolete folder(s)`,
   );
-  if (summary.leftOut?.length) say(leftOutLine(ran, summary.leftOut));
-  for (const line of skippedRuntimeLines(results)) say(line);
-  for (const line of skippedCheckLines(results)) say(line);
+  if (summary.leftOut?.length) out(leftOutLine(ran, summary.leftOut));
+  for (const line of skippedRuntimeLines(results)) out(line);
+  for (const line of skippedCheckLines(results)) out(line);
   if (pendingDir) {
-    say(
+    out(
       ci
         ? `proposed changes: ${pendingDir} — upload it as the ${PENDING_ARTIFACT} artifact; on your machine \`concord review --from ${PENDING_ARTIFACT}\` accepts or rejects them`
         : `proposed changes: ${pendingDir} — accept or reject them with \`concord review\``,
     );
   }
-  say(`report: ${reportFile} (the stub-validity matrix, the probe's verdict and every finding)`);
+  out(`report: ${reportFile} (the stub-validity matrix, the probe's verdict and every finding)`);
   out(ok ? `gate: everything agrees${notEverythingRan(results)}` : 'gate: FAILED');
 }
 
@@ -194,7 +191,7 @@ export function verdictLines(results: readonly PairResult[], htmlReport: string,
       REASON_LINES,
       (left) => `… ${left} more line(s) in ${htmlReport}`,
     );
-    lines.push(...reason.flatMap((l) => wrapLine(`      ${l}`)));
+    lines.push(...reason.map((l) => `      ${l}`));
   }
   const shown = groups.filter((g) => g.diff !== undefined || g.status === 'new');
   if (shown.length > 0) {

@@ -11,6 +11,8 @@ import { pairDurations } from '../../results/durations.js';
 import { RUNTIME_NAMES } from '../../runtime-names.js';
 import type { UpdateMode } from '../../snapshot/decide.js';
 import { colorWanted } from '../../text/paint.js';
+import { fromProjectRoot } from '../../text/project-paths.js';
+import { TEXT_COLUMNS, wrapText } from '../../text/wrap.js';
 import { UserError } from '../../user-error.js';
 import { ciIsSet } from '../ci.js';
 import { exitWith } from '../exit.js';
@@ -198,10 +200,10 @@ async function runGateCommand(flags: GateFlags): Promise<void> {
       ...(junit ? { junit } : {}),
       github: true,
       color: colorWanted(),
-      out: (line) => {
-        if (line !== '') lastLine = line;
-        if (live) live.out(line);
-        else console.log(line);
+      out: (text) => {
+        if (text !== '') lastLine = text;
+        const line = shownLine(text, project.root);
+        live ? live.out(line) : console.log(line);
       },
       ...(live ? { activity: live.activity } : {}),
     });
@@ -213,6 +215,16 @@ async function runGateCommand(flags: GateFlags): Promise<void> {
     live?.stop();
     failAndExit('gate', error);
   }
+}
+
+/**
+ * A line of the gate as printed: files of the project named from its root (shorter, and the same on every machine);
+ * on a terminal, wrapped to 100 columns or the terminal's fewer; in a log or a pipe each message stays on one line,
+ * whole, for a search to find.
+ */
+function shownLine(text: string, root: string): string {
+  const line = fromProjectRoot(text, root);
+  return process.stdout.isTTY ? wrapText(line, Math.min(TEXT_COLUMNS, process.stdout.columns || TEXT_COLUMNS)) : line;
 }
 
 /** `gate --live`: exit 1 when a pair could not be judged, or drifted under --live-fail; 0 otherwise. */
