@@ -32,4 +32,18 @@ describe('the expectations check', () => {
     ]);
     expect(await judge(expected, { ...stopped, programs: [ok] })).toEqual([]);
   });
+
+  it('fails a run past a bridge bound unless expect.runs names bridge-limit for it', async () => {
+    const past = program({
+      logs: [],
+      error: {
+        kind: 'bridge-limit',
+        message: 'the result of tools.dump is 20 bytes of JSON, past the 10 a call may carry (bridgeBytes)',
+      },
+    });
+    expect((await judge({}, { programs: [ok, past] })).map((f) => f.message)).toEqual([
+      "run_code call 2 ended as bridge-limit: the result of tools.dump is 20 bytes of JSON, past the 10 a call may carry (bridgeBytes) (raise the bound in the scenario's runtime: or concord.config.yml, or expect bridge-limit in expect.runs)",
+    ]);
+    expect(await judge({ runs: ['ok', 'bridge-limit'] }, { programs: [ok, past] })).toEqual([]);
+  });
 });

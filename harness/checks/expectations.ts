@@ -23,6 +23,14 @@ export const expectationsCheck: PairCheck = {
           );
       });
     }
+    // A run past a bridge bound used a tool it could not use as written: it fails the pair unless the scenario
+    // expects exactly that.
+    record.programs.forEach((p, i) => {
+      if (p.result.error?.kind === 'bridge-limit' && runs?.[i] === undefined)
+        fail(
+          `run_code call ${i + 1} ended as bridge-limit: ${p.result.error.message.split('\n')[0]} (raise the bound in the scenario's runtime: or concord.config.yml, or expect bridge-limit in expect.runs)`,
+        );
+    });
     for (const part of stoppedShort ? [] : (finalIncludes ?? [])) {
       if (!(record.answer ?? '').includes(part))
         fail(

@@ -2,10 +2,12 @@ import { pathToFileURL } from 'node:url';
 import type { RuntimePlugin, SharedRuntimeConfig } from '../../runtimes/seam/plugin.js';
 import { pluginPath } from '../assembly/assemble.js';
 import { type RuntimeTarget, runtimeTarget } from '../assembly/runtimes.js';
+import type { ProjectConfig } from '../project/config.js';
 import type { Project } from '../project/root.js';
 import type { RuntimeName } from '../runtime-names.js';
 import { loadScenarios } from '../scenario/discover.js';
 import { InputError } from '../scenario/error.js';
+import { RUNTIME_SETTING_NAMES } from '../scenario/runtime-settings.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Session } from '../session.js';
 import { inOrder } from './concurrent.js';
@@ -13,7 +15,7 @@ import { type Pair, type Selection, selectPairs } from './select.js';
 
 /**
  * The project's scenarios, each parsed once, with the project's defaults filled in where a scenario sets
- * none (`timeoutMs` of `concord.config.yml`): every pair, probe and recording of a command reads these.
+ * none (`timeoutMs` and the bridge bounds of `concord.config.yml`): every pair, probe and recording of a command reads these.
  */
 export async function loadProjectScenarios(project: Project, scenariosDir = project.scenariosDir): Promise<Scenario[]> {
   const scenarios = await loadScenarios(scenariosDir, project.root);
@@ -27,7 +29,7 @@ export async function loadProjectScenarios(project: Project, scenariosDir = proj
       'the scenario has no composition, and concord assembles its app from one',
       "list the app's cordis entries under composition: (the tool registry, your tool plugins, the agent), or name the host that boots your app your own way: host: ./concord-host.mjs in concord.config.yml",
     );
-  return scenarios.map((scenario) => withDefaultTimeout(scenario, project.config.timeoutMs));
+  return scenarios.map((scenario) => withProjectSettings(scenario, project.config));
 }
 
 /**
@@ -136,8 +138,11 @@ async function prewarm(session: Session, pair: Pair): Promise<void> {
   }
 }
 
-/** The scenario with the project's `timeoutMs` where it sets none itself. */
-function withDefaultTimeout(scenario: Scenario, timeoutMs: number | undefined): Scenario {
-  if (timeoutMs === undefined || 'timeoutMs' in scenario.runtimeConfig) return scenario;
-  return { ...scenario, runtimeConfig: { ...scenario.runtimeConfig, timeoutMs } };
+/** The scenario with the project's runtime settings (`timeoutMs`, the bridge bounds) where it sets none itself. */
+function withProjectSettings(scenario: Scenario, config: ProjectConfig): Scenario {
+  const defaults = RUNTIME_SETTING_NAMES.filter(
+    (name) => config[name] !== undefined && !(name in scenario.runtimeConfig),
+  ).map((name) => [name, config[name]]);
+  if (defaults.length === 0) return scenario;
+  return { ...scenario, runtimeConfig: { ...Object.fromEntries(defaults), ...scenario.runtimeConfig } };
 }

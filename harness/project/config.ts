@@ -8,9 +8,9 @@ import {
   pyodideInstalled,
 } from '../../runtimes/pyodide/versions.js';
 import { installCommand } from '../../runtimes/seam/optional-package.js';
-import { LIMIT_BOUNDS } from '../../runtimes/seam/options.js';
 import { readRegularFile } from '../guarded/read-regular.js';
 import { RUNTIME_NAMES, type RuntimeName } from '../runtime-names.js';
+import { runtimeSettingFields } from '../scenario/runtime-settings.js';
 import type { Shape } from '../scenario/shape.js';
 import { MAX_INPUT_BYTES, readYamlInput } from '../scenario/yaml-input.js';
 import {
@@ -55,6 +55,10 @@ export interface ProjectConfig {
   runtimes?: RuntimeName[];
   /** The runtime entry's time budget for every scenario that sets none. */
   timeoutMs?: number;
+  /** The bytes of JSON one tool call may carry each way, for every scenario that sets none (default 16 MiB). */
+  bridgeBytes?: number;
+  /** How deep a value one tool call carries may nest, for every scenario that sets none (default 500). */
+  bridgeDepth?: number;
   /** The project's own volatile values, compiled; applied before every compare and write. */
   redactions?: Redaction[];
   /** What the gate says of registered tools no scenario called. */
@@ -84,9 +88,7 @@ const CONFIG: Shape = {
   fields: {
     floor: { shape: { kind: 'enum', values: SUPPORTED_PYTHON_VERSIONS } },
     runtimes: { shape: { kind: 'list', of: { kind: 'enum', values: RUNTIME_NAMES }, min: 1 } },
-    timeoutMs: {
-      shape: { kind: 'number', integer: true, min: LIMIT_BOUNDS.timeoutMs[0], max: LIMIT_BOUNDS.timeoutMs[1] },
-    },
+    ...runtimeSettingFields(),
     redactions: {
       shape: {
         kind: 'list',

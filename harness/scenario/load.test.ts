@@ -106,7 +106,7 @@ describe('scenario files', () => {
     ]);
     const itself = failure(VALID.replace('expect:\n  runs: [ok]', 'expect:\n  runs: &runs [*runs]'));
     expect(itself.problem).toBe(
-      'scenario.expect.runs[0] must be one of ok, exception, timeout, abort, worker-exit, invalid-output, output-limit; found a list',
+      'scenario.expect.runs[0] must be one of ok, exception, timeout, abort, worker-exit, invalid-output, output-limit, bridge-limit; found a list',
     );
   });
 

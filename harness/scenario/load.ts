@@ -1,9 +1,9 @@
 import { basename, dirname } from 'node:path';
 import type { Node, YAMLMap, YAMLSeq } from 'yaml';
-import { LIMIT_BOUNDS } from '../../runtimes/seam/options.js';
 import type { Language } from '../../runtimes/seam/types.js';
 import { readInsideRoot } from '../guarded/read-inside.js';
 import { RUNTIME_NAMES } from '../runtime-names.js';
+import { runtimeSettingFields } from './runtime-settings.js';
 import type { Locator, Shape } from './shape.js';
 import type { CompositionEntry, Expectations, RunOutcome, RuntimeName, Scenario, ScriptStep } from './types.js';
 import { MAX_INPUT_BYTES, readYamlInput } from './yaml-input.js';
@@ -17,7 +17,8 @@ export const OUTCOMES = [
   'worker-exit',
   'invalid-output',
   'output-limit',
-] as const;
+  'bridge-limit',
+] as const satisfies readonly RunOutcome[];
 
 /** Entry ids the gate fills in itself. */
 export const RESERVED_ENTRY_IDS = ['runtime', 'model'] as const;
@@ -125,17 +126,7 @@ export const SCENARIO_SHAPE: Shape = {
       shape: {
         kind: 'map',
         description: 'Settings of the code runtime for this scenario.',
-        fields: {
-          timeoutMs: {
-            shape: {
-              kind: 'number',
-              integer: true,
-              min: LIMIT_BOUNDS.timeoutMs[0],
-              max: LIMIT_BOUNDS.timeoutMs[1],
-              description: 'The time budget of one program, in milliseconds.',
-            },
-          },
-        },
+        fields: runtimeSettingFields(),
       },
     },
     composition: {

@@ -1,4 +1,4 @@
-import type { Language } from '../../runtimes/seam/types.js';
+import type { Language, RunErrorKind } from '../../runtimes/seam/types.js';
 import type { RuntimeName } from '../runtime-names.js';
 
 export type { RuntimeName };
@@ -50,7 +50,7 @@ export type ScriptStep =
     }
   | { kind: 'final'; text: string; line: number };
 
-export type RunOutcome = 'ok' | 'exception' | 'timeout' | 'abort' | 'worker-exit' | 'invalid-output' | 'output-limit';
+export type RunOutcome = 'ok' | RunErrorKind;
 
 export interface Expectations {
   /** One outcome per `run_code` call, in order. */

@@ -1,6 +1,7 @@
+import type { BridgeConfig } from '../seam/calls.js';
 import { LIMIT_BOUNDS, parseRuntimeOptions } from '../seam/options.js';
 
-export interface CpythonRuntimeConfig {
+export interface CpythonRuntimeConfig extends BridgeConfig {
   /** `process`: a local interpreter; `container`: a runtime image under Docker. */
   isolation: 'process' | 'container';
   /** Interpreter for the process isolation (a name looked up on PATH, or a path). Default `python3`. */

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { startBudget } from '../seam/budget.js';
-import { answerCall } from '../seam/calls.js';
+import { answerCall, type BridgeLimits, BridgeWatch } from '../seam/calls.js';
 import { toJsonText } from '../seam/json.js';
 import { LineSplitter } from '../seam/lines.js';
 import { runMessages } from '../seam/messages.js';
@@ -42,6 +42,8 @@ export interface RunSettings {
   timeoutMs: number;
   outputLimitBytes: number;
   limits: RunLimits;
+  /** What one tool call may carry each way. */
+  bridge: BridgeLimits;
   /** The budget a server's `disk` limit refers to, in MB, where the server enforces one. */
   diskMb?: number;
 }
@@ -172,7 +174,7 @@ export class GuestServer {
     bindings: readonly BindingNamespace[],
     replies: Writable,
   ): Promise<void> {
-    const answer = await answerCall(bindings, frame.namespace, frame.member, frame.args);
+    const answer = await answerCall(bindings, frame.namespace, frame.member, frame.args, run.watch);
     // A reply that arrives after its run ended must not reach the next run.
     if (this.active === run) replies.write(encodeReplyFrame(frame.call, answer));
   }
@@ -183,6 +185,8 @@ export class GuestServer {
  * the frames of the server and of its own run channel, and how it ends. Only the server vouches that a run is over.
  */
 class GuestRun {
+  /** The bridge bounds of this run, and the first a call passed. */
+  readonly watch: BridgeWatch;
   private readonly logs: string[] = [];
   private readonly output: OutputBudget;
   private outcome: { value: JsonValue } | { error: RunError } | undefined;
@@ -207,6 +211,7 @@ class GuestRun {
     private readonly resolve: (result: RunResult) => void,
   ) {
     this.output = new OutputBudget(settings.outputLimitBytes);
+    this.watch = new BridgeWatch(settings.bridge);
     this.cancelBudget = startBudget(settings.timeoutMs, () => this.stop(runMessages.timeout(settings.timeoutMs)));
     signal?.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -319,7 +324,7 @@ class GuestRun {
     this.offer?.withdraw();
     this.channel?.destroy();
     this.host.ended(this);
-    this.resolve(this.result(exitStatus, serverGone));
+    this.resolve(this.watch.settle(this.result(exitStatus, serverGone)));
   }
 
   private result(exitStatus: string, serverGone: boolean): RunResult {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
+import { BRIDGE_LIMITS } from '../seam/calls.js';
 import { GuestServer } from './guest-server.js';
 import { launchProcessGuest } from './process-launcher.js';
 import { fixtureTools } from './test/fixtures.js';
@@ -29,7 +30,12 @@ function pyenvInterpreters(): string[] {
 }
 
 const interpreters = pyenvInterpreters();
-const settings = { timeoutMs: 20_000, outputLimitBytes: 100_000, limits: { memoryBytes: 512 * 1024 * 1024 } };
+const settings = {
+  timeoutMs: 20_000,
+  outputLimitBytes: 100_000,
+  limits: { memoryBytes: 512 * 1024 * 1024 },
+  bridge: BRIDGE_LIMITS,
+};
 
 // Benign programs only: these interpreters live under a private home, so the server keeps the host's user.
 (await Host.with('pyenv')).describe(

@@ -4,12 +4,18 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BRIDGE_LIMITS } from '../seam/calls.js';
 import { GuestServer } from './guest-server.js';
 import { launchProcessGuest, resolveInterpreter } from './process-launcher.js';
 import { RunChannelListener } from './run-channel.js';
 import { PEERS_PROGRAM_ANSWERS as ANSWERS, fixtureTools, PEERS_PROGRAM } from './test/fixtures.js';
 
-const settings = { timeoutMs: 20_000, outputLimitBytes: 100_000, limits: { memoryBytes: 512 * 1024 * 1024 } };
+const settings = {
+  timeoutMs: 20_000,
+  outputLimitBytes: 100_000,
+  limits: { memoryBytes: 512 * 1024 * 1024 },
+  bridge: BRIDGE_LIMITS,
+};
 
 /** Sends `line` on a fresh connection; resolves with what came back before the host closed it. */
 function handshake(path: string, line: string): Promise<string> {

@@ -1,5 +1,6 @@
 import { chmod, rm } from 'node:fs/promises';
 import type { RuntimeHost } from '../seam/byte-store.js';
+import { bridgeLimitsOf } from '../seam/calls.js';
 import { containerUnavailable } from '../seam/docker-engine.js';
 import { runMessages } from '../seam/messages.js';
 import { runTimeoutMs } from '../seam/options.js';
@@ -133,6 +134,7 @@ function settingsOf(config: CpythonRuntimeConfig, processes: number | undefined)
     outputLimitBytes: config.outputLimitBytes ?? CPYTHON_DEFAULTS.outputLimitBytes,
     limits: { memoryBytes: memoryMb * 1024 * 1024, ...(processes === undefined ? {} : { processes }) },
     diskMb: config.diskMb ?? CPYTHON_DEFAULTS.diskMb,
+    bridge: bridgeLimitsOf(config),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { BridgeConfig } from '../seam/calls.js';
 import { LIMIT_BOUNDS, parseRuntimeOptions, RuntimeOptionError } from '../seam/options.js';
 import {
   DEFAULT_PYODIDE_VERSION,
@@ -7,7 +8,7 @@ import {
 } from './versions.js';
 
 /** Settings of the Pyodide runtime; every field is optional. */
-export interface PyodideRuntimeConfig {
+export interface PyodideRuntimeConfig extends BridgeConfig {
   /** CPython version, which picks the Pyodide release (default 3.13; see versions.ts for the reason). */
   version?: PyodidePythonVersion;
   /** Time budget of one run, in milliseconds (default 30,000). The worker process is killed: kind `timeout`. */

@@ -1,5 +1,12 @@
 import { startBudget } from '../seam/budget.js';
-import { answerCallText, failureJson, namespaceShapes } from '../seam/calls.js';
+import {
+  answerCallText,
+  type BridgeLimits,
+  BridgeWatch,
+  bridgeLimitsOf,
+  failureJson,
+  namespaceShapes,
+} from '../seam/calls.js';
 import { toJsonText } from '../seam/json.js';
 import { runMessages } from '../seam/messages.js';
 import { runTimeoutMs } from '../seam/options.js';
@@ -100,6 +107,7 @@ class PyodideWorkers {
   readonly version: PyodidePythonVersion;
   private readonly outputLimitBytes: number;
   private readonly memoryLimitBytes: number;
+  private readonly bridge: BridgeLimits;
   private instance: PyodideInstance | undefined;
   disposed = false;
   /** A worker that cannot boot will not boot next time either: later runs fail fast with the same error. */
@@ -112,6 +120,7 @@ class PyodideWorkers {
     this.version = config.version ?? PYODIDE_DEFAULTS.version;
     this.outputLimitBytes = config.outputLimitBytes ?? PYODIDE_DEFAULTS.outputLimitBytes;
     this.memoryLimitBytes = config.memoryLimitBytes ?? PYODIDE_DEFAULTS.memoryLimitBytes;
+    this.bridge = bridgeLimitsOf(config);
   }
 
   private current(): PyodideInstance {
@@ -157,8 +166,9 @@ class PyodideWorkers {
       onAbort = () => resolve('aborted');
       signal?.addEventListener('abort', onAbort, { once: true });
     });
+    const watch = new BridgeWatch(this.bridge);
     try {
-      return await this.runWhenReady(worker, request, budget, aborted);
+      return watch.settle(await this.runWhenReady(worker, request, budget, aborted, watch));
     } finally {
       signal?.removeEventListener('abort', onAbort);
       worker.release();
@@ -170,6 +180,7 @@ class PyodideWorkers {
     request: RunRequest,
     budget: number,
     aborted: Promise<'aborted'>,
+    watch: BridgeWatch,
   ): Promise<RunResult> {
     const booted = worker.ready.catch((error: Error) => {
       this.bootFailure = new Error(
@@ -182,7 +193,7 @@ class PyodideWorkers {
     }
     const logs: string[] = [];
     const output = new OutputBudget(this.outputLimitBytes);
-    const ending = await this.ending(worker, request, budget, aborted, (line) => {
+    const ending = await this.ending(worker, request, { budget, aborted, watch }, (line) => {
       if (output.log(line)) logs.push(line);
     });
     if (ending.kind === 'stopped') {
@@ -212,15 +223,14 @@ class PyodideWorkers {
   private async ending(
     worker: PyodideInstance,
     request: RunRequest,
-    budget: number,
-    aborted: Promise<'aborted'>,
+    { budget, aborted, watch }: { budget: number; aborted: Promise<'aborted'>; watch: BridgeWatch },
     onLog: (line: string) => void,
   ): Promise<Ending> {
     const { bindings } = request;
     const shapes = JSON.stringify(namespaceShapes(bindings));
     const { runId, done } = worker.run(request.program, shapes, this.outputLimitBytes, {
       onCall: (callId, namespace, member, argsJson) => {
-        void answerCallText(bindings, namespace, member, argsJson).then((answer) =>
+        void answerCallText(bindings, namespace, member, argsJson, watch).then((answer) =>
           worker.reply(runId, callId, 'okJson' in answer ? `{"ok":${answer.okJson}}` : failureJson(answer)),
         );
       },

@@ -39,13 +39,15 @@ describe('past the bridge bounds', () => {
     const program = [
       `const big = 'a'.repeat(${BRIDGE_LIMITS.bytes + 10});`,
       'try { await tools.take({ big }); return "sent"; }',
-      'catch (error) { return String(error.message); }',
+      'catch (error) { console.log(String(error.message)); return "caught"; }',
     ].join('\n');
     const result = await runtime.run({ program, bindings: tools(), timeoutMs: 30_000 });
-    expect(result.error, JSON.stringify(result.error)).toBeUndefined();
-    expect(result.value).toMatch(
-      /^the arguments of tools\.take are [\d,]+ characters of JSON, past the [\d,]+ a call may carry/,
-    );
+    const bound =
+      /^the arguments of tools\.take are [\d,]+ bytes of JSON, past the [\d,]+ a call may carry \(bridgeBytes\)$/;
+    // The program had the failed call at once (it logged it); the run ends as the bound's own kind all the same.
+    expect(result.logs).toEqual([expect.stringMatching(bound)]);
+    expect(result.error?.kind).toBe('bridge-limit');
+    expect(result.error?.message).toMatch(bound);
   });
 
   it('a Python program answered with a value nested past its decoder gets a ToolCallError at once', {
@@ -54,11 +56,10 @@ describe('past the bridge bounds', () => {
     const runtime = await createCpythonRuntime({ isolation: 'process', timeoutMs: 20_000 });
     runtimes.push(runtime);
     const program =
-      'try:\n    await tools.deep({})\n    return "answered"\nexcept ToolCallError as error:\n    return str(error)';
+      'try:\n    await tools.deep({})\n    return "answered"\nexcept ToolCallError as error:\n    print(str(error))\n    return "caught"';
     const result = await runtime.run({ program, bindings: tools(), timeoutMs: 20_000 });
-    expect(result.error, JSON.stringify(result.error)).toBeUndefined();
-    expect(result.value).toBe(
-      `the result of tools.deep nests deeper than the ${BRIDGE_LIMITS.depth} levels a call may carry`,
-    );
+    const bound = `the result of tools.deep nests deeper than the ${BRIDGE_LIMITS.depth} levels a call may carry (bridgeDepth)`;
+    expect(result.logs).toEqual([bound]);
+    expect(result.error).toEqual({ kind: 'bridge-limit', message: bound });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerCall, answerCallText, BRIDGE_LIMITS, callLabel, recordedResult } from './calls.js';
+import { answerCall, answerCallText, BRIDGE_LIMITS, BridgeWatch, callLabel, recordedResult } from './calls.js';
 import type { BindingFunction, BindingNamespace } from './types.js';
 
 function tools(members: Record<string, () => unknown>): BindingNamespace[] {
@@ -129,7 +129,7 @@ describe('the bridge bounds', () => {
     for (const length of [bytes - 1, bytes])
       expect(await answerCallText(bindings, 'tools', 'take', stringOfText(length))).toHaveProperty('okJson');
     expect(await answerCallText(bindings, 'tools', 'take', stringOfText(bytes + 1))).toEqual({
-      error: `the arguments of tools.take are ${(bytes + 1).toLocaleString('en-US')} characters of JSON, past the ${bytes.toLocaleString('en-US')} a call may carry`,
+      error: `the arguments of tools.take are ${(bytes + 1).toLocaleString('en-US')} bytes of JSON, past the ${bytes.toLocaleString('en-US')} a call may carry (bridgeBytes)`,
     });
     expect(called).toBe(2);
   });
@@ -140,7 +140,7 @@ describe('the bridge bounds', () => {
       if (length <= bytes) expect(answer).toHaveProperty('okJson');
       else
         expect(answer).toMatchObject({
-          error: expect.stringMatching(/^the result of tools\.big is [\d,]+ characters of JSON, past/),
+          error: expect.stringMatching(/^the result of tools\.big is [\d,]+ bytes of JSON, past/),
         });
     }
   });
@@ -155,10 +155,48 @@ describe('the bridge bounds', () => {
       ).toHaveProperty('okJson');
     }
     expect(await answerCall(tools({ deep: async () => nested(depth + 1) }), 'tools', 'deep', null)).toEqual({
-      error: `the result of tools.deep nests deeper than the ${depth} levels a call may carry`,
+      error: `the result of tools.deep nests deeper than the ${depth} levels a call may carry (bridgeDepth)`,
     });
     expect(await answerCallText(tools({ m: async () => 1 }), 'tools', 'm', JSON.stringify(nested(depth + 1)))).toEqual({
-      error: `the arguments of tools.m nest deeper than the ${depth} levels a call may carry`,
+      error: `the arguments of tools.m nest deeper than the ${depth} levels a call may carry (bridgeDepth)`,
     });
+  });
+
+  it('takes the bounds a runtime is configured with, counting UTF-8 bytes (cap - 1, cap, cap + 1)', async () => {
+    const watch = () => new BridgeWatch({ bytes: 12, depth: 2 });
+    const take = tools({ take: async () => null });
+    // "éééé" is 4 characters, 8 bytes, and 10 with its quotes.
+    for (const [text, passes] of [
+      ['"éééé"', true],
+      ['"ééééa"', true],
+      ['"éééééa"', false],
+    ] as const) {
+      const answer = await answerCallText(take, 'tools', 'take', text, watch());
+      if (passes) expect(answer, text).toHaveProperty('okJson');
+      else
+        expect(answer).toEqual({
+          error: 'the arguments of tools.take are 13 bytes of JSON, past the 12 a call may carry (bridgeBytes)',
+        });
+    }
+    expect(await answerCallText(take, 'tools', 'take', '[[1]]', watch())).toHaveProperty('okJson');
+    expect(await answerCallText(take, 'tools', 'take', '[[[1]]]', watch())).toEqual({
+      error: 'the arguments of tools.take nest deeper than the 2 levels a call may carry (bridgeDepth)',
+    });
+  });
+
+  it('ends the run as kind bridge-limit once a call passed a bound, even when the program caught it', async () => {
+    const watch = new BridgeWatch({ bytes: 5, depth: 2 });
+    const ran = { value: 'caught', logs: ['a'] };
+    expect(watch.settle(ran)).toBe(ran);
+    await answerCallText(tools({ take: async () => null }), 'tools', 'take', '"too long"', watch);
+    expect(watch.settle(ran)).toEqual({
+      logs: ['a'],
+      error: {
+        kind: 'bridge-limit',
+        message: 'the arguments of tools.take are 10 bytes of JSON, past the 5 a call may carry (bridgeBytes)',
+      },
+    });
+    const aborted = { logs: [], error: { kind: 'abort' as const, message: 'the run was aborted' } };
+    expect(watch.settle(aborted)).toBe(aborted);
   });
 });

@@ -1,5 +1,5 @@
 import { JsonValueError, jsonPathStep, nestsDeeperThan, parseJsonValue, rebuildJsonValue, toJsonText } from './json.js';
-import type { BindingNamespace, JsonValue } from './types.js';
+import type { BindingNamespace, JsonValue, RunResult } from './types.js';
 
 /**
  * The host side of a program's call to `namespace.member`, shared by every backend: the shapes a guest
@@ -94,25 +94,71 @@ function thrownFailure(error: unknown, label: string): CallFailure {
 }
 
 /**
- * What one call may carry across the bridge, each way: the JSON text of its arguments or its result, and how deep
- * their containers nest. A program that sends a hundred megabytes through a tool, or a tool that answers with them,
- * would take the host past its heap; a value nested past what every guest's decoder reads (CPython's recurses) would
- * kill the guest. Past either bound the program gets a failed call naming it at once.
+ * What one call may carry across the bridge, each way: the UTF-8 bytes of the JSON text of its arguments or its
+ * result, and how deep their containers nest. A program that sends a hundred megabytes through a tool, or a tool
+ * that answers with them, would take the host past its heap; a value nested past what every guest's decoder reads
+ * (CPython's recurses) would kill the guest. Past either bound the program gets a failed call naming it at once,
+ * and the run ends as kind `bridge-limit` (`BridgeWatch`). A runtime's config may lower or raise them within
+ * `LIMIT_BOUNDS` (`bridgeBytes`, `bridgeDepth`).
  */
-export const BRIDGE_LIMITS = { bytes: 16 * 1024 * 1024, depth: 500 } as const;
+export interface BridgeLimits {
+  bytes: number;
+  depth: number;
+}
+
+export const BRIDGE_LIMITS: BridgeLimits = { bytes: 16 * 1024 * 1024, depth: 500 };
+
+/** The bridge bounds every runtime's config takes (checked against `LIMIT_BOUNDS`). */
+export interface BridgeConfig {
+  /** The UTF-8 bytes of JSON one call may carry each way (default 16 MiB): past it, kind `bridge-limit`. */
+  bridgeBytes?: number;
+  /** How deep a value one call carries may nest (default 500 levels): past it, kind `bridge-limit`. */
+  bridgeDepth?: number;
+}
+
+/** A runtime config's bridge bounds, each defaulting to `BRIDGE_LIMITS`. */
+export function bridgeLimitsOf(config: BridgeConfig): BridgeLimits {
+  return { bytes: config.bridgeBytes ?? BRIDGE_LIMITS.bytes, depth: config.bridgeDepth ?? BRIDGE_LIMITS.depth };
+}
+
+/**
+ * The bridge bounds of one run, and the first one its calls passed: a program that catches the failed call still
+ * ran with a tool it could not use as written, so the run ends as kind `bridge-limit` whatever it returned.
+ */
+export class BridgeWatch {
+  #passed: string | undefined;
+
+  constructor(readonly limits: BridgeLimits = BRIDGE_LIMITS) {}
+
+  /** Why `text` (and the value it was read from) is past a bound, or undefined; the first is kept. */
+  past(text: string, value: unknown, side: Crossing): string | undefined {
+    const why = pastBridge(text, value, side, this.limits);
+    this.#passed ??= why;
+    return why;
+  }
+
+  /** The run's result as the run ends: kind `bridge-limit` when a call passed a bound (an abort stays an abort). */
+  settle(result: RunResult): RunResult {
+    if (this.#passed === undefined || result.error?.kind === 'abort') return result;
+    return { logs: result.logs, error: { kind: 'bridge-limit', message: this.#passed } };
+  }
+}
 
 /** What crosses the bridge, as its bounds name it: a call's arguments, or its result. */
 const crossing = {
   arguments: (label: string) => ({ what: `the arguments of ${label}`, is: 'are', nests: 'nest' }),
   result: (label: string) => ({ what: `the result of ${label}`, is: 'is', nests: 'nests' }),
 };
+type Crossing = ReturnType<(typeof crossing)['result']>;
 
 /** Why a value's JSON text is past the bridge's bounds, or undefined within them. */
-function pastBridge(text: string, value: unknown, side: ReturnType<(typeof crossing)['result']>): string | undefined {
-  if (text.length > BRIDGE_LIMITS.bytes)
-    return `${side.what} ${side.is} ${text.length.toLocaleString('en-US')} characters of JSON, past the ${BRIDGE_LIMITS.bytes.toLocaleString('en-US')} a call may carry`;
-  if (nestsDeeperThan(value, BRIDGE_LIMITS.depth))
-    return `${side.what} ${side.nests} deeper than the ${BRIDGE_LIMITS.depth} levels a call may carry`;
+function pastBridge(text: string, value: unknown, side: Crossing, limits: BridgeLimits): string | undefined {
+  // A UTF-16 unit is at most three UTF-8 bytes: a text well within the bound is not measured byte by byte.
+  const bytes = text.length * 3 <= limits.bytes ? text.length : Buffer.byteLength(text);
+  if (bytes > limits.bytes)
+    return `${side.what} ${side.is} ${bytes.toLocaleString('en-US')} bytes of JSON, past the ${limits.bytes.toLocaleString('en-US')} a call may carry (bridgeBytes)`;
+  if (nestsDeeperThan(value, limits.depth))
+    return `${side.what} ${side.nests} deeper than the ${limits.depth} levels a call may carry (bridgeDepth)`;
   return undefined;
 }
 
@@ -130,12 +176,13 @@ export async function answerCall(
   namespace: string,
   member: string,
   args: JsonValue,
+  watch: BridgeWatch = new BridgeWatch(),
   argsText?: string,
 ): Promise<CallAnswer> {
   const fn = findMember(bindings, namespace, member);
   const label = callLabel(namespace, member);
   if (fn === undefined) return { error: `${namespace} has no member ${JSON.stringify(member)}` };
-  const past = pastBridge(argsText ?? toJsonText(args), args, crossing.arguments(label));
+  const past = watch.past(argsText ?? toJsonText(args), args, crossing.arguments(label));
   if (past !== undefined) return { error: past };
   let result: unknown;
   try {
@@ -145,7 +192,7 @@ export async function answerCall(
   }
   try {
     const okJson = toJsonText(result, `the result of ${label}`);
-    const past = pastBridge(okJson, result, crossing.result(label));
+    const past = watch.past(okJson, result, crossing.result(label));
     return past === undefined ? { okJson } : { error: past };
   } catch (error) {
     // A result that is not JSON is the host's fault, but the program still deserves a failed call.
@@ -186,17 +233,19 @@ export async function answerCallText(
   namespace: string,
   member: string,
   argsJson: string,
+  watch: BridgeWatch = new BridgeWatch(),
 ): Promise<CallAnswer> {
   if (findMember(bindings, namespace, member) === undefined)
     return { error: `${namespace} has no member ${JSON.stringify(member)}` };
   // Measured before it is parsed: a text past the bound is never rebuilt as a value.
   const label = callLabel(namespace, member);
-  if (argsJson.length > BRIDGE_LIMITS.bytes) return { error: pastBridge(argsJson, null, crossing.arguments(label))! };
+  const tooLong = watch.past(argsJson, null, crossing.arguments(label));
+  if (tooLong !== undefined) return { error: tooLong };
   let args: JsonValue;
   try {
     args = parseJsonValue(argsJson, `the arguments of ${label}`);
   } catch (error) {
     return { error: thrownMessage(error) };
   }
-  return answerCall(bindings, namespace, member, args, argsJson);
+  return answerCall(bindings, namespace, member, args, watch, argsJson);
 }

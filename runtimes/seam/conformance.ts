@@ -26,8 +26,9 @@ import type {
  * the middle of a run, and `afterAll` disposes it again (a second dispose must do nothing). The cases run in
  * order, one at a time; with `{ concurrent: true }` the suite runs beside its parent's other concurrent
  * suites (as the CPython images' do), so that one's waits for budgets overlap another's work. It must
- * honour `limits.timeoutMs` (the default time budget of a run) and `limits.outputLimitBytes` (the cap on
- * the UTF-8 bytes of all log lines plus the JSON text of the returned value). The program source is chosen
+ * honour `limits.timeoutMs` (the default time budget of a run), `limits.outputLimitBytes` (the cap on
+ * the UTF-8 bytes of all log lines plus the JSON text of the returned value) and `limits.bridgeBytes` (the
+ * bytes of JSON one tool call may carry each way). The program source is chosen
  * by `runtime.language`. The bindings are one namespace `tools` with error class `ToolCallError`
  * (member property `toolName`) and these members, fresh for every run:
  *   - `echo(args)` answers `args`; `exotic-name(args)` answers `{exotic: args}`; `__proto__(args)` answers
@@ -66,12 +67,15 @@ import type {
  *     signal runs nothing); output over the cap is kind `output-limit`; after each, the next run is clean;
  *   - a result that reached the host within the budget is the run's result, even when the host was too busy
  *     to read it before the deadline passed (runtimes/seam/budget.ts);
+ *   - a call whose arguments are exactly `bridgeBytes` of JSON is carried; one byte more fails the call with the
+ *     error class naming the bound, and the run ends as kind `bridge-limit` though the program caught it;
  *   - no state survives between runs: globals set and builtins patched by one run are gone in the next.
  */
 
 export interface ConformanceLimits {
   timeoutMs: number;
   outputLimitBytes: number;
+  bridgeBytes: number;
 }
 
 export interface ConformanceOptions {
@@ -107,7 +111,11 @@ function takingTurns<T>(work: () => Promise<T>): Promise<T> {
  * (one long line included) crosses several reads; the cases that count output to the byte cost in proportion
  * to it, on every runtime.
  */
-export const CONFORMANCE_LIMITS: ConformanceLimits = { timeoutMs: 30_000, outputLimitBytes: 100_000 };
+export const CONFORMANCE_LIMITS: ConformanceLimits = {
+  timeoutMs: 30_000,
+  outputLimitBytes: 100_000,
+  bridgeBytes: 50_000,
+};
 
 /**
  * How long past its deadline a busy host is held. The timer only has to be due when the host wakes (timers
@@ -828,6 +836,27 @@ export function describeConformance(
         ).rejects.toThrow(RuntimeOptionError);
         expect(fixture.calls).toEqual([]);
       }
+      await expectCleanNextRun();
+    });
+
+    // A string of n characters is n + 2 bytes of JSON, in every language's encoding of it.
+    const bridge = CONFORMANCE_LIMITS.bridgeBytes;
+    it('carries a call of exactly bridgeBytes; one byte past it ends the run as bridge-limit though caught', async ({
+      expect,
+    }) => {
+      const at = await run({
+        typescript: `return (await tools.echo("a".repeat(${bridge - 2}))).length;`,
+        python: `return len(await tools.echo("a" * ${bridge - 2}))`,
+      });
+      expectSuccess(at, bridge - 2);
+      const past = await run({
+        typescript: `try { await tools.echo("a".repeat(${bridge - 1})); return "sent"; } catch (error) { return error instanceof ToolCallError ? "caught" : "other"; }`,
+        python: `try:\n    await tools.echo("a" * ${bridge - 1})\n    return "sent"\nexcept ToolCallError:\n    return "caught"`,
+      });
+      expectFailure(past, 'bridge-limit');
+      expect(past.error?.message).toBe(
+        `the arguments of tools.echo are ${(bridge + 1).toLocaleString('en-US')} bytes of JSON, past the ${bridge.toLocaleString('en-US')} a call may carry (bridgeBytes)`,
+      );
       await expectCleanNextRun();
     });
 

@@ -8,6 +8,10 @@
 export const LIMIT_BOUNDS = {
   timeoutMs: [1, 3_600_000],
   outputLimitBytes: [1, 1_000_000_000],
+  // What one tool call may carry each way (see BRIDGE_LIMITS): at most 64 MiB, so that no value a program or a
+  // tool makes takes the host past its heap, and at most 900 levels, within what every guest's decoder reads.
+  bridgeBytes: [1, 64 * 1024 * 1024],
+  bridgeDepth: [1, 900],
 } as const satisfies Record<string, readonly [number, number]>;
 
 /** An option that is missing, mistyped or out of bounds: the caller's mistake, exit 2 at the command line. */

@@ -40,7 +40,14 @@ export interface RunRequest {
   timeoutMs?: number;
 }
 
-export type RunErrorKind = 'exception' | 'timeout' | 'abort' | 'worker-exit' | 'invalid-output' | 'output-limit';
+export type RunErrorKind =
+  | 'exception'
+  | 'timeout'
+  | 'abort'
+  | 'worker-exit'
+  | 'invalid-output'
+  | 'output-limit'
+  | 'bridge-limit';
 
 export interface RunError {
   kind: RunErrorKind;

@@ -1,7 +1,8 @@
+import type { BridgeConfig } from '../seam/calls.js';
 import { LIMIT_BOUNDS, parseRuntimeOptions } from '../seam/options.js';
 
 /** Limits of the TypeScript worker runtime; every field is optional. */
-export interface WorkerRuntimeConfig {
+export interface WorkerRuntimeConfig extends BridgeConfig {
   /** Time budget of one run, in milliseconds (default 30,000). A run over it is stopped: kind `timeout`. */
   timeoutMs?: number;
   /** V8 heap limit of the worker, in MB (default 256). A program over it ends with kind `worker-exit`. */

@@ -1,6 +1,13 @@
 import { startBudget } from '../seam/budget.js';
 import type { RuntimeHost } from '../seam/byte-store.js';
-import { answerCallText, failureJson, namespaceShapes } from '../seam/calls.js';
+import {
+  answerCallText,
+  type BridgeLimits,
+  BridgeWatch,
+  bridgeLimitsOf,
+  failureJson,
+  namespaceShapes,
+} from '../seam/calls.js';
 import { parseJsonValue } from '../seam/json.js';
 import { runMessages } from '../seam/messages.js';
 import { runTimeoutMs } from '../seam/options.js';
@@ -32,6 +39,7 @@ class WorkerRuntime implements CodeRuntime {
   readonly #timeoutMs: number;
   readonly #heapMb: number;
   readonly #outputLimitBytes: number;
+  readonly #bridge: BridgeLimits;
   readonly #pool: WorkerPool;
   readonly #host: RuntimeHost;
   #disposed = false;
@@ -41,6 +49,7 @@ class WorkerRuntime implements CodeRuntime {
     this.#timeoutMs = config.timeoutMs ?? WORKER_DEFAULTS.timeoutMs;
     this.#heapMb = config.heapMb ?? WORKER_DEFAULTS.heapMb;
     this.#outputLimitBytes = config.outputLimitBytes ?? WORKER_DEFAULTS.outputLimitBytes;
+    this.#bridge = bridgeLimitsOf(config);
     this.#pool = new WorkerPool({ ...pool, heapMb: this.#heapMb });
   }
 
@@ -60,6 +69,7 @@ class WorkerRuntime implements CodeRuntime {
       timeoutMs,
       heapMb: this.#heapMb,
       outputLimitBytes: this.#outputLimitBytes,
+      bridge: new BridgeWatch(this.#bridge),
       signal: request.signal,
     }).start({ type: 'run', code: stripped.code, namespaces, outputLimitBytes: this.#outputLimitBytes });
   }
@@ -74,6 +84,7 @@ interface SessionLimits {
   timeoutMs: number;
   heapMb: number;
   outputLimitBytes: number;
+  bridge: BridgeWatch;
   signal: AbortSignal | undefined;
 }
 
@@ -157,7 +168,11 @@ class RunSession {
     this.#cancelBudget?.();
     this.limits.signal?.removeEventListener('abort', this.#onAbort);
     this.#lease.release(reusable);
-    this.#resolve(error === undefined ? { value: value ?? null, logs: this.#logs } : { logs: this.#logs, error });
+    this.#resolve(
+      this.limits.bridge.settle(
+        error === undefined ? { value: value ?? null, logs: this.#logs } : { logs: this.#logs, error },
+      ),
+    );
   }
 
   /** Counts output the host receives; the worker counts too, but the host does not rely on it. */
@@ -199,7 +214,7 @@ class RunSession {
   }
 
   async #call(frame: Extract<GuestFrame, { type: 'call' }>): Promise<void> {
-    const answer = await answerCallText(this.bindings, frame.namespace, frame.member, frame.args);
+    const answer = await answerCallText(this.bindings, frame.namespace, frame.member, frame.args, this.limits.bridge);
     if (this.#settled) return;
     this.#lease.post(
       'okJson' in answer
