@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { installedWithout } from '../../test/packed.js';
 import { concordIn } from '../test/concord-cli.js';
 import { projectWith } from '../test/project-files.js';
 
@@ -61,10 +63,19 @@ const PLUGIN = `export default {
 `;
 
 let root = '';
+// The gate as a project installs it: concord from its packed tarball, in a folder of its own beside the project, so
+// that every file below the project is one the gate wrote.
+let installed = '';
+let bin = '';
 beforeAll(async () => {
   root = await projectWith('secrets', { 'scenarios/pay.yml': SCENARIO, 'plugins/pay.mjs': PLUGIN });
+  installed = await mkdtemp(join(tmpdir(), 'concord-secrets-install-'));
+  bin = await installedWithout(installed, []);
+}, 120_000);
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+  await rm(installed, { recursive: true, force: true });
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 /** Every file below `dir`, as text. */
 function filesBelow(dir: string): string[] {
@@ -75,15 +86,11 @@ function filesBelow(dir: string): string[] {
 }
 
 it('a gate whose tool echoes secrets of its environment fails naming each variable, and shows or writes no value anywhere', () => {
-  const gate = concordIn(() => root, 60_000)(
-    { ...SECRETS, CI: 'true' },
-    'gate',
-    '--update=new',
-    '--results',
-    '.concord/results.json',
-    '--reporter',
-    'junit',
-  );
+  const gate = concordIn(
+    () => root,
+    60_000,
+    () => bin,
+  )({ ...SECRETS, CI: 'true' }, 'gate', '--update=new', '--results', '.concord/results.json', '--reporter', 'junit');
   expect(gate.status, gate.stderr).toBe(1);
   expect(gate.stdout).toContain('committed-secrets: snapshots/pay/typescript/transcript.yaml line ');
   for (const name of Object.keys(SECRETS))

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { Host } from '../../test/host-requirements.js';
@@ -172,8 +172,9 @@ describe('the container runtime without testcontainers installed (an optional pe
     expect(output).toContain(
       `error: pyodide cannot run here, and 1 committed snapshot folder(s) of it would go unchecked: ${why}`,
     );
+    // The temp dir lies inside the project here: it is named from the project root, as every project file is.
     expect(output).toContain(
-      `Make the temp dir (${privateTemp}) reachable by every user, or set TMPDIR to one that is.`,
+      `Make the temp dir (${relative(project, privateTemp)}) reachable by every user, or set TMPDIR to one that is.`,
     );
     expect(output).toContain('✗ failed   stock × pyodide  (pyodide did not run: why is said above)\n');
     expect(output).toMatch(/✓ pass +stock × python /);
