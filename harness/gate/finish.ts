@@ -59,7 +59,7 @@ export async function finishRun(
     if (files && onGithubActions())
       printWorkflowCommands(await githubAnnotations(pairs.map((pair) => ({ pair, file: files[pair.scenario]! }))), out);
     const { appendStepSummary, stepSummary } = await import('../report/step-summary.js');
-    const summaryFile = await appendStepSummary(
+    const summaryFile = await appendStepSummary(() =>
       stepSummary(outcome, { ok, obsolete, ...(pendingDir ? { pendingArtifact: PENDING_ARTIFACT } : {}) }),
     );
     if (summaryFile) out(`pull-request summary: appended to ${summaryFile}`);

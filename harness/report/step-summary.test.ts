@@ -149,8 +149,12 @@ describe('the pull-request summary', () => {
     const file = join(dir, 'summary.md');
     expect(await appendStepSummary('one\n', {})).toBeUndefined();
     expect(await appendStepSummary('one\n', { GITHUB_STEP_SUMMARY: file })).toBe(file);
-    await appendStepSummary('two\n', { GITHUB_STEP_SUMMARY: file });
+    await appendStepSummary(() => 'two\n', { GITHUB_STEP_SUMMARY: file });
     expect(await readFile(file, 'utf8')).toBe('one\ntwo\n');
+    // Where no job reads one, the summary is not even made.
+    let made = 0;
+    expect(await appendStepSummary(() => `${++made}`, {})).toBeUndefined();
+    expect(made).toBe(0);
   });
 });
 

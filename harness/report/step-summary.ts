@@ -127,11 +127,13 @@ export function fitSummary(text: string, room: number): string {
  * step's file has room for.
  */
 export async function appendStepSummary(
-  text: string,
+  summary: string | (() => string),
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string | undefined> {
   const file = env.GITHUB_STEP_SUMMARY;
   if (!file) return undefined;
+  // Made only where a job reads it: a run with a large diff spends a second on a summary nobody reads.
+  const text = typeof summary === 'string' ? summary : summary();
   const used = await stat(file).then(
     (s) => s.size,
     () => 0,

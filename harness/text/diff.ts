@@ -104,11 +104,26 @@ function rewriteHunks(before: string, after: string, context: number): Structure
 export const boundedWordDiff = (before: string, after: string) =>
   diffWordsWithSpace(before, after, { maxEditLength: MAX_WORD_EDITS });
 
+// A run shows one change in several places (the terminal, report.md, JUnit, the pull-request summary): each diff is
+// rendered once per color, however many read it. A diff is never changed once made.
+const rendered = new WeakMap<TextDiff, Map<boolean, string>>();
+
 /**
  * A unified diff in which each changed line pair is followed by a `~` line naming just what changed in it,
  * `[-removed-]{+added+}` with a few words of context. Red and green when `color` is on.
  */
 export function renderDiff(diff: TextDiff, color: boolean): string {
+  const byColor = rendered.get(diff) ?? new Map<boolean, string>();
+  rendered.set(diff, byColor);
+  let text = byColor.get(color);
+  if (text === undefined) {
+    text = renderDiffOnce(diff, color);
+    byColor.set(color, text);
+  }
+  return text;
+}
+
+function renderDiffOnce(diff: TextDiff, color: boolean): string {
   const out = [`--- ${diff.labels.before}`, `+++ ${diff.labels.after}`];
   if (diff.jsonSplit) {
     out.push(
