@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, readdir, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { packageRoot } from '../runtimes/seam/package-root.js';
@@ -34,4 +35,14 @@ export async function installedWithout(dir: string, missing: readonly string[]):
     } else if (!missing.includes(entry)) await symlink(join(from, entry), join(dir, 'node_modules', entry));
   }
   return join(installed, 'bin', 'concord.mjs');
+}
+
+/**
+ * concord from its packed tarball in a fresh folder of its own, beside the project a test runs it in rather than
+ * inside it (every file below that project is then one the test or the gate wrote): the installed CLI, and the
+ * folder for the test to remove.
+ */
+export async function installedApart(prefix: string): Promise<{ bin: string; dir: string }> {
+  const dir = await mkdtemp(join(tmpdir(), `concord-${prefix}-install-`));
+  return { dir, bin: await installedWithout(dir, []) };
 }

@@ -1,9 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { installedWithout } from '../../test/packed.js';
+import { installedApart } from '../../test/packed.js';
 import { concordIn } from '../test/concord-cli.js';
 import { projectWith } from '../test/project-files.js';
 
@@ -65,16 +64,14 @@ const PLUGIN = `export default {
 let root = '';
 // The gate as a project installs it: concord from its packed tarball, in a folder of its own beside the project, so
 // that every file below the project is one the gate wrote.
-let installed = '';
-let bin = '';
+let install = { bin: '', dir: '' };
 beforeAll(async () => {
   root = await projectWith('secrets', { 'scenarios/pay.yml': SCENARIO, 'plugins/pay.mjs': PLUGIN });
-  installed = await mkdtemp(join(tmpdir(), 'concord-secrets-install-'));
-  bin = await installedWithout(installed, []);
+  install = await installedApart('secrets');
 }, 120_000);
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
-  await rm(installed, { recursive: true, force: true });
+  await rm(install.dir, { recursive: true, force: true });
 });
 
 /** Every file below `dir`, as text. */
@@ -89,7 +86,7 @@ it('a gate whose tool echoes secrets of its environment fails naming each variab
   const gate = concordIn(
     () => root,
     60_000,
-    () => bin,
+    () => install.bin,
   )({ ...SECRETS, CI: 'true' }, 'gate', '--update=new', '--results', '.concord/results.json', '--reporter', 'junit');
   expect(gate.status, gate.stderr).toBe(1);
   expect(gate.stdout).toContain('committed-secrets: snapshots/pay/typescript/transcript.yaml line ');

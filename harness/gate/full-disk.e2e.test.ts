@@ -1,10 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { Host } from '../../test/host-requirements.js';
-import { installedWithout } from '../../test/packed.js';
+import { installedApart } from '../../test/packed.js';
 import { concordIn } from '../test/concord-cli.js';
 import { projectWith } from '../test/project-files.js';
 
@@ -33,18 +32,16 @@ const PLUGIN = `export default { name: 'export', inject: ['tools'], apply(ctx) {
 `;
 
 let root = '';
-let installed = '';
-let bin = '';
+let install = { bin: '', dir: '' };
 beforeAll(async () => {
   root = await projectWith('full-disk', {
     'concord.config.yml': 'runtimes: [typescript]\n',
     'scenarios/export.yml': SCENARIO,
     'plugins/export.mjs': PLUGIN,
   });
-  installed = await mkdtemp(join(tmpdir(), 'concord-full-disk-install-'));
-  bin = await installedWithout(installed, []);
+  install = await installedApart('full-disk');
 }, 120_000);
-afterAll(() => Promise.all([root, installed].map((dir) => rm(dir, { recursive: true, force: true }))));
+afterAll(() => Promise.all([root, install.dir].map((dir) => rm(dir, { recursive: true, force: true }))));
 
 /** Every path below `dir`, relative to it. */
 const below = async (dir: string) => (await readdir(dir, { recursive: true })).map(String).sort();
@@ -60,7 +57,7 @@ const below = async (dir: string) => (await readdir(dir, { recursive: true })).m
       const run = concordIn(
         () => root,
         120_000,
-        () => bin,
+        () => install.bin,
       )({}, 'gate', '--update=new');
       const output = run.stdout + run.stderr;
       expect(run.status, output).toBe(1);

@@ -2,7 +2,7 @@ import { mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { installedWithout } from '../../test/packed.js';
+import { installedApart } from '../../test/packed.js';
 import { concordIn } from '../test/concord-cli.js';
 import { projectWith } from '../test/project-files.js';
 
@@ -21,8 +21,7 @@ script:
 
 let root = '';
 let outside = '';
-let installed = '';
-let bin = '';
+let install = { bin: '', dir: '' };
 beforeAll(async () => {
   root = await projectWith('links-out', {
     'concord.config.yml': 'runtimes: [typescript]\n',
@@ -30,16 +29,15 @@ beforeAll(async () => {
   });
   outside = await mkdtemp(join(tmpdir(), 'concord-outside-'));
   await writeFile(join(outside, 'secret.yml'), `password: ${SECRET}\n`);
-  installed = await mkdtemp(join(tmpdir(), 'concord-links-out-install-'));
-  bin = await installedWithout(installed, []);
+  install = await installedApart('links-out');
 }, 120_000);
-afterAll(() => Promise.all([root, outside, installed].map((dir) => rm(dir, { recursive: true, force: true }))));
+afterAll(() => Promise.all([root, outside, install.dir].map((dir) => rm(dir, { recursive: true, force: true }))));
 
 const gate = () =>
   concordIn(
     () => root,
     120_000,
-    () => bin,
+    () => install.bin,
   )({ CI: 'true' }, 'gate');
 
 it('refuses a recorded conversation that is a link out of the project, printing nothing of the file it leads to', {
