@@ -1,4 +1,4 @@
-/** The columns concord's own sentences keep to in a terminal or a CI log. */
+/** The columns a line of the gate keeps to on a terminal (in a log or a pipe a message stays whole). */
 export const TEXT_COLUMNS = 100;
 
 // Color codes take no column.

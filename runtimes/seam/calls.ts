@@ -106,7 +106,7 @@ export interface BridgeLimits {
   depth: number;
 }
 
-export const BRIDGE_LIMITS: BridgeLimits = { bytes: 16 * 1024 * 1024, depth: 500 };
+export const BRIDGE_LIMITS: Readonly<BridgeLimits> = Object.freeze({ bytes: 16 * 1024 * 1024, depth: 500 });
 
 /** The bridge bounds every runtime's config takes (checked against `LIMIT_BOUNDS`). */
 export interface BridgeConfig {
