@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { sourceAsset } from '../../runtimes/seam/package-root.js';
 import { Host } from '../../test/host-requirements.js';
+import { installedApart } from '../../test/packed.js';
 import { writePending } from './pending.js';
 import { listPending } from './review.js';
 import { SHORT_DIFF_LINES } from './review-keys.js';
@@ -39,11 +40,12 @@ async function project(changes: Record<string, [committed: string, proposed: str
   return { file, pending };
 }
 
-/** `concord review` on a real terminal (`script` gives it one): keys are sent as typed, with no Enter. */
-function review() {
-  const command = [process.execPath, sourceAsset('bin/concord.mjs'), 'review', '--root', root]
-    .map((a) => `'${a}'`)
-    .join(' ');
+/**
+ * `concord review` on a real terminal (`script` gives it one): keys are sent as typed, with no Enter. `bin` is this
+ * checkout's CLI unless a test names an installed one.
+ */
+function review(bin = sourceAsset('bin/concord.mjs')) {
+  const command = [process.execPath, bin, 'review', '--root', root].map((a) => `'${a}'`).join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     env: { ...process.env, CI: '', NO_COLOR: '1' },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -74,6 +76,26 @@ function review() {
 }
 
 (await Host.with('script')).describe('review on a terminal', () => {
+  it('accepts nothing that changed on disk while the reviewer read it: the change stays pending (installed)', {
+    timeout: 120_000,
+  }, async () => {
+    const install = await installedApart('review-tty');
+    try {
+      const { file, pending } = await project({ 'a.yaml': ['a old\n', 'a new\n'] });
+      const session = review(install.bin);
+      await session.waitFor(PROMPT);
+      // A gate -u rewrites the snapshot while its diff is on the screen.
+      await writeFile(join(root, 'snapshots', 'demo', 'python', 'a.yaml'), 'a rewritten\n');
+      session.press('a');
+      expect(await session.exit, session.output()).toBe(1);
+      expect(session.output()).toContain('stale');
+      expect(await file('a.yaml')).toBe('a rewritten\n');
+      expect(await pending()).toEqual(['demo/python/a.yaml']);
+    } finally {
+      await rm(install.dir, { recursive: true, force: true });
+    }
+  });
+
   it('takes single keys: ? shows the keys, an unknown key says so, a accepts, r rejects, q quits leaving the rest pending', {
     timeout: 60_000,
   }, async () => {
