@@ -54,7 +54,6 @@ export interface Summary {
 export function printSummary({ out, color }: { out(line: string): void; color: boolean }, summary: Summary): void {
   const { results, obsolete, inPlace, pendingDir, ok, runFindings, reportFile, ci, coverage, sdkTokensMissing } =
     summary;
-  const ran = RUNTIME_NAMES.filter((r) => results.some((x) => x.runtime === r && x.status !== 'skipped'));
   out('');
   const runtimes = RUNTIME_NAMES.filter((r) => results.some((x) => x.runtime === r));
   if (results.length > 0) out(summaryTable(results, runtimes, color));
@@ -88,7 +87,7 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
   out(
     `${results.length} run(s): ${count('pass')} pass, ${count('updated')} updated, ${count('mismatch')} mismatch, ${count('unstable')} unstable, ${count('failed')} failed, ${count('skipped')} skipped; ${obsolete.length} obsolete folder(s)`,
   );
-  if (summary.leftOut?.length) out(leftOutLine(ran, summary.leftOut));
+  if (summary.leftOut?.length) out(leftOutLine(results, summary.leftOut));
   for (const line of skippedRuntimeLines(results)) out(line);
   for (const line of skippedCheckLines(results)) out(line);
   if (pendingDir) {
@@ -106,7 +105,8 @@ export function printSummary({ out, color }: { out(line: string): void; color: b
  * What ran, and the runtimes left out because nothing named them and they cannot run here: not a skip (nothing
  * asked for them), said once so that adding one to `runtimes:` is the known way to have it checked.
  */
-function leftOutLine(ran: readonly RuntimeName[], leftOut: readonly RuntimeName[]): string {
+function leftOutLine(results: readonly PairResult[], leftOut: readonly RuntimeName[]): string {
+  const ran = RUNTIME_NAMES.filter((r) => results.some((x) => x.runtime === r && x.status !== 'skipped'));
   const them = leftOut.join(', ');
   const on = ran.length > 0 ? `ran on ${ran.join(', ')}; ` : '';
   return `${on}${them} cannot run here and no runtimes: list names ${leftOut.length > 1 ? 'them' : 'it'}, so ${leftOut.length > 1 ? 'they were' : 'it was'} left out`;

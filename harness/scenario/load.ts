@@ -1,6 +1,6 @@
 import { basename, dirname } from 'node:path';
 import type { Node, YAMLMap, YAMLSeq } from 'yaml';
-import type { Language } from '../../runtimes/seam/types.js';
+import { type Language, RUN_ERROR_KINDS } from '../../runtimes/seam/types.js';
 import { readInsideRoot } from '../guarded/read-inside.js';
 import { RUNTIME_NAMES } from '../runtime-names.js';
 import { runtimeSettingFields } from './runtime-settings.js';
@@ -9,16 +9,7 @@ import type { CompositionEntry, Expectations, RunOutcome, RuntimeName, Scenario,
 import { MAX_INPUT_BYTES, readYamlInput } from './yaml-input.js';
 
 /** What `expect.runs` may say of one run_code call: `ok`, or the kind of error the runtime reported. */
-export const OUTCOMES = [
-  'ok',
-  'exception',
-  'timeout',
-  'abort',
-  'worker-exit',
-  'invalid-output',
-  'output-limit',
-  'bridge-limit',
-] as const satisfies readonly RunOutcome[];
+export const OUTCOMES = ['ok', ...RUN_ERROR_KINDS] as const satisfies readonly RunOutcome[];
 
 /** Entry ids the gate fills in itself. */
 export const RESERVED_ENTRY_IDS = ['runtime', 'model'] as const;

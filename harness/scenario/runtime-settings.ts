@@ -26,5 +26,8 @@ export function runtimeSettingFields(): Record<RuntimeSetting, { shape: Shape }>
       description: RUNTIME_SETTINGS[name],
     } satisfies Shape,
   });
-  return { timeoutMs: field('timeoutMs'), bridgeBytes: field('bridgeBytes'), bridgeDepth: field('bridgeDepth') };
+  return Object.fromEntries(RUNTIME_SETTING_NAMES.map((name) => [name, field(name)])) as Record<
+    RuntimeSetting,
+    { shape: Shape }
+  >;
 }

@@ -40,14 +40,18 @@ export interface RunRequest {
   timeoutMs?: number;
 }
 
-export type RunErrorKind =
-  | 'exception'
-  | 'timeout'
-  | 'abort'
-  | 'worker-exit'
-  | 'invalid-output'
-  | 'output-limit'
-  | 'bridge-limit';
+/** Every way a run can fail, as `RunError.kind` names it (a scenario's `expect.runs` takes each, and `ok`). */
+export const RUN_ERROR_KINDS = [
+  'exception',
+  'timeout',
+  'abort',
+  'worker-exit',
+  'invalid-output',
+  'output-limit',
+  'bridge-limit',
+] as const;
+
+export type RunErrorKind = (typeof RUN_ERROR_KINDS)[number];
 
 export interface RunError {
   kind: RunErrorKind;

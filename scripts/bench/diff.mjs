@@ -97,19 +97,20 @@ script:
 `,
     );
     // A process of its own, as a user runs it: the texts the benches above diffed stay out of its heap.
-    const gate = (word, ...args) => {
+    // The snapshot is written locally (--update=new); the changed run is judged as CI judges it.
+    const gate = (word, { ci, args = [] }) => {
       const started = performance.now();
       const run = spawnSync(process.execPath, [cli, 'gate', '--no-cache', ...args], {
         cwd: root,
         encoding: 'utf8',
-        env: { ...process.env, CONCORD_BENCH_WORD: word, NO_COLOR: '1', CI: args.length > 0 ? '' : 'true' },
+        env: { ...process.env, CONCORD_BENCH_WORD: word, NO_COLOR: '1', CI: ci ? 'true' : '' },
       });
       return { ms: performance.now() - started, run };
     };
-    const written = gate('alpha', '--update=new');
+    const written = gate('alpha', { ci: false, args: ['--update=new'] });
     if (written.run.status !== 0)
       throw new Error(`bench diff: the gate that writes the snapshot failed:\n${written.run.stdout}`);
-    const changed = gate('beta');
+    const changed = gate('beta', { ci: true });
     const verdict = changed.run.stdout.trimEnd().split('\n').at(-1);
     const html = (await stat(join(root, '.concord', 'report.html'))).size;
     log(
